@@ -1,0 +1,37 @@
+/** Response shapes shared by the worker and the SPA. */
+import { z } from "zod";
+
+/** The one error shape of the API contract. */
+export interface ApiErrorBody {
+  detail: string;
+  errors?: { path: string; message: string }[];
+  retry_after?: number;
+}
+
+export const universitySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  abbreviation: z.string(),
+});
+export type University = z.infer<typeof universitySchema>;
+
+export interface ListResponse<T> {
+  data: T[];
+}
+
+export interface HealthResponse {
+  status: "ok" | "error";
+  database: "ok" | "error";
+}
+
+export interface VersionResponse {
+  version: string;
+}
+
+export interface DevEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: string;
+}

@@ -1,0 +1,74 @@
+/**
+ * Business constants and limits of the product spec (section 9), in one place for the worker and
+ * the SPA. The SPA may import anything in worker/contract/; nothing else of the worker.
+ */
+export const API_PREFIX = "/api/v1";
+
+export const LIMITS = {
+  titleMax: 35,
+  titleWarn: 30,
+  descriptionMax: 1000,
+  descriptionWarn: 900,
+  addressMax: 300,
+  rejectionReasonMax: 500,
+  photosPerListing: 10,
+  imageMaxBytes: 10 * 1024 * 1024,
+  documentMaxBytes: 10 * 1024 * 1024,
+  avatarMaxBytes: 10 * 1024 * 1024,
+  passwordMin: 6,
+  minRent: 1,
+  messageMax: 2000,
+  feedbackMessageMax: 5000,
+} as const;
+
+export const PAGE_SIZES = {
+  browseServer: 40,
+  browseServerMax: 100,
+  browseDisplay: 12,
+  browseDisplayMobile: 8,
+  favorites: 20,
+  conversations: 20,
+  messages: 50,
+} as const;
+
+export const TIMINGS = {
+  emailCodeTtlMs: 15 * 60 * 1000,
+  emailCodeResendMs: 60 * 1000,
+  emailCodeMaxTries: 5,
+  profileRetryMs: 1000,
+  verificationPopupMs: 3000,
+  toastDefaultMs: 2000,
+  feedbackToastMs: 3000,
+  emailValidityPollMs: 2000,
+  unreadPollMs: 30_000,
+  idleMs: 300_000,
+} as const;
+
+export const MOBILE_BREAKPOINT_PX = 768;
+export const DEV_CONSOLE_LINES = 50;
+export const UNREAD_BADGE_CAP = 99;
+
+export const UNIT_TYPES = [
+  "studio",
+  "1x1",
+  "1x2",
+  "2x1",
+  "2x2",
+  "3x1",
+  "3x2",
+  "3x3",
+  "4x2",
+  "4x3",
+  "4x4",
+  "other",
+] as const;
+export const LEASE_TERMS = ["fall", "spring", "summer"] as const;
+export const GENDER_PREFERENCES = ["no_preference", "male_preferred", "female_preferred"] as const;
+export const LISTING_STATUSES = ["available", "taken", "hidden"] as const;
+export const LISTING_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+export const ID_VERIFICATION_STATUSES = ["unverified", "pending", "approved", "verified", "rejected"] as const;
+
+export type UnitType = (typeof UNIT_TYPES)[number];
+export type LeaseTerm = (typeof LEASE_TERMS)[number];
+export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
+export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];

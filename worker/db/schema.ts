@@ -1,0 +1,304 @@
+/**
+ * The database schema: the single source of truth. Migrations in /migrations are generated from
+ * this file by `npm run db:generate` (drizzle-kit) and never edited after they land.
+ *
+ * Conventions: ids of people-facing rows are opaque random strings (lib/ids.ts); university ids are
+ * integers. Timestamps are ISO 8601 UTC strings, which sort correctly as text. Booleans are 0/1.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  text("created_at")
+    .notNull()
+    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+
+export const universities = sqliteTable(
+  "universities",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    abbreviation: text("abbreviation").notNull(),
+    state: text("state").notNull(),
+  },
+  (t) => [uniqueIndex("universities_name_unique").on(t.name)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Stored lower-cased; unique. */
+    email: text("email").notNull(),
+    /** `scrypt$N$r$p$salt$hash` (parameters beside the hash so they can be raised later); null for Google-only accounts. */
+    passwordHash: text("password_hash"),
+    googleSub: text("google_sub"),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    phone: text("phone"),
+    universityId: integer("university_id").references(() => universities.id),
+    /** Key of the avatar in the public IMAGES bucket. */
+    avatarKey: text("avatar_key"),
+    /** unverified | verified */
+    emailVerificationStatus: text("email_verification_status").notNull().default("unverified"),
+    /** unverified | pending | approved | verified | rejected */
+    idVerificationStatus: text("id_verification_status").notNull().default("unverified"),
+    preferredUniversityId: integer("preferred_university_id").references(() => universities.id),
+    preferredTerm: text("preferred_term"),
+    emailOnMessage: integer("email_on_message", { mode: "boolean" }).notNull().default(true),
+    emailOnListingReview: integer("email_on_listing_review", { mode: "boolean" }).notNull().default(true),
+    emailOnVerificationReview: integer("email_on_verification_review", { mode: "boolean" })
+      .notNull()
+      .default(true),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_google_sub_unique").on(t.googleSub),
+    index("users_created_at_idx").on(t.createdAt),
+    index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt),
+  ],
+);
+
+/** One-time 6-digit codes sent by email (email verification, password reset). Only a hash is kept. */
+export const emailCodes = sqliteTable(
+  "email_codes",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    /** verify_email | reset_password */
+    purpose: text("purpose").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: text("expires_at").notNull(),
+    consumedAt: text("consumed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("email_codes_lookup_idx").on(t.email, t.purpose, t.createdAt),
+    index("email_codes_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/** Rotating refresh tokens. A family is one sign-in; reuse of a rotated token revokes the family. */
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    familyId: text("family_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    rotatedAt: text("rotated_at"),
+    revokedAt: text("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("refresh_tokens_hash_unique").on(t.tokenHash),
+    index("refresh_tokens_user_idx").on(t.userId),
+    index("refresh_tokens_family_idx").on(t.familyId),
+    index("refresh_tokens_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const listings = sqliteTable(
+  "listings",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    universityId: integer("university_id")
+      .notNull()
+      .references(() => universities.id),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    /** studio | 1x1 | 1x2 | 2x1 | 2x2 | 3x1 | 3x2 | 3x3 | 4x2 | 4x3 | 4x4 | other */
+    unitType: text("unit_type").notNull(),
+    address: text("address").notNull(),
+    monthlyRent: integer("monthly_rent").notNull(),
+    /** fall | spring | summer */
+    leaseTerm: text("lease_term").notNull(),
+    parking: integer("parking", { mode: "boolean" }).notNull().default(false),
+    allowPets: integer("allow_pets", { mode: "boolean" }).notNull().default(false),
+    /** no_preference | male_preferred | female_preferred */
+    genderPreference: text("gender_preference").notNull().default("no_preference"),
+    /** pending | approved | rejected */
+    verificationStatus: text("verification_status").notNull().default("pending"),
+    rejectionReason: text("rejection_reason"),
+    /** available | taken | hidden */
+    status: text("status").notNull().default("available"),
+    /** Promotion window; promoted while now is inside it. */
+    promotionStart: text("promotion_start"),
+    promotionEnd: text("promotion_end"),
+    /** stripe | admin */
+    promotionSource: text("promotion_source"),
+    /** Set when a promotion was bought while the listing was pending: it starts on approval. */
+    promotionPendingDays: integer("promotion_pending_days"),
+    autoRenew: integer("auto_renew", { mode: "boolean" }).notNull().default(false),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at"),
+  },
+  (t) => [
+    // Browse: every public query filters on verification_status + status, then sorts.
+    index("listings_browse_newest_idx").on(t.verificationStatus, t.status, t.createdAt, t.id),
+    index("listings_browse_price_idx").on(t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index("listings_browse_university_newest_idx").on(
+      t.universityId,
+      t.verificationStatus,
+      t.status,
+      t.createdAt,
+      t.id,
+    ),
+    index("listings_browse_university_price_idx").on(
+      t.universityId,
+      t.verificationStatus,
+      t.status,
+      t.monthlyRent,
+      t.id,
+    ),
+    index("listings_promotion_end_idx").on(t.promotionEnd),
+    index("listings_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+export const listingPhotos = sqliteTable(
+  "listing_photos",
+  {
+    id: text("id").primaryKey(),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    /** Key of the full-size image in the IMAGES bucket. */
+    key: text("key").notNull(),
+    /** Key of the small card thumbnail, when one was made. */
+    thumbKey: text("thumb_key"),
+    /** 0 is the primary photo. */
+    position: integer("position").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("listing_photos_listing_idx").on(t.listingId, t.position)],
+);
+
+export const favorites = sqliteTable(
+  "favorites",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.listingId] }),
+    index("favorites_user_created_idx").on(t.userId, t.createdAt),
+    index("favorites_listing_idx").on(t.listingId),
+  ],
+);
+
+export const verificationRequests = sqliteTable(
+  "verification_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** driver_license | passport | student_id | national_id | other | admin_unverified */
+    documentType: text("document_type").notNull(),
+    /** Key in the private ID_DOCUMENTS bucket; never a public URL. */
+    documentKey: text("document_key"),
+    notes: text("notes"),
+    /** pending | approved | rejected */
+    status: text("status").notNull().default("pending"),
+    rejectionReason: text("rejection_reason"),
+    submittedAt: createdAt(),
+    reviewedAt: text("reviewed_at"),
+  },
+  (t) => [
+    index("verification_requests_status_idx").on(t.status, t.submittedAt),
+    index("verification_requests_user_idx").on(t.userId, t.submittedAt),
+  ],
+);
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    /** The pair is stored ordered (userA < userB) so one pair has one conversation. */
+    userA: text("user_a").notNull(),
+    userB: text("user_b").notNull(),
+    listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    lastMessagePreview: text("last_message_preview"),
+    lastMessageAt: text("last_message_at"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("conversations_pair_unique").on(t.userA, t.userB),
+    index("conversations_user_b_idx").on(t.userB),
+  ],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** Kept after the sender deletes the account: shown as from a deleted user. */
+    senderId: text("sender_id").notNull(),
+    text: text("text").notNull(),
+    readAt: text("read_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id)],
+);
+
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    archivedAt: text("archived_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("feedback_archived_created_idx").on(t.archived, t.createdAt)],
+);
+
+/** Every admin action: who (the admin session), what, on which row, when. */
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: text("id").primaryKey(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    targetTable: text("target_table"),
+    targetId: text("target_id"),
+    details: text("details"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_audit_created_idx").on(t.createdAt)],
+);
+
+/** Emails kept in development only (the dev mailbox of the API contract). */
+export const devEmails = sqliteTable(
+  "dev_emails",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dev_emails_to_idx").on(t.to, t.createdAt)],
+);

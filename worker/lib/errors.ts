@@ -1,0 +1,27 @@
+/**
+ * The one error shape: handlers throw these, app.onError turns them into `{detail}` responses.
+ */
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ApiErrorBody } from "../contract/api";
+
+export const SERVER_ERROR_DETAIL = "Server error. Please try again later.";
+
+export function apiError(status: ContentfulStatusCode, body: ApiErrorBody): HTTPException {
+  return new HTTPException(status, {
+    res: new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json; charset=UTF-8" },
+    }),
+  });
+}
+
+export const badRequest = (detail: string) => apiError(400, { detail });
+export const unauthorized = (detail = "Not authenticated") => apiError(401, { detail });
+export const forbidden = (detail = "Forbidden") => apiError(403, { detail });
+export const notFound = (detail = "Not found") => apiError(404, { detail });
+export const conflict = (detail: string) => apiError(409, { detail });
+export const tooManyRequests = (retryAfterSeconds: number, detail = "Too many requests. Please try again later.") =>
+  apiError(429, { detail, retry_after: retryAfterSeconds });
+export const validationFailed = (errors: { path: string; message: string }[]) =>
+  apiError(422, { detail: errors[0]?.message ?? "Invalid input", errors });
