@@ -1,6 +1,4 @@
 /** Response shapes shared by the worker and the SPA. */
-import { z } from "zod";
-
 /** The one error shape of the API contract. */
 export interface ApiErrorBody {
   detail: string;
@@ -8,12 +6,11 @@ export interface ApiErrorBody {
   retry_after?: number;
 }
 
-export const universitySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  abbreviation: z.string(),
-});
-export type University = z.infer<typeof universitySchema>;
+export interface University {
+  id: number;
+  name: string;
+  abbreviation: string;
+}
 
 export interface ListResponse<T> {
   data: T[];

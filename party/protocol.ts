@@ -1,0 +1,28 @@
+/**
+ * The real-time protocol: every event a room sends or accepts, as zod discriminated unions shared
+ * with the SPA. Rooms only push; messages are sent over HTTP (POST .../send) and then published.
+ */
+import { z } from "zod";
+
+export const messageSchema = z.object({
+  id: z.string(),
+  sender_id: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  is_read: z.boolean(),
+  conversation_id: z.string(),
+});
+
+export const serverEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message"), message: messageSchema }),
+  z.object({ type: z.literal("read"), conversation_id: z.string(), reader_id: z.string() }),
+  z.object({ type: z.literal("unread"), unread_count: z.number().int().min(0) }),
+  z.object({ type: z.literal("pong") }),
+]);
+export type ServerEvent = z.infer<typeof serverEventSchema>;
+
+export const clientEventSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") })]);
+export type ClientEvent = z.infer<typeof clientEventSchema>;
+
+/** Party names (from the Durable Object binding names in wrangler.toml). */
+export const PARTIES = { conversation: "conversation", inbox: "inbox" } as const;

@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { cloudflare } from "@cloudflare/vite-plugin";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type Plugin } from "vite";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+/** Writes /version.txt (the build version) next to the SPA's files. */
+function versionFile(): Plugin {
+  return {
+    name: "campusnest-version-file",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "version.txt", source: `${version}\n` });
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  root: "web",
+  publicDir: "public",
+  define: { __APP_VERSION__: JSON.stringify(version) },
+  resolve: {
+    // The only parts of the worker the SPA may import (eslint enforces the boundary).
+    alias: {
+      "@contract": fileURLToPath(new URL("./worker/contract", import.meta.url)),
+      "@party": fileURLToPath(new URL("./party", import.meta.url)),
+    },
+  },
+  plugins: [
+    react(),
+    versionFile(),
+    // `npm run dev`: the worker runs inside Vite (workerd, local D1/R2/DOs) with hot reload.
+    // `vite build` builds the SPA only; wrangler bundles the worker (see docs/decisions).
+    ...(command === "serve" ? [cloudflare({ configPath: "../wrangler.toml" })] : []),
+  ],
+  build: {
+    outDir: "../dist/client",
+    emptyOutDir: true,
+    sourcemap: true,
+    target: "es2022",
+  },
+}));

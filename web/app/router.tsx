@@ -1,0 +1,42 @@
+import { createBrowserRouter, type RouteObject } from "react-router-dom";
+import { paths, routePatterns } from "../config/paths";
+import { AppLayout } from "./app-layout";
+import { RouteError } from "./route-error";
+import HomeRoute from "./routes/home";
+import { UpcomingPage, type Access } from "./routes/upcoming";
+
+/** Each non-home route is its own lazy chunk (the admin panel never loads on public pages). */
+const lazyPage = (load: () => Promise<{ default: React.ComponentType }>): RouteObject["lazy"] => async () => ({
+  Component: (await load()).default,
+});
+
+const upcoming = (path: string, title: string, feature: string, access: Access): RouteObject => ({
+  path,
+  element: <UpcomingPage title={title} feature={feature} access={access} />,
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: paths.home, element: <HomeRoute /> },
+      upcoming(routePatterns.listing, "Listing", "Listing details", "everyone"),
+      upcoming(paths.signup, "Sign up", "Creating an account", "visitors"),
+      upcoming(paths.profile, "My Profile", "Your profile", "signed-in"),
+      upcoming(paths.favorites, "Favorites", "Favorites", "signed-in"),
+      upcoming("/messages", "Messages", "Messaging", "signed-in"),
+      upcoming(paths.create, "Create listing", "Creating listings", "create"),
+      upcoming(routePatterns.edit, "Edit listing", "Editing listings", "signed-in"),
+      upcoming("/promote", "Promote listing", "Promoting listings", "signed-in"),
+      upcoming(paths.billing, "Billing", "Billing", "signed-in"),
+      upcoming(paths.verification, "Get verified", "Identity verification", "signed-in"),
+      { path: paths.support, lazy: lazyPage(() => import("./routes/support")) },
+      { path: paths.terms, lazy: lazyPage(() => import("./routes/terms")) },
+      { path: paths.admin, lazy: lazyPage(() => import("./routes/admin")) },
+      { path: "*", lazy: lazyPage(() => import("./routes/not-found")) },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,149 @@
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { Link } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { TIMINGS } from "@contract/constants";
+import type { VersionResponse } from "@contract/api";
+import { APP_VERSION, SUPPORT_EMAIL } from "../../config/env";
+import { paths } from "../../config/paths";
+import { getConsoleLines, subscribeConsole } from "../../lib/console-capture";
+import { useTheme } from "../../lib/theme";
+import { MoonIcon, SunIcon } from "../ui/icons";
+
+/** The server's version, else /version.txt, else the version this bundle was built with. */
+async function fetchVersion(): Promise<string> {
+  const api = await fetch("/api/version").catch(() => null);
+  if (api?.ok) return ((await api.json()) as VersionResponse).version;
+  const file = await fetch("/version.txt");
+  if (!file.ok) throw new Error("no version");
+  return (await file.text()).trim();
+}
+
+/** True while any email input on the page holds text that is not a valid address. */
+export function hasInvalidEmailInput(root: ParentNode = document): boolean {
+  return [...root.querySelectorAll<HTMLInputElement>('input[type="email"]')].some(
+    (input) => input.value.trim() !== "" && !input.validity.valid,
+  );
+}
+
+function useInvalidEmailWatch(): boolean {
+  const [invalid, setInvalid] = useState(false);
+  useEffect(() => {
+    const check = () => setInvalid(hasInvalidEmailInput());
+    check();
+    const timer = window.setInterval(check, TIMINGS.emailValidityPollMs);
+    return () => window.clearInterval(timer);
+  }, []);
+  return invalid;
+}
+
+function useWindowSize() {
+  const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  useEffect(() => {
+    const onResize = () => setSize({ width: window.innerWidth, height: window.innerHeight });
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, []);
+  return size;
+}
+
+function ConsolePanel() {
+  const lines = useSyncExternalStore(subscribeConsole, getConsoleLines);
+  return (
+    <section className="dev-console" aria-label="Console (last 50 lines)">
+      {lines.length === 0 ? (
+        <p className="muted">No console output yet.</p>
+      ) : (
+        <ol>
+          {lines.map((line, i) => (
+            <li key={i} className={`console-${line.level}`}>
+              <time>{line.time}</time> {line.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function WindowDimensions() {
+  const { width, height } = useWindowSize();
+  return (
+    <output className="window-dimensions" aria-live="polite">
+      {width} × {height}
+    </output>
+  );
+}
+
+export function Footer() {
+  const { dark, toggle } = useTheme();
+  const version = useQuery({ queryKey: ["version"], queryFn: fetchVersion, staleTime: Infinity, retry: false });
+  const emailInvalid = useInvalidEmailWatch();
+  const [devOpen, setDevOpen] = useState(false);
+  const [gridBorders, setGridBorders] = useState(false);
+  const [showConsole, setShowConsole] = useState(false);
+  const [showDimensions, setShowDimensions] = useState(false);
+
+  useEffect(() => {
+    document.documentElement.classList.toggle("grid-borders", gridBorders);
+  }, [gridBorders]);
+
+  return (
+    <footer className="footer">
+      <div className="container footer-inner">
+        <nav className="footer-links" aria-label="Footer">
+          <Link to={paths.support}>Support</Link>
+          <Link to={paths.terms}>Terms</Link>
+          <a href={`mailto:${SUPPORT_EMAIL}`}>Contact {SUPPORT_EMAIL}</a>
+        </nav>
+        <div className="footer-capsules">
+          <button
+            type="button"
+            className="capsule"
+            onClick={toggle}
+            aria-label={dark ? "Switch to light mode" : "Switch to dark mode"}
+          >
+            {dark ? <SunIcon /> : <MoonIcon />}
+            <span>{dark ? "Light" : "Dark"}</span>
+          </button>
+          <span className="capsule" title="Version">
+            v{version.data ?? APP_VERSION}
+          </span>
+          <span className="capsule" role="status" aria-live="polite">
+            <span className={`status-dot${emailInvalid ? " status-dot-error" : ""}`} aria-hidden="true" />
+            {emailInvalid ? "Invalid email" : "OK"}
+          </span>
+          <button
+            type="button"
+            className="capsule"
+            aria-expanded={devOpen}
+            aria-controls="developer-panel"
+            onClick={() => setDevOpen((o) => !o)}
+          >
+            Developer
+          </button>
+        </div>
+        {devOpen && (
+          <div id="developer-panel" className="developer-panel" role="group" aria-label="Developer tools">
+            <a href={paths.admin} target="_blank" rel="noopener noreferrer" className="button button-ghost">
+              Admin panel
+            </a>
+            <label className="switch">
+              <input type="checkbox" checked={gridBorders} onChange={(e) => setGridBorders(e.target.checked)} />
+              Grid borders
+            </label>
+            <label className="switch">
+              <input type="checkbox" checked={showConsole} onChange={(e) => setShowConsole(e.target.checked)} />
+              Show console
+            </label>
+            <label className="switch">
+              <input type="checkbox" checked={showDimensions} onChange={(e) => setShowDimensions(e.target.checked)} />
+              Show window dimensions
+            </label>
+            {showConsole && <ConsolePanel />}
+          </div>
+        )}
+      </div>
+      {showDimensions && <WindowDimensions />}
+    </footer>
+  );
+}

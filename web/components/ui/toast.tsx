@@ -1,0 +1,70 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { TIMINGS } from "@contract/constants";
+
+/**
+ * Toasts: short messages in a polite live region (errors are assertive). Default 2 s; any
+ * duration is kept within the spec's 2-5 s range.
+ */
+type ToastKind = "info" | "success" | "error";
+interface Toast {
+  id: number;
+  message: string;
+  kind: ToastKind;
+}
+interface ToastValue {
+  show: (message: string, options?: { kind?: ToastKind; durationMs?: number }) => void;
+}
+
+const ToastContext = createContext<ToastValue | null>(null);
+
+export const clampToastDuration = (ms: number) => Math.min(5000, Math.max(2000, ms));
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const nextId = useRef(1);
+  const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
+  const show = useCallback<ToastValue["show"]>(
+    (message, options = {}) => {
+      const id = nextId.current++;
+      setToasts((all) => [...all, { id, message, kind: options.kind ?? "info" }]);
+      window.setTimeout(() => dismiss(id), clampToastDuration(options.durationMs ?? TIMINGS.toastDefaultMs));
+    },
+    [dismiss],
+  );
+  const value = useMemo(() => ({ show }), [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts
+          .filter((t) => t.kind !== "error")
+          .map((t) => (
+            <div key={t.id} className={`toast toast-${t.kind}`}>
+              <span>{t.message}</span>
+              <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+                ×
+              </button>
+            </div>
+          ))}
+      </div>
+      <div className="toasts toasts-errors" role="alert" aria-live="assertive">
+        {toasts
+          .filter((t) => t.kind === "error")
+          .map((t) => (
+            <div key={t.id} className="toast toast-error">
+              <span>{t.message}</span>
+              <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+                ×
+              </button>
+            </div>
+          ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+export function useToast(): ToastValue {
+  const value = useContext(ToastContext);
+  if (!value) throw new Error("useToast outside ToastProvider");
+  return value;
+}

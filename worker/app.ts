@@ -1,0 +1,87 @@
+/**
+ * createApp(): the Hono application behind every HTTP request that is not a party socket.
+ * One error shape, request ids, structured logs, security headers, CORS, then the routes and
+ * finally the SPA's static assets.
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { ConfigError, getConfig } from "./env";
+import type { AppContext } from "./lib/context";
+import { apiError, notFound, SERVER_ERROR_DETAIL } from "./lib/errors";
+import { log } from "./lib/log";
+import { newId } from "./lib/ids";
+import { securityHeaders } from "./lib/security-headers";
+import { metaRoutes } from "./routes/meta";
+import { universitiesRoutes } from "./routes/universities";
+import { devRoutes } from "./routes/dev";
+import { serveAsset } from "./routes/assets";
+
+export function createApp() {
+  // strict: false — every path works with and without its trailing slash (API contract).
+  const app = new Hono<AppContext>({ strict: false });
+
+  app.use("*", async (c, next) => {
+    const started = Date.now();
+    const requestId = c.req.header("cf-ray") ?? newId(16);
+    c.set("requestId", requestId);
+    c.set("config", getConfig(c.env));
+    await next();
+    c.res.headers.set("X-Request-Id", requestId);
+    for (const [name, value] of Object.entries(securityHeaders())) c.res.headers.set(name, value);
+    if (c.req.path.startsWith("/api/")) {
+      // Route patterns only: ids and query strings (tokens, emails) never reach the logs.
+      log.info("request", {
+        request_id: requestId,
+        method: c.req.method,
+        route: c.req.routePath,
+        status: c.res.status,
+        duration_ms: Date.now() - started,
+      });
+    }
+  });
+
+  app.use("/api/*", (c, next) =>
+    cors({
+      origin: (origin) => (c.var.config.allowedOrigins.includes(origin) ? origin : null),
+      allowHeaders: ["Authorization", "Content-Type"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      maxAge: 600,
+    })(c, next),
+  );
+
+  app.route("/api", metaRoutes);
+  app.route("/api/v1/universities", universitiesRoutes);
+  app.route("/api/v1/dev", devRoutes);
+
+  app.all("/api/*", () => {
+    throw notFound();
+  });
+  // Non-WebSocket requests to a party path: there is nothing to serve.
+  app.all("/parties/*", () => {
+    throw notFound();
+  });
+  app.get("*", serveAsset);
+  app.all("*", () => {
+    throw apiError(405, { detail: "Method not allowed" });
+  });
+
+  app.onError((err, c) => {
+    const requestId = c.var.requestId ?? "unknown";
+    if (err instanceof HTTPException) return err.getResponse();
+    if (err instanceof ConfigError) {
+      // The message names the missing or invalid setting (never its value).
+      log.error("config_error", { request_id: requestId, message: err.message });
+      return c.json({ detail: err.message }, 500);
+    }
+    log.error("unhandled_error", {
+      request_id: requestId,
+      route: c.req.routePath,
+      error: err instanceof Error ? err.name : "unknown",
+      message: err instanceof Error ? err.message : String(err),
+    });
+    return c.json({ detail: SERVER_ERROR_DETAIL }, 500);
+  });
+
+  return app;
+}

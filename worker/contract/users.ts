@@ -1,0 +1,37 @@
+import type { IdVerificationStatus } from "./constants";
+
+export interface NotificationSettings {
+  email_on_message: boolean;
+  email_on_listing_review: boolean;
+  email_on_verification_review: boolean;
+}
+
+/** The User of the spec, as its owner (and admins) see it. Never a password hash. */
+export interface PrivateUser {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  university_id: number | null;
+  university: string | null;
+  avatar_url: string | null;
+  created_at: string;
+  is_verified: boolean;
+  email_verification_status: "unverified" | "verified";
+  id_verification_status: IdVerificationStatus;
+  preferred_university_id: number | null;
+  preferred_term: string | null;
+  notification_settings: NotificationSettings;
+}
+
+/** What anyone may see of a user (GET users/{id}): no email, no phone. */
+export interface PublicUser {
+  id: string;
+  first_name: string;
+  last_name: string;
+  avatar_url: string | null;
+  university: string | null;
+  created_at: string;
+  id_verified: boolean;
+}

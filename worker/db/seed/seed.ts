@@ -1,0 +1,163 @@
+/**
+ * Seeds the demo marketplace into an empty database (development only; see routes/dev). Runs once:
+ * if any user exists it does nothing, so `npm start` twice keeps the data.
+ */
+import { count, inArray } from "drizzle-orm";
+import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
+import { newId } from "../../lib/ids";
+import { hashPassword } from "../../services/passwords";
+import { createDb } from "../client";
+import { listingPhotos, listings, universities, users } from "../schema";
+import { DEMO_PLACES, DEMO_USERS, DESCRIPTION_PARTS, TITLE_TEMPLATES } from "./demo-data";
+
+export interface DemoPhoto {
+  name: string;
+  /** Base64 of a JPEG file. */
+  data: string;
+}
+
+export interface SeedResult {
+  seeded: boolean;
+  users: number;
+  listings: number;
+  photos: number;
+}
+
+const LISTINGS_PER_PLACE = 7;
+const DAY_MS = 86_400_000;
+
+/** A small deterministic PRNG so every fresh start shows the same marketplace. */
+function prng(seed: number) {
+  let s = seed;
+  const next = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+  return {
+    next,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+  };
+}
+
+function decodeBase64(data: string): Uint8Array {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function isJpeg(bytes: Uint8Array) {
+  return bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+}
+
+export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedResult> {
+  const db = createDb(env);
+  const [existing] = await db.select({ n: count() }).from(users);
+  if ((existing?.n ?? 0) > 0) return { seeded: false, users: 0, listings: 0, photos: 0 };
+
+  const abbreviations = [...new Set([...DEMO_PLACES.map((p) => p.abbr), ...DEMO_USERS.map((u) => u.uni)])];
+  const uniRows = await db
+    .select({ id: universities.id, abbreviation: universities.abbreviation })
+    .from(universities)
+    .where(inArray(universities.abbreviation, abbreviations));
+  const uniId = new Map(uniRows.map((u) => [u.abbreviation, u.id]));
+  const missing = abbreviations.filter((a) => !uniId.has(a));
+  if (missing.length) throw new Error(`Seed universities missing: ${missing.join(", ")}`);
+
+  // Photos go to R2 under random keys, exactly like uploaded ones.
+  const exteriors: string[] = [];
+  const interiors: string[] = [];
+  for (const photo of photos) {
+    const bytes = decodeBase64(photo.data);
+    if (!isJpeg(bytes)) throw new Error(`Seed photo ${photo.name} is not a JPEG`);
+    const key = `listings/${newId()}.jpg`;
+    await env.IMAGES.put(key, bytes, {
+      httpMetadata: { contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable" },
+    });
+    (photo.name.includes("exterior") ? exteriors : interiors).push(key);
+  }
+
+  const now = Date.now();
+  const userIds = new Map<string, string>();
+  const userRows = [];
+  for (const u of DEMO_USERS) {
+    const id = newId();
+    userIds.set(u.key, id);
+    userRows.push({
+      id,
+      email: u.email,
+      passwordHash: await hashPassword(u.password),
+      firstName: u.first,
+      lastName: u.last,
+      universityId: uniId.get(u.uni)!,
+      emailVerificationStatus: "verified",
+      idVerificationStatus: u.idStatus,
+      createdAt: new Date(now - 60 * DAY_MS).toISOString(),
+    });
+  }
+
+  const owners = DEMO_USERS.filter((u) => u.idStatus === "verified").map((u) => userIds.get(u.key)!);
+  const rnd = prng(42);
+  const listingRows: (typeof listings.$inferInsert)[] = [];
+  const photoRows: (typeof listingPhotos.$inferInsert)[] = [];
+  DEMO_PLACES.forEach((place, placeIndex) => {
+    for (let i = 0; i < LISTINGS_PER_PLACE; i++) {
+      const id = newId();
+      const unit = rnd.pick(UNIT_TYPES.filter((t) => t !== "other"));
+      const term = rnd.pick(LEASE_TERMS);
+      const bedrooms = unit === "studio" ? 1 : Number(unit[0]);
+      const base = { NYU: 1700, UCLA: 1500, UW: 1250, "UT Austin": 1050 }[place.abbr as string] ?? 750;
+      const rent = Math.round((base + rnd.int(-150, 450) - bedrooms * 40) / 5) * 5;
+      const title = rnd
+        .pick(TITLE_TEMPLATES)
+        .replace("{unit}", unit === "studio" ? "studio" : unit)
+        .replace("{abbr}", place.abbr)
+        .replace("{term}", term[0]!.toUpperCase() + term.slice(1));
+      const description = [
+        rnd.pick(DESCRIPTION_PARTS.opening),
+        rnd.pick(DESCRIPTION_PARTS.unit),
+        rnd.pick(DESCRIPTION_PARTS.area),
+        rnd.pick(DESCRIPTION_PARTS.closing),
+      ].join(" ");
+      const createdAt = new Date(now - (placeIndex * LISTINGS_PER_PLACE + i) * 0.4 * DAY_MS - rnd.int(0, 3600_000));
+      const promoted = i === 0 && placeIndex % 3 === 0;
+      listingRows.push({
+        id,
+        userId: rnd.pick(owners),
+        universityId: uniId.get(place.abbr)!,
+        title: title.slice(0, 35),
+        description,
+        unitType: unit,
+        address: `${rnd.int(100, 3999)} ${rnd.pick(place.streets)}, ${place.city}, ${place.state} ${place.zip}`,
+        monthlyRent: Math.max(350, rent),
+        leaseTerm: term,
+        parking: rnd.next() < 0.45,
+        allowPets: rnd.next() < 0.35,
+        genderPreference: rnd.pick([...GENDER_PREFERENCES, "no_preference", "no_preference"]),
+        verificationStatus: "approved",
+        status: "available",
+        promotionStart: promoted ? new Date(now - 2 * DAY_MS).toISOString() : null,
+        promotionEnd: promoted ? new Date(now + 5 * DAY_MS).toISOString() : null,
+        promotionSource: promoted ? "admin" : null,
+        createdAt: createdAt.toISOString(),
+      });
+      const photoKeys = [
+        interiors.length ? interiors[(placeIndex * 7 + i) % interiors.length] : undefined,
+        exteriors.length ? exteriors[(placeIndex + i) % exteriors.length] : undefined,
+        ...Array.from({ length: rnd.int(1, 3) }, () => (interiors.length ? rnd.pick(interiors) : undefined)),
+      ].filter((k, index, all): k is string => !!k && all.indexOf(k) === index);
+      photoKeys.forEach((key, position) => photoRows.push({ id: newId(), listingId: id, key, position }));
+    }
+  });
+
+  // D1 binds at most 100 parameters per statement: one statement per row, all in one batch
+  // (a batch is atomic, so a failure leaves no half-seeded database).
+  const statements = [
+    ...userRows.map((row) => db.insert(users).values(row)),
+    ...listingRows.map((row) => db.insert(listings).values(row)),
+    ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
+  ];
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: photos.length };
+}

@@ -1,0 +1,39 @@
+/**
+ * Sending email. Development keeps every message in the dev mailbox (GET /api/v1/dev/emails) and
+ * logs that one was sent; production posts it to an HTTP mail API configured by EMAIL_API_URL and
+ * EMAIL_API_KEY (a Resend-compatible JSON body: {from, to, subject, html, text}).
+ */
+import type { Config } from "../env";
+import { ConfigError } from "../env";
+import { createDb } from "../db/client";
+import { devEmails } from "../db/schema";
+import { newId } from "../lib/ids";
+import { log } from "../lib/log";
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export async function sendEmail(env: Env, config: Config, message: EmailMessage): Promise<void> {
+  if (config.isDevelopment) {
+    await createDb(env).insert(devEmails).values({ id: newId(), ...message, to: message.to.trim().toLowerCase() });
+    log.info("email_kept_in_dev_mailbox", { subject: message.subject });
+    return;
+  }
+  const raw = env as unknown as Record<string, string | undefined>;
+  const url = raw.EMAIL_API_URL;
+  const apiKey = raw.EMAIL_API_KEY;
+  if (!url || !apiKey) throw new ConfigError("Invalid configuration: missing EMAIL_API_URL or EMAIL_API_KEY");
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ from: config.emailFrom, ...message }),
+  });
+  if (!res.ok) {
+    log.error("email_send_failed", { status: res.status, subject: message.subject });
+    throw new Error(`Email provider answered ${res.status}`);
+  }
+}
