@@ -40,13 +40,17 @@ export function buildSpa() {
   run("vite", ["build", "--logLevel", "warn"]);
 }
 
+/** @param {string} [persistTo] */
 export function applyMigrations(persistTo) {
   const args = ["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"];
   if (persistTo) args.push("--persist-to", persistTo);
   run("wrangler", args);
 }
 
-/** Starts `wrangler dev` (or `vite dev` with the Cloudflare plugin) in its own process group. */
+/**
+ * Starts `wrangler dev` (or `vite dev` with the Cloudflare plugin) in its own process group.
+ * @param {{ port?: number, persistTo?: string, dev?: boolean, vars?: Record<string, string> }} [options]
+ */
 export function spawnServer({ port = 8787, persistTo, dev = false, vars = {} } = {}) {
   const env = { ...process.env, ...OFFLINE_ENV };
   delete env.CI; // let wrangler show its interactive dev UI when a person runs it

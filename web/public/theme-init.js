@@ -5,6 +5,6 @@ try {
     document.documentElement.classList.add("dark");
     document.documentElement.style.colorScheme = "dark";
   }
-} catch (e) {
+} catch {
   /* storage unavailable: light theme */
 }

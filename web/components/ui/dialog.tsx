@@ -26,7 +26,9 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   const titleId = useId();
   const descriptionId = useId();
   const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
   useEffect(() => {
     if (!open) return;

@@ -4,6 +4,7 @@
  */
 import { count, inArray } from "drizzle-orm";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
+import { badRequest } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { hashPassword } from "../../services/passwords";
 import { createDb } from "../client";
@@ -65,12 +66,21 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   const missing = abbreviations.filter((a) => !uniId.has(a));
   if (missing.length) throw new Error(`Seed universities missing: ${missing.join(", ")}`);
 
-  // Photos go to R2 under random keys, exactly like uploaded ones.
+  // Check every photo before storing any, then store them under random keys like uploaded ones.
+  const decoded = photos.map((photo) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = decodeBase64(photo.data);
+    } catch {
+      throw badRequest(`Seed photo ${photo.name} is not valid base64`);
+    }
+    if (!isJpeg(bytes)) throw badRequest(`Seed photo ${photo.name} is not a JPEG`);
+    return { ...photo, bytes };
+  });
   const exteriors: string[] = [];
   const interiors: string[] = [];
-  for (const photo of photos) {
-    const bytes = decodeBase64(photo.data);
-    if (!isJpeg(bytes)) throw new Error(`Seed photo ${photo.name} is not a JPEG`);
+  for (const photo of decoded) {
+    const { bytes } = photo;
     const key = `listings/${newId()}.jpg`;
     await env.IMAGES.put(key, bytes, {
       httpMetadata: { contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable" },

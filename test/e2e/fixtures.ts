@@ -1,0 +1,31 @@
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, afterEach, inject } from "vitest";
+import { launchOptions } from "./browser.mjs";
+
+/**
+ * One Chromium per test file, a fresh context (empty storage) per test, and every console error or
+ * uncaught page error collected so a test can assert there were none.
+ */
+export function useBrowser(viewport = { width: 1280, height: 900 }) {
+  const state = {} as { browser: Browser; context: BrowserContext; page: Page; errors: string[]; baseUrl: string };
+  beforeAll(async () => {
+    state.baseUrl = inject("baseUrl");
+    state.browser = await chromium.launch(launchOptions());
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  beforeEach(async () => {
+    state.errors = [];
+    state.context = await state.browser.newContext({ viewport, baseURL: state.baseUrl });
+    state.page = await state.context.newPage();
+    state.page.on("console", (msg: ConsoleMessage) => {
+      if (msg.type() === "error") state.errors.push(msg.text());
+    });
+    state.page.on("pageerror", (err) => state.errors.push(err.message));
+  });
+  afterEach(async () => {
+    await state.context?.close();
+  });
+  return state;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { useBrowser } from "./fixtures";
+
+const b = useBrowser();
+
+describe("the app shell in Chromium", () => {
+  it("renders the home page with universities from the API, and no console errors", async () => {
+    const response = await b.page.goto("/");
+    expect(response?.status()).toBe(200);
+    await b.page.getByRole("heading", { level: 1, name: "Find a sublease near campus" }).waitFor();
+    const select = b.page.getByRole("combobox", { name: "University" });
+    await select.locator("option", { hasText: "University of Florida (UF)" }).waitFor({ state: "attached" });
+    expect(await select.locator("option").count()).toBeGreaterThan(150);
+    expect(await b.page.title()).toContain("CampusNest");
+    expect(b.errors).toEqual([]);
+  });
+
+  it("serves the strict security headers on the document", async () => {
+    const response = await b.page.goto("/");
+    const headers = response!.headers();
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["content-security-policy"]).not.toContain("unsafe-inline");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["strict-transport-security"]).toContain("max-age=");
+    // The page ran under that CSP without a violation (violations are console errors).
+    await b.page.getByRole("heading", { level: 1 }).waitFor();
+    expect(b.errors).toEqual([]);
+  });
+
+  it("keeps dark mode across a reload", async () => {
+    await b.page.goto("/");
+    await b.page.getByRole("button", { name: "Switch to dark mode" }).click();
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await b.page.reload();
+    await b.page.getByRole("button", { name: "Switch to light mode" }).waitFor();
+    expect(await b.page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    expect(await b.page.evaluate(() => localStorage.getItem("darkMode"))).toBe("true");
+    const background = await b.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe("rgb(13, 17, 23)");
+    expect(b.errors).toEqual([]);
+  });
+
+  it("serves the SPA for a deep link", async () => {
+    const response = await b.page.goto("/terms");
+    expect(response?.status()).toBe(200);
+    await b.page.getByRole("heading", { level: 1, name: "Terms of Use" }).waitFor();
+    expect(b.errors).toEqual([]);
+  });
+
+  it("shows the not-found page for an unknown path", async () => {
+    await b.page.goto("/this/does/not/exist");
+    await b.page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    await b.page.getByRole("link", { name: "Browse listings" }).click();
+    await b.page.waitForURL((url) => url.pathname === "/");
+    expect(b.errors).toEqual([]);
+  });
+
+  it("opens the welcome modal and closes it with Escape", async () => {
+    await b.page.goto("/");
+    await b.page.getByRole("button", { name: "Get Started" }).click();
+    const dialog = b.page.getByRole("dialog", { name: "Welcome to CampusNest" });
+    await dialog.waitFor();
+    await b.page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(b.errors).toEqual([]);
+  });
+});
+
+describe("at 360 px", () => {
+  it("has no horizontal scroll on the home page", async () => {
+    await b.page.setViewportSize({ width: 360, height: 740 });
+    await b.page.goto("/");
+    await b.page.getByRole("heading", { level: 1 }).waitFor();
+    const overflow = await b.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

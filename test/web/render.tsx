@@ -1,0 +1,65 @@
+import { render } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import type { PrivateUser } from "@contract/users";
+import { createQueryClient } from "../../web/app/providers";
+import { routes } from "../../web/app/router";
+import { ToastProvider } from "../../web/components/ui/toast";
+import { SessionProvider, type Session } from "../../web/lib/session";
+import { ThemeProvider } from "../../web/lib/theme";
+
+export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
+  return {
+    id: "u1",
+    email: "maya@ufl.edu",
+    first_name: "Maya",
+    last_name: "Lopez",
+    phone: null,
+    university_id: 1,
+    university: "University of Florida",
+    avatar_url: null,
+    created_at: "2026-01-01T00:00:00.000Z",
+    is_verified: true,
+    email_verification_status: "verified",
+    id_verification_status: "unverified",
+    preferred_university_id: null,
+    preferred_term: null,
+    notification_settings: { email_on_message: true, email_on_listing_review: true, email_on_verification_review: true },
+    ...overrides,
+  };
+}
+
+/** Renders the real route table at `path`, with the real providers. */
+export function renderApp(path: string, session: Session | null = null) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ThemeProvider>
+        <SessionProvider initial={session}>
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
+        </SessionProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  return { ...utils, router };
+}
+
+/** Answers fetch calls by path (unknown paths are 404 {detail}); every call is recorded. */
+export function mockFetch(routesByPath: Record<string, unknown> = {}) {
+  const calls: { url: string; init?: RequestInit }[] = [];
+  const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    calls.push({ url, init });
+    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
+    if (path in routesByPath) {
+      const body = routesByPath[path];
+      if (body instanceof Response) return body;
+      return new Response(typeof body === "string" ? body : JSON.stringify(body), { status: 200 });
+    }
+    return new Response(JSON.stringify({ detail: "Not found" }), { status: 404 });
+  };
+  globalThis.fetch = fetchMock as typeof fetch;
+  return calls;
+}

@@ -1,0 +1,11 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  document.documentElement.className = "";
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});

@@ -1,0 +1,176 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { hasInvalidEmailInput } from "../../web/components/layout/footer";
+import { makeUser, mockFetch, renderApp } from "./render";
+
+const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
+
+describe("navbar, signed out", () => {
+  it("shows Get Started and Sign In; Get Started opens the welcome modal", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const user = userEvent.setup();
+    renderApp("/");
+    await user.click(screen.getByRole("button", { name: "Get Started" }));
+    const dialog = screen.getByRole("dialog", { name: "Welcome to CampusNest" });
+    expect(dialog).toHaveTextContent(/verified sublease listings/i);
+    expect(within(dialog).getByRole("link", { name: "Create an account" })).toHaveAttribute("href", "/signup");
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+  });
+
+  it("hides Get Started on /signup", () => {
+    mockFetch();
+    renderApp("/signup");
+    expect(screen.queryByRole("button", { name: "Get Started" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+  });
+});
+
+describe("navbar, signed in", () => {
+  it("has the avatar menu with the spec's items; Sign Out clears the stored session and goes home", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    localStorage.setItem("auth_token", "t");
+    localStorage.setItem("user_data", JSON.stringify(makeUser()));
+    const user = userEvent.setup();
+    const { router } = renderApp("/support", { token: "t", user: makeUser() });
+    await user.click(await screen.findByRole("button", { name: "Account menu" }));
+    const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
+    expect(items).toEqual(["My Profile", "Favorites", "Messages", "Dark mode", "Sign Out"]);
+    await user.click(screen.getByRole("menuitem", { name: "Sign Out" }));
+    expect(router.state.location.pathname).toBe("/");
+    expect(localStorage.getItem("auth_token")).toBeNull();
+    expect(localStorage.getItem("user_data")).toBeNull();
+    expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+  });
+
+  it("New Listing: an unverified user gets the verification popup, which closes itself after 3 s", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { router } = renderApp("/", { token: "t", user: makeUser({ id_verification_status: "approved" }) });
+    act(() => screen.getByRole("button", { name: /New Listing/ }).click());
+    const popup = screen.getByRole("dialog", { name: "You must be verified to create a listing" });
+    expect(within(popup).getByRole("link", { name: "Get Verified" })).toHaveAttribute("href", "/verification");
+    expect(router.state.location.pathname).toBe("/");
+    act(() => vi.advanceTimersByTime(3100));
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("New Listing: an exactly verified user goes to /create", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const user = userEvent.setup();
+    const { router } = renderApp("/", { token: "t", user: makeUser({ id_verification_status: "verified" }) });
+    await user.click(screen.getByRole("button", { name: /New Listing/ }));
+    expect(router.state.location.pathname).toBe("/create");
+  });
+});
+
+describe("routes and access", () => {
+  it.each(["/profile", "/favorites", "/messages", "/billing", "/verification", "/edit/abc", "/promote?listing_id=x"])(
+    "%s sends a visitor to /",
+    async (path) => {
+      mockFetch({ "/api/v1/universities/": universities });
+      const { router } = renderApp(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    },
+  );
+
+  it("/signup sends a signed-in user to /", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const { router } = renderApp("/signup", { token: "t", user: makeUser() });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+  });
+
+  it("/create tells a visitor to log in, with Go to Home", () => {
+    mockFetch();
+    renderApp("/create");
+    expect(
+      screen.getByText("You must be logged in to create a listing. Please log in and try again."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to Home" })).toHaveAttribute("href", "/");
+  });
+
+  it("a signed-in user sees the page frame of a feature that has not shipped, said plainly", () => {
+    mockFetch();
+    renderApp("/favorites", { token: "t", user: makeUser() });
+    expect(screen.getByRole("heading", { level: 1, name: "Favorites" })).toBeInTheDocument();
+    expect(screen.getByText(/is not available yet/)).toBeInTheDocument();
+  });
+
+  it("unknown paths show the not-found page", async () => {
+    mockFetch();
+    renderApp("/no/such/page");
+    expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeInTheDocument();
+    expect(document.title).toBe("Page not found · CampusNest");
+  });
+
+  it("Support and Terms have real content", async () => {
+    mockFetch();
+    renderApp("/support");
+    expect(await screen.findByRole("heading", { name: /Stay safe from rental scams/ })).toBeInTheDocument();
+  });
+});
+
+describe("home", () => {
+  it("loads universities into the picker and writes the choice to the query string", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const user = userEvent.setup();
+    const { router } = renderApp("/");
+    const select = screen.getByRole("combobox", { name: "University" });
+    await screen.findByRole("option", { name: "University of Florida (UF)" });
+    await user.selectOptions(select, "1");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Term" }), "fall");
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(router.state.location.search).toBe("?university=1&term=fall");
+  });
+
+  it("says so when universities cannot load, with a retry", async () => {
+    mockFetch({ "/api/v1/universities/": new Response("{}", { status: 503 }) });
+    renderApp("/");
+    expect(await screen.findByText(/Failed to load universities/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+  });
+});
+
+describe("footer", () => {
+  it("toggles the theme and stores it under darkMode", async () => {
+    mockFetch();
+    const user = userEvent.setup();
+    renderApp("/support");
+    await user.click(await screen.findByRole("button", { name: "Switch to dark mode" }));
+    expect(document.documentElement).toHaveClass("dark");
+    expect(localStorage.getItem("darkMode")).toBe("true");
+    await user.click(screen.getByRole("button", { name: "Switch to light mode" }));
+    expect(document.documentElement).not.toHaveClass("dark");
+    expect(localStorage.getItem("darkMode")).toBe("false");
+  });
+
+  it("shows the server's version", async () => {
+    mockFetch({ "/api/version": { version: "9.8.7" } });
+    renderApp("/support");
+    expect(await screen.findByText("v9.8.7")).toBeInTheDocument();
+  });
+
+  it("developer capsule: admin link in a new tab, grid borders, console lines, window size", async () => {
+    mockFetch();
+    const user = userEvent.setup();
+    renderApp("/support");
+    await user.click(await screen.findByRole("button", { name: "Developer" }));
+    const admin = screen.getByRole("link", { name: "Admin panel" });
+    expect(admin).toHaveAttribute("target", "_blank");
+    expect(admin).toHaveAttribute("href", "/staff");
+    await user.click(screen.getByRole("checkbox", { name: "Grid borders" }));
+    expect(document.documentElement).toHaveClass("grid-borders");
+    await user.click(screen.getByRole("checkbox", { name: "Show window dimensions" }));
+    expect(screen.getByText(`${window.innerWidth} × ${window.innerHeight}`)).toBeInTheDocument();
+    await user.click(screen.getByRole("checkbox", { name: "Show console" }));
+    expect(screen.getByRole("region", { name: "Console (last 50 lines)" })).toBeInTheDocument();
+  });
+
+  it("status capsule detects an invalid email input", () => {
+    document.body.innerHTML = '<input type="email" value="not-an-email"><input type="email" value="">';
+    expect(hasInvalidEmailInput()).toBe(true);
+    document.body.innerHTML = '<input type="email" value="a@b.edu"><input type="email" value="">';
+    expect(hasInvalidEmailInput()).toBe(false);
+    document.body.innerHTML = "";
+  });
+});

@@ -1,0 +1,160 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../worker/app";
+import { api, json } from "./helpers";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("the one error shape", () => {
+  it("unknown /api paths are 404 {detail: 'Not found'}", async () => {
+    for (const path of ["/api/nope", "/api/v1/nope/deeper", "/api/v1/"]) {
+      const res = await api(path);
+      expect(res.status).toBe(404);
+      expect(await json(res)).toEqual({ detail: "Not found" });
+    }
+  });
+
+  it("a body that is not JSON is 400 with a readable detail", async () => {
+    const res = await api("/api/v1/dev/seed", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ detail: "Request body must be valid JSON" });
+  });
+
+  it("a body that breaks the schema is 422 with detail and errors[path, message]", async () => {
+    const res = await api("/api/v1/dev/seed", { method: "POST", body: JSON.stringify({ photos: [] }) });
+    expect(res.status).toBe(422);
+    const body = await json<{ detail: string; errors: { path: string; message: string }[] }>(res);
+    expect(body.errors[0]!.path).toBe("photos");
+    expect(body.detail).toBe(body.errors[0]!.message);
+  });
+
+  it("an unexpected failure is a generic 500 with no stack trace, logged with the request id", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const brokenDb = {
+      prepare() {
+        throw new Error("SQLITE_CORRUPT: at secretFunction (worker.js:1:1)");
+      },
+    };
+    const res = await createApp().fetch(
+      new Request("http://localhost/api/v1/universities/", { headers: { "cf-ray": "ray-123" } }),
+      { ...env, DB: brokenDb as unknown as D1Database },
+    );
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ detail: "Server error. Please try again later." });
+    expect(text).not.toContain("secretFunction");
+    expect(res.headers.get("X-Request-Id")).toBe("ray-123");
+    const line = JSON.parse(String(logged.mock.calls.at(-1)?.[0]));
+    expect(line).toMatchObject({ level: "error", event: "unhandled_error", request_id: "ray-123" });
+  });
+
+  it("other methods on pages are 405", async () => {
+    const res = await api("/support", { method: "POST" });
+    expect(res.status).toBe(405);
+    expect(await json(res)).toEqual({ detail: "Method not allowed" });
+  });
+});
+
+describe("configuration is checked at start", () => {
+  it("a production worker without JWT_SECRET refuses to serve and names the secret", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { JWT_SECRET: _omitted, ...rest } = env;
+    const res = await createApp().fetch(new Request("http://localhost/api/health"), {
+      ...rest,
+      ENVIRONMENT: "production",
+    } as unknown as Env);
+    expect(res.status).toBe(500);
+    expect((await json<{ detail: string }>(res)).detail).toContain("JWT_SECRET");
+  });
+
+  it("a weak production admin password is refused by name", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await createApp().fetch(new Request("http://localhost/api/health"), {
+      ...env,
+      ENVIRONMENT: "production",
+      ADMIN_PASSWORD: "short",
+    });
+    expect(res.status).toBe(500);
+    expect((await json<{ detail: string }>(res)).detail).toContain("ADMIN_PASSWORD");
+  });
+
+  it("a complete production configuration serves", async () => {
+    const res = await createApp().fetch(new Request("http://localhost/api/health"), {
+      ...env,
+      ENVIRONMENT: "production",
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  const expected = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "strict-transport-security": "max-age=63072000; includeSubDomains",
+  };
+
+  it.each(["/api/health", "/api/nope", "/", "/listing/abc?back=%2F", "/version.txt"])(
+    "are on %s",
+    async (path) => {
+      const res = await api(path);
+      for (const [name, value] of Object.entries(expected)) expect(res.headers.get(name)).toBe(value);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain("unsafe-inline");
+      expect(csp).not.toContain("unsafe-eval");
+    },
+  );
+});
+
+describe("static SPA", () => {
+  it("serves index.html for deep links and the build version at /version.txt", async () => {
+    const page = await api("/listing/some-id?back=%2F");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain('<div id="root">');
+
+    const version = await api("/version.txt");
+    const { version: apiVersion } = await json<{ version: string }>(await api("/api/version"));
+    expect((await version.text()).trim()).toBe(apiVersion);
+  });
+
+  it("non-socket requests to a party path are 404", async () => {
+    const res = await api("/parties/inbox/someone");
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("CORS", () => {
+  it("allows only configured origins", async () => {
+    const allowed = await api("/api/health", { headers: { Origin: "https://app.campusnest.test" } });
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.campusnest.test");
+
+    const other = await api("/api/health", { headers: { Origin: "https://evil.example" } });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+
+    const preflight = await api("/api/v1/universities/", {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://app.campusnest.test",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+  });
+});
+
+describe("logs", () => {
+  it("log route patterns, never ids, query strings or tokens", async () => {
+    const logged = vi.spyOn(console, "log").mockImplementation(() => {});
+    await api("/api/v1/dev/emails?to=someone%40example.com", { headers: { Authorization: "Bearer secret-token" } });
+    const lines = logged.mock.calls.map((c) => String(c[0])).join("\n");
+    expect(lines).toContain('"route":"/api/v1/dev/emails"');
+    expect(lines).not.toContain("someone");
+    expect(lines).not.toContain("secret-token");
+  });
+});

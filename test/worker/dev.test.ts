@@ -1,0 +1,107 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../worker/app";
+import { getConfig } from "../../worker/env";
+import { sendEmail } from "../../worker/services/email";
+import { seedDemoData } from "../../worker/db/seed/seed";
+import { verifyPassword } from "../../worker/services/passwords";
+import { api, json } from "./helpers";
+
+// A 1x1 JPEG: enough for the seeder, which only checks the signature and stores the bytes.
+const JPEG_BASE64 =
+  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
+
+describe("development mailbox", () => {
+  it("lists kept emails for one address, newest first", async () => {
+    const config = getConfig(env);
+    await sendEmail(env, config, { to: "Ana@Example.com", subject: "first", text: "1", html: "<p>1</p>" });
+    await new Promise((r) => setTimeout(r, 5));
+    await sendEmail(env, config, { to: "ana@example.com", subject: "second", text: "2", html: "<p>2</p>" });
+    await sendEmail(env, config, { to: "bob@example.com", subject: "other", text: "3", html: "<p>3</p>" });
+
+    const res = await api("/api/v1/dev/emails?to=ana%40example.com");
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: { to: string; subject: string; html: string; created_at: string }[] }>(res);
+    expect(data.map((e) => e.subject)).toEqual(["second", "first"]);
+    expect(data[0]).toMatchObject({ to: "ana@example.com", html: "<p>2</p>" });
+    expect(Date.parse(data[0]!.created_at)).not.toBeNaN();
+  });
+
+  it("is 404 outside development", async () => {
+    const app = createApp();
+    for (const path of ["/api/v1/dev/emails", "/api/v1/dev/seed"]) {
+      const res = await app.fetch(new Request(`http://localhost${path}`, { method: path.endsWith("seed") ? "POST" : "GET" }), {
+        ...env,
+        ENVIRONMENT: "production",
+      });
+      expect(res.status).toBe(404);
+      expect(await json(res)).toEqual({ detail: "Not found" });
+    }
+  });
+});
+
+describe("demo data", () => {
+  it("seeds an empty database once: users, 60+ approved listings over 8+ universities, photos in R2", async () => {
+    const photos = ["01-bedroom.jpg", "02-living.jpg", "03-kitchen.jpg", "04-exterior.jpg"].map((name) => ({
+      name,
+      data: JPEG_BASE64,
+    }));
+    const first = await seedDemoData(env, photos);
+    expect(first).toMatchObject({ seeded: true, photos: 4 });
+    expect(first.listings).toBeGreaterThanOrEqual(60);
+
+    const stats = await env.DB.prepare(
+      `SELECT COUNT(*) AS n, COUNT(DISTINCT university_id) AS unis, COUNT(DISTINCT unit_type) AS units,
+              COUNT(DISTINCT lease_term) AS terms, COUNT(DISTINCT gender_preference) AS genders,
+              SUM(parking) AS with_parking, SUM(allow_pets) AS with_pets, MIN(monthly_rent) AS min_rent,
+              MAX(monthly_rent) AS max_rent
+       FROM listings WHERE verification_status = 'approved' AND status = 'available'`,
+    ).first<Record<string, number>>();
+    expect(stats!.n).toBeGreaterThanOrEqual(60);
+    expect(stats!.unis).toBeGreaterThanOrEqual(8);
+    expect(stats!.units).toBeGreaterThanOrEqual(5);
+    expect(stats!.terms).toBe(3);
+    expect(stats!.genders).toBe(3);
+    expect(stats!.with_parking).toBeGreaterThan(0);
+    expect(stats!.with_pets).toBeGreaterThan(0);
+    expect(stats!.max_rent).toBeGreaterThan(stats!.min_rent!);
+
+    // Every listing has photos, and every photo is really in the bucket.
+    const orphan = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM listings l WHERE NOT EXISTS (SELECT 1 FROM listing_photos p WHERE p.listing_id = l.id)",
+    ).first<{ n: number }>();
+    expect(orphan!.n).toBe(0);
+    const { results: keys } = await env.DB.prepare("SELECT DISTINCT key FROM listing_photos").all<{ key: string }>();
+    for (const { key } of keys) expect(await env.IMAGES.head(key)).not.toBeNull();
+
+    // Demo logins: hashed with scrypt, the README's passwords work.
+    const lister = await env.DB.prepare("SELECT password_hash, id_verification_status FROM users WHERE email = ?")
+      .bind("lister@campusnest.dev")
+      .first<{ password_hash: string; id_verification_status: string }>();
+    expect(lister!.id_verification_status).toBe("verified");
+    expect(lister!.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
+    expect(await verifyPassword("lister-demo-123", lister!.password_hash)).toBe(true);
+    const student = await env.DB.prepare("SELECT id_verification_status FROM users WHERE email = ?")
+      .bind("student@campusnest.dev")
+      .first<{ id_verification_status: string }>();
+    expect(student!.id_verification_status).toBe("unverified");
+
+    // Running it again keeps the data as it is.
+    const second = await seedDemoData(env, photos);
+    expect(second.seeded).toBe(false);
+    const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings").first<{ n: number }>();
+    expect(after!.n).toBe(stats!.n);
+  });
+
+  it("refuses a photo that is not a JPEG and writes no rows", async () => {
+    await env.DB.exec("DELETE FROM listing_photos; DELETE FROM listings; DELETE FROM users;");
+    const res = await api("/api/v1/dev/seed", {
+      method: "POST",
+      body: JSON.stringify({ photos: [{ name: "x.jpg", data: btoa("<html>not an image</html>") }] }),
+    });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ detail: "Seed photo x.jpg is not a JPEG" });
+    const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>();
+    expect(users!.n).toBe(0);
+  });
+});

@@ -1,0 +1,44 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { hashPassword, needsRehash, verifyPassword } from "../../worker/services/passwords";
+import { signAccessToken, verifyAccessToken } from "../../worker/services/tokens";
+import { newId } from "../../worker/lib/ids";
+
+describe("passwords", () => {
+  it("hash with scrypt N=2^15 r=8 p=3, parameters stored beside a per-user salt", async () => {
+    const a = await hashPassword("correct horse");
+    const b = await hashPassword("correct horse");
+    expect(a).toMatch(/^scrypt\$32768\$8\$3\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse", a)).toBe(true);
+    expect(await verifyPassword("correct horsf", a)).toBe(false);
+    expect(await verifyPassword("correct horse", "garbage")).toBe(false);
+    expect(needsRehash(a)).toBe(false);
+    expect(needsRehash("scrypt$16384$8$1$c2FsdA==$aGFzaA==")).toBe(true);
+  });
+});
+
+describe("access tokens", () => {
+  it("verify only untampered, unexpired tokens signed with our secret", async () => {
+    const token = await signAccessToken(env.JWT_SECRET, "user-1");
+    expect(await verifyAccessToken(env.JWT_SECRET, token)).toBe("user-1");
+
+    const [header, payload, signature] = token.split(".");
+    const forged = JSON.parse(atob(payload!.replace(/-/g, "+").replace(/_/g, "/")));
+    forged.sub = "user-2";
+    const tampered = [header, btoa(JSON.stringify(forged)).replace(/=+$/, ""), signature].join(".");
+    expect(await verifyAccessToken(env.JWT_SECRET, tampered)).toBeNull();
+
+    expect(await verifyAccessToken("another-secret-0123456789abcdef0123", token)).toBeNull();
+    expect(await verifyAccessToken(env.JWT_SECRET, await signAccessToken(env.JWT_SECRET, "user-1", -10))).toBeNull();
+    expect(await verifyAccessToken(env.JWT_SECRET, null)).toBeNull();
+  });
+});
+
+describe("ids", () => {
+  it("are opaque 21-character base62 strings", () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => newId()));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[0-9A-Za-z]{21}$/);
+  });
+});
