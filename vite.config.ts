@@ -34,7 +34,17 @@ export default defineConfig(({ command }) => ({
     versionFile(),
     // `npm run dev`: the worker runs inside Vite (workerd, local D1/R2/DOs) with hot reload.
     // `vite build` builds the SPA only; wrangler bundles the worker (see docs/decisions).
-    ...(command === "serve" ? [cloudflare({ configPath: "../wrangler.toml" })] : []),
+    // Same state directory as `wrangler dev`, so both commands see the same local data.
+    ...(command === "serve"
+      ? [
+          cloudflare({
+            configPath: "../wrangler.toml",
+            persistState: { path: "../.wrangler/state" },
+            // Vite's dev client needs an inline preamble and blob workers: see lib/security-headers.ts.
+            config: (config) => ({ vars: { ...config.vars, DEV_SERVER: "vite" } }),
+          }),
+        ]
+      : []),
   ],
   build: {
     outDir: "../dist/client",

@@ -28,7 +28,8 @@ export function createApp() {
     c.set("config", getConfig(c.env));
     await next();
     c.res.headers.set("X-Request-Id", requestId);
-    for (const [name, value] of Object.entries(securityHeaders())) c.res.headers.set(name, value);
+    const viteDevServer = (c.env as { DEV_SERVER?: string }).DEV_SERVER === "vite";
+    for (const [name, value] of Object.entries(securityHeaders(viteDevServer))) c.res.headers.set(name, value);
     if (c.req.path.startsWith("/api/")) {
       // Route patterns only: ids and query strings (tokens, emails) never reach the logs.
       log.info("request", {

@@ -109,6 +109,15 @@ describe("security headers", () => {
   );
 });
 
+describe("the Vite dev server exception", () => {
+  it("allows inline scripts and styles only when DEV_SERVER=vite (npm run dev)", async () => {
+    const dev = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, DEV_SERVER: "vite" } as Env);
+    expect(dev.headers.get("content-security-policy")).toContain("'unsafe-inline'");
+    const built = await createApp().fetch(new Request("http://localhost/api/health"), env);
+    expect(built.headers.get("content-security-policy")).not.toContain("'unsafe-inline'");
+  });
+});
+
 describe("static SPA", () => {
   it("serves index.html for deep links and the build version at /version.txt", async () => {
     const page = await api("/listing/some-id?back=%2F");

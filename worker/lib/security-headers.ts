@@ -3,11 +3,15 @@
  * so 'self' is enough for scripts; React sets inline styles through the CSSOM, which CSP allows.
  * Google Identity Services (sign-in button) is the one third-party script and frame.
  */
-export function contentSecurityPolicy(): string {
+export function contentSecurityPolicy(viteDevServer = false): string {
+  // Only under `npm run dev` (DEV_SERVER=vite, set by vite.config.ts): Vite's hot-reload client
+  // injects an inline preamble, <style> tags and blob workers. Built bundles never need this.
+  const devScripts = viteDevServer ? " 'unsafe-inline' blob:" : "";
+  const devStyles = viteDevServer ? " 'unsafe-inline'" : "";
   return [
     "default-src 'self'",
-    "script-src 'self' https://accounts.google.com/gsi/client",
-    "style-src 'self' https://accounts.google.com/gsi/style",
+    `script-src 'self' https://accounts.google.com/gsi/client${devScripts}`,
+    `style-src 'self' https://accounts.google.com/gsi/style${devStyles}`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self' https://accounts.google.com/gsi/",
@@ -20,9 +24,9 @@ export function contentSecurityPolicy(): string {
 }
 
 /** Headers set on every response the worker sends (API, SPA pages and static files). */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(viteDevServer = false): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(),
+    "Content-Security-Policy": contentSecurityPolicy(viteDevServer),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: budgets that are measured, not assumed (never part of `npm test`).
+ *  1. Weight of the home page: gzipped JS and CSS that `/` loads (budget: JS < 150 KB).
+ *  2. Throughput in workerd (`wrangler dev`, local D1): GET /api/v1/universities/ beside a trivial
+ *     route (/api/version) in the same run, as a ratio. Loopback only, bounded in time.
+ * Exits non-zero when a budget is broken.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { applyMigrations, buildSpa, ensureDevVars, ROOT, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
+
+const JS_BUDGET_KB = 150;
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+function homePageWeight() {
+  const dist = join(ROOT, "dist", "client");
+  const html = readFileSync(join(dist, "index.html"), "utf8");
+  const refs = new Set();
+  for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) refs.add(m[1]);
+  for (const m of html.matchAll(/<link[^>]+href="([^"]+)"[^>]*>/g)) if (/\.(js|css)$/.test(m[1])) refs.add(m[1]);
+  const totals = { js: 0, css: 0, files: [] };
+  for (const ref of refs) {
+    const bytes = readFileSync(join(dist, ref.replace(/^\//, "")));
+    const gz = gzipSync(bytes, { level: 9 }).length;
+    const kind = ref.endsWith(".css") ? "css" : "js";
+    totals[kind] += gz;
+    totals.files.push({ file: ref, raw: bytes.length, gzip: gz });
+  }
+  return totals;
+}
+
+async function load(url) {
+  let done = 0;
+  let failed = 0;
+  const deadline = Date.now() + DURATION_MS;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const res = await fetch(url).catch(() => null);
+      if (res?.ok) {
+        await res.arrayBuffer();
+        done++;
+      } else failed++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (Date.now() - started) / 1000;
+  return { rps: done / seconds, done, failed };
+}
+
+console.log("Building the web app...");
+buildSpa();
+const weight = homePageWeight();
+console.log("\n== Home page weight (gzip -9)");
+for (const f of weight.files) console.log(`  ${f.file.padEnd(40)} ${kb(f.raw).padStart(8)} KB raw  ${kb(f.gzip).padStart(7)} KB gzip`);
+console.log(`  JS  total: ${kb(weight.js)} KB gzip (budget ${JS_BUDGET_KB} KB)`);
+console.log(`  CSS total: ${kb(weight.css)} KB gzip`);
+
+const port = Number(process.env.BENCH_PORT ?? 8792);
+const base = `http://127.0.0.1:${port}`;
+const persistTo = mkdtempSync(join(tmpdir(), "campusnest-bench-"));
+ensureDevVars();
+applyMigrations(persistTo);
+const server = spawnServer({ port, persistTo });
+let failedBudget = weight.js / 1024 >= JS_BUDGET_KB;
+try {
+  await waitForHealth(base);
+  // Warm both routes (module load, D1 page cache) before measuring.
+  await load(`${base}/api/version`);
+  const trivial = await load(`${base}/api/version`);
+  const universities = await load(`${base}/api/v1/universities/`);
+  console.log(`\n== Throughput in workerd (wrangler dev, ${CONCURRENCY} concurrent, ${DURATION_MS / 1000} s each)`);
+  console.log(`  GET /api/version           ${trivial.rps.toFixed(0).padStart(6)} req/s  (${trivial.done} ok, ${trivial.failed} failed)`);
+  console.log(`  GET /api/v1/universities/  ${universities.rps.toFixed(0).padStart(6)} req/s  (${universities.done} ok, ${universities.failed} failed)`);
+  console.log(`  ratio universities / trivial: ${(universities.rps / trivial.rps).toFixed(2)}`);
+  if (trivial.failed || universities.failed) failedBudget = true;
+} finally {
+  server.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+}
+console.log(failedBudget ? "\nBUDGET BROKEN" : "\nAll budgets met.");
+process.exit(failedBudget ? 1 : 0);
