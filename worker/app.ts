@@ -15,6 +15,10 @@ import { securityHeaders } from "./lib/security-headers";
 import { metaRoutes } from "./routes/meta";
 import { universitiesRoutes } from "./routes/universities";
 import { devRoutes } from "./routes/dev";
+import { authRoutes } from "./routes/auth";
+import { usersRoutes } from "./routes/users";
+import { verificationRoutes } from "./routes/verification";
+import { imagesRoutes } from "./routes/images";
 import { serveAsset } from "./routes/assets";
 
 export function createApp() {
@@ -53,6 +57,10 @@ export function createApp() {
 
   app.route("/api", metaRoutes);
   app.route("/api/v1/universities", universitiesRoutes);
+  app.route("/api/v1/auth", authRoutes);
+  app.route("/api/v1/users", usersRoutes);
+  app.route("/api/v1/verification", verificationRoutes);
+  app.route("/api/v1/images", imagesRoutes);
   app.route("/api/v1/dev", devRoutes);
 
   app.all("/api/*", () => {

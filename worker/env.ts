@@ -17,6 +17,8 @@ const configSchema = z.object({
   PUBLIC_BASE_URL: z.string(),
   SUPPORT_EMAIL: z.string(),
   EMAIL_FROM: z.string(),
+  GOOGLE_CLIENT_ID: z.string(),
+  GOOGLE_JWKS_URL: z.url("GOOGLE_JWKS_URL must be a URL"),
 });
 
 export interface Config {
@@ -28,6 +30,9 @@ export interface Config {
   publicBaseUrl: string;
   supportEmail: string;
   emailFrom: string;
+  /** Empty when Google sign-in is off. */
+  googleClientId: string;
+  googleJwksUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +57,8 @@ export function getConfig(env: AppEnv): Config {
     PUBLIC_BASE_URL: raw.PUBLIC_BASE_URL ?? "",
     SUPPORT_EMAIL: raw.SUPPORT_EMAIL ?? "support@campusnest.app",
     EMAIL_FROM: raw.EMAIL_FROM ?? "CampusNest <no-reply@campusnest.app>",
+    GOOGLE_CLIENT_ID: raw.GOOGLE_CLIENT_ID ?? "",
+    GOOGLE_JWKS_URL: raw.GOOGLE_JWKS_URL || "https://www.googleapis.com/oauth2/v3/certs",
   });
   if (!result.success) {
     const problems = result.error.issues.map((issue) =>
@@ -71,6 +78,8 @@ export function getConfig(env: AppEnv): Config {
     publicBaseUrl: c.PUBLIC_BASE_URL,
     supportEmail: c.SUPPORT_EMAIL,
     emailFrom: c.EMAIL_FROM,
+    googleClientId: c.GOOGLE_CLIENT_ID.trim(),
+    googleJwksUrl: c.GOOGLE_JWKS_URL,
   };
   cache.set(env, config);
   return config;

@@ -12,3 +12,43 @@ export function api(path: string, init: RequestInit = {}): Promise<Response> {
 export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
+
+let ipCounter = 0;
+/** A fresh client address per caller, so per-IP throttles of one test do not leak into another. */
+export const freshIp = () => `198.51.100.${++ipCounter % 250}`;
+
+export function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return api(path, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", "cf-connecting-ip": freshIp(), ...headers },
+  });
+}
+
+export function authed(token: string, init: RequestInit = {}): RequestInit {
+  return { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${token}` } };
+}
+
+/** The newest 6-digit code mailed to `email` (read from the dev mailbox, like the browser tests). */
+export async function latestCode(email: string): Promise<string> {
+  const res = await api(`/api/v1/dev/emails?to=${encodeURIComponent(email)}`);
+  const { data } = await json<{ data: { text: string }[] }>(res);
+  const match = /\b(\d{6})\b/.exec(data[0]?.text ?? "");
+  if (!match) throw new Error(`no code mailed to ${email}`);
+  return match[1]!;
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string; email: string; id_verification_status: string } & Record<string, unknown>;
+}
+
+/** Registers through the API and verifies the email with the mailed code: a signed-in user. */
+export async function signUp(email: string, password = "secret-pass-1", extra: Record<string, unknown> = {}): Promise<Session> {
+  const reg = await post("/api/v1/auth/register", { email, password, first_name: "Test", last_name: "User", ...extra });
+  if (reg.status !== 201) throw new Error(`register ${reg.status}: ${await reg.text()}`);
+  const res = await post("/api/v1/auth/verify-email", { email, code: await latestCode(email) });
+  if (res.status !== 200) throw new Error(`verify ${res.status}: ${await res.text()}`);
+  return json<Session>(res);
+}

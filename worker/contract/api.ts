@@ -4,6 +4,8 @@ export interface ApiErrorBody {
   detail: string;
   errors?: { path: string; message: string }[];
   retry_after?: number;
+  /** A machine-readable reason where the client must react (e.g. "email_not_verified"). */
+  code?: string;
 }
 
 export interface University {

@@ -1,0 +1,236 @@
+import { env } from "cloudflare:test";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../worker/app";
+import { signAccessToken } from "../../worker/services/tokens";
+import { api, authed, json, latestCode, post, signUp, type Session } from "./helpers";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("sign-up and email verification", () => {
+  it("registers, mails a 6-digit code stored only hashed, and the code signs the user in", async () => {
+    const res = await post("/api/v1/auth/register", {
+      email: "Ana@UFL.edu",
+      password: "secret-pass-1",
+      first_name: "Ana",
+      last_name: "Diaz",
+      university_id: 1,
+    });
+    expect(res.status).toBe(201);
+    const body = await json<{ message: string; user_id: string }>(res);
+    expect(body.user_id).toMatch(/^[0-9A-Za-z]{21}$/);
+
+    const code = await latestCode("ana@ufl.edu");
+    const stored = await env.DB.prepare("SELECT code_hash FROM email_codes WHERE email = ?").bind("ana@ufl.edu").first<{ code_hash: string }>();
+    expect(stored!.code_hash).not.toContain(code);
+
+    const login = await post("/api/v1/auth/login", { email: "ana@ufl.edu", password: "secret-pass-1" });
+    expect(login.status).toBe(403);
+    expect(await json(login)).toMatchObject({ code: "email_not_verified" });
+
+    const verified = await post("/api/v1/auth/verify-email", { email: "ana@ufl.edu", code });
+    expect(verified.status).toBe(200);
+    const session = await json<Session & { token_type: string }>(verified);
+    expect(session.token_type).toBe("bearer");
+    expect(session.user).toMatchObject({ email: "ana@ufl.edu", first_name: "Ana", is_verified: true, email_verification_status: "verified", university_id: 1 });
+    expect(session.user.university).toBe("University of Alaska Anchorage");
+    expect(JSON.stringify(session)).not.toContain("scrypt$");
+
+    // A code works once.
+    expect((await post("/api/v1/auth/verify-email", { email: "ana@ufl.edu", code })).status).toBe(400);
+  });
+
+  it("refuses a taken email (409), bad fields (422 with errors) and an unknown university", async () => {
+    await signUp("taken@ufl.edu");
+    const taken = await post("/api/v1/auth/register", { email: "TAKEN@ufl.edu", password: "secret-pass-1", first_name: "A", last_name: "B" });
+    expect(taken.status).toBe(409);
+    const bad = await post("/api/v1/auth/register", { email: "nope", password: "123", first_name: "", last_name: "B" });
+    expect(bad.status).toBe(422);
+    const body = await json<{ errors: { path: string; message: string }[] }>(bad);
+    expect(body.errors.map((e) => e.path).sort()).toEqual(["email", "first_name", "password"]);
+    expect(body.errors.find((e) => e.path === "password")!.message).toBe("Password must be at least 6 characters long");
+    const uni = await post("/api/v1/auth/register", { email: "u@ufl.edu", password: "secret-pass-1", first_name: "A", last_name: "B", university_id: 99999 });
+    expect(uni.status).toBe(422);
+    expect(await json(uni)).toMatchObject({ detail: "Please choose a university from the list" });
+  });
+
+  it("voids a code after 5 wrong tries and enforces the 60 s resend cooldown", async () => {
+    await post("/api/v1/auth/register", { email: "tries@ufl.edu", password: "secret-pass-1", first_name: "T", last_name: "R" });
+    const code = await latestCode("tries@ufl.edu");
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) {
+      const res = await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code: wrong });
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({ detail: "Invalid or expired verification code" });
+    }
+    expect((await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code })).status).toBe(400);
+
+    const resend = await post("/api/v1/auth/send-verification-code", { email: "tries@ufl.edu" });
+    expect(resend.status).toBe(429);
+    const { retry_after } = await json<{ retry_after: number }>(resend);
+    expect(retry_after).toBeGreaterThan(0);
+    expect(retry_after).toBeLessThanOrEqual(60);
+
+    // Unknown addresses get the same 200 answer (no account enumeration).
+    const unknown = await post("/api/v1/auth/send-verification-code", { email: "ghost@ufl.edu" });
+    expect(unknown.status).toBe(200);
+  });
+
+  it("expires codes after 15 minutes", async () => {
+    await post("/api/v1/auth/register", { email: "late@ufl.edu", password: "secret-pass-1", first_name: "L", last_name: "T" });
+    const code = await latestCode("late@ufl.edu");
+    await env.DB.prepare("UPDATE email_codes SET expires_at = ? WHERE email = ?").bind(new Date(Date.now() - 1000).toISOString(), "late@ufl.edu").run();
+    expect((await post("/api/v1/auth/verify-email", { email: "late@ufl.edu", code })).status).toBe(400);
+  });
+});
+
+describe("sign-in", () => {
+  it("answers a wrong password and an unknown email the same way", async () => {
+    await signUp("pat@ufl.edu", "right-password");
+    const wrong = await post("/api/v1/auth/login", { email: "pat@ufl.edu", password: "wrong-password" });
+    const unknown = await post("/api/v1/auth/login", { email: "nobody@ufl.edu", password: "wrong-password" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await json(wrong)).toEqual({ detail: "Incorrect email or password" });
+    expect(await json(unknown)).toEqual({ detail: "Incorrect email or password" });
+    const ok = await post("/api/v1/auth/login", { email: " PAT@ufl.edu ", password: "right-password" });
+    expect(ok.status).toBe(200);
+    expect(await json(ok)).toMatchObject({ token_type: "bearer", user: { email: "pat@ufl.edu" } });
+  });
+
+  // Limits count in fixed 60 s windows, so a window may roll over mid-test: each test sends until
+  // the first 429 (bounded) and checks it came no earlier than the limit allows.
+  it("ends brute force on one account in 429 with retry_after, even across addresses", async () => {
+    await signUp("target@ufl.edu", "right-password");
+    let attempts = 0;
+    let res: Response;
+    do {
+      res = await post("/api/v1/auth/login", { email: "target@ufl.edu", password: `guess-${attempts++}` });
+    } while (res.status === 401 && attempts < 25);
+    expect(res.status).toBe(429);
+    expect(attempts).toBeGreaterThan(10);
+    expect(await json(res)).toMatchObject({ retry_after: 60 });
+    const right = await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "right-password" });
+    expect(right.status).toBe(429);
+  }, 30_000);
+
+  it("throttles one address hammering many accounts", async () => {
+    const ip = { "cf-connecting-ip": "203.0.113.77" };
+    let attempts = 0;
+    let res: Response;
+    do {
+      res = await post("/api/v1/auth/send-verification-code", { email: `spray${attempts++}@ufl.edu` }, ip);
+    } while (res.status === 200 && attempts < 45);
+    expect(res.status).toBe(429);
+    expect(attempts).toBeGreaterThan(20);
+    // Another address is not affected.
+    expect((await post("/api/v1/auth/send-verification-code", { email: "spray-other@ufl.edu" })).status).toBe(200);
+  });
+});
+
+describe("sessions", () => {
+  it("rotates refresh tokens; reusing a rotated one revokes the whole family", async () => {
+    const first = await signUp("rot@ufl.edu");
+    const r1 = await post("/api/v1/auth/refresh-token", { refresh_token: first.refresh_token });
+    expect(r1.status).toBe(200);
+    const second = await json<Session>(r1);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.user.email).toBe("rot@ufl.edu");
+
+    // The old token again: theft detected, family revoked, so the newest token dies too.
+    expect((await post("/api/v1/auth/refresh-token", { refresh_token: first.refresh_token })).status).toBe(401);
+    expect((await post("/api/v1/auth/refresh-token", { token: second.refresh_token })).status).toBe(401);
+  });
+
+  it("logout revokes the refresh token", async () => {
+    const s = await signUp("out@ufl.edu");
+    expect((await post("/api/v1/auth/logout", { refresh_token: s.refresh_token })).status).toBe(204);
+    expect((await post("/api/v1/auth/refresh-token", { refresh_token: s.refresh_token })).status).toBe(401);
+  });
+
+  it("refuses a missing, tampered, foreign-signed or expired access token with 401", async () => {
+    const s = await signUp("jwt@ufl.edu");
+    expect((await api("/api/v1/users/profile", authed(s.access_token))).status).toBe(200);
+    expect((await api("/api/v1/users/profile")).status).toBe(401);
+    expect((await api("/api/v1/users/profile", authed(s.access_token.slice(0, -3) + "abc"))).status).toBe(401);
+    const foreign = await signAccessToken("some-other-secret-0123456789abcdefgh", s.user.id);
+    expect((await api("/api/v1/users/profile", authed(foreign))).status).toBe(401);
+    const expired = await signAccessToken(env.JWT_SECRET, s.user.id, -1);
+    const res = await api("/api/v1/users/profile", authed(expired));
+    expect(res.status).toBe(401);
+    expect(await json(res)).toEqual({ detail: "Not authenticated" });
+  });
+});
+
+describe("password reset", () => {
+  it("resets by emailed code and signs out every session", async () => {
+    const s = await signUp("forgot@ufl.edu", "old-password");
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), "forgot@ufl.edu").run();
+    expect((await post("/api/v1/auth/forgot-password", { email: "forgot@ufl.edu" })).status).toBe(200);
+    const code = await latestCode("forgot@ufl.edu");
+    const bad = await post("/api/v1/auth/reset-password", { email: "forgot@ufl.edu", code: code === "123456" ? "654321" : "123456", new_password: "new-password" });
+    expect(bad.status).toBe(400);
+    const ok = await post("/api/v1/auth/reset-password", { email: "forgot@ufl.edu", code, new_password: "new-password" });
+    expect(ok.status).toBe(200);
+    expect((await post("/api/v1/auth/refresh-token", { refresh_token: s.refresh_token })).status).toBe(401);
+    expect((await post("/api/v1/auth/login", { email: "forgot@ufl.edu", password: "old-password" })).status).toBe(401);
+    expect((await post("/api/v1/auth/login", { email: "forgot@ufl.edu", password: "new-password" })).status).toBe(200);
+  });
+});
+
+describe("Google sign-in", () => {
+  const JWKS_URL = "https://google-keys.test/certs";
+  async function setup() {
+    const { publicKey, privateKey } = await generateKeyPair("RS256");
+    const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      if (String(input instanceof Request ? input.url : input) !== JWKS_URL) throw new Error(`unexpected fetch ${String(input)}`);
+      return Response.json({ keys: [jwk] });
+    });
+    const app = createApp();
+    const testEnv = { ...env, GOOGLE_CLIENT_ID: "client-123.apps.googleusercontent.com", GOOGLE_JWKS_URL: JWKS_URL };
+    const sign = (claims: Record<string, unknown>, audience = testEnv.GOOGLE_CLIENT_ID, expiresIn = "5m") =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: "RS256", kid: "k1" })
+        .setIssuer("https://accounts.google.com")
+        .setAudience(audience)
+        .setSubject("google-sub-1")
+        .setIssuedAt()
+        .setExpirationTime(expiresIn)
+        .sign(privateKey);
+    const call = (token: string) =>
+      app.fetch(
+        new Request("http://localhost/api/v1/auth/google-login", {
+          method: "POST",
+          body: JSON.stringify({ token }),
+          headers: { "cf-connecting-ip": "192.0.2.10" },
+        }),
+        testEnv,
+      );
+    return { sign, call };
+  }
+
+  it("creates the account on first use with the email verified, then signs the same user in", async () => {
+    const { sign, call } = await setup();
+    const token = await sign({ email: "gina@ufl.edu", email_verified: true, given_name: "Gina", family_name: "Lee" });
+    const first = await call(token);
+    expect(first.status).toBe(200);
+    const body = await json<Session>(first);
+    expect(body.user).toMatchObject({ email: "gina@ufl.edu", first_name: "Gina", email_verification_status: "verified" });
+    const again = await json<Session>(await call(token));
+    expect(again.user.id).toBe(body.user.id);
+  });
+
+  it("refuses a wrong audience, an expired token and an unverified email", async () => {
+    const { sign, call } = await setup();
+    expect((await call(await sign({ email: "x@ufl.edu", email_verified: true }, "someone-else"))).status).toBe(401);
+    expect((await call(await sign({ email: "x@ufl.edu", email_verified: true }, undefined, "-1m"))).status).toBe(401);
+    expect((await call(await sign({ email: "x@ufl.edu", email_verified: false }))).status).toBe(401);
+  });
+
+  it("is off (400, button hidden) without a client id", async () => {
+    const res = await post("/api/v1/auth/google-login", { token: "x" });
+    expect(res.status).toBe(400);
+    expect(await json(await api("/api/v1/auth/config"))).toEqual({ google_client_id: null });
+  });
+});

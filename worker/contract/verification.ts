@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
+
+export const uploadDocumentSchema = z.object({
+  filename: z.string().trim().max(200).optional(),
+  content_type: z.string().max(100).optional(),
+  image_data: z.string().min(1, "Please select a document to upload."),
+});
+
+export const submitVerificationSchema = z.object({
+  document_type: z.enum(DOCUMENT_TYPES, "Please choose a document type."),
+  notes: z.string().trim().max(1000, "Notes must be at most 1000 characters").nullable().optional(),
+  id_document_url: z.string().min(1, "Please select a document to upload."),
+});
+
+export interface VerificationRequest {
+  id: string;
+  user_id: string;
+  document_type: string;
+  status: "pending" | "approved" | "rejected";
+  submitted_at: string;
+  reviewed_at: string | null;
+  /** An opaque reference into private storage; no public URL serves it. */
+  id_document_url: string | null;
+  notes: string | null;
+  rejection_reason: string | null;
+}
+
+export interface VerificationStatus {
+  status: string;
+  latest_request: VerificationRequest | null;
+}
+
+export const VERIFICATION_MESSAGES = {
+  invalidType: "Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.",
+  tooLarge: "File size too large. Maximum size is 10MB.",
+  missing: "Please select a document to upload.",
+  pending: "You have a pending verification request",
+  alreadyVerified: "You are already verified",
+} as const;

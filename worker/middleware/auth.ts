@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import { createDb } from "../db/client";
+import { findUserById } from "../db/queries/users";
+import type { AppContext } from "../lib/context";
+import { unauthorized } from "../lib/errors";
+import { verifyAccessToken } from "../services/tokens";
+
+/** The bearer token of the request, if any. */
+export function bearerToken(c: Context<AppContext>): string | null {
+  const header = c.req.header("authorization");
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
+  return match?.[1]?.trim() ?? null;
+}
+
+/**
+ * The signed-in user, or 401. Called at the top of every handler that needs a user: a missing,
+ * malformed, tampered or expired token, or a deleted account, all end here.
+ */
+export async function requireUser(c: Context<AppContext>) {
+  const userId = await verifyAccessToken(c.var.config.jwtSecret, bearerToken(c));
+  if (!userId) throw unauthorized("Not authenticated");
+  const user = await findUserById(createDb(c.env), userId);
+  if (!user) throw unauthorized("Not authenticated");
+  return user;
+}

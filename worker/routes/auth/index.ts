@@ -1,0 +1,220 @@
+/**
+ * Auth: sign-up with an emailed code, sign-in, rotating refresh tokens, sign-out, password reset,
+ * Google sign-in. Every route is throttled per IP; code checks and sign-ins also per account.
+ */
+import { eq } from "drizzle-orm";
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import {
+  emailOnlySchema,
+  googleLoginSchema,
+  loginSchema,
+  refreshSchema,
+  registerSchema,
+  resetPasswordSchema,
+  verifyEmailSchema,
+  type AuthConfigResponse,
+} from "../../contract/auth";
+import { createDb } from "../../db/client";
+import { findUserByEmail } from "../../db/queries/users";
+import { universities, users } from "../../db/schema";
+import { createRouter } from "../../lib/context";
+import { apiError, badRequest, conflict, tooManyRequests, unauthorized, validationFailed } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+import { log } from "../../lib/log";
+import { parseJson } from "../../lib/validate";
+import { enforceLimit, limitByIp } from "../../middleware/rate-limit";
+import { sendEmail } from "../../services/email";
+import { consumeCode, issueCode, resendWaitSeconds, type CodePurpose } from "../../services/email-codes";
+import { passwordResetEmail, verificationCodeEmail } from "../../services/email-templates";
+import { hashPassword, needsRehash, verifyPassword } from "../../services/passwords";
+import { endSession, revokeAllSessions, rotateSession, startSession } from "../../services/sessions";
+
+/** A real hash of a random password: unknown emails cost the same scrypt work as known ones. */
+const DUMMY_HASH = "scrypt$32768$8$3$nrk3NkMn6UumMzyegMcp2Q==$14obcPk78TDTI//+FcFsJIkHPsGimzHIkCiQkAOGcOo=";
+
+const INVALID_CODE = "Invalid or expired verification code";
+const CODE_SENT = "If an account exists for this email, we sent it a 6-digit code.";
+
+const googleKeySets = new Map<string, JWTVerifyGetKey>();
+function googleKeys(url: string): JWTVerifyGetKey {
+  let keys = googleKeySets.get(url);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(url));
+    googleKeySets.set(url, keys);
+  }
+  return keys;
+}
+
+export const authRoutes = createRouter()
+  .get("/config", (c) =>
+    c.json({ google_client_id: c.var.config.googleClientId || null } satisfies AuthConfigResponse),
+  )
+
+  .post("/register", async (c) => {
+    await limitByIp(c);
+    const body = await parseJson(c, registerSchema);
+    const db = createDb(c.env);
+    if (body.university_id !== undefined) {
+      const university = await db.select({ id: universities.id }).from(universities).where(eq(universities.id, body.university_id)).get();
+      if (!university) throw validationFailed([{ path: "university_id", message: "Please choose a university from the list" }]);
+    }
+    if (await findUserByEmail(db, body.email)) throw conflict("An account with this email already exists");
+    const id = newId();
+    await db.insert(users).values({
+      id,
+      email: body.email,
+      passwordHash: await hashPassword(body.password),
+      firstName: body.first_name,
+      lastName: body.last_name,
+      phone: body.phone || null,
+      universityId: body.university_id ?? null,
+    });
+    const code = await issueCode(db, c.var.config.jwtSecret, body.email, "verify_email");
+    await sendEmail(c.env, c.var.config, verificationCodeEmail(body.email, body.first_name, code));
+    log.info("user_registered", { request_id: c.var.requestId, user_id: id });
+    return c.json({ message: "Account created. We sent a 6-digit code to your email.", user_id: id }, 201);
+  })
+
+  .post("/send-verification-code", async (c) => {
+    await limitByIp(c);
+    const { email } = await parseJson(c, emailOnlySchema);
+    await sendCode(c, email, "verify_email");
+    return c.json({ message: CODE_SENT });
+  })
+
+  .post("/verify-email", async (c) => {
+    await limitByIp(c);
+    const { email, code } = await parseJson(c, verifyEmailSchema);
+    await enforceLimit(c, "ACCOUNT_LIMITER", `code:${email}`);
+    const db = createDb(c.env);
+    const user = await findUserByEmail(db, email);
+    if (!user || !(await consumeCode(db, c.var.config.jwtSecret, email, "verify_email", code))) throw badRequest(INVALID_CODE);
+    await db.update(users).set({ emailVerificationStatus: "verified", updatedAt: isoNow() }).where(eq(users.id, user.id));
+    return c.json(await startSession(db, c.var.config, user.id));
+  })
+
+  .post("/login", async (c) => {
+    await limitByIp(c);
+    const { email, password } = await parseJson(c, loginSchema);
+    await enforceLimit(c, "ACCOUNT_LIMITER", `login:${email}`);
+    const db = createDb(c.env);
+    const user = await findUserByEmail(db, email);
+    // Same work and the same answer whether or not the email exists.
+    const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect email or password");
+    if (user.emailVerificationStatus !== "verified") {
+      await sendCode(c, email, "verify_email", { quietCooldown: true });
+      throw apiError(403, {
+        detail: "Please verify your email first. We sent a 6-digit code to your inbox.",
+        code: "email_not_verified",
+      });
+    }
+    if (needsRehash(user.passwordHash)) {
+      await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
+    }
+    return c.json(await startSession(db, c.var.config, user.id));
+  })
+
+  .post("/refresh-token", async (c) => {
+    await limitByIp(c);
+    const body = await parseJson(c, refreshSchema);
+    return c.json(await rotateSession(createDb(c.env), c.var.config, (body.refresh_token ?? body.token)!));
+  })
+
+  .post("/logout", async (c) => {
+    const body = await c.req.json<{ refresh_token?: unknown }>().catch(() => ({}) as { refresh_token?: unknown });
+    if (typeof body.refresh_token === "string" && body.refresh_token) await endSession(createDb(c.env), body.refresh_token);
+    return c.body(null, 204);
+  })
+
+  .post("/forgot-password", async (c) => {
+    await limitByIp(c);
+    const { email } = await parseJson(c, emailOnlySchema);
+    await sendCode(c, email, "reset_password");
+    return c.json({ message: CODE_SENT });
+  })
+
+  .post("/reset-password", async (c) => {
+    await limitByIp(c);
+    const { email, code, new_password } = await parseJson(c, resetPasswordSchema);
+    await enforceLimit(c, "ACCOUNT_LIMITER", `code:${email}`);
+    const db = createDb(c.env);
+    const user = await findUserByEmail(db, email);
+    if (!user || !(await consumeCode(db, c.var.config.jwtSecret, email, "reset_password", code))) throw badRequest(INVALID_CODE);
+    await db.batch([
+      db
+        .update(users)
+        // The code proved the address is theirs.
+        .set({ passwordHash: await hashPassword(new_password), emailVerificationStatus: "verified", updatedAt: isoNow() })
+        .where(eq(users.id, user.id)),
+      revokeAllSessions(db, user.id),
+    ]);
+    return c.json({ message: "Your password was changed. Please sign in with your new password." });
+  })
+
+  .post("/google-login", async (c) => {
+    await limitByIp(c);
+    const { googleClientId, googleJwksUrl } = c.var.config;
+    if (!googleClientId) throw badRequest("Google sign-in is not available");
+    const { token } = await parseJson(c, googleLoginSchema);
+    let claims: { sub?: string; email?: unknown; email_verified?: unknown; given_name?: unknown; family_name?: unknown };
+    try {
+      ({ payload: claims } = await jwtVerify(token, googleKeys(googleJwksUrl), {
+        issuer: ["accounts.google.com", "https://accounts.google.com"],
+        audience: googleClientId,
+      }));
+    } catch {
+      throw unauthorized("Google login failed");
+    }
+    if (!claims.sub || typeof claims.email !== "string" || claims.email_verified !== true) {
+      throw unauthorized("Google login failed");
+    }
+    const db = createDb(c.env);
+    const email = claims.email.trim().toLowerCase();
+    const bySub = await db.select().from(users).where(eq(users.googleSub, claims.sub)).get();
+    let userId = bySub?.id;
+    if (!userId) {
+      const byEmail = await findUserByEmail(db, email);
+      if (byEmail) {
+        // Google vouches for the address: link the account and count the email as verified.
+        await db.update(users).set({ googleSub: claims.sub, emailVerificationStatus: "verified" }).where(eq(users.id, byEmail.id));
+        userId = byEmail.id;
+      } else {
+        userId = newId();
+        await db.insert(users).values({
+          id: userId,
+          email,
+          googleSub: claims.sub,
+          firstName: (typeof claims.given_name === "string" && claims.given_name.slice(0, 50)) || email.split("@")[0]!.slice(0, 50),
+          lastName: (typeof claims.family_name === "string" && claims.family_name.slice(0, 50)) || "",
+          emailVerificationStatus: "verified",
+        });
+      }
+    }
+    return c.json(await startSession(db, c.var.config, userId));
+  });
+
+/** Sends a code when the account exists (and, for verification, is unverified); 429 within the cooldown. */
+async function sendCode(
+  c: Parameters<typeof limitByIp>[0],
+  email: string,
+  purpose: CodePurpose,
+  { quietCooldown = false } = {},
+) {
+  const db = createDb(c.env);
+  const user = await findUserByEmail(db, email);
+  if (!user) return;
+  if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
+  const wait = await resendWaitSeconds(db, email, purpose);
+  if (wait > 0) {
+    if (quietCooldown) return;
+    throw tooManyRequests(wait, `Please wait ${wait} seconds before requesting a new code.`);
+  }
+  const code = await issueCode(db, c.var.config.jwtSecret, email, purpose);
+  const message =
+    purpose === "verify_email"
+      ? verificationCodeEmail(email, user.firstName, code)
+      : passwordResetEmail(email, user.firstName, code);
+  await sendEmail(c.env, c.var.config, message);
+}

@@ -1,0 +1,60 @@
+/**
+ * The product's emails: HTML (inline styles: mail clients ignore stylesheets) plus plain text.
+ * Every value placed in HTML is escaped.
+ */
+import type { EmailMessage } from "./email";
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+interface Layout {
+  to: string;
+  subject: string;
+  preheader: string;
+  heading: string;
+  paragraphs: string[];
+  code?: string;
+  footnote: string;
+}
+
+function render({ to, subject, preheader, heading, paragraphs, code, footnote }: Layout): EmailMessage {
+  const html = `<!doctype html><html><body style="margin:0;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#14171c">
+<span style="display:none">${escapeHtml(preheader)}</span>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border:1px solid #dde1e7;border-radius:12px;padding:28px">
+<tr><td style="font-size:20px;font-weight:800;color:#1f6feb;padding-bottom:16px">CampusNest</td></tr>
+<tr><td style="font-size:22px;font-weight:700;padding-bottom:12px">${escapeHtml(heading)}</td></tr>
+${paragraphs.map((p) => `<tr><td style="font-size:16px;line-height:1.5;padding-bottom:12px">${escapeHtml(p)}</td></tr>`).join("")}
+${code ? `<tr><td style="padding:8px 0 20px"><div style="font-size:32px;letter-spacing:8px;font-weight:800;background:#e8f0fe;color:#14171c;border-radius:8px;padding:14px 0;text-align:center">${escapeHtml(code)}</div></td></tr>` : ""}
+<tr><td style="font-size:13px;color:#5b6472;border-top:1px solid #dde1e7;padding-top:14px">${escapeHtml(footnote)}</td></tr>
+</table></td></tr></table></body></html>`;
+  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), footnote, "", "CampusNest"].join("\n");
+  return { to, subject, html, text };
+}
+
+export function verificationCodeEmail(to: string, firstName: string, code: string): EmailMessage {
+  return render({
+    to,
+    subject: `${code} is your CampusNest verification code`,
+    preheader: `Your code is ${code}. It expires in 15 minutes.`,
+    heading: `Welcome, ${firstName}!`,
+    paragraphs: ["Enter this code on CampusNest to verify your email address. It expires in 15 minutes."],
+    code,
+    footnote: "If you didn't create a CampusNest account, you can ignore this email.",
+  });
+}
+
+export function passwordResetEmail(to: string, firstName: string, code: string): EmailMessage {
+  return render({
+    to,
+    subject: `${code} is your CampusNest password reset code`,
+    preheader: `Your reset code is ${code}. It expires in 15 minutes.`,
+    heading: `Reset your password, ${firstName}`,
+    paragraphs: [
+      "Enter this code on CampusNest to choose a new password. It expires in 15 minutes.",
+      "Resetting your password signs you out on every device.",
+    ],
+    code,
+    footnote: "If you didn't ask to reset your password, ignore this email: your password stays the same.",
+  });
+}
