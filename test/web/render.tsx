@@ -5,7 +5,7 @@ import type { PrivateUser } from "@contract/users";
 import { createQueryClient } from "../../web/app/providers";
 import { routes } from "../../web/app/router";
 import { ToastProvider } from "../../web/components/ui/toast";
-import { SessionProvider, type Session } from "../../web/lib/session";
+import { authStore, REFRESH_TOKEN_KEY, type Session } from "../../web/lib/auth-store";
 import { ThemeProvider } from "../../web/lib/theme";
 
 export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
@@ -31,15 +31,19 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
 
 /** Renders the real route table at `path`, with the real providers. */
 export function renderApp(path: string, session: Session | null = null) {
+  if (session) {
+    localStorage.setItem("auth_token", session.token);
+    localStorage.setItem("user_data", JSON.stringify(session.user));
+    localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
+  }
+  authStore.reload();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
     <QueryClientProvider client={createQueryClient()}>
       <ThemeProvider>
-        <SessionProvider initial={session}>
-          <ToastProvider>
-            <RouterProvider router={router} />
-          </ToastProvider>
-        </SessionProvider>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
       </ThemeProvider>
     </QueryClientProvider>,
   );

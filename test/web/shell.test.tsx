@@ -18,9 +18,10 @@ describe("navbar, signed out", () => {
     expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
   });
 
-  it("hides Get Started on /signup", () => {
+  it("hides Get Started on /signup", async () => {
     mockFetch();
     renderApp("/signup");
+    await screen.findByRole("heading", { level: 1, name: "Create your account" });
     expect(screen.queryByRole("button", { name: "Get Started" })).toBeNull();
     expect(screen.getByRole("button", { name: "Sign In" })).toBeInTheDocument();
   });

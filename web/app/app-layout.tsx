@@ -1,8 +1,9 @@
-import { Suspense, useState } from "react";
+import { Suspense } from "react";
 import { Outlet, ScrollRestoration } from "react-router-dom";
 import { Footer } from "../components/layout/footer";
 import { Navbar } from "../components/layout/navbar";
 import { SignInDialog } from "../features/auth/components/sign-in-dialog";
+import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
 
 export function PageLoading() {
   return (
@@ -14,20 +15,20 @@ export function PageLoading() {
 }
 
 export function AppLayout() {
-  const [signInOpen, setSignInOpen] = useState(false);
+  const signInOpen = useSignInPrompt();
   return (
     <div className="app">
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Navbar onSignIn={() => setSignInOpen(true)} />
+      <Navbar onSignIn={signInPrompt.open} />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>
       </main>
       <Footer />
-      <SignInDialog open={signInOpen} onClose={() => setSignInOpen(false)} />
+      <SignInDialog open={signInOpen} onClose={signInPrompt.close} />
       <ScrollRestoration />
     </div>
   );

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { ToastProvider } from "../components/ui/toast";
-import { SessionProvider } from "../lib/session";
+import { SessionBootstrap } from "../lib/session";
 import { ThemeProvider } from "../lib/theme";
 import { ApiError } from "../lib/api-client";
 
@@ -23,9 +23,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
-        <SessionProvider>
-          <ToastProvider>{children}</ToastProvider>
-        </SessionProvider>
+        <SessionBootstrap />
+        <ToastProvider>{children}</ToastProvider>
       </ThemeProvider>
     </QueryClientProvider>
   );

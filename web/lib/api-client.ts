@@ -1,10 +1,12 @@
 /**
  * The one place the SPA talks to the API: base URL, JSON, the bearer token, and errors turned
  * into ApiError with the server's `detail` (or a message a person can read).
- * Session rules (refresh on 401 and retry once) hook in through setAuthHandlers().
+ * Session rule (spec, section 4): a 401 triggers one token refresh and one retry; a failed
+ * refresh signs the user out (lib/auth-store.ts).
  */
 import type { ApiErrorBody } from "@contract/api";
 import { API_BASE } from "../config/env";
+import { authStore, refreshSession } from "./auth-store";
 
 export const NETWORK_ERROR_MESSAGE = "Unable to connect to server. Please check your internet connection.";
 export const SERVER_ERROR_MESSAGE = "Server error. Please try again later.";
@@ -24,16 +26,6 @@ export class ApiError extends Error {
   }
 }
 
-interface AuthHandlers {
-  getToken: () => string | null;
-  /** Called once on a 401; resolves to a new token, or null when the session is over. */
-  refresh: () => Promise<string | null>;
-}
-let auth: AuthHandlers = { getToken: () => null, refresh: async () => null };
-
-export function setAuthHandlers(handlers: AuthHandlers) {
-  auth = handlers;
-}
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -86,9 +78,10 @@ async function toError(res: Response): Promise<ApiError> {
 /** Calls `API_BASE/path` and returns the parsed JSON (undefined for 204). Throws ApiError. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const useAuth = options.auth !== false;
-  let res = await send(path, options, useAuth ? auth.getToken() : null);
-  if (res.status === 401 && useAuth && auth.getToken()) {
-    const fresh = await auth.refresh();
+  const token = useAuth ? (authStore.get()?.token ?? null) : null;
+  let res = await send(path, options, token);
+  if (res.status === 401 && token) {
+    const fresh = await refreshSession();
     if (fresh) res = await send(path, options, fresh);
   }
   if (!res.ok) throw await toError(res);
@@ -100,4 +93,47 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 export function errorMessage(err: unknown, fallback = "Something went wrong. Please try again."): string {
   if (err instanceof ApiError) return err.message;
   return fallback;
+}
+
+/**
+ * POSTs JSON with upload progress (XMLHttpRequest: fetch reports none), with the same bearer token,
+ * refresh-once-on-401 and error handling as apiRequest. `onProgress` gets 0-100.
+ */
+export async function uploadJson<T>(path: string, body: unknown, onProgress: (percent: number) => void): Promise<T> {
+  const payload = JSON.stringify(body);
+  const attempt = (token: string | null) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", buildUrl(path));
+      xhr.setRequestHeader("Content-Type", "application/json");
+      xhr.setRequestHeader("Accept", "application/json");
+      if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+      };
+      xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+      xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
+      xhr.ontimeout = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
+      xhr.send(payload);
+    });
+  const token = authStore.get()?.token ?? null;
+  let res = await attempt(token);
+  if (res.status === 401 && token) {
+    const fresh = await refreshSession();
+    if (fresh) res = await attempt(fresh);
+  }
+  const response = new Response(res.text || null, { status: res.status });
+  if (res.status < 200 || res.status >= 300) throw await toError(response);
+  onProgress(100);
+  return (await response.json()) as T;
+}
+
+/** Reads a File as a data URL (the upload routes take base64 JSON). */
+export function readAsDataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error("Could not read the file"));
+    reader.readAsDataURL(file);
+  });
 }

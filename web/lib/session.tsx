@@ -1,63 +1,48 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useSyncExternalStore } from "react";
 import type { PrivateUser } from "@contract/users";
-import { setAuthHandlers } from "./api-client";
-import { readJson, readStorage, STORAGE_KEYS, writeStorage } from "./storage";
+import { TIMINGS } from "@contract/constants";
+import { ApiError, apiRequest } from "./api-client";
+import { authStore, type Session } from "./auth-store";
+
+export type { Session };
 
 /**
- * The signed-in session (product spec, section 4): it exists only when both a user and a token
- * are present, kept under `auth_token` and `user_data`.
+ * The signed-in session (spec, section 4): it exists only when both a user and a token are
+ * present. useSession() reads it; SessionBootstrap checks a restored session once at startup.
  */
-export interface Session {
-  user: PrivateUser;
-  token: string;
+export function useSession() {
+  const session = useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);
+  const signOut = useCallback(() => authStore.signOut(), []);
+  return { session, signIn: authStore.signIn, signOut, setUser: authStore.setUser };
 }
 
-interface SessionValue {
-  session: Session | null;
-  signIn: (token: string, user: PrivateUser) => void;
-  signOut: () => void;
+export const fetchProfile = () => apiRequest<{ data: PrivateUser }>("users/profile").then((r) => r.data);
+
+/**
+ * On startup with a stored session: fetch the profile. Success refreshes the cached user; a non-OK
+ * answer (after the client's one refresh-and-retry) clears the session; a network error keeps the
+ * cached user and tries once more after 1 s.
+ */
+export async function restoreSession(retryDelayMs: number = TIMINGS.profileRetryMs): Promise<void> {
+  if (!authStore.get()) return;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      authStore.setUser(await fetchProfile());
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.isNetworkError) {
+        if (attempt === 0) await new Promise((r) => setTimeout(r, retryDelayMs));
+        continue;
+      }
+      authStore.signOut();
+      return;
+    }
+  }
 }
 
-const SessionContext = createContext<SessionValue | null>(null);
-
-export function readStoredSession(): Session | null {
-  const token = readStorage(STORAGE_KEYS.authToken);
-  const user = readJson<PrivateUser>(STORAGE_KEYS.userData);
-  return token && user && typeof user.id === "string" ? { token, user } : null;
-}
-
-export function SessionProvider({ children, initial }: { children: ReactNode; initial?: Session | null }) {
-  const [session, setSession] = useState<Session | null>(() =>
-    initial !== undefined ? initial : readStoredSession(),
-  );
-
-  const signIn = useCallback((token: string, user: PrivateUser) => {
-    writeStorage(STORAGE_KEYS.authToken, token);
-    writeStorage(STORAGE_KEYS.userData, JSON.stringify(user));
-    setSession({ token, user });
+export function SessionBootstrap() {
+  useEffect(() => {
+    void restoreSession();
   }, []);
-
-  const signOut = useCallback(() => {
-    writeStorage(STORAGE_KEYS.authToken, null);
-    writeStorage(STORAGE_KEYS.userData, null);
-    setSession(null);
-  }, []);
-
-  setAuthHandlers({
-    getToken: () => session?.token ?? null,
-    refresh: async () => {
-      // Refresh tokens arrive with accounts; until then a 401 ends the session.
-      signOut();
-      return null;
-    },
-  });
-
-  const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
-}
-
-export function useSession(): SessionValue {
-  const value = useContext(SessionContext);
-  if (!value) throw new Error("useSession outside SessionProvider");
-  return value;
+  return null;
 }

@@ -1,0 +1,131 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { validateSignup } from "../../web/features/auth/components/signup-page";
+import { checkDocument } from "../../web/features/verification/components/verification-page";
+import { authStore } from "../../web/lib/auth-store";
+import { makeUser, mockFetch, renderApp } from "./render";
+
+const universities = { data: [{ id: 7, name: "University of Florida", abbreviation: "UF" }] };
+
+describe("sign-up form", () => {
+  it("has the spec's rules and messages", () => {
+    const ok = { first_name: "A", last_name: "B", email: "a@b.edu", university_id: "7", password: "secret1", confirm: "secret1" };
+    expect(validateSignup(ok)).toEqual({});
+    expect(validateSignup({ ...ok, confirm: "secret2" })).toEqual({ confirm: "Passwords do not match" });
+    expect(validateSignup({ ...ok, password: "12345", confirm: "12345" })).toEqual({ password: "Password must be at least 6 characters long" });
+    expect(validateSignup({ ...ok, university_id: "" })).toEqual({ university_id: "University is required" });
+    expect(Object.keys(validateSignup({ first_name: "", last_name: "", email: "", university_id: "", password: "", confirm: "" })).length).toBe(6);
+  });
+
+  it("keeps what was typed on a server error, then verifies the emailed code and lands signed in on /", async () => {
+    const calls = mockFetch({
+      "/api/v1/universities/": universities,
+      "/api/v1/auth/config": { google_client_id: null },
+    });
+    let registerAttempts = 0;
+    const base = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.endsWith("/auth/register")) {
+        registerAttempts++;
+        return registerAttempts === 1
+          ? Response.json({ detail: "An account with this email already exists" }, { status: 409 })
+          : Response.json({ message: "ok", user_id: "u1" }, { status: 201 });
+      }
+      if (url.endsWith("/auth/verify-email")) {
+        const { code } = JSON.parse(String(init?.body));
+        return code === "123456"
+          ? Response.json({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser({ email: "new@ufl.edu" }) })
+          : Response.json({ detail: "Invalid or expired verification code" }, { status: 400 });
+      }
+      return base(input, init);
+    }) as typeof fetch;
+
+    const user = userEvent.setup();
+    const { router } = renderApp("/signup");
+    await screen.findByText("Message others and create your own listings!");
+    expect(screen.queryByRole("button", { name: /google/i })).toBeNull();
+    await user.type(screen.getByLabelText("First name"), "Nia");
+    await user.type(screen.getByLabelText("Last name"), "Park");
+    await user.type(screen.getByLabelText("Email"), "new@ufl.edu");
+    await screen.findByRole("option", { name: "University of Florida (UF)" });
+    await user.selectOptions(screen.getByLabelText("University"), "7");
+    await user.type(screen.getByLabelText("Password"), "secret1");
+    await user.type(screen.getByLabelText("Confirm password"), "secret2");
+    await user.click(screen.getByRole("button", { name: "Sign up" }));
+    expect(screen.getByText("Passwords do not match")).toBeInTheDocument();
+    expect(registerAttempts).toBe(0);
+
+    await user.clear(screen.getByLabelText("Confirm password"));
+    await user.type(screen.getByLabelText("Confirm password"), "secret1");
+    await user.click(screen.getByRole("button", { name: "Sign up" }));
+    expect(await screen.findByText("An account with this email already exists")).toBeInTheDocument();
+    expect(screen.getByLabelText("First name")).toHaveValue("Nia");
+    expect(screen.getByLabelText("Email")).toHaveValue("new@ufl.edu");
+
+    await user.click(screen.getByRole("button", { name: "Sign up" }));
+    const dialog = await screen.findByRole("dialog", { name: "Verify your email" });
+    const codeInput = within(dialog).getByLabelText("Verification code");
+    expect(within(dialog).getByRole("button", { name: /Resend code in \d+s/ })).toBeDisabled();
+    await user.type(codeInput, "12a3");
+    expect(codeInput).toHaveValue("123");
+    await user.click(within(dialog).getByRole("button", { name: "Verify email" }));
+    expect(within(dialog).getByText("Please enter a 6-digit verification code")).toBeInTheDocument();
+    await user.clear(codeInput);
+    await user.click(codeInput);
+    await user.paste("12 34 56");
+    expect(codeInput).toHaveValue("123456");
+    await user.click(within(dialog).getByRole("button", { name: "Verify email" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(authStore.get()?.token).toBe("tok");
+    expect(localStorage.getItem("auth_token")).toBe("tok");
+    expect(calls.length).toBeGreaterThan(0);
+  });
+});
+
+describe("sign-in popup", () => {
+  it("shows the server's message, and on success closes and goes to /", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/auth/config": { google_client_id: null } });
+    const base = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith("/auth/login")) {
+        const { password } = JSON.parse(String(init?.body));
+        return password === "right-pass"
+          ? Response.json({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser() })
+          : Response.json({ detail: "Incorrect email or password" }, { status: 401 });
+      }
+      return base(input, init);
+    }) as typeof fetch;
+    const user = userEvent.setup();
+    const { router } = renderApp("/support");
+    await user.click(await screen.findByRole("button", { name: "Sign In" }));
+    const dialog = screen.getByRole("dialog", { name: "Sign in" });
+    expect(within(dialog).getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/signup");
+    await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
+    await user.type(within(dialog).getByLabelText("Password"), "wrong");
+    await user.click(within(dialog).getByRole("button", { name: "Sign In" }));
+    expect(await within(dialog).findByText("Incorrect email or password")).toBeInTheDocument();
+    expect(within(dialog).getByLabelText("Email")).toHaveValue("maya@ufl.edu");
+    await user.clear(within(dialog).getByLabelText("Password"));
+    await user.type(within(dialog).getByLabelText("Password"), "right-pass");
+    await user.click(within(dialog).getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(router.state.location.pathname).toBe("/");
+    expect(screen.getByRole("button", { name: "Account menu" })).toBeInTheDocument();
+  });
+});
+
+describe("identity document checks", () => {
+  const file = (type: string, size: number) => {
+    const f = new File(["x"], "doc", { type });
+    Object.defineProperty(f, "size", { value: size });
+    return f;
+  };
+  it("uses the spec's messages", () => {
+    expect(checkDocument(null)).toBe("Please select a document to upload.");
+    expect(checkDocument(file("image/gif", 10))).toBe("Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.");
+    expect(checkDocument(file("application/pdf", 11 * 1024 * 1024))).toBe("File size too large. Maximum size is 10MB.");
+    expect(checkDocument(file("image/png", 1000))).toBeNull();
+  });
+});

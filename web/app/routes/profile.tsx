@@ -1,0 +1,10 @@
+import { ProfilePage } from "../../features/profile/components/profile-page";
+import { RequireSignedIn } from "../guards";
+
+export default function ProfileRoute() {
+  return (
+    <RequireSignedIn>
+      <ProfilePage />
+    </RequireSignedIn>
+  );
+}

@@ -1,0 +1,10 @@
+import { VerificationPage } from "../../features/verification/components/verification-page";
+import { RequireSignedIn } from "../guards";
+
+export default function VerificationRoute() {
+  return (
+    <RequireSignedIn>
+      <VerificationPage />
+    </RequireSignedIn>
+  );
+}

@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState } from "react";
+import { errorMessage } from "../../../lib/api-client";
+import { authStore } from "../../../lib/auth-store";
+import { googleLogin, useAuthConfig } from "../api/auth-api";
+
+const GIS_SRC = "https://accounts.google.com/gsi/client";
+
+interface GoogleIdentity {
+  accounts: {
+    id: {
+      initialize(options: { client_id: string; callback: (response: { credential?: string }) => void }): void;
+      renderButton(element: HTMLElement, options: Record<string, unknown>): void;
+    };
+  };
+}
+declare global {
+  interface Window {
+    google?: GoogleIdentity;
+  }
+}
+
+let scriptPromise: Promise<void> | null = null;
+function loadScript(): Promise<void> {
+  scriptPromise ??= new Promise<void>((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = GIS_SRC;
+    script.async = true;
+    script.onload = () => resolve();
+    script.onerror = () => {
+      scriptPromise = null;
+      reject(new Error("Google Identity Services not loaded"));
+    };
+    document.head.appendChild(script);
+  });
+  return scriptPromise;
+}
+
+/** Google's sign-in button (width 300). Hidden when the server has no Google client id. */
+export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
+  const config = useAuthConfig();
+  const container = useRef<HTMLDivElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const clientId = config.data?.google_client_id ?? null;
+
+  useEffect(() => {
+    if (!clientId) return;
+    let cancelled = false;
+    loadScript()
+      .then(() => {
+        if (cancelled || !container.current) return;
+        if (!window.google) throw new Error("Google Identity Services not loaded");
+        window.google.accounts.id.initialize({
+          client_id: clientId,
+          callback: async ({ credential }) => {
+            if (!credential) {
+              setError("No credential received from Google");
+              return;
+            }
+            try {
+              authStore.signIn(await googleLogin(credential));
+              onSignedIn();
+            } catch (err) {
+              setError(errorMessage(err, "Google login failed"));
+            }
+          },
+        });
+        window.google.accounts.id.renderButton(container.current, { width: 300, theme: "outline", size: "large" });
+      })
+      .catch(() => !cancelled && setError("Google Identity Services not loaded"));
+    return () => {
+      cancelled = true;
+    };
+  }, [clientId, onSignedIn]);
+
+  if (!clientId) return null;
+  return (
+    <div className="google-button">
+      <div className="or-divider" aria-hidden="true">
+        <span>or</span>
+      </div>
+      <div ref={container} style={{ width: 300, maxWidth: "100%" }} />
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

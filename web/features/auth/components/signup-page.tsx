@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from "react";
+import { useNavigate } from "react-router-dom";
+import { LIMITS } from "@contract/constants";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { FormError, SelectField, TextField } from "../../../components/ui/field";
+import { paths } from "../../../config/paths";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { signInPrompt } from "../../../lib/sign-in-prompt";
+import { useUniversities } from "../../../lib/universities";
+import { register } from "../api/auth-api";
+import { GoogleButton } from "./google-button";
+import { VerifyEmailDialog } from "./verify-email-dialog";
+
+interface SignupForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  university_id: string;
+  password: string;
+  confirm: string;
+}
+type Errors = Partial<Record<keyof SignupForm, string>>;
+
+const EMPTY: SignupForm = { first_name: "", last_name: "", email: "", university_id: "", password: "", confirm: "" };
+
+export function validateSignup(form: SignupForm): Errors {
+  const errors: Errors = {};
+  if (!form.first_name.trim()) errors.first_name = "First name is required";
+  if (!form.last_name.trim()) errors.last_name = "Last name is required";
+  if (!form.email.trim()) errors.email = "Email is required";
+  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) errors.email = "Please enter a valid email address";
+  if (!form.university_id) errors.university_id = "University is required";
+  if (!form.password) errors.password = "Password is required";
+  else if (form.password.length < LIMITS.passwordMin) errors.password = "Password must be at least 6 characters long";
+  if (!form.confirm) errors.confirm = "Please confirm your password";
+  else if (form.confirm !== form.password) errors.confirm = "Passwords do not match";
+  return errors;
+}
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const universities = useUniversities();
+  const [form, setForm] = useState<SignupForm>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+
+  const field = (name: keyof SignupForm) => ({
+    value: form[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
+  });
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateSignup(form);
+    setErrors(found);
+    setFormError(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await register({
+        email: form.email.trim(),
+        password: form.password,
+        first_name: form.first_name.trim(),
+        last_name: form.last_name.trim(),
+        university_id: Number(form.university_id),
+      });
+      setVerifyEmail(form.email.trim().toLowerCase());
+    } catch (err) {
+      if (err instanceof ApiError && err.body?.errors) {
+        setErrors(Object.fromEntries(err.body.errors.map((e) => [e.path === "university_id" ? "university_id" : e.path, e.message])));
+      }
+      setFormError(errorMessage(err, "Registration failed"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <PageFrame title="Create your account" lead="Message others and create your own listings!" width="narrow">
+      <section className="panel">
+        <form onSubmit={onSubmit} noValidate className="stack">
+          <div className="grid-2">
+            <TextField label="First name" autoComplete="given-name" required {...field("first_name")} />
+            <TextField label="Last name" autoComplete="family-name" required {...field("last_name")} />
+          </div>
+          <TextField label="Email" type="email" autoComplete="email" required {...field("email")} />
+          <SelectField label="University" required disabled={universities.isPending} {...field("university_id")}>
+            <option value="">{universities.isPending ? "Loading universities..." : "Choose your university"}</option>
+            {universities.data?.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name} ({u.abbreviation})
+              </option>
+            ))}
+          </SelectField>
+          {universities.isError && <FormError message="Failed to load universities" />}
+          <div className="grid-2">
+            <TextField label="Password" type="password" autoComplete="new-password" required hint="At least 6 characters." {...field("password")} />
+            <TextField label="Confirm password" type="password" autoComplete="new-password" required {...field("confirm")} />
+          </div>
+          <FormError message={formError} />
+          <button type="submit" className="button button-primary button-lg" disabled={busy}>
+            {busy ? "Creating account…" : "Sign up"}
+          </button>
+        </form>
+        <GoogleButton onSignedIn={() => navigate(paths.home)} />
+        <p className="dialog-aside">
+          Already have an account?{" "}
+          <button type="button" className="link-button" onClick={signInPrompt.open}>
+            Sign in
+          </button>
+        </p>
+      </section>
+      <VerifyEmailDialog email={verifyEmail} onClose={() => setVerifyEmail(null)} onVerified={() => navigate(paths.home)} />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { TIMINGS } from "@contract/constants";
+import { Dialog } from "../../../components/ui/dialog";
+import { FormError } from "../../../components/ui/field";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { authStore } from "../../../lib/auth-store";
+import { sendVerificationCode, verifyEmail } from "../api/auth-api";
+
+interface VerifyEmailDialogProps {
+  email: string | null;
+  onClose: () => void;
+  onVerified: () => void;
+}
+
+const COOLDOWN_S = TIMINGS.emailCodeResendMs / 1000;
+
+/** The 6-digit code step: digits only (a pasted code with spaces works), resend after 60 s. */
+export function VerifyEmailDialog(props: VerifyEmailDialogProps) {
+  // A new address starts from a clean form and a fresh countdown.
+  return <VerifyEmailForm key={props.email ?? ""} {...props} />;
+}
+
+function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [cooldown, setCooldown] = useState(COOLDOWN_S);
+
+  useEffect(() => {
+    if (!email || cooldown <= 0) return;
+    const timer = window.setTimeout(() => setCooldown((s) => s - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [email, cooldown]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!email) return;
+    if (!/^\d{6}$/.test(code)) {
+      setError("Please enter a 6-digit verification code");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      authStore.signIn(await verifyEmail(email, code));
+      onVerified();
+    } catch (err) {
+      setError(errorMessage(err, "Verification failed"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function onResend() {
+    if (!email) return;
+    setError(null);
+    setNotice(null);
+    try {
+      await sendVerificationCode(email);
+      setNotice("We sent you a new code.");
+      setCooldown(COOLDOWN_S);
+    } catch (err) {
+      if (err instanceof ApiError && err.body?.retry_after) setCooldown(err.body.retry_after);
+      setError(errorMessage(err, "Failed to resend verification code"));
+    }
+  }
+
+  return (
+    <Dialog
+      open={email !== null}
+      onClose={onClose}
+      size="sm"
+      title="Verify your email"
+      description={email ? `We sent a 6-digit code to ${email}. It expires in 15 minutes.` : undefined}
+    >
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <label className="field">
+          <span className="field-label">Verification code</span>
+          <input
+            className="code-input"
+            data-autofocus
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d{6}"
+            maxLength={6}
+            value={code}
+            aria-invalid={!!error || undefined}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+            onPaste={(e) => {
+              e.preventDefault();
+              setCode(e.clipboardData.getData("text").replace(/\D/g, "").slice(0, 6));
+            }}
+          />
+        </label>
+        <FormError message={error} />
+        {notice && (
+          <p className="form-notice" role="status">
+            {notice}
+          </p>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? "Verifying…" : "Verify email"}
+        </button>
+        <button type="button" className="link-button" onClick={onResend} disabled={cooldown > 0}>
+          {cooldown > 0 ? `Resend code in ${cooldown}s` : "Resend code"}
+        </button>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,188 @@
+import { useEffect, useMemo, useState, type DragEvent, type FormEvent } from "react";
+import { useNavigate } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import { LIMITS } from "@contract/constants";
+import { VERIFICATION_MESSAGES } from "@contract/verification";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { FormError, SelectField, TextAreaField } from "../../../components/ui/field";
+import { ProgressBar } from "../../../components/ui/progress";
+import { useToast } from "../../../components/ui/toast";
+import { paths } from "../../../config/paths";
+import { ApiError, errorMessage, readAsDataUrl } from "../../../lib/api-client";
+import { fetchProfile, useSession } from "../../../lib/session";
+import { submitVerification, uploadDocument, useVerificationStatus, verificationStatusKey } from "../api/verification-api";
+
+const DOCUMENT_TYPES = [
+  { value: "student_id", label: "Student ID" },
+  { value: "driver_license", label: "Driver's license" },
+  { value: "passport", label: "Passport" },
+];
+const ALLOWED = ["image/jpeg", "image/png", "image/webp", "application/pdf"];
+/** The spec's texts for the server's two 409 answers. */
+const CONFLICT_TOASTS: Record<string, string> = {
+  [VERIFICATION_MESSAGES.pending]: "You already have a pending verification request",
+  [VERIFICATION_MESSAGES.alreadyVerified]: "You are already verified",
+};
+
+export function checkDocument(file: File | null): string | null {
+  if (!file) return VERIFICATION_MESSAGES.missing;
+  if (!ALLOWED.includes(file.type)) return VERIFICATION_MESSAGES.invalidType;
+  if (file.size > LIMITS.documentMaxBytes) return VERIFICATION_MESSAGES.tooLarge;
+  return null;
+}
+
+function StatusCard() {
+  const status = useVerificationStatus();
+  if (status.isPending) return <p className="muted">Loading your verification status…</p>;
+  if (status.isError) return <FormError message={errorMessage(status.error, "Failed to load verification status")} />;
+  const { status: value, latest_request } = status.data;
+  const text =
+    value === "verified" || value === "approved"
+      ? "You're verified. You can create listings."
+      : value === "pending"
+        ? "Your document is awaiting review. Reviews take 24-48 hours."
+        : value === "rejected"
+          ? "Your last request was rejected. You can submit a new document."
+          : "You are not verified yet.";
+  return (
+    <section className={`panel notice notice-${value}`} aria-live="polite">
+      <h2>
+        Status: <span className={`badge badge-${value}`}>{value}</span>
+      </h2>
+      <p>{text}</p>
+      {value === "rejected" && latest_request?.rejection_reason && (
+        <p>
+          <strong>Reason:</strong> {latest_request.rejection_reason}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function VerificationPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const { setUser } = useSession();
+  const status = useVerificationStatus();
+  const [documentType, setDocumentType] = useState("student_id");
+  const [file, setFile] = useState<File | null>(null);
+  const [notes, setNotes] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [done, setDone] = useState(false);
+
+  const preview = useMemo(() => (file?.type.startsWith("image/") ? URL.createObjectURL(file) : null), [file]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
+
+  function choose(next: File | undefined) {
+    if (!next) return;
+    const problem = checkDocument(next);
+    setError(problem);
+    setFile(problem ? null : next);
+  }
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    choose(event.dataTransfer.files[0]);
+  }
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problem = checkDocument(file);
+    if (problem || !file) return setError(problem);
+    setError(null);
+    setProgress(0);
+    try {
+      let reference: string;
+      try {
+        reference = (await uploadDocument(file, await readAsDataUrl(file), setProgress)).id_document_url;
+      } catch (err) {
+        throw err instanceof ApiError && !err.isNetworkError ? err : new ApiError(0, errorMessage(err, "Failed to upload document."));
+      }
+      await submitVerification({ document_type: documentType, notes: notes.trim() || null, id_document_url: reference });
+      setDone(true);
+      toast.show("Submitted for review", { kind: "success", durationMs: 2000 });
+      void queryClient.invalidateQueries({ queryKey: verificationStatusKey });
+      void fetchProfile().then(setUser).catch(() => {});
+      window.setTimeout(() => navigate(paths.profile), 2000);
+    } catch (err) {
+      const detail = err instanceof ApiError ? err.message : "";
+      if (CONFLICT_TOASTS[detail]) toast.show(CONFLICT_TOASTS[detail]!, { durationMs: 3000 });
+      else if (err instanceof ApiError && err.isNetworkError) setError("Network error occurred while submitting verification request.");
+      else setError(errorMessage(err, "Failed to submit verification request."));
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const canSubmit = status.data && !["pending", "verified", "approved"].includes(status.data.status);
+
+  return (
+    <PageFrame
+      title="Get verified"
+      lead="Verify your identity once to create listings. Your document is private: only our review team sees it. Review takes 24-48 hours."
+      width="narrow"
+    >
+      <div className="stack">
+        <StatusCard />
+        {canSubmit && (
+          <section className="panel">
+            <form onSubmit={onSubmit} noValidate className="stack">
+              <SelectField label="Document type" value={documentType} onChange={(e) => setDocumentType(e.target.value)}>
+                {DOCUMENT_TYPES.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </SelectField>
+              <label
+                className={`dropzone${dragging ? " dropzone-active" : ""}`}
+                onDragOver={(e) => {
+                  e.preventDefault();
+                  setDragging(true);
+                }}
+                onDragLeave={() => setDragging(false)}
+                onDrop={onDrop}
+              >
+                <input
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp,application/pdf"
+                  className="visually-hidden"
+                  onChange={(e) => choose(e.target.files?.[0])}
+                />
+                {file ? (
+                  <span className="dropzone-file">
+                    {preview && <img src={preview} alt="Preview of your document" />}
+                    <span>{file.name}</span>
+                    <span className="muted">Click or drop another file to replace it</span>
+                  </span>
+                ) : (
+                  <span>
+                    <strong>Drag and drop your document here</strong>, or click to choose a file.
+                    <br />
+                    <span className="muted">JPEG, PNG, WebP or PDF, up to 10MB.</span>
+                  </span>
+                )}
+              </label>
+              <TextAreaField label="Notes (optional)" rows={3} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
+              {progress !== null && <ProgressBar value={progress} label="Uploading document" />}
+              <FormError message={error} />
+              <button type="submit" className="button button-primary button-lg" disabled={progress !== null || done}>
+                {progress !== null ? "Submitting…" : "Submit for Review"}
+              </button>
+              <p className="muted">Review time: 24-48 hours.</p>
+            </form>
+          </section>
+        )}
+      </div>
+    </PageFrame>
+  );
+}
