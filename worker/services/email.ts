@@ -20,6 +20,7 @@ export interface EmailMessage {
 export async function sendEmail(env: Env, config: Config, message: EmailMessage): Promise<void> {
   if (config.isDevelopment) {
     await createDb(env).insert(devEmails).values({ id: newId(), ...message, to: message.to.trim().toLowerCase() });
+    // Development only: the subject carries the code, so a developer can sign up from the log.
     log.info("email_kept_in_dev_mailbox", { subject: message.subject });
     return;
   }
@@ -33,7 +34,8 @@ export async function sendEmail(env: Env, config: Config, message: EmailMessage)
     body: JSON.stringify({ from: config.emailFrom, ...message }),
   });
   if (!res.ok) {
-    log.error("email_send_failed", { status: res.status, subject: message.subject });
+    // Never the subject (it carries one-time codes) nor the address.
+    log.error("email_send_failed", { status: res.status });
     throw new Error(`Email provider answered ${res.status}`);
   }
 }

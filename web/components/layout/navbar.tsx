@@ -45,6 +45,7 @@ export function Navbar({ onSignIn, unreadCount = 0 }: NavbarProps) {
               <button
                 type="button"
                 className="button button-primary"
+                aria-label="New Listing"
                 onClick={() => {
                   // Only exactly "verified" unlocks listing creation (spec, section 4).
                   if (user.id_verification_status === "verified") navigate(paths.create);
@@ -52,8 +53,9 @@ export function Navbar({ onSignIn, unreadCount = 0 }: NavbarProps) {
                 }}
               >
                 <PlusIcon />
-                <span className="hide-narrow">New Listing</span>
-                <span className="visually-hidden show-narrow-sr">New Listing</span>
+                <span className="hide-narrow" aria-hidden="true">
+                  New Listing
+                </span>
               </button>
               <DropdownMenu
                 triggerLabel="Account menu"
