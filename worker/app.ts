@@ -19,6 +19,9 @@ import { authRoutes } from "./routes/auth";
 import { usersRoutes } from "./routes/users";
 import { verificationRoutes } from "./routes/verification";
 import { imagesRoutes } from "./routes/images";
+import { listingsRoutes } from "./routes/listings";
+import { favoritesRoutes } from "./routes/favorites";
+import { uploadRoutes } from "./routes/upload";
 import { serveAsset } from "./routes/assets";
 
 export function createApp() {
@@ -61,6 +64,9 @@ export function createApp() {
   app.route("/api/v1/users", usersRoutes);
   app.route("/api/v1/verification", verificationRoutes);
   app.route("/api/v1/images", imagesRoutes);
+  app.route("/api/v1/subleases", listingsRoutes);
+  app.route("/api/v1/favorites", favoritesRoutes);
+  app.route("/api/v1/upload", uploadRoutes);
   app.route("/api/v1/dev", devRoutes);
 
   app.all("/api/*", () => {

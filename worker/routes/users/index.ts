@@ -15,6 +15,8 @@ import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { decodeDataUrl, decodedSize, detectFileType } from "../../services/files";
 import { deleteObjects, putImage } from "../../services/storage";
+import { unreferencedKeys } from "../listings";
+import { LISTING_COLUMNS, LISTING_FROM, rowsToListings, type ListingRow } from "../../db/queries/listings";
 
 async function assertUniversity(db: Db, id: number | null | undefined, path: string) {
   if (id === null || id === undefined) return;
@@ -57,7 +59,7 @@ export const usersRoutes = createRouter()
     // One statement; foreign keys cascade to listings, photos, favourites, tokens and requests.
     // Messages the user sent stay (sender_id is not a foreign key): shown as from a deleted user.
     await db.delete(users).where(eq(users.id, user.id));
-    await deleteObjects(c.env.IMAGES, [user.avatarKey, ...photos.flatMap((p) => [p.key, p.thumbKey])]);
+    await deleteObjects(c.env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(c.env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);
     await deleteObjects(c.env.ID_DOCUMENTS, documents.map((d) => d.key));
     return c.body(null, 204);
   })
@@ -139,6 +141,29 @@ export const usersRoutes = createRouter()
     await createDb(c.env).update(users).set({ avatarKey: key, updatedAt: isoNow() }).where(eq(users.id, user.id));
     await deleteObjects(c.env.IMAGES, [user.avatarKey]);
     return c.json({ avatar_url: imageUrl(key) });
+  })
+
+  .get("/listings", async (c) => {
+    const user = await requireUser(c);
+    const includeUnavailable = c.req.query("include_unavailable") === "true";
+    const { results } = await c.env.DB.prepare(
+      `SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE l.user_id = ?${includeUnavailable ? "" : " AND l.status = 'available'"}
+       ORDER BY l.created_at DESC, l.id DESC LIMIT 200`,
+    )
+      .bind(user.id)
+      .all<ListingRow>();
+    return c.json({ data: await rowsToListings(c.env.DB, results) });
+  })
+
+  .get("/promoted-listings", async (c) => {
+    const user = await requireUser(c);
+    const { results } = await c.env.DB.prepare(
+      `SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE l.user_id = ? AND l.promotion_end IS NOT NULL
+       ORDER BY l.promotion_end DESC LIMIT 200`,
+    )
+      .bind(user.id)
+      .all<ListingRow>();
+    return c.json({ data: await rowsToListings(c.env.DB, results) });
   })
 
   .get("/:id", async (c) => {

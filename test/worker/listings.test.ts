@@ -1,0 +1,280 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Listing } from "../../worker/contract/listings";
+import { api, authed, json, signUp, type Session } from "./helpers";
+import { dataUrl, JPEG_1x1, PDF, PNG_1x1 } from "./fixtures";
+
+type Page = { data: Listing[]; pagination: { next_token: string | null; has_more: boolean }; meta: { rows_read: number } };
+
+let owner: Session;
+let other: Session;
+let verified: Session;
+
+async function insertListing(id: string, fields: Record<string, string | number | null> = {}) {
+  const row = {
+    id,
+    user_id: owner.user.id,
+    university_id: 1,
+    title: `Listing ${id}`,
+    description: "Sunny room near campus",
+    unit_type: "2x2",
+    address: "100 Main St",
+    monthly_rent: 800,
+    lease_term: "fall",
+    parking: 0,
+    allow_pets: 0,
+    gender_preference: "no_preference",
+    verification_status: "approved",
+    status: "available",
+    created_at: new Date(Date.UTC(2026, 0, 1) + Number(id.replace(/\D/g, "") || 0) * 60_000).toISOString(),
+    promotion_start: null,
+    promotion_end: null,
+    ...fields,
+  };
+  const cols = Object.keys(row);
+  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`)
+    .bind(...Object.values(row))
+    .run();
+}
+
+async function browse(query = ""): Promise<Page> {
+  const res = await api(`/api/v1/subleases/?${query}`);
+  expect(res.status).toBe(200);
+  return json<Page>(res);
+}
+
+async function walk(query: string, limit: number, between?: () => Promise<void>): Promise<string[]> {
+  const ids: string[] = [];
+  let token: string | null = null;
+  for (let i = 0; i < 50; i++) {
+    const page: Page = await browse(`${query}&limit=${limit}${token ? `&last_evaluated_key=${encodeURIComponent(token)}` : ""}`);
+    ids.push(...page.data.map((l) => l.id));
+    if (between) await between();
+    token = page.pagination.next_token;
+    expect(page.pagination.has_more).toBe(token !== null);
+    if (!token) break;
+  }
+  return ids;
+}
+
+beforeAll(async () => {
+  owner = await signUp("owner@ufl.edu");
+  other = await signUp("other@ufl.edu");
+  verified = await signUp("verified@ufl.edu");
+  await env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id = ?").bind(verified.user.id).run();
+  const future = new Date(Date.now() + 3 * 86_400_000).toISOString();
+  const past = new Date(Date.now() - 86_400_000).toISOString();
+  await insertListing("b01", { monthly_rent: 500, university_id: 2, lease_term: "spring", parking: 1 });
+  await insertListing("b02", { monthly_rent: 900, unit_type: "studio", allow_pets: 1 });
+  await insertListing("b03", { monthly_rent: 700, gender_preference: "female_preferred", title: "Quiet loft with balcony" });
+  await insertListing("b04", { monthly_rent: 1200, promotion_start: past, promotion_end: future });
+  await insertListing("b05", { monthly_rent: 650, promotion_start: past, promotion_end: past, description: "Near the stadium" });
+  await insertListing("b06", { monthly_rent: 1000, verification_status: "pending" });
+  await insertListing("b07", { monthly_rent: 1100, verification_status: "rejected" });
+  await insertListing("b08", { monthly_rent: 1150, status: "taken" });
+  await insertListing("b09", { monthly_rent: 750, address: "42 Gator Lane" });
+  await insertListing("b10", { monthly_rent: 800, promotion_start: past, promotion_end: future, university_id: 2 });
+});
+
+describe("browse", () => {
+  it("lists only approved, available listings, promoted first, newest next, with the spec's fields", async () => {
+    const page = await browse();
+    const ids = page.data.map((l) => l.id);
+    expect(ids).toEqual(["b10", "b04", "b09", "b05", "b03", "b02", "b01"]);
+    const first = page.data[0]!;
+    expect(first).toMatchObject({ promoted: true, parking: false, allow_pets: false, university_name: expect.any(String), user_first_name: "Test" });
+    expect(first.days_remaining).toBeGreaterThan(0);
+    expect(page.data.find((l) => l.id === "b05")!.promoted).toBe(false);
+  });
+
+  it("filters by every attribute of the contract", async () => {
+    const ids = async (q: string) => (await browse(q)).data.map((l) => l.id).sort();
+    expect(await ids("university_id=2")).toEqual(["b01", "b10"]);
+    expect(await ids("lease_term=spring")).toEqual(["b01"]);
+    expect(await ids("unit_type=studio")).toEqual(["b02"]);
+    expect(await ids("parking=true")).toEqual(["b01"]);
+    expect(await ids("allow_pets=true")).toEqual(["b02"]);
+    expect(await ids("gender_preference=female_preferred")).toEqual(["b03"]);
+    expect(await ids("min_rent=700&max_rent=900")).toEqual(["b02", "b03", "b09", "b10"]);
+    expect(await ids("q=balcony")).toEqual(["b03"]);
+    expect(await ids("q=gator")).toEqual(["b09"]);
+    expect(await ids("q=stadi")).toEqual(["b05"]);
+    expect(await ids("q=%22%3B%20DROP")).toEqual([]);
+    expect(await ids("university_id=2&parking=true")).toEqual(["b01"]);
+  });
+
+  it("sorts by price both ways, promoted still first", async () => {
+    expect((await browse("sort=price_asc")).data.map((l) => l.id)).toEqual(["b10", "b04", "b01", "b05", "b03", "b09", "b02"]);
+    expect((await browse("sort=price_desc")).data.map((l) => l.id)).toEqual(["b04", "b10", "b02", "b09", "b03", "b05", "b01"]);
+  });
+
+  it("refuses bad parameters with 422", async () => {
+    for (const q of ["sort=cheapest", "limit=0", "limit=101", "parking=yes", "unit_type=castle", "last_evaluated_key=garbage"]) {
+      expect((await api(`/api/v1/subleases/?${q}`)).status).toBe(422);
+    }
+  });
+
+  it("walks every page once per listing, for every sort, even while listings are added", async () => {
+    for (const sort of ["newest", "price_asc", "price_desc"]) {
+      const ids = await walk(`sort=${sort}`, 2);
+      expect(ids.length).toBe(7);
+      expect(new Set(ids).size).toBe(7);
+    }
+    let added = 0;
+    const ids = await walk("sort=newest", 2, async () => {
+      added++;
+      await insertListing(`c${added}`, { created_at: new Date().toISOString() });
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ["b10", "b04", "b09", "b05", "b03", "b02", "b01"]) expect(ids).toContain(id);
+    await env.DB.prepare("DELETE FROM listings WHERE id LIKE 'c%'").run();
+  });
+
+  it("reads about as many rows as it returns on the newest page", async () => {
+    const page = await browse("limit=3");
+    expect(page.data.length).toBe(3);
+    expect(page.meta.rows_read).toBeLessThanOrEqual(3 * 2 + 12);
+  });
+});
+
+describe("listing detail and visibility", () => {
+  it("shows a public listing to everyone and a pending one only to its owner", async () => {
+    expect((await api("/api/v1/subleases/b03")).status).toBe(200);
+    const hidden = await api("/api/v1/subleases/b06");
+    expect(hidden.status).toBe(404);
+    expect(await json(hidden)).toEqual({ detail: "Listing not found" });
+    expect((await api("/api/v1/subleases/b06", authed(other.access_token))).status).toBe(404);
+    expect((await api("/api/v1/subleases/b06", authed(owner.access_token))).status).toBe(200);
+    expect((await api("/api/v1/subleases/nope")).status).toBe(404);
+  });
+
+  it("lists the owner's listings in every state with include_unavailable", async () => {
+    const all = await json<{ data: Listing[] }>(await api("/api/v1/users/listings?include_unavailable=true", authed(owner.access_token)));
+    expect(all.data.map((l) => l.id)).toContain("b08");
+    expect(all.data.map((l) => l.id)).toContain("b06");
+    const available = await json<{ data: Listing[] }>(await api("/api/v1/users/listings", authed(owner.access_token)));
+    expect(available.data.map((l) => l.id)).not.toContain("b08");
+    expect((await json<{ data: Listing[] }>(await api("/api/v1/users/listings?include_unavailable=true", authed(other.access_token)))).data).toEqual([]);
+  });
+});
+
+async function uploadPhotos(s: Session, images: { filename: string; bytes: Uint8Array }[]) {
+  const res = await api(
+    "/api/v1/upload/multiple-base64",
+    authed(s.access_token, {
+      method: "POST",
+      body: JSON.stringify({ images: images.map((i) => ({ filename: i.filename, content_type: "image/jpeg", image_data: dataUrl(i.bytes) })) }),
+    }),
+  );
+  return { status: res.status, body: await json<{ uploaded_files: { url: string }[]; failed_files: { filename: string; error: string }[] }>(res) };
+}
+
+const newListing = (pictures: string[]) => ({
+  title: "Sunny 2x2 near campus",
+  description: "A bright room",
+  unit_type: "2x2",
+  monthly_rent: 850,
+  address: "12 Oak St, Gainesville, FL",
+  lease_term: "spring",
+  university_id: 3,
+  parking: "true",
+  allow_pets: "false",
+  gender_preference: "no_preference",
+  pictures,
+});
+
+describe("photos", () => {
+  it("uploads images checked from the bytes, answers partial failures, and strips EXIF/GPS", async () => {
+    // A JPEG with an APP1 Exif segment carrying a GPS-looking payload.
+    const exif = new TextEncoder().encode("Exif\0\0GPSLatitude 29.6516 N");
+    const segment = new Uint8Array([0xff, 0xe1, 0, exif.length + 2, ...exif]);
+    const withExif = new Uint8Array([...JPEG_1x1.subarray(0, 2), ...segment, ...JPEG_1x1.subarray(2)]);
+    const { status, body } = await uploadPhotos(verified, [
+      { filename: "room.jpg", bytes: withExif },
+      { filename: "doc.jpg", bytes: PDF },
+      { filename: "empty.jpg", bytes: new Uint8Array() },
+      { filename: "plan.png", bytes: PNG_1x1 },
+    ]);
+    expect(status).toBe(200);
+    expect(body.uploaded_files.map((f) => f.url)).toHaveLength(2);
+    expect(body.failed_files.map((f) => f.filename)).toEqual(["doc.jpg", "empty.jpg"]);
+    const served = await api(body.uploaded_files[0]!.url);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    const bytes = new Uint8Array(await served.arrayBuffer());
+    expect(new TextDecoder("latin1").decode(bytes)).not.toContain("GPSLatitude");
+    expect(bytes.length).toBe(JPEG_1x1.length);
+    expect((await api("/api/v1/upload/multiple-base64", { method: "POST", body: "{}" })).status).toBe(401);
+    const tooMany = await uploadPhotos(verified, Array.from({ length: 11 }, (_, i) => ({ filename: `${i}.jpg`, bytes: JPEG_1x1 })));
+    expect(tooMany.status).toBe(422);
+  });
+});
+
+describe("create, edit, delete", () => {
+  it("only exactly verified users create; new listings are pending and carry their photos", async () => {
+    const photos = await uploadPhotos(other, [{ filename: "a.jpg", bytes: JPEG_1x1 }]);
+    const refused = await api("/api/v1/subleases/", authed(other.access_token, { method: "POST", body: JSON.stringify(newListing([photos.body.uploaded_files[0]!.url])) }));
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toEqual({ detail: "You must be verified to create a listing" });
+
+    const mine = await uploadPhotos(verified, [{ filename: "a.jpg", bytes: JPEG_1x1 }, { filename: "b.png", bytes: PNG_1x1 }]);
+    const urls = mine.body.uploaded_files.map((f) => f.url);
+    const created = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing(urls)) }));
+    expect(created.status).toBe(201);
+    const { id, data } = await json<{ id: string; data: Listing }>(created);
+    expect(data).toMatchObject({ id, verification_status: "pending", status: "available", parking: true, allow_pets: false, pictures: urls });
+    expect((await api(`/api/v1/subleases/${id}`)).status).toBe(404);
+
+    // Someone else's uploaded photo cannot be attached.
+    const stolen = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing([photos.body.uploaded_files[0]!.url])) }));
+    expect(stolen.status).toBe(422);
+    const long = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify({ ...newListing(urls), title: "x".repeat(36) }) }));
+    expect(long.status).toBe(422);
+    expect(await json(long)).toMatchObject({ detail: "Title must be at most 35 characters" });
+    const none = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing([])) }));
+    expect(await json(none)).toMatchObject({ detail: "Please upload at least one photo" });
+  });
+
+  it("edits: owner only (403 for another's public listing, 404 for another's pending one); content changes go back to review", async () => {
+    expect((await api("/api/v1/subleases/b03", authed(other.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 1 }) }))).status).toBe(403);
+    expect((await api("/api/v1/subleases/b06", authed(other.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 1 }) }))).status).toBe(404);
+
+    const rent = await api("/api/v1/subleases/b09", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 760, status: "taken" }) }));
+    expect(rent.status).toBe(200);
+    expect((await json<{ data: Listing }>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
+
+    const title = await api("/api/v1/subleases/b02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "Renamed studio" }) }));
+    expect((await json<{ data: Listing }>(title)).data.verification_status).toBe("pending");
+    await env.DB.prepare("UPDATE listings SET verification_status = 'approved', status = 'available' WHERE id IN ('b02', 'b09')").run();
+  });
+
+  it("deletes: another's listing is 403, a missing one 404; the owner's goes with its photos", async () => {
+    const photos = await uploadPhotos(verified, [{ filename: "x.jpg", bytes: JPEG_1x1 }]);
+    const url = photos.body.uploaded_files[0]!.url;
+    const { id } = await json<{ id: string }>(await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing([url])) })));
+    await env.DB.prepare("UPDATE listings SET verification_status = 'approved' WHERE id = ?").bind(id).run();
+    const forbidden = await api(`/api/v1/subleases/${id}`, authed(other.access_token, { method: "DELETE" }));
+    expect(forbidden.status).toBe(403);
+    expect(await json(forbidden)).toEqual({ detail: "You are not authorized to delete this listing." });
+    expect((await api("/api/v1/subleases/none", authed(other.access_token, { method: "DELETE" }))).status).toBe(404);
+    expect((await api(`/api/v1/subleases/${id}`, authed(verified.access_token, { method: "DELETE" }))).status).toBe(204);
+    expect((await api(`/api/v1/subleases/${id}`)).status).toBe(404);
+    expect(await env.IMAGES.head(url.replace("/api/v1/images/", ""))).toBeNull();
+  });
+});
+
+describe("favourites", () => {
+  it("toggle idempotently and list newest first; hidden listings cannot be favourited", async () => {
+    const add = (id: string) => api("/api/v1/favorites", authed(other.access_token, { method: "POST", body: JSON.stringify({ listing_id: id }) }));
+    expect((await add("b03")).status).toBe(201);
+    expect((await add("b03")).status).toBe(200);
+    expect((await add("b04")).status).toBe(201);
+    expect((await add("b06")).status).toBe(404);
+    const list = await json<{ favorites: { listing_id: string }[] }>(await api("/api/v1/favorites/", authed(other.access_token)));
+    expect(list.favorites.map((f) => f.listing_id).sort()).toEqual(["b03", "b04"]);
+    expect((await api("/api/v1/favorites/b03", authed(other.access_token, { method: "DELETE" }))).status).toBe(200);
+    expect((await api("/api/v1/favorites/b03", authed(other.access_token, { method: "DELETE" }))).status).toBe(200);
+    expect((await api("/api/v1/favorites")).status).toBe(401);
+    const after = await json<{ favorites: { listing_id: string }[] }>(await api("/api/v1/favorites", authed(other.access_token)));
+    expect(after.favorites.map((f) => f.listing_id)).toEqual(["b04"]);
+  });
+});

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES } from "./constants";
+
+/** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
+const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+
+const LISTING_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
+
+export const listingInputSchema = z.object({
+  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`),
+  description: z
+    .string()
+    .trim()
+    .min(1, "Description is required")
+    .max(LIMITS.descriptionMax, `Description must be at most ${LIMITS.descriptionMax} characters`),
+  unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
+  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
+  address: z.string().trim().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
+  lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
+  university_id: z.coerce.number().int().positive("Please choose a university"),
+  parking: flag.default(false),
+  allow_pets: flag.default(false),
+  gender_preference: z.enum(GENDER_PREFERENCES).default("no_preference"),
+  pictures: z
+    .array(z.string().regex(LISTING_IMAGE_URL, "Photos must be uploaded to CampusNest first"))
+    .min(1, "Please upload at least one photo")
+    .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
+});
+export type ListingInput = z.infer<typeof listingInputSchema>;
+
+export const listingPatchSchema = listingInputSchema.partial().extend({ status: z.enum(LISTING_STATUSES).optional() });
+
+export const SORTS = ["newest", "price_asc", "price_desc"] as const;
+export type Sort = (typeof SORTS)[number];
+
+const boolParam = z.enum(["true", "false"]).transform((v) => v === "true");
+export const browseQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZES.browseServerMax).default(PAGE_SIZES.browseServer),
+  last_evaluated_key: z.string().max(500).optional(),
+  university_id: z.coerce.number().int().positive().optional(),
+  lease_term: z.enum(LEASE_TERMS).optional(),
+  unit_type: z.enum(UNIT_TYPES).optional(),
+  parking: boolParam.optional(),
+  allow_pets: boolParam.optional(),
+  gender_preference: z.enum(GENDER_PREFERENCES).optional(),
+  min_rent: z.coerce.number().int().min(0).optional(),
+  max_rent: z.coerce.number().int().min(0).optional(),
+  q: z.string().trim().max(100).optional(),
+  sort: z.enum(SORTS).default("newest"),
+});
+export type BrowseQuery = z.infer<typeof browseQuerySchema>;
+
+export interface Listing {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  unit_type: string;
+  address: string;
+  monthly_rent: number;
+  /** Full-size photo URLs, primary first. */
+  pictures: string[];
+  /** Small card-size versions, same order (the full URL where no thumbnail exists). */
+  thumbnails: string[];
+  lease_term: string;
+  university_id: number;
+  university_name: string;
+  university_abbreviation: string;
+  parking: boolean;
+  allow_pets: boolean;
+  gender_preference: string;
+  created_at: string;
+  updated_at: string | null;
+  verification_status: "pending" | "approved" | "rejected";
+  rejection_reason: string | null;
+  status: "available" | "taken" | "hidden";
+  promoted: boolean;
+  promotion_start: string | null;
+  promotion_end: string | null;
+  days_remaining: number;
+  auto_renew: boolean;
+  stripe_subscription_id: string | null;
+  user_first_name: string;
+  user_last_name: string;
+  user_avatar_url: string | null;
+}
+
+export interface Pagination {
+  next_token: string | null;
+  has_more: boolean;
+}
+
+export interface UploadRequest {
+  images: { filename: string; content_type: string; image_data: string; thumbnail_data?: string }[];
+}
+export interface UploadResponse {
+  uploaded_files: { url: string; thumbnail_url: string | null; filename: string; size: number }[];
+  failed_files: { filename: string; error: string }[];
+}
+export const uploadRequestSchema = z.object({
+  images: z
+    .array(
+      z.object({
+        filename: z.string().trim().min(1).max(200),
+        content_type: z.string().max(100).default(""),
+        image_data: z.string(),
+        thumbnail_data: z.string().optional(),
+      }),
+    )
+    .min(1, "No images were uploaded successfully")
+    .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
+});

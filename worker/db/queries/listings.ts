@@ -1,0 +1,232 @@
+/**
+ * Listing reads. The browse query is hand-written SQL on D1 (it needs `meta.rows_read` and
+ * FTS5, which the query builder does not express); every other write goes through drizzle.
+ *
+ * Browse order: listings promoted right now come first (a small set, read through the
+ * promotion_end index), then the rest in keyset order on (sort value, id), which the browse
+ * indexes serve, so a page reads about as many rows as it returns. The cursor carries the phase,
+ * the last sort value and id, and the instant the walk started, so pages stay consistent while
+ * listings are added or promotions end.
+ */
+import type { BrowseQuery, Listing, Sort } from "../../contract/listings";
+import { imageUrl } from "./users";
+
+const DAY_MS = 86_400_000;
+
+export const LISTING_COLUMNS = `
+  l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
+  l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
+  l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
+  l.rejection_reason, l.status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
+  u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
+export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
+
+export interface ListingRow {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  unit_type: string;
+  address: string;
+  monthly_rent: number;
+  lease_term: string;
+  university_id: number;
+  university_name: string;
+  university_abbreviation: string;
+  parking: number;
+  allow_pets: number;
+  gender_preference: string;
+  created_at: string;
+  updated_at: string | null;
+  verification_status: Listing["verification_status"];
+  rejection_reason: string | null;
+  status: Listing["status"];
+  promotion_start: string | null;
+  promotion_end: string | null;
+  auto_renew: number;
+  stripe_subscription_id: string | null;
+  user_first_name: string;
+  user_last_name: string;
+  user_avatar_key: string | null;
+}
+
+interface PhotoRow {
+  listing_id: string;
+  key: string;
+  thumb_key: string | null;
+}
+
+export function isPromoted(row: Pick<ListingRow, "promotion_start" | "promotion_end">, now = Date.now()): boolean {
+  return !!row.promotion_end && Date.parse(row.promotion_end) > now && (!row.promotion_start || Date.parse(row.promotion_start) <= now);
+}
+
+export function toListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): Listing {
+  const promoted = isPromoted(row, now);
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    title: row.title,
+    description: row.description,
+    unit_type: row.unit_type,
+    address: row.address,
+    monthly_rent: row.monthly_rent,
+    pictures: photos.map((p) => imageUrl(p.key)!),
+    thumbnails: photos.map((p) => imageUrl(p.thumb_key ?? p.key)!),
+    lease_term: row.lease_term,
+    university_id: row.university_id,
+    university_name: row.university_name,
+    university_abbreviation: row.university_abbreviation,
+    parking: !!row.parking,
+    allow_pets: !!row.allow_pets,
+    gender_preference: row.gender_preference,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    verification_status: row.verification_status,
+    rejection_reason: row.rejection_reason,
+    status: row.status,
+    promoted,
+    promotion_start: row.promotion_start,
+    promotion_end: row.promotion_end,
+    days_remaining: promoted ? Math.max(0, Math.ceil((Date.parse(row.promotion_end!) - now) / DAY_MS)) : 0,
+    auto_renew: !!row.auto_renew,
+    stripe_subscription_id: row.stripe_subscription_id,
+    user_first_name: row.user_first_name,
+    user_last_name: row.user_last_name,
+    user_avatar_url: imageUrl(row.user_avatar_key),
+  };
+}
+
+/** Photos of many listings in one query, grouped by listing. */
+export async function photosFor(db: D1Database, ids: string[]): Promise<Map<string, PhotoRow[]>> {
+  const map = new Map<string, PhotoRow[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return map;
+  // json_each keeps this one statement with one bound parameter whatever the page size.
+  const { results } = await db
+    .prepare(
+      `SELECT listing_id, key, thumb_key FROM listing_photos
+       WHERE listing_id IN (SELECT value FROM json_each(?)) ORDER BY listing_id, position`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<PhotoRow>();
+  for (const p of results) map.get(p.listing_id)?.push(p);
+  return map;
+}
+
+export async function rowsToListings(db: D1Database, rows: ListingRow[], now = Date.now()): Promise<Listing[]> {
+  const photos = await photosFor(db, rows.map((r) => r.id));
+  return rows.map((r) => toListing(r, photos.get(r.id) ?? [], now));
+}
+
+export async function findListingRow(db: D1Database, id: string): Promise<ListingRow | null> {
+  return db.prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE l.id = ?`).bind(id).first<ListingRow>();
+}
+
+/* ---------- browse ---------- */
+
+interface Cursor {
+  /** p: inside the promoted set; n: the rest. */
+  phase: "p" | "n";
+  /** Sort value of the last row (created_at or monthly_rent). */
+  v: string | number;
+  id: string;
+  /** The instant the walk started (ms): "promoted" means promoted at that instant. */
+  t: number;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return btoa(JSON.stringify(c)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function decodeCursor(token: string | undefined): Cursor | null | "invalid" {
+  if (!token) return null;
+  try {
+    const c = JSON.parse(atob(token.replace(/-/g, "+").replace(/_/g, "/"))) as Cursor;
+    if ((c.phase !== "p" && c.phase !== "n") || typeof c.id !== "string" || typeof c.t !== "number") return "invalid";
+    if (typeof c.v !== "string" && typeof c.v !== "number") return "invalid";
+    return c;
+  } catch {
+    return "invalid";
+  }
+}
+
+const ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> = {
+  newest: { column: "l.created_at", dir: "DESC" },
+  price_asc: { column: "l.monthly_rent", dir: "ASC" },
+  price_desc: { column: "l.monthly_rent", dir: "DESC" },
+};
+
+/** FTS5 query from free text: each word a prefix term, all required; quotes escaped. */
+export function ftsQuery(q: string): string | null {
+  const words = q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(" ") : null;
+}
+
+export interface BrowseResult {
+  listings: Listing[];
+  nextToken: string | null;
+  rowsRead: number;
+}
+
+export async function browseListings(db: D1Database, query: BrowseQuery, cursor: Cursor | null): Promise<BrowseResult> {
+  const now = cursor?.t ?? Date.now();
+  const nowIso = new Date(now).toISOString();
+  const where: string[] = ["l.verification_status = 'approved'", "l.status = 'available'"];
+  const binds: (string | number)[] = [];
+  const add = (clause: string, ...values: (string | number)[]) => {
+    where.push(clause);
+    binds.push(...values);
+  };
+  if (query.university_id) add("l.university_id = ?", query.university_id);
+  if (query.lease_term) add("l.lease_term = ?", query.lease_term);
+  if (query.unit_type) add("l.unit_type = ?", query.unit_type);
+  if (query.parking !== undefined) add("l.parking = ?", query.parking ? 1 : 0);
+  if (query.allow_pets !== undefined) add("l.allow_pets = ?", query.allow_pets ? 1 : 0);
+  if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
+  if (query.min_rent !== undefined) add("l.monthly_rent >= ?", query.min_rent);
+  if (query.max_rent !== undefined) add("l.monthly_rent <= ?", query.max_rent);
+  const fts = query.q ? ftsQuery(query.q) : null;
+  if (query.q && !fts) return { listings: [], nextToken: null, rowsRead: 0 };
+  if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
+
+  const { column, dir } = ORDER[query.sort];
+  const cmp = dir === "DESC" ? "<" : ">";
+  const promotedClause = "(l.promotion_end > ? AND (l.promotion_start IS NULL OR l.promotion_start <= ?))";
+  const notPromotedClause = "NOT (COALESCE(l.promotion_end, '') > ? AND (l.promotion_start IS NULL OR l.promotion_start <= ?))";
+  const limit = query.limit;
+  const collected: ListingRow[] = [];
+  let rowsRead = 0;
+  let phase: "p" | "n" = cursor?.phase ?? "p";
+
+  for (const current of phase === "p" ? (["p", "n"] as const) : (["n"] as const)) {
+    phase = current;
+    const clauses = [...where];
+    const params = [...binds];
+    clauses.push(current === "p" ? promotedClause : notPromotedClause);
+    params.push(nowIso, nowIso);
+    if (cursor && cursor.phase === current) {
+      clauses.push(`(${column} ${cmp} ? OR (${column} = ? AND l.id ${cmp} ?))`);
+      params.push(cursor.v, cursor.v, cursor.id);
+    }
+    const want = limit + 1 - collected.length;
+    const sql = `SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE ${clauses.join(" AND ")}
+                 ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`;
+    const result = await db.prepare(sql).bind(...params, want).all<ListingRow>();
+    rowsRead += result.meta.rows_read ?? 0;
+    for (const row of result.results) collected.push(Object.assign(row, { _phase: current }));
+    if (collected.length > limit) break;
+  }
+
+  const page = collected.slice(0, limit) as (ListingRow & { _phase: "p" | "n" })[];
+  const last = page.at(-1);
+  const nextToken =
+    collected.length > limit && last
+      ? encodeCursor({ phase: last._phase, v: query.sort === "newest" ? last.created_at : last.monthly_rent, id: last.id, t: now })
+      : null;
+  page.forEach((r) => delete (r as Partial<typeof r>)._phase);
+  const photoRows = await photosFor(db, page.map((r) => r.id));
+  return { listings: page.map((r) => toListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead };
+}
