@@ -2,17 +2,9 @@ import { Suspense } from "react";
 import { Outlet, ScrollRestoration } from "react-router-dom";
 import { Footer } from "../components/layout/footer";
 import { Navbar } from "../components/layout/navbar";
+import { PageLoadingInline } from "../components/ui/spinner";
 import { SignInDialog } from "../features/auth/components/sign-in-dialog";
 import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
-
-export function PageLoading() {
-  return (
-    <div className="page-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" />
-      <span className="visually-hidden">Loading…</span>
-    </div>
-  );
-}
 
 export function AppLayout() {
   const signInOpen = useSignInPrompt();
@@ -23,7 +15,7 @@ export function AppLayout() {
       </a>
       <Navbar onSignIn={signInPrompt.open} />
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
+        <Suspense fallback={<PageLoadingInline label="Loading" />}>
           <Outlet />
         </Suspense>
       </main>

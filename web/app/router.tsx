@@ -21,7 +21,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: paths.home, element: <HomeRoute /> },
-      upcoming(routePatterns.listing, "Listing", "Listing details", "everyone"),
+      { path: routePatterns.listing, lazy: lazyPage(() => import("./routes/listing")) },
       { path: paths.signup, lazy: lazyPage(() => import("./routes/signup")) },
       { path: paths.profile, lazy: lazyPage(() => import("./routes/profile")) },
       upcoming(paths.favorites, "Favorites", "Favorites", "signed-in"),

@@ -28,3 +28,9 @@ export const ShieldIcon = () => (
     <path d="m9 12 2 2 4-4" />
   </svg>
 );
+export const LockIcon = () => (
+  <svg {...base} width={16} height={16}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </svg>
+);

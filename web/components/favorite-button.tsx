@@ -1,0 +1,53 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useToast } from "./ui/toast";
+import { addFavorite, removeFavorite, useFavoriteIds } from "../lib/listings-api";
+import { useSession } from "../lib/session";
+
+/** Heart toggle for signed-in users (hidden for visitors and on one's own listing). */
+export function FavoriteButton({ listingId, ownerId, large }: { listingId: string; ownerId: string; large?: boolean }) {
+  const { session } = useSession();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const favorites = useFavoriteIds(!!session);
+  const [busy, setBusy] = useState(false);
+  if (!session || session.user.id === ownerId) return null;
+  const active = favorites.data?.has(listingId) ?? false;
+
+  async function toggle(event: React.MouseEvent) {
+    event.preventDefault();
+    event.stopPropagation();
+    setBusy(true);
+    try {
+      if (active) await removeFavorite(listingId);
+      else await addFavorite(listingId);
+      await queryClient.invalidateQueries({ queryKey: ["favorites"] });
+      toast.show(active ? "Removed from favorites" : "Added to favorites", { kind: "success", durationMs: 2000 });
+    } catch {
+      toast.show("Failed to update favorites", { kind: "error", durationMs: 3000 });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      className={`favorite-button${active ? " is-active" : ""}${large ? " favorite-large" : ""}`}
+      aria-pressed={active}
+      aria-label={active ? "Remove from favorites" : "Add to favorites"}
+      disabled={busy}
+      onClick={toggle}
+    >
+      <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+        <path
+          d="M12 21s-7.5-4.6-9.5-9.2C1.2 8.6 3.3 5 6.8 5c2 0 3.4 1.1 4.2 2.3C11.8 6.1 13.2 5 15.2 5c3.5 0 5.6 3.6 4.3 6.8C17.5 16.4 12 21 12 21z"
+          fill={active ? "currentColor" : "none"}
+          stroke="currentColor"
+          strokeWidth="2"
+        />
+      </svg>
+      {large && <span>{active ? "Saved" : "Save"}</span>}
+    </button>
+  );
+}

@@ -1,0 +1,61 @@
+import { Link } from "react-router-dom";
+import type { Listing } from "@contract/listings";
+import { paths } from "../config/paths";
+import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
+import { Avatar } from "./ui/avatar";
+import { Carousel } from "./ui/carousel";
+import { FavoriteButton } from "./favorite-button";
+
+/** A listing card: photo carousel (thumbnails), price per month, title, university, tags, poster. */
+export function ListingCard({ listing, back }: { listing: Listing; back: string }) {
+  const href = paths.listing(listing.id, back);
+  const tags = [
+    unitLabel(listing.unit_type),
+    termLabel(listing.lease_term),
+    ...(listing.parking ? ["Parking"] : []),
+    ...(listing.allow_pets ? ["Pets OK"] : []),
+    ...(listing.gender_preference !== "no_preference" ? [GENDER_LABELS[listing.gender_preference]!] : []),
+  ];
+  return (
+    <article className="listing-card">
+      <div className="listing-card-media">
+        <Carousel images={listing.thumbnails} alt={listing.title} />
+        {listing.promoted && <span className="promoted-badge">Featured</span>}
+        <FavoriteButton listingId={listing.id} ownerId={listing.user_id} />
+      </div>
+      <Link to={href} className="listing-card-body">
+        <p className="listing-card-price">
+          <strong>{formatRent(listing.monthly_rent)}</strong>
+          <span className="muted">/month</span>
+        </p>
+        <h3 className="listing-card-title">{listing.title}</h3>
+        <p className="listing-card-university muted">
+          {listing.university_abbreviation} · {listing.university_name}
+        </p>
+        <ul className="tags" aria-label="Details">
+          {tags.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
+        </ul>
+        <p className="listing-card-poster">
+          <Avatar src={listing.user_avatar_url} firstName={listing.user_first_name} lastName={listing.user_last_name} size={24} />
+          <span>{listing.user_first_name}</span>
+        </p>
+      </Link>
+    </article>
+  );
+}
+
+export function ListingGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <div className="listing-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="listing-card skeleton">
+          <div className="skeleton-media" />
+          <div className="skeleton-line" />
+          <div className="skeleton-line short" />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useLocation } from "react-router-dom";
+import { MOBILE_BREAKPOINT_PX, PAGE_SIZES } from "@contract/constants";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
+import { ShieldIcon } from "../../../components/ui/icons";
+import { errorMessage } from "../../../lib/api-client";
+import { browseListings } from "../../../lib/listings-api";
+import { useBrowseFilters } from "../hooks/use-browse-filters";
+import { FilterBar } from "./filter-bar";
+
+function useBatchSize() {
+  const query = `(max-width: ${MOBILE_BREAKPOINT_PX}px)`;
+  const [mobile, setMobile] = useState(() => window.matchMedia?.(query).matches ?? false);
+  useEffect(() => {
+    const list = window.matchMedia?.(query);
+    if (!list) return;
+    const onChange = () => setMobile(list.matches);
+    list.addEventListener("change", onChange);
+    return () => list.removeEventListener("change", onChange);
+  }, [query]);
+  return mobile ? PAGE_SIZES.browseDisplayMobile : PAGE_SIZES.browseDisplay;
+}
+
+export function BrowsePage() {
+  const { browse, params, clear, active } = useBrowseFilters();
+  const location = useLocation();
+  const batch = useBatchSize();
+  const key = params.toString();
+  const [shown, setShown] = useState<{ key: string; count: number }>({ key, count: batch });
+  // A new filter starts again from the first batch.
+  const visible = shown.key === key ? shown.count : batch;
+
+  const results = useInfiniteQuery({
+    queryKey: ["browse", browse],
+    queryFn: ({ pageParam }) => browseListings(browse, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.pagination.next_token,
+  });
+  const listings = results.data?.pages.flatMap((p) => p.data) ?? [];
+  const back = `${location.pathname}${location.search}`;
+
+  function loadMore() {
+    const next = visible + batch;
+    setShown({ key, count: next });
+    // Local results run out: fetch the next server page.
+    if (next > listings.length && results.hasNextPage) void results.fetchNextPage();
+  }
+
+  const canLoadMore = visible < listings.length || results.hasNextPage;
+  return (
+    <PageFrame title="Find a sublease near campus" hideHeading>
+      <section className="hero hero-compact">
+        <div className="hero-text">
+          <h1>Find a sublease near campus</h1>
+          <p className="lead">Verified students, reviewed listings. Take over a lease for a term or list yours in minutes.</p>
+          <ul className="trust-points" aria-label="Why CampusNest">
+            <li>
+              <ShieldIcon /> ID-verified listers
+            </li>
+            <li>
+              <ShieldIcon /> Every listing reviewed
+            </li>
+          </ul>
+        </div>
+      </section>
+      <FilterBar key={params.get("q") ?? ""} />
+      <section aria-labelledby="results-heading" aria-busy={results.isPending}>
+        <h2 id="results-heading" className="visually-hidden">
+          Listings
+        </h2>
+        {results.isPending ? (
+          <ListingGridSkeleton count={batch} />
+        ) : results.isError ? (
+          <div className="panel empty-state" role="alert">
+            <p>{errorMessage(results.error, "Failed to load listings")}</p>
+            <button type="button" className="button button-primary" onClick={() => results.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : listings.length === 0 ? (
+          <div className="panel empty-state">
+            <h3>No listings match your search</h3>
+            <p className="muted">Try another university or term, or remove a filter.</p>
+            {active && (
+              <button type="button" className="button button-primary" onClick={clear}>
+                Clear filters
+              </button>
+            )}
+          </div>
+        ) : (
+          <>
+            <p className="results-count muted" aria-live="polite">
+              Showing {Math.min(visible, listings.length)} of {results.hasNextPage ? `${listings.length}+` : listings.length} listings
+            </p>
+            <div className="listing-grid">
+              {listings.slice(0, visible).map((listing) => (
+                <ListingCard key={listing.id} listing={listing} back={back} />
+              ))}
+            </div>
+            {canLoadMore && (
+              <div className="load-more">
+                <button type="button" className="button button-ghost button-lg" onClick={loadMore} disabled={results.isFetchingNextPage}>
+                  {results.isFetchingNextPage ? "Loading…" : "Load More"}
+                </button>
+              </div>
+            )}
+          </>
+        )}
+      </section>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from "react";
+import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "@contract/constants";
+import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
+import { useUniversities } from "../../../lib/universities";
+import { useBrowseFilters } from "../hooks/use-browse-filters";
+
+/** Every filter of the browse page; each change rewrites the query string at once. */
+export function FilterBar() {
+  const { params, set, clear, active } = useBrowseFilters();
+  const universities = useUniversities();
+  const [q, setQ] = useState(params.get("q") ?? "");
+  return (
+    <section className="filter-bar" aria-label="Filters">
+      <form
+        className="search-row"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set("q", q.trim() || null);
+        }}
+      >
+        <label className="visually-hidden" htmlFor="browse-q">
+          Search listings
+        </label>
+        <input id="browse-q" type="search" placeholder="Search title, description or address" value={q} onChange={(e) => setQ(e.target.value)} />
+        <button type="submit" className="button button-primary">
+          Search
+        </button>
+      </form>
+      <div className="filters">
+        <label className="field">
+          <span className="field-label">University</span>
+          <select value={params.get("university") ?? ""} onChange={(e) => set("university", e.target.value || null)}>
+            <option value="">{universities.isPending ? "Loading universities..." : "All universities"}</option>
+            {universities.data?.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.abbreviation} · {u.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Term</span>
+          <select value={params.get("term") ?? ""} onChange={(e) => set("term", e.target.value || null)}>
+            <option value="">Any term</option>
+            {LEASE_TERMS.map((t) => (
+              <option key={t} value={t}>
+                {termLabel(t)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Unit type</span>
+          <select value={params.get("unitType") ?? ""} onChange={(e) => set("unitType", e.target.value || null)}>
+            <option value="">Any unit</option>
+            {UNIT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {unitLabel(t)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Gender preference</span>
+          <select value={params.get("gender") ?? ""} onChange={(e) => set("gender", e.target.value || null)}>
+            <option value="">Any</option>
+            {GENDER_PREFERENCES.map((g) => (
+              <option key={g} value={g}>
+                {GENDER_LABELS[g]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Sort</span>
+          <select value={params.get("sort") ?? "newest"} onChange={(e) => set("sort", e.target.value === "newest" ? null : e.target.value)}>
+            <option value="newest">Newest</option>
+            <option value="price_asc">Price: low to high</option>
+            <option value="price_desc">Price: high to low</option>
+          </select>
+        </label>
+        <div className="filter-checks">
+          <label className="switch">
+            <input type="checkbox" checked={params.get("parking") === "true"} onChange={(e) => set("parking", e.target.checked ? "true" : null)} />
+            Parking
+          </label>
+          <label className="switch">
+            <input type="checkbox" checked={params.get("pets") === "true"} onChange={(e) => set("pets", e.target.checked ? "true" : null)} />
+            Pets allowed
+          </label>
+          {active && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setQ("");
+                clear();
+              }}
+            >
+              Clear filters
+            </button>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

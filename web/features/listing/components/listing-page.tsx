@@ -1,0 +1,179 @@
+import { useCallback, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router-dom";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { FavoriteButton } from "../../../components/favorite-button";
+import { Avatar } from "../../../components/ui/avatar";
+import { Carousel, PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
+import { PageLoadingInline } from "../../../components/ui/spinner";
+import { LockIcon } from "../../../components/ui/icons";
+import { paths } from "../../../config/paths";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { formatRent, GENDER_LABELS, termLabel, unitLabel, useListing, usePublicUser } from "../../../lib/listings-api";
+import { useSession } from "../../../lib/session";
+import { signInPrompt } from "../../../lib/sign-in-prompt";
+import { Gallery } from "./gallery";
+
+/** Only same-site paths are followed, so a crafted link cannot send people elsewhere. */
+export function safeBack(back: string | null): string {
+  return back && back.startsWith("/") && !back.startsWith("//") ? back : paths.home;
+}
+
+export function ListingPage() {
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const back = safeBack(search.get("back"));
+  const listing = useListing(id);
+  const owner = usePublicUser(listing.data?.user_id);
+  const { session } = useSession();
+  const [active, setActive] = useState(0);
+  const [gallery, setGallery] = useState<number | null>(null);
+  const closeGallery = useCallback(() => setGallery(null), []);
+
+  const backLink = (
+    <Link to={back} className="button button-ghost back-button">
+      ← Back
+    </Link>
+  );
+
+  if (listing.isPending) {
+    return (
+      <PageFrame title="Listing" hideHeading>
+        {backLink}
+        <PageLoadingInline label="Loading listing" />
+      </PageFrame>
+    );
+  }
+  if (listing.isError) {
+    const missing = listing.error instanceof ApiError && listing.error.status === 404;
+    return (
+      <PageFrame title={missing ? "Listing not found" : "Listing"} width="narrow">
+        <section className="panel empty-state" role="alert">
+          <p>{missing ? "This listing may have been taken down or is waiting for review." : errorMessage(listing.error, "Failed to load listing data")}</p>
+          <div className="row">
+            {backLink}
+            {!missing && (
+              <button type="button" className="button button-primary" onClick={() => listing.refetch()}>
+                Try again
+              </button>
+            )}
+          </div>
+        </section>
+      </PageFrame>
+    );
+  }
+
+  const l = listing.data;
+  const isOwner = session?.user.id === l.user_id;
+  const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
+  const details: [string, string][] = [
+    ["Unit type", unitLabel(l.unit_type)],
+    ["Lease term", termLabel(l.lease_term)],
+    ["University", `${l.university_name} (${l.university_abbreviation})`],
+    ["Address", l.address],
+    ["Parking", l.parking ? "Yes" : "No"],
+    ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
+    ["Roommate preference", GENDER_LABELS[l.gender_preference] ?? l.gender_preference],
+  ];
+
+  return (
+    <PageFrame title={l.title} hideHeading>
+      <div className="listing-top">{backLink}</div>
+      {isOwner && l.verification_status !== "approved" && (
+        <p className={`panel notice notice-${l.verification_status}`}>
+          {l.verification_status === "pending"
+            ? "Only you can see this listing until our team approves it (typically 24-48 hours)."
+            : `This listing was rejected${l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
+        </p>
+      )}
+      <div className="listing-layout">
+        <div className="listing-main">
+          <div className="listing-photos-desktop">
+            <button type="button" className="main-photo" onClick={() => setGallery(active)} aria-label="Open photo gallery">
+              <img src={photos[active]} alt={`${l.title}, photo ${active + 1}`} onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />
+            </button>
+            {photos.length > 1 && (
+              <div className="thumb-strip" role="list" aria-label="Photos">
+                {l.thumbnails.map((src, i) => (
+                  <button key={src + i} type="button" role="listitem" className={i === active ? "active" : ""} aria-label={`Show photo ${i + 1}`} aria-current={i === active} onClick={() => setActive(i)}>
+                    <img src={src} alt="" loading="lazy" onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />
+                  </button>
+                ))}
+              </div>
+            )}
+          </div>
+          <div className="listing-photos-mobile">
+            <Carousel images={photos} alt={l.title} onOpen={setGallery} />
+          </div>
+          <header className="listing-header">
+            <h1>
+              {l.title} {isOwner && <span className="muted">(You)</span>}
+            </h1>
+            <p className="rent-capsule">
+              <strong>{formatRent(l.monthly_rent)}</strong> / month
+            </p>
+          </header>
+          <ul className="tags" aria-label="Tags">
+            <li>{unitLabel(l.unit_type)}</li>
+            <li>{termLabel(l.lease_term)}</li>
+            {l.parking && <li>Parking</li>}
+            {l.allow_pets && <li>Pets OK</li>}
+            {l.promoted && <li className="tag-featured">Featured</li>}
+          </ul>
+          <section className="panel">
+            <h2>Description</h2>
+            <p className="prewrap">{l.description}</p>
+          </section>
+          <section className="panel">
+            <h2>Property details</h2>
+            <dl className="details">
+              {details.map(([term, value]) => (
+                <div key={term}>
+                  <dt>{term}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        </div>
+        <aside className="panel contact-card" aria-label="Contact">
+          <div className="contact-owner">
+            <Avatar src={owner.data?.avatar_url ?? l.user_avatar_url} firstName={l.user_first_name} lastName={l.user_last_name} size={56} />
+            <div>
+              <p className="contact-name">
+                {l.user_first_name} {l.user_last_name} {isOwner && <span className="muted">(You)</span>}
+              </p>
+              {owner.data && (
+                <p className="muted">
+                  {owner.data.id_verified && <span className="badge badge-verified">ID verified</span>} {owner.data.university ?? ""}
+                  <br />
+                  Member since {new Date(owner.data.created_at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}
+                </p>
+              )}
+            </div>
+          </div>
+          {isOwner ? (
+            <Link to={paths.edit(l.id)} className="button button-primary">
+              Edit listing
+            </Link>
+          ) : session ? (
+            <div className="stack-sm">
+              <Link to={paths.messages(l.user_id)} className="button button-primary">
+                Message {l.user_first_name}
+              </Link>
+              <FavoriteButton listingId={l.id} ownerId={l.user_id} large />
+            </div>
+          ) : (
+            <div className="stack-sm">
+              <button type="button" className="button button-ghost locked" onClick={signInPrompt.open}>
+                <LockIcon /> Message
+              </button>
+              <p className="muted">Create an account or sign in to message others</p>
+            </div>
+          )}
+          <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
+        </aside>
+      </div>
+      <Gallery key={gallery ?? -1} images={photos} title={l.title} start={gallery} onClose={closeGallery} />
+    </PageFrame>
+  );
+}
