@@ -1,10 +1,12 @@
+import { CreateListingDialog } from "../../features/listing-form/components/create-listing-page";
+import { MyListings } from "../../features/profile/components/my-listings";
 import { ProfilePage } from "../../features/profile/components/profile-page";
 import { RequireSignedIn } from "../guards";
 
 export default function ProfileRoute() {
   return (
     <RequireSignedIn>
-      <ProfilePage />
+      <ProfilePage listings={<MyListings renderCreate={(props) => <CreateListingDialog {...props} />} />} />
     </RequireSignedIn>
   );
 }

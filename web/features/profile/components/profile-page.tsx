@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { NotificationSettings } from "@contract/users";
 import { DELETE_ACCOUNT_CONFIRMATION } from "@contract/profile";
@@ -216,7 +216,7 @@ function DeleteAccount() {
   );
 }
 
-export function ProfilePage() {
+export function ProfilePage({ listings }: { listings?: ReactNode }) {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const user = session!.user;
@@ -243,6 +243,7 @@ export function ProfilePage() {
           <h2>Edit profile</h2>
           <EditProfileForm />
         </section>
+        {listings}
         <aside className="stack">
           <section className="panel stack-sm" aria-labelledby="notifications-heading">
             <h2 id="notifications-heading">Email notifications</h2>

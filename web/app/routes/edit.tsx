@@ -1,0 +1,10 @@
+import { EditListingPage } from "../../features/listing-form/components/edit-listing-page";
+import { RequireSignedIn } from "../guards";
+
+export default function EditRoute() {
+  return (
+    <RequireSignedIn>
+      <EditListingPage />
+    </RequireSignedIn>
+  );
+}

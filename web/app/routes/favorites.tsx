@@ -1,0 +1,10 @@
+import { FavoritesPage } from "../../features/favorites/components/favorites-page";
+import { RequireSignedIn } from "../guards";
+
+export default function FavoritesRoute() {
+  return (
+    <RequireSignedIn>
+      <FavoritesPage />
+    </RequireSignedIn>
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { apiRequest } from "../../../lib/api-client";
+
+interface Suggestion {
+  description: string;
+  lat: number | null;
+  lng: number | null;
+}
+
+const MIN_CHARS = 3;
+const DEBOUNCE_MS = 300;
+const MAX_RESULTS = 5;
+
+/**
+ * The address field with suggestions (WAI-ARIA combobox): from 3 characters, 300 ms after the
+ * last keystroke, up to 5; ArrowUp/ArrowDown move, Enter picks, Escape closes. With no geocoder
+ * configured the server answers no suggestions and this is a plain text field.
+ */
+export function AddressInput({ value, onChange, error, maxLength }: { value: string; onChange: (v: string) => void; error?: string; maxLength: number }) {
+  const id = useId();
+  const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
+  const [active, setActive] = useState(-1);
+  const [open, setOpen] = useState(false);
+  const picked = useRef<string | null>(null);
+
+  useEffect(() => {
+    const q = value.trim();
+    if (q.length < MIN_CHARS || q === picked.current) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(async () => {
+      try {
+        const { data } = await apiRequest<{ data: Suggestion[] }>("geo/autocomplete", { query: { q }, signal: controller.signal, auth: false });
+        setSuggestions(data.slice(0, MAX_RESULTS));
+        setActive(-1);
+        setOpen(data.length > 0);
+      } catch {
+        setOpen(false);
+      }
+    }, DEBOUNCE_MS);
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+  }, [value]);
+
+  function pick(s: Suggestion) {
+    picked.current = s.description;
+    onChange(s.description);
+    setOpen(false);
+  }
+
+  const listId = `${id}-list`;
+  const showList = open && value.trim().length >= MIN_CHARS && suggestions.length > 0;
+  return (
+    <div className="field combobox">
+      <label className="field-label" htmlFor={id}>
+        Address
+      </label>
+      <input
+        id={id}
+        role="combobox"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
+        aria-invalid={!!error || undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        autoComplete="street-address"
+        maxLength={maxLength}
+        value={value}
+        onChange={(e) => {
+          picked.current = null;
+          onChange(e.target.value);
+        }}
+        onBlur={() => window.setTimeout(() => setOpen(false), 150)}
+        onKeyDown={(e) => {
+          if (!showList) return;
+          if (e.key === "ArrowDown") setActive((i) => Math.min(suggestions.length - 1, i + 1));
+          else if (e.key === "ArrowUp") setActive((i) => Math.max(0, i - 1));
+          else if (e.key === "Enter" && active >= 0) pick(suggestions[active]!);
+          else if (e.key === "Escape") setOpen(false);
+          else return;
+          e.preventDefault();
+        }}
+      />
+      {showList && (
+        <ul id={listId} role="listbox" className="combobox-list">
+          {suggestions.map((s, i) => (
+            <li
+              key={s.description + i}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? "active" : ""}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(s);
+              }}
+            >
+              {s.description}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

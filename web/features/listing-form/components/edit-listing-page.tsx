@@ -1,0 +1,67 @@
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { PageLoadingInline } from "../../../components/ui/spinner";
+import { paths } from "../../../config/paths";
+import { ApiError } from "../../../lib/api-client";
+import { useListing } from "../../../lib/listings-api";
+import { useSession } from "../../../lib/session";
+import { ListingForm } from "./listing-form";
+
+const REDIRECT_MS = 1500;
+
+export function EditListingPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { session } = useSession();
+  const listing = useListing(id);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => {
+    if (!saved || !id) return;
+    const timer = window.setTimeout(() => navigate(paths.listing(id)), REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [saved, id, navigate]);
+
+  if (!session) {
+    return (
+      <PageFrame title="Edit listing" width="narrow">
+        <p className="panel">Please log in to edit your listing</p>
+      </PageFrame>
+    );
+  }
+  if (listing.isPending) return <PageLoadingInline label="Loading listing" />;
+  const notFound = (listing.isError && listing.error instanceof ApiError && listing.error.status === 404) || (listing.data && listing.data.user_id !== session.user.id);
+  if (notFound || listing.isError) {
+    return (
+      <PageFrame title={notFound ? "Listing not found" : "Edit listing"} width="narrow">
+        <section className="panel empty-state" role="alert">
+          <p>{notFound ? "This listing does not exist or is not yours." : "Failed to load listing data"}</p>
+          <Link to={paths.profile} className="button button-primary">
+            Back to Profile
+          </Link>
+        </section>
+      </PageFrame>
+    );
+  }
+  return (
+    <PageFrame title="Edit listing" lead="Changing the title, description, address or photos sends the listing back for a short review." width="narrow">
+      {saved && (
+        <p className="panel notice notice-verified" role="status">
+          Listing updated successfully! Redirecting to your listing...
+        </p>
+      )}
+      <section className="panel">
+        <ListingForm
+          listing={listing.data}
+          onSaved={(updated) => {
+            queryClient.setQueryData(["listing", updated.id], updated);
+            setSaved(true);
+          }}
+        />
+      </section>
+    </PageFrame>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Browser-side photo preparation: checks of spec section 5, then each photo is scaled to fit
+ * 1920x1080 as JPEG at 0.8 (which also drops its EXIF/GPS) plus a 480x320 card thumbnail.
+ */
+import { LIMITS } from "@contract/constants";
+
+export const ALLOWED_TYPES = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/tiff", "image/bmp", "image/gif"];
+const ALLOWED_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|tiff?|bmp|gif)$/i;
+
+export const isMobile = () => /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent);
+
+export const MESSAGES = {
+  atLeastOne: "Please upload at least one photo",
+  max: "Maximum 10 photos allowed",
+  tooBig: "Each image must be less than 10MB",
+  empty: "One or more files appear to be empty. Please select valid image files.",
+  invalidMobile: "Please select valid image files. Supported formats: JPEG, PNG, WebP, HEIC, HEIF, TIFF, BMP, GIF",
+  invalidDesktop: "Only JPEG, PNG, WebP, HEIC, HEIF, TIFF, and BMP images are allowed",
+  processing: "Failed to process images. Please try again.",
+} as const;
+
+/** The first problem with adding `files` to `existing` photos, or null. */
+export function checkFiles(files: File[], existing: number, mobile = isMobile()): string | null {
+  if (existing + files.length > LIMITS.photosPerListing) return MESSAGES.max;
+  if (files.some((f) => f.size === 0)) return MESSAGES.empty;
+  const badType = files.some((f) => !ALLOWED_TYPES.includes(f.type.toLowerCase()) || (mobile && !ALLOWED_EXTENSIONS.test(f.name)));
+  if (badType) return mobile ? MESSAGES.invalidMobile : MESSAGES.invalidDesktop;
+  if (files.some((f) => f.size >= LIMITS.imageMaxBytes)) return MESSAGES.tooBig;
+  return null;
+}
+
+export function fitWithin(width: number, height: number, maxW: number, maxH: number) {
+  const scale = Math.min(1, maxW / width, maxH / height);
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+}
+
+async function encode(bitmap: ImageBitmap, maxW: number, maxH: number, quality: number, cover = false): Promise<Blob> {
+  const canvas = document.createElement("canvas");
+  let sx = 0,
+    sy = 0,
+    sw = bitmap.width,
+    sh = bitmap.height;
+  let size = fitWithin(bitmap.width, bitmap.height, maxW, maxH);
+  if (cover) {
+    // Thumbnails are cropped to the card's 3:2 frame.
+    const ratio = maxW / maxH;
+    if (sw / sh > ratio) {
+      sw = sh * ratio;
+      sx = (bitmap.width - sw) / 2;
+    } else {
+      sh = sw / ratio;
+      sy = (bitmap.height - sh) / 2;
+    }
+    size = { width: maxW, height: maxH };
+  }
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const ctx = canvas.getContext("2d");
+  if (!ctx) throw new Error(MESSAGES.processing);
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, size.width, size.height);
+  ctx.drawImage(bitmap, sx, sy, sw, sh, 0, 0, size.width, size.height);
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(MESSAGES.processing))), "image/jpeg", quality),
+  );
+}
+
+export interface PreparedPhoto {
+  name: string;
+  full: Blob;
+  thumb: Blob;
+}
+
+export async function preparePhoto(file: File): Promise<PreparedPhoto> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch {
+    throw new Error(MESSAGES.processing);
+  }
+  try {
+    const [full, thumb] = await Promise.all([encode(bitmap, 1920, 1080, 0.8), encode(bitmap, 480, 320, 0.7, true)]);
+    return { name: file.name.replace(/\.[^.]+$/, "") + ".jpg", full, thumb };
+  } finally {
+    bitmap.close();
+  }
+}
