@@ -22,7 +22,9 @@ import { imagesRoutes } from "./routes/images";
 import { listingsRoutes } from "./routes/listings";
 import { favoritesRoutes } from "./routes/favorites";
 import { uploadRoutes } from "./routes/upload";
+import { geoRoutes } from "./routes/geo";
 import { serveAsset } from "./routes/assets";
+import { serveListingPage } from "./routes/listing-page";
 
 export function createApp() {
   // strict: false — every path works with and without its trailing slash (API contract).
@@ -67,6 +69,7 @@ export function createApp() {
   app.route("/api/v1/subleases", listingsRoutes);
   app.route("/api/v1/favorites", favoritesRoutes);
   app.route("/api/v1/upload", uploadRoutes);
+  app.route("/api/v1/geo", geoRoutes);
   app.route("/api/v1/dev", devRoutes);
 
   app.all("/api/*", () => {
@@ -76,6 +79,7 @@ export function createApp() {
   app.all("/parties/*", () => {
     throw notFound();
   });
+  app.get("/listing/:id", serveListingPage);
   app.get("*", serveAsset);
   app.all("*", () => {
     throw apiError(405, { detail: "Method not allowed" });

@@ -278,3 +278,19 @@ describe("favourites", () => {
     expect(after.favorites.map((f) => f.listing_id)).toEqual(["b04"]);
   });
 });
+
+describe("link previews", () => {
+  it("serves /listing/{id} with Open Graph and Twitter tags for a public listing, escaped", async () => {
+    await env.DB.prepare("UPDATE listings SET title = ? WHERE id = 'b03'").bind('Loft "with" <balcony>').run();
+    const res = await api("/listing/b03?back=%2F");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<meta property="og:title" content="Loft &quot;with&quot; &lt;balcony&gt; · $700/month">');
+    expect(html).toContain('name="twitter:card"');
+    expect(html).toContain('<div id="root">');
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const hidden = await (await api("/listing/b06")).text();
+    expect(hidden).not.toContain("og:title");
+    expect(hidden).toContain('<div id="root">');
+  });
+});
