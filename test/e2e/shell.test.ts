@@ -8,8 +8,11 @@ describe("the app shell in Chromium", () => {
     const response = await b.page.goto("/");
     expect(response?.status()).toBe(200);
     await b.page.getByRole("heading", { level: 1, name: "Find a sublease near campus" }).waitFor();
+    // Demo data: a live-looking marketplace, 12 cards on a desktop.
+    await b.page.getByRole("article").first().waitFor();
+    expect(await b.page.getByRole("article").count()).toBe(12);
     const select = b.page.getByRole("combobox", { name: "University" });
-    await select.locator("option", { hasText: "University of Florida (UF)" }).waitFor({ state: "attached" });
+    await select.locator("option", { hasText: "UF · University of Florida" }).waitFor({ state: "attached" });
     expect(await select.locator("option").count()).toBeGreaterThan(150);
     expect(await b.page.title()).toContain("CampusNest");
     expect(b.errors).toEqual([]);

@@ -89,6 +89,14 @@ export function FilterBar() {
             <input type="checkbox" checked={params.get("pets") === "true"} onChange={(e) => set("pets", e.target.checked ? "true" : null)} />
             Pets allowed
           </label>
+          {universities.isError && (
+            <span className="field-error" role="alert">
+              Failed to load universities{" "}
+              <button type="button" className="link-button" onClick={() => universities.refetch()}>
+                Try again
+              </button>
+            </span>
+          )}
           {active && (
             <button
               type="button"

@@ -1,0 +1,148 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { launchOptions } from "./browser.mjs";
+import { useBrowser } from "./fixtures";
+
+const b = useBrowser();
+
+async function signIn(email: string, password: string) {
+  const res = await fetch(`${b.baseUrl}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": `10.1.${Math.floor(Math.random() * 200)}.1` },
+    body: JSON.stringify({ email, password }),
+  });
+  const auth = (await res.json()) as { access_token: string; refresh_token: string; user: unknown };
+  await b.page.goto("/support");
+  await b.page.evaluate((a) => {
+    localStorage.setItem("auth_token", a.access_token);
+    localStorage.setItem("refresh_token", a.refresh_token);
+    localStorage.setItem("user_data", JSON.stringify(a.user));
+  }, auth);
+}
+
+/** Real photos made by the browser itself (a canvas), so the upload path sees genuine JPEG bytes. */
+async function makePhotos(): Promise<string[]> {
+  const browser = await chromium.launch(launchOptions());
+  const page = await browser.newPage();
+  const dir = mkdtempSync(join(tmpdir(), "campusnest-photos-"));
+  const files: string[] = [];
+  for (const [i, color] of ["#d9a066", "#6fa8dc"].entries()) {
+    const data = await page.evaluate((c) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = 2400;
+      canvas.height = 1600;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = c;
+      ctx.fillRect(0, 0, 2400, 1600);
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(300, 300, 800, 500);
+      return canvas.toDataURL("image/jpeg", 0.9).split(",")[1]!;
+    }, color);
+    const file = join(dir, `room-${i}.jpg`);
+    writeFileSync(file, Buffer.from(data, "base64"));
+    files.push(file);
+  }
+  await browser.close();
+  return files;
+}
+
+describe("the marketplace in Chromium", () => {
+  it("filters the browse page into a shareable URL, opens a listing and comes back to the same filters", async () => {
+    const { page } = b;
+    await page.goto("/");
+    await page.getByRole("article").first().waitFor();
+    await page.getByLabel("University").selectOption({ label: "UF · University of Florida" });
+    await page.waitForURL((url) => url.searchParams.has("university"));
+    await page.getByLabel("Sort").selectOption("price_asc");
+    await page.waitForURL((url) => url.searchParams.get("sort") === "price_asc");
+    const shared = page.url();
+
+    // Someone opens the shared link: same filters, same results.
+    const other = await b.context.newPage();
+    await other.goto(shared);
+    await other.getByRole("article").first().waitFor();
+    const universitiesShown = await other.locator(".listing-card-university").allTextContents();
+    expect(universitiesShown.length).toBeGreaterThan(0);
+    expect(universitiesShown.every((t) => t.startsWith("UF ·"))).toBe(true);
+    expect(await other.getByLabel("Sort").inputValue()).toBe("price_asc");
+    await other.close();
+
+    const firstTitle = (await page.locator(".listing-card-title").first().textContent())!;
+    await page.locator(".listing-card-body").first().click();
+    await page.getByRole("heading", { level: 1, name: firstTitle }).waitFor();
+    await page.getByRole("link", { name: "← Back" }).click();
+    await page.waitForURL(shared);
+    expect(await page.getByLabel("Sort").inputValue()).toBe("price_asc");
+    expect(b.errors).toEqual([]);
+  });
+
+  it("a verified lister creates a listing with photos, finds it pending on the profile, and edits it", async () => {
+    const { page } = b;
+    const photos = await makePhotos();
+    await signIn("lister@campusnest.dev", "lister-demo-123");
+    await page.goto("/create");
+    await page.getByLabel("Title").fill("E2E sunny room by campus");
+    await page.getByLabel("Description").fill("Bright room, five minutes from the library.");
+    await page.getByLabel("Unit type").selectOption("2x2");
+    await page.getByLabel("Monthly rent ($)").fill("875");
+    await page.getByRole("combobox", { name: "Address" }).fill("1200 SW 13th St, Gainesville, FL");
+    await page.getByLabel("Lease term").selectOption("spring");
+    await page.getByLabel("University").selectOption({ label: "University of Florida (UF)" });
+    await page.getByLabel("Parking available").check();
+    await page.locator('input[type="file"]').setInputFiles(photos);
+    await page.getByRole("img", { name: "Photo 2" }).waitFor();
+    await page.getByRole("button", { name: "Set as primary" }).click();
+    await page.getByRole("button", { name: "Submit listing" }).click();
+    const success = page.getByRole("dialog", { name: "Listing Submitted Successfully!" });
+    await success.waitFor({ timeout: 15_000 });
+    await success.getByRole("link", { name: "View My Listing" }).click();
+    await page.getByRole("heading", { level: 1, name: /E2E sunny room by campus/ }).waitFor();
+    await page.getByText("Only you can see this listing until our team approves it").waitFor();
+    const listingId = page.url().split("/listing/")[1]!.split("?")[0]!;
+
+    // The photos were compressed to fit 1920x1080, and carry a thumbnail.
+    const api = await fetch(`${b.baseUrl}/api/v1/subleases/${listingId}`, {
+      headers: { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem("auth_token"))}` },
+    });
+    const { data } = (await api.json()) as { data: { pictures: string[]; thumbnails: string[]; parking: boolean } };
+    expect(data.pictures).toHaveLength(2);
+    expect(data.parking).toBe(true);
+    expect(data.thumbnails[0]).toContain(".thumb.jpg");
+    const full = await page.evaluate(async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    }, data.pictures[0]!);
+    expect(full).toEqual([1620, 1080]);
+
+    await page.goto("/profile");
+    const row = page.locator(".my-listings li", { hasText: "E2E sunny room by campus" });
+    await row.getByText("(Pending)").waitFor();
+    await row.getByRole("link", { name: "Edit" }).click();
+    await page.getByLabel("Monthly rent ($)").fill("910");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("Listing updated successfully! Redirecting to your listing...").waitFor();
+    await page.waitForURL((url) => url.pathname === `/listing/${listingId}`, { timeout: 5000 });
+    await page.getByText("$910").waitFor();
+  }, 60_000);
+
+  it("favourites and unfavourites a listing", async () => {
+    const { page } = b;
+    await signIn("student@campusnest.dev", "student-demo-123");
+    await page.goto("/");
+    const card = page.getByRole("article").first();
+    const title = (await card.locator(".listing-card-title").textContent())!;
+    await card.getByRole("button", { name: "Add to favorites" }).click();
+    await page.getByText("Added to favorites").waitFor();
+    await page.goto("/favorites");
+    await page.getByRole("heading", { name: title }).waitFor();
+    await page.getByRole("button", { name: "Remove from favorites" }).click();
+    await page.getByText("Removed from favorites").waitFor();
+    await page.reload();
+    await page.getByText("No favorites yet").waitFor();
+  });
+});

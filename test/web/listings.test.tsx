@@ -1,0 +1,248 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { Listing } from "@contract/listings";
+import { safeBack } from "../../web/features/listing/components/listing-page";
+import { validateListing } from "../../web/features/listing-form/components/listing-form";
+import { checkFiles, fitWithin, MESSAGES } from "../../web/features/listing-form/lib/images";
+import { uploadPhotos } from "../../web/features/listing-form/api/listing-form-api";
+import { Carousel, PLACEHOLDER_IMAGE } from "../../web/components/ui/carousel";
+import { render } from "@testing-library/react";
+import { makeUser, mockFetch, renderApp } from "./render";
+
+function makeListing(i: number, overrides: Partial<Listing> = {}): Listing {
+  return {
+    id: `l${i}`,
+    user_id: "owner-1",
+    title: `Listing ${i}`,
+    description: "A room",
+    unit_type: "2x2",
+    address: "1 Main St",
+    monthly_rent: 500 + i,
+    pictures: [`/api/v1/images/listings/p${i}.jpg`],
+    thumbnails: [`/api/v1/images/listings/p${i}.thumb.jpg`],
+    lease_term: "fall",
+    university_id: 1,
+    university_name: "University of Florida",
+    university_abbreviation: "UF",
+    parking: false,
+    allow_pets: false,
+    gender_preference: "no_preference",
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: null,
+    verification_status: "approved",
+    rejection_reason: null,
+    status: "available",
+    promoted: false,
+    promotion_start: null,
+    promotion_end: null,
+    days_remaining: 0,
+    auto_renew: false,
+    stripe_subscription_id: null,
+    user_first_name: "Jordan",
+    user_last_name: "Kim",
+    user_avatar_url: null,
+    ...overrides,
+  };
+}
+
+const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
+
+describe("browse page", () => {
+  it("shows 12 cards, Load More reveals 12 more and fetches the next server page when local results run out", async () => {
+    const requests: string[] = [];
+    mockFetch({ "/api/v1/universities/": universities });
+    const base = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.startsWith("/api/v1/subleases/")) {
+        requests.push(url);
+        const second = url.includes("last_evaluated_key=page2");
+        const data = Array.from({ length: second ? 5 : 20 }, (_, i) => makeListing(second ? 100 + i : i));
+        return Response.json({ data, pagination: { next_token: second ? null : "page2", has_more: !second } });
+      }
+      return base(input, init);
+    }) as typeof fetch;
+    const user = userEvent.setup();
+    renderApp("/?university=1&term=fall&parking=true");
+    await screen.findByText("Listing 0");
+    expect(screen.getAllByRole("article")).toHaveLength(12);
+    expect(requests[0]).toContain("university_id=1");
+    expect(requests[0]).toContain("lease_term=fall");
+    expect(requests[0]).toContain("parking=true");
+    expect(requests[0]).toContain("limit=40");
+    expect(screen.getAllByRole("link", { name: /Listing 0/ })[0]).toHaveAttribute("href", `/listing/l0?back=${encodeURIComponent("/?university=1&term=fall&parking=true")}`);
+    await user.click(screen.getByRole("button", { name: "Load More" }));
+    await screen.findByText("Listing 103");
+    expect(screen.queryByText("Listing 104")).toBeNull();
+    expect(requests).toHaveLength(2);
+    expect(requests[1]).toContain("last_evaluated_key=page2");
+    expect(screen.getAllByRole("article")).toHaveLength(24);
+    await user.click(screen.getByRole("button", { name: "Load More" }));
+    expect(screen.getAllByRole("article")).toHaveLength(25);
+    expect(screen.queryByRole("button", { name: "Load More" })).toBeNull();
+  });
+
+  it("writes filter changes to the query string and shows a real empty state", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
+    const user = userEvent.setup();
+    const { router } = renderApp("/");
+    await screen.findByText("No listings match your search");
+    await user.selectOptions(screen.getByLabelText("Unit type"), "studio");
+    await user.click(screen.getByLabelText("Pets allowed"));
+    expect(router.state.location.search).toBe("?unitType=studio&pets=true");
+    await user.click(screen.getAllByRole("button", { name: "Clear filters" })[0]!);
+    expect(router.state.location.search).toBe("");
+  });
+});
+
+describe("listing page", () => {
+  const routes = (listing: Listing) => ({
+    "/api/v1/subleases/l1": { data: listing },
+    "/api/v1/users/owner-1": { data: { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } },
+    "/api/v1/favorites": { favorites: [] },
+  });
+
+  it("visitor: message is locked with the spec's sentence and no favourite button; Back follows ?back", async () => {
+    mockFetch(routes(makeListing(1)));
+    renderApp("/listing/l1?back=%2F%3Funiversity%3D1");
+    await screen.findByRole("heading", { level: 1, name: /Listing 1/ });
+    expect(screen.getByText("Create an account or sign in to message others")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Add to favorites" })).toBeNull();
+    expect(screen.getByRole("link", { name: "← Back" })).toHaveAttribute("href", "/?university=1");
+    expect(screen.getByText("$501")).toBeInTheDocument();
+  });
+
+  it("signed-in non-owner can message and favourite; the owner sees (You) and no contact buttons", async () => {
+    mockFetch(routes(makeListing(1)));
+    renderApp("/listing/l1", { token: "t", user: makeUser({ id: "someone-else" }) });
+    await screen.findByRole("link", { name: "Message Jordan" });
+    expect(await screen.findByRole("button", { name: "Add to favorites" })).toBeInTheDocument();
+  });
+
+  it("owner variant", async () => {
+    mockFetch(routes(makeListing(1)));
+    renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
+    await screen.findAllByText("(You)");
+    expect(screen.queryByRole("link", { name: /Message/ })).toBeNull();
+    expect(screen.getByRole("link", { name: "Edit listing" })).toHaveAttribute("href", "/edit/l1");
+  });
+
+  it("says 'Listing not found' for an unknown listing", async () => {
+    mockFetch({});
+    renderApp("/listing/missing");
+    expect(await screen.findByRole("heading", { level: 1, name: "Listing not found" })).toBeInTheDocument();
+  });
+
+  it("never follows a back link off the site", () => {
+    expect(safeBack("/?term=fall")).toBe("/?term=fall");
+    expect(safeBack("https://evil.example")).toBe("/");
+    expect(safeBack("//evil.example")).toBe("/");
+    expect(safeBack(null)).toBe("/");
+  });
+});
+
+describe("carousel", () => {
+  it("moves with arrow keys (locked for 300 ms) and shows a placeholder for a broken image", () => {
+    vi.useFakeTimers();
+    render(<Carousel images={["/a.jpg", "/b.jpg", "/c.jpg"]} alt="Room" />);
+    const group = screen.getByRole("group");
+    expect(group).toHaveAccessibleName("Room: photo 1 of 3");
+    act(() => group.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true })));
+    expect(group).toHaveAccessibleName("Room: photo 2 of 3");
+    act(() => group.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true })));
+    expect(group).toHaveAccessibleName("Room: photo 2 of 3");
+    act(() => vi.advanceTimersByTime(300));
+    act(() => group.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", bubbles: true })));
+    expect(group).toHaveAccessibleName("Room: photo 1 of 3");
+    const img = within(group).getByRole("img");
+    act(() => img.dispatchEvent(new Event("error")));
+    expect(within(group).getByRole("img")).toHaveAttribute("src", PLACEHOLDER_IMAGE);
+  });
+});
+
+describe("listing form rules", () => {
+  const fields = {
+    title: "Sunny room",
+    description: "Nice",
+    unit_type: "2x2",
+    monthly_rent: "800",
+    address: "1 Main St",
+    lease_term: "fall",
+    university_id: "1",
+    parking: false,
+    allow_pets: false,
+    gender_preference: "no_preference",
+  };
+  it("validates with the spec's messages", () => {
+    expect(validateListing(fields, 1)).toEqual({});
+    expect(validateListing(fields, 0)).toEqual({ photos: "Please upload at least one photo" });
+    expect(validateListing({ ...fields, title: "x".repeat(36) }, 1)).toEqual({ title: "Title must be at most 35 characters" });
+    expect(validateListing({ ...fields, monthly_rent: "0" }, 1)).toEqual({ monthly_rent: "Monthly rent must be at least 1" });
+    expect(validateListing(fields, 11)).toEqual({ photos: "Maximum 10 photos allowed" });
+  });
+
+  it("checks photos: count, empty, type (mobile and desktop wording), size", () => {
+    const file = (name: string, type: string, size = 100) => {
+      const f = new File(["x"], name, { type });
+      Object.defineProperty(f, "size", { value: size });
+      return f;
+    };
+    expect(checkFiles([file("a.jpg", "image/jpeg")], 9, false)).toBeNull();
+    expect(checkFiles([file("a.jpg", "image/jpeg"), file("b.jpg", "image/jpeg")], 9, false)).toBe(MESSAGES.max);
+    expect(checkFiles([file("a.jpg", "image/jpeg", 0)], 0, false)).toBe(MESSAGES.empty);
+    expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(MESSAGES.invalidDesktop);
+    expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(MESSAGES.invalidMobile);
+    expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
+    expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
+    expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });
+  });
+
+  it("retries an upload 3 times on network errors, waiting 2 s then 4 s", async () => {
+    const waits: number[] = [];
+    let attempts = 0;
+    class FakeXhr {
+      upload = { onprogress: null };
+      status = 0;
+      responseText = "";
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        attempts++;
+        queueMicrotask(() => {
+          if (attempts < 3) this.onerror?.();
+          else {
+            this.status = 200;
+            this.responseText = JSON.stringify({ uploaded_files: [{ url: "/u.jpg" }], failed_files: [] });
+            this.onload?.();
+          }
+        });
+      }
+    }
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    const photo = { name: "a.jpg", full: new Blob(["x"], { type: "image/jpeg" }), thumb: new Blob(["y"], { type: "image/jpeg" }) };
+    const result = await uploadPhotos([photo], () => {}, async (ms) => void waits.push(ms));
+    expect(attempts).toBe(3);
+    expect(waits).toEqual([2000, 4000]);
+    expect(result.uploaded_files[0]!.url).toBe("/u.jpg");
+    vi.unstubAllGlobals();
+  });
+});
+
+describe("favorites page", () => {
+  it("shows the empty state with Browse Listings", async () => {
+    mockFetch({ "/api/v1/favorites": { favorites: [] } });
+    renderApp("/favorites", { token: "t", user: makeUser() });
+    expect(await screen.findByText("No favorites yet")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Browse Listings" })).toHaveAttribute("href", "/");
+  });
+
+  it("skips a favourite whose listing cannot be loaded", async () => {
+    mockFetch({ "/api/v1/favorites": { favorites: [{ listing_id: "l1" }, { listing_id: "gone" }] }, "/api/v1/subleases/l1": { data: makeListing(1) } });
+    renderApp("/favorites", { token: "t", user: makeUser() });
+    await screen.findByText("Listing 1");
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
+  });
+});
