@@ -154,8 +154,14 @@ for (let i = 0; i < count; i++) {
   const scene = scenes[i % scenes.length];
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${defs()}<g filter="url(#grain)">${scene()}</g><rect width="${W}" height="${H}" fill="url(#light)"/></svg>`;
   await page.setContent(`<html><body style="margin:0">${svg}</body></html>`);
-  const name = `${String(i + 1).padStart(2, "0")}-${scene.name}.jpg`;
-  writeFileSync(new URL(name, OUT), await page.screenshot({ type: "jpeg", quality: 72 }));
+  const name = `${String(i + 1).padStart(2, "0")}-${scene.name}`;
+  writeFileSync(new URL(`${name}.jpg`, OUT), await page.screenshot({ type: "jpeg", quality: 72 }));
+  // The card thumbnail (480x320), as the listing form makes for uploaded photos.
+  await page.setViewportSize({ width: 480, height: 320 });
+  await page.evaluate(() => document.querySelector("svg")?.setAttribute("width", "480") ?? null);
+  await page.evaluate(() => document.querySelector("svg")?.setAttribute("height", "320") ?? null);
+  writeFileSync(new URL(`${name}.thumb.jpg`, OUT), await page.screenshot({ type: "jpeg", quality: 70 }));
+  await page.setViewportSize({ width: W, height: H });
 }
 await browser.close();
 console.log(`wrote ${count} photos to ${OUT.pathname}`);

@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { scryptSync, randomBytes } from "node:crypto";
-import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
+import { spawnSync } from "node:child_process";
+import { applyMigrations, buildSpa, ensureDevVars, OFFLINE_ENV, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
+import { writeBenchListings } from "./listings-data.mjs";
 
 const JS_BUDGET_KB = 150;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -36,10 +38,10 @@ function homePageWeight() {
   return totals;
 }
 
-async function load(url) {
+async function load(url, durationMs = DURATION_MS) {
   let done = 0;
   let failed = 0;
-  const deadline = Date.now() + DURATION_MS;
+  const deadline = Date.now() + durationMs;
   const worker = async () => {
     while (Date.now() < deadline) {
       const res = await fetch(url).catch(() => null);
@@ -68,10 +70,67 @@ const base = `http://127.0.0.1:${port}`;
 const persistTo = mkdtempSync(join(tmpdir(), "campusnest-bench-"));
 ensureDevVars();
 applyMigrations(persistTo);
+// The demo data first (it seeds only an empty database), then 50,000 older approved listings.
+{
+  const seeding = spawnServer({ port, persistTo });
+  try {
+    await waitForHealth(base);
+    await seedDemoData(base);
+  } finally {
+    seeding.stop();
+    await new Promise((r) => seeding.child.once("exit", r));
+  }
+}
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 50_000);
+const sqlFile = join(persistTo, "bench-listings.sql");
+writeBenchListings(sqlFile, LISTINGS, [1, 2, 3, 10, 11, 12, 49, 90, 150, 180]);
+const seeded = spawnSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", persistTo, "--file", sqlFile], {
+  cwd: ROOT,
+  env: { ...process.env, ...OFFLINE_ENV },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+if (seeded.status !== 0) throw new Error("could not load the benchmark listings");
 const server = spawnServer({ port, persistTo });
 let failedBudget = weight.js / 1024 >= JS_BUDGET_KB;
 try {
   await waitForHealth(base);
+
+  // Browse at scale: rows read per page against rows returned, for the common filter/sort mixes.
+  const ufId = 49; // University of Florida: demo and benchmark listings
+  const combos = [
+    ["newest, no filter", ""],
+    ["university, newest", `university_id=${ufId}`],
+    ["university + term, newest", `university_id=${ufId}&lease_term=fall`],
+    ["price low to high", "sort=price_asc"],
+    ["university, price low to high", `university_id=${ufId}&sort=price_asc`],
+  ];
+  console.log(`\n== Browse over ${LISTINGS.toLocaleString("en-US")} listings: rows read per page of 40 (goal < 2x rows returned)`);
+  for (const [label, query] of combos) {
+    let token = null;
+    const ratios = [];
+    for (let pageNo = 0; pageNo < 3; pageNo++) {
+      const res = await fetch(`${base}/api/v1/subleases/?limit=40&${query}${token ? `&last_evaluated_key=${token}` : ""}`);
+      const body = await res.json();
+      ratios.push(`${body.meta.rows_read}/${body.data.length}`);
+      if (body.meta.rows_read > 2 * body.data.length + 10) failedBudget = true;
+      token = body.pagination.next_token;
+      if (!token) break;
+    }
+    const first = await load(`${base}/api/v1/subleases/?limit=40&${query}`, 2000);
+    const trivialNow = await load(`${base}/api/version`, 1000);
+    console.log(
+      `  ${label.padEnd(32)} rows read/returned per page: ${ratios.join(", ").padEnd(22)} ${first.rps.toFixed(0).padStart(5)} req/s (${(first.rps / trivialNow.rps).toFixed(2)} of trivial)`,
+    );
+  }
+
+  // The first screen of the home page: 12 cards, each loading its first thumbnail.
+  const home = await (await fetch(`${base}/api/v1/subleases/?limit=40`)).json();
+  let imageBytes = 0;
+  for (const listing of home.data.slice(0, 12)) {
+    if (listing.thumbnails[0]) imageBytes += (await (await fetch(`${base}${listing.thumbnails[0]}`)).arrayBuffer()).byteLength;
+  }
+  console.log(`  first screen images (12 card thumbnails): ${kb(imageBytes)} KB`);
+
   // Warm both routes (module load, D1 page cache) before measuring.
   await load(`${base}/api/version`);
   const trivial = await load(`${base}/api/version`);
@@ -85,7 +144,6 @@ try {
   // Password hashing under workerd: workerd's clocks do not advance during pure CPU work, so the
   // hash is measured from outside as request latency, one request at a time, against the trivial
   // route. An unknown email costs exactly one scrypt (against the dummy hash) plus one D1 read.
-  await seedDemoData(base);
   const login = (email, password) =>
     fetch(`${base}/api/v1/auth/login`, {
       method: "POST",

@@ -42,7 +42,7 @@ describe("development mailbox", () => {
 
 describe("demo data", () => {
   it("seeds an empty database once: users, 60+ approved listings over 8+ universities, photos in R2", async () => {
-    const photos = ["01-bedroom.jpg", "02-living.jpg", "03-kitchen.jpg", "04-exterior.jpg"].map((name) => ({
+    const photos = ["01-bedroom.jpg", "01-bedroom.thumb.jpg", "02-living.jpg", "03-kitchen.jpg", "04-exterior.jpg"].map((name) => ({
       name,
       data: JPEG_BASE64,
     }));
@@ -71,8 +71,12 @@ describe("demo data", () => {
       "SELECT COUNT(*) AS n FROM listings l WHERE NOT EXISTS (SELECT 1 FROM listing_photos p WHERE p.listing_id = l.id)",
     ).first<{ n: number }>();
     expect(orphan!.n).toBe(0);
-    const { results: keys } = await env.DB.prepare("SELECT DISTINCT key FROM listing_photos").all<{ key: string }>();
-    for (const { key } of keys) expect(await env.IMAGES.head(key)).not.toBeNull();
+    const { results: keys } = await env.DB.prepare("SELECT DISTINCT key, thumb_key FROM listing_photos").all<{ key: string; thumb_key: string | null }>();
+    for (const { key, thumb_key } of keys) {
+      expect(await env.IMAGES.head(key)).not.toBeNull();
+      if (thumb_key) expect(await env.IMAGES.head(thumb_key)).not.toBeNull();
+    }
+    expect(keys.filter((k) => k.thumb_key).length).toBe(1);
 
     // Demo logins: hashed with scrypt, the README's passwords work.
     const lister = await env.DB.prepare("SELECT password_hash, id_verification_status FROM users WHERE email = ?")

@@ -154,6 +154,15 @@ export const listings = sqliteTable(
       t.createdAt,
       t.id,
     ),
+    // The hero's most common pick: a university and a term, newest first.
+    index("listings_browse_university_term_newest_idx").on(
+      t.universityId,
+      t.leaseTerm,
+      t.verificationStatus,
+      t.status,
+      t.createdAt,
+      t.id,
+    ),
     index("listings_browse_university_price_idx").on(
       t.universityId,
       t.verificationStatus,

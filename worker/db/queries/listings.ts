@@ -21,6 +21,13 @@ export const LISTING_COLUMNS = `
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
 export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
+/** The listing's own columns (browse reads these, then the names in one lookup per page). */
+const LISTING_ROW_COLUMNS = `
+  l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
+  l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
+  l.verification_status, l.rejection_reason, l.status, l.promotion_start, l.promotion_end, l.auto_renew,
+  l.stripe_subscription_id`;
+
 export interface ListingRow {
   id: string;
   user_id: string;
@@ -49,6 +56,8 @@ export interface ListingRow {
   user_last_name: string;
   user_avatar_key: string | null;
 }
+
+type ListingOnlyRow = Omit<ListingRow, "university_name" | "university_abbreviation" | "user_first_name" | "user_last_name" | "user_avatar_key">;
 
 interface PhotoRow {
   listing_id: string;
@@ -197,7 +206,7 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   const promotedClause = "(l.promotion_end > ? AND (l.promotion_start IS NULL OR l.promotion_start <= ?))";
   const notPromotedClause = "NOT (COALESCE(l.promotion_end, '') > ? AND (l.promotion_start IS NULL OR l.promotion_start <= ?))";
   const limit = query.limit;
-  const collected: ListingRow[] = [];
+  const collected: ListingOnlyRow[] = [];
   let rowsRead = 0;
   let phase: "p" | "n" = cursor?.phase ?? "p";
 
@@ -208,25 +217,80 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
     clauses.push(current === "p" ? promotedClause : notPromotedClause);
     params.push(nowIso, nowIso);
     if (cursor && cursor.phase === current) {
-      clauses.push(`(${column} ${cmp} ? OR (${column} = ? AND l.id ${cmp} ?))`);
-      params.push(cursor.v, cursor.v, cursor.id);
+      // A row-value comparison, so SQLite seeks the index to the cursor instead of scanning to it.
+      clauses.push(`(${column}, l.id) ${cmp} (?, ?)`);
+      params.push(cursor.v, cursor.id);
     }
     const want = limit + 1 - collected.length;
-    const sql = `SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE ${clauses.join(" AND ")}
+    // The promoted set is small: read it through the promotion_end index, never a full scan.
+    const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
+    const sql = `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`;
-    const result = await db.prepare(sql).bind(...params, want).all<ListingRow>();
+    const result = await db.prepare(sql).bind(...params, want).all<ListingOnlyRow>();
     rowsRead += result.meta.rows_read ?? 0;
     for (const row of result.results) collected.push(Object.assign(row, { _phase: current }));
     if (collected.length > limit) break;
   }
 
-  const page = collected.slice(0, limit) as (ListingRow & { _phase: "p" | "n" })[];
+  const page = collected.slice(0, limit) as (ListingOnlyRow & { _phase: "p" | "n" })[];
   const last = page.at(-1);
   const nextToken =
     collected.length > limit && last
       ? encodeCursor({ phase: last._phase, v: query.sort === "newest" ? last.created_at : last.monthly_rent, id: last.id, t: now })
       : null;
   page.forEach((r) => delete (r as Partial<typeof r>)._phase);
+  const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
-  return { listings: page.map((r) => toListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead };
+  return { listings: rows.map((r) => toListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+}
+
+/**
+ * Adds university and owner names: owners with one lookup for the distinct ids of the page (a
+ * join would read a user row per listing), universities from the per-isolate reference cache.
+ */
+async function withPeople(db: D1Database, page: ListingOnlyRow[]): Promise<{ rows: ListingRow[]; rowsRead: number }> {
+  if (!page.length) return { rows: [], rowsRead: 0 };
+  // Literal placeholders (a page has at most 100 distinct ids, D1's bind limit): json_each would
+  // add its own rows to rows_read.
+  const userIds = [...new Set(page.map((r) => r.user_id))];
+  const marks = Array.from({ length: userIds.length }, () => "?").join(",");
+  const [universities, people] = await Promise.all([
+    universityNames(db),
+    db
+      .prepare(`SELECT id, first_name AS a, last_name AS b, avatar_key AS c FROM users WHERE id IN (${marks})`)
+      .bind(...userIds)
+      .all<{ id: string; a: string; b: string; c: string | null }>(),
+  ]);
+  const userById = new Map(people.results.map((u) => [u.id, u]));
+  const rows = page.map((r) => {
+    const uni = universities.get(r.university_id);
+    const user = userById.get(r.user_id);
+    return {
+      ...r,
+      university_name: uni?.name ?? "",
+      university_abbreviation: uni?.abbreviation ?? "",
+      user_first_name: user?.a ?? "",
+      user_last_name: user?.b ?? "",
+      user_avatar_key: user?.c ?? null,
+    };
+  });
+  return { rows, rowsRead: people.meta.rows_read ?? 0 };
+}
+
+/**
+ * University names by id, read once per isolate and database: reference data that changes only
+ * with a migration (docs/decisions/006). Keyed by the binding, so tests with their own D1 get theirs.
+ */
+const universityCache = new WeakMap<D1Database, Promise<Map<number, { name: string; abbreviation: string }>>>();
+function universityNames(db: D1Database) {
+  let names = universityCache.get(db);
+  if (!names) {
+    names = db
+      .prepare("SELECT id, name, abbreviation FROM universities")
+      .all<{ id: number; name: string; abbreviation: string }>()
+      .then(({ results }) => new Map(results.map((u) => [u.id, u])));
+    names.catch(() => universityCache.delete(db));
+    universityCache.set(db, names);
+  }
+  return names;
 }

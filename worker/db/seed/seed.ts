@@ -7,6 +7,7 @@ import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/cons
 import { badRequest } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { hashPassword } from "../../services/passwords";
+import { IMMUTABLE } from "../../services/storage";
 import { createDb } from "../client";
 import { listingPhotos, listings, universities, users } from "../schema";
 import { DEMO_PLACES, DEMO_USERS, DESCRIPTION_PARTS, TITLE_TEMPLATES } from "./demo-data";
@@ -79,12 +80,19 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   });
   const exteriors: string[] = [];
   const interiors: string[] = [];
-  for (const photo of decoded) {
-    const { bytes } = photo;
+  const thumbs = new Map(decoded.filter((p) => p.name.endsWith(".thumb.jpg")).map((p) => [p.name.replace(".thumb.jpg", ".jpg"), p.bytes]));
+  const thumbKeys = new Map<string, string>();
+  const put = (key: string, bytes: Uint8Array) =>
+    env.IMAGES.put(key, bytes, { httpMetadata: { contentType: "image/jpeg", cacheControl: IMMUTABLE } });
+  for (const photo of decoded.filter((p) => !p.name.endsWith(".thumb.jpg"))) {
     const key = `listings/${newId()}.jpg`;
-    await env.IMAGES.put(key, bytes, {
-      httpMetadata: { contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable" },
-    });
+    await put(key, photo.bytes);
+    const thumb = thumbs.get(photo.name);
+    if (thumb) {
+      // Same naming as uploads (routes/listings): <key>.thumb.jpg beside the full photo.
+      thumbKeys.set(key, key.replace(/\.jpg$/, ".thumb.jpg"));
+      await put(thumbKeys.get(key)!, thumb);
+    }
     (photo.name.includes("exterior") ? exteriors : interiors).push(key);
   }
 
@@ -157,7 +165,9 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         exteriors.length ? exteriors[(placeIndex + i) % exteriors.length] : undefined,
         ...Array.from({ length: rnd.int(1, 3) }, () => (interiors.length ? rnd.pick(interiors) : undefined)),
       ].filter((k, index, all): k is string => !!k && all.indexOf(k) === index);
-      photoKeys.forEach((key, position) => photoRows.push({ id: newId(), listingId: id, key, position }));
+      photoKeys.forEach((key, position) =>
+        photoRows.push({ id: newId(), listingId: id, key, thumbKey: thumbKeys.get(key) ?? null, position }),
+      );
     }
   });
 
@@ -169,5 +179,5 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: photos.length };
+  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: exteriors.length + interiors.length };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `listings_browse_university_term_newest_idx` ON `listings` (`university_id`,`lease_term`,`verification_status`,`status`,`created_at`,`id`);
