@@ -77,5 +77,13 @@ describe("at 360 px", () => {
     await b.page.getByRole("heading", { level: 1 }).waitFor();
     const overflow = await b.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // Filters fold behind a button, so the first listing starts on the first screen; 8 cards per batch.
+    await b.page.getByRole("article").first().waitFor();
+    const top = await b.page.getByRole("article").first().evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeLessThan(740);
+    expect(await b.page.getByRole("article").count()).toBe(8);
+    await b.page.getByRole("button", { name: "Filters" }).click();
+    await b.page.getByLabel("Unit type").selectOption("studio");
+    await b.page.waitForURL((url) => url.searchParams.get("unitType") === "studio");
   });
 });

@@ -9,6 +9,9 @@ export function FilterBar() {
   const { params, set, clear, active } = useBrowseFilters();
   const universities = useUniversities();
   const [q, setQ] = useState(params.get("q") ?? "");
+  // On phones the filters fold away behind a button so listings stay on the first screen.
+  const [expanded, setExpanded] = useState(false);
+  const activeCount = ["university", "term", "unitType", "gender", "parking", "pets"].filter((k) => params.has(k)).length;
   return (
     <section className="filter-bar" aria-label="Filters">
       <form
@@ -27,7 +30,16 @@ export function FilterBar() {
           Search
         </button>
       </form>
-      <div className="filters">
+      <button
+        type="button"
+        className="button button-ghost filters-toggle"
+        aria-expanded={expanded}
+        aria-controls="browse-filters"
+        onClick={() => setExpanded((e) => !e)}
+      >
+        Filters{activeCount ? ` (${activeCount})` : ""}
+      </button>
+      <div id="browse-filters" className={`filters${expanded ? " filters-open" : ""}`}>
         <label className="field">
           <span className="field-label">University</span>
           <select value={params.get("university") ?? ""} onChange={(e) => set("university", e.target.value || null)}>

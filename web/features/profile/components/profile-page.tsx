@@ -243,7 +243,6 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
           <h2>Edit profile</h2>
           <EditProfileForm />
         </section>
-        {listings}
         <aside className="stack">
           <section className="panel stack-sm" aria-labelledby="notifications-heading">
             <h2 id="notifications-heading">Email notifications</h2>
@@ -266,6 +265,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             </div>
           </section>
         </aside>
+        {listings}
       </div>
     </PageFrame>
   );
