@@ -23,6 +23,9 @@ import { listingsRoutes } from "./routes/listings";
 import { favoritesRoutes } from "./routes/favorites";
 import { uploadRoutes } from "./routes/upload";
 import { geoRoutes } from "./routes/geo";
+import { adminRoutes } from "./routes/admin";
+import { feedbackRoutes } from "./routes/feedback";
+import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./routes/assets";
 import { serveListingPage } from "./routes/listing-page";
 
@@ -64,7 +67,10 @@ export function createApp() {
   app.route("/api/v1/universities", universitiesRoutes);
   app.route("/api/v1/auth", authRoutes);
   app.route("/api/v1/users", usersRoutes);
+  app.route("/api/v1/verification/admin", verificationAdminRoutes);
   app.route("/api/v1/verification", verificationRoutes);
+  app.route("/api/v1/admin", adminRoutes);
+  app.route("/api/v1/feedback", feedbackRoutes);
   app.route("/api/v1/images", imagesRoutes);
   app.route("/api/v1/subleases", listingsRoutes);
   app.route("/api/v1/favorites", favoritesRoutes);

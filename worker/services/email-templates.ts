@@ -58,3 +58,29 @@ export function passwordResetEmail(to: string, firstName: string, code: string):
     footnote: "If you didn't ask to reset your password, ignore this email: your password stays the same.",
   });
 }
+
+export function listingReviewEmail(to: string, firstName: string, title: string, approved: boolean, reason: string | null): EmailMessage {
+  return render({
+    to,
+    subject: approved ? `Your listing "${title}" is live` : `Your listing "${title}" needs changes`,
+    preheader: approved ? "Students can now find it on CampusNest." : "Our team could not approve it yet.",
+    heading: approved ? `Good news, ${firstName}!` : `About your listing, ${firstName}`,
+    paragraphs: approved
+      ? [`"${title}" was approved and is now visible to students on CampusNest.`]
+      : [`"${title}" was not approved.`, `Reason: ${reason ?? "not given"}`, "Edit the listing to fix it; it goes back to review when you save."],
+    footnote: "You can turn these emails off in your profile's notification settings.",
+  });
+}
+
+export function verificationReviewEmail(to: string, firstName: string, approved: boolean, reason: string | null): EmailMessage {
+  return render({
+    to,
+    subject: approved ? "You're verified on CampusNest" : "Your CampusNest identity check needs another look",
+    preheader: approved ? "You can now create listings." : "Please submit a new document.",
+    heading: approved ? `You're verified, ${firstName}!` : `About your identity check, ${firstName}`,
+    paragraphs: approved
+      ? ["Our team approved your document. You can now create listings."]
+      : ["Our team could not verify your document.", `Reason: ${reason ?? "not given"}`, "You can submit a new document from the Get verified page."],
+    footnote: "You can turn these emails off in your profile's notification settings.",
+  });
+}

@@ -7,7 +7,7 @@ import { LIMITS } from "../../contract/constants";
 import { avatarSchema, notificationsSchema, preferencesSchema, profileUpdateSchema, type UserStats } from "../../contract/profile";
 import { createDb, type Db } from "../../db/client";
 import { findUserById, imageUrl, toPrivateUser, toPublicUser } from "../../db/queries/users";
-import { conversations, favorites, listingPhotos, listings, messages, universities, users, verificationRequests } from "../../db/schema";
+import { conversations, favorites, listings, messages, universities, users } from "../../db/schema";
 import { createRouter } from "../../lib/context";
 import { apiError, badRequest, notFound, validationFailed } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
@@ -15,7 +15,7 @@ import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { decodeDataUrl, decodedSize, detectFileType } from "../../services/files";
 import { deleteObjects, putImage } from "../../services/storage";
-import { unreferencedKeys } from "../listings";
+import { deleteAccount } from "../../services/accounts";
 import { LISTING_COLUMNS, LISTING_FROM, rowsToListings, type ListingRow } from "../../db/queries/listings";
 
 async function assertUniversity(db: Db, id: number | null | undefined, path: string) {
@@ -46,21 +46,7 @@ export const usersRoutes = createRouter()
   })
 
   .delete("/profile", async (c) => {
-    const user = await requireUser(c);
-    const db = createDb(c.env);
-    const [photos, documents] = await Promise.all([
-      db
-        .select({ key: listingPhotos.key, thumbKey: listingPhotos.thumbKey })
-        .from(listingPhotos)
-        .innerJoin(listings, eq(listingPhotos.listingId, listings.id))
-        .where(eq(listings.userId, user.id)),
-      db.select({ key: verificationRequests.documentKey }).from(verificationRequests).where(eq(verificationRequests.userId, user.id)),
-    ]);
-    // One statement; foreign keys cascade to listings, photos, favourites, tokens and requests.
-    // Messages the user sent stay (sender_id is not a foreign key): shown as from a deleted user.
-    await db.delete(users).where(eq(users.id, user.id));
-    await deleteObjects(c.env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(c.env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);
-    await deleteObjects(c.env.ID_DOCUMENTS, documents.map((d) => d.key));
+    await deleteAccount(c.env, await requireUser(c));
     return c.body(null, 204);
   })
 

@@ -1,0 +1,224 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, authed, json, post, signUp, type Session } from "./helpers";
+import { dataUrl, JPEG_1x1 } from "./fixtures";
+
+let token: string;
+let student: Session;
+
+const admin = (path: string, init: RequestInit = {}) => api(path, authed(token, init));
+
+async function insertListing(id: string, status = "pending", extra: Record<string, string | number | null> = {}) {
+  const row = { id, user_id: student.user.id, university_id: 1, title: `T ${id}`, description: "d", unit_type: "studio", address: "a", monthly_rent: 700, lease_term: "fall", verification_status: status, ...extra };
+  const cols = Object.keys(row);
+  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`).bind(...Object.values(row)).run();
+}
+
+beforeAll(async () => {
+  const res = await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD });
+  expect(res.status).toBe(200);
+  ({ token } = await json<{ success: boolean; token: string }>(res));
+  student = await signUp("student-admin@ufl.edu");
+});
+
+describe("admin access", () => {
+  const routes: [string, string, unknown?][] = [
+    ["GET", "/api/v1/admin/tables"],
+    ["GET", "/api/v1/admin/users"],
+    ["GET", "/api/v1/admin/listings"],
+    ["GET", "/api/v1/admin/listings/pending"],
+    ["GET", "/api/v1/admin/listings/promoted"],
+    ["GET", "/api/v1/admin/stats"],
+    ["GET", "/api/v1/admin/audit"],
+    ["PATCH", "/api/v1/admin/listings/x/verify", { status: "approved" }],
+    ["POST", "/api/v1/admin/listings/verify-all"],
+    ["POST", "/api/v1/admin/listings/x/promote"],
+    ["POST", "/api/v1/admin/listings/x/unpromote"],
+    ["POST", "/api/v1/admin/cleanup-expired-promotions"],
+    ["PATCH", "/api/v1/admin/users/x/verify", { verification_status: "verified" }],
+    ["DELETE", "/api/v1/admin/delete-item", { tableName: "feedback", itemId: "x" }],
+    ["GET", "/api/v1/admin/conversations"],
+    ["GET", "/api/v1/admin/conversations/x/messages"],
+    ["GET", "/api/v1/verification/admin/all?status=pending"],
+    ["GET", "/api/v1/verification/admin/x/document"],
+    ["PATCH", "/api/v1/verification/admin/x/review", { status: "approved" }],
+    ["GET", "/api/v1/feedback/admin"],
+    ["PUT", "/api/v1/feedback/admin/x/status?status=archived"],
+  ];
+
+  it("refuses every admin route without a token, with a bad or expired token, and with a user's token", async () => {
+    const bad = ["", "?token=garbage", `?token=${student.access_token}`];
+    for (const [method, path, body] of routes) {
+      for (const suffix of bad) {
+        const url = suffix ? `${path}${path.includes("?") ? "&" : "?"}${suffix.slice(1)}` : path;
+        const res = await api(url, { method, body: body ? JSON.stringify(body) : undefined });
+        expect(res.status, `${method} ${url}`).toBe(401);
+      }
+      const userBearer = await api(path, authed(student.access_token, { method, body: body ? JSON.stringify(body) : undefined }));
+      expect(userBearer.status, `${method} ${path} with a user's bearer`).toBe(401);
+    }
+  });
+
+  it("accepts the token as ?token= and as a bearer header; a wrong password is 401 with success false", async () => {
+    expect((await api(`/api/v1/admin/tables?token=${token}`)).status).toBe(200);
+    expect(await json(await admin("/api/v1/admin/tables"))).toEqual({
+      tables: ["users", "listings", "feedback", "verification_requests", "conversations", "messages"],
+    });
+    const wrong = await post("/api/v1/admin/login", { password: "nope" });
+    expect(wrong.status).toBe(401);
+    expect(await json(wrong)).toMatchObject({ success: false });
+  });
+});
+
+describe("listing review", () => {
+  it("approves once (a second approval changes nothing), refuses a rejection without reason, and emails the owner", async () => {
+    await insertListing("rev1");
+    const noReason = await admin("/api/v1/admin/listings/rev1/verify", { method: "PATCH", body: JSON.stringify({ status: "rejected" }) });
+    expect(noReason.status).toBe(422);
+    expect(await json(noReason)).toMatchObject({ detail: "Please provide a reason for rejection" });
+
+    const first = await json<{ changed: boolean; listing: { verification_status: string; price: number } }>(
+      await admin("/api/v1/admin/listings/rev1/verify", { method: "PATCH", body: JSON.stringify({ status: "approved" }) }),
+    );
+    expect(first).toMatchObject({ changed: true, listing: { verification_status: "approved", price: 700 } });
+    const second = await json<{ changed: boolean }>(await admin("/api/v1/admin/listings/rev1/verify", { method: "PATCH", body: JSON.stringify({ status: "approved" }) }));
+    expect(second.changed).toBe(false);
+    const mails = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${student.user.email}`));
+    expect(mails.data.filter((m) => m.subject.includes("is live"))).toHaveLength(1);
+    expect((await api("/api/v1/subleases/rev1")).status).toBe(200);
+
+    const rejected = await admin("/api/v1/admin/listings/rev1/verify", { method: "PATCH", body: JSON.stringify({ status: "rejected", rejection_reason: "Photos are of another place" }) });
+    expect(await json(rejected)).toMatchObject({ listing: { verification_status: "rejected", rejection_reason: "Photos are of another place" } });
+    expect((await api("/api/v1/subleases/rev1")).status).toBe(404);
+  });
+
+  it("starts a promotion bought while pending once approved; promotes approved listings only; cleans up", async () => {
+    await insertListing("rev2", "pending", { promotion_pending_days: 7 });
+    await admin("/api/v1/admin/listings/rev2/verify", { method: "PATCH", body: JSON.stringify({ status: "approved" }) });
+    const promoted = await json<{ listings: { id: string; promoted: boolean }[] }>(await admin("/api/v1/admin/listings/promoted"));
+    expect(promoted.listings.find((l) => l.id === "rev2")?.promoted).toBe(true);
+
+    await insertListing("rev3", "pending");
+    const refused = await admin("/api/v1/admin/listings/rev3/promote", { method: "POST" });
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toEqual({ detail: "Only approved listings can be promoted" });
+
+    await insertListing("rev4", "approved", { promotion_start: "2026-01-01T00:00:00.000Z", promotion_end: "2026-01-08T00:00:00.000Z", promotion_source: "admin" });
+    expect((await admin("/api/v1/admin/listings/rev4/promote", { method: "POST" })).status).toBe(200);
+    await env.DB.prepare("UPDATE listings SET promotion_end = '2026-01-08T00:00:00.000Z' WHERE id = 'rev4'").run();
+    expect(await json(await admin("/api/v1/admin/cleanup-expired-promotions", { method: "POST" }))).toEqual({ expired_count: 1 });
+    expect((await admin("/api/v1/admin/listings/rev2/unpromote", { method: "POST" })).status).toBe(200);
+  });
+
+  it("verify-all approves every pending listing and reports the counts", async () => {
+    await insertListing("va1");
+    await insertListing("va2");
+    const res = await json<{ verified_count: number; total_listings: number }>(await admin("/api/v1/admin/listings/verify-all", { method: "POST" }));
+    expect(res.verified_count).toBe(res.total_listings);
+    expect(res.verified_count).toBeGreaterThanOrEqual(2);
+    expect((await json<{ listings: unknown[] }>(await admin("/api/v1/admin/listings/pending"))).listings).toEqual([]);
+  });
+});
+
+describe("identity review", () => {
+  it("approves (user becomes verified), rejects with a required reason, and streams the document to admins only", async () => {
+    const s = await signUp("idreview@ufl.edu");
+    const up = await json<{ id_document_url: string }>(
+      await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.jpg", image_data: dataUrl(JPEG_1x1) }) })),
+    );
+    const submitted = await json<{ data: { id: string } }>(
+      await api("/api/v1/verification/submit-url", authed(s.access_token, { method: "POST", body: JSON.stringify({ document_type: "passport", id_document_url: up.id_document_url }) })),
+    );
+    const id = submitted.data.id;
+    const pending = await json<{ data: { id: string; user_email: string }[] }>(await admin("/api/v1/verification/admin/all?status=pending"));
+    expect(pending.data.map((r) => r.id)).toContain(id);
+
+    const doc = await admin(`/api/v1/verification/admin/${id}/document`);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get("content-type")).toBe("image/jpeg");
+    expect(doc.headers.get("cache-control")).toContain("no-store");
+    expect((await api(`/api/v1/verification/admin/${id}/document`, authed(s.access_token))).status).toBe(401);
+
+    const noReason = await admin(`/api/v1/verification/admin/${id}/review`, { method: "PATCH", body: JSON.stringify({ status: "rejected", rejection_reason: "  " }) });
+    expect(noReason.status).toBe(422);
+    await admin(`/api/v1/verification/admin/${id}/review`, { method: "PATCH", body: JSON.stringify({ status: "approved" }) });
+    const again = await json<{ changed: boolean }>(await admin(`/api/v1/verification/admin/${id}/review`, { method: "PATCH", body: JSON.stringify({ status: "approved" }) }));
+    expect(again.changed).toBe(false);
+    const status = await json<{ data: { status: string } }>(await api("/api/v1/verification/status", authed(s.access_token)));
+    expect(status.data.status).toBe("verified");
+    const mails = await json<{ data: { subject: string }[] }>(await api("/api/v1/dev/emails?to=idreview@ufl.edu"));
+    expect(mails.data.filter((m) => m.subject === "You're verified on CampusNest")).toHaveLength(1);
+  });
+
+  it("respects the user's toggle: no review email when it is off", async () => {
+    const s = await signUp("quiet@ufl.edu");
+    await api("/api/v1/users/notifications", authed(s.access_token, { method: "PATCH", body: JSON.stringify({ email_on_listing_review: false }) }));
+    await env.DB.prepare("INSERT INTO listings (id, user_id, university_id, title, description, unit_type, address, monthly_rent, lease_term) VALUES ('quiet1', ?, 1, 'Quiet', 'd', 'studio', 'a', 700, 'fall')").bind(s.user.id).run();
+    await admin("/api/v1/admin/listings/quiet1/verify", { method: "PATCH", body: JSON.stringify({ status: "approved" }) });
+    const mails = await json<{ data: { subject: string }[] }>(await api("/api/v1/dev/emails?to=quiet@ufl.edu"));
+    expect(mails.data.some((m) => m.subject.includes("is live"))).toBe(false);
+  });
+});
+
+describe("users, stats, delete-item, audit", () => {
+  it("sets a user's verification status, lists users and stats with 10 days of growth", async () => {
+    const res = await admin(`/api/v1/admin/users/${student.user.id}/verify`, { method: "PATCH", body: JSON.stringify({ verification_status: "verified" }) });
+    expect(await json(res)).toMatchObject({ user: { id_verification_status: "verified" } });
+    expect((await admin(`/api/v1/admin/users/${student.user.id}/verify`, { method: "PATCH", body: JSON.stringify({ verification_status: "approved" }) })).status).toBe(422);
+    const users = await json<{ users: { email: string }[] }>(await admin("/api/v1/admin/users"));
+    expect(users.users.map((u) => u.email)).toContain("student-admin@ufl.edu");
+    expect(JSON.stringify(users)).not.toContain("scrypt$");
+    const { stats } = await json<{ stats: { users: number; user_growth: { date: string; users: number }[] } }>(await admin("/api/v1/admin/stats"));
+    expect(stats.user_growth).toHaveLength(10);
+    expect(stats.user_growth.at(-1)!.date).toBe(new Date().toISOString().slice(0, 10));
+    expect(stats.user_growth.at(-1)!.users).toBeGreaterThanOrEqual(3);
+    expect(stats.users).toBeGreaterThanOrEqual(3);
+  });
+
+  it("delete-item: unknown table is 400 and deletes nothing; a listing goes with its photos", async () => {
+    await insertListing("del1", "approved");
+    await env.IMAGES.put("listings/del-photo.jpg", JPEG_1x1);
+    await env.DB.prepare("INSERT INTO listing_photos (id, listing_id, key, position) VALUES ('dp1', 'del1', 'listings/del-photo.jpg', 0)").run();
+    const unknown = await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "sqlite_master", itemId: "del1" }) });
+    expect(unknown.status).toBe(400);
+    expect((await api("/api/v1/subleases/del1")).status).toBe(200);
+    const res = await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "listings", itemId: "del1" }) });
+    expect(await json(res)).toMatchObject({ success: true, message: "Item deleted successfully" });
+    expect(await env.IMAGES.head("listings/del-photo.jpg")).toBeNull();
+    expect(await env.DB.prepare("SELECT COUNT(*) n FROM listing_photos WHERE listing_id = 'del1'").first<{ n: number }>()).toEqual({ n: 0 });
+    expect((await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "listings", itemId: "del1" }) })).status).toBe(404);
+    const audit = await json<{ audit: { action: string; item_id: string }[] }>(await admin("/api/v1/admin/audit"));
+    expect(audit.audit.find((a) => a.action === "delete_item")).toMatchObject({ item_id: "del1" });
+  });
+});
+
+describe("feedback", () => {
+  it("is sent without an account, listed for staff, archived one way", async () => {
+    const bad = await post("/api/v1/feedback/", { email: "", message: "" });
+    expect(bad.status).toBe(422);
+    expect(await json(bad)).toMatchObject({ detail: "Please fill in all fields" });
+    const sent = await post("/api/v1/feedback/", { email: "fan@ufl.edu", message: "Love the verified listings!" });
+    expect(sent.status).toBe(201);
+    const { id } = await json<{ id: string }>(sent);
+    const list = await json<{ id: string; email: string; timestamp: string; archived: boolean }[]>(await admin("/api/v1/feedback/admin"));
+    expect(list.find((f) => f.id === id)).toMatchObject({ email: "fan@ufl.edu", archived: false });
+    expect((await admin(`/api/v1/feedback/admin/${id}/status?status=active`, { method: "PUT" })).status).toBe(422);
+    expect((await admin(`/api/v1/feedback/admin/${id}/status?status=archived`, { method: "PUT" })).status).toBe(200);
+    const active = await json<{ id: string }[]>(await admin("/api/v1/feedback/admin"));
+    const archived = await json<{ id: string }[]>(await admin("/api/v1/feedback/admin?status=archived"));
+    expect(active.map((f) => f.id)).not.toContain(id);
+    expect(archived.map((f) => f.id)).toContain(id);
+  });
+
+  it("is throttled per address", async () => {
+    const ip = { "cf-connecting-ip": "203.0.113.99" };
+    let attempts = 0;
+    let res: Response;
+    do {
+      res = await post("/api/v1/feedback/", { email: "spam@ufl.edu", message: `spam ${attempts++}` }, ip);
+    } while (res.status === 201 && attempts < 130);
+    expect(res.status).toBe(429);
+    expect(attempts).toBeGreaterThan(60);
+  });
+});
+

@@ -1,0 +1,100 @@
+/** Identity review for staff: lists, the private document (streamed to admins only), the decision. */
+import { and, desc, eq, exists, ne, notExists } from "drizzle-orm";
+import { z } from "zod";
+import { reviewSchema } from "../../contract/admin";
+import { createDb } from "../../db/client";
+import { users, verificationRequests } from "../../db/schema";
+import { createRouter } from "../../lib/context";
+import { notFound } from "../../lib/errors";
+import { isoNow } from "../../lib/time";
+import { parseJson, parseQuery } from "../../lib/validate";
+import { requireAdmin } from "../../middleware/require-admin";
+import { notifyVerificationReview } from "../../services/notifications";
+import { audit } from "../admin";
+import { toVerificationRequest } from ".";
+
+export const verificationAdminRoutes = createRouter()
+  .get("/all", async (c) => {
+    await requireAdmin(c);
+    const { status } = parseQuery(c, z.object({ status: z.enum(["pending", "unverified", "approved", "rejected"]).default("pending") }));
+    const db = createDb(c.env);
+    if (status === "unverified") {
+      // Users who have not submitted a document.
+      const rows = await db
+        .select()
+        .from(users)
+        .where(
+          and(
+            eq(users.idVerificationStatus, "unverified"),
+            notExists(db.select({ id: verificationRequests.id }).from(verificationRequests).where(eq(verificationRequests.userId, users.id))),
+          ),
+        )
+        .orderBy(desc(users.createdAt))
+        .limit(500);
+      return c.json({
+        data: rows.map((u) => ({ id: null, user_id: u.id, status: "unverified", user_email: u.email, user_name: `${u.firstName} ${u.lastName}`.trim(), submitted_at: null })),
+      });
+    }
+    const rows = await db
+      .select({ request: verificationRequests, email: users.email, first: users.firstName, last: users.lastName })
+      .from(verificationRequests)
+      .innerJoin(users, eq(users.id, verificationRequests.userId))
+      .where(eq(verificationRequests.status, status))
+      .orderBy(status === "pending" ? verificationRequests.submittedAt : desc(verificationRequests.submittedAt))
+      .limit(500);
+    return c.json({
+      data: rows.map((r) => ({ ...toVerificationRequest(r.request), user_email: r.email, user_name: `${r.first} ${r.last}`.trim() })),
+    });
+  })
+
+  .get("/:id/document", async (c) => {
+    await requireAdmin(c);
+    const row = await createDb(c.env).select().from(verificationRequests).where(eq(verificationRequests.id, c.req.param("id"))).get();
+    const object = row?.documentKey ? await c.env.ID_DOCUMENTS.get(row.documentKey) : null;
+    if (!object) throw notFound("Document not found");
+    return new Response(object.body, {
+      headers: {
+        "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "Content-Disposition": "inline",
+        // Private: never kept by a browser or shared cache.
+        "Cache-Control": "no-store, private",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  })
+
+  .patch("/:id/review", async (c) => {
+    const actor = await requireAdmin(c);
+    const review = await parseJson(c, reviewSchema);
+    const db = createDb(c.env);
+    const id = c.req.param("id");
+    const row = await db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
+    if (!row) throw notFound("Verification request not found");
+    const now = isoNow();
+    const [changed] = await db.batch([
+      db
+        .update(verificationRequests)
+        .set({ status: review.status, rejectionReason: review.status === "rejected" ? review.rejection_reason! : null, reviewedAt: now })
+        // Guarded: a second identical decision changes nothing.
+        .where(and(eq(verificationRequests.id, id), ne(verificationRequests.status, review.status))),
+      db
+        .update(users)
+        .set({ idVerificationStatus: review.status === "approved" ? "verified" : "rejected", updatedAt: now })
+        // Only when the guarded update above applied (it stamped reviewed_at with this instant).
+        .where(
+          and(
+            eq(users.id, row.userId),
+            exists(
+              db
+                .select({ id: verificationRequests.id })
+                .from(verificationRequests)
+                .where(and(eq(verificationRequests.id, id), eq(verificationRequests.reviewedAt, now), eq(verificationRequests.status, review.status))),
+            ),
+          ),
+        ),
+      audit(db, actor, `verification_${review.status}`, "verification_requests", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
+    ]);
+    if (changed.meta.changes) await notifyVerificationReview(c.env, c.var.config, row.userId, review.status === "approved", review.rejection_reason ?? null);
+    const updated = await db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
+    return c.json({ success: true, changed: !!changed.meta.changes, data: toVerificationRequest(updated!) });
+  });

@@ -1,0 +1,26 @@
+/**
+ * Emails about reviews, sent unless the user turned that toggle off. A failure to send is logged
+ * and never undoes the review.
+ */
+import type { Config } from "../env";
+import { createDb } from "../db/client";
+import { findUserById } from "../db/queries/users";
+import { log } from "../lib/log";
+import { sendEmail } from "./email";
+import { listingReviewEmail, verificationReviewEmail } from "./email-templates";
+
+export async function notifyListingReview(env: Env, config: Config, userId: string, title: string, approved: boolean, reason: string | null) {
+  const user = await findUserById(createDb(env), userId);
+  if (!user || !user.emailOnListingReview) return;
+  await sendEmail(env, config, listingReviewEmail(user.email, user.firstName, title, approved, reason)).catch((err) =>
+    log.warn("notification_failed", { kind: "listing_review", message: String(err) }),
+  );
+}
+
+export async function notifyVerificationReview(env: Env, config: Config, userId: string, approved: boolean, reason: string | null) {
+  const user = await findUserById(createDb(env), userId);
+  if (!user || !user.emailOnVerificationReview) return;
+  await sendEmail(env, config, verificationReviewEmail(user.email, user.firstName, approved, reason)).catch((err) =>
+    log.warn("notification_failed", { kind: "verification_review", message: String(err) }),
+  );
+}
