@@ -4,6 +4,7 @@ import { Footer } from "../components/layout/footer";
 import { Navbar } from "../components/layout/navbar";
 import { PageLoadingInline } from "../components/ui/spinner";
 import { SignInDialog } from "../features/auth/components/sign-in-dialog";
+import { FeedbackWidget } from "../features/feedback/components/feedback-widget";
 import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
 
 export function AppLayout() {
@@ -21,6 +22,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <SignInDialog open={signInOpen} onClose={signInPrompt.close} />
+      <FeedbackWidget />
       <ScrollRestoration />
     </div>
   );

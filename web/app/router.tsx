@@ -16,6 +16,8 @@ const upcoming = (path: string, title: string, feature: string, access: Access):
 });
 
 export const routes: RouteObject[] = [
+  // The admin panel has its own header: no public navbar, footer or feedback button.
+  { path: paths.admin, errorElement: <RouteError />, lazy: lazyPage(() => import("./routes/admin")) },
   {
     element: <AppLayout />,
     errorElement: <RouteError />,
@@ -33,7 +35,6 @@ export const routes: RouteObject[] = [
       { path: paths.verification, lazy: lazyPage(() => import("./routes/verification")) },
       { path: paths.support, lazy: lazyPage(() => import("./routes/support")) },
       { path: paths.terms, lazy: lazyPage(() => import("./routes/terms")) },
-      { path: paths.admin, lazy: lazyPage(() => import("./routes/admin")) },
       { path: "*", lazy: lazyPage(() => import("./routes/not-found")) },
     ],
   },
