@@ -87,7 +87,7 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
   return (
     <figure className="chart">
       <figcaption>New users, last 10 days</figcaption>
-      <svg viewBox="0 0 420 230" role="img" aria-label={growth.map((g) => `${g.date}: ${g.users}`).join(", ")}>
+      <svg viewBox="0 -12 420 242" role="img" aria-label={growth.map((g) => `${g.date}: ${g.users}`).join(", ")}>
         {[0, 50, 100, 150, 200].map((v) => (
           <g key={v}>
             <line x1="36" x2="415" y1={200 - v} y2={200 - v} stroke="currentColor" strokeOpacity="0.15" />
