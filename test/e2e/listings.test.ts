@@ -66,7 +66,7 @@ describe("the marketplace in Chromium", () => {
     await other.getByRole("article").first().waitFor();
     const universitiesShown = await other.locator(".listing-card-university").allTextContents();
     expect(universitiesShown.length).toBeGreaterThan(0);
-    expect(universitiesShown.every((t) => t.startsWith("UF ·"))).toBe(true);
+    expect(universitiesShown.filter((t) => !t.startsWith("UF ·"))).toEqual([]);
     expect(await other.getByLabel("Sort").inputValue()).toBe("price_asc");
     await other.close();
 

@@ -246,3 +246,21 @@ describe("favorites page", () => {
     await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
   });
 });
+
+describe("filters", () => {
+  it("keep two quick changes made before a re-render", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
+    const { router } = renderApp("/");
+    await screen.findByText("No listings match your search");
+    const unit = screen.getByLabelText("Unit type") as HTMLSelectElement;
+    const sort = screen.getByLabelText("Sort") as HTMLSelectElement;
+    // Both change events fire in one task, before React re-renders the filter bar.
+    act(() => {
+      unit.value = "studio";
+      unit.dispatchEvent(new Event("change", { bubbles: true }));
+      sort.value = "price_asc";
+      sort.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await waitFor(() => expect(router.state.location.search).toBe("?unitType=studio&sort=price_asc"));
+  });
+});

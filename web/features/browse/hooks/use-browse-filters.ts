@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router-dom";
 import type { BrowseParams } from "../../../lib/listings-api";
 
@@ -25,13 +25,22 @@ export function toBrowseParams(params: URLSearchParams): BrowseParams {
 export function useBrowseFilters() {
   const [params, setParams] = useSearchParams();
   const browse = useMemo(() => toBrowseParams(params), [params]);
+  // The newest filters, also between a change and its re-render: two quick changes both stick.
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const set = (key: FilterKey, value: string | null) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(latest.current);
     if (value) next.set(key, value);
     else next.delete(key);
+    latest.current = next;
     setParams(next, { replace: true });
   };
-  const clear = () => setParams(new URLSearchParams(), { replace: true });
+  const clear = () => {
+    latest.current = new URLSearchParams();
+    setParams(latest.current, { replace: true });
+  };
   const active = FILTER_KEYS.some((k) => params.has(k) && k !== "sort");
   return { params, browse, set, clear, active };
 }
