@@ -2,11 +2,11 @@ import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { LIMITS } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
-import { FormError, SelectField, TextField } from "../../../components/ui/field";
+import { FormError, TextField } from "../../../components/ui/field";
+import { UniversitySelect } from "../../../components/university-select";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
-import { useUniversities } from "../../../lib/universities";
 import { register } from "../api/auth-api";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
@@ -39,7 +39,6 @@ export function validateSignup(form: SignupForm): Errors {
 
 export function SignupPage() {
   const navigate = useNavigate();
-  const universities = useUniversities();
   const [form, setForm] = useState<SignupForm>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -87,15 +86,13 @@ export function SignupPage() {
             <TextField label="Last name" autoComplete="family-name" required {...field("last_name")} />
           </div>
           <TextField label="Email" type="email" autoComplete="email" required {...field("email")} />
-          <SelectField label="University" required disabled={universities.isPending} {...field("university_id")}>
-            <option value="">{universities.isPending ? "Loading universities..." : "Choose your university"}</option>
-            {universities.data?.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.name} ({u.abbreviation})
-              </option>
-            ))}
-          </SelectField>
-          {universities.isError && <FormError message="Failed to load universities" />}
+          <UniversitySelect
+            required
+            value={form.university_id}
+            error={errors.university_id}
+            emptyLabel="Choose your university"
+            onChange={(v) => setForm((f) => ({ ...f, university_id: v }))}
+          />
           <div className="grid-2">
             <TextField label="Password" type="password" autoComplete="new-password" required hint="At least 6 characters." {...field("password")} />
             <TextField label="Confirm password" type="password" autoComplete="new-password" required {...field("confirm")} />

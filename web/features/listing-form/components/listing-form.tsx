@@ -6,7 +6,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { ApiError } from "../../../lib/api-client";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { fetchProfile } from "../../../lib/session";
-import { useUniversities } from "../../../lib/universities";
+import { UniversitySelect } from "../../../components/university-select";
 import { createListing, updateListing, uploadPhotos } from "../api/listing-form-api";
 import { checkFiles, MESSAGES, preparePhoto } from "../lib/images";
 import { AddressInput } from "./address-input";
@@ -93,7 +93,6 @@ interface ListingFormProps {
 
 export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) {
   const editing = !!listing;
-  const universities = useUniversities();
   const [fields, setFields] = useState<Fields>(() =>
     listing
       ? {
@@ -284,19 +283,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="University"
-          value={fields.university_id}
-          error={errors.university_id ?? (universities.isError ? "Failed to load universities" : undefined)}
-          onChange={(e) => set("university_id", e.target.value)}
-        >
-          <option value="">{universities.isPending ? "Loading universities..." : "Choose a university"}</option>
-          {universities.data?.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.name} ({u.abbreviation})
-            </option>
-          ))}
-        </SelectField>
+        <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
       </div>
       <div className="grid-2">
         <SelectField label="Roommate gender preference" value={fields.gender_preference} onChange={(e) => set("gender_preference", e.target.value)}>

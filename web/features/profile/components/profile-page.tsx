@@ -4,12 +4,12 @@ import type { NotificationSettings } from "@contract/users";
 import { DELETE_ACCOUNT_CONFIRMATION } from "@contract/profile";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { Dialog } from "../../../components/ui/dialog";
-import { FormError, SelectField, TextField } from "../../../components/ui/field";
+import { FormError, TextField } from "../../../components/ui/field";
+import { UniversitySelect } from "../../../components/university-select";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useSession } from "../../../lib/session";
-import { useUniversities } from "../../../lib/universities";
 import { deleteAccount, updateNotifications, updateProfile } from "../api/profile-api";
 import { AvatarUploader } from "./avatar-uploader";
 
@@ -40,7 +40,6 @@ function useProfileErrors() {
 
 function EditProfileForm() {
   const { session, setUser } = useSession();
-  const universities = useUniversities();
   const toast = useToast();
   const handleError = useProfileErrors();
   const user = session!.user;
@@ -95,14 +94,12 @@ function EditProfileForm() {
       </div>
       <div className="grid-2">
         <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." {...bind("phone")} />
-        <SelectField label="University" {...bind("university_id")}>
-          <option value="">No university</option>
-          {universities.data?.map((u) => (
-            <option key={u.id} value={u.id}>
-              {u.name} ({u.abbreviation})
-            </option>
-          ))}
-        </SelectField>
+        <UniversitySelect
+          value={form.university_id}
+          error={errors.university_id}
+          emptyLabel="No university"
+          onChange={(v) => setForm((f) => ({ ...f, university_id: v }))}
+        />
       </div>
       <FormError message={error} />
       <div>
