@@ -31,6 +31,7 @@ describe("admin access", () => {
     ["GET", "/api/v1/admin/stats"],
     ["GET", "/api/v1/admin/audit"],
     ["PATCH", "/api/v1/admin/listings/x/verify", { status: "approved" }],
+    ["PATCH", "/api/v1/admin/listings/x", { title: "x" }],
     ["POST", "/api/v1/admin/listings/verify-all"],
     ["POST", "/api/v1/admin/listings/x/promote"],
     ["POST", "/api/v1/admin/listings/x/unpromote"],
@@ -120,6 +121,19 @@ describe("listing review", () => {
   });
 });
 
+describe("listing edits by staff", () => {
+  it("corrects title, price and status, audited; bad input is 422 and a missing listing 404", async () => {
+    await insertListing("ed1", "approved");
+    const res = await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "Fixed typo", monthly_rent: 650, status: "hidden" }) });
+    expect(await json(res)).toMatchObject({ listing: { title: "Fixed typo", monthly_rent: 650, status: "hidden", verification_status: "approved" } });
+    expect((await api("/api/v1/subleases/ed1")).status).toBe(404);
+    expect((await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "x".repeat(40) }) })).status).toBe(422);
+    expect((await admin("/api/v1/admin/listings/none", { method: "PATCH", body: JSON.stringify({ title: "x" }) })).status).toBe(404);
+    const audit = await json<{ audit: { action: string; item_id: string }[] }>(await admin("/api/v1/admin/audit"));
+    expect(audit.audit.some((a) => a.action === "listing_edit" && a.item_id === "ed1")).toBe(true);
+  });
+});
+
 describe("identity review", () => {
   it("approves (user becomes verified), rejects with a required reason, and streams the document to admins only", async () => {
     const s = await signUp("idreview@ufl.edu");
@@ -189,6 +203,19 @@ describe("users, stats, delete-item, audit", () => {
     expect((await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "listings", itemId: "del1" }) })).status).toBe(404);
     const audit = await json<{ audit: { action: string; item_id: string }[] }>(await admin("/api/v1/admin/audit"));
     expect(audit.audit.find((a) => a.action === "delete_item")).toMatchObject({ item_id: "del1" });
+  });
+});
+
+describe("conversations, read-only for moderation", () => {
+  it("lists conversations and their messages", async () => {
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO conversations (id, user_a, user_b, last_message_preview) VALUES ('mc1', 'ua', 'ub', 'hello')"),
+      env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, text) VALUES ('mm1', 'mc1', 'ua', 'hello')"),
+    ]);
+    const list = await json<{ conversations: { id: string; participants: string[] }[] }>(await admin("/api/v1/admin/conversations"));
+    expect(list.conversations.find((c) => c.id === "mc1")).toMatchObject({ participants: ["ua", "ub"] });
+    const msgs = await json<{ messages: { id: string; text: string; is_read: boolean }[] }>(await admin("/api/v1/admin/conversations/mc1/messages"));
+    expect(msgs.messages).toEqual([expect.objectContaining({ id: "mm1", text: "hello", is_read: false })]);
   });
 });
 

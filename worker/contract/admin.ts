@@ -11,6 +11,14 @@ export const reviewSchema = z
     path: ["rejection_reason"],
   });
 
+/** What staff may correct on any listing (moderation: fix a typo, a price, or hide it). */
+export const adminListingEditSchema = z.object({
+  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`).optional(),
+  description: z.string().trim().min(1, "Description is required").max(LIMITS.descriptionMax).optional(),
+  monthly_rent: z.number().int().min(LIMITS.minRent, "Monthly rent must be at least 1").optional(),
+  status: z.enum(["available", "taken", "hidden"]).optional(),
+});
+
 export const adminUserStatusSchema = z.object({ verification_status: z.enum(["unverified", "pending", "verified"]) });
 export const adminLoginSchema = z.object({ password: z.string().min(1, "Password is required").max(200) });
 export const deleteItemSchema = z.object({ tableName: z.string().min(1).max(64), itemId: z.string().min(1).max(64) });

@@ -4,7 +4,7 @@
  * is written to admin_audit.
  */
 import { and, count, desc, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
-import { adminLoginSchema, adminUserStatusSchema, DELETABLE_TABLES, deleteItemSchema, reviewSchema, type AdminStats } from "../../contract/admin";
+import { adminListingEditSchema, adminLoginSchema, adminUserStatusSchema, DELETABLE_TABLES, deleteItemSchema, reviewSchema, type AdminStats } from "../../contract/admin";
 import { createDb, type Db } from "../../db/client";
 import { LISTING_COLUMNS, LISTING_FROM, rowsToListings, type ListingRow } from "../../db/queries/listings";
 import { findUserById, toPrivateUser } from "../../db/queries/users";
@@ -141,6 +141,29 @@ export const adminRoutes = createRouter()
     }
     const [listing] = await listingsWhere(c.env, "l.id = ?", [id]);
     return c.json({ success: true, changed: !!changed.meta.changes, listing });
+  })
+
+  .patch("/listings/:id", async (c) => {
+    const actor = await requireAdmin(c);
+    const edit = await parseJson(c, adminListingEditSchema);
+    const db = createDb(c.env);
+    const id = c.req.param("id");
+    const [res] = await db.batch([
+      db
+        .update(listings)
+        .set({
+          ...(edit.title !== undefined && { title: edit.title }),
+          ...(edit.description !== undefined && { description: edit.description }),
+          ...(edit.monthly_rent !== undefined && { monthlyRent: edit.monthly_rent }),
+          ...(edit.status !== undefined && { status: edit.status }),
+          updatedAt: isoNow(),
+        })
+        .where(eq(listings.id, id)),
+      audit(db, actor, "listing_edit", "listings", id, edit),
+    ]);
+    if (!res.meta.changes) throw notFound("Listing not found");
+    const [listing] = await listingsWhere(c.env, "l.id = ?", [id]);
+    return c.json({ success: true, listing });
   })
 
   .post("/listings/verify-all", async (c) => {

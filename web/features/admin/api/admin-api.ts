@@ -61,6 +61,8 @@ export const adminApi = {
     adminRequest<{ listings: AdminListing[] }>(which === "all" ? "admin/listings" : `admin/listings/${which}`).then((r) => r.listings),
   reviewListing: (id: string, status: "approved" | "rejected", reason?: string) =>
     adminRequest(`admin/listings/${id}/verify`, { method: "PATCH", body: { status, rejection_reason: reason ?? null } }),
+  editListing: (id: string, edit: { title?: string; description?: string; monthly_rent?: number; status?: string }) =>
+    adminRequest(`admin/listings/${id}`, { method: "PATCH", body: edit }),
   verifyAll: () => adminRequest<{ verified_count: number; total_listings: number }>("admin/listings/verify-all", { method: "POST" }),
   promote: (id: string) => adminRequest(`admin/listings/${id}/promote`, { method: "POST" }),
   unpromote: (id: string) => adminRequest(`admin/listings/${id}/unpromote`, { method: "POST" }),

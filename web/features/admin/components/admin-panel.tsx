@@ -373,6 +373,7 @@ function ListingsTab({ which }: { which: "all" | "pending" | "promoted" }) {
   const [details, setDetails] = useState<AdminListing | null>(null);
   const [rejecting, setRejecting] = useState<AdminListing | null>(null);
   const [deleting, setDeleting] = useState<AdminListing | null>(null);
+  const [editing, setEditing] = useState<AdminListing | null>(null);
   const [confirmText, setConfirmText] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["admin"] });
   async function act(run: () => Promise<unknown>, success: string, failure: string) {
@@ -441,6 +442,9 @@ function ListingsTab({ which }: { which: "all" | "pending" | "promoted" }) {
                       <a className="button button-ghost" href={paths.listing(l.id)} target="_blank" rel="noopener noreferrer">
                         View
                       </a>
+                      <button type="button" className="button button-ghost" onClick={() => setEditing(l)}>
+                        Edit
+                      </button>
                       {!l.promoted && (
                         <Tooltip content={l.verification_status === "approved" ? "Promote this listing for 7 days" : "Only approved listings can be promoted"}>
                           <button
@@ -531,6 +535,17 @@ function ListingsTab({ which }: { which: "all" | "pending" | "promoted" }) {
           </dl>
         )}
       </Dialog>
+      {editing && (
+        <EditListingDialog
+          listing={editing}
+          onClose={() => setEditing(null)}
+          onSave={(edit) => {
+            const l = editing;
+            setEditing(null);
+            void act(() => adminApi.editListing(l.id, edit), "Listing updated", "Failed to update listing");
+          }}
+        />
+      )}
       <ReasonDialog
         title="Reject Listing"
         open={rejecting !== null}
@@ -567,6 +582,48 @@ function ListingsTab({ which }: { which: "all" | "pending" | "promoted" }) {
         <TextField label="Type CONFIRM" value={confirmText} onChange={(e) => setConfirmText(e.target.value)} autoComplete="off" data-autofocus />
       </Dialog>
     </div>
+  );
+}
+
+function EditListingDialog({ listing, onClose, onSave }: { listing: AdminListing; onClose: () => void; onSave: (edit: { title: string; description: string; monthly_rent: number; status: string }) => void }) {
+  const [title, setTitle] = useState(listing.title);
+  const [description, setDescription] = useState(listing.description);
+  const [rent, setRent] = useState(String(listing.monthly_rent));
+  const [status, setStatus] = useState<string>(listing.status);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Dialog open onClose={onClose} title="Edit listing" description="Corrections are saved as they are and written to the audit log.">
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!title.trim() || title.trim().length > 35) return setError("Title must be 1-35 characters");
+          if (!description.trim()) return setError("Description is required");
+          if (!(Number(rent) >= 1)) return setError("Monthly rent must be at least 1");
+          onSave({ title: title.trim(), description: description.trim(), monthly_rent: Math.round(Number(rent)), status });
+        }}
+      >
+        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} />
+        <TextAreaField label="Description" rows={4} value={description} onChange={(e) => setDescription(e.target.value)} />
+        <TextField label="Monthly rent ($)" type="number" min={1} value={rent} onChange={(e) => setRent(e.target.value)} />
+        <label className="field">
+          <span className="field-label">Availability</span>
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="available">Available</option>
+            <option value="taken">Taken</option>
+            <option value="hidden">Hidden</option>
+          </select>
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button-primary">
+          Save
+        </button>
+      </form>
+    </Dialog>
   );
 }
 
