@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { PrivateUser, PublicUser } from "../../contract/users";
 import type { IdVerificationStatus } from "../../contract/constants";
 import type { Db } from "../client";
@@ -10,14 +10,23 @@ type UserWithUniversity = UserRow & { universityName: string | null };
 /** Public URL of an object in the IMAGES bucket (served by GET /api/v1/images/{key}). */
 export const imageUrl = (key: string | null): string | null => (key ? `/api/v1/images/${key}` : null);
 
+/** Users with their university's name (one join; the base of every user read that shows a profile). */
+const selectUsersWithUniversity = (db: Db) =>
+  db.select({ user: users, universityName: universities.name }).from(users).leftJoin(universities, eq(users.universityId, universities.id));
+
+const flatten = (row: { user: UserRow; universityName: string | null }): UserWithUniversity => ({
+  ...row.user,
+  universityName: row.universityName,
+});
+
 export async function findUserById(db: Db, id: string): Promise<UserWithUniversity | null> {
-  const row = await db
-    .select({ user: users, universityName: universities.name })
-    .from(users)
-    .leftJoin(universities, eq(users.universityId, universities.id))
-    .where(eq(users.id, id))
-    .get();
-  return row ? { ...row.user, universityName: row.universityName } : null;
+  const row = await selectUsersWithUniversity(db).where(eq(users.id, id)).get();
+  return row ? flatten(row) : null;
+}
+
+/** The newest users, for staff (one query, whatever the count). */
+export async function listUsers(db: Db, limit: number): Promise<UserWithUniversity[]> {
+  return (await selectUsersWithUniversity(db).orderBy(desc(users.createdAt), desc(users.id)).limit(limit)).map(flatten);
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {

@@ -5,28 +5,25 @@
  */
 import { and, count, desc, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { adminListingEditSchema, adminLoginSchema, adminUserStatusSchema, DELETABLE_TABLES, deleteItemSchema, reviewSchema, type AdminStats } from "../../contract/admin";
-import { createDb, type Db } from "../../db/client";
+import { createDb } from "../../db/client";
 import { LISTING_COLUMNS, LISTING_FROM, rowsToListings, type ListingRow } from "../../db/queries/listings";
-import { findUserById, toPrivateUser } from "../../db/queries/users";
+import { findUserById, listUsers, toPrivateUser } from "../../db/queries/users";
 import { adminAudit, conversations, feedback, listings, messages, users, verificationRequests } from "../../db/schema";
 import { timingSafeEqualText, sha256Hex } from "../../lib/encoding";
 import { badRequest, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/context";
-import { newId } from "../../lib/ids";
 import { isoIn, isoNow } from "../../lib/time";
 import { parseJson } from "../../lib/validate";
 import { limitByIp } from "../../middleware/rate-limit";
 import { requireAdmin, signAdminToken } from "../../middleware/require-admin";
 import { deleteAccount } from "../../services/accounts";
+import { audit } from "../../services/audit";
 import { notifyListingReview } from "../../services/notifications";
 import { deleteObjects } from "../../services/storage";
 import { deleteListing } from "../listings";
 
 const DAY_MS = 86_400_000;
 const ADMIN_PROMOTION_DAYS = 7;
-
-export const audit = (db: Db, actor: string, action: string, table: string | null, id: string | null, details?: unknown) =>
-  db.insert(adminAudit).values({ id: newId(), actor, action, targetTable: table, targetId: id, details: details === undefined ? null : JSON.stringify(details) });
 
 async function listingsWhere(env: Env, where: string, binds: unknown[] = [], order = "l.created_at DESC") {
   const { results } = await env.DB.prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE ${where} ORDER BY ${order} LIMIT 500`)
@@ -61,10 +58,7 @@ export const adminRoutes = createRouter()
 
   .get("/users", async (c) => {
     await requireAdmin(c);
-    const db = createDb(c.env);
-    const rows = await db.select({ id: users.id }).from(users).orderBy(desc(users.createdAt)).limit(1000);
-    const full = await Promise.all(rows.map((r) => findUserById(db, r.id)));
-    return c.json({ users: full.filter((u) => u !== null).map(toPrivateUser) });
+    return c.json({ users: (await listUsers(createDb(c.env), 1000)).map(toPrivateUser) });
   })
 
   .get("/listings", async (c) => {

@@ -11,7 +11,7 @@ import { isoNow } from "../../lib/time";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
-import { audit } from "../admin";
+import { audit } from "../../services/audit";
 
 const toItem = (r: typeof feedback.$inferSelect): FeedbackItem => ({
   id: r.id,

@@ -3,6 +3,7 @@
  * visibility rules, create (exactly verified users), edit with re-review, delete with photos.
  */
 import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { browseQuerySchema, listingInputSchema, listingPatchSchema, type Listing, type Pagination } from "../../contract/listings";
 import { createDb, type Db } from "../../db/client";
 import { browseListings, decodeCursor, findListingRow, rowsToListings, type ListingRow } from "../../db/queries/listings";
@@ -120,7 +121,7 @@ export const listingsRoutes = createRouter()
       (input.address !== undefined && input.address !== row.address) ||
       picturesChanged;
     const backToReview = contentChanged && row.verification_status === "approved";
-    const statements = [
+    const statements: BatchItem<"sqlite">[] = [
       db
         .update(listings)
         .set({
@@ -145,11 +146,11 @@ export const listingsRoutes = createRouter()
       const keep = new Set(photos.map((p) => p.key));
       for (const p of current) if (!keep.has(p.key)) removedKeys.push(p.key, ...(p.thumbKey ? [p.thumbKey] : []));
       statements.push(
-        db.delete(listingPhotos).where(eq(listingPhotos.listingId, row.id)) as never,
-        ...photos.map((p) => db.insert(listingPhotos).values({ id: newId(), listingId: row.id, ...p }) as never),
+        db.delete(listingPhotos).where(eq(listingPhotos.listingId, row.id)),
+        ...photos.map((p) => db.insert(listingPhotos).values({ id: newId(), listingId: row.id, ...p })),
       );
     }
-    await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     await deleteObjects(c.env.IMAGES, await unreferencedKeys(c.env.DB, removedKeys));
     return c.json({ data: await loadListing(c.env, row.id) });
   })

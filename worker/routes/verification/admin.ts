@@ -10,7 +10,7 @@ import { isoNow } from "../../lib/time";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { notifyVerificationReview } from "../../services/notifications";
-import { audit } from "../admin";
+import { audit } from "../../services/audit";
 import { toVerificationRequest } from ".";
 
 export const verificationAdminRoutes = createRouter()

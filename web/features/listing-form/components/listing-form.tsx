@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES } from "@contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES, type GenderPreference, type LeaseTerm, type UnitType } from "@contract/constants";
 import type { Listing } from "@contract/listings";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
@@ -205,14 +205,15 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
     const body = {
       title: fields.title.trim(),
       description: fields.description.trim(),
-      unit_type: fields.unit_type as Listing["unit_type"] as never,
+      // validateListing has checked these are chosen from the lists.
+      unit_type: fields.unit_type as UnitType,
       monthly_rent: Math.round(Number(fields.monthly_rent)),
       address: fields.address.trim(),
-      lease_term: fields.lease_term as never,
+      lease_term: fields.lease_term as LeaseTerm,
       university_id: Number(fields.university_id),
       parking: fields.parking ? ("true" as const) : ("false" as const),
       allow_pets: fields.allow_pets ? ("true" as const) : ("false" as const),
-      gender_preference: fields.gender_preference as never,
+      gender_preference: fields.gender_preference as GenderPreference,
       pictures,
     };
     setStage(editing ? "Saving changes..." : "Creating listing...");
