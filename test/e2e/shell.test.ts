@@ -34,7 +34,8 @@ describe("the app shell in Chromium", () => {
   it("keeps dark mode across a reload", async () => {
     await b.page.goto("/");
     await b.page.getByRole("button", { name: "Switch to dark mode" }).click();
-    expect(await b.page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    // The class is applied by an effect after the re-render: wait for it rather than read it once.
+    await expect.poll(() => b.page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
     await b.page.reload();
     await b.page.getByRole("button", { name: "Switch to light mode" }).waitFor();
     expect(await b.page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
