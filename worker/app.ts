@@ -8,10 +8,11 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { ConfigError, getConfig } from "./env";
 import type { AppContext } from "./lib/context";
-import { apiError, notFound, SERVER_ERROR_DETAIL } from "./lib/errors";
+import { apiError, conflict, databaseErrorCode, isDatabaseError, isUniqueViolation, notFound, SERVER_ERROR_DETAIL } from "./lib/errors";
 import { log } from "./lib/log";
 import { newId } from "./lib/ids";
 import { securityHeaders } from "./lib/security-headers";
+import { limitBodySize } from "./middleware/body-limit";
 import { metaRoutes } from "./routes/meta";
 import { universitiesRoutes } from "./routes/universities";
 import { devRoutes } from "./routes/dev";
@@ -41,7 +42,8 @@ export function createApp() {
     await next();
     c.res.headers.set("X-Request-Id", requestId);
     const viteDevServer = (c.env as { DEV_SERVER?: string }).DEV_SERVER === "vite";
-    for (const [name, value] of Object.entries(securityHeaders(viteDevServer))) c.res.headers.set(name, value);
+    // A route that set a stricter header of its own (a private document's `sandbox` CSP) keeps it.
+    for (const [name, value] of Object.entries(securityHeaders(viteDevServer))) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     if (c.req.path.startsWith("/api/")) {
       // Route patterns only: ids and query strings (tokens, emails) never reach the logs.
       log.info("request", {
@@ -62,6 +64,8 @@ export function createApp() {
       maxAge: 600,
     })(c, next),
   );
+
+  app.use("/api/*", limitBodySize);
 
   app.route("/api", metaRoutes);
   app.route("/api/v1/universities", universitiesRoutes);
@@ -99,12 +103,19 @@ export function createApp() {
       log.error("config_error", { request_id: requestId, message: err.message });
       return c.json({ detail: err.message }, 500);
     }
+    // A database error's message carries SQL and bound values (emails, names, hashes): log its
+    // name and SQLite code only. Our own errors' messages never carry personal data.
+    const database = isDatabaseError(err);
     log.error("unhandled_error", {
       request_id: requestId,
       route: c.req.routePath,
       error: err instanceof Error ? err.name : "unknown",
-      message: err instanceof Error ? err.message : String(err),
+      cause: err instanceof Error && err.cause instanceof Error ? err.cause.name : undefined,
+      code: databaseErrorCode(err) ?? undefined,
+      message: database ? undefined : err instanceof Error ? err.message : "non-error thrown",
     });
+    // A unique value taken by a concurrent request: the caller's write lost a race, not a server fault.
+    if (isUniqueViolation(err)) return conflict("This was just created by another request. Please reload and try again.").getResponse();
     return c.json({ detail: SERVER_ERROR_DETAIL }, 500);
   });
 

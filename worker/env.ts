@@ -35,6 +35,15 @@ export interface Config {
   googleJwksUrl: string;
 }
 
+/**
+ * Secrets published in `.dev.vars.example` (anyone can read them in the repository): a production
+ * worker that uses one refuses to serve. test/worker/env.test.ts checks this list against the file.
+ */
+export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD", readonly string[]>> = {
+  JWT_SECRET: ["dev-jwt-secret-change-me-0123456789abcdef"],
+  ADMIN_PASSWORD: ["admin-dev-password"],
+};
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -67,6 +76,14 @@ export function getConfig(env: AppEnv): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const c = result.data;
+  if (c.ENVIRONMENT === "production") {
+    const published = (["JWT_SECRET", "ADMIN_PASSWORD"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
+    if (published.length) {
+      throw new ConfigError(
+        `Invalid configuration: ${published.join(" and ")} ${published.length > 1 ? "are" : "is"} the published development value; set a real secret with \`wrangler secret put\``,
+      );
+    }
+  }
   const config: Config = {
     environment: c.ENVIRONMENT,
     isDevelopment: (DEV_ENVIRONMENTS as readonly string[]).includes(c.ENVIRONMENT),

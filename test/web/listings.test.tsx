@@ -33,6 +33,7 @@ function makeListing(i: number, overrides: Partial<Listing> = {}): Listing {
     verification_status: "approved",
     rejection_reason: null,
     status: "available",
+    moderation_status: "visible",
     promoted: false,
     promotion_start: null,
     promotion_end: null,
@@ -100,7 +101,7 @@ describe("listing page", () => {
   const routes = (listing: Listing) => ({
     "/api/v1/subleases/l1": { data: listing },
     "/api/v1/users/owner-1": { data: { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } },
-    "/api/v1/favorites": { favorites: [] },
+    "/api/v1/favorites": { favorites: [], pagination: { next_token: null, has_more: false } },
   });
 
   it("visitor: message is locked with the spec's sentence and no favourite button; Back follows ?back", async () => {
@@ -139,6 +140,12 @@ describe("listing page", () => {
     expect(safeBack("https://evil.example")).toBe("/");
     expect(safeBack("//evil.example")).toBe("/");
     expect(safeBack(null)).toBe("/");
+    // Paths browsers read as another host: a backslash, an encoded tab or slash, a control character.
+    for (const trick of ["/\\evil.example", "/%09/evil.example", "/%2F/evil.example", "/%5Cevil.example", "/\t/evil.example", "/%E0%A4%A"]) {
+      expect(safeBack(trick), trick).toBe("/");
+    }
+    expect(safeBack("/favorites")).toBe("/favorites");
+    expect(safeBack("/?university=4&q=quiet%20room#top")).toBe("/?university=4&q=quiet%20room#top");
   });
 });
 
@@ -233,14 +240,17 @@ describe("listing form rules", () => {
 
 describe("favorites page", () => {
   it("shows the empty state with Browse Listings", async () => {
-    mockFetch({ "/api/v1/favorites": { favorites: [] } });
+    mockFetch({ "/api/v1/favorites": { favorites: [], pagination: { next_token: null, has_more: false } } });
     renderApp("/favorites", { token: "t", user: makeUser() });
     expect(await screen.findByText("No favorites yet")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Browse Listings" })).toHaveAttribute("href", "/");
   });
 
   it("skips a favourite whose listing cannot be loaded", async () => {
-    mockFetch({ "/api/v1/favorites": { favorites: [{ listing_id: "l1" }, { listing_id: "gone" }] }, "/api/v1/subleases/l1": { data: makeListing(1) } });
+    mockFetch({
+      "/api/v1/favorites": { favorites: [{ listing_id: "l1" }, { listing_id: "gone" }], pagination: { next_token: null, has_more: false } },
+      "/api/v1/subleases/l1": { data: makeListing(1) },
+    });
     renderApp("/favorites", { token: "t", user: makeUser() });
     await screen.findByText("Listing 1");
     await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));

@@ -21,6 +21,23 @@ beforeAll(async () => {
   student = await signUp("student-admin@ufl.edu");
 });
 
+describe("staff sessions", () => {
+  it("takes the token as a bearer header, and logout ends it on the server", async () => {
+    const { token: mine } = await json<{ token: string }>(await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD }));
+    expect((await api("/api/v1/admin/tables", authed(mine))).status).toBe(200);
+    expect((await api(`/api/v1/admin/tables?token=${mine}`)).status).toBe(200);
+    expect((await api("/api/v1/admin/logout", authed(mine, { method: "POST" }))).status).toBe(204);
+    for (const res of [await api("/api/v1/admin/tables", authed(mine)), await api(`/api/v1/admin/tables?token=${mine}`)]) {
+      expect(res.status).toBe(401);
+      expect(await json(res)).toEqual({ detail: "Session expired. Please log in again." });
+    }
+    // Other staff sessions go on.
+    expect((await admin("/api/v1/admin/tables")).status).toBe(200);
+    const audit = await json<{ audit: { action: string }[] }>(await admin("/api/v1/admin/audit"));
+    expect(audit.audit.some((a) => a.action === "logout")).toBe(true);
+  });
+});
+
 describe("admin access", () => {
   const routes: [string, string, unknown?][] = [
     ["GET", "/api/v1/admin/tables"],
@@ -122,12 +139,12 @@ describe("listing review", () => {
 });
 
 describe("listing edits by staff", () => {
-  it("corrects title, price and status, audited; bad input is 422 and a missing listing 404", async () => {
+  it("corrects title, price and visibility, audited; bad input is 422 and a missing listing 404", async () => {
     await insertListing("ed1", "approved");
-    const res = await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "Fixed typo", monthly_rent: 650, status: "hidden" }) });
-    expect(await json(res)).toMatchObject({ listing: { title: "Fixed typo", monthly_rent: 650, status: "hidden", verification_status: "approved" } });
+    const res = await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "Fixed typo", monthly_rent: 650, moderation_status: "hidden" }) });
+    expect(await json(res)).toMatchObject({ listing: { title: "Fixed typo", monthly_rent: 650, moderation_status: "hidden", status: "available", verification_status: "approved" } });
     expect((await api("/api/v1/subleases/ed1")).status).toBe(404);
-    expect((await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "x".repeat(40) }) })).status).toBe(422);
+    expect((await admin("/api/v1/admin/listings/ed1", { method: "PATCH", body: JSON.stringify({ title: "x".repeat(201) }) })).status).toBe(422);
     expect((await admin("/api/v1/admin/listings/none", { method: "PATCH", body: JSON.stringify({ title: "x" }) })).status).toBe(404);
     const audit = await json<{ audit: { action: string; item_id: string }[] }>(await admin("/api/v1/admin/audit"));
     expect(audit.audit.some((a) => a.action === "listing_edit" && a.item_id === "ed1")).toBe(true);
@@ -162,6 +179,30 @@ describe("identity review", () => {
     expect(status.data.status).toBe("verified");
     const mails = await json<{ data: { subject: string }[] }>(await api("/api/v1/dev/emails?to=idreview@ufl.edu"));
     expect(mails.data.filter((m) => m.subject === "You're verified on CampusNest")).toHaveLength(1);
+  });
+
+  it("applies a decision to the user's latest request only: an older one is 409", async () => {
+    const s = await signUp("resubmit@ufl.edu");
+    const submit = async () => {
+      const up = await json<{ id_document_url: string }>(
+        await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.jpg", image_data: dataUrl(JPEG_1x1) }) })),
+      );
+      const res = await api("/api/v1/verification/submit-url", authed(s.access_token, { method: "POST", body: JSON.stringify({ document_type: "passport", id_document_url: up.id_document_url }) }));
+      return (await json<{ data: { id: string } }>(res)).data.id;
+    };
+    const review = (id: string, body: unknown) => admin(`/api/v1/verification/admin/${id}/review`, { method: "PATCH", body: JSON.stringify(body) });
+    const first = await submit();
+    expect((await review(first, { status: "rejected", rejection_reason: "Blurry" })).status).toBe(200);
+    const second = await submit();
+    // A second reviewer, working from a stale list, approves the old (rejected) document.
+    const stale = await review(first, { status: "approved" });
+    expect(stale.status).toBe(409);
+    expect(await json(stale)).toEqual({ detail: "This user has sent a newer verification request. Review that one instead." });
+    expect((await json<{ data: { status: string } }>(await api("/api/v1/verification/status", authed(s.access_token)))).data.status).toBe("pending");
+    expect((await review(second, { status: "approved" })).status).toBe(200);
+    // A reviewed request cannot be flipped to the other decision.
+    expect((await review(second, { status: "rejected", rejection_reason: "Changed my mind" })).status).toBe(409);
+    expect((await json<{ data: { status: string } }>(await api("/api/v1/verification/status", authed(s.access_token)))).data.status).toBe("verified");
   });
 
   it("respects the user's toggle: no review email when it is off", async () => {

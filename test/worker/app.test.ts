@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";
-import { api, json } from "./helpers";
+import devVarsExample from "../../.dev.vars.example?raw";
+import { api, authed, json, post, signUp } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -65,6 +66,29 @@ describe("configuration is checked at start", () => {
     } as unknown as Env);
     expect(res.status).toBe(500);
     expect((await json<{ detail: string }>(res)).detail).toContain("JWT_SECRET");
+  });
+
+  it("a production worker refuses the secrets published in .dev.vars.example", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const published = Object.fromEntries(
+      devVarsExample
+        .split("\n")
+        .filter((line) => /^(JWT_SECRET|ADMIN_PASSWORD)=/.test(line))
+        .map((line) => line.split("=", 2) as [string, string]),
+    );
+    expect(Object.keys(published).sort()).toEqual(["ADMIN_PASSWORD", "JWT_SECRET"]);
+    for (const name of ["JWT_SECRET", "ADMIN_PASSWORD"]) {
+      const res = await createApp().fetch(new Request("http://localhost/api/health"), {
+        ...env,
+        ENVIRONMENT: "production",
+        [name]: published[name],
+      });
+      expect(res.status, name).toBe(500);
+      expect((await json<{ detail: string }>(res)).detail).toContain(`${name} is the published development value`);
+    }
+    // Development uses them on purpose.
+    const dev = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "development", ...published });
+    expect(dev.status).toBe(200);
   });
 
   it("a weak production admin password is refused by name", async () => {
@@ -165,5 +189,71 @@ describe("logs", () => {
     expect(lines).toContain('"route":"/api/v1/dev/emails"');
     expect(lines).not.toContain("someone");
     expect(lines).not.toContain("secret-token");
+  });
+});
+
+describe("request bodies are limited before they are parsed", () => {
+  it("answers 413 {detail} above 64 KB on JSON calls, declared or streamed", async () => {
+    const big = JSON.stringify({ email: "a@b.test", password: "x".repeat(70 * 1024) });
+    const declared = await post("/api/v1/auth/login", JSON.parse(big));
+    expect(declared.status).toBe(413);
+    expect((await json<{ detail: string }>(declared)).detail).toMatch(/too large/);
+    const chunks = [new TextEncoder().encode(big.slice(0, 40_000)), new TextEncoder().encode(big.slice(40_000))];
+    const streamed = await api("/api/v1/feedback/", {
+      method: "POST",
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(streamed.status).toBe(413);
+    // Just under the limit is read as usual (here: a 422 for the field's own limit).
+    const fits = await post("/api/v1/feedback/", { email: "a@b.test", message: "m".repeat(60 * 1024) });
+    expect(fits.status).toBe(422);
+  });
+
+  it("lets an upload route take what its contract allows, and no more", async () => {
+    const s = await signUp("limits@ufl.edu");
+    const avatar = (bytes: number) =>
+      api("/api/v1/users/avatar-base64", authed(s.access_token, { method: "POST", body: JSON.stringify({ image_data: "A".repeat(bytes) }) }));
+    // 10 MB decoded is 13.4 MB of base64: refused by the route's own check (413 with the spec's text).
+    expect(await json(await avatar(13_990_000))).toEqual({ detail: "File size must be less than 10MB" });
+    const over = await avatar(14.1 * 1024 * 1024);
+    expect(over.status).toBe(413);
+    expect((await json<{ detail: string }>(over)).detail).toMatch(/too large/);
+  });
+});
+
+describe("bad input never becomes a 500 or a leak", () => {
+  it("two sign-ups of one email at once: one 201, one 409, and no personal data in any log line", async () => {
+    const lines: string[] = [];
+    for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)));
+    const body = { email: "race@ufl.edu", password: "secret-pass-1", first_name: "Racy", last_name: "Twin", phone: "555-0100" };
+    const results = await Promise.all([post("/api/v1/auth/register", body), post("/api/v1/auth/register", body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(await json(loser)).toEqual({ detail: "An account with this email already exists" });
+    const all = lines.join("\n");
+    for (const secret of ["race@ufl.edu", "Racy", "Twin", "555-0100", "scrypt$"]) expect(all).not.toContain(secret);
+  });
+
+  it("logs a database error by its name and code, never its SQL or values", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failing = {
+      prepare() {
+        const error = new Error("D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT");
+        throw Object.assign(new Error("Failed query: insert into users values (?) params: leak@ufl.edu,Leaky", { cause: error }), { name: "DrizzleQueryError" });
+      },
+    };
+    const res = await createApp().fetch(new Request("http://localhost/api/v1/universities/"), { ...env, DB: failing as unknown as D1Database });
+    expect(res.status).toBe(409);
+    const line = String(logged.mock.calls.at(-1)?.[0]);
+    expect(JSON.parse(line)).toMatchObject({ event: "unhandled_error", error: "DrizzleQueryError", code: "SQLITE_CONSTRAINT" });
+    expect(line).not.toContain("leak@ufl.edu");
+    expect(line).not.toContain("insert into");
   });
 });

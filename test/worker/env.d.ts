@@ -4,3 +4,9 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }
+
+// Vite's ?raw imports (a file's text), e.g. .dev.vars.example in the config test.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

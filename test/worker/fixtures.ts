@@ -9,6 +9,8 @@ export const JPEG_1x1 = Uint8Array.from(
   ),
   (c) => c.charCodeAt(0),
 );
+/** The classic 1x1 GIF89a: header, screen descriptor, 2-colour table, graphic control, image, trailer. */
+export const GIF_1x1 = Uint8Array.from(atob("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="), (c) => c.charCodeAt(0));
 export const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
 export const HTML = new TextEncoder().encode("<!doctype html><script>alert(1)</script>");
 

@@ -31,8 +31,10 @@ export interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   query?: Record<string, string | number | boolean | null | undefined>;
-  /** Send the bearer token (default true when one exists). */
+  /** Send the session's bearer token (default true when one exists). */
   auth?: boolean;
+  /** Send this bearer token instead of the session's (the staff panel's admin token); no refresh on 401. */
+  bearer?: string | null;
   signal?: AbortSignal;
 }
 
@@ -75,18 +77,33 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, detail ?? (res.status >= 500 ? SERVER_ERROR_MESSAGE : `Request failed (${res.status})`), body);
 }
 
-/** Calls `API_BASE/path` and returns the parsed JSON (undefined for 204). Throws ApiError. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const useAuth = options.auth !== false;
-  const token = useAuth ? (authStore.get()?.token ?? null) : null;
+/** The successful response of a call (after one refresh-and-retry on 401), or ApiError. */
+async function request(path: string, options: RequestOptions): Promise<Response> {
+  if (options.bearer !== undefined) {
+    const res = await send(path, options, options.bearer);
+    if (!res.ok) throw await toError(res);
+    return res;
+  }
+  const token = options.auth !== false ? (authStore.get()?.token ?? null) : null;
   let res = await send(path, options, token);
   if (res.status === 401 && token) {
     const fresh = await refreshSession();
     if (fresh) res = await send(path, options, fresh);
   }
   if (!res.ok) throw await toError(res);
+  return res;
+}
+
+/** Calls `API_BASE/path` and returns the parsed JSON (undefined for 204). Throws ApiError. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await request(path, options);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
+}
+
+/** Calls `API_BASE/path` for a file (a private document for staff). Throws ApiError. */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await request(path, options)).blob();
 }
 
 /** A person-readable message for any error a call may throw. */

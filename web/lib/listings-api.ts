@@ -43,8 +43,18 @@ export function usePublicUser(id: string | undefined) {
   });
 }
 
-export const getFavorites = () =>
-  apiRequest<{ favorites: { listing_id: string; created_at: string }[] }>("favorites").then((r) => r.favorites);
+/** Every favourite of the user, newest first: the server answers bounded pages, walked here (at most 20). */
+export async function getFavorites() {
+  const all: { listing_id: string; created_at: string }[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 20; page++) {
+    const res: { favorites: typeof all; pagination: Pagination } = await apiRequest("favorites", { query: { last_evaluated_key: cursor } });
+    all.push(...res.favorites);
+    if (!res.pagination.has_more) break;
+    cursor = res.pagination.next_token;
+  }
+  return all;
+}
 
 export function useFavoriteIds(enabled: boolean) {
   return useQuery({ queryKey: ["favorites"], queryFn: getFavorites, enabled, select: (f) => new Set(f.map((x) => x.listing_id)) });

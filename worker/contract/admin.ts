@@ -13,10 +13,16 @@ export const reviewSchema = z
 
 /** What staff may correct on any listing (moderation: fix a typo, a price, or hide it). */
 export const adminListingEditSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`).optional(),
-  description: z.string().trim().min(1, "Description is required").max(LIMITS.descriptionMax).optional(),
+  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`).optional(),
+  description: z
+    .string()
+    .trim()
+    .min(1, "Description is required")
+    .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`)
+    .optional(),
   monthly_rent: z.number().int().min(LIMITS.minRent, "Monthly rent must be at least 1").optional(),
-  status: z.enum(["available", "taken", "hidden"]).optional(),
+  /** Staff's own state: hidden takes the listing out of public view until staff show it again. */
+  moderation_status: z.enum(["visible", "hidden"]).optional(),
 });
 
 export const adminUserStatusSchema = z.object({ verification_status: z.enum(["unverified", "pending", "verified"]) });

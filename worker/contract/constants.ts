@@ -5,16 +5,25 @@
 export const API_PREFIX = "/api/v1";
 
 export const LIMITS = {
+  /** The create/edit page's form (its counters stop here). */
   titleMax: 35,
   titleWarn: 30,
   descriptionMax: 1000,
   descriptionWarn: 900,
   addressMax: 300,
+  /**
+   * What the API accepts: spec section 5 has two client readings (the page form's 35/1000 and the
+   * modal variant's 200/2000), and the API serves both; more is 422.
+   */
+  titleMaxApi: 200,
+  descriptionMaxApi: 2000,
   rejectionReasonMax: 500,
   photosPerListing: 10,
   imageMaxBytes: 10 * 1024 * 1024,
   documentMaxBytes: 10 * 1024 * 1024,
   avatarMaxBytes: 10 * 1024 * 1024,
+  /** The card-size copy the browser makes of each photo. */
+  thumbnailMaxBytes: 512 * 1024,
   passwordMin: 6,
   minRent: 1,
   messageMax: 2000,
@@ -27,6 +36,8 @@ export const PAGE_SIZES = {
   browseDisplay: 12,
   browseDisplayMobile: 8,
   favorites: 20,
+  /** GET favorites pages (the SPA walks them for the hearts' state). */
+  favoritesServerMax: 100,
   conversations: 20,
   messages: 50,
 } as const;
@@ -35,6 +46,8 @@ export const TIMINGS = {
   emailCodeTtlMs: 15 * 60 * 1000,
   emailCodeResendMs: 60 * 1000,
   emailCodeMaxTries: 5,
+  /** Codes of any purpose mailed to one address in 24 hours. */
+  emailCodesPerDay: 10,
   profileRetryMs: 1000,
   verificationPopupMs: 3000,
   toastDefaultMs: 2000,

@@ -6,29 +6,37 @@ const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v 
 
 const LISTING_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
 
-export const listingInputSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`),
+/** A listing's fields, without defaults (a PATCH must never fill in what the owner did not send). */
+const listingFields = {
+  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`),
   description: z
     .string()
     .trim()
     .min(1, "Description is required")
-    .max(LIMITS.descriptionMax, `Description must be at most ${LIMITS.descriptionMax} characters`),
+    .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`),
   unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
   monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: z.string().trim().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
   university_id: z.coerce.number().int().positive("Please choose a university"),
-  parking: flag.default(false),
-  allow_pets: flag.default(false),
-  gender_preference: z.enum(GENDER_PREFERENCES).default("no_preference"),
+  parking: flag,
+  allow_pets: flag,
+  gender_preference: z.enum(GENDER_PREFERENCES),
   pictures: z
     .array(z.string().regex(LISTING_IMAGE_URL, "Photos must be uploaded to CampusNest first"))
     .min(1, "Please upload at least one photo")
     .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
+};
+
+export const listingInputSchema = z.object({
+  ...listingFields,
+  parking: flag.default(false),
+  allow_pets: flag.default(false),
+  gender_preference: z.enum(GENDER_PREFERENCES).default("no_preference"),
 });
 export type ListingInput = z.infer<typeof listingInputSchema>;
 
-export const listingPatchSchema = listingInputSchema.partial().extend({ status: z.enum(LISTING_STATUSES).optional() });
+export const listingPatchSchema = z.object(listingFields).partial().extend({ status: z.enum(LISTING_STATUSES).optional() });
 
 export const SORTS = ["newest", "price_asc", "price_desc"] as const;
 export type Sort = (typeof SORTS)[number];
@@ -73,7 +81,10 @@ export interface Listing {
   updated_at: string | null;
   verification_status: "pending" | "approved" | "rejected";
   rejection_reason: string | null;
+  /** The owner's own state. */
   status: "available" | "taken" | "hidden";
+  /** Staff's state: a hidden listing is public to nobody, whatever its owner sets. */
+  moderation_status: "visible" | "hidden";
   promoted: boolean;
   promotion_start: string | null;
   promotion_end: string | null;

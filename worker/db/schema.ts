@@ -81,6 +81,31 @@ export const emailCodes = sqliteTable(
   ],
 );
 
+/**
+ * Failed sign-ins and failed code checks per account, in fixed one-minute windows. The key is a
+ * SHA-256 of purpose and email, so this table holds no addresses.
+ */
+export const authThrottle = sqliteTable(
+  "auth_throttle",
+  {
+    key: text("key").notNull(),
+    /** Start of the minute, epoch milliseconds. */
+    windowStart: integer("window_start").notNull(),
+    failures: integer("failures").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+/** Staff tokens ended by logout before their 2-hour expiry (admin tokens are otherwise stateless JWTs). */
+export const revokedAdminTokens = sqliteTable(
+  "revoked_admin_tokens",
+  {
+    jti: text("jti").primaryKey(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("revoked_admin_tokens_expires_idx").on(t.expiresAt)],
+);
+
 /** Rotating refresh tokens. A family is one sign-in; reuse of a rotated token revokes the family. */
 export const refreshTokens = sqliteTable(
   "refresh_tokens",
@@ -92,7 +117,14 @@ export const refreshTokens = sqliteTable(
     familyId: text("family_id").notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: text("expires_at").notNull(),
+    /** The family's absolute end (sign-in + 90 days): rotation never extends a session past it. Null on rows from before it existed. */
+    familyExpiresAt: text("family_expires_at"),
     rotatedAt: text("rotated_at"),
+    /**
+     * The pair this token was rotated into, encrypted with a key derived from this token (so only its
+     * holder can read it): a second tab refreshing within the grace window gets the same pair.
+     */
+    successor: text("successor"),
     revokedAt: text("revoked_at"),
     createdAt: createdAt(),
   },
@@ -129,8 +161,10 @@ export const listings = sqliteTable(
     /** pending | approved | rejected */
     verificationStatus: text("verification_status").notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
-    /** available | taken | hidden */
+    /** The owner's own state: available | taken | hidden. */
     status: text("status").notNull().default("available"),
+    /** Staff's state, which only staff change: visible | hidden. A hidden listing is public to nobody. */
+    moderationStatus: text("moderation_status").notNull().default("visible"),
     /** Promotion window; promoted while now is inside it. */
     promotionStart: text("promotion_start"),
     promotionEnd: text("promotion_end"),
@@ -233,6 +267,22 @@ export const verificationRequests = sqliteTable(
     index("verification_requests_status_idx").on(t.status, t.submittedAt),
     index("verification_requests_user_idx").on(t.userId, t.submittedAt),
   ],
+);
+
+/**
+ * Identity documents uploaded but not yet submitted for review. Submitting removes the row; the cron
+ * deletes the files of rows older than 24 hours, so abandoned documents do not linger.
+ */
+export const documentUploads = sqliteTable(
+  "document_uploads",
+  {
+    key: text("key").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("document_uploads_created_idx").on(t.createdAt)],
 );
 
 export const conversations = sqliteTable(

@@ -25,3 +25,31 @@ export const tooManyRequests = (retryAfterSeconds: number, detail = "Too many re
   apiError(429, { detail, retry_after: retryAfterSeconds });
 export const validationFailed = (errors: { path: string; message: string }[]) =>
   apiError(422, { detail: errors[0]?.message ?? "Invalid input", errors });
+
+/** The errors of a chain (drizzle wraps the D1 error as `cause`). */
+function* errorChain(err: unknown): Generator<Error> {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) yield e;
+}
+
+/** A database error: its message may carry SQL and bound values (emails, names), so it is never logged. */
+export function isDatabaseError(err: unknown): boolean {
+  for (const e of errorChain(err)) {
+    if (e.name === "DrizzleQueryError" || /^D1_|SQLITE_|constraint failed/.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** SQLite's result code of a database error ("SQLITE_CONSTRAINT"), for logs. */
+export function databaseErrorCode(err: unknown): string | null {
+  for (const e of errorChain(err)) {
+    const code = /\b(SQLITE_[A-Z_]+)\b/.exec(e.message)?.[1];
+    if (code) return code;
+  }
+  return null;
+}
+
+/** Two writes raced for one unique value (the same email signing up twice at once). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (const e of errorChain(err)) if (/UNIQUE constraint failed/.test(e.message)) return true;
+  return false;
+}

@@ -1,13 +1,18 @@
 import type { Context } from "hono";
+import { eq, lt } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
+import { createDb, type Db } from "../db/client";
+import { revokedAdminTokens } from "../db/schema";
 import type { AppContext } from "../lib/context";
 import { unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { isoNow } from "../lib/time";
 import { bearerToken } from "./auth";
 
 /** Admin tokens: short-lived JWTs with their own audience, so a user token never opens the panel. */
 const AUDIENCE = "campusnest-admin";
 export const ADMIN_TOKEN_TTL_SECONDS = 2 * 60 * 60;
+const SESSION_EXPIRED = "Session expired. Please log in again.";
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
@@ -23,19 +28,48 @@ export async function signAdminToken(secret: string): Promise<string> {
     .sign(key(secret));
 }
 
-/** The admin session's id (for the audit log), or 401. The token comes as ?token= or a bearer header. */
-export async function requireAdmin(c: Context<AppContext>): Promise<string> {
-  const token = c.req.query("token") || bearerToken(c);
-  if (!token) throw unauthorized("Session expired. Please log in again.");
+interface AdminSession {
+  /** The token's id: the audit log's actor is `admin:{jti}`. */
+  jti: string;
+  expiresAt: number;
+}
+
+async function verifyAdminToken(c: Context<AppContext>): Promise<AdminSession> {
+  // The panel sends a bearer header (kept out of URLs and request logs); `?token=` stays accepted
+  // for clients that follow the spec literally.
+  const token = bearerToken(c) || c.req.query("token");
+  if (!token) throw unauthorized(SESSION_EXPIRED);
+  let session: AdminSession;
   try {
     const { payload } = await jwtVerify(token, key(c.var.config.jwtSecret), {
       issuer: "campusnest",
       audience: AUDIENCE,
       algorithms: ["HS256"],
     });
-    if (payload.typ !== "admin" || typeof payload.jti !== "string") throw new Error("not an admin token");
-    return `admin:${payload.jti}`;
+    if (payload.typ !== "admin" || typeof payload.jti !== "string" || typeof payload.exp !== "number") throw new Error("not an admin token");
+    session = { jti: payload.jti, expiresAt: payload.exp * 1000 };
   } catch {
-    throw unauthorized("Session expired. Please log in again.");
+    throw unauthorized(SESSION_EXPIRED);
   }
+  const revoked = await createDb(c.env).select({ jti: revokedAdminTokens.jti }).from(revokedAdminTokens).where(eq(revokedAdminTokens.jti, session.jti)).get();
+  if (revoked) throw unauthorized(SESSION_EXPIRED);
+  return session;
 }
+
+/** The admin session's actor id (for the audit log), or 401. */
+export async function requireAdmin(c: Context<AppContext>): Promise<string> {
+  return `admin:${(await verifyAdminToken(c)).jti}`;
+}
+
+/** Staff logout: the token stops working on the server at once, not only in the browser. */
+export async function revokeAdminToken(c: Context<AppContext>): Promise<string> {
+  const session = await verifyAdminToken(c);
+  await createDb(c.env)
+    .insert(revokedAdminTokens)
+    .values({ jti: session.jti, expiresAt: isoNow(session.expiresAt) })
+    .onConflictDoNothing();
+  return `admin:${session.jti}`;
+}
+
+/** For the cron: a revoked token past its expiry is refused by its signature's clock anyway. */
+export const deleteExpiredAdminRevocations = (db: Db, now: number) => db.delete(revokedAdminTokens).where(lt(revokedAdminTokens.expiresAt, isoNow(now)));

@@ -31,8 +31,9 @@ export async function serveListingPage(c: Context<AppContext>) {
     ...(photo ? [`<meta name="twitter:image" content="${escape(`${origin}/api/v1/images/${photo.key}`)}">`] : []),
   ].join("\n    ");
   const index = await c.env.ASSETS.fetch(new Request(new URL("/", c.req.url)));
+  // Replacer functions, never replacement strings: a title with `$&` or `$'` must land as typed.
   const html = (await index.text())
-    .replace(/<title>[^<]*<\/title>/, `<title>${escape(title)} · CampusNest</title>`)
-    .replace("</head>", `    ${tags}\n  </head>`);
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escape(title)} · CampusNest</title>`)
+    .replace("</head>", () => `    ${tags}\n  </head>`);
   return c.html(html);
 }

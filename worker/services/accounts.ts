@@ -1,25 +1,24 @@
 import { eq } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { listingPhotos, listings, users, verificationRequests } from "../db/schema";
+import { listingPhotos, listings, users } from "../db/schema";
 import { unreferencedKeys } from "../routes/listings";
-import { deleteObjects } from "./storage";
+import { deleteObjects, deletePrefix } from "./storage";
 
 /**
  * Deletes an account: one statement whose foreign keys cascade to listings, photos, favourites,
- * refresh tokens and verification requests; then the files. Messages the user sent stay
+ * refresh tokens and verification requests; then the files (photos no other listing uses, the
+ * avatar, and every identity document under the user's prefix). Messages the user sent stay
  * (sender_id is not a foreign key) and show as from a deleted user. Used by the user and by admins.
  */
 export async function deleteAccount(env: Env, user: { id: string; avatarKey: string | null }) {
   const db = createDb(env);
-  const [photos, documents] = await Promise.all([
-    db
-      .select({ key: listingPhotos.key, thumbKey: listingPhotos.thumbKey })
-      .from(listingPhotos)
-      .innerJoin(listings, eq(listingPhotos.listingId, listings.id))
-      .where(eq(listings.userId, user.id)),
-    db.select({ key: verificationRequests.documentKey }).from(verificationRequests).where(eq(verificationRequests.userId, user.id)),
-  ]);
+  const photos = await db
+    .select({ key: listingPhotos.key, thumbKey: listingPhotos.thumbKey })
+    .from(listingPhotos)
+    .innerJoin(listings, eq(listingPhotos.listingId, listings.id))
+    .where(eq(listings.userId, user.id));
   await db.delete(users).where(eq(users.id, user.id));
   await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);
-  await deleteObjects(env.ID_DOCUMENTS, documents.map((d) => d.key));
+  // Every identity document the user ever uploaded (submitted, rejected or never submitted).
+  await deletePrefix(env.ID_DOCUMENTS, `documents/${user.id}/`);
 }

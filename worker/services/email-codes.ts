@@ -1,8 +1,9 @@
 /**
  * One-time 6-digit codes (email verification, password reset): 15-minute life, one per 60 s per
- * address, 5 wrong tries void a code. Only an HMAC of the code is stored.
+ * address and purpose, at most 10 per address a day, 5 tries void a code. Only an HMAC of the code
+ * is stored.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { TIMINGS } from "../contract/constants";
 import type { Db } from "../db/client";
 import { emailCodes } from "../db/schema";
@@ -28,17 +29,40 @@ function randomCode(): string {
   return String(buf[0]! % 1_000_000).padStart(6, "0");
 }
 
-/** Seconds to wait before another code may be sent to this address (0 when it may). */
-export async function resendWaitSeconds(db: Db, email: string, purpose: CodePurpose, now = Date.now()): Promise<number> {
-  const last = await db
-    .select({ createdAt: emailCodes.createdAt })
-    .from(emailCodes)
-    .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose)))
-    .orderBy(desc(emailCodes.createdAt))
-    .get();
-  if (!last) return 0;
+const DAY_MS = 86_400_000;
+
+export interface CodeWait {
+  /** Seconds until another code may be sent (0: now). */
+  seconds: number;
+  detail: string;
+}
+
+/**
+ * When the next code may be mailed to this address: 60 s after the last one for the same purpose,
+ * and at most `TIMINGS.emailCodesPerDay` codes (any purpose) in 24 hours, so nobody can flood an inbox.
+ */
+export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, now = Date.now()): Promise<CodeWait | null> {
+  const [[last], [today]] = await db.batch([
+    db
+      .select({ createdAt: emailCodes.createdAt })
+      .from(emailCodes)
+      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose)))
+      .orderBy(desc(emailCodes.createdAt))
+      .limit(1),
+    db
+      .select({ n: count(), oldest: sql<string | null>`min(${emailCodes.createdAt})` })
+      .from(emailCodes)
+      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, isoNow(now - DAY_MS)))),
+  ]);
+  if (today && today.n >= TIMINGS.emailCodesPerDay && today.oldest) {
+    const seconds = Math.ceil((Date.parse(today.oldest) + DAY_MS - now) / 1000);
+    return { seconds, detail: "Too many codes were sent to this email today. Please try again tomorrow." };
+  }
+  if (!last) return null;
   const elapsed = now - Date.parse(last.createdAt);
-  return elapsed >= TIMINGS.emailCodeResendMs ? 0 : Math.ceil((TIMINGS.emailCodeResendMs - elapsed) / 1000);
+  if (elapsed >= TIMINGS.emailCodeResendMs) return null;
+  const seconds = Math.ceil((TIMINGS.emailCodeResendMs - elapsed) / 1000);
+  return { seconds, detail: `Please wait ${seconds} seconds before requesting a new code.` };
 }
 
 /** Creates a code (voiding older ones for the same purpose) and returns it for the email. */
@@ -61,27 +85,41 @@ export async function issueCode(db: Db, secret: string, email: string, purpose: 
   return code;
 }
 
-/** True when `code` is the live code for this address; a wrong code counts a try. Consumes on success. */
+/**
+ * True when `code` is the live code for this address; consumes it. Every check counts a try
+ * atomically *before* the compare (UPDATE ... attempts < 5 RETURNING), so parallel wrong guesses
+ * each count, and the fifth try, right or wrong, is the last.
+ */
 export async function consumeCode(db: Db, secret: string, email: string, purpose: CodePurpose, code: string): Promise<boolean> {
-  const row = await db
-    .select()
+  const now = isoNow();
+  const live = await db
+    .select({ id: emailCodes.id })
     .from(emailCodes)
-    .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt)))
+    .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, now)))
     .orderBy(desc(emailCodes.createdAt))
     .get();
-  if (!row || row.expiresAt < isoNow() || row.attempts >= TIMINGS.emailCodeMaxTries) return false;
-  if (!timingSafeEqualText(row.codeHash, await hashCode(secret, email, purpose, code))) {
-    const attempts = row.attempts + 1;
-    await db
-      .update(emailCodes)
-      .set({ attempts, consumedAt: attempts >= TIMINGS.emailCodeMaxTries ? isoNow() : null })
-      .where(eq(emailCodes.id, row.id));
+  if (!live) return false;
+  const [counted] = await db
+    .update(emailCodes)
+    .set({ attempts: sql`${emailCodes.attempts} + 1` })
+    .where(and(eq(emailCodes.id, live.id), lt(emailCodes.attempts, TIMINGS.emailCodeMaxTries), isNull(emailCodes.consumedAt)))
+    .returning({ attempts: emailCodes.attempts, codeHash: emailCodes.codeHash });
+  if (!counted) return false;
+  const right = timingSafeEqualText(counted.codeHash, await hashCode(secret, email, purpose, code));
+  if (!right) {
+    if (counted.attempts >= TIMINGS.emailCodeMaxTries) {
+      await db.update(emailCodes).set({ consumedAt: now }).where(eq(emailCodes.id, live.id));
+    }
     return false;
   }
   // Guarded: a code is used once even if two requests race.
   const used = await db
     .update(emailCodes)
-    .set({ consumedAt: isoNow() })
-    .where(and(eq(emailCodes.id, row.id), isNull(emailCodes.consumedAt)));
+    .set({ consumedAt: now })
+    .where(and(eq(emailCodes.id, live.id), isNull(emailCodes.consumedAt)));
   return (used.meta.changes ?? 0) > 0;
 }
+
+/** For the cron: codes past their life (kept a day, so the daily cap still sees them). */
+export const deleteOldCodes = (db: Db, now: number) => db.delete(emailCodes).where(lt(emailCodes.expiresAt, isoNow(now - DAY_MS)));
+

@@ -2,39 +2,63 @@
  * The cron trigger's work (wrangler.toml [triggers]): removes what has expired, so tables stay
  * small and lookups stay cheap. Each step is one guarded statement; running it twice is harmless.
  */
-import { and, eq, isNotNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { emailCodes, listings, refreshTokens } from "../db/schema";
+import { documentUploads, listings, refreshTokens } from "../db/schema";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
+import { deleteExpiredAdminRevocations } from "../middleware/require-admin";
+import { deleteEndedWindows } from "./auth-throttle";
+import { deleteOldCodes } from "./email-codes";
+import { deleteObjects } from "./storage";
 
 const DAY_MS = 86_400_000;
+/** Identity documents uploaded but never submitted are deleted after this long. */
+export const UNSUBMITTED_DOCUMENT_TTL_MS = DAY_MS;
 
 export interface HousekeepingResult {
   emailCodes: number;
   refreshTokens: number;
   expiredPromotions: number;
+  unsubmittedDocuments: number;
 }
 
 export async function runHousekeeping(env: Env, now: number = Date.now()): Promise<HousekeepingResult> {
   const db = createDb(env);
   const nowIso = isoNow(now);
-  // Keep a day of expired codes so resend cooldowns and audits still see them.
-  const codeCutoff = isoNow(now - DAY_MS);
   const [codes, tokens, promotions] = await db.batch([
-    db.delete(emailCodes).where(lt(emailCodes.expiresAt, codeCutoff)),
+    deleteOldCodes(db, now),
     db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, nowIso), isNotNull(refreshTokens.revokedAt))),
     // Promotions whose window ended and that will not renew stop being promoted.
     db
       .update(listings)
       .set({ promotionStart: null, promotionEnd: null, promotionSource: null, autoRenew: false, updatedAt: nowIso })
       .where(and(lt(listings.promotionEnd, nowIso), isNotNull(listings.promotionEnd), eq(listings.autoRenew, false))),
+    deleteEndedWindows(db, now),
+    deleteExpiredAdminRevocations(db, now),
   ]);
+  const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
     expiredPromotions: promotions.meta.changes ?? 0,
+    unsubmittedDocuments,
   };
   log.info("housekeeping", { ...result });
   return result;
+}
+
+/** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */
+async function deleteUnsubmittedDocuments(env: Env, now: number): Promise<number> {
+  const db = createDb(env);
+  const stale = await db
+    .select({ key: documentUploads.key })
+    .from(documentUploads)
+    .where(lt(documentUploads.createdAt, isoNow(now - UNSUBMITTED_DOCUMENT_TTL_MS)))
+    .limit(500);
+  if (!stale.length) return 0;
+  const keys = stale.map((d) => d.key);
+  await deleteObjects(env.ID_DOCUMENTS, keys);
+  await db.delete(documentUploads).where(inArray(documentUploads.key, keys));
+  return keys.length;
 }

@@ -24,3 +24,13 @@ export async function deleteObjects(bucket: R2Bucket, keys: (string | null | und
     log.warn("storage_delete_failed", { count: list.length, message: String(err) });
   }
 }
+
+/** Deletes every object whose key starts with `prefix` (listed in pages of 1000). */
+export async function deletePrefix(bucket: R2Bucket, prefix: string) {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor, limit: 1000 });
+    await deleteObjects(bucket, page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}

@@ -8,7 +8,9 @@
  * the last sort value and id, and the instant the walk started, so pages stay consistent while
  * listings are added or promotions end.
  */
+import { z } from "zod";
 import type { BrowseQuery, Listing, Sort } from "../../contract/listings";
+import { encodeCursor } from "../../lib/cursor";
 import { imageUrl } from "./users";
 
 const DAY_MS = 86_400_000;
@@ -17,7 +19,7 @@ export const LISTING_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
   l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
-  l.rejection_reason, l.status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
+  l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
 export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
@@ -25,7 +27,7 @@ export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.univer
 const LISTING_ROW_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
   l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
-  l.verification_status, l.rejection_reason, l.status, l.promotion_start, l.promotion_end, l.auto_renew,
+  l.verification_status, l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew,
   l.stripe_subscription_id`;
 
 export interface ListingRow {
@@ -48,6 +50,7 @@ export interface ListingRow {
   verification_status: Listing["verification_status"];
   rejection_reason: string | null;
   status: Listing["status"];
+  moderation_status: Listing["moderation_status"];
   promotion_start: string | null;
   promotion_end: string | null;
   auto_renew: number;
@@ -93,6 +96,7 @@ export function toListing(row: ListingRow, photos: PhotoRow[], now = Date.now())
     verification_status: row.verification_status,
     rejection_reason: row.rejection_reason,
     status: row.status,
+    moderation_status: row.moderation_status,
     promoted,
     promotion_start: row.promotion_start,
     promotion_end: row.promotion_end,
@@ -132,31 +136,17 @@ export async function findListingRow(db: D1Database, id: string): Promise<Listin
 
 /* ---------- browse ---------- */
 
-interface Cursor {
+/** The browse cursor: validated when it comes back (lib/cursor.ts). */
+export const browseCursorSchema = z.object({
   /** p: inside the promoted set; n: the rest. */
-  phase: "p" | "n";
+  phase: z.enum(["p", "n"]),
   /** Sort value of the last row (created_at or monthly_rent). */
-  v: string | number;
-  id: string;
+  v: z.union([z.iso.datetime(), z.number().int().min(0).max(1_000_000)]),
+  id: z.string().min(1).max(64),
   /** The instant the walk started (ms): "promoted" means promoted at that instant. */
-  t: number;
-}
-
-export function encodeCursor(c: Cursor): string {
-  return btoa(JSON.stringify(c)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-export function decodeCursor(token: string | undefined): Cursor | null | "invalid" {
-  if (!token) return null;
-  try {
-    const c = JSON.parse(atob(token.replace(/-/g, "+").replace(/_/g, "/"))) as Cursor;
-    if ((c.phase !== "p" && c.phase !== "n") || typeof c.id !== "string" || typeof c.t !== "number") return "invalid";
-    if (typeof c.v !== "string" && typeof c.v !== "number") return "invalid";
-    return c;
-  } catch {
-    return "invalid";
-  }
-}
+  t: z.number().int().min(Date.UTC(2020, 0, 1)).max(Date.UTC(2100, 0, 1)),
+});
+export type BrowseCursor = z.infer<typeof browseCursorSchema>;
 
 const ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> = {
   newest: { column: "l.created_at", dir: "DESC" },
@@ -180,10 +170,10 @@ export interface BrowseResult {
   rowsRead: number;
 }
 
-export async function browseListings(db: D1Database, query: BrowseQuery, cursor: Cursor | null): Promise<BrowseResult> {
+export async function browseListings(db: D1Database, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
   const now = cursor?.t ?? Date.now();
   const nowIso = new Date(now).toISOString();
-  const where: string[] = ["l.verification_status = 'approved'", "l.status = 'available'"];
+  const where: string[] = ["l.verification_status = 'approved'", "l.status = 'available'", "l.moderation_status = 'visible'"];
   const binds: (string | number)[] = [];
   const add = (clause: string, ...values: (string | number)[]) => {
     where.push(clause);

@@ -14,8 +14,8 @@ import { badRequest, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/context";
 import { isoIn, isoNow } from "../../lib/time";
 import { parseJson } from "../../lib/validate";
-import { limitByIp } from "../../middleware/rate-limit";
-import { requireAdmin, signAdminToken } from "../../middleware/require-admin";
+import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
+import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
 import { deleteAccount } from "../../services/accounts";
 import { audit } from "../../services/audit";
 import { notifyListingReview } from "../../services/notifications";
@@ -35,7 +35,10 @@ async function listingsWhere(env: Env, where: string, binds: unknown[] = [], ord
 
 export const adminRoutes = createRouter()
   .post("/login", async (c) => {
-    await limitByIp(c);
+    // Its own limiters: per address, and one for the whole world, since a single shared password
+    // is what a distributed guesser would aim at.
+    await enforceLimit(c, "ADMIN_LOGIN_LIMITER", addressKey(clientIp(c)));
+    await enforceLimit(c, "ADMIN_LOGIN_GLOBAL_LIMITER", "all");
     const { password } = await parseJson(c, adminLoginSchema);
     // Compare digests in constant time: neither length nor prefix of the secret leaks.
     const ok = timingSafeEqualText(await sha256Hex(password), await sha256Hex(c.var.config.adminPassword));
@@ -43,6 +46,12 @@ export const adminRoutes = createRouter()
     const token = await signAdminToken(c.var.config.jwtSecret);
     await audit(createDb(c.env), "admin", "login", null, null);
     return c.json({ success: true, token });
+  })
+
+  .post("/logout", async (c) => {
+    const actor = await revokeAdminToken(c);
+    await audit(createDb(c.env), actor, "logout", null, null);
+    return c.body(null, 204);
   })
 
   .get("/tables", async (c) => {
@@ -149,7 +158,7 @@ export const adminRoutes = createRouter()
           ...(edit.title !== undefined && { title: edit.title }),
           ...(edit.description !== undefined && { description: edit.description }),
           ...(edit.monthly_rent !== undefined && { monthlyRent: edit.monthly_rent }),
-          ...(edit.status !== undefined && { status: edit.status }),
+          ...(edit.moderation_status !== undefined && { moderationStatus: edit.moderation_status }),
           updatedAt: isoNow(),
         })
         .where(eq(listings.id, id)),

@@ -1,6 +1,7 @@
 /**
  * Auth: sign-up with an emailed code, sign-in, rotating refresh tokens, sign-out, password reset,
- * Google sign-in. Every route is throttled per IP; code checks and sign-ins also per account.
+ * Google sign-in. Every route is throttled per address (sized for a campus NAT); failed sign-ins
+ * and failed code checks also per account (services/auth-throttle.ts).
  */
 import { eq } from "drizzle-orm";
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
@@ -18,14 +19,15 @@ import { createDb } from "../../db/client";
 import { findUserByEmail } from "../../db/queries/users";
 import { universities, users } from "../../db/schema";
 import { createRouter } from "../../lib/context";
-import { apiError, badRequest, conflict, tooManyRequests, unauthorized, validationFailed } from "../../lib/errors";
+import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { log } from "../../lib/log";
 import { parseJson } from "../../lib/validate";
-import { enforceLimit, limitByIp } from "../../middleware/rate-limit";
+import { addressKey, clientIp, enforceLimit, limitByAddress } from "../../middleware/rate-limit";
+import { countAttempt, forgiveAttempt } from "../../services/auth-throttle";
 import { sendEmail } from "../../services/email";
-import { consumeCode, issueCode, resendWaitSeconds, type CodePurpose } from "../../services/email-codes";
+import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "../../services/email-codes";
 import { passwordResetEmail, verificationCodeEmail } from "../../services/email-templates";
 import { hashPassword, needsRehash, verifyPassword } from "../../services/passwords";
 import { endSession, revokeAllSessions, rotateSession, startSession } from "../../services/sessions";
@@ -34,6 +36,7 @@ import { endSession, revokeAllSessions, rotateSession, startSession } from "../.
 const DUMMY_HASH = "scrypt$32768$8$3$nrk3NkMn6UumMzyegMcp2Q==$14obcPk78TDTI//+FcFsJIkHPsGimzHIkCiQkAOGcOo=";
 
 const INVALID_CODE = "Invalid or expired verification code";
+const EMAIL_TAKEN = "An account with this email already exists";
 const CODE_SENT = "If an account exists for this email, we sent it a 6-digit code.";
 
 const googleKeySets = new Map<string, JWTVerifyGetKey>();
@@ -52,24 +55,33 @@ export const authRoutes = createRouter()
   )
 
   .post("/register", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const body = await parseJson(c, registerSchema);
     const db = createDb(c.env);
     if (body.university_id !== undefined) {
       const university = await db.select({ id: universities.id }).from(universities).where(eq(universities.id, body.university_id)).get();
       if (!university) throw validationFailed([{ path: "university_id", message: "Please choose a university from the list" }]);
     }
-    if (await findUserByEmail(db, body.email)) throw conflict("An account with this email already exists");
+    if (await findUserByEmail(db, body.email)) throw conflict(EMAIL_TAKEN);
+    // An address deleted and registered again and again must not become a way to flood an inbox.
+    const wait = await nextCodeWait(db, body.email, "verify_email");
+    if (wait) throw tooManyRequests(wait.seconds, wait.detail);
     const id = newId();
-    await db.insert(users).values({
-      id,
-      email: body.email,
-      passwordHash: await hashPassword(body.password),
-      firstName: body.first_name,
-      lastName: body.last_name,
-      phone: body.phone || null,
-      universityId: body.university_id ?? null,
-    });
+    try {
+      await db.insert(users).values({
+        id,
+        email: body.email,
+        passwordHash: await hashPassword(body.password),
+        firstName: body.first_name,
+        lastName: body.last_name,
+        phone: body.phone || null,
+        universityId: body.university_id ?? null,
+      });
+    } catch (err) {
+      // Two sign-ups of one address at the same moment: the unique index decides, the loser hears why.
+      if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
+      throw err;
+    }
     const code = await issueCode(db, c.var.config.jwtSecret, body.email, "verify_email");
     await sendEmail(c.env, c.var.config, verificationCodeEmail(body.email, body.first_name, code));
     log.info("user_registered", { request_id: c.var.requestId, user_id: id });
@@ -77,32 +89,34 @@ export const authRoutes = createRouter()
   })
 
   .post("/send-verification-code", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { email } = await parseJson(c, emailOnlySchema);
     await sendCode(c, email, "verify_email");
     return c.json({ message: CODE_SENT });
   })
 
   .post("/verify-email", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { email, code } = await parseJson(c, verifyEmailSchema);
-    await enforceLimit(c, "ACCOUNT_LIMITER", `code:${email}`);
     const db = createDb(c.env);
+    const attempt = await countAttempt(db, "code", email);
     const user = await findUserByEmail(db, email);
     if (!user || !(await consumeCode(db, c.var.config.jwtSecret, email, "verify_email", code))) throw badRequest(INVALID_CODE);
+    await forgiveAttempt(db, attempt);
     await db.update(users).set({ emailVerificationStatus: "verified", updatedAt: isoNow() }).where(eq(users.id, user.id));
     return c.json(await startSession(db, c.var.config, user.id));
   })
 
   .post("/login", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { email, password } = await parseJson(c, loginSchema);
-    await enforceLimit(c, "ACCOUNT_LIMITER", `login:${email}`);
     const db = createDb(c.env);
+    const attempt = await countAttempt(db, "login", email);
     const user = await findUserByEmail(db, email);
     // Same work and the same answer whether or not the email exists.
     const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect email or password");
+    await forgiveAttempt(db, attempt);
     if (user.emailVerificationStatus !== "verified") {
       await sendCode(c, email, "verify_email", { quietCooldown: true });
       throw apiError(403, {
@@ -117,7 +131,7 @@ export const authRoutes = createRouter()
   })
 
   .post("/refresh-token", async (c) => {
-    await limitByIp(c);
+    await enforceLimit(c, "REFRESH_LIMITER", addressKey(clientIp(c)));
     const body = await parseJson(c, refreshSchema);
     return c.json(await rotateSession(createDb(c.env), c.var.config, (body.refresh_token ?? body.token)!));
   })
@@ -129,19 +143,20 @@ export const authRoutes = createRouter()
   })
 
   .post("/forgot-password", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { email } = await parseJson(c, emailOnlySchema);
     await sendCode(c, email, "reset_password");
     return c.json({ message: CODE_SENT });
   })
 
   .post("/reset-password", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { email, code, new_password } = await parseJson(c, resetPasswordSchema);
-    await enforceLimit(c, "ACCOUNT_LIMITER", `code:${email}`);
     const db = createDb(c.env);
+    const attempt = await countAttempt(db, "code", email);
     const user = await findUserByEmail(db, email);
     if (!user || !(await consumeCode(db, c.var.config.jwtSecret, email, "reset_password", code))) throw badRequest(INVALID_CODE);
+    await forgiveAttempt(db, attempt);
     await db.batch([
       db
         .update(users)
@@ -154,7 +169,7 @@ export const authRoutes = createRouter()
   })
 
   .post("/google-login", async (c) => {
-    await limitByIp(c);
+    await limitByAddress(c);
     const { googleClientId, googleJwksUrl } = c.var.config;
     if (!googleClientId) throw badRequest("Google sign-in is not available");
     const { token } = await parseJson(c, googleLoginSchema);
@@ -177,8 +192,17 @@ export const authRoutes = createRouter()
     if (!userId) {
       const byEmail = await findUserByEmail(db, email);
       if (byEmail) {
-        // Google vouches for the address: link the account and count the email as verified.
-        await db.update(users).set({ googleSub: claims.sub, emailVerificationStatus: "verified" }).where(eq(users.id, byEmail.id));
+        // Google vouches for the address: link the account and count the email as verified. If the
+        // address was never verified, whoever registered it may not be its owner: their password
+        // and sessions end, so only the address's real owner keeps access.
+        const takeover = byEmail.emailVerificationStatus !== "verified";
+        await db.batch([
+          db
+            .update(users)
+            .set({ googleSub: claims.sub, emailVerificationStatus: "verified", ...(takeover && { passwordHash: null }), updatedAt: isoNow() })
+            .where(eq(users.id, byEmail.id)),
+          ...(takeover ? [revokeAllSessions(db, byEmail.id)] : []),
+        ]);
         userId = byEmail.id;
       } else {
         userId = newId();
@@ -195,9 +219,9 @@ export const authRoutes = createRouter()
     return c.json(await startSession(db, c.var.config, userId));
   });
 
-/** Sends a code when the account exists (and, for verification, is unverified); 429 within the cooldown. */
+/** Sends a code when the account exists (and, for verification, is unverified); 429 within the cooldown or over the daily cap. */
 async function sendCode(
-  c: Parameters<typeof limitByIp>[0],
+  c: Parameters<typeof limitByAddress>[0],
   email: string,
   purpose: CodePurpose,
   { quietCooldown = false } = {},
@@ -206,10 +230,10 @@ async function sendCode(
   const user = await findUserByEmail(db, email);
   if (!user) return;
   if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
-  const wait = await resendWaitSeconds(db, email, purpose);
-  if (wait > 0) {
+  const wait = await nextCodeWait(db, email, purpose);
+  if (wait) {
     if (quietCooldown) return;
-    throw tooManyRequests(wait, `Please wait ${wait} seconds before requesting a new code.`);
+    throw tooManyRequests(wait.seconds, wait.detail);
   }
   const code = await issueCode(db, c.var.config.jwtSecret, email, purpose);
   const message =

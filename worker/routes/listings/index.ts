@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { browseQuerySchema, listingInputSchema, listingPatchSchema, type Listing, type Pagination } from "../../contract/listings";
 import { createDb, type Db } from "../../db/client";
-import { browseListings, decodeCursor, findListingRow, rowsToListings, type ListingRow } from "../../db/queries/listings";
+import { browseCursorSchema, browseListings, findListingRow, rowsToListings, type ListingRow } from "../../db/queries/listings";
+import { decodeCursor } from "../../lib/cursor";
 import { listingPhotos, listings, universities } from "../../db/schema";
 import { createRouter } from "../../lib/context";
 import { apiError, forbidden, notFound, validationFailed } from "../../lib/errors";
@@ -15,13 +16,14 @@ import { isoNow } from "../../lib/time";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { optionalUserId } from "../../middleware/optional-user";
+import { enforceLimit } from "../../middleware/rate-limit";
 import { deleteObjects } from "../../services/storage";
 
 const NOT_FOUND = "Listing not found";
 
-/** Public listings are approved and available; everything else only its owner sees. */
-export function isPublic(row: Pick<ListingRow, "verification_status" | "status">) {
-  return row.verification_status === "approved" && row.status === "available";
+/** Public listings are approved, available and not hidden by staff; everything else only its owner sees. */
+export function isPublic(row: Pick<ListingRow, "verification_status" | "status" | "moderation_status">) {
+  return row.verification_status === "approved" && row.status === "available" && row.moderation_status === "visible";
 }
 
 const keyOf = (url: string) => url.replace(/^\/api\/v1\/images\//, "");
@@ -54,8 +56,7 @@ async function loadListing(env: Env, id: string): Promise<Listing> {
 export const listingsRoutes = createRouter()
   .get("/", async (c) => {
     const query = parseQuery(c, browseQuerySchema);
-    const cursor = decodeCursor(query.last_evaluated_key);
-    if (cursor === "invalid") throw validationFailed([{ path: "last_evaluated_key", message: "Invalid page token" }]);
+    const cursor = decodeCursor(query.last_evaluated_key, browseCursorSchema);
     const result = await browseListings(c.env.DB, query, cursor);
     const pagination: Pagination = { next_token: result.nextToken, has_more: result.nextToken !== null };
     c.header("X-Rows-Read", String(result.rowsRead));
@@ -73,6 +74,7 @@ export const listingsRoutes = createRouter()
   .post("/", async (c) => {
     const user = await requireUser(c);
     if (user.idVerificationStatus !== "verified") throw forbidden("You must be verified to create a listing");
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingInputSchema);
     const db = createDb(c.env);
     await checkUniversity(db, input.university_id);
@@ -107,6 +109,7 @@ export const listingsRoutes = createRouter()
     const row = await findListingRow(c.env.DB, c.req.param("id"));
     if (!row || (!isPublic(row) && row.user_id !== user.id)) throw notFound(NOT_FOUND);
     if (row.user_id !== user.id) throw forbidden("You are not authorized to edit this listing.");
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingPatchSchema);
     const db = createDb(c.env);
     if (input.university_id !== undefined) await checkUniversity(db, input.university_id);
@@ -120,7 +123,11 @@ export const listingsRoutes = createRouter()
       (input.description !== undefined && input.description !== row.description) ||
       (input.address !== undefined && input.address !== row.address) ||
       picturesChanged;
-    const backToReview = contentChanged && row.verification_status === "approved";
+    // A rejected listing goes back to review on any edit but its availability alone: the rejection
+    // email promises that saving the fixed listing sends it to the team again.
+    const detailsEdited = Object.keys(input).some((field) => field !== "status");
+    const backToReview =
+      (contentChanged && row.verification_status === "approved") || (detailsEdited && row.verification_status === "rejected");
     const statements: BatchItem<"sqlite">[] = [
       db
         .update(listings)
@@ -162,6 +169,7 @@ export const listingsRoutes = createRouter()
     if (row.user_id !== user.id) {
       throw isPublic(row) ? apiError(403, { detail: "You are not authorized to delete this listing." }) : notFound(NOT_FOUND);
     }
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     await deleteListing(c.env, row.id);
     return c.body(null, 204);
   });

@@ -1,8 +1,8 @@
 /**
  * POST upload/multiple-base64: listing photos. Each image is checked from its bytes (JPEG, PNG,
- * WebP or GIF), at most 10 MB decoded, stripped of metadata, stored under a key carrying the
- * uploader's id; an optional client-made thumbnail is stored beside it. Images fail one by one:
- * the answer lists uploaded_files and failed_files.
+ * WebP or GIF), at most 10 MB decoded, stripped of metadata (a file whose structure cannot be read
+ * is refused), stored under a key carrying the uploader's id; an optional client-made thumbnail is
+ * stored beside it. Images fail one by one: the answer lists uploaded_files and failed_files.
  */
 import { LIMITS } from "../../contract/constants";
 import { uploadRequestSchema, type UploadResponse } from "../../contract/listings";
@@ -15,8 +15,6 @@ import { enforceLimit } from "../../middleware/rate-limit";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS } from "../../services/files";
 import { stripMetadata } from "../../services/images";
 import { IMMUTABLE } from "../../services/storage";
-
-const THUMB_MAX_BYTES = 512 * 1024;
 
 export const uploadRoutes = createRouter().post("/multiple-base64", async (c) => {
   const user = await requireUser(c);
@@ -39,16 +37,22 @@ export const uploadRoutes = createRouter().post("/multiple-base64", async (c) =>
       fail("Only JPEG, PNG, WebP and GIF images are allowed");
       continue;
     }
-    const key = `listings/${user.id}_${newId()}.${EXTENSIONS[type]}`;
     const clean = stripMetadata(bytes, type);
+    if (!clean) {
+      fail("The image is damaged or could not be read");
+      continue;
+    }
+    const key = `listings/${user.id}_${newId()}.${EXTENSIONS[type]}`;
     await c.env.IMAGES.put(key, clean, { httpMetadata: { contentType: type, cacheControl: IMMUTABLE } });
+    // The card-size copy is optional: checked for size before it is decoded, and skipped (cards then
+    // use the full image) when it is too big or not a readable JPEG.
+    const thumb =
+      image.thumbnail_data && decodedSize(image.thumbnail_data) <= LIMITS.thumbnailMaxBytes ? decodeDataUrl(image.thumbnail_data) : null;
+    const cleanThumb = thumb && detectFileType(thumb) === "image/jpeg" ? stripMetadata(thumb, "image/jpeg") : null;
     let thumbUrl: string | null = null;
-    const thumb = image.thumbnail_data ? decodeDataUrl(image.thumbnail_data) : null;
-    if (thumb && thumb.length <= THUMB_MAX_BYTES && detectFileType(thumb) === "image/jpeg") {
+    if (cleanThumb) {
       const thumbKey = key.replace(/\.(jpg|png|webp|gif)$/, ".thumb.jpg");
-      await c.env.IMAGES.put(thumbKey, stripMetadata(thumb, "image/jpeg"), {
-        httpMetadata: { contentType: "image/jpeg", cacheControl: IMMUTABLE },
-      });
+      await c.env.IMAGES.put(thumbKey, cleanThumb, { httpMetadata: { contentType: "image/jpeg", cacheControl: IMMUTABLE } });
       thumbUrl = imageUrl(thumbKey);
     }
     result.uploaded_files.push({ url: imageUrl(key)!, thumbnail_url: thumbUrl, filename: image.filename, size: clean.length });

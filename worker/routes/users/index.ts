@@ -13,6 +13,8 @@ import { apiError, badRequest, notFound, validationFailed } from "../../lib/erro
 import { isoNow } from "../../lib/time";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
+import { stripMetadata } from "../../services/images";
 import { decodeDataUrl, decodedSize, detectFileType } from "../../services/files";
 import { deleteObjects, putImage } from "../../services/storage";
 import { deleteAccount } from "../../services/accounts";
@@ -117,13 +119,17 @@ export const usersRoutes = createRouter()
 
   .post("/avatar-base64", async (c) => {
     const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { image_data } = await parseJson(c, avatarSchema);
     if (decodedSize(image_data) > LIMITS.avatarMaxBytes) throw apiError(413, { detail: "File size must be less than 10MB" });
     const bytes = decodeDataUrl(image_data);
     if (!bytes || bytes.length === 0) throw badRequest("Please select an image file");
     const type = detectFileType(bytes);
     if (!type || type === "application/pdf") throw badRequest("Please select an image file");
-    const key = await putImage(c.env, "avatars", bytes, type);
+    // Avatars are public: no GPS or camera data may ride along, and a file we cannot clean is refused.
+    const clean = stripMetadata(bytes, type);
+    if (!clean) throw validationFailed([{ path: "image_data", message: "This image is damaged or could not be read. Please choose another photo." }]);
+    const key = await putImage(c.env, "avatars", clean, type);
     await createDb(c.env).update(users).set({ avatarKey: key, updatedAt: isoNow() }).where(eq(users.id, user.id));
     await deleteObjects(c.env.IMAGES, [user.avatarKey]);
     return c.json({ avatar_url: imageUrl(key) });

@@ -5,7 +5,7 @@ import { reviewSchema } from "../../contract/admin";
 import { createDb } from "../../db/client";
 import { users, verificationRequests } from "../../db/schema";
 import { createRouter } from "../../lib/context";
-import { notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
@@ -52,10 +52,15 @@ export const verificationAdminRoutes = createRouter()
     const row = await createDb(c.env).select().from(verificationRequests).where(eq(verificationRequests.id, c.req.param("id"))).get();
     const object = row?.documentKey ? await c.env.ID_DOCUMENTS.get(row.documentKey) : null;
     if (!object) throw notFound("Document not found");
+    const type = object.httpMetadata?.contentType ?? "application/octet-stream";
+    const extension = /\.([a-z]+)$/.exec(row!.documentKey!)?.[1] ?? "bin";
     return new Response(object.body, {
       headers: {
-        "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-        "Content-Disposition": "inline",
+        "Content-Type": type,
+        // A download, never a page of our origin: even a document that fooled the type check
+        // cannot run script here (attachment, and a sandbox CSP that the app keeps).
+        "Content-Disposition": `attachment; filename="identity-document-${row!.id}.${extension}"`,
+        "Content-Security-Policy": "sandbox; default-src 'none'",
         // Private: never kept by a browser or shared cache.
         "Cache-Control": "no-store, private",
         "X-Content-Type-Options": "nosniff",
@@ -70,6 +75,18 @@ export const verificationAdminRoutes = createRouter()
     const id = c.req.param("id");
     const row = await db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
     if (!row) throw notFound("Verification request not found");
+    // A decision applies to the user's latest request only: approving an old document after the
+    // user sent a new one (or after a newer one was rejected) would decide the wrong thing.
+    const latest = await db
+      .select({ id: verificationRequests.id })
+      .from(verificationRequests)
+      .where(eq(verificationRequests.userId, row.userId))
+      .orderBy(desc(verificationRequests.submittedAt), desc(verificationRequests.id))
+      .get();
+    if (latest?.id !== row.id) throw conflict("This user has sent a newer verification request. Review that one instead.");
+    // A second identical decision is a harmless retry (answered below with changed: false); a
+    // different decision on a reviewed request is refused.
+    if (row.status !== "pending" && row.status !== review.status) throw conflict("This verification request was already reviewed.");
     const now = isoNow();
     const [changed] = await db.batch([
       db

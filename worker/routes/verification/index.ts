@@ -12,7 +12,7 @@ import {
   type VerificationStatus,
 } from "../../contract/verification";
 import { createDb } from "../../db/client";
-import { users, verificationRequests } from "../../db/schema";
+import { documentUploads, users, verificationRequests } from "../../db/schema";
 import { createRouter } from "../../lib/context";
 import { apiError, badRequest, conflict, validationFailed } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -62,11 +62,14 @@ export const verificationRoutes = createRouter()
     // Keys carry the owner's id: a reference submitted by anyone else is refused.
     const key = `documents/${user.id}/${newId()}.${EXTENSIONS[type]}`;
     await c.env.ID_DOCUMENTS.put(key, bytes, { httpMetadata: { contentType: type } });
+    // Remembered until it is submitted; the cron deletes documents left unsubmitted for 24 hours.
+    await createDb(c.env).insert(documentUploads).values({ key, userId: user.id });
     return c.json({ id_document_url: `${REFERENCE_PREFIX}${key}` }, 201);
   })
 
   .post("/submit-url", async (c) => {
     const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, submitVerificationSchema);
     if (isVerified(user.idVerificationStatus)) throw conflict(M.alreadyVerified);
     if (user.idVerificationStatus === "pending") throw conflict(M.pending);
@@ -91,6 +94,7 @@ export const verificationRoutes = createRouter()
         status: "pending",
         submittedAt: isoNow(),
       }),
+      db.delete(documentUploads).where(eq(documentUploads.key, key)),
     ]);
     if (!updated.meta.changes) {
       await db.delete(verificationRequests).where(eq(verificationRequests.id, id));

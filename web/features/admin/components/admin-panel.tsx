@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { AdminStats } from "@contract/admin";
+import { LIMITS } from "@contract/constants";
 import { Avatar } from "../../../components/ui/avatar";
 import { Dialog } from "../../../components/ui/dialog";
 import { TextAreaField, TextField } from "../../../components/ui/field";
+import { PageLoadingInline } from "../../../components/ui/spinner";
 import { Tabs } from "../../../components/ui/tabs";
 import { useToast } from "../../../components/ui/toast";
 import { Tooltip } from "../../../components/ui/tooltip";
@@ -335,16 +337,36 @@ function VerificationReview({ status }: { status: "pending" | "unverified" }) {
         }}
       />
       <Dialog open={viewing !== null} onClose={() => setViewing(null)} size="lg" title="Identity document">
-        {viewing && (
-          <div className="stack">
-            <img className="document-view" src={adminApi.documentUrl(viewing.id)} alt={`${viewing.document_type} of ${viewing.user_name}`} />
-            <a href={adminApi.documentUrl(viewing.id)} target="_blank" rel="noopener noreferrer">
-              Open in a new tab (PDF documents open there)
-            </a>
-          </div>
-        )}
+        {viewing && <DocumentView request={viewing} />}
       </Dialog>
     </>
+  );
+}
+
+/**
+ * A private identity document: fetched with the admin's bearer header (never a token in a URL),
+ * shown from a blob: URL when it is an image, offered as a download when it is a PDF.
+ */
+function DocumentView({ request }: { request: ReviewItem }) {
+  const file = useQuery({ queryKey: ["admin", "document", request.id], queryFn: () => adminApi.document(request.id), staleTime: Infinity, gcTime: 0 });
+  const url = useMemo(() => (file.data ? URL.createObjectURL(file.data) : null), [file.data]);
+  useEffect(() => () => {
+    if (url) URL.revokeObjectURL(url);
+  }, [url]);
+  if (file.isPending) return <PageLoadingInline label="Loading document" />;
+  if (file.isError || !url) return <p role="alert">{errorMessage(file.error, "Failed to load the document")}</p>;
+  const isImage = file.data.type.startsWith("image/");
+  return (
+    <div className="stack">
+      {isImage ? (
+        <img className="document-view" src={url} alt={`${request.document_type} of ${request.user_name}`} />
+      ) : (
+        <p>This document is a PDF. Download it to review it.</p>
+      )}
+      <a href={url} download={`identity-document-${request.id}`} className="button button-ghost">
+        Download the document
+      </a>
+    </div>
   );
 }
 
@@ -585,11 +607,19 @@ function ListingsTab({ which }: { which: "all" | "pending" | "promoted" }) {
   );
 }
 
-function EditListingDialog({ listing, onClose, onSave }: { listing: AdminListing; onClose: () => void; onSave: (edit: { title: string; description: string; monthly_rent: number; status: string }) => void }) {
+function EditListingDialog({
+  listing,
+  onClose,
+  onSave,
+}: {
+  listing: AdminListing;
+  onClose: () => void;
+  onSave: (edit: { title: string; description: string; monthly_rent: number; moderation_status: "visible" | "hidden" }) => void;
+}) {
   const [title, setTitle] = useState(listing.title);
   const [description, setDescription] = useState(listing.description);
   const [rent, setRent] = useState(String(listing.monthly_rent));
-  const [status, setStatus] = useState<string>(listing.status);
+  const [visibility, setVisibility] = useState(listing.moderation_status);
   const [error, setError] = useState<string | null>(null);
   return (
     <Dialog open onClose={onClose} title="Edit listing" description="Corrections are saved as they are and written to the audit log.">
@@ -597,21 +627,20 @@ function EditListingDialog({ listing, onClose, onSave }: { listing: AdminListing
         className="stack"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!title.trim() || title.trim().length > 35) return setError("Title must be 1-35 characters");
+          if (!title.trim() || title.trim().length > LIMITS.titleMaxApi) return setError(`Title must be 1-${LIMITS.titleMaxApi} characters`);
           if (!description.trim()) return setError("Description is required");
           if (!(Number(rent) >= 1)) return setError("Monthly rent must be at least 1");
-          onSave({ title: title.trim(), description: description.trim(), monthly_rent: Math.round(Number(rent)), status });
+          onSave({ title: title.trim(), description: description.trim(), monthly_rent: Math.round(Number(rent)), moderation_status: visibility });
         }}
       >
         <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} />
         <TextAreaField label="Description" rows={4} value={description} onChange={(e) => setDescription(e.target.value)} />
         <TextField label="Monthly rent ($)" type="number" min={1} value={rent} onChange={(e) => setRent(e.target.value)} />
         <label className="field">
-          <span className="field-label">Availability</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="available">Available</option>
-            <option value="taken">Taken</option>
-            <option value="hidden">Hidden</option>
+          <span className="field-label">Visibility (staff only; the owner cannot undo it)</span>
+          <select value={visibility} onChange={(e) => setVisibility(e.target.value as "visible" | "hidden")}>
+            <option value="visible">Visible</option>
+            <option value="hidden">Hidden by staff</option>
           </select>
         </label>
         {error && (
@@ -713,6 +742,7 @@ function AdminWorkspace() {
             type="button"
             className="button button-ghost"
             onClick={() => {
+              void adminApi.logout();
               queryClient.removeQueries({ queryKey: ["admin"] });
               adminSession.set(null);
             }}

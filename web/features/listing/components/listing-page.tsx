@@ -13,9 +13,24 @@ import { useSession } from "../../../lib/session";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { Gallery } from "./gallery";
 
-/** Only same-site paths are followed, so a crafted link cannot send people elsewhere. */
+/**
+ * Only same-origin paths are followed, so a crafted link cannot send people elsewhere: a path that,
+ * decoded, holds a backslash or a control character (`/\evil.com`, `/%09/evil.com`, which browsers
+ * read as `//evil.com`) is refused, and what is left must resolve to this origin.
+ */
 export function safeBack(back: string | null): string {
-  return back && back.startsWith("/") && !back.startsWith("//") ? back : paths.home;
+  if (!back || !back.startsWith("/") || back.startsWith("//")) return paths.home;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(back);
+  } catch {
+    return paths.home;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f\u007f]/.test(decoded) || decoded.startsWith("//")) return paths.home;
+  const base = "https://campusnest.invalid";
+  const url = new URL(back, base);
+  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : paths.home;
 }
 
 export function ListingPage() {
@@ -84,6 +99,9 @@ export function ListingPage() {
             ? "Only you can see this listing until our team approves it (typically 24-48 hours)."
             : `This listing was rejected${l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
+      )}
+      {isOwner && l.moderation_status === "hidden" && (
+        <p className="panel notice notice-rejected">Our team has hidden this listing: only you can see it. Contact support to ask why.</p>
       )}
       <div className="listing-layout">
         <div className="listing-main">

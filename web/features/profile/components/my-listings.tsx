@@ -102,6 +102,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                 <Link to={paths.listing(l.id, paths.profile)}>
                   {l.title}
                   {l.verification_status === "pending" && <span className="muted"> (Pending)</span>}
+                  {l.moderation_status === "hidden" && <span className="muted"> (Hidden by staff)</span>}
                 </Link>
                 <span className="muted">
                   {formatRent(l.monthly_rent)}/month · {l.status === "available" ? "Available" : l.status === "taken" ? "Taken" : "Hidden"}
