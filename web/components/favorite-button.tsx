@@ -13,6 +13,7 @@ export function FavoriteButton({ listingId, ownerId, large }: { listingId: strin
   const [busy, setBusy] = useState(false);
   if (!session || session.user.id === ownerId) return null;
   const active = favorites.data?.has(listingId) ?? false;
+  const label = active ? "Remove from favorites" : "Add to favorites";
 
   async function toggle(event: React.MouseEvent) {
     event.preventDefault();
@@ -34,8 +35,8 @@ export function FavoriteButton({ listingId, ownerId, large }: { listingId: strin
     <button
       type="button"
       className={`favorite-button${active ? " is-active" : ""}${large ? " favorite-large" : ""}`}
-      aria-pressed={active}
-      aria-label={active ? "Remove from favorites" : "Add to favorites"}
+      // The heart alone has its name as a label; the large button says it in its visible text.
+      aria-label={large ? undefined : label}
       disabled={busy}
       onClick={toggle}
     >
@@ -47,7 +48,7 @@ export function FavoriteButton({ listingId, ownerId, large }: { listingId: strin
           strokeWidth="2"
         />
       </svg>
-      {large && <span>{active ? "Saved" : "Save"}</span>}
+      {large && <span>{label}</span>}
     </button>
   );
 }

@@ -33,8 +33,10 @@ export function Avatar({ src, firstName, lastName, size = 36, badge = 0 }: Avata
         <span aria-hidden="true">{initialsOf(firstName, lastName)}</span>
       )}
       {badgeText && (
-        <span className="avatar-badge" aria-label={`${badgeText} unread messages`}>
-          {badgeText}
+        <span className="avatar-badge">
+          <span aria-hidden="true">{badgeText}</span>
+          {/* aria-label is not allowed on a plain span; hidden text names the count instead. */}
+          <span className="visually-hidden">{`${badgeText} unread messages`}</span>
         </span>
       )}
     </span>

@@ -68,7 +68,6 @@ export function DropdownMenu({ trigger, triggerLabel, items, triggerClassName }:
         ref={button}
         type="button"
         className={triggerClassName}
-        aria-label={triggerLabel}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -83,6 +82,9 @@ export function DropdownMenu({ trigger, triggerLabel, items, triggerClassName }:
           }
         }}
       >
+        {/* The name comes from hidden text, not aria-label: the trigger shows initials or a picture,
+            which are not a label a voice user would say (WCAG 2.5.3). */}
+        <span className="visually-hidden">{triggerLabel}</span>
         {trigger}
       </button>
       {open && (

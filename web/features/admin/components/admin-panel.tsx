@@ -51,7 +51,8 @@ function LoginView() {
     }
   }
   return (
-    <div className="admin-login">
+    <main className="admin-login">
+      <h1 className="visually-hidden">Admin Panel</h1>
       {adminSession.expired() && (
         <p className="form-error" role="alert">
           Session expired. Please log in again.
@@ -66,7 +67,7 @@ function LoginView() {
           →
         </button>
       </form>
-    </div>
+    </main>
   );
 }
 
@@ -728,9 +729,9 @@ function AdminWorkspace() {
 
   if (!validated) return <p className="muted admin-login">Checking your session…</p>;
   return (
-    <div className="admin">
+    <main className="admin">
       <header className="admin-header">
-        <strong>CampusNest · Admin</strong>
+        <h1 className="admin-title">CampusNest · Admin</h1>
         <div className="row">
           <a href={paths.home} className="button button-ghost">
             Public site
@@ -800,6 +801,6 @@ function AdminWorkspace() {
           },
         ]}
       />
-    </div>
+    </main>
   );
 }
