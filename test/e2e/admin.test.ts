@@ -66,6 +66,31 @@ describe("the staff panel in Chromium", () => {
     await page.getByRole("heading", { name: title }).waitFor();
   });
 
+  it("sends its token as a bearer header, never in a URL, and logout ends it on the server", async () => {
+    const { page } = b;
+    const staffCalls: { url: string; authorization?: string }[] = [];
+    page.on("request", (req) => {
+      if (req.url().includes("/api/v1/admin/") || req.url().includes("/api/v1/verification/admin/")) {
+        staffCalls.push({ url: req.url(), authorization: req.headers()["authorization"] });
+      }
+    });
+    await adminLogin();
+    for (const tab of ["Users", "Listings", "Feedback"]) {
+      await page.getByRole("tab", { name: tab, exact: true }).click();
+      await page.waitForLoadState("networkidle");
+    }
+    const token = await page.evaluate(() => localStorage.getItem("admin_token"));
+    expect(token).toBeTruthy();
+    const signedIn = staffCalls.filter((call) => !call.url.endsWith("/admin/login"));
+    expect(signedIn.length).toBeGreaterThan(3);
+    expect(signedIn.filter((call) => call.url.includes("token=") || call.authorization !== `Bearer ${token}`)).toEqual([]);
+    const stats = () => fetch(`${b.baseUrl}/api/v1/admin/stats`, { headers: { Authorization: `Bearer ${token}` } });
+    expect((await stats()).status).toBe(200);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByLabel("Admin password").waitFor();
+    await expect.poll(async () => (await stats()).status).toBe(401);
+  });
+
   it("rejects an identity request with a reason that the student then sees", async () => {
     const { page } = b;
     const email = `idreject.${Date.now()}@ufl.edu`;

@@ -205,6 +205,23 @@ describe("identity review", () => {
     expect((await json<{ data: { status: string } }>(await api("/api/v1/verification/status", authed(s.access_token)))).data.status).toBe("verified");
   });
 
+  it("two staff deciding one request at once: one decision applies, the other hears 409", async () => {
+    const s = await signUp("contested@ufl.edu");
+    const up = await json<{ id_document_url: string }>(
+      await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.jpg", image_data: dataUrl(JPEG_1x1) }) })),
+    );
+    const submitted = await api("/api/v1/verification/submit-url", authed(s.access_token, { method: "POST", body: JSON.stringify({ document_type: "passport", id_document_url: up.id_document_url }) }));
+    const id = (await json<{ data: { id: string } }>(submitted)).data.id;
+    const review = (body: unknown) => admin(`/api/v1/verification/admin/${id}/review`, { method: "PATCH", body: JSON.stringify(body) });
+    const [approve, reject] = await Promise.all([review({ status: "approved" }), review({ status: "rejected", rejection_reason: "Blurry" })]);
+    expect([approve.status, reject.status].sort()).toEqual([200, 409]);
+    const won = approve.status === 200 ? "approved" : "rejected";
+    const request = await env.DB.prepare("SELECT status FROM verification_requests WHERE id = ?").bind(id).first<{ status: string }>();
+    const user = await env.DB.prepare("SELECT id_verification_status AS status FROM users WHERE id = ?").bind(s.user.id).first<{ status: string }>();
+    expect(request!.status).toBe(won);
+    expect(user!.status).toBe(won === "approved" ? "verified" : "rejected");
+  });
+
   it("respects the user's toggle: no review email when it is off", async () => {
     const s = await signUp("quiet@ufl.edu");
     await api("/api/v1/users/notifications", authed(s.access_token, { method: "PATCH", body: JSON.stringify({ email_on_listing_review: false }) }));

@@ -108,9 +108,13 @@ describe("the write budget", () => {
       post("/api/v1/upload/multiple-base64", { images: [{ filename: "a.jpg", image_data: dataUrl(JPEG_1x1) }] }),
       post("/api/v1/verification/upload-document", { filename: "id.pdf", image_data: dataUrl(PDF) }),
       post("/api/v1/verification/submit-url", { document_type: "passport", id_document_url: "private-document:x" }),
+      post("/api/v1/users/profile", { first_name: "Busy" }, "PATCH"),
+      post("/api/v1/users/preferences", { preferred_term: "fall" }, "PATCH"),
+      post("/api/v1/users/notifications", { email_on_message: false }, "PATCH"),
+      api("/api/v1/users/profile", authed(busy.access_token, { method: "DELETE" })),
     ];
     const answers = await Promise.all(writes);
-    expect(answers.map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 429, 429]);
+    expect(answers.map((r) => r.status)).toEqual(Array(writes.length).fill(429));
     expect((await api("/api/v1/subleases/w01", authed(busy.access_token))).status).toBe(200);
     // Another user is not affected.
     expect((await api("/api/v1/favorites", authed(fan.access_token, { method: "POST", body: JSON.stringify({ listing_id: "f01" }) }))).status).toBe(201);

@@ -312,6 +312,30 @@ describe("moderation has its own state", () => {
     expect(await (await api("/listing/m01")).text()).not.toContain("og:title");
   });
 
+  it("a listing staff hid before moderation had its own state stays hidden after the migration", async () => {
+    await insertListing("old1", { status: "hidden" }); // hidden by staff, later shown again by staff
+    await insertListing("old2", { status: "hidden" }); // hidden by staff
+    await insertListing("old3", { status: "hidden" }); // hidden by its owner
+    const edit = (id: string, status: string, at: string) =>
+      env.DB.prepare("INSERT INTO admin_audit (id, actor, action, target_table, target_id, details, created_at) VALUES (?, 'admin', 'listing_edit', 'listings', ?, ?, ?)")
+        .bind(`a-${id}-${at}`, id, JSON.stringify({ status }), at)
+        .run();
+    await edit("old1", "hidden", "2026-01-01T00:00:00.000Z");
+    await edit("old1", "available", "2026-01-02T00:00:00.000Z");
+    await edit("old2", "hidden", "2026-01-03T00:00:00.000Z");
+    await env.DB.prepare("INSERT INTO admin_audit (id, actor, action, target_table, target_id, details) VALUES ('a-title', 'admin', 'listing_edit', 'listings', 'old2', ?)")
+      .bind(JSON.stringify({ title: "Renamed" }))
+      .run();
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0005_"))!;
+    for (const query of migration.queries) await env.DB.prepare(query).run();
+    const { results } = await env.DB.prepare("SELECT id, moderation_status FROM listings WHERE id LIKE 'old%' ORDER BY id").all();
+    expect(results).toEqual([
+      { id: "old1", moderation_status: "visible" },
+      { id: "old2", moderation_status: "hidden" },
+      { id: "old3", moderation_status: "visible" },
+    ]);
+  });
+
   it("a PATCH changes only what it sends: marking taken keeps parking, pets and preference", async () => {
     await insertListing("p01", { parking: 1, allow_pets: 1, gender_preference: "female_preferred" });
     const res = await api("/api/v1/subleases/p01", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ status: "taken" }) }));

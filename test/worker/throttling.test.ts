@@ -124,6 +124,17 @@ describe("failed attempts per account", () => {
     const count = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ?").bind(email).first<{ n: number }>();
     expect(count!.n).toBe(10);
   });
+
+  it("mails one code when many requests for it arrive at once: the limits are checked in the insert", async () => {
+    const email = "parallel@ufl.edu";
+    await signUp(email);
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 61_000).toISOString(), email).run();
+    await Promise.all(Array.from({ length: 12 }, () => post("/api/v1/auth/forgot-password", { email })));
+    const codes = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ? AND purpose = 'reset_password'").bind(email).first<{ n: number }>();
+    expect(codes!.n).toBe(1);
+    const mailbox = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(email)}`));
+    expect(mailbox.data.filter((m) => /reset/i.test(m.subject)).length).toBe(1);
+  });
 });
 
 describe("the staff password", () => {

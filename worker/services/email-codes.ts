@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import { emailCodes } from "../db/schema";
 import { timingSafeEqualText } from "../lib/encoding";
 import { newId } from "../lib/ids";
-import { isoIn, isoNow } from "../lib/time";
+import { isoNow } from "../lib/time";
 
 export type CodePurpose = "verify_email" | "reset_password";
 
@@ -65,24 +65,53 @@ export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, 
   return { seconds, detail: `Please wait ${seconds} seconds before requesting a new code.` };
 }
 
-/** Creates a code (voiding older ones for the same purpose) and returns it for the email. */
-export async function issueCode(db: Db, secret: string, email: string, purpose: CodePurpose): Promise<string> {
+/**
+ * Creates a code (voiding older ones for the same purpose) and returns it for the email, or the wait
+ * when the address is within its cooldown or over its daily cap. The limits are checked inside the
+ * INSERT itself, so parallel requests cannot all pass a check made before it.
+ */
+export async function issueCode(
+  db: Db,
+  secret: string,
+  email: string,
+  purpose: CodePurpose,
+  now = Date.now(),
+): Promise<{ code: string } | { wait: CodeWait }> {
   const code = randomCode();
-  await db.batch([
-    db
-      .update(emailCodes)
-      .set({ consumedAt: isoNow() })
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt))),
-    db.insert(emailCodes).values({
-      id: newId(),
-      email,
-      purpose,
-      codeHash: await hashCode(secret, email, purpose, code),
-      expiresAt: isoIn(TIMINGS.emailCodeTtlMs),
-      createdAt: isoNow(),
-    }),
+  const id = newId();
+  const codeHash = await hashCode(secret, email, purpose, code);
+  const d1 = db.$client;
+  const [inserted] = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO email_codes (id, email, purpose, code_hash, expires_at, created_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6
+         WHERE (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?7) < ?8
+           AND NOT EXISTS (SELECT 1 FROM email_codes WHERE email = ?2 AND purpose = ?3 AND created_at > ?9)`,
+      )
+      .bind(
+        id,
+        email,
+        purpose,
+        codeHash,
+        isoNow(now + TIMINGS.emailCodeTtlMs),
+        isoNow(now),
+        isoNow(now - DAY_MS),
+        TIMINGS.emailCodesPerDay,
+        isoNow(now - TIMINGS.emailCodeResendMs),
+      ),
+    // Only when the new code went in: older live codes for the same purpose stop working.
+    d1
+      .prepare(
+        `UPDATE email_codes SET consumed_at = ?4
+         WHERE email = ?1 AND purpose = ?2 AND consumed_at IS NULL AND id <> ?3
+           AND EXISTS (SELECT 1 FROM email_codes WHERE id = ?3)`,
+      )
+      .bind(email, purpose, id, isoNow(now)),
   ]);
-  return code;
+  if (inserted?.meta.changes) return { code };
+  const wait = await nextCodeWait(db, email, purpose, now);
+  return { wait: wait ?? { seconds: Math.ceil(TIMINGS.emailCodeResendMs / 1000), detail: "Please wait before requesting a new code." } };
 }
 
 /**

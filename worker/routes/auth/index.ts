@@ -82,8 +82,9 @@ export const authRoutes = createRouter()
       if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
       throw err;
     }
-    const code = await issueCode(db, c.var.config.jwtSecret, body.email, "verify_email");
-    await sendEmail(c.env, c.var.config, verificationCodeEmail(body.email, body.first_name, code));
+    // The account exists now; if a parallel request took the last code of the day, a resend later mails one.
+    const issued = await issueCode(db, c.var.config.jwtSecret, body.email, "verify_email");
+    if ("code" in issued) await sendEmail(c.env, c.var.config, verificationCodeEmail(body.email, body.first_name, issued.code));
     log.info("user_registered", { request_id: c.var.requestId, user_id: id });
     return c.json({ message: "Account created. We sent a 6-digit code to your email.", user_id: id }, 201);
   })
@@ -230,15 +231,14 @@ async function sendCode(
   const user = await findUserByEmail(db, email);
   if (!user) return;
   if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
-  const wait = await nextCodeWait(db, email, purpose);
-  if (wait) {
+  const issued = await issueCode(db, c.var.config.jwtSecret, email, purpose);
+  if ("wait" in issued) {
     if (quietCooldown) return;
-    throw tooManyRequests(wait.seconds, wait.detail);
+    throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
   }
-  const code = await issueCode(db, c.var.config.jwtSecret, email, purpose);
   const message =
     purpose === "verify_email"
-      ? verificationCodeEmail(email, user.firstName, code)
-      : passwordResetEmail(email, user.firstName, code);
+      ? verificationCodeEmail(email, user.firstName, issued.code)
+      : passwordResetEmail(email, user.firstName, issued.code);
   await sendEmail(c.env, c.var.config, message);
 }

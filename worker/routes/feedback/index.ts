@@ -9,7 +9,7 @@ import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import { parseJson, parseQuery } from "../../lib/validate";
-import { clientIp, enforceLimit } from "../../middleware/rate-limit";
+import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
 import { audit } from "../../services/audit";
 
@@ -23,7 +23,7 @@ const toItem = (r: typeof feedback.$inferSelect): FeedbackItem => ({
 
 export const feedbackRoutes = createRouter()
   .post("/", async (c) => {
-    await enforceLimit(c, "WRITE_LIMITER", `feedback:${clientIp(c)}`);
+    await enforceLimit(c, "WRITE_LIMITER", `feedback:${addressKey(clientIp(c))}`);
     const body = await parseJson(c, feedbackSchema);
     const id = newId();
     await createDb(c.env).insert(feedback).values({ id, email: body.email.toLowerCase(), message: body.message, createdAt: isoNow() });

@@ -31,6 +31,7 @@ export const usersRoutes = createRouter()
 
   .patch("/profile", async (c) => {
     const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, profileUpdateSchema);
     const db = createDb(c.env);
     await assertUniversity(db, body.university_id, "university_id");
@@ -48,7 +49,9 @@ export const usersRoutes = createRouter()
   })
 
   .delete("/profile", async (c) => {
-    await deleteAccount(c.env, await requireUser(c));
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await deleteAccount(c.env, user);
     return c.body(null, 204);
   })
 
@@ -82,6 +85,7 @@ export const usersRoutes = createRouter()
 
   .patch("/preferences", async (c) => {
     const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, preferencesSchema);
     const db = createDb(c.env);
     await assertUniversity(db, body.preferred_university_id, "preferred_university_id");
@@ -101,6 +105,7 @@ export const usersRoutes = createRouter()
 
   .patch("/notifications", async (c) => {
     const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, notificationsSchema);
     const db = createDb(c.env);
     await db

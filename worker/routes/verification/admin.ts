@@ -1,5 +1,5 @@
 /** Identity review for staff: lists, the private document (streamed to admins only), the decision. */
-import { and, desc, eq, exists, ne, notExists } from "drizzle-orm";
+import { and, desc, eq, exists, notExists } from "drizzle-orm";
 import { z } from "zod";
 import { reviewSchema } from "../../contract/admin";
 import { createDb } from "../../db/client";
@@ -92,8 +92,8 @@ export const verificationAdminRoutes = createRouter()
       db
         .update(verificationRequests)
         .set({ status: review.status, rejectionReason: review.status === "rejected" ? review.rejection_reason! : null, reviewedAt: now })
-        // Guarded: a second identical decision changes nothing.
-        .where(and(eq(verificationRequests.id, id), ne(verificationRequests.status, review.status))),
+        // Guarded: only a pending request is decided, so of two staff deciding at once one wins.
+        .where(and(eq(verificationRequests.id, id), eq(verificationRequests.status, "pending"))),
       db
         .update(users)
         .set({ idVerificationStatus: review.status === "approved" ? "verified" : "rejected", updatedAt: now })
@@ -111,7 +111,9 @@ export const verificationAdminRoutes = createRouter()
         ),
       audit(db, actor, `verification_${review.status}`, "verification_requests", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
     ]);
-    if (changed.meta.changes) await notifyVerificationReview(c.env, c.var.config, row.userId, review.status === "approved", review.rejection_reason ?? null);
     const updated = await db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
+    // Lost a race to a different decision: say so rather than report a decision that did not apply.
+    if (!changed.meta.changes && updated!.status !== review.status) throw conflict("This verification request was already reviewed.");
+    if (changed.meta.changes) await notifyVerificationReview(c.env, c.var.config, row.userId, review.status === "approved", review.rejection_reason ?? null);
     return c.json({ success: true, changed: !!changed.meta.changes, data: toVerificationRequest(updated!) });
   });
