@@ -58,7 +58,8 @@ export const browseQuerySchema = z.object({
 });
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
 
-export interface Listing {
+/** A listing as anyone may see it (browse, detail, favourites). Never review notes or payment ids. */
+export interface PublicListing {
   id: string;
   user_id: string;
   title: string;
@@ -80,7 +81,6 @@ export interface Listing {
   created_at: string;
   updated_at: string | null;
   verification_status: "pending" | "approved" | "rejected";
-  rejection_reason: string | null;
   /** The owner's own state. */
   status: "available" | "taken" | "hidden";
   /** Staff's state: a hidden listing is public to nobody, whatever its owner sets. */
@@ -90,11 +90,19 @@ export interface Listing {
   promotion_end: string | null;
   days_remaining: number;
   auto_renew: boolean;
-  stripe_subscription_id: string | null;
   user_first_name: string;
   user_last_name: string;
   user_avatar_url: string | null;
 }
+
+/** A listing as its owner and staff see it: the public fields plus why it was rejected and its subscription. */
+export interface OwnerListing extends PublicListing {
+  rejection_reason: string | null;
+  stripe_subscription_id: string | null;
+}
+
+/** @deprecated name: say PublicListing or OwnerListing. */
+export type Listing = OwnerListing;
 
 export interface Pagination {
   next_token: string | null;

@@ -1,0 +1,68 @@
+/**
+ * The product's rules, one home each (spec section 6), for the worker and the SPA alike: pure
+ * functions, no I/O. Routes throw when a rule says no; screens hide or lock what a rule forbids;
+ * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
+ */
+
+/** The one status that counts as identity-verified ("approved" is a review decision, not a user status). */
+export const ID_VERIFIED = "verified";
+
+/** What a listing must be for anyone but its owner (and staff) to see it. */
+export const PUBLIC_LISTING = {
+  verification_status: "approved",
+  status: "available",
+  moderation_status: "visible",
+} as const;
+
+/** Who is asking: a signed-in user's id and identity status, or nobody. */
+export type Actor = { id: string; id_verification_status: string } | null | undefined;
+
+/** The parts of a listing the rules look at. */
+export interface ListingFacts {
+  user_id: string;
+  verification_status: string;
+  status: string;
+  moderation_status: string;
+}
+
+export function isIdVerified(user: { id_verification_status: string } | null | undefined): boolean {
+  return user?.id_verification_status === ID_VERIFIED;
+}
+
+/** Only users whose identity is verified may create listings. */
+export function canCreateListing(user: Actor): boolean {
+  return isIdVerified(user);
+}
+
+/** Public: approved by staff, available by its owner, not hidden by staff. */
+export function isPublicListing(listing: Omit<ListingFacts, "user_id">): boolean {
+  return (
+    listing.verification_status === PUBLIC_LISTING.verification_status &&
+    listing.status === PUBLIC_LISTING.status &&
+    listing.moderation_status === PUBLIC_LISTING.moderation_status
+  );
+}
+
+export function isListingOwner(user: Actor, listing: Pick<ListingFacts, "user_id">): boolean {
+  return !!user && user.id === listing.user_id;
+}
+
+/** Whether this person may see the listing at all (everyone else gets "not found"). */
+export function canViewListing(user: Actor, listing: ListingFacts): boolean {
+  return isPublicListing(listing) || isListingOwner(user, listing);
+}
+
+/** Owners edit and delete their own listings (spec section 6), whatever their review state. */
+export function canEditListing(user: Actor, listing: Pick<ListingFacts, "user_id">): boolean {
+  return isListingOwner(user, listing);
+}
+
+/** Owners promote their own approved listings that staff have not hidden. */
+export function canPromoteListing(user: Actor, listing: ListingFacts): boolean {
+  return isListingOwner(user, listing) && listing.verification_status === PUBLIC_LISTING.verification_status && listing.moderation_status === PUBLIC_LISTING.moderation_status;
+}
+
+/** Signed-in people message other people, never themselves. */
+export function canMessage(user: Actor, recipientId: string): boolean {
+  return !!user && user.id !== recipientId;
+}
