@@ -4,28 +4,16 @@
  * Inbox rooms are named by user id and open only to that user; conversation rooms only to the
  * conversation's two participants (anyone else gets 404, as for the HTTP routes).
  */
-import { and, eq, or } from "drizzle-orm";
 import { routePartykitRequest } from "partyserver";
 import { getConfig } from "../worker/env";
 import { createDb } from "../worker/db/client";
-import { conversations } from "../worker/db/schema";
+import { isParticipant } from "../worker/db/queries/conversations";
 import { verifyAccessToken } from "../worker/services/tokens";
 
 export const USER_HEADER = "x-campusnest-user-id";
 
 function deny(status: 401 | 404, detail: string) {
   return Response.json({ detail }, { status });
-}
-
-export async function isParticipant(env: Env, conversationId: string, userId: string): Promise<boolean> {
-  const row = await createDb(env)
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(
-      and(eq(conversations.id, conversationId), or(eq(conversations.userA, userId), eq(conversations.userB, userId))),
-    )
-    .get();
-  return !!row;
 }
 
 /** Routes a WebSocket upgrade under /parties/ to its room, or answers why not. */
@@ -36,7 +24,7 @@ export function routePartyRequest(request: Request, env: Env): Promise<Response 
       const userId = await verifyAccessToken(getConfig(env).jwtSecret, token);
       if (!userId) return deny(401, "Not authenticated");
       const allowed =
-        lobby.className === "Inbox" ? lobby.name === userId : await isParticipant(env, lobby.name, userId);
+        lobby.className === "Inbox" ? lobby.name === userId : await isParticipant(createDb(env), lobby.name, userId);
       if (!allowed) return deny(404, "Not found");
       // The room trusts this header: the worker sets it and overwrites anything a client sent.
       const forwarded = new Request(req);

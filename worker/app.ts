@@ -27,7 +27,7 @@ import { geoRoutes } from "./routes/geo";
 import { adminRoutes } from "./routes/admin";
 import { feedbackRoutes } from "./routes/feedback";
 import { verificationAdminRoutes } from "./routes/verification/admin";
-import { serveAsset } from "./routes/assets";
+import { serveAsset } from "./services/assets";
 import { serveListingPage } from "./routes/listing-page";
 
 export function createApp() {

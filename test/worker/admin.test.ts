@@ -1,18 +1,15 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
-import { dataUrl, JPEG_1x1 } from "./fixtures";
+import { dataUrl, insertListing as insertStudentListing, JPEG_1x1 } from "./fixtures";
 
 let token: string;
 let student: Session;
 
 const admin = (path: string, init: RequestInit = {}) => api(path, authed(token, init));
 
-async function insertListing(id: string, status = "pending", extra: Record<string, string | number | null> = {}) {
-  const row = { id, user_id: student.user.id, university_id: 1, title: `T ${id}`, description: "d", unit_type: "studio", address: "a", monthly_rent: 700, lease_term: "fall", verification_status: status, ...extra };
-  const cols = Object.keys(row);
-  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`).bind(...Object.values(row)).run();
-}
+const insertListing = (id: string, status = "pending", extra: Record<string, string | number | null> = {}) =>
+  insertStudentListing(student.user.id, id, { verification_status: status, monthly_rent: 700, ...extra });
 
 beforeAll(async () => {
   const res = await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD });
@@ -276,34 +273,3 @@ describe("conversations, read-only for moderation", () => {
     expect(msgs.messages).toEqual([expect.objectContaining({ id: "mm1", text: "hello", is_read: false })]);
   });
 });
-
-describe("feedback", () => {
-  it("is sent without an account, listed for staff, archived one way", async () => {
-    const bad = await post("/api/v1/feedback/", { email: "", message: "" });
-    expect(bad.status).toBe(422);
-    expect(await json(bad)).toMatchObject({ detail: "Please fill in all fields" });
-    const sent = await post("/api/v1/feedback/", { email: "fan@ufl.edu", message: "Love the verified listings!" });
-    expect(sent.status).toBe(201);
-    const { id } = await json<{ id: string }>(sent);
-    const list = await json<{ id: string; email: string; timestamp: string; archived: boolean }[]>(await admin("/api/v1/feedback/admin"));
-    expect(list.find((f) => f.id === id)).toMatchObject({ email: "fan@ufl.edu", archived: false });
-    expect((await admin(`/api/v1/feedback/admin/${id}/status?status=active`, { method: "PUT" })).status).toBe(422);
-    expect((await admin(`/api/v1/feedback/admin/${id}/status?status=archived`, { method: "PUT" })).status).toBe(200);
-    const active = await json<{ id: string }[]>(await admin("/api/v1/feedback/admin"));
-    const archived = await json<{ id: string }[]>(await admin("/api/v1/feedback/admin?status=archived"));
-    expect(active.map((f) => f.id)).not.toContain(id);
-    expect(archived.map((f) => f.id)).toContain(id);
-  });
-
-  it("is throttled per address", async () => {
-    const ip = { "cf-connecting-ip": "203.0.113.99" };
-    let attempts = 0;
-    let res: Response;
-    do {
-      res = await post("/api/v1/feedback/", { email: "spam@ufl.edu", message: `spam ${attempts++}` }, ip);
-    } while (res.status === 201 && attempts < 130);
-    expect(res.status).toBe(429);
-    expect(attempts).toBeGreaterThan(60);
-  });
-});
-

@@ -1,32 +1,13 @@
 /** Favourites: an idempotent toggle, bounded pages, and a write budget per user. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { dataUrl, JPEG_1x1, PDF } from "./fixtures";
+import { dataUrl, insertListing as insertOwnListing, JPEG_1x1, PDF } from "./fixtures";
 import { api, authed, json, signUp, type Session } from "./helpers";
 
 let owner: Session;
 let fan: Session;
 
-async function insertListing(id: string, fields: Record<string, string | number> = {}) {
-  const row = {
-    id,
-    user_id: owner.user.id,
-    university_id: 1,
-    title: `Listing ${id}`,
-    description: "Room",
-    unit_type: "2x2",
-    address: "1 Main St",
-    monthly_rent: 800,
-    lease_term: "fall",
-    verification_status: "approved",
-    status: "available",
-    ...fields,
-  };
-  const cols = Object.keys(row);
-  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`)
-    .bind(...Object.values(row))
-    .run();
-}
+const insertListing = (id: string, fields: Record<string, string | number> = {}) => insertOwnListing(owner.user.id, id, fields);
 
 beforeAll(async () => {
   owner = await signUp("fav-owner@ufl.edu");

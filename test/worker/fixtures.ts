@@ -1,3 +1,5 @@
+import { env } from "cloudflare:test";
+
 /** Small real files, built byte by byte (no binary fixtures in the repo). */
 export const PNG_1x1 = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
@@ -18,4 +20,35 @@ export function dataUrl(bytes: Uint8Array, type = "application/octet-stream"): s
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
   return `data:${type};base64,${btoa(binary)}`;
+}
+
+/**
+ * A listing written straight to D1 (no photos, no review): approved and available unless `fields`
+ * say otherwise. created_at follows the digits of the id, one minute apart, so order is predictable.
+ */
+export async function insertListing(userId: string, id: string, fields: Record<string, string | number | null> = {}) {
+  const row = {
+    id,
+    user_id: userId,
+    university_id: 1,
+    title: `Listing ${id}`,
+    description: "Sunny room near campus",
+    unit_type: "2x2",
+    address: "100 Main St",
+    monthly_rent: 800,
+    lease_term: "fall",
+    parking: 0,
+    allow_pets: 0,
+    gender_preference: "no_preference",
+    verification_status: "approved",
+    status: "available",
+    created_at: new Date(Date.UTC(2026, 0, 1) + Number(id.replace(/\D/g, "") || 0) * 60_000).toISOString(),
+    promotion_start: null,
+    promotion_end: null,
+    ...fields,
+  };
+  const cols = Object.keys(row);
+  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`)
+    .bind(...Object.values(row))
+    .run();
 }

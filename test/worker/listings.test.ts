@@ -1,53 +1,27 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Listing } from "../../worker/contract/listings";
+import type { BrowseResponse, CreateListingResponse, OwnerListingResponse, OwnerListingsResponse } from "../../worker/contract/listings";
 import { api, authed, json, signUp, type Session } from "./helpers";
-import { dataUrl, JPEG_1x1, PDF, PNG_1x1 } from "./fixtures";
+import { dataUrl, insertListing as insertOwnListing, JPEG_1x1, PDF, PNG_1x1 } from "./fixtures";
 
-type Page = { data: Listing[]; pagination: { next_token: string | null; has_more: boolean }; meta: { rows_read: number } };
 
 let owner: Session;
 let other: Session;
 let verified: Session;
 
-async function insertListing(id: string, fields: Record<string, string | number | null> = {}) {
-  const row = {
-    id,
-    user_id: owner.user.id,
-    university_id: 1,
-    title: `Listing ${id}`,
-    description: "Sunny room near campus",
-    unit_type: "2x2",
-    address: "100 Main St",
-    monthly_rent: 800,
-    lease_term: "fall",
-    parking: 0,
-    allow_pets: 0,
-    gender_preference: "no_preference",
-    verification_status: "approved",
-    status: "available",
-    created_at: new Date(Date.UTC(2026, 0, 1) + Number(id.replace(/\D/g, "") || 0) * 60_000).toISOString(),
-    promotion_start: null,
-    promotion_end: null,
-    ...fields,
-  };
-  const cols = Object.keys(row);
-  await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`)
-    .bind(...Object.values(row))
-    .run();
-}
+const insertListing = (id: string, fields: Record<string, string | number | null> = {}) => insertOwnListing(owner.user.id, id, fields);
 
-async function browse(query = ""): Promise<Page> {
+async function browse(query = ""): Promise<BrowseResponse> {
   const res = await api(`/api/v1/subleases/?${query}`);
   expect(res.status).toBe(200);
-  return json<Page>(res);
+  return json<BrowseResponse>(res);
 }
 
 async function walk(query: string, limit: number, between?: () => Promise<void>): Promise<string[]> {
   const ids: string[] = [];
   let token: string | null = null;
   for (let i = 0; i < 50; i++) {
-    const page: Page = await browse(`${query}&limit=${limit}${token ? `&last_evaluated_key=${encodeURIComponent(token)}` : ""}`);
+    const page: BrowseResponse = await browse(`${query}&limit=${limit}${token ? `&last_evaluated_key=${encodeURIComponent(token)}` : ""}`);
     ids.push(...page.data.map((l) => l.id));
     if (between) await between();
     token = page.pagination.next_token;
@@ -168,12 +142,12 @@ describe("listing detail and visibility", () => {
   });
 
   it("lists the owner's listings in every state with include_unavailable", async () => {
-    const all = await json<{ data: Listing[] }>(await api("/api/v1/users/listings?include_unavailable=true", authed(owner.access_token)));
+    const all = await json<OwnerListingsResponse>(await api("/api/v1/users/listings?include_unavailable=true", authed(owner.access_token)));
     expect(all.data.map((l) => l.id)).toContain("b08");
     expect(all.data.map((l) => l.id)).toContain("b06");
-    const available = await json<{ data: Listing[] }>(await api("/api/v1/users/listings", authed(owner.access_token)));
+    const available = await json<OwnerListingsResponse>(await api("/api/v1/users/listings", authed(owner.access_token)));
     expect(available.data.map((l) => l.id)).not.toContain("b08");
-    expect((await json<{ data: Listing[] }>(await api("/api/v1/users/listings?include_unavailable=true", authed(other.access_token)))).data).toEqual([]);
+    expect((await json<OwnerListingsResponse>(await api("/api/v1/users/listings?include_unavailable=true", authed(other.access_token)))).data).toEqual([]);
   });
 });
 
@@ -239,7 +213,7 @@ describe("create, edit, delete", () => {
     const urls = mine.body.uploaded_files.map((f) => f.url);
     const created = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing(urls)) }));
     expect(created.status).toBe(201);
-    const { id, data } = await json<{ id: string; data: Listing }>(created);
+    const { id, data } = await json<CreateListingResponse>(created);
     expect(data).toMatchObject({ id, verification_status: "pending", status: "available", parking: true, allow_pets: false, pictures: urls });
     expect((await api(`/api/v1/subleases/${id}`)).status).toBe(404);
 
@@ -269,10 +243,10 @@ describe("create, edit, delete", () => {
 
     const rent = await api("/api/v1/subleases/b09", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 760, status: "taken" }) }));
     expect(rent.status).toBe(200);
-    expect((await json<{ data: Listing }>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
+    expect((await json<OwnerListingResponse>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
 
     const title = await api("/api/v1/subleases/b02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "Renamed studio" }) }));
-    expect((await json<{ data: Listing }>(title)).data.verification_status).toBe("pending");
+    expect((await json<OwnerListingResponse>(title)).data.verification_status).toBe("pending");
     await env.DB.prepare("UPDATE listings SET verification_status = 'approved', status = 'available' WHERE id IN ('b02', 'b09')").run();
   });
 
@@ -300,10 +274,10 @@ describe("moderation has its own state", () => {
     for (const status of ["available", "taken", "hidden", "available"]) {
       const res = await api("/api/v1/subleases/m01", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ status }) }));
       expect(res.status).toBe(200);
-      expect((await json<{ data: Listing }>(res)).data).toMatchObject({ status, moderation_status: "hidden" });
+      expect((await json<OwnerListingResponse>(res)).data).toMatchObject({ status, moderation_status: "hidden" });
     }
     // The owner can still see it (and is told why); nobody else can, by any route.
-    expect((await json<{ data: Listing }>(await api("/api/v1/subleases/m01", authed(owner.access_token)))).data.moderation_status).toBe("hidden");
+    expect((await json<OwnerListingResponse>(await api("/api/v1/subleases/m01", authed(owner.access_token)))).data.moderation_status).toBe("hidden");
     expect((await api("/api/v1/subleases/m01")).status).toBe(404);
     expect((await api("/api/v1/subleases/m01", authed(other.access_token))).status).toBe(404);
     expect(await ids()).toEqual([]);
@@ -339,16 +313,16 @@ describe("moderation has its own state", () => {
   it("a PATCH changes only what it sends: marking taken keeps parking, pets and preference", async () => {
     await insertListing("p01", { parking: 1, allow_pets: 1, gender_preference: "female_preferred" });
     const res = await api("/api/v1/subleases/p01", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ status: "taken" }) }));
-    expect((await json<{ data: Listing }>(res)).data).toMatchObject({ status: "taken", parking: true, allow_pets: true, gender_preference: "female_preferred" });
+    expect((await json<OwnerListingResponse>(res)).data).toMatchObject({ status: "taken", parking: true, allow_pets: true, gender_preference: "female_preferred" });
   });
 
   it("editing a rejected listing sends it back to review; changing its availability alone does not", async () => {
     await insertListing("r01", { verification_status: "rejected" });
     await env.DB.prepare("UPDATE listings SET rejection_reason = 'Blurry photos' WHERE id = 'r01'").run();
     const patch = (body: unknown) => api("/api/v1/subleases/r01", authed(owner.access_token, { method: "PATCH", body: JSON.stringify(body) }));
-    const statusOnly = await json<{ data: Listing }>(await patch({ status: "taken" }));
+    const statusOnly = await json<OwnerListingResponse>(await patch({ status: "taken" }));
     expect(statusOnly.data).toMatchObject({ verification_status: "rejected", rejection_reason: "Blurry photos" });
-    const priceFix = await json<{ data: Listing }>(await patch({ monthly_rent: 820 }));
+    const priceFix = await json<OwnerListingResponse>(await patch({ monthly_rent: 820 }));
     expect(priceFix.data).toMatchObject({ verification_status: "pending", rejection_reason: null, monthly_rent: 820 });
   });
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./constants";
+import type { OwnerListing } from "./listings";
+import type { PrivateUser } from "./users";
 
 const reason = z.string().trim().max(LIMITS.rejectionReasonMax, "Reason must be at most 500 characters").nullable().optional();
 
@@ -51,4 +53,141 @@ export interface AdminStats {
   conversations: number;
   messages: number;
   user_growth: { date: string; users: number }[];
+}
+
+/* ---------- response bodies ---------- */
+
+/** POST admin/login: 401 answers success false with the reason. */
+export type AdminLoginResponse = { success: true; token: string } | { success: false; detail: string };
+
+/** Answers of staff actions that return nothing else (unpromote). */
+export interface SuccessResponse {
+  success: true;
+}
+
+/** GET admin/tables. */
+export interface AdminTablesResponse {
+  tables: readonly (typeof DELETABLE_TABLES)[number][];
+}
+
+export interface AdminAuditEntry {
+  id: string;
+  actor: string;
+  action: string;
+  table: string | null;
+  item_id: string | null;
+  /** JSON text, or null. */
+  details: string | null;
+  created_at: string;
+}
+
+/** GET admin/audit: the newest 200 entries. */
+export interface AdminAuditResponse {
+  audit: AdminAuditEntry[];
+}
+
+/** GET admin/users. */
+export interface AdminUsersResponse {
+  users: PrivateUser[];
+}
+
+/** PATCH admin/users/{id}/verify. */
+export interface AdminUserResponse {
+  success: true;
+  user: PrivateUser;
+}
+
+/** A listing as staff see it: the owner's view plus the spec's display aliases. */
+export interface AdminListing extends OwnerListing {
+  price: number;
+  location: string;
+}
+
+/** GET admin/listings, admin/listings/pending, admin/listings/promoted. */
+export interface AdminListingsResponse {
+  listings: AdminListing[];
+}
+
+/** PATCH admin/listings/{id}/verify: changed is false when the listing already had that status. */
+export interface AdminListingReviewResponse {
+  success: true;
+  changed: boolean;
+  listing: AdminListing;
+}
+
+/** PATCH admin/listings/{id}. */
+export interface AdminListingEditResponse {
+  success: true;
+  listing: AdminListing;
+}
+
+/** POST admin/listings/verify-all. */
+export interface VerifyAllResponse {
+  verified_count: number;
+  total_listings: number;
+}
+
+/** POST admin/listings/{id}/promote. */
+export interface AdminPromoteResponse {
+  success: true;
+  promotion_end: string;
+}
+
+/** POST admin/cleanup-expired-promotions. */
+export interface CleanupPromotionsResponse {
+  expired_count: number;
+}
+
+/** GET admin/stats. */
+export interface AdminStatsResponse {
+  stats: AdminStats;
+}
+
+/** DELETE admin/delete-item. */
+export interface DeleteItemResponse {
+  success: true;
+  message: string;
+}
+
+export interface AdminConversation {
+  id: string;
+  participants: [string, string];
+  listing_id: string | null;
+  latest_message_preview: string | null;
+  last_message_timestamp: string | null;
+  created_at: string;
+}
+
+/** GET admin/conversations. */
+export interface AdminConversationsResponse {
+  conversations: AdminConversation[];
+}
+
+export interface AdminMessage {
+  id: string;
+  sender_id: string;
+  text: string;
+  timestamp: string;
+  is_read: boolean;
+  conversation_id: string;
+}
+
+/** GET admin/conversations/{id}/messages. */
+export interface AdminMessagesResponse {
+  messages: AdminMessage[];
+}
+
+/** POST feedback. */
+export interface FeedbackSentResponse {
+  id: string;
+  message: string;
+}
+
+/** GET feedback/admin: a bare array (spec). */
+export type FeedbackListResponse = FeedbackItem[];
+
+/** PUT feedback/admin/{id}/status. */
+export interface FeedbackArchiveResponse {
+  success: true;
+  data: FeedbackItem;
 }

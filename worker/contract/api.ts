@@ -34,3 +34,8 @@ export interface DevEmail {
   html: string;
   created_at: string;
 }
+
+/** GET dev/emails. */
+export interface DevEmailsResponse {
+  data: DevEmail[];
+}

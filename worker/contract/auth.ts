@@ -46,3 +46,14 @@ export interface AuthResponse {
 export interface AuthConfigResponse {
   google_client_id: string | null;
 }
+
+/** POST auth/register. */
+export interface RegisterResponse {
+  message: string;
+  user_id: string;
+}
+
+/** Calls that answer with a sentence only (send code, forgot and reset password). */
+export interface MessageResponse {
+  message: string;
+}

@@ -129,3 +129,50 @@ export const uploadRequestSchema = z.object({
     .min(1, "No images were uploaded successfully")
     .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
 });
+
+/* ---------- response bodies ---------- */
+
+/** GET subleases: one keyset page of public listings. */
+export interface BrowseResponse {
+  data: PublicListing[];
+  pagination: Pagination;
+  meta: { rows_read: number };
+}
+
+/** GET subleases/{id}: the owner reads their own listing, anyone else its public form. */
+export interface ListingResponse {
+  data: PublicListing | OwnerListing;
+}
+
+/** PATCH subleases/{id}: the owner's listing after the edit. */
+export interface OwnerListingResponse {
+  data: OwnerListing;
+}
+
+/** POST subleases. */
+export interface CreateListingResponse {
+  id: string;
+  data: OwnerListing;
+}
+
+/** GET users/listings and users/promoted-listings: the caller's own listings. */
+export interface OwnerListingsResponse {
+  data: OwnerListing[];
+}
+
+export interface Favorite {
+  listing_id: string;
+  created_at: string;
+}
+
+/** GET favorites: newest first, keyset pages. */
+export interface FavoritesResponse {
+  favorites: Favorite[];
+  pagination: Pagination;
+}
+
+/** POST favorites and DELETE favorites/{listing_id}. */
+export interface FavoriteToggleResponse {
+  listing_id: string;
+  favorited: boolean;
+}

@@ -16,6 +16,8 @@ export const PUBLIC_LISTING = {
 
 /** Who is asking: a signed-in user's id and identity status, or nobody. */
 export type Actor = { id: string; id_verification_status: string } | null | undefined;
+/** Who is asking, where only their id matters. */
+type Someone = { id: string } | null | undefined;
 
 /** The parts of a listing the rules look at. */
 export interface ListingFacts {
@@ -23,6 +25,14 @@ export interface ListingFacts {
   verification_status: string;
   status: string;
   moderation_status: string;
+}
+
+/**
+ * How the user's own pages word their status: "approved" reads as verified there (spec, user side),
+ * though only `isIdVerified` unlocks anything.
+ */
+export function looksIdVerified(status: string): boolean {
+  return status === ID_VERIFIED || status === "approved";
 }
 
 export function isIdVerified(user: { id_verification_status: string } | null | undefined): boolean {
@@ -43,23 +53,28 @@ export function isPublicListing(listing: Omit<ListingFacts, "user_id">): boolean
   );
 }
 
-export function isListingOwner(user: Actor, listing: Pick<ListingFacts, "user_id">): boolean {
+export function isListingOwner(user: Someone, listing: Pick<ListingFacts, "user_id">): boolean {
   return !!user && user.id === listing.user_id;
 }
 
 /** Whether this person may see the listing at all (everyone else gets "not found"). */
-export function canViewListing(user: Actor, listing: ListingFacts): boolean {
+export function canViewListing(user: Someone, listing: ListingFacts): boolean {
   return isPublicListing(listing) || isListingOwner(user, listing);
 }
 
 /** Owners edit and delete their own listings (spec section 6), whatever their review state. */
-export function canEditListing(user: Actor, listing: Pick<ListingFacts, "user_id">): boolean {
+export function canEditListing(user: Someone, listing: Pick<ListingFacts, "user_id">): boolean {
   return isListingOwner(user, listing);
 }
 
 /** Owners promote their own approved listings that staff have not hidden. */
 export function canPromoteListing(user: Actor, listing: ListingFacts): boolean {
   return isListingOwner(user, listing) && listing.verification_status === PUBLIC_LISTING.verification_status && listing.moderation_status === PUBLIC_LISTING.moderation_status;
+}
+
+/** Staff promote any approved listing (spec: "Only approved listings can be promoted by an admin"). */
+export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification_status">): boolean {
+  return listing.verification_status === PUBLIC_LISTING.verification_status;
 }
 
 /** Signed-in people message other people, never themselves. */

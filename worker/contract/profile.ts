@@ -35,3 +35,8 @@ export interface UserStats {
   conversations: number;
   unread_messages: number;
 }
+
+/** GET users/stats. */
+export interface UserStatsResponse {
+  data: UserStats;
+}

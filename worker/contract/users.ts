@@ -35,3 +35,33 @@ export interface PublicUser {
   created_at: string;
   id_verified: boolean;
 }
+
+export interface Preferences {
+  preferred_university_id: number | null;
+  preferred_term: string | null;
+}
+
+/** GET/PATCH users/profile. */
+export interface ProfileResponse {
+  data: PrivateUser;
+}
+
+/** GET users/{id}. */
+export interface PublicUserResponse {
+  data: PublicUser;
+}
+
+/** GET/PATCH users/preferences. */
+export interface PreferencesResponse {
+  data: Preferences;
+}
+
+/** GET/PATCH users/notifications. */
+export interface NotificationSettingsResponse {
+  data: NotificationSettings;
+}
+
+/** POST users/avatar-base64. */
+export interface AvatarResponse {
+  avatar_url: string | null;
+}

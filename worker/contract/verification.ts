@@ -39,3 +39,35 @@ export const VERIFICATION_MESSAGES = {
   pending: "You have a pending verification request",
   alreadyVerified: "You are already verified",
 } as const;
+
+/** POST verification/upload-document. */
+export interface DocumentUploadResponse {
+  id_document_url: string;
+}
+
+/** POST verification/submit-url. */
+export interface VerificationRequestResponse {
+  data: VerificationRequest;
+}
+
+/** GET verification/status. */
+export interface VerificationStatusResponse {
+  data: VerificationStatus;
+}
+
+/** A row of the staff's identity review list: a request, or a user who never sent one (status unverified, no id). */
+export type AdminVerificationItem =
+  | (VerificationRequest & { user_email: string; user_name: string })
+  | { id: null; user_id: string; status: "unverified"; user_email: string; user_name: string; submitted_at: null };
+
+/** GET verification/admin/all. */
+export interface AdminVerificationListResponse {
+  data: AdminVerificationItem[];
+}
+
+/** PATCH verification/admin/{id}/review: changed is false for a repeated identical decision. */
+export interface VerificationReviewResponse {
+  success: true;
+  changed: boolean;
+  data: VerificationRequest;
+}

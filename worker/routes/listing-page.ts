@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { findListingRow, photosFor } from "../db/queries/listings";
 import type { AppContext } from "../lib/context";
-import { isPublic } from "./listings";
-import { serveAsset } from "./assets";
+import { isPublicListing } from "../contract/policies";
+import { serveAsset } from "../services/assets";
 
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -13,7 +13,7 @@ const escape = (s: string) =>
  */
 export async function serveListingPage(c: Context<AppContext>) {
   const row = await findListingRow(c.env.DB, c.req.param("id") ?? "");
-  if (!row || !isPublic(row)) return serveAsset(c);
+  if (!row || !isPublicListing(row)) return serveAsset(c);
   const origin = c.var.config.publicBaseUrl || new URL(c.req.url).origin;
   const photo = (await photosFor(c.env.DB, [row.id])).get(row.id)?.[0];
   const title = `${row.title} · $${row.monthly_rent.toLocaleString("en-US")}/month`;

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { listingPhotos, listings, users } from "../db/schema";
-import { unreferencedKeys } from "../routes/listings";
+import { photoKeysOfUser } from "../db/queries/listings";
+import { deleteUserRow } from "../db/queries/users";
+import { unreferencedKeys } from "./listings";
 import { deleteObjects, deletePrefix } from "./storage";
 
 /**
@@ -12,12 +12,8 @@ import { deleteObjects, deletePrefix } from "./storage";
  */
 export async function deleteAccount(env: Env, user: { id: string; avatarKey: string | null }) {
   const db = createDb(env);
-  const photos = await db
-    .select({ key: listingPhotos.key, thumbKey: listingPhotos.thumbKey })
-    .from(listingPhotos)
-    .innerJoin(listings, eq(listingPhotos.listingId, listings.id))
-    .where(eq(listings.userId, user.id));
-  await db.delete(users).where(eq(users.id, user.id));
+  const photos = await photoKeysOfUser(db, user.id);
+  await deleteUserRow(db, user.id);
   await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);
   // Every identity document the user ever uploaded (submitted, rejected or never submitted).
   await deletePrefix(env.ID_DOCUMENTS, `documents/${user.id}/`);

@@ -3,9 +3,11 @@
  * logs that one was sent; production posts it to an HTTP mail API configured by EMAIL_API_URL and
  * EMAIL_API_KEY (a Resend-compatible JSON body: {from, to, subject, html, text}).
  */
+import { desc, eq } from "drizzle-orm";
+import type { DevEmail } from "../contract/api";
 import type { Config } from "../env";
 import { ConfigError } from "../env";
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import { devEmails } from "../db/schema";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
@@ -38,4 +40,15 @@ export async function sendEmail(env: Env, config: Config, message: EmailMessage)
     log.error("email_send_failed", { status: res.status });
     throw new Error(`Email provider answered ${res.status}`);
   }
+}
+
+/** The dev mailbox, newest first (at most 100), optionally for one address. */
+export async function devMailbox(db: Db, to?: string): Promise<DevEmail[]> {
+  const rows = await db
+    .select()
+    .from(devEmails)
+    .where(to ? eq(devEmails.to, to.trim().toLowerCase()) : undefined)
+    .orderBy(desc(devEmails.createdAt), desc(devEmails.id))
+    .limit(100);
+  return rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, html: r.html, created_at: r.createdAt }));
 }

@@ -2,14 +2,15 @@
  * The cron trigger's work (wrangler.toml [triggers]): removes what has expired, so tables stay
  * small and lookups stay cheap. Each step is one guarded statement; running it twice is harmless.
  */
-import { and, eq, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { documentUploads, listings, refreshTokens } from "../db/schema";
+import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { deleteExpiredAdminRevocations } from "../middleware/require-admin";
 import { deleteEndedWindows } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
+import { endLapsedPromotions } from "./promotions";
+import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 
 const DAY_MS = 86_400_000;
@@ -28,12 +29,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   const nowIso = isoNow(now);
   const [codes, tokens, promotions] = await db.batch([
     deleteOldCodes(db, now),
-    db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, nowIso), isNotNull(refreshTokens.revokedAt))),
-    // Promotions whose window ended and that will not renew stop being promoted.
-    db
-      .update(listings)
-      .set({ promotionStart: null, promotionEnd: null, promotionSource: null, autoRenew: false, updatedAt: nowIso })
-      .where(and(lt(listings.promotionEnd, nowIso), isNotNull(listings.promotionEnd), eq(listings.autoRenew, false))),
+    deleteDeadRefreshTokens(db, nowIso),
+    endLapsedPromotions(db, nowIso),
     deleteEndedWindows(db, now),
     deleteExpiredAdminRevocations(db, now),
   ]);
@@ -51,14 +48,10 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */
 async function deleteUnsubmittedDocuments(env: Env, now: number): Promise<number> {
   const db = createDb(env);
-  const stale = await db
-    .select({ key: documentUploads.key })
-    .from(documentUploads)
-    .where(lt(documentUploads.createdAt, isoNow(now - UNSUBMITTED_DOCUMENT_TTL_MS)))
-    .limit(500);
+  const stale = await unsubmittedUploads(db, isoNow(now - UNSUBMITTED_DOCUMENT_TTL_MS));
   if (!stale.length) return 0;
   const keys = stale.map((d) => d.key);
   await deleteObjects(env.ID_DOCUMENTS, keys);
-  await db.delete(documentUploads).where(inArray(documentUploads.key, keys));
+  await forgetUploads(db, keys);
   return keys.length;
 }

@@ -5,7 +5,7 @@
  * leaked, so the whole family is revoked, except within a 30-second grace window: two tabs that
  * refresh at the same moment both present the same token, and the second gets the same new pair.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { AuthResponse } from "../contract/auth";
 import type { Config } from "../env";
 import type { Db } from "../db/client";
@@ -64,6 +64,10 @@ async function withUser(db: Db, userId: string, pair: TokenPair): Promise<AuthRe
   if (!user) throw unauthorized("Not authenticated");
   return { ...pair, token_type: "bearer", user: toPrivateUser(user) };
 }
+
+/** The cron's statement (for its db.batch): refresh tokens expired or revoked are of no further use. */
+export const deleteDeadRefreshTokens = (db: Db, nowIso: string) =>
+  db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, nowIso), isNotNull(refreshTokens.revokedAt)));
 
 const revokeFamily = (db: Db, familyId: string) =>
   db.update(refreshTokens).set({ revokedAt: isoNow() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));

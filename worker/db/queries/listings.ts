@@ -8,20 +8,28 @@
  * the last sort value and id, and the instant the walk started, so pages stay consistent while
  * listings are added or promotions end.
  */
+import { and, eq, isNotNull, lt, ne } from "drizzle-orm";
 import { z } from "zod";
-import type { BrowseQuery, Listing, Sort } from "../../contract/listings";
+import type { BrowseQuery, OwnerListing, PublicListing, Sort } from "../../contract/listings";
+import { PUBLIC_LISTING } from "../../contract/policies";
 import { encodeCursor } from "../../lib/cursor";
+import { newId } from "../../lib/ids";
+import type { Db } from "../client";
+import { listingPhotos, listings } from "../schema";
 import { imageUrl } from "./users";
 
 const DAY_MS = 86_400_000;
 
-export const LISTING_COLUMNS = `
+const LISTING_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
   l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
   l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
-export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
+const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
+
+/** The SQL twin of isPublicListing (contract/policies.ts), for a query whose listings table is `l`. */
+export const PUBLIC_LISTING_SQL = `l.verification_status = '${PUBLIC_LISTING.verification_status}' AND l.status = '${PUBLIC_LISTING.status}' AND l.moderation_status = '${PUBLIC_LISTING.moderation_status}'`;
 
 /** The listing's own columns (browse reads these, then the names in one lookup per page). */
 const LISTING_ROW_COLUMNS = `
@@ -47,10 +55,10 @@ export interface ListingRow {
   gender_preference: string;
   created_at: string;
   updated_at: string | null;
-  verification_status: Listing["verification_status"];
+  verification_status: OwnerListing["verification_status"];
   rejection_reason: string | null;
-  status: Listing["status"];
-  moderation_status: Listing["moderation_status"];
+  status: OwnerListing["status"];
+  moderation_status: OwnerListing["moderation_status"];
   promotion_start: string | null;
   promotion_end: string | null;
   auto_renew: number;
@@ -72,7 +80,7 @@ export function isPromoted(row: Pick<ListingRow, "promotion_start" | "promotion_
   return !!row.promotion_end && Date.parse(row.promotion_end) > now && (!row.promotion_start || Date.parse(row.promotion_start) <= now);
 }
 
-export function toListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): Listing {
+export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): OwnerListing {
   const promoted = isPromoted(row, now);
   return {
     id: row.id,
@@ -109,6 +117,12 @@ export function toListing(row: ListingRow, photos: PhotoRow[], now = Date.now())
   };
 }
 
+/** The one place a listing loses what only its owner and staff may read (review notes, payment id). */
+export function toPublicListing(listing: OwnerListing): PublicListing {
+  const { rejection_reason: _reason, stripe_subscription_id: _subscription, ...rest } = listing;
+  return rest;
+}
+
 /** Photos of many listings in one query, grouped by listing. */
 export async function photosFor(db: D1Database, ids: string[]): Promise<Map<string, PhotoRow[]>> {
   const map = new Map<string, PhotoRow[]>(ids.map((id) => [id, []]));
@@ -125,14 +139,41 @@ export async function photosFor(db: D1Database, ids: string[]): Promise<Map<stri
   return map;
 }
 
-export async function rowsToListings(db: D1Database, rows: ListingRow[], now = Date.now()): Promise<Listing[]> {
+export async function rowsToListings(db: D1Database, rows: ListingRow[], now = Date.now()): Promise<OwnerListing[]> {
   const photos = await photosFor(db, rows.map((r) => r.id));
-  return rows.map((r) => toListing(r, photos.get(r.id) ?? [], now));
+  return rows.map((r) => toOwnerListing(r, photos.get(r.id) ?? [], now));
 }
 
 export async function findListingRow(db: D1Database, id: string): Promise<ListingRow | null> {
   return db.prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE l.id = ?`).bind(id).first<ListingRow>();
 }
+
+/** The listing with its photos as its owner (and staff) read it, or null. */
+export async function findOwnerListing(db: D1Database, id: string): Promise<OwnerListing | null> {
+  const row = await findListingRow(db, id);
+  return row ? ((await rowsToListings(db, [row]))[0] ?? null) : null;
+}
+
+async function listingsWhere(db: D1Database, where: string, order: string, binds: unknown[] = [], limit = 500): Promise<OwnerListing[]> {
+  const { results } = await db
+    .prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`)
+    .bind(...binds)
+    .all<ListingRow>();
+  return rowsToListings(db, results);
+}
+
+/** A user's own listings, newest first; without includeUnavailable only the available ones. */
+export const listingsOfUser = (db: D1Database, userId: string, includeUnavailable: boolean) =>
+  listingsWhere(db, `l.user_id = ?${includeUnavailable ? "" : " AND l.status = 'available'"}`, "l.created_at DESC, l.id DESC", [userId], 200);
+
+/** A user's listings that are or were promoted, latest end first. */
+export const promotedListingsOfUser = (db: D1Database, userId: string) =>
+  listingsWhere(db, "l.user_id = ? AND l.promotion_end IS NOT NULL", "l.promotion_end DESC", [userId], 200);
+
+/* Staff lists: at most 500 each. */
+export const allListings = (db: D1Database) => listingsWhere(db, "1 = 1", "l.created_at DESC");
+export const pendingListings = (db: D1Database) => listingsWhere(db, "l.verification_status = 'pending'", "l.created_at ASC");
+export const promotedListings = (db: D1Database) => listingsWhere(db, "l.promotion_end IS NOT NULL", "l.promotion_end ASC");
 
 /* ---------- browse ---------- */
 
@@ -165,7 +206,7 @@ export function ftsQuery(q: string): string | null {
 }
 
 export interface BrowseResult {
-  listings: Listing[];
+  listings: PublicListing[];
   nextToken: string | null;
   rowsRead: number;
 }
@@ -173,7 +214,7 @@ export interface BrowseResult {
 export async function browseListings(db: D1Database, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
   const now = cursor?.t ?? Date.now();
   const nowIso = new Date(now).toISOString();
-  const where: string[] = ["l.verification_status = 'approved'", "l.status = 'available'", "l.moderation_status = 'visible'"];
+  const where: string[] = [PUBLIC_LISTING_SQL];
   const binds: (string | number)[] = [];
   const add = (clause: string, ...values: (string | number)[]) => {
     where.push(clause);
@@ -231,7 +272,7 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   page.forEach((r) => delete (r as Partial<typeof r>)._phase);
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
-  return { listings: rows.map((r) => toListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+  return { listings: rows.map((r) => toPublicListing(toOwnerListing(r, photoRows.get(r.id) ?? [], now))), nextToken, rowsRead: rowsRead + lookups };
 }
 
 /**
@@ -284,3 +325,75 @@ function universityNames(db: D1Database) {
   }
   return names;
 }
+
+/* ---------- writes (drizzle) ---------- */
+
+type ListingValues = typeof listings.$inferInsert;
+type ListingChanges = Partial<Omit<ListingValues, "id" | "userId">>;
+export interface PhotoValues {
+  key: string;
+  thumbKey: string | null;
+  position: number;
+}
+
+export const findListing = (db: Db, id: string) => db.select().from(listings).where(eq(listings.id, id)).get();
+
+export const photosOfListing = (db: Db, listingId: string) =>
+  db.select().from(listingPhotos).where(eq(listingPhotos.listingId, listingId)).orderBy(listingPhotos.position);
+
+/** The photo keys (full and thumbnail) of every listing of a user. */
+export const photoKeysOfUser = (db: Db, userId: string) =>
+  db
+    .select({ key: listingPhotos.key, thumbKey: listingPhotos.thumbKey })
+    .from(listingPhotos)
+    .innerJoin(listings, eq(listingPhotos.listingId, listings.id))
+    .where(eq(listings.userId, userId));
+
+/** Statements for db.batch: the listing and its photos. */
+export const insertListing = (db: Db, values: ListingValues, photos: PhotoValues[]) =>
+  [db.insert(listings).values(values), ...insertPhotos(db, values.id, photos)] as const;
+
+const insertPhotos = (db: Db, listingId: string, photos: PhotoValues[]) =>
+  photos.map((p) => db.insert(listingPhotos).values({ id: newId(), listingId, ...p }));
+
+/** Statements for db.batch: the photo set replaced by this one. */
+export const replacePhotos = (db: Db, listingId: string, photos: PhotoValues[]) =>
+  [db.delete(listingPhotos).where(eq(listingPhotos.listingId, listingId)), ...insertPhotos(db, listingId, photos)] as const;
+
+/** Changes one listing (a statement, for db.batch or await). */
+export const updateListing = (db: Db, id: string, changes: ListingChanges) => db.update(listings).set(changes).where(eq(listings.id, id));
+
+/** Changes one listing unless its review status already is `unless` (a retried review applies once). */
+export const updateListingUnlessReview = (db: Db, id: string, unless: string, changes: ListingChanges) =>
+  db.update(listings).set(changes).where(and(eq(listings.id, id), ne(listings.verificationStatus, unless)));
+
+export const deleteListingRow = (db: Db, id: string) => db.delete(listings).where(eq(listings.id, id));
+
+export const listingsAwaitingReview = (db: Db) =>
+  db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(eq(listings.verificationStatus, "pending"));
+
+/** Approves every pending listing (one statement, for db.batch). */
+export const approveAllPending = (db: Db, now: string) =>
+  db.update(listings).set({ verificationStatus: "approved", rejectionReason: null, updatedAt: now }).where(eq(listings.verificationStatus, "pending"));
+
+/** Of these photo keys, the ones some listing still uses (as photo or thumbnail). */
+export async function photoKeysInUse(db: D1Database, keys: string[]): Promise<Set<string>> {
+  const { results } = await db
+    .prepare(
+      `SELECT key FROM listing_photos WHERE key IN (SELECT value FROM json_each(?1))
+       UNION SELECT thumb_key FROM listing_photos WHERE thumb_key IN (SELECT value FROM json_each(?1))`,
+    )
+    .bind(JSON.stringify(keys))
+    .all<{ key: string }>();
+  return new Set(results.map((r) => r.key));
+}
+
+const lapsedPromotion = (nowIso: string) => and(isNotNull(listings.promotionEnd), lt(listings.promotionEnd, nowIso));
+
+/** Changes every listing whose staff-given promotion window has passed. */
+export const updateLapsedStaffPromotions = (db: Db, nowIso: string, changes: ListingChanges) =>
+  db.update(listings).set(changes).where(and(eq(listings.promotionSource, "admin"), lapsedPromotion(nowIso)));
+
+/** Changes every listing whose promotion window has passed and that will not renew. */
+export const updateLapsedPromotionsNotRenewing = (db: Db, nowIso: string, changes: ListingChanges) =>
+  db.update(listings).set(changes).where(and(lapsedPromotion(nowIso), eq(listings.autoRenew, false)));

@@ -1,8 +1,11 @@
-import { desc, eq } from "drizzle-orm";
-import type { PrivateUser, PublicUser } from "../../contract/users";
+import { and, count, desc, eq, isNull, ne, or } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
+import { isIdVerified } from "../../contract/policies";
+import type { UserStats } from "../../contract/profile";
+import type { PrivateUser, PublicUser } from "../../contract/users";
+import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
-import { universities, users } from "../schema";
+import { conversations, favorites, listings, messages, universities, users } from "../schema";
 
 export type UserRow = typeof users.$inferSelect;
 type UserWithUniversity = UserRow & { universityName: string | null };
@@ -69,6 +72,51 @@ export function toPublicUser(u: UserWithUniversity): PublicUser {
     avatar_url: imageUrl(u.avatarKey),
     university: u.universityName,
     created_at: u.createdAt,
-    id_verified: u.idVerificationStatus === "verified" || u.idVerificationStatus === "approved",
+    id_verified: isIdVerified({ id_verification_status: u.idVerificationStatus }),
   };
+}
+
+export const findUserByGoogleSub = async (db: Db, sub: string): Promise<UserRow | null> =>
+  (await db.select().from(users).where(eq(users.googleSub, sub)).get()) ?? null;
+
+export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.insert(users).values(values);
+
+type UserChanges = Partial<Omit<typeof users.$inferInsert, "id" | "email" | "createdAt">>;
+
+/** Changes one user and stamps updated_at (a statement, for db.batch or await). */
+export const updateUser = (db: Db, id: string, changes: UserChanges) =>
+  db
+    .update(users)
+    .set({ ...changes, updatedAt: isoNow() })
+    .where(eq(users.id, id));
+
+/** Changes one user without stamping updated_at (a password rehash at sign-in is not an edit). */
+export const updateUserQuietly = (db: Db, id: string, changes: UserChanges) => db.update(users).set(changes).where(eq(users.id, id));
+
+export async function updatePreferences(db: Db, id: string, changes: Pick<UserChanges, "preferredUniversityId" | "preferredTerm">) {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: isoNow() })
+    .where(eq(users.id, id))
+    .returning({ preferredUniversityId: users.preferredUniversityId, preferredTerm: users.preferredTerm });
+  return row!;
+}
+
+/** One statement; foreign keys cascade to the user's listings, photos, favourites, tokens and requests. */
+export const deleteUserRow = (db: Db, id: string) => db.delete(users).where(eq(users.id, id));
+
+/** The counts of the profile page, in one round trip. */
+export async function userStats(db: Db, userId: string): Promise<UserStats> {
+  const mine = or(eq(conversations.userA, userId), eq(conversations.userB, userId));
+  const [[l], [f], [conv], [unread]] = await db.batch([
+    db.select({ n: count() }).from(listings).where(eq(listings.userId, userId)),
+    db.select({ n: count() }).from(favorites).where(eq(favorites.userId, userId)),
+    db.select({ n: count() }).from(conversations).where(mine),
+    db
+      .select({ n: count() })
+      .from(messages)
+      .innerJoin(conversations, eq(messages.conversationId, conversations.id))
+      .where(and(mine, ne(messages.senderId, userId), isNull(messages.readAt))),
+  ]);
+  return { listings: l?.n ?? 0, favorites: f?.n ?? 0, conversations: conv?.n ?? 0, unread_messages: unread?.n ?? 0 };
 }

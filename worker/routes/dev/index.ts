@@ -2,15 +2,14 @@
  * Development-only routes (ENVIRONMENT=development or test): the dev mailbox of the API contract
  * and the demo-data seeder used by `npm start`. Outside development every path here is 404.
  */
-import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { DevEmail } from "../../contract/api";
+import type { DevEmailsResponse } from "../../contract/api";
 import { createDb } from "../../db/client";
-import { devEmails } from "../../db/schema";
 import { seedDemoData } from "../../db/seed/seed";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
+import { devMailbox } from "../../services/email";
 
 const seedBody = z.object({
   photos: z
@@ -26,20 +25,7 @@ export const devRoutes = createRouter()
   })
   .get("/emails", async (c) => {
     const { to } = parseQuery(c, z.object({ to: z.string().optional() }));
-    const rows = await createDb(c.env)
-      .select()
-      .from(devEmails)
-      .where(to ? and(eq(devEmails.to, to.trim().toLowerCase())) : undefined)
-      .orderBy(desc(devEmails.createdAt), desc(devEmails.id))
-      .limit(100);
-    const data: DevEmail[] = rows.map((r) => ({
-      to: r.to,
-      subject: r.subject,
-      text: r.text,
-      html: r.html,
-      created_at: r.createdAt,
-    }));
-    return c.json({ data });
+    return c.json<DevEmailsResponse>({ data: await devMailbox(createDb(c.env), to) });
   })
   .post("/seed", async (c) => {
     const body = await parseJson(c, seedBody);

@@ -1,0 +1,29 @@
+/** Staff reads: the audit log and site counts; deletes by table. */
+import { count, desc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { adminAudit, conversations, feedback, listings, messages, users } from "../schema";
+
+export const recentAudit = (db: Db) => db.select().from(adminAudit).orderBy(desc(adminAudit.createdAt)).limit(200);
+
+/** Totals, and sign-ups per day since `since` (days without sign-ups are absent). */
+export async function siteCounts(db: Db, since: string) {
+  const [[u], [l], [conv], [msg], growth] = await db.batch([
+    db.select({ n: count() }).from(users),
+    db.select({ n: count() }).from(listings),
+    db.select({ n: count() }).from(conversations),
+    db.select({ n: count() }).from(messages),
+    db
+      .select({ day: sql<string>`substr(${users.createdAt}, 1, 10)`, n: count() })
+      .from(users)
+      .where(gte(users.createdAt, since))
+      .groupBy(sql`substr(${users.createdAt}, 1, 10)`),
+  ]);
+  return { users: u?.n ?? 0, listings: l?.n ?? 0, conversations: conv?.n ?? 0, messages: msg?.n ?? 0, growth };
+}
+
+/** Deletes one row of a table without files of its own; true when it existed. */
+export async function deletePlainRow(db: Db, table: "feedback" | "conversations" | "messages", id: string): Promise<boolean> {
+  const target = { feedback, conversations, messages }[table];
+  const res = await db.delete(target).where(eq(target.id, id));
+  return !!res.meta.changes;
+}

@@ -1,0 +1,96 @@
+/** Identity verification: requests, documents uploaded but not yet submitted, and the review. */
+import { and, desc, eq, exists, inArray, lt, ne, notExists } from "drizzle-orm";
+import { ID_VERIFIED } from "../../contract/policies";
+import type { Db } from "../client";
+import { documentUploads, users, verificationRequests } from "../schema";
+
+export type VerificationRequestRow = typeof verificationRequests.$inferSelect;
+type ReviewedStatus = "approved" | "rejected";
+
+export const rememberUpload = (db: Db, key: string, userId: string) => db.insert(documentUploads).values({ key, userId });
+
+export const findRequest = (db: Db, id: string) => db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
+
+export const deleteRequest = (db: Db, id: string) => db.delete(verificationRequests).where(eq(verificationRequests.id, id));
+
+/** A user's newest request (the one a decision applies to). */
+export const latestRequestOf = (db: Db, userId: string) =>
+  db
+    .select()
+    .from(verificationRequests)
+    .where(eq(verificationRequests.userId, userId))
+    .orderBy(desc(verificationRequests.submittedAt), desc(verificationRequests.id))
+    .get();
+
+/**
+ * Statements for db.batch: the user becomes pending (guarded: not already pending or verified),
+ * the request is stored and its document stops counting as unsubmitted. The first one's changes
+ * say whether the submission applied.
+ */
+export const submitRequest = (db: Db, request: typeof verificationRequests.$inferInsert & { documentKey: string }, now: string) =>
+  [
+    db
+      .update(users)
+      .set({ idVerificationStatus: "pending", updatedAt: now })
+      .where(and(eq(users.id, request.userId), ne(users.idVerificationStatus, "pending"), ne(users.idVerificationStatus, ID_VERIFIED))),
+    db.insert(verificationRequests).values(request),
+    db.delete(documentUploads).where(eq(documentUploads.key, request.documentKey)),
+  ] as const;
+
+/** Users who never sent a document, newest first. */
+export const usersWithoutRequest = (db: Db) =>
+  db
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.idVerificationStatus, "unverified"),
+        notExists(db.select({ id: verificationRequests.id }).from(verificationRequests).where(eq(verificationRequests.userId, users.id))),
+      ),
+    )
+    .orderBy(desc(users.createdAt))
+    .limit(500);
+
+/** Requests in one status with who sent them: pending oldest first (a queue), the others newest first. */
+export const requestsWithUsers = (db: Db, status: "pending" | ReviewedStatus) =>
+  db
+    .select({ request: verificationRequests, email: users.email, first: users.firstName, last: users.lastName })
+    .from(verificationRequests)
+    .innerJoin(users, eq(users.id, verificationRequests.userId))
+    .where(eq(verificationRequests.status, status))
+    .orderBy(status === "pending" ? verificationRequests.submittedAt : desc(verificationRequests.submittedAt))
+    .limit(500);
+
+/**
+ * Statements for db.batch: decides a pending request (guarded, so of two staff deciding at once
+ * one wins) and, only when that applied, sets the user's identity status.
+ */
+export function decideRequest(db: Db, request: { id: string; userId: string }, status: ReviewedStatus, reason: string | null, now: string) {
+  return [
+    db
+      .update(verificationRequests)
+      .set({ status, rejectionReason: status === "rejected" ? reason : null, reviewedAt: now })
+      .where(and(eq(verificationRequests.id, request.id), eq(verificationRequests.status, "pending"))),
+    db
+      .update(users)
+      .set({ idVerificationStatus: status === "approved" ? ID_VERIFIED : "rejected", updatedAt: now })
+      // Only when the guarded update above applied (it stamped reviewed_at with this instant).
+      .where(
+        and(
+          eq(users.id, request.userId),
+          exists(
+            db
+              .select({ id: verificationRequests.id })
+              .from(verificationRequests)
+              .where(and(eq(verificationRequests.id, request.id), eq(verificationRequests.reviewedAt, now), eq(verificationRequests.status, status))),
+          ),
+        ),
+      ),
+  ] as const;
+}
+
+/** Keys of documents uploaded before `before` and never submitted (at most 500). */
+export const unsubmittedUploads = (db: Db, before: string) =>
+  db.select({ key: documentUploads.key }).from(documentUploads).where(lt(documentUploads.createdAt, before)).limit(500);
+
+export const forgetUploads = (db: Db, keys: string[]) => db.delete(documentUploads).where(inArray(documentUploads.key, keys));

@@ -1,0 +1,62 @@
+/** Staff's listing tools: lists, review, corrections, promotions. */
+import { adminListingEditSchema, reviewSchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
+import type { OwnerListing } from "../../contract/listings";
+import { createDb } from "../../db/client";
+import { allListings, pendingListings, promotedListings } from "../../db/queries/listings";
+import { createRouter } from "../../lib/context";
+import { notFound } from "../../lib/errors";
+import { parseJson } from "../../lib/validate";
+import { requireAdmin } from "../../middleware/require-admin";
+import { approveAllListings, editListingByStaff, reviewListing, toAdminListing } from "../../services/listings";
+import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
+
+const answer = (listings: OwnerListing[]): AdminListingsResponse => ({ listings: listings.map(toAdminListing) });
+
+export const adminListingsRoutes = createRouter()
+  .get("/listings", async (c) => {
+    await requireAdmin(c);
+    return c.json(answer(await allListings(c.env.DB)));
+  })
+  .get("/listings/pending", async (c) => {
+    await requireAdmin(c);
+    return c.json(answer(await pendingListings(c.env.DB)));
+  })
+  .get("/listings/promoted", async (c) => {
+    await requireAdmin(c);
+    return c.json(answer(await promotedListings(c.env.DB)));
+  })
+
+  .patch("/listings/:id/verify", async (c) => {
+    const actor = await requireAdmin(c);
+    const review = await parseJson(c, reviewSchema);
+    const result = await reviewListing(c.env, c.var.config, actor, c.req.param("id"), review);
+    return c.json<AdminListingReviewResponse>({ success: true, ...result });
+  })
+
+  .patch("/listings/:id", async (c) => {
+    const actor = await requireAdmin(c);
+    const edit = await parseJson(c, adminListingEditSchema);
+    return c.json<AdminListingEditResponse>({ success: true, listing: await editListingByStaff(c.env, actor, c.req.param("id"), edit) });
+  })
+
+  .post("/listings/verify-all", async (c) => {
+    const actor = await requireAdmin(c);
+    return c.json<VerifyAllResponse>(await approveAllListings(c.env, c.var.config, actor));
+  })
+
+  .post("/listings/:id/promote", async (c) => {
+    const actor = await requireAdmin(c);
+    const { promotion_end } = await promoteByStaff(createDb(c.env), actor, c.req.param("id"));
+    return c.json<AdminPromoteResponse>({ success: true, promotion_end });
+  })
+
+  .post("/listings/:id/unpromote", async (c) => {
+    const actor = await requireAdmin(c);
+    if (!(await unpromoteByStaff(createDb(c.env), actor, c.req.param("id")))) throw notFound("Listing not found");
+    return c.json<SuccessResponse>({ success: true });
+  })
+
+  .post("/cleanup-expired-promotions", async (c) => {
+    const actor = await requireAdmin(c);
+    return c.json<CleanupPromotionsResponse>({ expired_count: await endLapsedStaffPromotions(createDb(c.env), actor) });
+  });

@@ -1,0 +1,208 @@
+/**
+ * Listings: create (verified users), edit with the re-review rule, delete with photos, and staff's
+ * review and corrections. Routes check who is asking; this module does the work.
+ */
+import type { BatchItem } from "drizzle-orm/batch";
+import type { z } from "zod";
+import type { adminListingEditSchema, reviewSchema } from "../contract/admin";
+import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract/listings";
+import type { Config } from "../env";
+import { createDb } from "../db/client";
+import {
+  approveAllPending,
+  deleteListingRow,
+  findListing,
+  findOwnerListing,
+  insertListing,
+  listingsAwaitingReview,
+  photoKeysInUse,
+  photosOfListing,
+  replacePhotos,
+  updateListing,
+  updateListingUnlessReview,
+  type ListingRow,
+  type PhotoValues,
+} from "../db/queries/listings";
+import { notFound, validationFailed } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { isoNow } from "../lib/time";
+import { audit } from "./audit";
+import { notifyListingReview } from "./notifications";
+import { startPendingPromotion } from "./promotions";
+import { checkUniversity } from "./universities";
+import { deleteObjects } from "./storage";
+
+type ListingPatch = z.infer<typeof listingPatchSchema>;
+
+const keyOf = (url: string) => url.replace(/^\/api\/v1\/images\//, "");
+const thumbKeyOf = (key: string) => key.replace(/\.(jpg|png|webp|gif)$/, ".thumb.jpg");
+
+/** Checks that every photo was uploaded by this user (keys carry the uploader's id) and exists. */
+export async function checkPictures(env: Env, userId: string, pictures: string[], alreadyAttached: Set<string>): Promise<PhotoValues[]> {
+  const keys = pictures.map(keyOf);
+  for (const key of keys) {
+    if (alreadyAttached.has(key)) continue;
+    if (!key.startsWith(`listings/${userId}_`) || !(await env.IMAGES.head(key))) {
+      throw validationFailed([{ path: "pictures", message: "Photos must be uploaded to CampusNest first" }]);
+    }
+  }
+  const thumbs = await Promise.all(keys.map(async (key) => ((await env.IMAGES.head(thumbKeyOf(key))) ? thumbKeyOf(key) : null)));
+  return keys.map((key, position) => ({ key, thumbKey: thumbs[position] ?? null, position }));
+}
+
+/** The owner's listing as stored (it exists: the caller just wrote it). */
+const loadOwnerListing = async (env: Env, id: string) => (await findOwnerListing(env.DB, id))!;
+
+export async function createListing(env: Env, userId: string, input: ListingInput): Promise<OwnerListing> {
+  const db = createDb(env);
+  await checkUniversity(db, input.university_id);
+  const photos = await checkPictures(env, userId, input.pictures, new Set());
+  const id = newId();
+  await db.batch(
+    insertListing(
+      db,
+      {
+        id,
+        userId,
+        universityId: input.university_id,
+        title: input.title,
+        description: input.description,
+        unitType: input.unit_type,
+        address: input.address,
+        monthlyRent: input.monthly_rent,
+        leaseTerm: input.lease_term,
+        parking: input.parking,
+        allowPets: input.allow_pets,
+        genderPreference: input.gender_preference,
+        verificationStatus: "pending",
+        status: "available",
+        createdAt: isoNow(),
+      },
+      photos,
+    ),
+  );
+  return loadOwnerListing(env, id);
+}
+
+/** The owner's edit. A change people could be misled by sends an approved listing back to review. */
+export async function updateOwnListing(env: Env, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
+  const db = createDb(env);
+  await checkUniversity(db, input.university_id);
+  const current = await photosOfListing(db, row.id);
+  const attached = new Set(current.map((p) => p.key));
+  const photos = input.pictures ? await checkPictures(env, userId, input.pictures, attached) : null;
+  const picturesChanged = !!photos && photos.map((p) => p.key).join() !== current.map((p) => p.key).join();
+  const contentChanged =
+    (input.title !== undefined && input.title !== row.title) ||
+    (input.description !== undefined && input.description !== row.description) ||
+    (input.address !== undefined && input.address !== row.address) ||
+    picturesChanged;
+  // A rejected listing goes back to review on any edit but its availability alone: the rejection
+  // email promises that saving the fixed listing sends it to the team again.
+  const detailsEdited = Object.keys(input).some((field) => field !== "status");
+  const backToReview =
+    (contentChanged && row.verification_status === "approved") || (detailsEdited && row.verification_status === "rejected");
+  const statements: BatchItem<"sqlite">[] = [
+    updateListing(db, row.id, {
+      ...(input.title !== undefined && { title: input.title }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.unit_type !== undefined && { unitType: input.unit_type }),
+      ...(input.monthly_rent !== undefined && { monthlyRent: input.monthly_rent }),
+      ...(input.address !== undefined && { address: input.address }),
+      ...(input.lease_term !== undefined && { leaseTerm: input.lease_term }),
+      ...(input.university_id !== undefined && { universityId: input.university_id }),
+      ...(input.parking !== undefined && { parking: input.parking }),
+      ...(input.allow_pets !== undefined && { allowPets: input.allow_pets }),
+      ...(input.gender_preference !== undefined && { genderPreference: input.gender_preference }),
+      ...(input.status !== undefined && { status: input.status }),
+      ...(backToReview && { verificationStatus: "pending", rejectionReason: null }),
+      updatedAt: isoNow(),
+    }),
+  ];
+  const removedKeys: string[] = [];
+  if (photos && picturesChanged) {
+    const keep = new Set(photos.map((p) => p.key));
+    for (const p of current) if (!keep.has(p.key)) removedKeys.push(p.key, ...(p.thumbKey ? [p.thumbKey] : []));
+    statements.push(...replacePhotos(db, row.id, photos));
+  }
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, removedKeys));
+  return loadOwnerListing(env, row.id);
+}
+
+/** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
+export async function deleteListing(env: Env, id: string) {
+  const db = createDb(env);
+  const photos = await photosOfListing(db, id);
+  await deleteListingRow(db, id);
+  await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])));
+}
+
+/** Of these photo keys, the ones no listing uses any more (demo listings share photos). */
+export async function unreferencedKeys(db: D1Database, keys: (string | null)[]): Promise<string[]> {
+  const list = keys.filter((k): k is string => !!k);
+  if (!list.length) return [];
+  const used = await photoKeysInUse(db, list);
+  return list.filter((k) => !used.has(k));
+}
+
+/* ---------- staff ---------- */
+
+/** A listing as staff read it: the owner's view with the spec's display aliases. */
+export const toAdminListing = (l: OwnerListing) => ({ ...l, price: l.monthly_rent, location: l.address });
+
+async function loadAdminListing(env: Env, id: string) {
+  const listing = await findOwnerListing(env.DB, id);
+  if (!listing) throw notFound("Listing not found");
+  return toAdminListing(listing);
+}
+
+/**
+ * Staff's review, guarded: approving an approved listing (or a retry) changes nothing and sends
+ * nothing. Approval starts a promotion bought while the listing was pending.
+ */
+export async function reviewListing(env: Env, config: Config, actor: string, id: string, review: z.infer<typeof reviewSchema>) {
+  const db = createDb(env);
+  const row = await findListing(db, id);
+  if (!row) throw notFound("Listing not found");
+  const now = Date.now();
+  const [changed] = await db.batch([
+    updateListingUnlessReview(db, id, review.status, {
+      verificationStatus: review.status,
+      rejectionReason: review.status === "rejected" ? review.rejection_reason! : null,
+      ...(review.status === "approved" && startPendingPromotion(row.promotionPendingDays, now)),
+      updatedAt: isoNow(now),
+    }),
+    audit(db, actor, `listing_${review.status}`, "listings", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
+  ]);
+  if (changed.meta.changes) {
+    await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  }
+  return { changed: !!changed.meta.changes, listing: await loadAdminListing(env, id) };
+}
+
+/** Staff's correction of a listing (typo, price, or hiding it). */
+export async function editListingByStaff(env: Env, actor: string, id: string, edit: z.infer<typeof adminListingEditSchema>) {
+  const db = createDb(env);
+  const [res] = await db.batch([
+    updateListing(db, id, {
+      ...(edit.title !== undefined && { title: edit.title }),
+      ...(edit.description !== undefined && { description: edit.description }),
+      ...(edit.monthly_rent !== undefined && { monthlyRent: edit.monthly_rent }),
+      ...(edit.moderation_status !== undefined && { moderationStatus: edit.moderation_status }),
+      updatedAt: isoNow(),
+    }),
+    audit(db, actor, "listing_edit", "listings", id, edit),
+  ]);
+  if (!res.meta.changes) throw notFound("Listing not found");
+  return loadAdminListing(env, id);
+}
+
+/** Approves every pending listing and tells each owner. */
+export async function approveAllListings(env: Env, config: Config, actor: string) {
+  const db = createDb(env);
+  const pending = await listingsAwaitingReview(db);
+  const [updated] = await db.batch([approveAllPending(db, isoNow()), audit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
+  for (const p of pending) await notifyListingReview(env, config, p.userId, p.title, true, null);
+  return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
+}
