@@ -1,50 +1,24 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import type { Listing } from "@contract/listings";
+import type { OwnerListing } from "@contract/listings";
 import { safeBack } from "../../web/features/listing/components/listing-page";
 import { validateListing } from "../../web/features/listing-form/components/listing-form";
 import { checkFiles, fitWithin, MESSAGES } from "../../web/features/listing-form/lib/images";
 import { uploadPhotos } from "../../web/features/listing-form/api/listing-form-api";
 import { Carousel, PLACEHOLDER_IMAGE } from "../../web/components/ui/carousel";
 import { render } from "@testing-library/react";
-import { makeUser, mockFetch, renderApp } from "./render";
+import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
-function makeListing(i: number, overrides: Partial<Listing> = {}): Listing {
-  return {
+function makeListing(i: number, overrides: Partial<OwnerListing> = {}): OwnerListing {
+  return makeOwnerListing({
     id: `l${i}`,
-    user_id: "owner-1",
     title: `Listing ${i}`,
-    description: "A room",
-    unit_type: "2x2",
-    address: "1 Main St",
     monthly_rent: 500 + i,
     pictures: [`/api/v1/images/listings/p${i}.jpg`],
     thumbnails: [`/api/v1/images/listings/p${i}.thumb.jpg`],
-    lease_term: "fall",
-    university_id: 1,
-    university_name: "University of Florida",
-    university_abbreviation: "UF",
-    parking: false,
-    allow_pets: false,
-    gender_preference: "no_preference",
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: null,
-    verification_status: "approved",
-    rejection_reason: null,
-    status: "available",
-    moderation_status: "visible",
-    promoted: false,
-    promotion_start: null,
-    promotion_end: null,
-    days_remaining: 0,
-    auto_renew: false,
-    stripe_subscription_id: null,
-    user_first_name: "Jordan",
-    user_last_name: "Kim",
-    user_avatar_url: null,
     ...overrides,
-  };
+  });
 }
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
@@ -98,7 +72,7 @@ describe("browse page", () => {
 });
 
 describe("listing page", () => {
-  const routes = (listing: Listing) => ({
+  const routes = (listing: OwnerListing) => ({
     "/api/v1/subleases/l1": { data: listing },
     "/api/v1/users/owner-1": { data: { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } },
     "/api/v1/favorites": { favorites: [], pagination: { next_token: null, has_more: false } },

@@ -1,6 +1,7 @@
 import { render } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { createQueryClient } from "../../web/app/providers";
 import { routes } from "../../web/app/router";
@@ -29,6 +30,44 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
   };
 }
 
+/** A listing as its owner (and staff) read it; approved, available and visible unless overridden. */
+export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerListing {
+  return {
+    id: "l1",
+    user_id: "owner-1",
+    title: "Listing 1",
+    description: "A room",
+    unit_type: "2x2",
+    address: "1 Main St",
+    monthly_rent: 500,
+    pictures: [],
+    thumbnails: [],
+    lease_term: "fall",
+    university_id: 1,
+    university_name: "University of Florida",
+    university_abbreviation: "UF",
+    parking: false,
+    allow_pets: false,
+    gender_preference: "no_preference",
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: null,
+    verification_status: "approved",
+    rejection_reason: null,
+    status: "available",
+    moderation_status: "visible",
+    promoted: false,
+    promotion_start: null,
+    promotion_end: null,
+    days_remaining: 0,
+    auto_renew: false,
+    stripe_subscription_id: null,
+    user_first_name: "Jordan",
+    user_last_name: "Kim",
+    user_avatar_url: null,
+    ...overrides,
+  };
+}
+
 /** Renders the real route table at `path`, with the real providers. */
 export function renderApp(path: string, session: Session | null = null) {
   if (session) {
@@ -49,6 +88,10 @@ export function renderApp(path: string, session: Session | null = null) {
   );
   return { ...utils, router };
 }
+
+/** The recorded calls to a path (query string ignored) with a method. */
+export const callsTo = (calls: { url: string; init?: RequestInit }[], path: string, method = "GET") =>
+  calls.filter((c) => c.url.replace(/\?.*$/, "").endsWith(path) && (c.init?.method ?? "GET") === method);
 
 /** Answers fetch calls by path (unknown paths are 404 {detail}); every call is recorded. */
 export function mockFetch(routesByPath: Record<string, unknown> = {}) {

@@ -1,34 +1,25 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { isListingOwner } from "@contract/policies";
 import { useToast } from "./ui/toast";
-import { addFavorite, removeFavorite, useFavoriteIds } from "../lib/listings-api";
+import { useFavoriteIds, useToggleFavorite } from "../lib/listings-api";
 import { useSession } from "../lib/session";
 
 /** Heart toggle for signed-in users (hidden for visitors and on one's own listing). */
 export function FavoriteButton({ listingId, ownerId, large }: { listingId: string; ownerId: string; large?: boolean }) {
   const { session } = useSession();
   const toast = useToast();
-  const queryClient = useQueryClient();
   const favorites = useFavoriteIds(!!session);
-  const [busy, setBusy] = useState(false);
-  if (!session || session.user.id === ownerId) return null;
+  const toggle = useToggleFavorite({
+    success: (removed) => toast.show(removed ? "Removed from favorites" : "Added to favorites", { kind: "success", durationMs: 2000 }),
+    error: () => toast.show("Failed to update favorites", { kind: "error", durationMs: 3000 }),
+  });
+  if (!session || isListingOwner(session.user, { user_id: ownerId })) return null;
   const active = favorites.data?.has(listingId) ?? false;
   const label = active ? "Remove from favorites" : "Add to favorites";
 
-  async function toggle(event: React.MouseEvent) {
+  function onClick(event: React.MouseEvent) {
     event.preventDefault();
     event.stopPropagation();
-    setBusy(true);
-    try {
-      if (active) await removeFavorite(listingId);
-      else await addFavorite(listingId);
-      await queryClient.invalidateQueries({ queryKey: ["favorites"] });
-      toast.show(active ? "Removed from favorites" : "Added to favorites", { kind: "success", durationMs: 2000 });
-    } catch {
-      toast.show("Failed to update favorites", { kind: "error", durationMs: 3000 });
-    } finally {
-      setBusy(false);
-    }
+    toggle.mutate({ listingId, active });
   }
 
   return (
@@ -37,8 +28,8 @@ export function FavoriteButton({ listingId, ownerId, large }: { listingId: strin
       className={`favorite-button${active ? " is-active" : ""}${large ? " favorite-large" : ""}`}
       // The heart alone has its name as a label; the large button says it in its visible text.
       aria-label={large ? undefined : label}
-      disabled={busy}
-      onClick={toggle}
+      disabled={toggle.isPending}
+      onClick={onClick}
     >
       <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
         <path

@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import type { Listing } from "@contract/listings";
+import type { PublicListing } from "@contract/listings";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
 import { Avatar } from "./ui/avatar";
@@ -7,7 +7,7 @@ import { Carousel } from "./ui/carousel";
 import { FavoriteButton } from "./favorite-button";
 
 /** A listing card: photo carousel (thumbnails), price per month, title, university, tags, poster. */
-export function ListingCard({ listing, back }: { listing: Listing; back: string }) {
+export function ListingCard({ listing, back }: { listing: PublicListing; back: string }) {
   const href = paths.listing(listing.id, back);
   const tags = [
     unitLabel(listing.unit_type),

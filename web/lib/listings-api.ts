@@ -1,7 +1,8 @@
-/** Listing calls shared by browse, detail, favourites and profile (one place for each call). */
-import { useQuery } from "@tanstack/react-query";
-import type { Listing, Pagination } from "@contract/listings";
-import type { PublicUser } from "@contract/users";
+/** Listing calls shared by browse, detail, favourites, profile and the listing form (one place for each call). */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
+import type { PublicUserResponse } from "@contract/users";
 import { apiRequest } from "./api-client";
 
 export interface BrowseParams {
@@ -17,8 +18,29 @@ export interface BrowseParams {
   sort?: string | null;
 }
 
+/** What an owner may send to change a listing (booleans may go as "true"/"false", as the spec sends them). */
+export type ListingPatch = z.input<typeof listingPatchSchema>;
+
+export const listingKeys = {
+  all: ["listings"] as const,
+  browse: (params?: BrowseParams) => (params ? ([...listingKeys.all, "browse", params] as const) : ([...listingKeys.all, "browse"] as const)),
+  detail: (id: string | undefined) => [...listingKeys.all, "detail", id] as const,
+  /** The signed-in user's own listings, in every state. */
+  own: () => [...listingKeys.all, "own"] as const,
+};
+
+export const favoriteKeys = {
+  all: ["favorites"] as const,
+  ids: () => [...favoriteKeys.all, "ids"] as const,
+  listings: () => [...favoriteKeys.all, "listings"] as const,
+};
+
+export const userKeys = {
+  public: (id: string | undefined) => ["users", id] as const,
+};
+
 export const browseListings = (params: BrowseParams, lastKey: string | null, limit = 40) =>
-  apiRequest<{ data: Listing[]; pagination: Pagination }>("subleases/", {
+  apiRequest<BrowseResponse>("subleases/", {
     auth: false,
     query: {
       ...params,
@@ -29,26 +51,65 @@ export const browseListings = (params: BrowseParams, lastKey: string | null, lim
     },
   });
 
-export const getListing = (id: string) => apiRequest<{ data: Listing }>(`subleases/${encodeURIComponent(id)}`).then((r) => r.data);
+/** The owner reads their own listing (an OwnerListing), anyone else its public form. */
+export const getListing = (id: string) => apiRequest<ListingResponse>(`subleases/${encodeURIComponent(id)}`).then((r) => r.data);
+
+/** The detail call answers the owner's view (review notes included) only to the owner. */
+export const isOwnerView = (listing: PublicListing | OwnerListing): listing is OwnerListing => "rejection_reason" in listing;
 
 export function useListing(id: string | undefined) {
-  return useQuery({ queryKey: ["listing", id], queryFn: () => getListing(id!), enabled: !!id });
+  return useQuery({ queryKey: listingKeys.detail(id), queryFn: () => getListing(id!), enabled: !!id });
+}
+
+export const getOwnListings = () => apiRequest<OwnerListingsResponse>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data);
+
+export function useOwnListings() {
+  return useQuery({ queryKey: listingKeys.own(), queryFn: getOwnListings });
+}
+
+export const updateListing = (id: string, patch: ListingPatch) =>
+  apiRequest<OwnerListingResponse>(`subleases/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }).then((r) => r.data);
+
+/** An owner's edit (status or fields): the detail takes the answer, own listings and browse refetch. */
+export function useUpdateListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: ListingPatch }) => updateListing(id, patch),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(listingKeys.detail(saved.id), saved);
+      return Promise.all([queryClient.invalidateQueries({ queryKey: listingKeys.own() }), queryClient.invalidateQueries({ queryKey: listingKeys.browse() })]);
+    },
+  });
+}
+
+export const deleteListing = (id: string) => apiRequest<void>(`subleases/${encodeURIComponent(id)}`, { method: "DELETE" });
+
+/** Deleting drops the detail and refetches own listings and browse. */
+export function useDeleteListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteListing,
+    onSuccess: (_, id) => {
+      queryClient.removeQueries({ queryKey: listingKeys.detail(id) });
+      return Promise.all([queryClient.invalidateQueries({ queryKey: listingKeys.own() }), queryClient.invalidateQueries({ queryKey: listingKeys.browse() })]);
+    },
+  });
 }
 
 export function usePublicUser(id: string | undefined) {
   return useQuery({
-    queryKey: ["user", id],
-    queryFn: () => apiRequest<{ data: PublicUser }>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
+    queryKey: userKeys.public(id),
+    queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
     enabled: !!id,
   });
 }
 
 /** Every favourite of the user, newest first: the server answers bounded pages, walked here (at most 20). */
 export async function getFavorites() {
-  const all: { listing_id: string; created_at: string }[] = [];
+  const all: Favorite[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 20; page++) {
-    const res: { favorites: typeof all; pagination: Pagination } = await apiRequest("favorites", { query: { last_evaluated_key: cursor } });
+    const res: FavoritesResponse = await apiRequest("favorites", { query: { last_evaluated_key: cursor } });
     all.push(...res.favorites);
     if (!res.pagination.has_more) break;
     cursor = res.pagination.next_token;
@@ -57,11 +118,28 @@ export async function getFavorites() {
 }
 
 export function useFavoriteIds(enabled: boolean) {
-  return useQuery({ queryKey: ["favorites"], queryFn: getFavorites, enabled, select: (f) => new Set(f.map((x) => x.listing_id)) });
+  return useQuery({ queryKey: favoriteKeys.ids(), queryFn: getFavorites, enabled, select: (f) => new Set(f.map((x) => x.listing_id)) });
 }
 
 export const addFavorite = (listingId: string) => apiRequest("favorites", { method: "POST", body: { listing_id: listingId } });
 export const removeFavorite = (listingId: string) => apiRequest(`favorites/${encodeURIComponent(listingId)}`, { method: "DELETE" });
+
+/** Adds or removes a favourite; every favourites query (hearts, the favourites page) refetches. */
+/**
+ * Adds or removes a favourite. `onDone` is given at the hook, not to `mutate`, so it still runs when
+ * the button unmounts first (a card on the favourites page leaves as soon as the list refetches).
+ */
+export function useToggleFavorite(onDone: { success: (removed: boolean) => void; error: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ listingId, active }: { listingId: string; active: boolean }) => (active ? removeFavorite(listingId) : addFavorite(listingId)),
+    onSuccess: (_, { active }) => {
+      onDone.success(active);
+      return queryClient.invalidateQueries({ queryKey: favoriteKeys.all });
+    },
+    onError: () => onDone.error(),
+  });
+}
 
 export const UNIT_LABELS: Record<string, string> = { studio: "Studio", other: "Other" };
 export const unitLabel = (unit: string) => UNIT_LABELS[unit] ?? unit;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
-import type { PrivateUser } from "@contract/users";
+import type { ProfileResponse } from "@contract/users";
 import { TIMINGS } from "@contract/constants";
 import { ApiError, apiRequest } from "./api-client";
 import { authStore, type Session } from "./auth-store";
@@ -16,7 +16,7 @@ export function useSession() {
   return { session, signIn: authStore.signIn, signOut, setUser: authStore.setUser };
 }
 
-export const fetchProfile = () => apiRequest<{ data: PrivateUser }>("users/profile").then((r) => r.data);
+export const fetchProfile = () => apiRequest<ProfileResponse>("users/profile").then((r) => r.data);
 
 /**
  * On startup with a stored session: fetch the profile. Success refreshes the cached user; a non-OK

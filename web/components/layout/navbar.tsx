@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { TIMINGS } from "@contract/constants";
+import { canCreateListing } from "@contract/policies";
 import { paths } from "../../config/paths";
 import { useSession } from "../../lib/session";
 import { useTheme } from "../../lib/theme";
@@ -47,8 +48,7 @@ export function Navbar({ onSignIn, unreadCount = 0 }: NavbarProps) {
                 className="button button-primary"
                 aria-label="New Listing"
                 onClick={() => {
-                  // Only exactly "verified" unlocks listing creation (spec, section 4).
-                  if (user.id_verification_status === "verified") navigate(paths.create);
+                  if (canCreateListing(user)) navigate(paths.create);
                   else setGateOpen(true);
                 }}
               >

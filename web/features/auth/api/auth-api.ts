@@ -1,24 +1,25 @@
-import { useQuery } from "@tanstack/react-query";
-import type { AuthConfigResponse, AuthResponse, RegisterInput } from "@contract/auth";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import type { AuthConfigResponse, AuthResponse, MessageResponse, RegisterInput, RegisterResponse } from "@contract/auth";
 import { apiRequest } from "../../../lib/api-client";
+import { authStore } from "../../../lib/auth-store";
 
 export const login = (email: string, password: string) =>
   apiRequest<AuthResponse>("auth/login", { method: "POST", body: { email, password }, auth: false });
 
 export const register = (input: RegisterInput) =>
-  apiRequest<{ message: string; user_id: string }>("auth/register", { method: "POST", body: input, auth: false });
+  apiRequest<RegisterResponse>("auth/register", { method: "POST", body: input, auth: false });
 
 export const sendVerificationCode = (email: string) =>
-  apiRequest<{ message: string }>("auth/send-verification-code", { method: "POST", body: { email }, auth: false });
+  apiRequest<MessageResponse>("auth/send-verification-code", { method: "POST", body: { email }, auth: false });
 
 export const verifyEmail = (email: string, code: string) =>
   apiRequest<AuthResponse>("auth/verify-email", { method: "POST", body: { email, code }, auth: false });
 
 export const forgotPassword = (email: string) =>
-  apiRequest<{ message: string }>("auth/forgot-password", { method: "POST", body: { email }, auth: false });
+  apiRequest<MessageResponse>("auth/forgot-password", { method: "POST", body: { email }, auth: false });
 
 export const resetPassword = (email: string, code: string, newPassword: string) =>
-  apiRequest<{ message: string }>("auth/reset-password", {
+  apiRequest<MessageResponse>("auth/reset-password", {
     method: "POST",
     body: { email, code, new_password: newPassword },
     auth: false,
@@ -34,3 +35,22 @@ export function useAuthConfig() {
     staleTime: Infinity,
   });
 }
+
+/* Writes: the ones that answer a session sign the user in. */
+
+export const useLogin = () =>
+  useMutation({ mutationFn: ({ email, password }: { email: string; password: string }) => login(email, password), onSuccess: (auth) => authStore.signIn(auth) });
+
+export const useRegister = () => useMutation({ mutationFn: register });
+
+export const useVerifyEmail = () =>
+  useMutation({ mutationFn: ({ email, code }: { email: string; code: string }) => verifyEmail(email, code), onSuccess: (auth) => authStore.signIn(auth) });
+
+export const useSendVerificationCode = () => useMutation({ mutationFn: sendVerificationCode });
+
+export const useForgotPassword = () => useMutation({ mutationFn: forgotPassword });
+
+export const useResetPassword = () =>
+  useMutation({ mutationFn: ({ email, code, password }: { email: string; code: string; password: string }) => resetPassword(email, code, password) });
+
+export const useGoogleLogin = () => useMutation({ mutationFn: googleLogin, onSuccess: (auth) => authStore.signIn(auth) });

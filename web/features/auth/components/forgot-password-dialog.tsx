@@ -3,7 +3,7 @@ import { LIMITS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { forgotPassword, resetPassword } from "../api/auth-api";
+import { useForgotPassword, useResetPassword } from "../api/auth-api";
 
 interface ForgotPasswordDialogProps {
   open: boolean;
@@ -18,28 +18,23 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const forgot = useForgotPassword();
+  const reset = useResetPassword();
+  const failed = forgot.error ?? reset.error;
+  const error = invalid ?? (failed && errorMessage(failed));
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(null);
+    setInvalid(null);
+    forgot.reset();
+    reset.reset();
     if (step === "code") {
-      if (!/^\d{6}$/.test(code)) return setError("Please enter a 6-digit verification code");
-      if (password.length < LIMITS.passwordMin) return setError("Password must be at least 6 characters long");
-    }
-    setBusy(true);
-    try {
-      if (step === "email") {
-        await forgotPassword(email);
-        setStep("code");
-      } else {
-        onDone((await resetPassword(email, code, password)).message);
-      }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
+      if (!/^\d{6}$/.test(code)) return setInvalid("Please enter a 6-digit verification code");
+      if (password.length < LIMITS.passwordMin) return setInvalid("Password must be at least 6 characters long");
+      reset.mutate({ email, code, password }, { onSuccess: ({ message }) => onDone(message) });
+    } else {
+      forgot.mutate(email, { onSuccess: () => setStep("code") });
     }
   }
 
@@ -73,7 +68,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
           </>
         )}
         <FormError message={error} />
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button button-primary" disabled={forgot.isPending || reset.isPending}>
           {step === "email" ? "Send code" : "Change password"}
         </button>
       </form>

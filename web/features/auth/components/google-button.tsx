@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
-import { googleLogin, useAuthConfig } from "../api/auth-api";
+import { useAuthConfig, useGoogleLogin } from "../api/auth-api";
 
 const GIS_SRC = "https://accounts.google.com/gsi/client";
 
@@ -39,7 +38,10 @@ function loadScript(): Promise<void> {
 export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
   const config = useAuthConfig();
   const container = useRef<HTMLDivElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const google = useGoogleLogin();
+  const signInWithGoogle = google.mutate;
+  const error = problem ?? (google.error && errorMessage(google.error, "Google login failed"));
   const clientId = config.data?.google_client_id ?? null;
 
   useEffect(() => {
@@ -51,26 +53,22 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
         if (!window.google) throw new Error("Google Identity Services not loaded");
         window.google.accounts.id.initialize({
           client_id: clientId,
-          callback: async ({ credential }) => {
+          callback: ({ credential }) => {
             if (!credential) {
-              setError("No credential received from Google");
+              setProblem("No credential received from Google");
               return;
             }
-            try {
-              authStore.signIn(await googleLogin(credential));
-              onSignedIn();
-            } catch (err) {
-              setError(errorMessage(err, "Google login failed"));
-            }
+            setProblem(null);
+            signInWithGoogle(credential, { onSuccess: onSignedIn });
           },
         });
         window.google.accounts.id.renderButton(container.current, { width: 300, theme: "outline", size: "large" });
       })
-      .catch(() => !cancelled && setError("Google Identity Services not loaded"));
+      .catch(() => !cancelled && setProblem("Google Identity Services not loaded"));
     return () => {
       cancelled = true;
     };
-  }, [clientId, onSignedIn]);
+  }, [clientId, onSignedIn, signInWithGoogle]);
 
   if (!clientId) return null;
   return (

@@ -5,11 +5,12 @@ import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
-import { login } from "../api/auth-api";
+import { useLogin } from "../api/auth-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
+
+const isUnverifiedEmail = (err: unknown) => err instanceof ApiError && err.body?.code === "email_not_verified";
 
 interface SignInDialogProps {
   open: boolean;
@@ -22,40 +23,41 @@ export function SignInDialog({ open, onClose }: SignInDialogProps) {
   const toast = useToast();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const login = useLogin();
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   const [forgotOpen, setForgotOpen] = useState(false);
 
+  const resetLogin = login.reset;
   const finish = useCallback(() => {
     setPassword("");
-    setError(null);
+    setInvalid(null);
+    resetLogin();
     onClose();
     navigate(paths.home);
-  }, [navigate, onClose]);
+  }, [navigate, onClose, resetLogin]);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!email.trim() || !password) {
-      setError("Please enter your email and password");
+      setInvalid("Please enter your email and password");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      authStore.signIn(await login(email, password));
-      finish();
-    } catch (err) {
-      if (err instanceof ApiError && err.body?.code === "email_not_verified") {
-        onClose();
-        setVerifyEmail(email.trim().toLowerCase());
-      } else {
-        setError(errorMessage(err, "Login failed"));
-      }
-    } finally {
-      setBusy(false);
-    }
+    setInvalid(null);
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: finish,
+        onError: (err) => {
+          if (!isUnverifiedEmail(err)) return;
+          onClose();
+          setVerifyEmail(email.trim().toLowerCase());
+        },
+      },
+    );
   }
+  // An unverified email is not an error here: the code dialog takes over.
+  const error = invalid ?? (login.error && !isUnverifiedEmail(login.error) ? errorMessage(login.error, "Login failed") : null);
 
   return (
     <>
@@ -64,8 +66,8 @@ export function SignInDialog({ open, onClose }: SignInDialogProps) {
           <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
           <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
           <FormError message={error} />
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? "Signing in…" : "Sign In"}
+          <button type="submit" className="button button-primary" disabled={login.isPending}>
+            {login.isPending ? "Signing in…" : "Sign In"}
           </button>
           <button
             type="button"

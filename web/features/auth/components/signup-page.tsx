@@ -7,7 +7,7 @@ import { UniversitySelect } from "../../../components/university-select";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
-import { register } from "../api/auth-api";
+import { useRegister } from "../api/auth-api";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
 
@@ -40,9 +40,11 @@ export function validateSignup(form: SignupForm): Errors {
 export function SignupPage() {
   const navigate = useNavigate();
   const [form, setForm] = useState<SignupForm>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState<Errors>({});
+  const register = useRegister();
+  const serverErrors: Errors = register.error instanceof ApiError && register.error.body?.errors ? Object.fromEntries(register.error.body.errors.map((e) => [e.path, e.message])) : {};
+  const errors: Errors = { ...invalid, ...serverErrors };
+  const formError = register.error && errorMessage(register.error, "Registration failed");
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
 
   const field = (name: keyof SignupForm) => ({
@@ -51,30 +53,22 @@ export function SignupPage() {
     onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
   });
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const found = validateSignup(form);
-    setErrors(found);
-    setFormError(null);
+    setInvalid(found);
+    register.reset();
     if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await register({
+    register.mutate(
+      {
         email: form.email.trim(),
         password: form.password,
         first_name: form.first_name.trim(),
         last_name: form.last_name.trim(),
         university_id: Number(form.university_id),
-      });
-      setVerifyEmail(form.email.trim().toLowerCase());
-    } catch (err) {
-      if (err instanceof ApiError && err.body?.errors) {
-        setErrors(Object.fromEntries(err.body.errors.map((e) => [e.path === "university_id" ? "university_id" : e.path, e.message])));
-      }
-      setFormError(errorMessage(err, "Registration failed"));
-    } finally {
-      setBusy(false);
-    }
+      },
+      { onSuccess: () => setVerifyEmail(form.email.trim().toLowerCase()) },
+    );
   }
 
   return (
@@ -98,8 +92,8 @@ export function SignupPage() {
             <TextField label="Confirm password" type="password" autoComplete="new-password" required {...field("confirm")} />
           </div>
           <FormError message={formError} />
-          <button type="submit" className="button button-primary button-lg" disabled={busy}>
-            {busy ? "Creating account…" : "Sign up"}
+          <button type="submit" className="button button-primary button-lg" disabled={register.isPending}>
+            {register.isPending ? "Creating account…" : "Sign up"}
           </button>
         </form>
         <GoogleButton onSignedIn={() => navigate(paths.home)} />

@@ -3,8 +3,7 @@ import { TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { authStore } from "../../../lib/auth-store";
-import { sendVerificationCode, verifyEmail } from "../api/auth-api";
+import { useSendVerificationCode, useVerifyEmail } from "../api/auth-api";
 
 interface VerifyEmailDialogProps {
   email: string | null;
@@ -22,10 +21,14 @@ export function VerifyEmailDialog(props: VerifyEmailDialogProps) {
 
 function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps) {
   const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [cooldown, setCooldown] = useState(COOLDOWN_S);
+  const verify = useVerifyEmail();
+  const resend = useSendVerificationCode();
+  const notice = resend.isSuccess ? "We sent you a new code." : null;
+  const error =
+    invalid ??
+    (verify.error ? errorMessage(verify.error, "Verification failed") : resend.error ? errorMessage(resend.error, "Failed to resend verification code") : null);
 
   useEffect(() => {
     if (!email || cooldown <= 0) return;
@@ -33,37 +36,29 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
     return () => window.clearTimeout(timer);
   }, [email, cooldown]);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!email) return;
     if (!/^\d{6}$/.test(code)) {
-      setError("Please enter a 6-digit verification code");
+      setInvalid("Please enter a 6-digit verification code");
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      authStore.signIn(await verifyEmail(email, code));
-      onVerified();
-    } catch (err) {
-      setError(errorMessage(err, "Verification failed"));
-    } finally {
-      setBusy(false);
-    }
+    setInvalid(null);
+    // A failed resend's message gives way; a sent code's notice stays.
+    if (resend.isError) resend.reset();
+    verify.mutate({ email, code }, { onSuccess: onVerified });
   }
 
-  async function onResend() {
+  function onResend() {
     if (!email) return;
-    setError(null);
-    setNotice(null);
-    try {
-      await sendVerificationCode(email);
-      setNotice("We sent you a new code.");
-      setCooldown(COOLDOWN_S);
-    } catch (err) {
-      if (err instanceof ApiError && err.body?.retry_after) setCooldown(err.body.retry_after);
-      setError(errorMessage(err, "Failed to resend verification code"));
-    }
+    setInvalid(null);
+    verify.reset();
+    resend.mutate(email, {
+      onSuccess: () => setCooldown(COOLDOWN_S),
+      onError: (err) => {
+        if (err instanceof ApiError && err.body?.retry_after) setCooldown(err.body.retry_after);
+      },
+    });
   }
 
   return (
@@ -99,8 +94,8 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
             {notice}
           </p>
         )}
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? "Verifying…" : "Verify email"}
+        <button type="submit" className="button button-primary" disabled={verify.isPending}>
+          {verify.isPending ? "Verifying…" : "Verify email"}
         </button>
         <button type="button" className="link-button" onClick={onResend} disabled={cooldown > 0}>
           {cooldown > 0 ? `Resend code in ${cooldown}s` : "Resend code"}

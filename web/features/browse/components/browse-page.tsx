@@ -6,7 +6,7 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
 import { ShieldIcon } from "../../../components/ui/icons";
 import { errorMessage } from "../../../lib/api-client";
-import { browseListings } from "../../../lib/listings-api";
+import { browseListings, listingKeys } from "../../../lib/listings-api";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
 import { FilterBar } from "./filter-bar";
 
@@ -33,7 +33,7 @@ export function BrowsePage() {
   const visible = shown.key === key ? shown.count : batch;
 
   const results = useInfiniteQuery({
-    queryKey: ["browse", browse],
+    queryKey: listingKeys.browse(browse),
     queryFn: ({ pageParam }) => browseListings(browse, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.pagination.next_token,

@@ -2,15 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { PAGE_SIZES } from "@contract/constants";
-import type { Listing } from "@contract/listings";
+import type { PublicListing } from "@contract/listings";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
 import { paths } from "../../../config/paths";
 import { ApiError } from "../../../lib/api-client";
-import { getFavorites, getListing } from "../../../lib/listings-api";
+import { favoriteKeys, getFavorites, getListing } from "../../../lib/listings-api";
 
 /** Favourite ids, then each listing's detail; one that cannot be loaded (taken down) is skipped. */
-async function loadFavoriteListings(): Promise<Listing[]> {
+async function loadFavoriteListings(): Promise<PublicListing[]> {
   const favorites = await getFavorites();
   const results = await Promise.allSettled(favorites.map((f) => getListing(f.listing_id)));
   return results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
@@ -23,8 +23,8 @@ function errorText(err: unknown) {
 }
 
 export function FavoritesPage() {
-  // Shares the "favorites" cache prefix so a heart toggled anywhere refreshes this list.
-  const query = useQuery({ queryKey: ["favorites", "listings"], queryFn: loadFavoriteListings });
+  // Under favoriteKeys.all, so a heart toggled anywhere refreshes this list.
+  const query = useQuery({ queryKey: favoriteKeys.listings(), queryFn: loadFavoriteListings });
   const [visible, setVisible] = useState<number>(PAGE_SIZES.favorites);
   return (
     <PageFrame title="Favorites" lead="Listings you saved. Prices and availability update live.">

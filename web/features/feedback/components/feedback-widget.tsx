@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from "react";
-import { TIMINGS } from "@contract/constants";
+import { LIMITS, TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
-import { apiRequest } from "../../../lib/api-client";
 import { useSession } from "../../../lib/session";
+import { useSendFeedback } from "../api/send-feedback";
 
+// Checked by hand, not with the contract's feedbackSchema: this widget is on every public page, and
+// importing zod here would put it in the entry chunk (+24 kB gzip). Same messages as the schema.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The floating feedback button on every public page: email + message, confirmation for 3 s. */
@@ -13,30 +15,31 @@ export function FeedbackWidget() {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const [message, setMessage] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const send = useSendFeedback();
+  const error = invalid ?? (send.isError ? "Failed to send feedback. Please try again." : null);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
+    send.reset();
     const from = email.trim() || session?.user.email || "";
-    if (!from || !message.trim()) return setError("Please fill in all fields");
-    if (!EMAIL.test(from)) return setError("Please enter a valid email address");
-    setBusy(true);
-    setError(null);
-    try {
-      await apiRequest("feedback/", { method: "POST", body: { email: from, message: message.trim() }, auth: false });
-      setSent(true);
-      setMessage("");
-      window.setTimeout(() => {
-        setSent(false);
-        setOpen(false);
-      }, TIMINGS.feedbackToastMs);
-    } catch {
-      setError("Failed to send feedback. Please try again.");
-    } finally {
-      setBusy(false);
-    }
+    if (!from || !message.trim()) return setInvalid("Please fill in all fields");
+    if (!EMAIL.test(from)) return setInvalid("Please enter a valid email address");
+    setInvalid(null);
+    send.mutate(
+      { email: from, message: message.trim() },
+      {
+        onSuccess: () => {
+          setSent(true);
+          setMessage("");
+          window.setTimeout(() => {
+            setSent(false);
+            setOpen(false);
+          }, TIMINGS.feedbackToastMs);
+        },
+      },
+    );
   }
 
   return (
@@ -52,10 +55,10 @@ export function FeedbackWidget() {
         ) : (
           <form onSubmit={onSubmit} noValidate className="stack">
             <TextField label="Email" type="email" autoComplete="email" value={email} placeholder={session?.user.email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
-            <TextAreaField label="Message" rows={4} maxLength={5000} value={message} onChange={(e) => setMessage(e.target.value)} />
+            <TextAreaField label="Message" rows={4} maxLength={LIMITS.feedbackMessageMax} value={message} onChange={(e) => setMessage(e.target.value)} />
             <FormError message={error} />
-            <button type="submit" className="button button-primary" disabled={busy}>
-              {busy ? "Sending…" : "Send feedback"}
+            <button type="submit" className="button button-primary" disabled={send.isPending}>
+              {send.isPending ? "Sending…" : "Send feedback"}
             </button>
           </form>
         )}

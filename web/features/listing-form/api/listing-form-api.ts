@@ -1,5 +1,8 @@
-import type { Listing, ListingInput, UploadResponse } from "@contract/listings";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { CreateListingResponse, listingInputSchema, UploadResponse } from "@contract/listings";
 import { ApiError, apiRequest, readAsDataUrl, uploadJson } from "../../../lib/api-client";
+import { listingKeys } from "../../../lib/listings-api";
 import type { PreparedPhoto } from "../lib/images";
 
 const RETRY_WAITS_MS = [2000, 4000];
@@ -24,10 +27,19 @@ export async function uploadPhotos(photos: PreparedPhoto[], onProgress: (percent
   }
 }
 
-type ListingBody = Omit<ListingInput, "parking" | "allow_pets"> & { parking: "true" | "false"; allow_pets: "true" | "false" };
+/** What the create call takes (the spec sends parking/allow_pets as "true"/"false"). */
+export type ListingBody = z.input<typeof listingInputSchema>;
 
-export const createListing = (body: ListingBody) =>
-  apiRequest<{ id: string; data: Listing }>("subleases/", { method: "POST", body });
+export const createListing = (body: ListingBody) => apiRequest<CreateListingResponse>("subleases/", { method: "POST", body });
 
-export const updateListing = (id: string, body: Partial<ListingBody> & { status?: string }) =>
-  apiRequest<{ data: Listing }>(`subleases/${encodeURIComponent(id)}`, { method: "PATCH", body }).then((r) => r.data);
+/** A new listing waits for review: only the owner's own listings change. */
+export function useCreateListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createListing,
+    onSuccess: ({ data }) => {
+      queryClient.setQueryData(listingKeys.detail(data.id), data);
+      return queryClient.invalidateQueries({ queryKey: listingKeys.own() });
+    },
+  });
+}

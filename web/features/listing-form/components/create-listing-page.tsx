@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import type { Listing } from "@contract/listings";
+import type { OwnerListing } from "@contract/listings";
+import { canCreateListing } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { Dialog } from "../../../components/ui/dialog";
 import { paths } from "../../../config/paths";
@@ -10,7 +11,7 @@ import { ListingForm } from "./listing-form";
 export function CreateListingPage() {
   const navigate = useNavigate();
   const { session } = useSession();
-  const [created, setCreated] = useState<Listing | null>(null);
+  const [created, setCreated] = useState<OwnerListing | null>(null);
   if (!session) {
     return (
       <PageFrame title="Create listing" width="narrow">
@@ -23,10 +24,9 @@ export function CreateListingPage() {
       </PageFrame>
     );
   }
-  const verified = session.user.id_verification_status === "verified";
   return (
     <PageFrame title="Create listing" lead="Our team reviews every listing before it goes live, typically within 24-48 hours." width="narrow">
-      {verified ? (
+      {canCreateListing(session.user) ? (
         <section className="panel">
           <ListingForm onSaved={setCreated} />
         </section>
@@ -60,7 +60,7 @@ export function CreateListingPage() {
 }
 
 /** The modal variant (from the profile): the same form, with progress steps; closes 2 s after success. */
-export function CreateListingDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
+export function CreateListingDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [progress, setProgress] = useState(0);
   const [done, setDone] = useState(false);
   const [formKey, setFormKey] = useState(0);
@@ -82,7 +82,6 @@ export function CreateListingDialog({ open, onClose, onCreated }: { open: boolea
           onProgress={setProgress}
           onSaved={() => {
             setDone(true);
-            onCreated();
             window.setTimeout(() => {
               onClose();
               setDone(false);

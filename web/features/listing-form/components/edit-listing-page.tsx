@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { useQueryClient } from "@tanstack/react-query";
+import { canEditListing } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError } from "../../../lib/api-client";
-import { useListing } from "../../../lib/listings-api";
+import { isOwnerView, useListing } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { ListingForm } from "./listing-form";
 
@@ -14,7 +14,6 @@ const REDIRECT_MS = 1500;
 export function EditListingPage() {
   const { id } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { session } = useSession();
   const listing = useListing(id);
   const [saved, setSaved] = useState(false);
@@ -33,8 +32,10 @@ export function EditListingPage() {
     );
   }
   if (listing.isPending) return <PageLoadingInline label="Loading listing" />;
-  const notFound = (listing.isError && listing.error instanceof ApiError && listing.error.status === 404) || (listing.data && listing.data.user_id !== session.user.id);
-  if (notFound || listing.isError) {
+  // The owner's detail is an OwnerListing; anyone else's listing is "not found" here.
+  const own = listing.data && canEditListing(session.user, listing.data) && isOwnerView(listing.data) ? listing.data : null;
+  const notFound = (listing.isError && listing.error instanceof ApiError && listing.error.status === 404) || (listing.data && !own);
+  if (notFound || !own) {
     return (
       <PageFrame title={notFound ? "Listing not found" : "Edit listing"} width="narrow">
         <section className="panel empty-state" role="alert">
@@ -55,11 +56,8 @@ export function EditListingPage() {
       )}
       <section className="panel">
         <ListingForm
-          listing={listing.data}
-          onSaved={(updated) => {
-            queryClient.setQueryData(["listing", updated.id], updated);
-            setSaved(true);
-          }}
+          listing={own}
+          onSaved={() => setSaved(true)}
         />
       </section>
     </PageFrame>

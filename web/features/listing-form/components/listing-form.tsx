@@ -1,18 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES, type GenderPreference, type LeaseTerm, type UnitType } from "@contract/constants";
-import type { Listing } from "@contract/listings";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES } from "@contract/constants";
+import { listingFormSchema, type ListingFormData } from "@contract/forms";
+import type { OwnerListing } from "@contract/listings";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
-import { ApiError } from "../../../lib/api-client";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
-import { fetchProfile } from "../../../lib/session";
 import { UniversitySelect } from "../../../components/university-select";
-import { createListing, updateListing, uploadPhotos } from "../api/listing-form-api";
-import { checkFiles, MESSAGES, preparePhoto } from "../lib/images";
+import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
+import { checkFiles, MESSAGES } from "../lib/images";
 import { AddressInput } from "./address-input";
 
-type Photo = { kind: "existing"; url: string; thumb: string } | { kind: "new"; file: File; preview: string };
-
+/** The form's inputs as typed (selects start empty; rent is text until parsed). */
 interface Fields {
   title: string;
   description: string;
@@ -40,53 +38,21 @@ const empty: Fields = {
   gender_preference: "no_preference",
 };
 
-export function validateListing(f: Fields, photoCount: number): FieldErrors {
-  const e: FieldErrors = {};
-  if (!f.title.trim()) e.title = "Title is required";
-  else if (f.title.trim().length > LIMITS.titleMax) e.title = `Title must be at most ${LIMITS.titleMax} characters`;
-  if (!f.description.trim()) e.description = "Description is required";
-  else if (f.description.length > LIMITS.descriptionMax) e.description = `Description must be at most ${LIMITS.descriptionMax} characters`;
-  if (!f.unit_type) e.unit_type = "Please choose a unit type";
-  const rent = Number(f.monthly_rent);
-  if (!f.monthly_rent.trim()) e.monthly_rent = "Monthly rent is required";
-  else if (!Number.isFinite(rent) || rent < LIMITS.minRent) e.monthly_rent = "Monthly rent must be at least 1";
-  if (!f.address.trim()) e.address = "Address is required";
-  else if (f.address.length > LIMITS.addressMax) e.address = `Address must be at most ${LIMITS.addressMax} characters`;
-  if (!f.lease_term) e.lease_term = "Please choose a lease term";
-  if (!f.university_id) e.university_id = "Please choose a university";
-  if (photoCount === 0) e.photos = MESSAGES.atLeastOne;
-  if (photoCount > LIMITS.photosPerListing) e.photos = MESSAGES.max;
-  return e;
+/** The fields checked with the contract's form schema, the photos by count; the data to send when valid. */
+function parseListing(f: Fields, photoCount: number): { errors: FieldErrors; data?: ListingFormData } {
+  const parsed = listingFormSchema.safeParse(f);
+  // One message per field; a later issue (the page's own 35/1000 limit) wins over the API's wider one.
+  const errors: FieldErrors = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+  if (photoCount === 0) errors.photos = MESSAGES.atLeastOne;
+  if (photoCount > LIMITS.photosPerListing) errors.photos = MESSAGES.max;
+  return parsed.success && !Object.keys(errors).length ? { errors, data: parsed.data } : { errors };
 }
 
-/** The spec's wording for a failed upload (section 8), by cause. */
-function uploadErrorMessage(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return "Your session has expired. Please log in again.";
-    if (err.status === 413) return "Images are too large. Please choose smaller photos.";
-    if (err.status === 403) return "Access denied. Please check your permissions.";
-    if (err.status >= 500) return "Server error. Please try again later.";
-    if (err.isNetworkError) return `Image upload failed: ${err.message}`;
-    return `Image upload failed: ${err.message}`;
-  }
-  return `Image upload failed: ${err instanceof Error ? err.message : "unknown error"}`;
-}
-
-/** The spec's wording for a failed create (section 8): the server's detail first. */
-function saveErrorMessage(err: unknown, editing: boolean): string {
-  if (!(err instanceof ApiError)) return editing ? "Failed to update listing. Please try again." : "Failed to create listing";
-  if (err.body?.detail) return err.body.detail;
-  if (err.isNetworkError) return "Unable to connect to server. Please check your internet connection.";
-  if (err.status === 401) return "Authentication failed. Please log in again.";
-  if (err.status === 403) return "You do not have permission to create listings";
-  if (err.status === 422) return "Invalid data provided. Please check your form inputs.";
-  if (err.status >= 500) return "Server error. Please try again later.";
-  return editing ? "Failed to update listing. Please try again." : "Failed to create listing";
-}
+export const validateListing = (f: Fields, photoCount: number): FieldErrors => parseListing(f, photoCount).errors;
 
 interface ListingFormProps {
-  listing?: Listing;
-  onSaved: (listing: Listing) => void;
+  listing?: OwnerListing;
+  onSaved: (listing: OwnerListing) => void;
   /** The modal variant reports progress through 10, 20, 30, 70, 80, 90, 100. */
   onProgress?: (percent: number) => void;
 }
@@ -109,16 +75,16 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         }
       : empty,
   );
-  const [photos, setPhotos] = useState<Photo[]>(() =>
+  const [photos, setPhotos] = useState<FormPhoto[]>(() =>
     (listing?.pictures ?? []).map((url, i) => ({ kind: "existing" as const, url, thumb: listing!.thumbnails[i] ?? url })),
   );
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
   const [stage, setStage] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const submit = useSubmitListing(listing);
 
-  const previews = useMemo(() => photos.filter((p): p is Extract<Photo, { kind: "new" }> => p.kind === "new").map((p) => p.preview), [photos]);
+  const previews = useMemo(() => photos.filter((p): p is Extract<FormPhoto, { kind: "new" }> => p.kind === "new").map((p) => p.preview), [photos]);
   const previewsRef = useRef(previews);
   useEffect(() => {
     previewsRef.current = previews;
@@ -151,91 +117,33 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
 
   const report = (percent: number) => onProgress?.(percent);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setFormError(null);
-    const found = validateListing(fields, photos.length);
+    submit.reset();
+    const { errors: found, data } = parseListing(fields, photos.length);
     setErrors(found);
-    if (Object.keys(found).length) return;
-    report(10);
-    try {
-      await fetchProfile();
-    } catch {
-      setFormError("Unable to verify authentication. Please log in again.");
-      report(0);
-      return;
-    }
-    report(20);
-    const fresh = photos.filter((p): p is Extract<Photo, { kind: "new" }> => p.kind === "new");
-    const uploaded = new Map<File, string>();
-    if (fresh.length) {
-      setStage("Compressing images...");
-      report(30);
-      let prepared;
-      try {
-        prepared = await Promise.all(fresh.map((p) => preparePhoto(p.file)));
-      } catch {
-        setStage(null);
-        setFormError(MESSAGES.processing);
-        return;
-      }
-      setStage("Uploading photos...");
-      setProgress(0);
-      try {
-        const result = await uploadPhotos(prepared, setProgress);
-        if (result.failed_files.length) {
-          setFormError(
-            result.uploaded_files.length
-              ? `Some images failed to upload: ${result.failed_files.map((f) => `${f.filename}: ${f.error}`).join(", ")}`
-              : "No images were uploaded successfully",
-          );
-          return;
-        }
-        result.uploaded_files.forEach((u, i) => uploaded.set(fresh[i]!.file, u.url));
-      } catch (err) {
-        setFormError(uploadErrorMessage(err));
-        return;
-      } finally {
-        setStage(null);
-        setProgress(null);
-      }
-    }
-    report(70);
-    const pictures = photos.map((p) => (p.kind === "existing" ? p.url : uploaded.get(p.file)!));
-    const body = {
-      title: fields.title.trim(),
-      description: fields.description.trim(),
-      // validateListing has checked these are chosen from the lists.
-      unit_type: fields.unit_type as UnitType,
-      monthly_rent: Math.round(Number(fields.monthly_rent)),
-      address: fields.address.trim(),
-      lease_term: fields.lease_term as LeaseTerm,
-      university_id: Number(fields.university_id),
-      parking: fields.parking ? ("true" as const) : ("false" as const),
-      allow_pets: fields.allow_pets ? ("true" as const) : ("false" as const),
-      gender_preference: fields.gender_preference as GenderPreference,
-      pictures,
-    };
-    setStage(editing ? "Saving changes..." : "Creating listing...");
-    report(80);
-    try {
-      const saved = editing ? await updateListing(listing.id, body) : (await createListing(body)).data;
-      report(90);
-      // Uploaded photos are now the listing's: show them as existing from here on.
-      setPhotos(saved.pictures.map((url, i) => ({ kind: "existing", url, thumb: saved.thumbnails[i] ?? url })));
-      report(100);
-      onSaved(saved);
-    } catch (err) {
-      if (err instanceof ApiError && err.body?.errors) setErrors(Object.fromEntries(err.body.errors.map((e) => [e.path, e.message])));
-      setFormError(saveErrorMessage(err, editing));
-    } finally {
-      setStage(null);
-    }
+    if (!data) return;
+    submit.mutate(
+      { data, photos, onStage: setStage, onUploadProgress: setProgress, onProgress: report },
+      {
+        onSuccess: (saved) => {
+          // Uploaded photos are now the listing's: show them as existing from here on.
+          setPhotos(saved.pictures.map((url, i) => ({ kind: "existing", url, thumb: saved.thumbnails[i] ?? url })));
+          report(100);
+          onSaved(saved);
+        },
+        onError: (err) => {
+          if (err instanceof ListingSubmitError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
+        },
+        onSettled: () => setStage(null),
+      },
+    );
   }
 
   const titleLength = fields.title.length;
   const descriptionLength = fields.description.length;
-  const busy = stage !== null;
+  const busy = submit.isPending;
+  const formError = submit.error?.message ?? null;
   return (
     <form onSubmit={onSubmit} noValidate className="stack listing-form">
       <TextField
@@ -339,7 +247,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           </p>
         )}
       </fieldset>
-      {stage && (
+      {busy && stage && (
         <p className="form-notice" role="status">
           {stage}
         </p>
@@ -347,7 +255,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       {progress !== null && <ProgressBar value={progress} label="Uploading photos" />}
       <FormError message={formError} />
       <button type="submit" className="button button-primary button-lg" disabled={busy}>
-        {busy ? stage : editing ? "Save changes" : "Submit listing"}
+        {busy && stage ? stage : editing ? "Save changes" : "Submit listing"}
       </button>
     </form>
   );

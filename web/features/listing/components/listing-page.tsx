@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
+import { canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -8,7 +9,7 @@ import { PageLoadingInline } from "../../../components/ui/spinner";
 import { LockIcon } from "../../../components/ui/icons";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { formatRent, GENDER_LABELS, termLabel, unitLabel, useListing, usePublicUser } from "../../../lib/listings-api";
+import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListing, usePublicUser } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { Gallery } from "./gallery";
@@ -78,7 +79,7 @@ export function ListingPage() {
   }
 
   const l = listing.data;
-  const isOwner = session?.user.id === l.user_id;
+  const isOwner = canEditListing(session?.user, l);
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const details: [string, string][] = [
     ["Unit type", unitLabel(l.unit_type)],
@@ -93,14 +94,14 @@ export function ListingPage() {
   return (
     <PageFrame title={l.title} hideHeading>
       <div className="listing-top">{backLink}</div>
-      {isOwner && l.verification_status !== "approved" && (
+      {isOwner && l.verification_status !== PUBLIC_LISTING.verification_status && (
         <p className={`panel notice notice-${l.verification_status}`}>
           {l.verification_status === "pending"
             ? "Only you can see this listing until our team approves it (typically 24-48 hours)."
-            : `This listing was rejected${l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
+            : `This listing was rejected${isOwnerView(l) && l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
       )}
-      {isOwner && l.moderation_status === "hidden" && (
+      {isOwner && l.moderation_status !== PUBLIC_LISTING.moderation_status && (
         <p className="panel notice notice-rejected">Our team has hidden this listing: only you can see it. Contact support to ask why.</p>
       )}
       <div className="listing-layout">

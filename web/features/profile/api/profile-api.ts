@@ -1,14 +1,40 @@
-import type { NotificationSettings, PrivateUser } from "@contract/users";
+/**
+ * The profile's writes. The signed-in user lives in the session store (not the query cache), so
+ * each write that changes the user puts the server's answer there.
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { AvatarResponse, NotificationSettings, NotificationSettingsResponse, PrivateUser, ProfileResponse } from "@contract/users";
 import type { ProfileUpdate } from "@contract/profile";
-import { apiRequest, uploadJson } from "../../../lib/api-client";
+import { apiRequest, readAsDataUrl, uploadJson } from "../../../lib/api-client";
+import { authStore } from "../../../lib/auth-store";
 
 export const updateProfile = (input: ProfileUpdate) =>
-  apiRequest<{ data: PrivateUser }>("users/profile", { method: "PATCH", body: input }).then((r) => r.data);
+  apiRequest<ProfileResponse>("users/profile", { method: "PATCH", body: input }).then((r) => r.data);
 
 export const updateNotifications = (input: Partial<NotificationSettings>) =>
-  apiRequest<{ data: NotificationSettings }>("users/notifications", { method: "PATCH", body: input }).then((r) => r.data);
+  apiRequest<NotificationSettingsResponse>("users/notifications", { method: "PATCH", body: input }).then((r) => r.data);
 
 export const deleteAccount = () => apiRequest<void>("users/profile", { method: "DELETE" });
 
 export const uploadAvatar = (imageData: string, onProgress: (percent: number) => void) =>
-  uploadJson<{ avatar_url: string }>("users/avatar-base64", { image_data: imageData }, onProgress);
+  uploadJson<AvatarResponse>("users/avatar-base64", { image_data: imageData }, onProgress);
+
+/** Puts a change to the signed-in user into the session. */
+function updateSessionUser(change: Partial<PrivateUser>) {
+  const user = authStore.get()?.user;
+  if (user) authStore.setUser({ ...user, ...change });
+}
+
+export const useUpdateProfile = () => useMutation({ mutationFn: updateProfile, onSuccess: (user) => authStore.setUser(user) });
+
+export const useUpdateNotifications = () =>
+  useMutation({ mutationFn: updateNotifications, onSuccess: (settings) => updateSessionUser({ notification_settings: settings }) });
+
+export const useUploadAvatar = () =>
+  useMutation({
+    mutationFn: async ({ file, onProgress }: { file: Blob; onProgress: (percent: number) => void }) => uploadAvatar(await readAsDataUrl(file), onProgress),
+    onSuccess: ({ avatar_url }) => updateSessionUser({ avatar_url }),
+  });
+
+/** The caller signs out on success (before the signed-in page goes away). */
+export const useDeleteAccount = () => useMutation({ mutationFn: deleteAccount });

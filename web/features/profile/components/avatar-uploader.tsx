@@ -3,40 +3,45 @@ import { LIMITS } from "@contract/constants";
 import { Avatar } from "../../../components/ui/avatar";
 import { ProgressBar } from "../../../components/ui/progress";
 import { useToast } from "../../../components/ui/toast";
-import { errorMessage, readAsDataUrl } from "../../../lib/api-client";
+import { errorMessage } from "../../../lib/api-client";
 import { useSession } from "../../../lib/session";
-import { uploadAvatar } from "../api/profile-api";
+import { useUploadAvatar } from "../api/profile-api";
 
 const MAX_RELOADS = 3;
 
 /** Avatar with upload progress; a freshly uploaded image that fails to load is retried up to 3 times. */
 export function AvatarUploader() {
-  const { session, setUser } = useSession();
+  const { session } = useSession();
   const toast = useToast();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
+  const upload = useUploadAvatar();
   const user = session!.user;
+  const error = invalid ?? (upload.error && errorMessage(upload.error, "Failed to update profile"));
   const src = user.avatar_url ? `${user.avatar_url}${reloads ? `?retry=${reloads}` : ""}` : null;
 
-  async function onFile(file: File | undefined) {
-    setError(null);
+  function onFile(file: File | undefined) {
+    setInvalid(null);
+    upload.reset();
     if (!file) return;
-    if (!file.type.startsWith("image/")) return setError("Please select an image file");
-    if (file.size >= LIMITS.avatarMaxBytes) return setError("File size must be less than 10MB");
+    if (!file.type.startsWith("image/")) return setInvalid("Please select an image file");
+    if (file.size >= LIMITS.avatarMaxBytes) return setInvalid("File size must be less than 10MB");
     setProgress(0);
-    try {
-      const { avatar_url } = await uploadAvatar(await readAsDataUrl(file), setProgress);
-      setReloads(0);
-      setUser({ ...user, avatar_url });
-      toast.show("Profile photo updated", { kind: "success" });
-    } catch (err) {
-      setError(errorMessage(err, "Failed to update profile"));
-    } finally {
-      setProgress(null);
-      if (input.current) input.current.value = "";
-    }
+    upload.mutate(
+      { file, onProgress: setProgress },
+      {
+        onSuccess: () => {
+          setReloads(0);
+          toast.show("Profile photo updated", { kind: "success" });
+        },
+        onSettled: () => {
+          setProgress(null);
+          if (input.current) input.current.value = "";
+        },
+      },
+    );
   }
 
   return (
@@ -51,7 +56,7 @@ export function AvatarUploader() {
       <div className="stack-sm">
         <label className="button button-ghost">
           Change photo
-          <input ref={input} type="file" accept="image/*" className="visually-hidden" onChange={(e) => onFile(e.target.files?.[0])} disabled={progress !== null} />
+          <input ref={input} type="file" accept="image/*" className="visually-hidden" onChange={(e) => onFile(e.target.files?.[0])} disabled={upload.isPending} />
         </label>
         {progress !== null && <ProgressBar value={progress} label="Uploading photo" />}
         {error && (

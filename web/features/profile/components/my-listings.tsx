@@ -1,20 +1,26 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import type { Listing } from "@contract/listings";
+import type { OwnerListing } from "@contract/listings";
+import { canCreateListing, PUBLIC_LISTING } from "@contract/policies";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
-import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
-import { formatRent } from "../../../lib/listings-api";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { formatRent, useDeleteListing, useOwnListings, useUpdateListing } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 
-const myListingsKey = ["my-listings"] as const;
-
 interface MyListingsProps {
   /** The create-listing modal, supplied by the app layer (features do not import each other). */
-  renderCreate: (props: { open: boolean; onClose: () => void; onCreated: () => void }) => ReactNode;
+  renderCreate: (props: { open: boolean; onClose: () => void }) => ReactNode;
+}
+
+/** The spec's wording for a failed delete, by cause. */
+function deleteErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && err.status === 404) return "Listing not found. It may have already been deleted.";
+  if (err instanceof ApiError && err.status === 403) return "You are not authorized to delete this listing.";
+  if (err instanceof ApiError && err.isNetworkError) return "Network error occurred while deleting listing.";
+  return errorMessage(err);
 }
 
 /** Own listings in every state: '(Pending)', a clickable 'Rejected', mark taken/available, edit, delete. */
@@ -22,57 +28,47 @@ export function MyListings({ renderCreate }: MyListingsProps) {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const toast = useToast();
-  const queryClient = useQueryClient();
-  const listings = useQuery({
-    queryKey: myListingsKey,
-    queryFn: () => apiRequest<{ data: Listing[] }>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data),
-  });
-  const [reason, setReason] = useState<Listing | null>(null);
-  const [deleting, setDeleting] = useState<Listing | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const listings = useOwnListings();
+  const update = useUpdateListing();
+  const remove = useDeleteListing();
+  const [reason, setReason] = useState<OwnerListing | null>(null);
+  const [deleting, setDeleting] = useState<OwnerListing | null>(null);
   const [creating, setCreating] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: myListingsKey });
 
-  async function setStatus(listing: Listing, status: "available" | "taken") {
-    try {
-      await apiRequest(`subleases/${listing.id}`, { method: "PATCH", body: { status } });
-      toast.show(status === "taken" ? "Marked as taken" : "Marked as available", { kind: "success" });
-      void refresh();
-    } catch (err) {
-      toast.show(errorMessage(err, "Failed to update listing. Please try again."), { kind: "error", durationMs: 3000 });
-    }
+  function setStatus(listing: OwnerListing, status: "available" | "taken") {
+    update.mutate(
+      { id: listing.id, patch: { status } },
+      {
+        onSuccess: () => toast.show(status === "taken" ? "Marked as taken" : "Marked as available", { kind: "success" }),
+        onError: (err) => toast.show(errorMessage(err, "Failed to update listing. Please try again."), { kind: "error", durationMs: 3000 }),
+      },
+    );
   }
 
-  async function confirmDelete() {
+  function confirmDelete() {
     if (!deleting) return;
-    setDeleteError(null);
-    try {
-      await apiRequest(`subleases/${deleting.id}`, { method: "DELETE" });
-      setDeleting(null);
-      toast.show("Listing deleted", { kind: "success" });
-      void refresh();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        signOut();
-        navigate(paths.home);
-        return;
-      }
-      if (err instanceof ApiError && err.status === 404) {
-        setDeleteError("Listing not found. It may have already been deleted.");
-        void refresh();
-        return;
-      }
-      if (err instanceof ApiError && err.status === 403) return setDeleteError("You are not authorized to delete this listing.");
-      setDeleteError(err instanceof ApiError && err.isNetworkError ? "Network error occurred while deleting listing." : errorMessage(err));
-    }
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        toast.show("Listing deleted", { kind: "success" });
+      },
+      onError: (err) => {
+        if (err instanceof ApiError && err.status === 401) {
+          signOut();
+          navigate(paths.home);
+        }
+        // Already gone: the list drops it too.
+        if (err instanceof ApiError && err.status === 404) void listings.refetch();
+      },
+    });
   }
+  const deleteError = remove.error && !(remove.error instanceof ApiError && remove.error.status === 401) ? deleteErrorMessage(remove.error) : null;
 
-  const canCreate = session?.user.id_verification_status === "verified";
   return (
     <section className="panel stack full-row" aria-labelledby="my-listings-heading">
       <div className="section-head">
         <h2 id="my-listings-heading">My listings</h2>
-        {canCreate ? (
+        {canCreateListing(session?.user) ? (
           <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
             New listing
           </button>
@@ -102,7 +98,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                 <Link to={paths.listing(l.id, paths.profile)}>
                   {l.title}
                   {l.verification_status === "pending" && <span className="muted"> (Pending)</span>}
-                  {l.moderation_status === "hidden" && <span className="muted"> (Hidden by staff)</span>}
+                  {l.moderation_status !== PUBLIC_LISTING.moderation_status && <span className="muted"> (Hidden by staff)</span>}
                 </Link>
                 <span className="muted">
                   {formatRent(l.monthly_rent)}/month · {l.status === "available" ? "Available" : l.status === "taken" ? "Taken" : "Hidden"}
@@ -137,7 +133,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
         alert
         onClose={() => {
           setDeleting(null);
-          setDeleteError(null);
+          remove.reset();
         }}
         size="sm"
         title="Delete this listing?"
@@ -159,7 +155,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
           </p>
         )}
       </Dialog>
-      {renderCreate({ open: creating, onClose: () => setCreating(false), onCreated: () => void refresh() })}
+      {renderCreate({ open: creating, onClose: () => setCreating(false) })}
     </section>
   );
 }

@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useState, type DragEvent, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import { useQueryClient } from "@tanstack/react-query";
 import { LIMITS } from "@contract/constants";
-import { VERIFICATION_MESSAGES } from "@contract/verification";
+import { looksIdVerified } from "@contract/policies";
+import { DOCUMENT_TYPES, VERIFICATION_MESSAGES } from "@contract/verification";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FormError, SelectField, TextAreaField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
-import { ApiError, errorMessage, readAsDataUrl } from "../../../lib/api-client";
-import { fetchProfile, useSession } from "../../../lib/session";
-import { submitVerification, uploadDocument, useVerificationStatus, verificationStatusKey } from "../api/verification-api";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useSubmitVerification, useVerificationStatus } from "../api/verification-api";
 
-const DOCUMENT_TYPES = [
+/** The documents the page offers (the API accepts a few more). */
+const DOCUMENT_CHOICES: { value: (typeof DOCUMENT_TYPES)[number]; label: string }[] = [
   { value: "student_id", label: "Student ID" },
   { value: "driver_license", label: "Driver's license" },
   { value: "passport", label: "Passport" },
@@ -23,6 +23,15 @@ const CONFLICT_TOASTS: Record<string, string> = {
   [VERIFICATION_MESSAGES.pending]: "You already have a pending verification request",
   [VERIFICATION_MESSAGES.alreadyVerified]: "You are already verified",
 };
+
+/** The server's 409 answers, shown as a toast rather than a form error. */
+const conflictToast = (err: unknown) => (err instanceof ApiError ? CONFLICT_TOASTS[err.message] : undefined);
+
+function submitErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && err.isNetworkError) return "Network error occurred while submitting verification request.";
+  return errorMessage(err, "Failed to submit verification request.");
+}
+
 
 export function checkDocument(file: File | null): string | null {
   if (!file) return VERIFICATION_MESSAGES.missing;
@@ -37,7 +46,7 @@ function StatusCard() {
   if (status.isError) return <FormError message={errorMessage(status.error, "Failed to load verification status")} />;
   const { status: value, latest_request } = status.data;
   const text =
-    value === "verified" || value === "approved"
+    looksIdVerified(value)
       ? "You're verified. You can create listings."
       : value === "pending"
         ? "Your document is awaiting review. Reviews take 24-48 hours."
@@ -61,17 +70,17 @@ function StatusCard() {
 
 export function VerificationPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const toast = useToast();
-  const { setUser } = useSession();
   const status = useVerificationStatus();
-  const [documentType, setDocumentType] = useState("student_id");
+  const submit = useSubmitVerification();
+  const [documentType, setDocumentType] = useState<(typeof DOCUMENT_TYPES)[number]>("student_id");
   const [file, setFile] = useState<File | null>(null);
   const [notes, setNotes] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
-  const [done, setDone] = useState(false);
+  const done = submit.isSuccess;
+  const error = invalid ?? (submit.error && !conflictToast(submit.error) ? submitErrorMessage(submit.error) : null);
 
   const preview = useMemo(() => (file?.type.startsWith("image/") ? URL.createObjectURL(file) : null), [file]);
   useEffect(
@@ -84,7 +93,7 @@ export function VerificationPage() {
   function choose(next: File | undefined) {
     if (!next) return;
     const problem = checkDocument(next);
-    setError(problem);
+    setInvalid(problem);
     setFile(problem ? null : next);
   }
 
@@ -94,36 +103,29 @@ export function VerificationPage() {
     choose(event.dataTransfer.files[0]);
   }
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problem = checkDocument(file);
-    if (problem || !file) return setError(problem);
-    setError(null);
+    if (problem || !file) return setInvalid(problem);
+    setInvalid(null);
     setProgress(0);
-    try {
-      let reference: string;
-      try {
-        reference = (await uploadDocument(file, await readAsDataUrl(file), setProgress)).id_document_url;
-      } catch (err) {
-        throw err instanceof ApiError && !err.isNetworkError ? err : new ApiError(0, errorMessage(err, "Failed to upload document."));
-      }
-      await submitVerification({ document_type: documentType, notes: notes.trim() || null, id_document_url: reference });
-      setDone(true);
-      toast.show("Submitted for review", { kind: "success", durationMs: 2000 });
-      void queryClient.invalidateQueries({ queryKey: verificationStatusKey });
-      void fetchProfile().then(setUser).catch(() => {});
-      window.setTimeout(() => navigate(paths.profile), 2000);
-    } catch (err) {
-      const detail = err instanceof ApiError ? err.message : "";
-      if (CONFLICT_TOASTS[detail]) toast.show(CONFLICT_TOASTS[detail]!, { durationMs: 3000 });
-      else if (err instanceof ApiError && err.isNetworkError) setError("Network error occurred while submitting verification request.");
-      else setError(errorMessage(err, "Failed to submit verification request."));
-    } finally {
-      setProgress(null);
-    }
+    submit.mutate(
+      { file, documentType, notes: notes.trim() || null, onProgress: setProgress },
+      {
+        onSuccess: () => {
+          toast.show("Submitted for review", { kind: "success", durationMs: 2000 });
+          window.setTimeout(() => navigate(paths.profile), 2000);
+        },
+        onError: (err) => {
+          const conflict = conflictToast(err);
+          if (conflict) toast.show(conflict, { durationMs: 3000 });
+        },
+        onSettled: () => setProgress(null),
+      },
+    );
   }
 
-  const canSubmit = status.data && !["pending", "verified", "approved"].includes(status.data.status);
+  const canSubmit = status.data && !looksIdVerified(status.data.status) && status.data.status !== "pending";
 
   return (
     <PageFrame
@@ -136,8 +138,8 @@ export function VerificationPage() {
         {canSubmit && (
           <section className="panel">
             <form onSubmit={onSubmit} noValidate className="stack">
-              <SelectField label="Document type" value={documentType} onChange={(e) => setDocumentType(e.target.value)}>
-                {DOCUMENT_TYPES.map((t) => (
+              <SelectField label="Document type" value={documentType} onChange={(e) => setDocumentType(e.target.value as (typeof DOCUMENT_TYPES)[number])}>
+                {DOCUMENT_CHOICES.map((t) => (
                   <option key={t.value} value={t.value}>
                     {t.label}
                   </option>
@@ -175,8 +177,8 @@ export function VerificationPage() {
               <TextAreaField label="Notes (optional)" rows={3} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} />
               {progress !== null && <ProgressBar value={progress} label="Uploading document" />}
               <FormError message={error} />
-              <button type="submit" className="button button-primary button-lg" disabled={progress !== null || done}>
-                {progress !== null ? "Submitting…" : "Submit for Review"}
+              <button type="submit" className="button button-primary button-lg" disabled={submit.isPending || done}>
+                {submit.isPending ? "Submitting…" : "Submit for Review"}
               </button>
               <p className="muted">Review time: 24-48 hours.</p>
             </form>

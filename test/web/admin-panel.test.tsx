@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AdminListing } from "@contract/admin";
+import { adminSession } from "../../web/features/admin/api/admin-api";
+import { callsTo, makeOwnerListing, mockFetch, renderApp } from "./render";
+
+function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
+  const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
+  return { ...listing, price: listing.monthly_rent, location: listing.address };
+}
+
+const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }] } };
+const signedInRoutes = { "/api/v1/admin/tables": { tables: ["users"] }, "/api/v1/admin/stats": stats, "/api/v1/admin/audit": { audit: [] } };
+
+/** Opens the panel with a stored admin token (checked against the tables endpoint). */
+async function openPanelSignedIn() {
+  adminSession.set("admin-token");
+  const view = renderApp("/staff");
+  await screen.findByRole("tab", { name: "Dashboard" });
+  return view;
+}
+
+afterEach(() => adminSession.set(null));
+
+describe("admin panel", () => {
+  it("a wrong password clears the field and shows nothing (spec); the right one opens the dashboard", async () => {
+    const calls = mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/login": new Response(JSON.stringify({ success: false, detail: "Invalid password" }), { status: 401 }),
+    });
+    const user = userEvent.setup();
+    renderApp("/staff");
+    const password = await screen.findByLabelText("Admin password");
+    expect(document.title).toBe("Admin Panel");
+    await user.type(password, "wrong");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    await waitFor(() => expect(password).toHaveValue(""));
+    expect(screen.queryByText(/Invalid password|Session expired/)).toBeNull();
+    expect(callsTo(calls, "/admin/login", "POST")).toHaveLength(1);
+
+    mockFetch({ ...signedInRoutes, "/api/v1/admin/login": { success: true, token: "admin-token" } });
+    await user.type(password, "right");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByText("1,234")).toBeInTheDocument();
+    expect(localStorage.getItem("admin_token")).toBe("admin-token");
+  });
+
+  it("a refused call ends the session with the spec's message", async () => {
+    mockFetch({ ...signedInRoutes, "/api/v1/admin/stats": new Response(JSON.stringify({ detail: "Invalid admin token" }), { status: 401 }) });
+    await openPanelSignedIn();
+    expect(await screen.findByText("Session expired. Please log in again.")).toBeInTheDocument();
+    expect(screen.getByLabelText("Admin password")).toBeInTheDocument();
+  });
+
+  it("the listings tab loads its items; Promote is enabled only for approved listings and refetches after promoting", async () => {
+    const calls = mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/listings": { listings: [adminListing("a1"), adminListing("p1", { verification_status: "pending" }), adminListing("r1", { verification_status: "rejected" })] },
+      "/api/v1/admin/listings/a1/promote": { success: true, promotion_end: "2026-01-08T00:00:00.000Z" },
+    });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    const tile = (title: string) => screen.getByText(title).closest("li")!;
+    await screen.findByText("Room a1");
+    expect(within(tile("Room a1")).getByRole("button", { name: "Promote" })).toBeEnabled();
+    expect(within(tile("Room p1")).getByRole("button", { name: "Promote" })).toBeDisabled();
+    expect(within(tile("Room r1")).getByRole("button", { name: "Promote" })).toBeDisabled();
+    expect(within(tile("Room p1")).getByRole("button", { name: "Promote" })).toHaveAccessibleDescription("Only approved listings can be promoted");
+
+    const loads = callsTo(calls, "/admin/listings").length;
+    await user.click(within(tile("Room a1")).getByRole("button", { name: "Promote" }));
+    expect(await screen.findByText("Listing promoted for 7 days")).toBeInTheDocument();
+    expect(callsTo(calls, "/admin/listings/a1/promote", "POST")).toHaveLength(1);
+    await waitFor(() => expect(callsTo(calls, "/admin/listings").length).toBeGreaterThan(loads));
+  });
+
+  it("rejecting a pending listing requires a reason, then sends it", async () => {
+    const calls = mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/listings/pending": { listings: [adminListing("p1", { verification_status: "pending" })] },
+      "/api/v1/admin/listings/p1/verify": { success: true, changed: true, listing: adminListing("p1", { verification_status: "rejected" }) },
+    });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    await screen.findByText("Room p1");
+    await user.click(screen.getByRole("button", { name: "Reject" }));
+    const dialog = screen.getByRole("dialog", { name: "Reject Listing" });
+    await user.click(within(dialog).getByRole("button", { name: "Reject" }));
+    expect(within(dialog).getByText("Please provide a reason for rejection")).toBeInTheDocument();
+    expect(callsTo(calls, "/admin/listings/p1/verify", "PATCH")).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText("Reason"), "Blurry photos");
+    await user.click(within(dialog).getByRole("button", { name: "Reject" }));
+    expect(await screen.findByText("Listing rejected successfully!")).toBeInTheDocument();
+    const [review] = callsTo(calls, "/admin/listings/p1/verify", "PATCH");
+    expect(JSON.parse(String(review!.init!.body))).toEqual({ status: "rejected", rejection_reason: "Blurry photos" });
+  });
+
+  it("a failed tab says which list failed, with Retry", async () => {
+    // A 4xx is not retried by the query client, so the message shows at once.
+    const calls = mockFetch({ ...signedInRoutes, "/api/v1/feedback/admin": new Response(JSON.stringify({ detail: "Not allowed" }), { status: 403 }) });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Feedback" }));
+    const alert = (await screen.findByText(/Failed to fetch feedback/)).closest("[role=alert]") as HTMLElement;
+    expect(alert).toHaveTextContent("Failed to fetch feedback: Not allowed");
+    mockFetch({ ...signedInRoutes, "/api/v1/feedback/admin": [{ id: "f1", email: "sam@ufl.edu", message: "Love it", timestamp: "2026-01-02T00:00:00.000Z", archived: false }] });
+    await user.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Love it")).toBeInTheDocument();
+    expect(callsTo(calls, "/feedback/admin")).toHaveLength(1);
+  });
+});

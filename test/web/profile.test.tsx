@@ -1,0 +1,104 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { OwnerListing } from "@contract/listings";
+import type { PrivateUser } from "@contract/users";
+import { authStore } from "../../web/lib/auth-store";
+import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
+
+const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
+  makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
+
+const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
+
+function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
+  return {
+    "/api/v1/universities/": universities,
+    "/api/v1/users/profile": { data: user },
+    "/api/v1/users/listings": { data: listings },
+  };
+}
+
+describe("profile page", () => {
+  it("lists own listings in every state: '(Pending)', and a 'Rejected' badge that shows the reason", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    mockFetch(
+      profileRoutes(user, [
+        ownListing("a"),
+        ownListing("p", { verification_status: "pending" }),
+        ownListing("r", { verification_status: "rejected", rejection_reason: "Photos do not show the room" }),
+      ]),
+    );
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const pending = await screen.findByRole("link", { name: /My room p/ });
+    expect(pending).toHaveTextContent("My room p (Pending)");
+    expect(screen.getByRole("link", { name: /My room a/ })).not.toHaveTextContent("(Pending)");
+    expect(screen.getAllByRole("button", { name: "Rejected" })).toHaveLength(1);
+    await ui.click(screen.getByRole("button", { name: "Rejected" }));
+    const dialog = screen.getByRole("dialog", { name: "Why this listing was rejected" });
+    expect(within(dialog).getByText("Photos do not show the room")).toBeInTheDocument();
+  });
+
+  it("shows the verify prompt only to users who are not identity-verified (isIdVerified)", async () => {
+    const unverified = makeUser({ id_verification_status: "unverified" });
+    mockFetch(profileRoutes(unverified));
+    renderApp("/profile", { token: "t", user: unverified });
+    expect(await screen.findByRole("link", { name: "Get verified" })).toHaveAttribute("href", "/verification");
+    expect(screen.getByRole("link", { name: "Verify to post" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "New listing" })).toBeNull();
+  });
+
+  it("a verified user gets New listing and no verify prompt; a pending one is told it awaits review", async () => {
+    const verified = makeUser({ id_verification_status: "verified" });
+    mockFetch(profileRoutes(verified));
+    const first = renderApp("/profile", { token: "t", user: verified });
+    expect(await screen.findByRole("button", { name: "New listing" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Get verified" })).toBeNull();
+    first.unmount();
+
+    const pending = makeUser({ id_verification_status: "pending" });
+    mockFetch(profileRoutes(pending));
+    renderApp("/profile", { token: "t", user: pending });
+    expect(await screen.findByText("Awaiting review")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Get verified" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Verify to post" })).toBeInTheDocument();
+  });
+
+  it("a notification toggle sends only that setting and the session takes the server's answer", async () => {
+    const user = makeUser();
+    const calls = mockFetch({
+      ...profileRoutes(user),
+      "/api/v1/users/notifications": { data: { ...user.notification_settings, email_on_message: false } },
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const toggle = await screen.findByRole("checkbox", { name: "Email me when I get a new message" });
+    expect(toggle).toBeChecked();
+    await ui.click(toggle);
+    await waitFor(() => expect(toggle).not.toBeChecked());
+    const [patch] = callsTo(calls, "/users/notifications", "PATCH");
+    expect(JSON.parse(String(patch!.init!.body))).toEqual({ email_on_message: false });
+    expect(authStore.get()?.user.notification_settings.email_on_message).toBe(false);
+    expect(JSON.parse(localStorage.getItem("user_data")!).notification_settings.email_on_message).toBe(false);
+  });
+
+  it("deleting a listing refetches the own listings", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    const calls = mockFetch({ ...profileRoutes(user, [ownListing("a")]), "/api/v1/subleases/a": new Response(null, { status: 204 }) });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    await screen.findByRole("link", { name: /My room a/ });
+    // The server now answers without it.
+    const base = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).includes("/users/listings") ? (calls.push({ url: String(input), init }), Response.json({ data: [] })) : base(input, init)) as typeof fetch;
+    await ui.click(screen.getByRole("button", { name: "Delete" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Delete this listing?" });
+    await ui.click(within(dialog).getByRole("button", { name: "Delete" }));
+    expect(await screen.findByText("Listing deleted")).toBeInTheDocument();
+    expect(await screen.findByText("You have no listings yet.")).toBeInTheDocument();
+    expect(callsTo(calls, "/subleases/a", "DELETE")).toHaveLength(1);
+    expect(callsTo(calls, "/users/listings").length).toBeGreaterThanOrEqual(2);
+  });
+});

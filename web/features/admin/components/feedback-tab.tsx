@@ -1,0 +1,46 @@
+import { Loadable } from "../../../components/ui/loadable";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useArchiveFeedback } from "../api/admin-mutations";
+import { useAdminFeedback } from "../api/admin-queries";
+import { NY_TIME } from "../lib/format";
+
+export function FeedbackTab({ archived }: { archived: boolean }) {
+  const feedback = useAdminFeedback(archived);
+  const archive = useArchiveFeedback();
+  const toast = useToast();
+  return (
+    <Loadable query={feedback} label={archived ? "archived feedback" : "feedback"}>
+      {(list) =>
+        list.length === 0 ? (
+          <p className="muted">{archived ? "No archived feedback found." : "No feedback submissions have been received yet."}</p>
+        ) : (
+          <ul className="admin-cards">
+            {list.map((f) => (
+              <li key={f.id} className="panel stack-sm">
+                <div className="section-head">
+                  <strong>{f.email}</strong>
+                  <time className="muted" dateTime={f.timestamp}>
+                    {NY_TIME.format(new Date(f.timestamp))}
+                  </time>
+                </div>
+                <p className="prewrap">{f.message}</p>
+                {!archived && (
+                  <button
+                    type="button"
+                    className="button button-ghost"
+                    onClick={() =>
+                      archive.mutate(f.id, { onError: (err) => toast.show(`Failed to archive feedback: ${errorMessage(err)}`, { kind: "error", durationMs: 4000 }) })
+                    }
+                  >
+                    Archive
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Loadable>
+  );
+}

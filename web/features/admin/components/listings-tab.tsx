@@ -1,0 +1,191 @@
+import { useState } from "react";
+import { canStaffPromoteListing } from "@contract/policies";
+import { Loadable } from "../../../components/ui/loadable";
+import { ReasonDialog } from "../../../components/ui/reason-dialog";
+import { useToast } from "../../../components/ui/toast";
+import { Tooltip } from "../../../components/ui/tooltip";
+import { paths } from "../../../config/paths";
+import { errorMessage } from "../../../lib/api-client";
+import type { AdminListing } from "@contract/admin";
+import type { AdminListingsView } from "../api/admin-api";
+import {
+  useCleanupPromotions,
+  useDeleteListing,
+  useEditListing,
+  usePromoteListing,
+  useReviewListing,
+  useUnpromoteListing,
+  useVerifyAllListings,
+} from "../api/admin-mutations";
+import { useAdminListings } from "../api/admin-queries";
+import { DeleteListingDialog } from "./delete-listing-dialog";
+import { EditListingDialog } from "./edit-listing-dialog";
+import { ListingDetailsDialog } from "./listing-details-dialog";
+import { ListingTile } from "./listing-tile";
+
+/** Staff promote only approved listings (spec: 'Promote (disabled unless verification_status is approved)'). */
+
+/** The toasts of a staff action: its success text, or '{failure}: {server detail}'. */
+function useActionToasts() {
+  const toast = useToast();
+  return (success: string, failure: string) => ({
+    onSuccess: () => toast.show(success, { kind: "success" }),
+    onError: (err: unknown) => toast.show(`${failure}: ${errorMessage(err)}`, { kind: "error", durationMs: 4000 }),
+  });
+}
+
+export function ListingsTab({ which }: { which: AdminListingsView }) {
+  const listings = useAdminListings(which);
+  const toast = useToast();
+  const toasts = useActionToasts();
+  const review = useReviewListing();
+  const edit = useEditListing();
+  const verifyAll = useVerifyAllListings();
+  const promote = usePromoteListing();
+  const unpromote = useUnpromoteListing();
+  const cleanup = useCleanupPromotions();
+  const remove = useDeleteListing();
+  const [details, setDetails] = useState<AdminListing | null>(null);
+  const [rejecting, setRejecting] = useState<AdminListing | null>(null);
+  const [deleting, setDeleting] = useState<AdminListing | null>(null);
+  const [editing, setEditing] = useState<AdminListing | null>(null);
+  const approve = (l: AdminListing) => review.mutate({ id: l.id, decision: "approved" }, toasts("Listing approved successfully!", "Failed to approve listing"));
+  return (
+    <div className="stack">
+      {which === "pending" && (
+        <div className="admin-toolbar">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              if (!window.confirm("Approve every pending listing?")) return;
+              verifyAll.mutate(undefined, {
+                ...toasts("Done", "Failed to verify all listings"),
+                onSuccess: (r) => {
+                  toast.show(`Successfully verified ${r.verified_count} out of ${r.total_listings} listings!`, { kind: "success" });
+                  toast.show("Done", { kind: "success" });
+                },
+              });
+            }}
+          >
+            Verify All Existing Listings
+          </button>
+        </div>
+      )}
+      {which === "promoted" && (
+        <div className="admin-toolbar">
+          <button
+            type="button"
+            className="button button-ghost"
+            onClick={() =>
+              cleanup.mutate(undefined, {
+                ...toasts("Done", "Failed to cleanup expired promotions"),
+                onSuccess: (r) => {
+                  toast.show(`Cleanup completed! ${r.expired_count} expired admin promotions removed.`, { kind: "success" });
+                  toast.show("Done", { kind: "success" });
+                },
+              })
+            }
+          >
+            Cleanup Expired Promotions
+          </button>
+        </div>
+      )}
+      <Loadable query={listings} label={which === "all" ? "listings" : `${which} listings`}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">No listings here.</p>
+          ) : (
+            <ul className="admin-tiles">
+              {list.map((l) => (
+                <ListingTile key={l.id} listing={l}>
+                  {which === "all" && (
+                    <>
+                      <a className="button button-ghost" href={paths.listing(l.id)} target="_blank" rel="noopener noreferrer">
+                        View
+                      </a>
+                      <button type="button" className="button button-ghost" onClick={() => setEditing(l)}>
+                        Edit
+                      </button>
+                      {!l.promoted && (
+                        <Tooltip content={canStaffPromoteListing(l) ? "Promote this listing for 7 days" : "Only approved listings can be promoted"}>
+                          <button
+                            type="button"
+                            className="button button-ghost"
+                            disabled={!canStaffPromoteListing(l)}
+                            onClick={() => promote.mutate(l.id, toasts("Listing promoted for 7 days", "Failed to promote listing"))}
+                          >
+                            Promote
+                          </button>
+                        </Tooltip>
+                      )}
+                      <button type="button" className="button button-ghost danger-text" onClick={() => setDeleting(l)}>
+                        Delete
+                      </button>
+                    </>
+                  )}
+                  {which === "pending" && (
+                    <>
+                      <button type="button" className="button button-primary" onClick={() => approve(l)}>
+                        Approve
+                      </button>
+                      <button type="button" className="button button-ghost danger-text" onClick={() => setRejecting(l)}>
+                        Reject
+                      </button>
+                      <button type="button" className="button button-ghost" onClick={() => setDetails(l)}>
+                        View Details
+                      </button>
+                    </>
+                  )}
+                  {which === "promoted" && (
+                    <button type="button" className="button button-ghost" onClick={() => unpromote.mutate(l.id, toasts("Listing unpromoted", "Failed to unpromote listing"))}>
+                      Unpromote
+                    </button>
+                  )}
+                </ListingTile>
+              ))}
+            </ul>
+          )
+        }
+      </Loadable>
+      <ListingDetailsDialog
+        listing={details}
+        onClose={() => setDetails(null)}
+        onApprove={(l) => {
+          approve(l);
+          setDetails(null);
+        }}
+        onReject={(l) => {
+          setRejecting(l);
+          setDetails(null);
+        }}
+      />
+      {editing && (
+        <EditListingDialog
+          listing={editing}
+          onClose={() => setEditing(null)}
+          onSave={(changes) => {
+            const l = editing;
+            setEditing(null);
+            edit.mutate({ id: l.id, edit: changes }, toasts("Listing updated", "Failed to update listing"));
+          }}
+        />
+      )}
+      <ReasonDialog
+        title="Reject Listing"
+        open={rejecting !== null}
+        onClose={() => setRejecting(null)}
+        onSubmit={(reason) => {
+          const l = rejecting;
+          setRejecting(null);
+          if (l) review.mutate({ id: l.id, decision: "rejected", reason }, toasts("Listing rejected successfully!", "Failed to reject listing"));
+        }}
+      />
+      <DeleteListingDialog
+        listing={deleting}
+        onClose={() => setDeleting(null)}
+        onDelete={(l) => remove.mutate(l.id, toasts("Item deleted successfully", "Failed to delete item"))}
+      />
+    </div>
+  );
+}

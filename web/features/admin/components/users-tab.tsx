@@ -1,0 +1,92 @@
+import { useState } from "react";
+import { Avatar } from "../../../components/ui/avatar";
+import { Loadable } from "../../../components/ui/loadable";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api-client";
+import type { AdminUserStatus } from "../api/admin-api";
+import { useSetUserStatus } from "../api/admin-mutations";
+import { useAdminUsers } from "../api/admin-queries";
+
+const STATUS_WORD: Record<AdminUserStatus, string> = { verified: "verify", unverified: "unverify", pending: "set to pending" };
+
+export function UsersTab() {
+  const users = useAdminUsers();
+  const setStatus = useSetUserStatus();
+  const [search, setSearch] = useState("");
+  const toast = useToast();
+  function changeStatus(id: string, status: AdminUserStatus) {
+    const word = STATUS_WORD[status];
+    if (!window.confirm(`Are you sure you want to ${word} this user?`)) return;
+    setStatus.mutate(
+      { id, status },
+      {
+        onSuccess: () => toast.show(`User ${word === "set to pending" ? "set to pending" : `${word}ed`} successfully!`, { kind: "success" }),
+        onError: (err) => toast.show(`Failed to ${word} user: ${errorMessage(err)}`, { kind: "error", durationMs: 4000 }),
+      },
+    );
+  }
+  return (
+    <Loadable query={users} label="users">
+      {(all) => {
+        const q = search.trim().toLowerCase();
+        const shown = q ? all.filter((u) => `${u.first_name} ${u.last_name} ${u.email} ${u.id}`.toLowerCase().includes(q)) : all;
+        return (
+          <div className="stack">
+            <div className="admin-toolbar">
+              <span className="muted">{all.length} users</span>
+              <div className="search-row">
+                <input type="search" aria-label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={(e) => setSearch(e.target.value)} />
+                {search && (
+                  <button type="button" className="button button-ghost" onClick={() => setSearch("")}>
+                    Clear
+                  </button>
+                )}
+              </div>
+            </div>
+            {all.length === 0 ? (
+              <div className="panel empty-state">
+                <p>No users found. Make sure your backend is running and connected to the database.</p>
+                <button type="button" className="button button-primary" onClick={() => users.refetch()}>
+                  Try Again
+                </button>
+              </div>
+            ) : shown.length === 0 ? (
+              <div className="panel empty-state">
+                <p>No users match your search query.</p>
+                <button type="button" className="button button-primary" onClick={() => setSearch("")}>
+                  Clear Search
+                </button>
+              </div>
+            ) : (
+              <ul className="admin-cards">
+                {shown.map((u) => (
+                  <li key={u.id} className="panel admin-user">
+                    <Avatar src={u.avatar_url} firstName={u.first_name} lastName={u.last_name} size={44} />
+                    <div className="admin-user-text">
+                      <strong>{`${u.first_name} ${u.last_name}`.trim() || "Unknown User"}</strong>{" "}
+                      <span className={`badge badge-${u.id_verification_status}`}>{u.id_verification_status}</span>
+                      <span className="muted">{u.email || "No email"}</span>
+                      <span className="muted mono">ID: {u.id}</span>
+                      <span className="muted">Joined {new Date(u.created_at).toLocaleDateString("en-US")}</span>
+                    </div>
+                    <label className="field">
+                      <span className="field-label">Status</span>
+                      <select
+                        value={["verified", "pending"].includes(u.id_verification_status) ? u.id_verification_status : "unverified"}
+                        onChange={(e) => changeStatus(u.id, e.target.value as AdminUserStatus)}
+                      >
+                        <option value="unverified">Unverified</option>
+                        <option value="pending">Pending</option>
+                        <option value="verified">Verified</option>
+                      </select>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        );
+      }}
+    </Loadable>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState, type FormEvent } from "react";
+import { profileUpdateSchema } from "@contract/profile";
+import { FormError, TextField } from "../../../components/ui/field";
+import { useToast } from "../../../components/ui/toast";
+import { UniversitySelect } from "../../../components/university-select";
+import { ApiError } from "../../../lib/api-client";
+import { useSession } from "../../../lib/session";
+import { useUpdateProfile } from "../api/profile-api";
+import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
+
+const byField = (issues: { path: PropertyKey[] | string; message: string }[]) =>
+  Object.fromEntries(issues.map((i) => [Array.isArray(i.path) ? String(i.path[0]) : i.path, i.message]));
+
+export function EditProfileForm() {
+  const { session } = useSession();
+  const toast = useToast();
+  const expireOn401 = useSessionExpiry();
+  const update = useUpdateProfile();
+  const user = session!.user;
+  const [form, setForm] = useState({
+    first_name: user.first_name,
+    last_name: user.last_name,
+    phone: user.phone ?? "",
+    university_id: user.university_id ? String(user.university_id) : "",
+  });
+  const [invalid, setInvalid] = useState<Record<string, string>>({});
+  const serverErrors = update.error instanceof ApiError && update.error.body?.errors ? byField(update.error.body.errors) : {};
+  const errors: Record<string, string> = { ...invalid, ...serverErrors };
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const input = profileUpdateSchema.safeParse({
+      first_name: form.first_name,
+      last_name: form.last_name,
+      phone: form.phone.trim() || null,
+      university_id: form.university_id ? Number(form.university_id) : null,
+    });
+    setInvalid(input.success ? {} : byField(input.error.issues));
+    if (!input.success) return update.reset();
+    update.mutate(input.data, {
+      onSuccess: () => toast.show("Profile updated", { kind: "success" }),
+      onError: expireOn401,
+    });
+  }
+
+  const bind = (name: keyof typeof form) => ({
+    value: form[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="stack">
+      <div className="grid-2">
+        <TextField label="First name" autoComplete="given-name" {...bind("first_name")} />
+        <TextField label="Last name" autoComplete="family-name" {...bind("last_name")} />
+      </div>
+      <div className="grid-2">
+        <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." {...bind("phone")} />
+        <UniversitySelect
+          value={form.university_id}
+          error={errors.university_id}
+          emptyLabel="No university"
+          onChange={(v) => setForm((f) => ({ ...f, university_id: v }))}
+        />
+      </div>
+      <FormError message={update.error && profileErrorMessage(update.error, "Failed to update profile")} />
+      <div>
+        <button type="submit" className="button button-primary" disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save changes"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import type { NotificationSettings } from "@contract/users";
+import { useToast } from "../../../components/ui/toast";
+import { useSession } from "../../../lib/session";
+import { useUpdateNotifications } from "../api/profile-api";
+import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
+
+const TOGGLES: { key: keyof NotificationSettings; label: string }[] = [
+  { key: "email_on_message", label: "Email me when I get a new message" },
+  { key: "email_on_listing_review", label: "Email me when my listing is approved or rejected" },
+  { key: "email_on_verification_review", label: "Email me when my identity review is done" },
+];
+
+export function NotificationToggles() {
+  const { session } = useSession();
+  const toast = useToast();
+  const expireOn401 = useSessionExpiry();
+  const update = useUpdateNotifications();
+  const user = session!.user;
+  const saving = (key: keyof NotificationSettings) => update.isPending && !!update.variables && key in update.variables;
+
+  function toggle(key: keyof NotificationSettings, value: boolean) {
+    update.mutate({ [key]: value }, {
+        onError: (err) => {
+          expireOn401(err);
+          toast.show(profileErrorMessage(err, "Preferences update failed"), { kind: "error", durationMs: 3000 });
+        },
+      });
+  }
+
+  return (
+    <fieldset className="stack-sm toggles">
+      <legend className="visually-hidden">Email notifications</legend>
+      {TOGGLES.map(({ key, label }) => (
+        <label key={key} className="switch">
+          <input type="checkbox" checked={user.notification_settings[key]} disabled={saving(key)} onChange={(e) => toggle(key, e.target.checked)} />
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
