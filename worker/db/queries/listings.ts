@@ -80,7 +80,11 @@ export function isPromoted(row: Pick<ListingRow, "promotion_start" | "promotion_
   return !!row.promotion_end && Date.parse(row.promotion_end) > now && (!row.promotion_start || Date.parse(row.promotion_start) <= now);
 }
 
-export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): OwnerListing {
+/**
+ * A listing as anyone may see it, built field by field from the row: a column reaches the public
+ * only when it is named here (review notes and the payment id never are).
+ */
+export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): PublicListing {
   const promoted = isPromoted(row, now);
   return {
     id: row.id,
@@ -102,7 +106,6 @@ export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.n
     created_at: row.created_at,
     updated_at: row.updated_at,
     verification_status: row.verification_status,
-    rejection_reason: row.rejection_reason,
     status: row.status,
     moderation_status: row.moderation_status,
     promoted,
@@ -110,17 +113,15 @@ export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.n
     promotion_end: row.promotion_end,
     days_remaining: promoted ? Math.max(0, Math.ceil((Date.parse(row.promotion_end!) - now) / DAY_MS)) : 0,
     auto_renew: !!row.auto_renew,
-    stripe_subscription_id: row.stripe_subscription_id,
     user_first_name: row.user_first_name,
     user_last_name: row.user_last_name,
     user_avatar_url: imageUrl(row.user_avatar_key),
   };
 }
 
-/** The one place a listing loses what only its owner and staff may read (review notes, payment id). */
-export function toPublicListing(listing: OwnerListing): PublicListing {
-  const { rejection_reason: _reason, stripe_subscription_id: _subscription, ...rest } = listing;
-  return rest;
+/** The owner's and staff's view: the public listing plus why it was rejected and its subscription. */
+export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): OwnerListing {
+  return { ...toPublicListing(row, photos, now), rejection_reason: row.rejection_reason, stripe_subscription_id: row.stripe_subscription_id };
 }
 
 /** Photos of many listings in one query, grouped by listing. */
@@ -142,6 +143,12 @@ export async function photosFor(db: D1Database, ids: string[]): Promise<Map<stri
 export async function rowsToListings(db: D1Database, rows: ListingRow[], now = Date.now()): Promise<OwnerListing[]> {
   const photos = await photosFor(db, rows.map((r) => r.id));
   return rows.map((r) => toOwnerListing(r, photos.get(r.id) ?? [], now));
+}
+
+/** The same for anyone's eyes (a listing page seen by someone who is not its owner). */
+export async function rowsToPublicListings(db: D1Database, rows: ListingRow[], now = Date.now()): Promise<PublicListing[]> {
+  const photos = await photosFor(db, rows.map((r) => r.id));
+  return rows.map((r) => toPublicListing(r, photos.get(r.id) ?? [], now));
 }
 
 export async function findListingRow(db: D1Database, id: string): Promise<ListingRow | null> {
@@ -272,7 +279,7 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   page.forEach((r) => delete (r as Partial<typeof r>)._phase);
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
-  return { listings: rows.map((r) => toPublicListing(toOwnerListing(r, photoRows.get(r.id) ?? [], now))), nextToken, rowsRead: rowsRead + lookups };
+  return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type OwnerListingResponse,
 } from "../../contract/listings";
 import { canCreateListing, canEditListing, canViewListing, isListingOwner, type Actor } from "../../contract/policies";
-import { browseCursorSchema, browseListings, findListingRow, rowsToListings, toPublicListing, type ListingRow } from "../../db/queries/listings";
+import { browseCursorSchema, browseListings, findListingRow, rowsToListings, rowsToPublicListings, type ListingRow } from "../../db/queries/listings";
 import type { UserRow } from "../../db/queries/users";
 import { decodeCursor } from "../../lib/cursor";
 import { createRouter } from "../../lib/context";
@@ -45,9 +45,9 @@ export const listingsRoutes = createRouter()
     const userId = await optionalUserId(c);
     const viewer = userId ? { id: userId } : null;
     if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
-    const [listing] = await rowsToListings(c.env.DB, [row]);
     // The owner reads review notes and the subscription; everyone else the public form.
-    return c.json<ListingResponse>({ data: isListingOwner(viewer, row) ? listing! : toPublicListing(listing!) });
+    const [listing] = isListingOwner(viewer, row) ? await rowsToListings(c.env.DB, [row]) : await rowsToPublicListings(c.env.DB, [row]);
+    return c.json<ListingResponse>({ data: listing! });
   })
 
   .post("/", async (c) => {

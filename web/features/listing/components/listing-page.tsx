@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
-import { canEditListing, PUBLIC_LISTING } from "@contract/policies";
+import { canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -174,7 +174,7 @@ export function ListingPage() {
             <Link to={paths.edit(l.id)} className="button button-primary">
               Edit listing
             </Link>
-          ) : session ? (
+          ) : canMessage(session?.user, l.user_id) ? (
             <div className="stack-sm">
               <Link to={paths.messages(l.user_id)} className="button button-primary">
                 Message {l.user_first_name}
