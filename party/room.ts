@@ -6,6 +6,9 @@ interface ConnectionState {
   userId: string;
 }
 
+const userTag = (userId: string) => `user:${userId}`;
+const OPEN = 1;
+
 /**
  * What both rooms share: hibernating sockets that carry the verified user id, a ping/pong for
  * liveness, and publish() — called by the worker over RPC — which pushes an event to every socket.
@@ -21,6 +24,12 @@ export abstract class Room extends Server<Env> {
       return;
     }
     connection.setState({ userId });
+  }
+
+  /** Tags each socket with its user, so closeAll(…, userId) finds one person's sockets. */
+  override getConnectionTags(_connection: Connection, ctx: ConnectionContext): string[] {
+    const userId = ctx.request.headers.get(USER_HEADER);
+    return userId ? [userTag(userId)] : [];
   }
 
   override onMessage(connection: Connection<ConnectionState>, message: WSMessage) {
@@ -48,5 +57,27 @@ export abstract class Room extends Server<Env> {
       delivered++;
     }
     return delivered;
+  }
+
+  /**
+   * How many sockets are open here (0: the user is not online). Counts the hibernated sockets
+   * without waking them, unlike getConnections().
+   */
+  async connectionCount(): Promise<number> {
+    return this.ctx.getWebSockets().filter((ws) => ws.readyState === OPEN).length;
+  }
+
+  /** Closes every socket of this room, or only those of one user; returns how many. */
+  async closeAll(code: number, reason: string, userId?: string): Promise<number> {
+    let closed = 0;
+    for (const connection of this.getConnections(userId ? userTag(userId) : undefined)) {
+      try {
+        connection.close(code, reason);
+        closed++;
+      } catch {
+        // Already closing: nothing to do.
+      }
+    }
+    return closed;
   }
 }

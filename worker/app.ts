@@ -22,6 +22,7 @@ import { verificationRoutes } from "./routes/verification";
 import { imagesRoutes } from "./routes/images";
 import { listingsRoutes } from "./routes/listings";
 import { favoritesRoutes } from "./routes/favorites";
+import { messagesRoutes } from "./routes/messages";
 import { uploadRoutes } from "./routes/upload";
 import { geoRoutes } from "./routes/geo";
 import { adminRoutes } from "./routes/admin";
@@ -78,6 +79,7 @@ export function createApp() {
   app.route("/api/v1/images", imagesRoutes);
   app.route("/api/v1/subleases", listingsRoutes);
   app.route("/api/v1/favorites", favoritesRoutes);
+  app.route("/api/v1/messages", messagesRoutes);
   app.route("/api/v1/upload", uploadRoutes);
   app.route("/api/v1/geo", geoRoutes);
   app.route("/api/v1/dev", devRoutes);

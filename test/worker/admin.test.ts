@@ -272,4 +272,33 @@ describe("conversations, read-only for moderation", () => {
     const msgs = await json<{ messages: { id: string; text: string; is_read: boolean }[] }>(await admin("/api/v1/admin/conversations/mc1/messages"));
     expect(msgs.messages).toEqual([expect.objectContaining({ id: "mm1", text: "hello", is_read: false })]);
   });
+
+  it("pages conversations (most recently active first) and messages (newest first)", async () => {
+    await env.DB.batch([
+      ...[1, 2, 3].map((i) =>
+        env.DB.prepare("INSERT INTO conversations (id, user_a, user_b, last_message_at) VALUES (?, ?, ?, ?)").bind(`pc${i}`, `pa${i}`, `pb${i}`, `2030-01-0${i}T00:00:00.000Z`),
+      ),
+      ...[1, 2, 3, 4, 5].map((i) =>
+        env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, text, created_at) VALUES (?, 'pc1', 'pa1', ?, ?)").bind(`pm${i}`, `m${i}`, `2030-01-01T00:00:0${i}.000Z`),
+      ),
+    ]);
+    type Page<K extends string> = Record<K, { id: string }[]> & { pagination: { next_token: string | null; has_more: boolean } };
+    const first = await json<Page<"conversations">>(await admin("/api/v1/admin/conversations?limit=2"));
+    expect(first.conversations.map((c) => c.id)).toEqual(["pc3", "pc2"]);
+    expect(first.pagination.has_more).toBe(true);
+    const second = await json<Page<"conversations">>(await admin(`/api/v1/admin/conversations?limit=2&last_evaluated_key=${first.pagination.next_token}`));
+    expect(second.conversations[0]!.id).toBe("pc1");
+
+    const ids: string[] = [];
+    let token: string | null = null;
+    do {
+      const page: Page<"messages"> = await json<Page<"messages">>(await admin(`/api/v1/admin/conversations/pc1/messages?limit=2${token ? `&last_evaluated_key=${token}` : ""}`));
+      ids.push(...page.messages.map((m) => m.id));
+      token = page.pagination.next_token;
+    } while (token);
+    expect(ids).toEqual(["pm5", "pm4", "pm3", "pm2", "pm1"]);
+    expect((await admin("/api/v1/admin/conversations?last_evaluated_key=bad")).status).toBe(400);
+    // Read-only: nothing but GET is routed there.
+    expect((await admin("/api/v1/admin/conversations/pc1/messages", { method: "POST" })).status).toBe(404);
+  });
 });

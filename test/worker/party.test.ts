@@ -1,28 +1,19 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { signAccessToken } from "../../worker/services/tokens";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signAccessToken, signSocketTicket } from "../../worker/services/tokens";
+import { getServerByName } from "partyserver";
 import type { ServerEvent } from "../../party/protocol";
 import { worker } from "./helpers";
+import { connect, open } from "./sockets";
 
-async function connect(path: string): Promise<Response> {
-  return worker.fetch(new Request(`http://localhost${path}`, { headers: { Upgrade: "websocket" } }));
-}
+/** A socket ticket as POST messages/socket-ticket issues it. */
+const ticket = (userId: string, ttlSeconds = 60) => signSocketTicket(env.JWT_SECRET, userId, ttlSeconds);
 
-function open(res: Response) {
-  const socket = res.webSocket!;
-  const received: ServerEvent[] = [];
-  const waiters: (() => void)[] = [];
-  socket.addEventListener("message", (event) => {
-    received.push(JSON.parse(String(event.data)));
-    waiters.splice(0).forEach((w) => w());
-  });
-  socket.accept();
-  const next = async (): Promise<ServerEvent> => {
-    if (!received.length) await new Promise<void>((resolve) => waiters.push(resolve));
-    return received.shift()!;
-  };
-  return { socket, next };
-}
+// The rooms open only to accounts that exist.
+beforeAll(async () => {
+  const names = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "iris", "mallory", "zed"];
+  await env.DB.batch(names.map((id) => env.DB.prepare("INSERT INTO users (id, email, first_name, last_name) VALUES (?, ?, ?, 'Test')").bind(id, `${id}@party.test`, id)));
+});
 
 async function seedConversation(userA: string, userB: string) {
   const id = `conv-${userA}-${userB}`;
@@ -32,7 +23,7 @@ async function seedConversation(userA: string, userB: string) {
 
 describe("inbox room", () => {
   it("accepts its own user's socket, which answers ping with pong", async () => {
-    const token = await signAccessToken(env.JWT_SECRET, "alice");
+    const token = await ticket("alice");
     const res = await connect(`/parties/inbox/alice?token=${token}`);
     expect(res.status).toBe(101);
     const { socket, next } = open(res);
@@ -41,17 +32,30 @@ describe("inbox room", () => {
     socket.close();
   });
 
-  it("refuses a missing, tampered or foreign token (401) and another user's inbox (404)", async () => {
+  it("refuses a missing, tampered, foreign or expired ticket (401) and another user's inbox (404)", async () => {
     expect((await connect("/parties/inbox/alice")).status).toBe(401);
-    const token = await signAccessToken(env.JWT_SECRET, "alice");
+    const token = await ticket("alice");
     expect((await connect(`/parties/inbox/alice?token=${token}x`)).status).toBe(401);
-    const foreign = await signAccessToken("not-our-secret-0123456789abcdef01234", "alice");
+    const foreign = await signSocketTicket("not-our-secret-0123456789abcdef01234", "alice", 60);
     expect((await connect(`/parties/inbox/alice?token=${foreign}`)).status).toBe(401);
+    expect((await connect(`/parties/inbox/alice?token=${await ticket("alice", -5)}`)).status).toBe(401);
     expect((await connect(`/parties/inbox/bob?token=${token}`)).status).toBe(404);
   });
 
+  it("refuses the ticket of an account that no longer exists (401)", async () => {
+    expect((await connect(`/parties/inbox/ghost?token=${await ticket("ghost")}`)).status).toBe(401);
+  });
+
+  it("refuses an access token: only a socket ticket opens a room", async () => {
+    const access = await signAccessToken(env.JWT_SECRET, "alice");
+    expect((await connect(`/parties/inbox/alice?token=${access}`)).status).toBe(401);
+    const id = await seedConversation("alice", "zed");
+    expect((await connect(`/parties/conversation/${id}?token=${access}`)).status).toBe(401);
+    open(await connect(`/parties/conversation/${id}?token=${await ticket("alice")}`)).socket.close();
+  });
+
   it("delivers what the worker publishes over RPC to every socket of the room", async () => {
-    const token = await signAccessToken(env.JWT_SECRET, "carol");
+    const token = await ticket("carol");
     const first = open(await connect(`/parties/inbox/carol?token=${token}`));
     const second = open(await connect(`/parties/inbox/carol?token=${token}`));
     const stub = env.Inbox.get(env.Inbox.idFromName("carol")) as unknown as {
@@ -67,15 +71,15 @@ describe("conversation room", () => {
   it("is open to the two participants only", async () => {
     const id = await seedConversation("dave", "erin");
     for (const user of ["dave", "erin"]) {
-      const token = await signAccessToken(env.JWT_SECRET, user);
+      const token = await ticket(user);
       const res = await connect(`/parties/conversation/${id}?token=${token}`);
       expect(res.status).toBe(101);
       res.webSocket!.accept();
       res.webSocket!.close();
     }
-    const outsider = await signAccessToken(env.JWT_SECRET, "mallory");
+    const outsider = await ticket("mallory");
     expect((await connect(`/parties/conversation/${id}?token=${outsider}`)).status).toBe(404);
-    const token = await signAccessToken(env.JWT_SECRET, "dave");
+    const token = await ticket("dave");
     expect((await connect(`/parties/conversation/no-such-conversation?token=${token}`)).status).toBe(404);
   });
 
@@ -87,5 +91,22 @@ describe("conversation room", () => {
       }),
     );
     expect(res.status).toBe(401);
+  });
+});
+
+describe("room RPCs", () => {
+  it("counts open sockets and closes every socket, or one user's only", async () => {
+    const id = await seedConversation("hank", "iris");
+    const room = await getServerByName(env.Conversation, id);
+    expect(await room.connectionCount()).toBe(0);
+    const hank = open(await connect(`/parties/conversation/${id}?token=${await ticket("hank")}`));
+    const iris = open(await connect(`/parties/conversation/${id}?token=${await ticket("iris")}`));
+    expect(await room.connectionCount()).toBe(2);
+    expect(await room.closeAll(4410, "Account deleted", "hank")).toBe(1);
+    expect(await hank.closed).toMatchObject({ code: 4410 });
+    expect(await iris.quiet()).toBe(true);
+    expect(await room.closeAll(4404, "Conversation deleted")).toBe(1);
+    expect(await iris.closed).toMatchObject({ code: 4404 });
+    expect(await room.connectionCount()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./constants";
-import type { OwnerListing } from "./listings";
+import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
 
 const reason = z.string().trim().max(LIMITS.rejectionReasonMax, "Reason must be at most 500 characters").nullable().optional();
@@ -158,9 +158,10 @@ export interface AdminConversation {
   created_at: string;
 }
 
-/** GET admin/conversations. */
+/** GET admin/conversations?limit&last_evaluated_key: most recently active first. */
 export interface AdminConversationsResponse {
   conversations: AdminConversation[];
+  pagination: Pagination;
 }
 
 export interface AdminMessage {
@@ -172,9 +173,10 @@ export interface AdminMessage {
   conversation_id: string;
 }
 
-/** GET admin/conversations/{id}/messages. */
+/** GET admin/conversations/{id}/messages?limit&last_evaluated_key: newest first. */
 export interface AdminMessagesResponse {
   messages: AdminMessage[];
+  pagination: Pagination;
 }
 
 /** POST feedback. */

@@ -295,6 +295,12 @@ export const conversations = sqliteTable(
     listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
     lastMessagePreview: text("last_message_preview"),
     lastMessageAt: text("last_message_at"),
+    /**
+     * When each participant was last emailed about a new message here (at most one email per
+     * conversation and recipient per MESSAGE_EMAIL_GAP_MS, contract/messages.ts).
+     */
+    userAEmailedAt: text("user_a_emailed_at"),
+    userBEmailedAt: text("user_b_emailed_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -317,7 +323,13 @@ export const messages = sqliteTable(
     readAt: text("read_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id)],
+  (t) => [
+    index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+    // Unread counts read only the unread rows.
+    index("messages_unread_idx")
+      .on(t.conversationId, t.senderId)
+      .where(sql`read_at IS NULL`),
+  ],
 );
 
 export const feedback = sqliteTable(

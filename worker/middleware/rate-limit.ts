@@ -6,7 +6,7 @@ import { tooManyRequests } from "../lib/errors";
 const WINDOW_SECONDS = 60;
 
 /** The Rate Limiting bindings of wrangler.toml (sizes and reasons: docs/decisions/010). */
-export type LimiterName = "AUTH_LIMITER" | "REFRESH_LIMITER" | "WRITE_LIMITER" | "ADMIN_LOGIN_LIMITER" | "ADMIN_LOGIN_GLOBAL_LIMITER";
+export type LimiterName = "AUTH_LIMITER" | "REFRESH_LIMITER" | "WRITE_LIMITER" | "MESSAGE_LIMITER" | "ADMIN_LOGIN_LIMITER" | "ADMIN_LOGIN_GLOBAL_LIMITER";
 
 /** The caller's address as Cloudflare reports it (the header cannot be forged through the edge). */
 export function clientIp(c: Context<AppContext>): string {

@@ -10,6 +10,7 @@ import { notFound } from "../lib/errors";
 import { deleteAccount } from "./accounts";
 import { audit } from "./audit";
 import { deleteListing } from "./listings";
+import { closeConversationRoom } from "./messaging";
 import { deleteObjects } from "./storage";
 
 const DAY_MS = 86_400_000;
@@ -61,6 +62,11 @@ export async function deleteItem(env: Env, actor: string, table: (typeof DELETAB
       if (!row) throw missing();
       await deleteRequest(db, id);
       await deleteObjects(env.ID_DOCUMENTS, [row.documentKey]);
+      break;
+    }
+    case "conversations": {
+      if (!(await deletePlainRow(db, table, id))) throw missing();
+      await closeConversationRoom(env, id);
       break;
     }
     default:

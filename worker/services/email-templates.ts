@@ -14,10 +14,12 @@ interface Layout {
   heading: string;
   paragraphs: string[];
   code?: string;
+  /** A button (HTML) and a bare address (text). */
+  link?: { href: string; label: string };
   footnote: string;
 }
 
-function render({ to, subject, preheader, heading, paragraphs, code, footnote }: Layout): EmailMessage {
+function render({ to, subject, preheader, heading, paragraphs, code, link, footnote }: Layout): EmailMessage {
   const html = `<!doctype html><html><body style="margin:0;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#14171c">
 <span style="display:none">${escapeHtml(preheader)}</span>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:24px 12px"><tr><td align="center">
@@ -26,9 +28,10 @@ function render({ to, subject, preheader, heading, paragraphs, code, footnote }:
 <tr><td style="font-size:22px;font-weight:700;padding-bottom:12px">${escapeHtml(heading)}</td></tr>
 ${paragraphs.map((p) => `<tr><td style="font-size:16px;line-height:1.5;padding-bottom:12px">${escapeHtml(p)}</td></tr>`).join("")}
 ${code ? `<tr><td style="padding:8px 0 20px"><div style="font-size:32px;letter-spacing:8px;font-weight:800;background:#e8f0fe;color:#14171c;border-radius:8px;padding:14px 0;text-align:center">${escapeHtml(code)}</div></td></tr>` : ""}
+${link ? `<tr><td style="padding:8px 0 20px"><a href="${escapeHtml(link.href)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;font-weight:700;border-radius:8px;padding:12px 20px">${escapeHtml(link.label)}</a></td></tr>` : ""}
 <tr><td style="font-size:13px;color:#5b6472;border-top:1px solid #dde1e7;padding-top:14px">${escapeHtml(footnote)}</td></tr>
 </table></td></tr></table></body></html>`;
-  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), footnote, "", "CampusNest"].join("\n");
+  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), footnote, "", "CampusNest"].join("\n");
   return { to, subject, html, text };
 }
 
@@ -81,6 +84,19 @@ export function verificationReviewEmail(to: string, firstName: string, approved:
     paragraphs: approved
       ? ["Our team approved your document. You can now create listings."]
       : ["Our team could not verify your document.", `Reason: ${reason ?? "not given"}`, "You can submit a new document from the Get verified page."],
+    footnote: "You can turn these emails off in your profile's notification settings.",
+  });
+}
+
+/** A new message while the recipient was away (at most one per conversation every 15 minutes). */
+export function newMessageEmail(to: string, firstName: string, senderName: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `New message from ${senderName} on CampusNest`,
+    preheader: `${senderName} sent you a message.`,
+    heading: `You have a new message, ${firstName}`,
+    paragraphs: [`${senderName} sent you a message on CampusNest. Open your messages to read it and reply.`],
+    link: { href: url, label: "Open messages" },
     footnote: "You can turn these emails off in your profile's notification settings.",
   });
 }

@@ -41,3 +41,38 @@ export async function verifyAccessToken(secret: string, token: string | null | u
     return null;
   }
 }
+
+/**
+ * Socket tickets (POST messages/socket-ticket): a separate audience and type, so a ticket never
+ * works as an access token and an access token never opens a room. Short-lived because browsers
+ * put it in a URL (?token=), where logs may keep it.
+ */
+const SOCKET_AUDIENCE = "campusnest-socket";
+
+export async function signSocketTicket(secret: string, userId: string, ttlSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ typ: "socket" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(SOCKET_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlSeconds)
+    .sign(key(secret));
+}
+
+/** The user id of a valid socket ticket, or null (missing, tampered, expired, or any other token). */
+export async function verifySocketTicket(secret: string, token: string | null | undefined): Promise<string | null> {
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER,
+      audience: SOCKET_AUDIENCE,
+      algorithms: ["HS256"],
+    });
+    if (payload.typ !== "socket" || typeof payload.sub !== "string") return null;
+    return payload.sub;
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,26 @@
-import { and, desc, eq, or } from "drizzle-orm";
+/**
+ * Conversations and messages. A conversation's pair is stored ordered (user_a < user_b), so one pair
+ * has one row. The lists are hand-written SQL on D1: one statement per page, whatever its length
+ * (names, avatars, listing titles, card photos and unread counts come from joins and correlated
+ * subqueries on indexes, never from one query per conversation).
+ */
+import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import type { Conversation, Message } from "../../contract/messages";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
 import { conversations, messages } from "../schema";
+import { PUBLIC_LISTING_SQL } from "./listings";
+import { imageUrl } from "./users";
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+
+/** The stored order of a pair. */
+export const orderedPair = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
+
+/** The other participant of a conversation. */
+export const otherParticipant = (row: Pick<ConversationRow, "userA" | "userB">, userId: string) => (row.userA === userId ? row.userB : row.userA);
 
 export async function isParticipant(db: Db, conversationId: string, userId: string): Promise<boolean> {
   const row = await db
@@ -11,9 +31,232 @@ export async function isParticipant(db: Db, conversationId: string, userId: stri
   return !!row;
 }
 
-/** The latest 500 conversations, for staff. */
-export const recentConversations = (db: Db) => db.select().from(conversations).orderBy(desc(conversations.updatedAt)).limit(500);
+/** The conversation if `userId` takes part in it, else null (callers answer 404 either way). */
+export async function findConversationOf(db: Db, conversationId: string, userId: string): Promise<ConversationRow | null> {
+  const row = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), or(eq(conversations.userA, userId), eq(conversations.userB, userId))))
+    .get();
+  return row ?? null;
+}
 
-/** The first 1000 messages of a conversation, oldest first. */
-export const messagesOf = (db: Db, conversationId: string) =>
-  db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.createdAt).limit(1000);
+export async function findConversationOfPair(db: Db, a: string, b: string): Promise<ConversationRow | null> {
+  const [userA, userB] = orderedPair(a, b);
+  return (await db.select().from(conversations).where(and(eq(conversations.userA, userA), eq(conversations.userB, userB))).get()) ?? null;
+}
+
+/** Creates the pair's conversation unless it exists; true when this call created it. */
+export async function insertConversation(db: Db, a: string, b: string, listingId: string | null): Promise<boolean> {
+  const [userA, userB] = orderedPair(a, b);
+  const now = isoNow();
+  const inserted = await db
+    .insert(conversations)
+    .values({ id: newId(), userA, userB, listingId, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: conversations.id });
+  return inserted.length > 0;
+}
+
+export const setConversationListing = (db: Db, id: string, listingId: string) =>
+  db.update(conversations).set({ listingId, updatedAt: isoNow() }).where(eq(conversations.id, id));
+
+/** The ids of a user's conversations (account deletion closes their rooms). */
+export const conversationIdsOf = (db: Db, userId: string) =>
+  db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(or(eq(conversations.userA, userId), eq(conversations.userB, userId)));
+
+// ---------------------------------------------------------------------------------------------
+// Conversation lists, as one participant sees them.
+
+interface ConversationListRow {
+  id: string;
+  participant_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  avatar_key: string | null;
+  last_message_preview: string | null;
+  last_message_at: string | null;
+  activity: string;
+  unread_count: number;
+  listing_id: string | null;
+  listing_title: string | null;
+  listing_photo_key: string | null;
+}
+
+/** The sort key of the lists: the last message, or the creation of a conversation without one. */
+const ACTIVITY = "COALESCE(c.last_message_at, c.created_at)";
+
+/**
+ * `?1` is the viewer. The listing shows only while the viewer may see it (canViewListing: public, or
+ * the viewer's own), from the SQL twin of the rule.
+ */
+const CONVERSATION_SELECT = `
+  SELECT c.id,
+         CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END AS participant_id,
+         u.first_name, u.last_name, u.avatar_key,
+         c.last_message_preview, c.last_message_at, ${ACTIVITY} AS activity,
+         (SELECT count(*) FROM messages m
+            WHERE m.conversation_id = c.id AND m.read_at IS NULL AND m.sender_id <> ?1) AS unread_count,
+         l.id AS listing_id, l.title AS listing_title,
+         (SELECT COALESCE(p.thumb_key, p.key) FROM listing_photos p
+            WHERE p.listing_id = l.id ORDER BY p.position LIMIT 1) AS listing_photo_key
+    FROM conversations c
+    LEFT JOIN users u ON u.id = CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END
+    LEFT JOIN listings l ON l.id = c.listing_id AND ((${PUBLIC_LISTING_SQL}) OR l.user_id = ?1)`;
+
+const MINE = "(c.user_a = ?1 OR c.user_b = ?1)";
+
+function toConversation(r: ConversationListRow): Conversation {
+  return {
+    id: r.id,
+    participant_id: r.participant_id,
+    participant_name: r.first_name === null ? "Deleted user" : `${r.first_name} ${r.last_name ?? ""}`.trim(),
+    participant_avatar: imageUrl(r.avatar_key),
+    latest_message_preview: r.last_message_preview,
+    last_message_timestamp: r.last_message_at,
+    updated_at: r.activity,
+    unread_count: r.unread_count,
+    listing_id: r.listing_id,
+    listing_title: r.listing_title,
+    listing_photo: imageUrl(r.listing_photo_key),
+  };
+}
+
+export interface ConversationCursor {
+  t: string;
+  id: string;
+}
+
+/** A user's conversations, newest activity first, after the cursor (keyset on (activity, id)). */
+export async function conversationsPage(d1: D1Database, userId: string, cursor: ConversationCursor | null, limit: number): Promise<Conversation[]> {
+  const after = cursor ? `AND (${ACTIVITY}, c.id) < (?2, ?3)` : "";
+  const binds: unknown[] = cursor ? [userId, cursor.t, cursor.id] : [userId];
+  const { results } = await d1
+    .prepare(`${CONVERSATION_SELECT} WHERE ${MINE} ${after} ORDER BY activity DESC, c.id DESC LIMIT ${Math.floor(limit)}`)
+    .bind(...binds)
+    .all<ConversationListRow>();
+  return results.map(toConversation);
+}
+
+/** One conversation as `userId` sees it, or null when it does not exist or they are not in it. */
+export async function conversationView(d1: D1Database, userId: string, conversationId: string): Promise<Conversation | null> {
+  const row = await d1.prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND c.id = ?2`).bind(userId, conversationId).first<ConversationListRow>();
+  return row ? toConversation(row) : null;
+}
+
+/** The sort key of a conversation in the lists (for the next page's cursor). */
+export const cursorOf = (c: Conversation): ConversationCursor => ({ t: c.updated_at, id: c.id });
+
+// ---------------------------------------------------------------------------------------------
+// Messages.
+
+export const toMessage = (m: MessageRow): Message => ({
+  id: m.id,
+  sender_id: m.senderId,
+  text: m.text,
+  timestamp: m.createdAt,
+  is_read: !!m.readAt,
+  conversation_id: m.conversationId,
+});
+
+export interface MessageCursor {
+  c: string;
+  id: string;
+}
+
+/**
+ * Up to `limit` messages of a conversation older than the cursor, newest first: a keyset on
+ * (created_at, id), served by messages_conversation_idx, so every message is met exactly once however
+ * many arrive while the client pages.
+ */
+export const messagesPage = (db: Db, conversationId: string, cursor: MessageCursor | null, limit: number) =>
+  db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        cursor ? sql`(${messages.createdAt}, ${messages.id}) < (${cursor.c}, ${cursor.id})` : undefined,
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit);
+
+/** Stores a message and makes it the conversation's latest, atomically; returns the message. */
+export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string): Promise<MessageRow> {
+  const now = isoNow();
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, readAt: null, createdAt: now };
+  await db.batch([
+    db.insert(messages).values(row),
+    db
+      .update(conversations)
+      .set({ lastMessagePreview: preview(text), lastMessageAt: now, updatedAt: now })
+      .where(eq(conversations.id, conversationId)),
+  ]);
+  return row;
+}
+
+const PREVIEW_LENGTH = 120;
+const preview = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text);
+
+/** Marks the other person's unread messages of a conversation read; returns how many changed. */
+export async function markConversationRead(db: Db, conversationId: string, readerId: string): Promise<number> {
+  const res = await db
+    .update(messages)
+    .set({ readAt: isoNow() })
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, readerId), isNull(messages.readAt)));
+  return res.meta.changes ?? 0;
+}
+
+/**
+ * The one definition of "unread" (messages to the user, in their conversations, not read yet), as a
+ * single statement: GET messages/unread-count and users/stats both use it.
+ */
+export const unreadCountQuery = (db: Db, userId: string) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(messages)
+    .innerJoin(conversations, eq(messages.conversationId, conversations.id))
+    .where(and(or(eq(conversations.userA, userId), eq(conversations.userB, userId)), ne(messages.senderId, userId), isNull(messages.readAt)));
+
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await unreadCountQuery(db, userId);
+  return row?.n ?? 0;
+}
+
+/**
+ * Claims the right to email `recipientId` about this conversation: sets their "last emailed" time
+ * only if it is empty or older than `gapMs`, in one statement, so two concurrent sends never both
+ * win. True when this call claimed it.
+ */
+export async function claimMessageEmail(db: Db, conversation: Pick<ConversationRow, "id" | "userA" | "userB">, recipientId: string, gapMs: number, now = Date.now()): Promise<boolean> {
+  const column = conversation.userA === recipientId ? conversations.userAEmailedAt : conversations.userBEmailedAt;
+  const key = conversation.userA === recipientId ? "userAEmailedAt" : "userBEmailedAt";
+  const res = await db
+    .update(conversations)
+    .set({ [key]: isoNow(now) })
+    .where(and(eq(conversations.id, conversation.id), or(isNull(column), lt(column, isoNow(now - gapMs)))));
+  return (res.meta.changes ?? 0) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Staff reads (read-only, paged).
+
+/** Up to `limit` conversations, most recently active first, after the cursor, for staff. */
+export const recentConversations = (db: Db, cursor: ConversationCursor | null, limit = 100) =>
+  db
+    .select()
+    .from(conversations)
+    .where(
+      cursor
+        ? sql`(COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}), ${conversations.id}) < (${cursor.t}, ${cursor.id})`
+        : undefined,
+    )
+    .orderBy(sql`COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}) DESC`, desc(conversations.id))
+    .limit(limit);
+
+/** Up to `limit` messages of a conversation, newest first, after the cursor, for staff. */
+export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);

@@ -1,11 +1,12 @@
-import { and, count, desc, eq, isNull, ne, or } from "drizzle-orm";
+import { count, desc, eq, or } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
 import type { PrivateUser, PublicUser } from "../../contract/users";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
-import { conversations, favorites, listings, messages, universities, users } from "../schema";
+import { conversations, favorites, listings, universities, users } from "../schema";
+import { unreadCountQuery } from "./conversations";
 
 export type UserRow = typeof users.$inferSelect;
 type UserWithUniversity = UserRow & { universityName: string | null };
@@ -30,6 +31,11 @@ export async function findUserById(db: Db, id: string): Promise<UserWithUniversi
 /** The newest users, for staff (one query, whatever the count). */
 export async function listUsers(db: Db, limit: number): Promise<UserWithUniversity[]> {
   return (await selectUsersWithUniversity(db).orderBy(desc(users.createdAt), desc(users.id)).limit(limit)).map(flatten);
+}
+
+/** Whether the account still exists (a socket ticket outlives a deleted account by up to a minute). */
+export async function userExists(db: Db, id: string): Promise<boolean> {
+  return !!(await db.select({ id: users.id }).from(users).where(eq(users.id, id)).get());
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
@@ -112,11 +118,8 @@ export async function userStats(db: Db, userId: string): Promise<UserStats> {
     db.select({ n: count() }).from(listings).where(eq(listings.userId, userId)),
     db.select({ n: count() }).from(favorites).where(eq(favorites.userId, userId)),
     db.select({ n: count() }).from(conversations).where(mine),
-    db
-      .select({ n: count() })
-      .from(messages)
-      .innerJoin(conversations, eq(messages.conversationId, conversations.id))
-      .where(and(mine, ne(messages.senderId, userId), isNull(messages.readAt))),
+    // The same definition as GET messages/unread-count.
+    unreadCountQuery(db, userId),
   ]);
   return { listings: l?.n ?? 0, favorites: f?.n ?? 0, conversations: conv?.n ?? 0, unread_messages: unread?.n ?? 0 };
 }

@@ -1,12 +1,22 @@
-/** Staff's site-wide tools: statistics, deleting any item, reading conversations. */
+/** Staff's site-wide tools: statistics, deleting any item, reading conversations (paged, read-only). */
+import { z } from "zod";
 import { DELETABLE_TABLES, deleteItemSchema, type AdminConversationsResponse, type AdminMessagesResponse, type AdminStatsResponse, type DeleteItemResponse } from "../../contract/admin";
 import { createDb } from "../../db/client";
 import { messagesOf, recentConversations } from "../../db/queries/conversations";
 import { createRouter } from "../../lib/context";
 import { badRequest } from "../../lib/errors";
-import { parseJson } from "../../lib/validate";
+import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { deleteItem, siteStats } from "../../services/admin";
+
+const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+  last_evaluated_key: z.string().max(300).optional(),
+});
+const conversationCursor = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
+const messageCursor = z.object({ c: z.iso.datetime(), id: z.string().min(1).max(64) });
+const page = (hasMore: boolean, key: unknown) => ({ next_token: hasMore && key ? encodeCursor(key) : null, has_more: hasMore });
 
 const isDeletable = (table: string): table is (typeof DELETABLE_TABLES)[number] => (DELETABLE_TABLES as readonly string[]).includes(table);
 
@@ -24,10 +34,16 @@ export const adminSiteRoutes = createRouter()
     return c.json<DeleteItemResponse>({ success: true, message: "Item deleted successfully" });
   })
 
+  // Read-only: staff read conversations for moderation; the only write is delete-item.
   .get("/conversations", async (c) => {
     await requireAdmin(c);
-    const rows = await recentConversations(createDb(c.env));
+    const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
+    const cursor = decodeCursor(last_evaluated_key, conversationCursor);
+    const found = await recentConversations(createDb(c.env), cursor, limit + 1);
+    const rows = found.slice(0, limit);
+    const last = rows.at(-1);
     return c.json<AdminConversationsResponse>({
+      pagination: page(found.length > limit, last && { t: last.lastMessageAt ?? last.createdAt, id: last.id }),
       conversations: rows.map((r) => ({
         id: r.id,
         participants: [r.userA, r.userB],
@@ -41,8 +57,13 @@ export const adminSiteRoutes = createRouter()
 
   .get("/conversations/:id/messages", async (c) => {
     await requireAdmin(c);
-    const rows = await messagesOf(createDb(c.env), c.req.param("id"));
+    const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
+    const cursor = decodeCursor(last_evaluated_key, messageCursor);
+    const found = await messagesOf(createDb(c.env), c.req.param("id"), cursor, limit + 1);
+    const rows = found.slice(0, limit);
+    const last = rows.at(-1);
     return c.json<AdminMessagesResponse>({
+      pagination: page(found.length > limit, last && { c: last.createdAt, id: last.id }),
       messages: rows.map((m) => ({ id: m.id, sender_id: m.senderId, text: m.text, timestamp: m.createdAt, is_read: !!m.readAt, conversation_id: m.conversationId })),
     });
   });

@@ -1,0 +1,99 @@
+/**
+ * Messaging: the requests the SPA sends and the answers it reads (api-contract "Messages"), shared
+ * by the worker, the rooms and the SPA. Real-time events are in party/protocol.ts.
+ */
+import { z } from "zod";
+import type { Message } from "../../party/protocol";
+import { LIMITS } from "./constants";
+import type { Pagination } from "./listings";
+
+export type { Message } from "../../party/protocol";
+
+/** The spec's texts (section 8, Messaging). */
+export const MESSAGING_MESSAGES = {
+  signIn: "Please log in to send messages",
+  cannotContactOwner: "Unable to contact listing owner",
+  self: "You cannot message yourself",
+  startFailed: "Failed to start conversation",
+  loadConversationsFailed: "Failed to load conversations",
+  loadMessagesFailed: "Failed to load messages",
+  sendFailed: "Failed to send message",
+  empty: "Message cannot be empty",
+  tooLong: `Message must be at most ${LIMITS.messageMax} characters`,
+} as const;
+
+/** Per user: a real conversation never meets it; a script spraying messages does. */
+export const MESSAGES_PER_MINUTE = 30;
+/** A socket ticket's life: long enough to connect, too short to be worth stealing from a log. */
+export const SOCKET_TICKET_TTL_SECONDS = 60;
+/** At most one new-message email per conversation and recipient in this window. */
+export const MESSAGE_EMAIL_GAP_MS = 15 * 60 * 1000;
+
+export const messageTextSchema = z
+  .string(MESSAGING_MESSAGES.empty)
+  .trim()
+  .min(1, MESSAGING_MESSAGES.empty)
+  .max(LIMITS.messageMax, MESSAGING_MESSAGES.tooLong);
+
+export const startConversationSchema = z.object({
+  participant_id: z.string().trim().min(1, MESSAGING_MESSAGES.cannotContactOwner).max(64),
+  listing_id: z.string().trim().min(1).max(64).optional().nullable(),
+});
+export type StartConversationInput = z.infer<typeof startConversationSchema>;
+
+export const sendMessageSchema = z.object({
+  text: messageTextSchema,
+  /** The spec's client repeats the id from the path; when present it must match. */
+  conversation_id: z.string().max(64).optional(),
+});
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+/** The spec's Conversation, as one participant sees it, plus the listing it started from. */
+export interface Conversation {
+  id: string;
+  participant_id: string;
+  /** "Deleted user" once the other person deleted the account. */
+  participant_name: string;
+  participant_avatar: string | null;
+  latest_message_preview: string | null;
+  last_message_timestamp: string | null;
+  updated_at: string;
+  unread_count: number;
+  listing_id: string | null;
+  listing_title: string | null;
+  /** Card-size photo of that listing. */
+  listing_photo: string | null;
+}
+
+/** GET messages/conversations: newest activity first. */
+export interface ConversationsResponse {
+  data: Conversation[];
+}
+/** GET messages/conversations/enriched. */
+export interface ConversationPageResponse {
+  data: Conversation[];
+  pagination: Pagination;
+}
+/** GET messages/conversations/with/{userId}; POST messages/conversations (201 new, 200 existing). */
+export interface ConversationResponse {
+  data: Conversation;
+}
+/** GET messages/conversations/{id}/messages: newest first. */
+export interface MessagesResponse {
+  messages: Message[];
+  pagination: Pagination;
+}
+/** POST messages/conversations/{id}/send: 201 with the stored message. */
+export type SendMessageResponse = Message;
+/** POST messages/conversations/{id}/read. */
+export interface MarkReadResponse {
+  unread_count: 0;
+}
+/** GET messages/unread-count. */
+export interface UnreadCountResponse {
+  data: { unread_count: number };
+}
+/** POST messages/socket-ticket. */
+export interface SocketTicketResponse {
+  data: { ticket: string; expires_in: number };
+}

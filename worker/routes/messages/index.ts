@@ -1,0 +1,120 @@
+/**
+ * Messages (api-contract "Messages"): conversations, their messages, sending, reading, the unread
+ * count and socket tickets for the rooms. Every conversation route answers 404 to non-participants.
+ */
+import { z } from "zod";
+import { PAGE_SIZES } from "../../contract/constants";
+import {
+  sendMessageSchema,
+  startConversationSchema,
+  type ConversationPageResponse,
+  type ConversationResponse,
+  type ConversationsResponse,
+  type MarkReadResponse,
+  type MessagesResponse,
+  type SendMessageResponse,
+  type SocketTicketResponse,
+  type UnreadCountResponse,
+} from "../../contract/messages";
+import { createDb } from "../../db/client";
+import { conversationsPage, cursorOf, messagesPage, toMessage, unreadCount } from "../../db/queries/conversations";
+import { createRouter } from "../../lib/context";
+import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { validationFailed } from "../../lib/errors";
+import { parseJson, parseQuery } from "../../lib/validate";
+import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
+import { conversationWith, issueSocketTicket, markRead, requireConversation, sendMessage, startConversation, type Defer } from "../../services/messaging";
+
+/** GET messages/conversations is one list (newest activity first), bounded like the staff lists. */
+const CONVERSATIONS_LIST_MAX = 500;
+const PAGE_MAX = 100;
+
+const pageQuery = (defaultSize: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(PAGE_MAX).default(defaultSize),
+    last_evaluated_key: z.string().max(300).optional(),
+  });
+const conversationCursor = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
+const messageCursor = z.object({ c: z.iso.datetime(), id: z.string().min(1).max(64) });
+
+export const messagesRoutes = createRouter()
+  .get("/conversations", async (c) => {
+    const user = await requireUser(c);
+    return c.json<ConversationsResponse>({ data: await conversationsPage(c.env.DB, user.id, null, CONVERSATIONS_LIST_MAX) });
+  })
+
+  .get("/conversations/enriched", async (c) => {
+    const user = await requireUser(c);
+    const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.conversations));
+    const cursor = decodeCursor(last_evaluated_key, conversationCursor);
+    const rows = await conversationsPage(c.env.DB, user.id, cursor, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const hasMore = rows.length > limit;
+    return c.json<ConversationPageResponse>({
+      data: page,
+      pagination: { next_token: hasMore && last ? encodeCursor(cursorOf(last)) : null, has_more: hasMore },
+    });
+  })
+
+  .get("/conversations/with/:userId", async (c) => {
+    const user = await requireUser(c);
+    return c.json<ConversationResponse>({ data: await conversationWith(c.env, user.id, c.req.param("userId")) });
+  })
+
+  .post("/conversations", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const input = await parseJson(c, startConversationSchema);
+    const { conversation, created } = await startConversation(c.env, user, input);
+    return c.json<ConversationResponse>({ data: conversation }, created ? 201 : 200);
+  })
+
+  .get("/conversations/:id/messages", async (c) => {
+    const user = await requireUser(c);
+    const conversation = await requireConversation(c.env, user.id, c.req.param("id"));
+    const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.messages));
+    const cursor = decodeCursor(last_evaluated_key, messageCursor);
+    const rows = await messagesPage(createDb(c.env), conversation.id, cursor, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const hasMore = rows.length > limit;
+    return c.json<MessagesResponse>({
+      messages: page.map(toMessage),
+      pagination: { next_token: hasMore && last ? encodeCursor({ c: last.createdAt, id: last.id }) : null, has_more: hasMore },
+    });
+  })
+
+  .post("/conversations/:id/send", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "MESSAGE_LIMITER", user.id);
+    const id = c.req.param("id");
+    const { text, conversation_id } = await parseJson(c, sendMessageSchema);
+    if (conversation_id !== undefined && conversation_id !== id) {
+      throw validationFailed([{ path: "conversation_id", message: "conversation_id does not match the conversation of the path" }]);
+    }
+    const message = await sendMessage(c.env, c.var.config, defer(c), user, id, text);
+    return c.json<SendMessageResponse>(message, 201);
+  })
+
+  .post("/conversations/:id/read", async (c) => {
+    const user = await requireUser(c);
+    await markRead(c.env, defer(c), user, c.req.param("id"));
+    return c.json<MarkReadResponse>({ unread_count: 0 });
+  })
+
+  .get("/unread-count", async (c) => {
+    const user = await requireUser(c);
+    return c.json<UnreadCountResponse>({ data: { unread_count: await unreadCount(createDb(c.env), user.id) } });
+  })
+
+  .post("/socket-ticket", async (c) => {
+    const user = await requireUser(c);
+    return c.json<SocketTicketResponse>({ data: await issueSocketTicket(c.var.config, user.id) });
+  });
+
+/** The request's waitUntil: work that may finish after the answer. */
+function defer(c: { executionCtx: ExecutionContext }): Defer {
+  return (task) => c.executionCtx.waitUntil(task);
+}
