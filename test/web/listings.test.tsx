@@ -91,7 +91,7 @@ describe("listing page", () => {
   it("signed-in non-owner can message and favourite; the owner sees (You) and no contact buttons", async () => {
     mockFetch(routes(makeListing(1)));
     renderApp("/listing/l1", { token: "t", user: makeUser({ id: "someone-else" }) });
-    await screen.findByRole("link", { name: "Message Jordan" });
+    expect(await screen.findByRole("link", { name: "Message Jordan" })).toHaveAttribute("href", "/messages?userId=owner-1&listingId=l1");
     expect(await screen.findByRole("button", { name: "Add to favorites" })).toBeInTheDocument();
   });
 

@@ -92,8 +92,8 @@ describe("routes and access", () => {
 
   it("a signed-in user sees the page frame of a feature that has not shipped, said plainly", () => {
     mockFetch();
-    renderApp("/messages", { token: "t", user: makeUser() });
-    expect(screen.getByRole("heading", { level: 1, name: "Messages" })).toBeInTheDocument();
+    renderApp("/billing", { token: "t", user: makeUser() });
+    expect(screen.getByRole("heading", { level: 1, name: "Billing" })).toBeInTheDocument();
     expect(screen.getByText(/is not available yet/)).toBeInTheDocument();
   });
 

@@ -27,7 +27,7 @@ export const routes: RouteObject[] = [
       { path: paths.signup, lazy: lazyPage(() => import("./routes/signup")) },
       { path: paths.profile, lazy: lazyPage(() => import("./routes/profile")) },
       { path: paths.favorites, lazy: lazyPage(() => import("./routes/favorites")) },
-      upcoming("/messages", "Messages", "Messaging", "signed-in"),
+      { path: routePatterns.messages, lazy: lazyPage(() => import("./routes/messages")) },
       { path: paths.create, lazy: lazyPage(() => import("./routes/create")) },
       { path: routePatterns.edit, lazy: lazyPage(() => import("./routes/edit")) },
       upcoming("/promote", "Promote listing", "Promoting listings", "signed-in"),

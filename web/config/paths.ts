@@ -6,7 +6,13 @@ export const paths = {
   signup: "/signup",
   profile: "/profile",
   favorites: "/favorites",
-  messages: (userId?: string) => (userId ? `/messages?userId=${encodeURIComponent(userId)}` : "/messages"),
+  /** The messages page; with a user (and the listing it is about), opens or starts that conversation. */
+  messages: (userId?: string, listingId?: string) => {
+    if (!userId) return "/messages";
+    const q = new URLSearchParams({ userId });
+    if (listingId) q.set("listingId", listingId);
+    return `/messages?${q.toString()}`;
+  },
   create: "/create",
   edit: (id: string) => `/edit/${encodeURIComponent(id)}`,
   promote: (listingId: string) => `/promote?listing_id=${encodeURIComponent(listingId)}`,
@@ -22,4 +28,5 @@ export const paths = {
 export const routePatterns = {
   listing: "/listing/:id",
   edit: "/edit/:id",
+  messages: "/messages",
 } as const;

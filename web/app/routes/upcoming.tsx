@@ -10,7 +10,7 @@ interface UpcomingPageProps {
 }
 
 /**
- * The frame of a route whose feature ships in a later release (messages, promote, billing): the
+ * The frame of a route whose feature ships in a later release (promote, billing): the
  * spec's access rules apply now; the page says plainly that the feature is not there yet.
  */
 export function UpcomingPage({ title, feature, access }: UpcomingPageProps) {

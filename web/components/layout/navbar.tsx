@@ -5,6 +5,7 @@ import { canCreateListing } from "@contract/policies";
 import { paths } from "../../config/paths";
 import { useSession } from "../../lib/session";
 import { useTheme } from "../../lib/theme";
+import { useUnreadCount } from "../../lib/unread";
 import { Avatar } from "../ui/avatar";
 import { Dialog } from "../ui/dialog";
 import { DropdownMenu } from "../ui/dropdown-menu";
@@ -13,12 +14,12 @@ import { Logo } from "../ui/logo";
 
 interface NavbarProps {
   onSignIn: () => void;
-  /** Unread messages, shown on the avatar (99+ above 99). */
-  unreadCount?: number;
 }
 
-export function Navbar({ onSignIn, unreadCount = 0 }: NavbarProps) {
+export function Navbar({ onSignIn }: NavbarProps) {
   const { session, signOut } = useSession();
+  // Unread messages on the avatar (99+ above 99): live from the inbox room, polled while it is closed.
+  const unreadCount = useUnreadCount(session?.user.id);
   const { dark, toggle } = useTheme();
   const navigate = useNavigate();
   const { pathname } = useLocation();

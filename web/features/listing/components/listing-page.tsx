@@ -176,7 +176,7 @@ export function ListingPage() {
             </Link>
           ) : canMessage(session?.user, l.user_id) ? (
             <div className="stack-sm">
-              <Link to={paths.messages(l.user_id)} className="button button-primary">
+              <Link to={paths.messages(l.user_id, l.id)} className="button button-primary">
                 Message {l.user_first_name}
               </Link>
               <FavoriteButton listingId={l.id} ownerId={l.user_id} large />

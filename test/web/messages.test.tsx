@@ -1,0 +1,446 @@
+import { act, renderHook, screen, waitFor, within } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Conversation, Message } from "@contract/messages";
+import { paths } from "../../web/config/paths";
+import { mergeMessages } from "../../web/features/messages/lib/thread";
+import { POLL_INTERVALS, pollInterval } from "../../web/lib/activity";
+import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays } from "../../web/lib/party-socket";
+import { createQueryClient } from "../../web/app/providers";
+import { useUnreadCount } from "../../web/lib/unread";
+import { makeUser, renderApp } from "./render";
+
+const ME = "u1";
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+function conv(overrides: Partial<Conversation> = {}): Conversation {
+  return {
+    id: "c1",
+    participant_id: "u2",
+    participant_name: "Jordan Kim",
+    participant_avatar: null,
+    latest_message_preview: "See you then",
+    last_message_timestamp: "2026-11-20T15:00:00.000Z",
+    updated_at: "2026-11-20T15:00:00.000Z",
+    unread_count: 0,
+    listing_id: "l1",
+    listing_title: "Sunny 2x2 near campus",
+    listing_photo: null,
+    ...overrides,
+  };
+}
+
+function msg(id: string, overrides: Partial<Message> = {}): Message {
+  return { id, sender_id: "u2", text: `text ${id}`, timestamp: "2026-11-20T15:00:00.000Z", is_read: true, conversation_id: "c1", ...overrides };
+}
+
+const page = (messages: Message[]) => ({ messages, pagination: { next_token: null, has_more: false } });
+const convPage = (data: Conversation[]) => ({ data, pagination: { next_token: null, has_more: false } });
+
+interface Call {
+  method: string;
+  path: string;
+  url: string;
+  body: unknown;
+}
+type Handler = (call: Call) => Response | Promise<Response> | unknown;
+
+/** A fake API at the HTTP boundary: "METHOD /path" -> body or handler; anything else 404. */
+function fakeApi(handlers: Record<string, Handler | unknown>) {
+  const calls: Call[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? "GET";
+    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
+    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    calls.push(call);
+    const handler = handlers[`${method} ${path}`];
+    if (handler === undefined) return json({ detail: "Not found" }, 404);
+    const result = typeof handler === "function" ? await (handler as Handler)(call) : handler;
+    return result instanceof Response ? result : json(result);
+  }) as typeof fetch;
+  return calls;
+}
+const callsOf = (calls: Call[], key: string) => calls.filter((c) => `${c.method} ${c.path}` === key);
+
+const API = "/api/v1/messages";
+const signedIn = () => ({ token: "t", user: makeUser({ id: ME }) });
+
+/** A WebSocket double: records instances; the test opens, closes and speaks for the server. */
+class FakeWebSocket extends EventTarget {
+  static instances: FakeWebSocket[] = [];
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSING = 2;
+  static CLOSED = 3;
+  readyState = 0;
+  binaryType = "blob";
+  sent: string[] = [];
+  constructor(readonly url: string) {
+    super();
+    FakeWebSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close(code = 1000, reason = "") {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason, wasClean: true }));
+  }
+  serverOpen() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
+  serverSend(data: unknown) {
+    this.dispatchEvent(new MessageEvent("message", { data: typeof data === "string" ? data : JSON.stringify(data) }));
+  }
+  serverClose(code: number) {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason: "", wasClean: false }));
+  }
+}
+
+beforeEach(() => {
+  FakeWebSocket.instances = [];
+  vi.stubGlobal("WebSocket", FakeWebSocket);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("polling interval", () => {
+  it("is off while the socket is open, and the spec's interval (longer when idle) while it is not", () => {
+    expect(pollInterval("conversations", { connected: true, idle: false })).toBe(false);
+    expect(pollInterval("conversation", { connected: true, idle: true })).toBe(false);
+    expect(pollInterval("conversations", { connected: false, idle: false })).toBe(30_000);
+    expect(pollInterval("conversations", { connected: false, idle: true })).toBe(60_000);
+    expect(pollInterval("conversation", { connected: false, idle: false })).toBe(15_000);
+    expect(pollInterval("conversation", { connected: false, idle: true })).toBe(30_000);
+    expect(pollInterval("unread", { connected: false, idle: false })).toBe(30_000);
+    expect(POLL_INTERVALS.unread.idle).toBe(30_000);
+  });
+});
+
+describe("merge by id", () => {
+  it("keeps a message that arrived by socket and again by poll once, oldest first", () => {
+    const a = msg("a", { timestamp: "2026-11-20T15:00:00.000Z" });
+    const b = msg("b", { timestamp: "2026-11-20T15:01:00.000Z", is_read: false });
+    const merged = mergeMessages([b, a], [{ ...b, is_read: true }]);
+    expect(merged.map((m) => m.id)).toEqual(["a", "b"]);
+    expect(merged[1]!.is_read).toBe(true);
+  });
+});
+
+describe("party socket", () => {
+  it("randomizes the reconnect delays per client", () => {
+    expect(reconnectDelays(() => 0)).toEqual({ minReconnectionDelay: 1000, maxReconnectionDelay: 20_000, reconnectionDelayGrowFactor: 1.5 });
+    expect(reconnectDelays(() => 1)).toEqual({ minReconnectionDelay: 3000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 });
+    expect(reconnectDelays(() => 0.5).minReconnectionDelay).toBe(2000);
+  });
+
+  it("ignores what is not a server event", () => {
+    expect(parseServerEvent("not json")).toBeNull();
+    expect(parseServerEvent(JSON.stringify({ type: "nope" }))).toBeNull();
+    expect(parseServerEvent(JSON.stringify({ type: "unread", unread_count: -1 }))).toBeNull();
+    expect(parseServerEvent(JSON.stringify({ type: "unread", unread_count: 4 }))).toEqual({ type: "unread", unread_count: 4 });
+  });
+
+  it("connects with a fresh ticket each time, reports the state, and stops after an auth close", async () => {
+    let n = 0;
+    const getTicket = vi.fn(async () => `ticket-${++n}`);
+    const events: unknown[] = [];
+    const status: boolean[] = [];
+    const disconnect = connectParty({ party: "conversation", room: "c1", onEvent: (e) => events.push(e), onStatus: (s) => status.push(s), getTicket, WebSocket: FakeWebSocket as unknown as typeof WebSocket, random: () => 0 });
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const first = FakeWebSocket.instances[0]!;
+    expect(first.url).toMatch(/\/parties\/conversation\/c1\?/);
+    expect(new URL(first.url).searchParams.get("token")).toBe("ticket-1");
+    first.serverOpen();
+    first.serverSend({ type: "unread", unread_count: 2 });
+    first.serverSend("garbage");
+    expect(events).toEqual([{ type: "unread", unread_count: 2 }]);
+    // Connected once it has stayed open for a moment.
+    expect(status).toEqual([]);
+    await waitFor(() => expect(status).toEqual([true]), { timeout: 2000 });
+
+    // A dropped connection reconnects (after 1-3 s) with a new ticket.
+    first.serverClose(1006);
+    expect(status).toEqual([true, false]);
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), { timeout: 3000 });
+    const second = FakeWebSocket.instances[1]!;
+    expect(new URL(second.url).searchParams.get("token")).toBe("ticket-2");
+
+    // A refusal is final.
+    second.serverClose(4001);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    expect(getTicket).toHaveBeenCalledTimes(2);
+    expect(AUTH_CLOSE_CODES.has(1008)).toBe(true);
+    disconnect();
+  });
+
+  it("gives up after the upgrade fails repeatedly, and when the ticket is refused", async () => {
+    vi.useFakeTimers();
+    const disconnect = connectParty({ party: "inbox", room: ME, onEvent: () => {}, onStatus: () => {}, getTicket: async () => "t", WebSocket: FakeWebSocket as unknown as typeof WebSocket, random: () => 0 });
+    for (let i = 0; i < MAX_FAILED_CONNECTS + 3; i++) {
+      await vi.advanceTimersByTimeAsync(35_000);
+      FakeWebSocket.instances.at(-1)?.serverClose(1006);
+    }
+    expect(FakeWebSocket.instances).toHaveLength(MAX_FAILED_CONNECTS);
+    disconnect();
+
+    FakeWebSocket.instances = [];
+    const refused = vi.fn(async () => {
+      throw new (await import("../../web/lib/api-client")).ApiError(401, "Not authenticated");
+    });
+    const stop = connectParty({ party: "inbox", room: ME, onEvent: () => {}, onStatus: () => {}, getTicket: refused, WebSocket: FakeWebSocket as unknown as typeof WebSocket, random: () => 0 });
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(refused).toHaveBeenCalledTimes(1);
+    expect(FakeWebSocket.instances).toHaveLength(0);
+    stop();
+  });
+});
+
+describe("unread badge", () => {
+  it("shows the count from unread-count", async () => {
+    fakeApi({ [`GET ${API}/unread-count`]: { data: { unread_count: 7 } } });
+    renderApp("/support", signedIn());
+    expect(await screen.findByText("7 unread messages")).toBeInTheDocument();
+  });
+
+  it("is 0 when the fetch fails, also after a count was shown", async () => {
+    let fail = false;
+    const calls = fakeApi({ [`GET ${API}/unread-count`]: () => (fail ? json({ detail: "boom" }, 500) : { data: { unread_count: 7 } }) });
+    const queryClient = createQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result } = renderHook(() => useUnreadCount(ME), { wrapper });
+    await waitFor(() => expect(result.current).toBe(7));
+    fail = true;
+    await act(() => queryClient.refetchQueries());
+    await waitFor(() => expect(result.current).toBe(0));
+    expect(callsOf(calls, `GET ${API}/unread-count`)).toHaveLength(2);
+
+    renderApp("/support", signedIn());
+    await waitFor(() => expect(callsOf(calls, `GET ${API}/unread-count`)).toHaveLength(3));
+    expect(screen.queryByText(/unread messages/)).toBeNull();
+  });
+
+  it("follows the inbox room's unread events", async () => {
+    fakeApi({ [`GET ${API}/unread-count`]: { data: { unread_count: 1 } }, [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } } });
+    renderApp("/support", signedIn());
+    expect(await screen.findByText("1 unread messages")).toBeInTheDocument();
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
+    const inbox = FakeWebSocket.instances.find((s) => s.url.includes("/parties/inbox/"))!;
+    act(() => {
+      inbox.serverOpen();
+      inbox.serverSend({ type: "unread", unread_count: 120 });
+    });
+    expect(await screen.findByText("99+ unread messages")).toBeInTheDocument();
+  });
+});
+
+describe("messages page", () => {
+  it("lists conversations; opening one loads the thread and marks it read (list count and badge reset)", async () => {
+    let unread = 3;
+    const calls = fakeApi({
+      [`GET ${API}/unread-count`]: () => ({ data: { unread_count: unread } }),
+      [`GET ${API}/conversations/enriched`]: convPage([conv({ unread_count: 3, latest_message_preview: "Is it still available?" }), conv({ id: "c2", participant_id: "u3", participant_name: "Sam Lee", listing_title: "Studio downtown" })]),
+      [`GET ${API}/conversations/c1/messages`]: page([msg("m2", { text: "Is it still available?", is_read: false, timestamp: "2026-11-20T15:05:00.000Z" }), msg("m1", { sender_id: ME, text: "Hi there" })]),
+      [`POST ${API}/conversations/c1/read`]: () => {
+        unread = 0;
+        return { unread_count: 0 };
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/messages", signedIn());
+    const list = await screen.findByRole("list");
+    const first = within(list).getByRole("button", { name: /Jordan Kim/ });
+    expect(first).toHaveTextContent("Sunny 2x2 near campus");
+    expect(first).toHaveTextContent("Is it still available?");
+    expect(first).toHaveTextContent("3 unread");
+    expect(within(list).getByRole("button", { name: /Sam Lee/ })).toBeInTheDocument();
+    expect(await screen.findByText("3 unread messages")).toBeInTheDocument();
+
+    await user.click(first);
+    const log = await screen.findByRole("log", { name: "Messages with Jordan Kim" });
+    expect(log).toHaveAttribute("aria-live", "polite");
+    expect(await within(log).findByText("Hi there")).toBeInTheDocument();
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/conversations/c1/read`)).toHaveLength(1));
+    await waitFor(() => expect(within(list).getByRole("button", { name: /Jordan Kim/ })).not.toHaveTextContent("3 unread"));
+    await waitFor(() => expect(screen.queryByText(/unread messages/)).toBeNull());
+    const thread = screen.getByRole("region", { name: "Jordan Kim" });
+    expect(within(thread).getByRole("link", { name: /Sunny 2x2 near campus/ })).toHaveAttribute("href", expect.stringMatching(/^\/listing\/l1/));
+  });
+
+  it("shows the empty state with Browse Listings, and the error state with Try again", async () => {
+    fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]) });
+    renderApp("/messages", signedIn());
+    expect(await screen.findByText("No conversations yet")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Browse Listings" })).toHaveAttribute("href", "/");
+  });
+
+  it("says 'Failed to load conversations' and retries", async () => {
+    let fail = true;
+    fakeApi({ [`GET ${API}/conversations/enriched`]: () => (fail ? json({ detail: "no" }, 404) : convPage([conv()])) });
+    const user = userEvent.setup();
+    renderApp("/messages", signedIn());
+    expect(await screen.findByText("Failed to load conversations")).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("button", { name: /Jordan Kim/ })).toBeInTheDocument();
+  });
+
+  it("Enter sends the trimmed text, Shift+Enter makes a new line, blank text is not sent", async () => {
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/conversations/c1/send`]: (c: Call) => json(msg("new1", { sender_id: ME, text: (c.body as { text: string }).text, timestamp: "2026-11-21T10:00:00.000Z" }), 201),
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const box = await screen.findByRole("textbox", { name: "Message to Jordan Kim" });
+    await user.type(box, "   {Enter}");
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(0);
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    await user.clear(box);
+    await user.type(box, "Hello{Shift>}{Enter}{/Shift}there  ");
+    expect(box).toHaveValue("Hello\nthere  ");
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(0);
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(1));
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)[0]!.body).toEqual({ text: "Hello\nthere", conversation_id: "c1" });
+    expect(box).toHaveValue("");
+    const log = screen.getByRole("log");
+    await waitFor(() => expect(within(log).getByText((_, el) => el?.classList.contains("bubble-text") === true && el.textContent === "Hello\nthere")).toBeInTheDocument());
+  });
+
+  it("shows the bubble at once; a failed send says so with Retry, and Retry sends it", async () => {
+    let attempts = 0;
+    let release: (r: Response) => void = () => {};
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/conversations/c1/send`]: () => {
+        attempts += 1;
+        if (attempts === 1) return new Promise<Response>((r) => (release = r));
+        return json(msg("sent1", { sender_id: ME, text: "Still free?", timestamp: "2026-11-21T10:00:00.000Z" }), 201);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const box = await screen.findByRole("textbox", { name: /Message to/ });
+    await user.type(box, "Still free?{Enter}");
+    const log = screen.getByRole("log");
+    expect(await within(log).findByText("Still free?")).toBeInTheDocument();
+    expect(within(log).getByText("Sending…")).toBeInTheDocument();
+    await act(async () => release(json({ detail: "Server error" }, 500)));
+    expect(await within(log).findByText("Failed to send message")).toBeInTheDocument();
+    await user.click(within(log).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(within(log).queryByText("Failed to send message")).toBeNull());
+    expect(within(log).getAllByText("Still free?")).toHaveLength(1);
+    expect(within(log).queryByText("Sending…")).toBeNull();
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(2);
+  });
+
+  it("a message arriving by poll and again by socket shows once; a read event shows Seen", async () => {
+    const mine = msg("m2", { sender_id: ME, text: "Mine", timestamp: "2026-11-20T15:02:00.000Z", is_read: false });
+    fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([mine, msg("m1", { text: "First" })]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+    });
+    renderApp("/messages?conversation=c1", signedIn());
+    const log = await screen.findByRole("log");
+    expect(await within(log).findByText("Mine")).toBeInTheDocument();
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
+    const room = FakeWebSocket.instances.find((s) => s.url.includes("/parties/conversation/c1?"))!;
+    expect(new URL(room.url).searchParams.get("token")).toBe("tk");
+    const theirs = msg("m3", { text: "Brand new", timestamp: "2026-11-20T15:03:00.000Z", is_read: false });
+    act(() => {
+      room.serverOpen();
+      room.serverSend({ type: "message", message: mine });
+      room.serverSend({ type: "message", message: theirs });
+      room.serverSend({ type: "message", message: theirs });
+    });
+    expect(await within(log).findByText("Brand new")).toBeInTheDocument();
+    expect(within(log).getAllByText("Mine")).toHaveLength(1);
+    expect(within(log).getAllByText("Brand new")).toHaveLength(1);
+    expect(within(log).queryByText("Seen")).toBeNull();
+    // The other person reads the thread: Seen under my last message.
+    act(() => room.serverSend({ type: "read", conversation_id: "c1", reader_id: "u2" }));
+    expect(await within(log).findByText("Seen")).toBeInTheDocument();
+  });
+
+  it("my message echoed by the room before the send call answers shows once", async () => {
+    let release: (r: Response) => void = () => {};
+    const stored = msg("e1", { sender_id: ME, text: "Echo me", timestamp: "2026-11-21T10:00:00.000Z", is_read: false });
+    fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([msg("m1", { text: "Earlier", is_read: true })]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+      [`POST ${API}/conversations/c1/send`]: () => new Promise<Response>((r) => (release = r)),
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const log = await screen.findByRole("log");
+    await within(log).findByText("Earlier");
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
+    const room = FakeWebSocket.instances.find((s) => s.url.includes("/parties/conversation/c1?"))!;
+    act(() => room.serverOpen());
+    await user.type(screen.getByRole("textbox", { name: /Message to/ }), "Echo me{Enter}");
+    expect(await within(log).findByText("Sending…")).toBeInTheDocument();
+    act(() => room.serverSend({ type: "message", message: stored }));
+    await waitFor(() => expect(within(log).queryByText("Sending…")).toBeNull());
+    expect(within(log).getAllByText("Echo me")).toHaveLength(1);
+    await act(async () => release(json(stored, 201)));
+    expect(within(log).getAllByText("Echo me")).toHaveLength(1);
+  });
+
+  it("?userId= of oneself says 'You cannot message yourself' and starts nothing", async () => {
+    const calls = fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]) });
+    renderApp(`/messages?userId=${ME}`, signedIn());
+    expect((await screen.findByText("You cannot message yourself")).closest("[role=alert]")).not.toBeNull();
+    expect(callsOf(calls, `POST ${API}/conversations`)).toHaveLength(0);
+  });
+
+  it("?userId=&listingId= starts the conversation when none exists and opens it", async () => {
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([]),
+      [`POST ${API}/conversations`]: () => json({ data: conv({ id: "c9", latest_message_preview: null, last_message_timestamp: null }) }, 201),
+      [`GET ${API}/conversations/c9/messages`]: page([]),
+      [`POST ${API}/conversations/c9/read`]: { unread_count: 0 },
+    });
+    const { router } = renderApp(paths.messages("u2", "l1"), signedIn());
+    expect(await screen.findByRole("log", { name: "Messages with Jordan Kim" })).toBeInTheDocument();
+    expect(callsOf(calls, `GET ${API}/conversations/with/u2`)).toHaveLength(1);
+    expect(callsOf(calls, `POST ${API}/conversations`)[0]!.body).toEqual({ participant_id: "u2", listing_id: "l1" });
+    expect(router.state.location.search).toBe("?conversation=c9");
+  });
+
+  it("says 'You cannot message yourself' from the server, and 'Failed to start conversation' otherwise", async () => {
+    fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]), [`POST ${API}/conversations`]: () => json({ detail: "You cannot message yourself" }, 400) });
+    renderApp("/messages?userId=u2", signedIn());
+    expect(await screen.findByText("You cannot message yourself")).toBeInTheDocument();
+  });
+
+  it("says 'Failed to start conversation' on a server error", async () => {
+    fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]), [`GET ${API}/conversations/with/u2`]: () => json({ detail: "x" }, 500) });
+    renderApp("/messages?userId=u2", signedIn());
+    expect(await screen.findByText("Failed to start conversation", {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+});
+
+describe("paths", () => {
+  it("messages(userId, listingId)", () => {
+    expect(paths.messages()).toBe("/messages");
+    expect(paths.messages("u 2")).toBe("/messages?userId=u+2");
+    expect(paths.messages("u2", "l1")).toBe("/messages?userId=u2&listingId=l1");
+  });
+});

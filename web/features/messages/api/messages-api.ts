@@ -1,0 +1,56 @@
+/** The messaging calls (api-contract "Messages") and their query keys. */
+import { PAGE_SIZES } from "@contract/constants";
+import type {
+  Conversation,
+  ConversationPageResponse,
+  ConversationResponse,
+  MarkReadResponse,
+  MessagesResponse,
+  SendMessageResponse,
+} from "@contract/messages";
+import { apiRequest } from "../../../lib/api-client";
+import { conversationsRootKey, messagesRootKey, unreadCountKey, unreadCountRootKey } from "../../../lib/unread";
+
+export const messageKeys = {
+  all: messagesRootKey,
+  conversations: () => conversationsRootKey,
+  /** The paged list (enriched: listing title and photo). */
+  conversationList: () => [...conversationsRootKey, "list"] as const,
+  /** The conversation with one user (GET .../with/{userId}). */
+  withUser: (userId: string) => [...conversationsRootKey, "with", userId] as const,
+  thread: (conversationId: string) => [...messagesRootKey, "thread", conversationId] as const,
+  unreadCountRoot: () => unreadCountRootKey,
+  unreadCount: (userId: string | null | undefined) => unreadCountKey(userId),
+};
+
+const enc = encodeURIComponent;
+
+export const getConversationPage = (cursor: string | null) =>
+  apiRequest<ConversationPageResponse>("messages/conversations/enriched", {
+    query: { limit: PAGE_SIZES.conversations, last_evaluated_key: cursor },
+  });
+
+export const getConversationWith = (userId: string) =>
+  apiRequest<ConversationResponse>(`messages/conversations/with/${enc(userId)}`).then((r) => r.data);
+
+export const createConversation = (participantId: string, listingId: string | null) =>
+  apiRequest<ConversationResponse>("messages/conversations", {
+    method: "POST",
+    body: { participant_id: participantId, listing_id: listingId },
+  }).then((r) => r.data);
+
+export const getMessagePage = (conversationId: string, cursor: string | null) =>
+  apiRequest<MessagesResponse>(`messages/conversations/${enc(conversationId)}/messages`, {
+    query: { limit: PAGE_SIZES.messages, last_evaluated_key: cursor },
+  });
+
+export const sendMessage = (conversationId: string, text: string) =>
+  apiRequest<SendMessageResponse>(`messages/conversations/${enc(conversationId)}/send`, {
+    method: "POST",
+    body: { text, conversation_id: conversationId },
+  });
+
+export const markConversationRead = (conversationId: string) =>
+  apiRequest<MarkReadResponse>(`messages/conversations/${enc(conversationId)}/read`, { method: "POST" });
+
+export type { Conversation };

@@ -1,0 +1,72 @@
+/** The messaging reads: the conversation list, one thread, and the thread's room. */
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useEffectEvent } from "react";
+import type { ServerEvent } from "@party/protocol";
+import { PARTIES } from "@party/protocol";
+import { pollInterval, useIdle } from "../../../lib/activity";
+import { usePartySocket } from "../../../lib/party-socket";
+import { subscribeInbox, useInboxConnected } from "../../../lib/unread";
+import { applyMessageToList, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { getConversationPage, getMessagePage, messageKeys } from "./messages-api";
+
+/** The conversation list, newest activity first; polled (30 s, 60 s idle) while the inbox room is closed. */
+export function useConversations() {
+  const connected = useInboxConnected();
+  const idle = useIdle();
+  return useInfiniteQuery({
+    queryKey: messageKeys.conversationList(),
+    queryFn: ({ pageParam }) => getConversationPage(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
+    refetchInterval: pollInterval("conversations", { connected, idle }),
+  });
+}
+
+/**
+ * One thread, newest page first; older pages load on scroll up (fetchNextPage). Polled (15 s, 30 s
+ * idle) while the conversation's room is closed.
+ */
+export function useMessages(conversationId: string, connected: boolean) {
+  const idle = useIdle();
+  return useInfiniteQuery({
+    queryKey: messageKeys.thread(conversationId),
+    queryFn: ({ pageParam }) => getMessagePage(conversationId, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
+    refetchInterval: pollInterval("conversation", { connected, idle }),
+  });
+}
+
+/** What a room event changes in the cache (shared by the conversation room and the inbox room). */
+export function useApplyServerEvent(me: string, openConversationId: string | null) {
+  const queryClient = useQueryClient();
+  return (event: ServerEvent) => {
+    if (event.type === "message") {
+      const m = event.message;
+      queryClient.setQueryData<ThreadData>(messageKeys.thread(m.conversation_id), (d) => upsertThreadMessage(d, m));
+      queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, m, me, m.conversation_id === openConversationId));
+    } else if (event.type === "read" && event.reader_id !== me) {
+      // The other person read the thread: my messages are seen.
+      queryClient.setQueryData<ThreadData>(messageKeys.thread(event.conversation_id), (d) => markThreadRead(d, (m) => m.sender_id === me));
+    }
+  };
+}
+
+/** Keeps the open conversation's room open; `connected` says whether polling can stop. */
+export function useThreadSocket(conversationId: string, me: string) {
+  const queryClient = useQueryClient();
+  const apply = useApplyServerEvent(me, conversationId);
+  const { connected } = usePartySocket({
+    party: PARTIES.conversation,
+    room: conversationId,
+    onEvent: apply,
+    onConnected: () => void queryClient.invalidateQueries({ queryKey: messageKeys.thread(conversationId) }),
+  });
+  return connected;
+}
+
+/** Merges the inbox room's message and read events into the cache while the messages page is open. */
+export function useInboxEvents(me: string, openConversationId: string | null) {
+  const apply = useEffectEvent(useApplyServerEvent(me, openConversationId));
+  useEffect(() => subscribeInbox((e) => apply(e)), []);
+}

@@ -1,0 +1,203 @@
+import { Fragment, useEffect, useLayoutEffect, useRef } from "react";
+import { Link } from "react-router-dom";
+import { MOBILE_BREAKPOINT_PX } from "@contract/constants";
+import type { Conversation, Message } from "@contract/messages";
+import { MESSAGING_MESSAGES } from "@contract/messages";
+import { Avatar } from "../../../components/ui/avatar";
+import { PageLoadingInline } from "../../../components/ui/spinner";
+import { paths } from "../../../config/paths";
+import { isEchoed, useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
+import { useMessages, useThreadSocket } from "../api/messages-queries";
+import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
+import { Composer } from "./composer";
+import { splitName } from "./conversation-list";
+
+interface ThreadProps {
+  conversationId: string;
+  /** From the list (or the start call); null while unknown. */
+  conversation: Conversation | null;
+  me: string;
+  onBack: () => void;
+}
+
+/** Below the desktop breakpoint the list and the thread are two views (styles.css). */
+export const isNarrow = () => window.matchMedia?.(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`).matches ?? false;
+
+/** Scrolling within this distance of the top loads older messages. */
+const LOAD_OLDER_AT_PX = 48;
+
+/** One open conversation: header with the listing, the log of messages, and the composer. */
+export function Thread({ conversationId, conversation, me, onBack }: ThreadProps) {
+  const connected = useThreadSocket(conversationId, me);
+  const query = useMessages(conversationId, connected);
+  const { pending: allPending, send, retry, discard } = useSendMessage(conversationId, me);
+  const { mutate: markRead } = useMarkRead(me);
+  const messages = threadMessages(query.data);
+  const pending = allPending.filter((p) => !isEchoed(p, messages, me));
+  const name = conversation?.participant_name ?? "Conversation";
+
+  // Opening marks the conversation read; so does every unread message from the other person that arrives.
+  const loaded = query.isSuccess;
+  const lastUnreadIncoming = messages.findLast((m) => m.sender_id !== me && !m.is_read)?.id ?? null;
+  const markedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!loaded) return;
+    if (markedFor.current === conversationId && !lastUnreadIncoming) return;
+    markedFor.current = conversationId;
+    markRead(conversationId);
+  }, [loaded, conversationId, lastUnreadIncoming, markRead]);
+
+  // Scroll: to the bottom on open and on a new message (if the reader is near the bottom or sent it);
+  // keep the position when older messages are added on top.
+  const logRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const anchor = useRef<{ height: number; top: number } | null>(null);
+  const firstId = messages[0]?.id;
+  const last = messages.at(-1);
+  const bottomKey = `${last?.id ?? ""}:${pending.length}`;
+  useLayoutEffect(() => {
+    const el = logRef.current;
+    if (!el || !anchor.current) return;
+    el.scrollTop = anchor.current.top + (el.scrollHeight - anchor.current.height);
+    anchor.current = null;
+  }, [firstId]);
+  useLayoutEffect(() => {
+    const el = logRef.current;
+    if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) el.scrollTop = el.scrollHeight;
+  }, [bottomKey, last?.sender_id, me, pending.length]);
+
+  const loadOlder = () => {
+    const el = logRef.current;
+    if (!query.hasNextPage || query.isFetchingNextPage) return;
+    if (el) anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+    void query.fetchNextPage();
+  };
+
+  // On a phone the list view was just replaced by this one: move focus to its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (isNarrow()) heading.current?.focus();
+  }, []);
+
+  const myLast = messages.findLast((m) => m.sender_id === me);
+  const seenId = myLast?.is_read ? myLast.id : null;
+
+  return (
+    <section className="thread" aria-labelledby="thread-title">
+      <header className="thread-header">
+        <button type="button" className="button button-ghost thread-back" onClick={onBack}>
+          <span aria-hidden="true">←</span> Back<span className="visually-hidden"> to conversations</span>
+        </button>
+        {conversation && <Avatar src={conversation.participant_avatar} {...splitName(conversation.participant_name)} size={40} />}
+        <div className="thread-heading">
+          <h2 id="thread-title" ref={heading} tabIndex={-1}>
+            {name}
+          </h2>
+          {conversation?.listing_id && (
+            <Link to={paths.listing(conversation.listing_id, `/messages?conversation=${encodeURIComponent(conversationId)}`)} className="thread-listing">
+              {conversation.listing_photo && <img src={conversation.listing_photo} alt="" width={40} height={30} />}
+              <span>{conversation.listing_title ?? "View listing"}</span>
+            </Link>
+          )}
+        </div>
+      </header>
+
+      <div
+        ref={logRef}
+        className="thread-log"
+        role="log"
+        aria-live="polite"
+        aria-label={`Messages with ${name}`}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          if (el.scrollTop < LOAD_OLDER_AT_PX) loadOlder();
+        }}
+      >
+        {query.isPending ? (
+          <PageLoadingInline label="Loading messages" />
+        ) : query.isError && messages.length === 0 ? (
+          <div className="messages-state" role="alert">
+            <p>{MESSAGING_MESSAGES.loadMessagesFailed}</p>
+            <button type="button" className="button button-primary" onClick={() => void query.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <>
+            {query.hasNextPage && (
+              <div className="thread-older">
+                <button type="button" className="link-button" onClick={loadOlder} disabled={query.isFetchingNextPage}>
+                  {query.isFetchingNextPage ? "Loading older messages…" : "Load older messages"}
+                </button>
+              </div>
+            )}
+            {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
+            <MessageList messages={messages} me={me} name={name} seenId={seenId} />
+            {pending.map((p) => (
+              <PendingBubble key={p.tempId} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.tempId)} />
+            ))}
+          </>
+        )}
+      </div>
+
+      <Composer onSend={send} recipient={name} />
+    </section>
+  );
+}
+
+function MessageList({ messages, me, name, seenId }: { messages: Message[]; me: string; name: string; seenId: string | null }) {
+  return (
+    <>
+      {messages.map((m, i) => {
+        const mine = m.sender_id === me;
+        const newDay = i === 0 || dayKey(messages[i - 1]!.timestamp) !== dayKey(m.timestamp);
+        return (
+          <Fragment key={m.id}>
+            {newDay && (
+              <p className="date-separator">
+                <span>{dayLabel(m.timestamp)}</span>
+              </p>
+            )}
+            <div className={`bubble-row${mine ? " bubble-row-mine" : ""}`}>
+              <div className="bubble">
+                <span className="visually-hidden">{mine ? "You: " : `${name}: `}</span>
+                <span className="bubble-text">{m.text}</span>
+              </div>
+              <span className="bubble-meta">
+                <time dateTime={m.timestamp}>{timeLabel(m.timestamp)}</time>
+              </span>
+              {m.id === seenId && <span className="bubble-seen">Seen</span>}
+            </div>
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}
+
+function PendingBubble({ message, onRetry, onDiscard }: { message: PendingMessage; onRetry: () => void; onDiscard: () => void }) {
+  const failed = message.status === "failed";
+  return (
+    <div className={`bubble-row bubble-row-mine${failed ? " bubble-row-failed" : " bubble-row-sending"}`}>
+      <div className="bubble">
+        <span className="visually-hidden">You: </span>
+        <span className="bubble-text">{message.text}</span>
+      </div>
+      {failed ? (
+        <span className="bubble-meta bubble-error" role="alert">
+          {MESSAGING_MESSAGES.sendFailed}{" "}
+          <button type="button" className="link-button" onClick={onRetry}>
+            Retry
+          </button>{" "}
+          <button type="button" className="link-button" onClick={onDiscard} aria-label="Discard unsent message">
+            Discard
+          </button>
+        </span>
+      ) : (
+        <span className="bubble-meta">Sending…</span>
+      )}
+    </div>
+  );
+}
