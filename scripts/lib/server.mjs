@@ -49,9 +49,9 @@ export function applyMigrations(persistTo) {
 
 /**
  * Starts `wrangler dev` (or `vite dev` with the Cloudflare plugin) in its own process group.
- * @param {{ port?: number, persistTo?: string, dev?: boolean, vars?: Record<string, string> }} [options]
+ * @param {{ port?: number, persistTo?: string, dev?: boolean, vars?: Record<string, string>, config?: string }} [options]
  */
-export function spawnServer({ port = 8787, persistTo, dev = false, vars = {} } = {}) {
+export function spawnServer({ port = 8787, persistTo, dev = false, vars = {}, config = "wrangler.toml" } = {}) {
   const env = { ...process.env, ...OFFLINE_ENV };
   delete env.CI; // let wrangler show its interactive dev UI when a person runs it
   let command, args;
@@ -60,7 +60,7 @@ export function spawnServer({ port = 8787, persistTo, dev = false, vars = {} } =
     args = ["dev", "--port", String(port), "--strictPort"];
   } else {
     command = "wrangler";
-    args = ["dev", "-c", "wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"];
+    args = ["dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"];
     if (persistTo) args.push("--persist-to", persistTo);
     for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   }
