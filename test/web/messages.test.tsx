@@ -293,6 +293,21 @@ describe("messages page", () => {
     expect(await screen.findByRole("button", { name: /Jordan Kim/ })).toBeInTheDocument();
   });
 
+  it("a conversation that is gone (404) says so, offers no composer and is not polled or retried", async () => {
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+    });
+    renderApp("/messages?conversation=c1", signedIn());
+    await screen.findByText("This conversation is no longer available.");
+    expect(screen.queryByRole("textbox", { name: /Message to/ })).toBeNull();
+    const threadCalls = callsOf(calls, `GET ${API}/conversations/c1/messages`).length;
+    expect(threadCalls).toBe(1);
+    // The inbox room (the badge) opens; the gone conversation's room never does.
+    await waitFor(() => expect(FakeWebSocket.instances.some((ws) => ws.url.includes("/parties/inbox/"))).toBe(true));
+    expect(FakeWebSocket.instances.filter((ws) => ws.url.includes("/parties/conversation/"))).toEqual([]);
+  });
+
   it("Enter sends the trimmed text, Shift+Enter makes a new line, blank text is not sent", async () => {
     const calls = fakeApi({
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),

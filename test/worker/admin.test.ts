@@ -244,6 +244,20 @@ describe("users, stats, delete-item, audit", () => {
     expect(stats.users).toBeGreaterThanOrEqual(3);
   });
 
+  it("delete-item of a message takes its text out of the conversation's preview too", async () => {
+    await env.DB.prepare("INSERT INTO conversations (id, user_a, user_b, last_message_preview, last_message_at) VALUES ('mod-c', 'mod-a', 'mod-b', 'Send me the deposit by wire', '2026-01-02T00:00:00.000Z')").run();
+    await env.DB.prepare(
+      "INSERT INTO messages (id, conversation_id, sender_id, text, created_at) VALUES ('mod-1', 'mod-c', 'mod-a', 'Hello there', '2026-01-01T00:00:00.000Z'), ('mod-2', 'mod-c', 'mod-b', 'Send me the deposit by wire', '2026-01-02T00:00:00.000Z')",
+    ).run();
+    const res = await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "messages", itemId: "mod-2" }) });
+    expect(res.status).toBe(200);
+    const row = await env.DB.prepare("SELECT last_message_preview AS preview, last_message_at AS at FROM conversations WHERE id = 'mod-c'").first();
+    expect(row).toEqual({ preview: "Hello there", at: "2026-01-01T00:00:00.000Z" });
+    await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "messages", itemId: "mod-1" }) });
+    expect(await env.DB.prepare("SELECT last_message_preview AS preview FROM conversations WHERE id = 'mod-c'").first()).toEqual({ preview: null });
+    expect((await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "messages", itemId: "mod-1" }) })).status).toBe(404);
+  });
+
   it("delete-item: unknown table is 400 and deletes nothing; a listing goes with its photos", async () => {
     await insertListing("del1", "approved");
     await env.IMAGES.put("listings/del-photo.jpg", JPEG_1x1);

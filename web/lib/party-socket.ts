@@ -170,7 +170,8 @@ export function connectParty({ party, room, onEvent, onStatus, WebSocket: WS, ge
     if (!stopped || refused || !socket) return;
     stopped = false;
     failedConnects = 0;
-    socket.reconnect();
+    // Jittered: after a campus-wide network blip every tab comes back online at the same moment.
+    setTimeout(() => socket?.reconnect(), 1000 + (random ?? Math.random)() * 4000);
   };
   const onVisible = () => {
     if (document.visibilityState === "visible") onOnline();

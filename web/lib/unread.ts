@@ -76,8 +76,12 @@ export function useUnreadCount(userId: string | null | undefined): number {
     party: PARTIES.inbox,
     room: userId,
     onEvent: (event) => {
-      if (event.type === "unread") queryClient.setQueryData(unreadCountKey(userId), event.unread_count);
-      else if (event.type === "message" || event.type === "read") {
+      if (event.type === "unread") {
+        queryClient.setQueryData(unreadCountKey(userId), event.unread_count);
+        // A new message somewhere: the list's previews, order and counts follow (it is not polled
+        // while this room is open).
+        void queryClient.invalidateQueries({ queryKey: conversationsRootKey });
+      } else if (event.type === "message" || event.type === "read") {
         void queryClient.invalidateQueries({ queryKey: conversationsRootKey });
         inbox.emit(event);
       }

@@ -2,6 +2,7 @@
 import type { AdminStats } from "../contract/admin";
 import { createDb } from "../db/client";
 import { deletePlainRow, siteCounts } from "../db/queries/admin";
+import { deleteMessage } from "../db/queries/conversations";
 import { findListing } from "../db/queries/listings";
 import { findUserById, toPrivateUser, updateUser } from "../db/queries/users";
 import { deleteRequest, findRequest } from "../db/queries/verification";
@@ -62,6 +63,10 @@ export async function deleteItem(env: Env, actor: string, table: (typeof DELETAB
       if (!row) throw missing();
       await deleteRequest(db, id);
       await deleteObjects(env.ID_DOCUMENTS, [row.documentKey]);
+      break;
+    }
+    case "messages": {
+      if (!(await deleteMessage(db, id))) throw missing();
       break;
     }
     case "conversations": {

@@ -10,7 +10,7 @@ import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
 import { conversations, messages } from "../schema";
-import { PUBLIC_LISTING_SQL } from "./listings";
+import { PUBLIC_LISTING_SQL } from "./public-listing";
 import { imageUrl } from "./users";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -201,6 +201,30 @@ export async function insertMessage(db: Db, conversationId: string, senderId: st
 
 const PREVIEW_LENGTH = 120;
 const preview = (text: string) => (text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text);
+
+/**
+ * Deletes one message (staff moderation) and points its conversation's preview at the newest message
+ * left, so the removed text does not stay in both people's lists. False when there was no such message.
+ */
+export async function deleteMessage(db: Db, id: string): Promise<boolean> {
+  const row = await db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, id)).get();
+  if (!row) return false;
+  const newest = `FROM messages WHERE conversation_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 1`;
+  const d1 = db.$client;
+  // One transaction: the row goes and the preview (cut like preview()) follows what is left.
+  const [deleted] = await d1.batch([
+    d1.prepare("DELETE FROM messages WHERE id = ?2").bind(row.conversationId, id),
+    d1
+      .prepare(
+        `UPDATE conversations SET
+           last_message_preview = (SELECT CASE WHEN length(text) > ${PREVIEW_LENGTH} THEN substr(text, 1, ${PREVIEW_LENGTH - 1}) || '…' ELSE text END ${newest}),
+           last_message_at = (SELECT created_at ${newest})
+         WHERE id = ?1`,
+      )
+      .bind(row.conversationId),
+  ]);
+  return !!deleted?.meta.changes;
+}
 
 /** Marks the other person's unread messages of a conversation read; returns how many changed. */
 export async function markConversationRead(db: Db, conversationId: string, readerId: string): Promise<number> {

@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent } from "react";
 import type { ServerEvent } from "@party/protocol";
 import { PARTIES } from "@party/protocol";
 import { pollInterval, useIdle } from "../../../lib/activity";
+import { ApiError } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
 import { subscribeInbox, useInboxConnected } from "../../../lib/unread";
 import { applyMessageToList, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
@@ -33,9 +34,14 @@ export function useMessages(conversationId: string, connected: boolean) {
     queryFn: ({ pageParam }) => getMessagePage(conversationId, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
-    refetchInterval: pollInterval("conversation", { connected, idle }),
+    // A conversation that is gone (deleted, or never ours) stays gone: no retries, no polling.
+    retry: (failures, err) => !isGoneError(err) && failures < 3,
+    refetchInterval: (q) => (isGoneError(q.state.error) ? false : pollInterval("conversation", { connected, idle })),
   });
 }
+
+/** The answer to a conversation that does not exist or is not the caller's. */
+export const isGoneError = (err: unknown) => err instanceof ApiError && err.status === 404;
 
 /** What a room event changes in the cache (shared by the conversation room and the inbox room). */
 export function useApplyServerEvent(me: string, openConversationId: string | null) {
@@ -53,14 +59,16 @@ export function useApplyServerEvent(me: string, openConversationId: string | nul
 }
 
 /** Keeps the open conversation's room open; `connected` says whether polling can stop. */
-export function useThreadSocket(conversationId: string, me: string) {
+export function useThreadSocket(conversationId: string | null, me: string) {
   const queryClient = useQueryClient();
   const apply = useApplyServerEvent(me, conversationId);
   const { connected } = usePartySocket({
     party: PARTIES.conversation,
     room: conversationId,
     onEvent: apply,
-    onConnected: () => void queryClient.invalidateQueries({ queryKey: messageKeys.thread(conversationId) }),
+    onConnected: () => {
+      if (conversationId) void queryClient.invalidateQueries({ queryKey: messageKeys.thread(conversationId) });
+    },
   });
   return connected;
 }

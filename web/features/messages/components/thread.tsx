@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useLayoutEffect, useRef } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { MOBILE_BREAKPOINT_PX } from "@contract/constants";
 import type { Conversation, Message } from "@contract/messages";
@@ -7,7 +8,8 @@ import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { isEchoed, useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
-import { useMessages, useThreadSocket } from "../api/messages-queries";
+import { isGoneError, useMessages, useThreadSocket } from "../api/messages-queries";
+import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
 import { splitName } from "./conversation-list";
@@ -28,8 +30,11 @@ const LOAD_OLDER_AT_PX = 48;
 
 /** One open conversation: header with the listing, the log of messages, and the composer. */
 export function Thread({ conversationId, conversation, me, onBack }: ThreadProps) {
-  const connected = useThreadSocket(conversationId, me);
+  // The room opens once the thread has loaded: a conversation that is gone (404) gets no socket.
+  const loadedBefore = useQueryClient().getQueryState(messageKeys.thread(conversationId))?.status === "success";
+  const connected = useThreadSocket(loadedBefore ? conversationId : null, me);
   const query = useMessages(conversationId, connected);
+  const gone = isGoneError(query.error);
   const { pending: allPending, send, retry, discard } = useSendMessage(conversationId, me);
   const { mutate: markRead } = useMarkRead(me);
   const messages = threadMessages(query.data);
@@ -117,6 +122,10 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
       >
         {query.isPending ? (
           <PageLoadingInline label="Loading messages" />
+        ) : gone ? (
+          <div className="messages-state" role="alert">
+            <p>This conversation is no longer available.</p>
+          </div>
         ) : query.isError && messages.length === 0 ? (
           <div className="messages-state" role="alert">
             <p>{MESSAGING_MESSAGES.loadMessagesFailed}</p>
@@ -142,7 +151,7 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
         )}
       </div>
 
-      <Composer onSend={send} recipient={name} />
+      {!gone && <Composer onSend={send} recipient={name} />}
     </section>
   );
 }
