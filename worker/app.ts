@@ -27,6 +27,8 @@ import { uploadRoutes } from "./routes/upload";
 import { geoRoutes } from "./routes/geo";
 import { adminRoutes } from "./routes/admin";
 import { feedbackRoutes } from "./routes/feedback";
+import { promotionsRoutes } from "./routes/promotions";
+import { devCheckoutRoutes } from "./routes/dev/checkout";
 import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
 import { serveListingPage } from "./routes/listing-page";
@@ -82,6 +84,7 @@ export function createApp() {
   app.route("/api/v1/messages", messagesRoutes);
   app.route("/api/v1/upload", uploadRoutes);
   app.route("/api/v1/geo", geoRoutes);
+  app.route("/api/v1/promotions", promotionsRoutes);
   app.route("/api/v1/dev", devRoutes);
 
   app.all("/api/*", () => {
@@ -91,6 +94,8 @@ export function createApp() {
   app.all("/parties/*", () => {
     throw notFound();
   });
+  // Development only (404 elsewhere): the built-in test checkout.
+  app.route("/dev", devCheckoutRoutes);
   app.get("/listing/:id", serveListingPage);
   app.get("*", serveAsset);
   app.all("*", () => {

@@ -9,6 +9,12 @@ export type AppEnv = Env;
 
 const DEV_ENVIRONMENTS = ["development", "test"] as const;
 
+/**
+ * The webhook secret of development without Stripe keys (the test checkout signs its events with it).
+ * Published in `.dev.vars.example`; production refuses it.
+ */
+export const DEV_WEBHOOK_SECRET = "whsec_dev_campusnest_test_checkout_0123456789";
+
 const configSchema = z.object({
   ENVIRONMENT: z.enum(["development", "test", "production"]),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
@@ -19,6 +25,12 @@ const configSchema = z.object({
   EMAIL_FROM: z.string(),
   GOOGLE_CLIENT_ID: z.string(),
   GOOGLE_JWKS_URL: z.url("GOOGLE_JWKS_URL must be a URL"),
+  STRIPE_SECRET_KEY: z.string(),
+  STRIPE_WEBHOOK_SECRET: z.string(),
+  STRIPE_PRICE_ID: z.string(),
+  STRIPE_API_HOST: z.string(),
+  STRIPE_API_PORT: z.string().regex(/^\d*$/, "STRIPE_API_PORT must be a port number"),
+  STRIPE_API_PROTOCOL: z.enum(["", "http", "https"], "STRIPE_API_PROTOCOL must be http or https"),
 });
 
 export interface Config {
@@ -33,15 +45,31 @@ export interface Config {
   /** Empty when Google sign-in is off. */
   googleClientId: string;
   googleJwksUrl: string;
+  stripe: StripeConfig;
+}
+
+/**
+ * Paid promotion. With a secret key, checkout goes through Stripe; without one (development only)
+ * through the built-in test checkout, whose events are signed with the development webhook secret.
+ * host/port/protocol point the SDK elsewhere (tests' fake Stripe); empty means Stripe's own API.
+ */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  priceId: string;
+  apiHost: string;
+  apiPort: number | null;
+  apiProtocol: "http" | "https" | null;
 }
 
 /**
  * Secrets published in `.dev.vars.example` (anyone can read them in the repository): a production
  * worker that uses one refuses to serve. test/worker/app.test.ts checks this list against the file.
  */
-export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD", readonly string[]>> = {
+export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD" | "STRIPE_WEBHOOK_SECRET", readonly string[]>> = {
   JWT_SECRET: ["dev-jwt-secret-change-me-0123456789abcdef"],
   ADMIN_PASSWORD: ["admin-dev-password"],
+  STRIPE_WEBHOOK_SECRET: [DEV_WEBHOOK_SECRET],
 };
 
 export class ConfigError extends Error {
@@ -68,6 +96,12 @@ export function getConfig(env: AppEnv): Config {
     EMAIL_FROM: raw.EMAIL_FROM ?? "CampusNest <no-reply@campusnest.app>",
     GOOGLE_CLIENT_ID: raw.GOOGLE_CLIENT_ID ?? "",
     GOOGLE_JWKS_URL: raw.GOOGLE_JWKS_URL || "https://www.googleapis.com/oauth2/v3/certs",
+    STRIPE_SECRET_KEY: raw.STRIPE_SECRET_KEY ?? "",
+    STRIPE_WEBHOOK_SECRET: raw.STRIPE_WEBHOOK_SECRET ?? "",
+    STRIPE_PRICE_ID: raw.STRIPE_PRICE_ID ?? "",
+    STRIPE_API_HOST: raw.STRIPE_API_HOST ?? "",
+    STRIPE_API_PORT: raw.STRIPE_API_PORT ?? "",
+    STRIPE_API_PROTOCOL: raw.STRIPE_API_PROTOCOL ?? "",
   });
   if (!result.success) {
     const problems = result.error.issues.map((issue) =>
@@ -77,10 +111,16 @@ export function getConfig(env: AppEnv): Config {
   }
   const c = result.data;
   if (c.ENVIRONMENT === "production") {
-    const published = (["JWT_SECRET", "ADMIN_PASSWORD"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
+    const published = (["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
     if (published.length) {
       throw new ConfigError(
         `Invalid configuration: ${published.join(" and ")} ${published.length > 1 ? "are" : "is"} the published development value; set a real secret with \`wrangler secret put\``,
+      );
+    }
+    const missingStripe = (["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => !c[name].trim());
+    if (missingStripe.length) {
+      throw new ConfigError(
+        `Invalid configuration: production requires ${missingStripe.join(" and ")} (paid promotion goes through Stripe); set ${missingStripe.length > 1 ? "them" : "it"} with \`wrangler secret put\``,
       );
     }
   }
@@ -97,6 +137,15 @@ export function getConfig(env: AppEnv): Config {
     emailFrom: c.EMAIL_FROM,
     googleClientId: c.GOOGLE_CLIENT_ID.trim(),
     googleJwksUrl: c.GOOGLE_JWKS_URL,
+    stripe: {
+      secretKey: c.STRIPE_SECRET_KEY.trim(),
+      // Without keys (development only: production requires both) the test checkout's secret.
+      webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.STRIPE_SECRET_KEY.trim() ? "" : DEV_WEBHOOK_SECRET),
+      priceId: c.STRIPE_PRICE_ID.trim(),
+      apiHost: c.STRIPE_API_HOST.trim(),
+      apiPort: c.STRIPE_API_PORT ? Number(c.STRIPE_API_PORT) : null,
+      apiProtocol: c.STRIPE_API_PROTOCOL || null,
+    },
   };
   cache.set(env, config);
   return config;

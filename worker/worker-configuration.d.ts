@@ -28,6 +28,12 @@ declare namespace Cloudflare {
 		GOOGLE_JWKS_URL: string;
 		GEO_PROVIDER: string;
 		GOOGLE_PLACES_API_KEY: string;
+		STRIPE_SECRET_KEY: string;
+		STRIPE_WEBHOOK_SECRET: string;
+		STRIPE_PRICE_ID: string;
+		STRIPE_API_HOST: string;
+		STRIPE_API_PORT: string;
+		STRIPE_API_PROTOCOL: string;
 		Conversation: DurableObjectNamespace<import("./index").ConversationRoom>;
 		Inbox: DurableObjectNamespace<import("./index").InboxRoom>;
 	}
@@ -37,5 +43,5 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "SUPPORT_EMAIL" | "EMAIL_FROM" | "NOMINATIM_URL" | "ENVIRONMENT" | "JWT_SECRET" | "ADMIN_PASSWORD" | "ALLOWED_ORIGINS" | "PUBLIC_BASE_URL" | "GOOGLE_CLIENT_ID" | "GOOGLE_JWKS_URL" | "GEO_PROVIDER" | "GOOGLE_PLACES_API_KEY">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "SUPPORT_EMAIL" | "EMAIL_FROM" | "NOMINATIM_URL" | "ENVIRONMENT" | "JWT_SECRET" | "ADMIN_PASSWORD" | "ALLOWED_ORIGINS" | "PUBLIC_BASE_URL" | "GOOGLE_CLIENT_ID" | "GOOGLE_JWKS_URL" | "GEO_PROVIDER" | "GOOGLE_PLACES_API_KEY" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_PRICE_ID" | "STRIPE_API_HOST" | "STRIPE_API_PORT" | "STRIPE_API_PROTOCOL">> {}
 }

@@ -66,7 +66,7 @@ describe("navbar, signed in", () => {
 });
 
 describe("routes and access", () => {
-  it.each(["/profile", "/favorites", "/messages", "/billing", "/verification", "/edit/abc", "/promote?listing_id=x"])(
+  it.each(["/profile", "/favorites", "/messages", "/billing", "/verification", "/edit/abc"])(
     "%s sends a visitor to /",
     async (path) => {
       mockFetch({ "/api/v1/universities/": universities });
@@ -90,11 +90,11 @@ describe("routes and access", () => {
     expect(screen.getByRole("link", { name: "Go to Home" })).toHaveAttribute("href", "/");
   });
 
-  it("a signed-in user sees the page frame of a feature that has not shipped, said plainly", () => {
+  it("/promote asks a visitor to log in (spec section 8) instead of sending them away", async () => {
     mockFetch();
-    renderApp("/billing", { token: "t", user: makeUser() });
-    expect(screen.getByRole("heading", { level: 1, name: "Billing" })).toBeInTheDocument();
-    expect(screen.getByText(/is not available yet/)).toBeInTheDocument();
+    const { router } = renderApp("/promote?listing_id=x");
+    expect(await screen.findByText("Please log in to promote a listing")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/promote");
   });
 
   it("unknown paths show the not-found page", async () => {

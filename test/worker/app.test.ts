@@ -56,7 +56,17 @@ describe("the one error shape", () => {
   });
 });
 
+/** Production requires Stripe's key and webhook secret. */
+const STRIPE_KEYS = { STRIPE_SECRET_KEY: "sk_test_config", STRIPE_WEBHOOK_SECRET: "whsec_config_test" };
+
 describe("configuration is checked at start", () => {
+  it("a production worker without Stripe's key and webhook secret refuses to serve and names them", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const res = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "production" });
+    expect(res.status).toBe(500);
+    expect((await json<{ detail: string }>(res)).detail).toContain("production requires STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+  });
+
   it("a production worker without JWT_SECRET refuses to serve and names the secret", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { JWT_SECRET: _omitted, ...rest } = env;
@@ -73,13 +83,14 @@ describe("configuration is checked at start", () => {
     const published = Object.fromEntries(
       devVarsExample
         .split("\n")
-        .filter((line) => /^(JWT_SECRET|ADMIN_PASSWORD)=/.test(line))
+        .filter((line) => /^(JWT_SECRET|ADMIN_PASSWORD|STRIPE_WEBHOOK_SECRET)=/.test(line))
         .map((line) => line.split("=", 2) as [string, string]),
     );
-    expect(Object.keys(published).sort()).toEqual(["ADMIN_PASSWORD", "JWT_SECRET"]);
-    for (const name of ["JWT_SECRET", "ADMIN_PASSWORD"]) {
+    expect(Object.keys(published).sort()).toEqual(["ADMIN_PASSWORD", "JWT_SECRET", "STRIPE_WEBHOOK_SECRET"]);
+    for (const name of ["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET"]) {
       const res = await createApp().fetch(new Request("http://localhost/api/health"), {
         ...env,
+        ...STRIPE_KEYS,
         ENVIRONMENT: "production",
         [name]: published[name],
       });
@@ -95,6 +106,7 @@ describe("configuration is checked at start", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await createApp().fetch(new Request("http://localhost/api/health"), {
       ...env,
+      ...STRIPE_KEYS,
       ENVIRONMENT: "production",
       ADMIN_PASSWORD: "short",
     });
@@ -105,6 +117,7 @@ describe("configuration is checked at start", () => {
   it("a complete production configuration serves", async () => {
     const res = await createApp().fetch(new Request("http://localhost/api/health"), {
       ...env,
+      ...STRIPE_KEYS,
       ENVIRONMENT: "production",
     });
     expect(res.status).toBe(200);

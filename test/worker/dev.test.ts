@@ -33,6 +33,8 @@ describe("development mailbox", () => {
       const res = await app.fetch(new Request(`http://localhost${path}`, { method: path.endsWith("seed") ? "POST" : "GET" }), {
         ...env,
         ENVIRONMENT: "production",
+        STRIPE_SECRET_KEY: "sk_test_config",
+        STRIPE_WEBHOOK_SECRET: "whsec_config_test",
       });
       expect(res.status).toBe(404);
       expect(await json(res)).toEqual({ detail: "Not found" });

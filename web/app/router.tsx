@@ -3,16 +3,10 @@ import { paths, routePatterns } from "../config/paths";
 import { AppLayout } from "./app-layout";
 import { RouteError } from "./route-error";
 import HomeRoute from "./routes/home";
-import { UpcomingPage, type Access } from "./routes/upcoming";
 
 /** Each non-home route is its own lazy chunk (the admin panel never loads on public pages). */
 const lazyPage = (load: () => Promise<{ default: React.ComponentType }>): RouteObject["lazy"] => async () => ({
   Component: (await load()).default,
-});
-
-const upcoming = (path: string, title: string, feature: string, access: Access): RouteObject => ({
-  path,
-  element: <UpcomingPage title={title} feature={feature} access={access} />,
 });
 
 export const routes: RouteObject[] = [
@@ -30,8 +24,8 @@ export const routes: RouteObject[] = [
       { path: routePatterns.messages, lazy: lazyPage(() => import("./routes/messages")) },
       { path: paths.create, lazy: lazyPage(() => import("./routes/create")) },
       { path: routePatterns.edit, lazy: lazyPage(() => import("./routes/edit")) },
-      upcoming("/promote", "Promote listing", "Promoting listings", "signed-in"),
-      upcoming(paths.billing, "Billing", "Billing", "signed-in"),
+      { path: routePatterns.promote, lazy: lazyPage(() => import("./routes/promote")) },
+      { path: paths.billing, lazy: lazyPage(() => import("./routes/billing")) },
       { path: paths.verification, lazy: lazyPage(() => import("./routes/verification")) },
       { path: paths.support, lazy: lazyPage(() => import("./routes/support")) },
       { path: paths.terms, lazy: lazyPage(() => import("./routes/terms")) },

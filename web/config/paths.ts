@@ -17,6 +17,8 @@ export const paths = {
   edit: (id: string) => `/edit/${encodeURIComponent(id)}`,
   promote: (listingId: string) => `/promote?listing_id=${encodeURIComponent(listingId)}`,
   billing: "/billing",
+  /** The billing page with one listing highlighted. */
+  billingFor: (listingId: string) => `/billing?listing_id=${encodeURIComponent(listingId)}`,
   verification: "/verification",
   support: "/support",
   terms: "/terms",
@@ -29,4 +31,5 @@ export const routePatterns = {
   listing: "/listing/:id",
   edit: "/edit/:id",
   messages: "/messages",
+  promote: "/promote",
 } as const;

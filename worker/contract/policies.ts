@@ -72,6 +72,18 @@ export function canPromoteListing(user: Actor, listing: ListingFacts): boolean {
   return isListingOwner(user, listing) && listing.verification_status === PUBLIC_LISTING.verification_status && listing.moderation_status === PUBLIC_LISTING.moderation_status;
 }
 
+/**
+ * Owners buy a paid promotion for their own listing that is approved, or pending review (the
+ * promotion then starts on approval), and not hidden by staff.
+ */
+export function canBuyPromotion(user: Someone, listing: ListingFacts): boolean {
+  return (
+    isListingOwner(user, listing) &&
+    (listing.verification_status === PUBLIC_LISTING.verification_status || listing.verification_status === "pending") &&
+    listing.moderation_status === PUBLIC_LISTING.moderation_status
+  );
+}
+
 /** Staff promote any approved listing (spec: "Only approved listings can be promoted by an admin"). */
 export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification_status">): boolean {
   return listing.verification_status === PUBLIC_LISTING.verification_status;

@@ -373,3 +373,75 @@ export const devEmails = sqliteTable(
   },
   (t) => [index("dev_emails_to_idx").on(t.to, t.createdAt)],
 );
+
+/**
+ * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
+ * the period only moves forward and `ended` never goes back. The listing's promotion columns are
+ * derived from it by services/promotions.ts.
+ */
+export const stripeSubscriptions = sqliteTable(
+  "stripe_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    /** Stripe's status as its newest subscription event said (informative; the state is derived from the rest). */
+    status: text("status").notNull().default("incomplete"),
+    /** ISO; null until an invoice or a subscription event told us. */
+    currentPeriodEnd: text("current_period_end"),
+    /** ISO end of the period of the newest failed invoice: past due while it is beyond the paid period. */
+    failedPeriodEnd: text("failed_period_end"),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    /** Epoch seconds of the latest subscription.updated applied (older ones are ignored). */
+    updatedEventAt: integer("updated_event_at").notNull().default(0),
+    /** Checkout completed: the promotion may start. */
+    checkedOut: integer("checked_out", { mode: "boolean" }).notNull().default(false),
+    ended: integer("ended", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("stripe_subscriptions_listing_idx").on(t.listingId)],
+);
+
+/** Webhook event ids already applied (each event is applied once). */
+export const stripeEvents = sqliteTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Paid invoices of a listing's promotion: money in minor units, times in epoch seconds. */
+export const billingHistory = sqliteTable(
+  "billing_history",
+  {
+    /** The invoice id. */
+    id: text("id").primaryKey(),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    periodStart: integer("period_start").notNull(),
+    periodEnd: integer("period_end").notNull(),
+    created: integer("created").notNull(),
+    status: text("status").notNull(),
+  },
+  (t) => [index("billing_history_listing_idx").on(t.listingId, t.created)],
+);
+
+/** Checkout sessions started by owners (Stripe's, or the development test checkout's). */
+export const checkoutSessions = sqliteTable("checkout_sessions", {
+  id: text("id").primaryKey(),
+  listingId: text("listing_id")
+    .notNull()
+    .references(() => listings.id, { onDelete: "cascade" }),
+  userId: text("user_id").notNull(),
+  /** stripe | test */
+  kind: text("kind").notNull(),
+  successUrl: text("success_url").notNull(),
+  cancelUrl: text("cancel_url").notNull(),
+  completedAt: text("completed_at"),
+  createdAt: createdAt(),
+});

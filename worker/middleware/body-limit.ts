@@ -21,6 +21,8 @@ export const BODY_LIMITS = {
   document: base64Length(LIMITS.documentMaxBytes) + ENVELOPE,
   /** Development only: the demo photos posted by `npm start`. */
   devSeed: 32 * 1024 * KB,
+  /** Stripe's events (an invoice with many lines can pass 64 KB). */
+  stripeWebhook: 512 * KB,
 } as const;
 
 const ROUTE_LIMITS: [RegExp, number][] = [
@@ -28,6 +30,7 @@ const ROUTE_LIMITS: [RegExp, number][] = [
   [/^\/api\/v1\/users\/avatar-base64\/?$/, BODY_LIMITS.avatar],
   [/^\/api\/v1\/verification\/upload-document\/?$/, BODY_LIMITS.document],
   [/^\/api\/v1\/dev\/seed\/?$/, BODY_LIMITS.devSeed],
+  [/^\/api\/v1\/promotions\/webhook\/?$/, BODY_LIMITS.stripeWebhook],
 ];
 
 export const limitBodySize: MiddlewareHandler<AppContext> = (c, next) => {

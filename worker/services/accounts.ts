@@ -2,6 +2,7 @@ import { createDb } from "../db/client";
 import { photoKeysOfUser } from "../db/queries/listings";
 import { deleteUserRow } from "../db/queries/users";
 import { unreferencedKeys } from "./listings";
+import { stopSubscriptionsBeforeDelete } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { deleteObjects, deletePrefix } from "./storage";
 
@@ -14,6 +15,7 @@ import { deleteObjects, deletePrefix } from "./storage";
  */
 export async function deleteAccount(env: Env, user: { id: string; avatarKey: string | null }) {
   const db = createDb(env);
+  await stopSubscriptionsBeforeDelete(env, { userId: user.id });
   const photos = await photoKeysOfUser(db, user.id);
   const conversationIds = await conversationIdsOfUser(env, user.id);
   await deleteUserRow(db, user.id);

@@ -100,3 +100,19 @@ export function newMessageEmail(to: string, firstName: string, senderName: strin
     footnote: "You can turn these emails off in your profile's notification settings.",
   });
 }
+
+/** A renewal payment of a listing's promotion failed (a billing email: always sent). */
+export function promotionPaymentFailedEmail(to: string, firstName: string, title: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Payment failed for the promotion of "${title}"`,
+    preheader: "We could not renew your listing's promotion.",
+    heading: `About your promotion, ${firstName}`,
+    paragraphs: [
+      `We could not charge your card for the weekly promotion of "${title}".`,
+      "The payment will be retried. Update your card to keep the listing promoted; otherwise the promotion ends.",
+    ],
+    link: { href: url, label: "Open billing" },
+    footnote: "You receive this email because you bought a promotion on CampusNest.",
+  });
+}

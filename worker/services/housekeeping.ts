@@ -9,7 +9,7 @@ import { log } from "../lib/log";
 import { deleteExpiredAdminRevocations } from "../middleware/require-admin";
 import { deleteEndedWindows } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
-import { endLapsedPromotions } from "./promotions";
+import { endLapsedCancelledSubscriptions, endLapsedPromotions } from "./promotions";
 import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 
@@ -33,6 +33,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     endLapsedPromotions(db, nowIso),
     deleteEndedWindows(db, now),
     deleteExpiredAdminRevocations(db, now),
+    endLapsedCancelledSubscriptions(db, nowIso),
   ]);
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
   const result = {

@@ -28,7 +28,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { audit } from "./audit";
 import { notifyListingReview } from "./notifications";
-import { startPendingPromotion } from "./promotions";
+import { startPendingPromotion, stopSubscriptionsBeforeDelete } from "./promotions";
 import { checkUniversity } from "./universities";
 import { deleteObjects } from "./storage";
 
@@ -133,6 +133,7 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
 export async function deleteListing(env: Env, id: string) {
   const db = createDb(env);
+  await stopSubscriptionsBeforeDelete(env, { listingId: id });
   const photos = await photosOfListing(db, id);
   await deleteListingRow(db, id);
   await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])));

@@ -7,7 +7,7 @@ import { createDb } from "../db/client";
 import { findUserById } from "../db/queries/users";
 import { log } from "../lib/log";
 import { sendEmail } from "./email";
-import { listingReviewEmail, verificationReviewEmail } from "./email-templates";
+import { listingReviewEmail, promotionPaymentFailedEmail, verificationReviewEmail } from "./email-templates";
 
 export async function notifyListingReview(env: Env, config: Config, userId: string, title: string, approved: boolean, reason: string | null) {
   const user = await findUserById(createDb(env), userId);
@@ -22,5 +22,15 @@ export async function notifyVerificationReview(env: Env, config: Config, userId:
   if (!user || !user.emailOnVerificationReview) return;
   await sendEmail(env, config, verificationReviewEmail(user.email, user.firstName, approved, reason)).catch((err) =>
     log.warn("notification_failed", { kind: "verification_review", message: String(err) }),
+  );
+}
+
+/** A promotion's renewal payment failed: a billing email, sent whatever the toggles say. */
+export async function notifyPromotionPaymentFailed(env: Env, config: Config, userId: string, title: string, listingId: string) {
+  const user = await findUserById(createDb(env), userId);
+  if (!user) return;
+  const url = `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
+  await sendEmail(env, config, promotionPaymentFailedEmail(user.email, user.firstName, title, url)).catch((err) =>
+    log.warn("notification_failed", { kind: "promotion_payment_failed", message: String(err) }),
   );
 }

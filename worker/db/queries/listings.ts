@@ -11,7 +11,7 @@
 import { and, eq, isNotNull, lt, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { BrowseQuery, OwnerListing, PublicListing, Sort } from "../../contract/listings";
-import { PUBLIC_LISTING } from "../../contract/policies";
+import { PUBLIC_LISTING_SQL } from "./public-listing";
 import { encodeCursor } from "../../lib/cursor";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
@@ -28,8 +28,8 @@ const LISTING_COLUMNS = `
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
 const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
-/** The SQL twin of isPublicListing (contract/policies.ts), for a query whose listings table is `l`. */
-export const PUBLIC_LISTING_SQL = `l.verification_status = '${PUBLIC_LISTING.verification_status}' AND l.status = '${PUBLIC_LISTING.status}' AND l.moderation_status = '${PUBLIC_LISTING.moderation_status}'`;
+/** The SQL twin of isPublicListing (its own module: see public-listing.ts). */
+export { PUBLIC_LISTING_SQL };
 
 /** The listing's own columns (browse reads these, then the names in one lookup per page). */
 const LISTING_ROW_COLUMNS = `
@@ -173,9 +173,9 @@ async function listingsWhere(db: D1Database, where: string, order: string, binds
 export const listingsOfUser = (db: D1Database, userId: string, includeUnavailable: boolean) =>
   listingsWhere(db, `l.user_id = ?${includeUnavailable ? "" : " AND l.status = 'available'"}`, "l.created_at DESC, l.id DESC", [userId], 200);
 
-/** A user's listings that are or were promoted, latest end first. */
+/** A user's listings that are or were promoted (or hold a promotion waiting for approval), latest end first. */
 export const promotedListingsOfUser = (db: D1Database, userId: string) =>
-  listingsWhere(db, "l.user_id = ? AND l.promotion_end IS NOT NULL", "l.promotion_end DESC", [userId], 200);
+  listingsWhere(db, "l.user_id = ? AND (l.promotion_end IS NOT NULL OR l.promotion_pending_days IS NOT NULL)", "l.promotion_end DESC", [userId], 200);
 
 /* Staff lists: at most 500 each. */
 export const allListings = (db: D1Database) => listingsWhere(db, "1 = 1", "l.created_at DESC");

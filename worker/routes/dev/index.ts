@@ -10,6 +10,7 @@ import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { devMailbox } from "../../services/email";
+import { playRenewal } from "../../services/dev-checkout";
 
 const seedBody = z.object({
   photos: z
@@ -26,6 +27,15 @@ export const devRoutes = createRouter()
   .get("/emails", async (c) => {
     const { to } = parseQuery(c, z.object({ to: z.string().optional() }));
     return c.json<DevEmailsResponse>({ data: await devMailbox(createDb(c.env), to) });
+  })
+  // Plays the next renewal of a listing's promotion through the signed webhook path: paid or failed.
+  .post("/promotions/:listingId/renew", async (c) => {
+    await playRenewal(c.env, c.var.config, c.req.param("listingId"), "paid");
+    return c.body(null, 204);
+  })
+  .post("/promotions/:listingId/fail-payment", async (c) => {
+    await playRenewal(c.env, c.var.config, c.req.param("listingId"), "failed");
+    return c.body(null, 204);
   })
   .post("/seed", async (c) => {
     const body = await parseJson(c, seedBody);

@@ -4,9 +4,10 @@
  */
 import { avatarSchema, notificationsSchema, preferencesSchema, profileUpdateSchema, type UserStatsResponse } from "../../contract/profile";
 import type { OwnerListingsResponse } from "../../contract/listings";
+import type { PromotedListingsResponse } from "../../contract/promotions";
 import type { AvatarResponse, NotificationSettingsResponse, PreferencesResponse, ProfileResponse, PublicUserResponse } from "../../contract/users";
 import { createDb } from "../../db/client";
-import { listingsOfUser, promotedListingsOfUser } from "../../db/queries/listings";
+import { listingsOfUser } from "../../db/queries/listings";
 import { findUserById, toPrivateUser, toPublicUser, updatePreferences, updateUser, userStats } from "../../db/queries/users";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
@@ -15,6 +16,7 @@ import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { deleteAccount } from "../../services/accounts";
 import { replaceAvatar, updateProfile } from "../../services/profile";
+import { promotedListingsWithState } from "../../services/promotions";
 import { checkUniversity } from "../../services/universities";
 
 export const usersRoutes = createRouter()
@@ -89,7 +91,7 @@ export const usersRoutes = createRouter()
 
   .get("/promoted-listings", async (c) => {
     const user = await requireUser(c);
-    return c.json<OwnerListingsResponse>({ data: await promotedListingsOfUser(c.env.DB, user.id) });
+    return c.json<PromotedListingsResponse>({ data: await promotedListingsWithState(c.env, user.id) });
   })
 
   .get("/:id", async (c) => {

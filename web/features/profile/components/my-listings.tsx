@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
-import { canCreateListing, PUBLIC_LISTING } from "@contract/policies";
+import { canCreateListing, canPromoteListing, PUBLIC_LISTING } from "@contract/policies";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
@@ -95,7 +95,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
             <li key={l.id}>
               <img src={l.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
               <div className="my-listing-text">
-                <Link to={paths.listing(l.id, paths.profile)}>
+                <Link id={`my-listing-${l.id}`} to={paths.listing(l.id, paths.profile)}>
                   {l.title}
                   {l.verification_status === "pending" && <span className="muted"> (Pending)</span>}
                   {l.moderation_status !== PUBLIC_LISTING.moderation_status && <span className="muted"> (Hidden by staff)</span>}
@@ -103,6 +103,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                 <span className="muted">
                   {formatRent(l.monthly_rent)}/month · {l.status === "available" ? "Available" : l.status === "taken" ? "Taken" : "Hidden"}
                 </span>
+                {l.promoted && <span className="badge badge-promotion-promoted">Promoted</span>}
                 {l.verification_status === "rejected" && (
                   <button type="button" className="badge badge-rejected badge-button" onClick={() => setReason(l)}>
                     Rejected
@@ -113,6 +114,17 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                 <Link to={paths.edit(l.id)} className="button button-ghost">
                   Edit
                 </Link>
+                {l.promoted || l.stripe_subscription_id ? (
+                  <Link to={paths.billingFor(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
+                    Billing
+                  </Link>
+                ) : (
+                  canPromoteListing(session?.user, l) && (
+                    <Link to={paths.promote(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
+                      Promote
+                    </Link>
+                  )
+                )}
                 <button type="button" className="button button-ghost" onClick={() => setStatus(l, l.status === "taken" ? "available" : "taken")}>
                   {l.status === "taken" ? "Mark available" : "Mark taken"}
                 </button>

@@ -8,6 +8,7 @@ import { AvatarUploader } from "./avatar-uploader";
 import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
 import { NotificationToggles } from "./notification-toggles";
+import { PromotionSuccessDialog } from "./promotion-success-dialog";
 
 /** The badge's words; "approved" reads as Verified (spec: the user-side pages treat it so). */
 const ID_STATUS_TEXT: Record<string, string> = {
@@ -69,6 +70,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
         </aside>
         {listings}
       </div>
+      <PromotionSuccessDialog />
     </PageFrame>
   );
 }

@@ -1,0 +1,154 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import type { OwnerListing } from "@contract/listings";
+import { browserNavigation } from "../../web/lib/browser-navigation";
+import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
+
+const user = makeUser({ id: "u1", id_verification_status: "verified" });
+const session = { token: "t", user };
+const mine = (overrides: Partial<OwnerListing> = {}) => makeOwnerListing({ id: "l1", user_id: "u1", title: "Sunny room near campus", ...overrides });
+const checkout = { data: { checkout_url: "/dev/checkout/cs_test_1", session_id: "cs_test_1" } };
+
+describe("promote page", () => {
+  it("says 'No listing ID provided' without a listing_id, and asks visitors to log in", async () => {
+    const calls = mockFetch({});
+    const first = renderApp("/promote", session);
+    expect(await screen.findByText("No listing ID provided")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+    first.unmount();
+    localStorage.clear();
+
+    renderApp("/promote?listing_id=l1");
+    expect(await screen.findByText("Please log in to promote a listing")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+    expect(callsTo(calls, "/subleases/l1")).toHaveLength(0);
+  });
+
+  it("shows the plan and the listing; Promote! posts the listing id and sends the browser to the checkout", async () => {
+    const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => {});
+    const calls = mockFetch({
+      "/api/v1/subleases/l1": { data: mine() },
+      "/api/v1/promotions/create-checkout-session": checkout,
+    });
+    const ui = userEvent.setup();
+    renderApp("/promote?listing_id=l1", session);
+    expect(await screen.findByRole("heading", { name: "Sunny room near campus" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Weekly Promotion $5/week" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Maybe Later" })).toHaveAttribute("href", "/profile");
+
+    await ui.click(screen.getByRole("button", { name: "Promote!" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/dev/checkout/cs_test_1"));
+    const posts = callsTo(calls, "/promotions/create-checkout-session", "POST");
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(String(posts[0]!.init!.body))).toEqual({ listing_id: "l1" });
+    // No second session while the browser leaves.
+    expect(screen.getByRole("button", { name: "Opening checkout…" })).toBeDisabled();
+  });
+
+  it("shows the server's reason (409 already subscribed), or the spec's text when there is none", async () => {
+    const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => {});
+    const routes: Record<string, unknown> = {
+      "/api/v1/subleases/l1": { data: mine() },
+      "/api/v1/promotions/create-checkout-session": new Response(JSON.stringify({ detail: "This listing already has an active promotion" }), { status: 409 }),
+    };
+    mockFetch(routes);
+    const ui = userEvent.setup();
+    renderApp("/promote?listing_id=l1", session);
+    await ui.click(await screen.findByRole("button", { name: "Promote!" }));
+    expect(await screen.findByText("This listing already has an active promotion")).toHaveAttribute("role", "alert");
+    expect(assign).not.toHaveBeenCalled();
+
+    routes["/api/v1/promotions/create-checkout-session"] = new Response("{}", { status: 500 });
+    await ui.click(screen.getByRole("button", { name: "Promote!" }));
+    expect(await screen.findByText("Failed to create checkout session")).toHaveAttribute("role", "alert");
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("says 'Failed to fetch listing' when the listing cannot be read", async () => {
+    mockFetch({});
+    renderApp("/promote?listing_id=missing", session);
+    expect(await screen.findByText(/Failed to fetch listing/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+  });
+
+  it("explains instead of offering Promote! when the rule says no; a pending listing may pay and starts on approval", async () => {
+    mockFetch({
+      "/api/v1/subleases/other": { data: makeOwnerListing({ id: "other", user_id: "someone-else", title: "Not mine" }) },
+      "/api/v1/subleases/rej": { data: mine({ id: "rej", verification_status: "rejected", rejection_reason: "Blurry" }) },
+      "/api/v1/subleases/pend": { data: mine({ id: "pend", verification_status: "pending" }) },
+    });
+    const a = renderApp("/promote?listing_id=other", session);
+    expect(await screen.findByText("You can only promote your own listings.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+    a.unmount();
+
+    const b = renderApp("/promote?listing_id=rej", session);
+    expect(await screen.findByText(/was rejected in review/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+    b.unmount();
+
+    renderApp("/promote?listing_id=pend", session);
+    expect(await screen.findByRole("button", { name: "Promote!" })).toBeEnabled();
+    expect(screen.getByText(/the promotion starts when it is approved/)).toBeInTheDocument();
+  });
+});
+
+describe("profile after promotion", () => {
+  const profileRoutes = (listings: OwnerListing[]) => ({
+    "/api/v1/universities/": { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] },
+    "/api/v1/users/profile": { data: user },
+    "/api/v1/users/listings": { data: listings },
+    "/api/v1/subleases/l1": { data: mine({ promoted: true }) },
+  });
+
+  it("?promotion_success=true shows the success dialog with the listing's title and billing; closing drops the query", async () => {
+    mockFetch(profileRoutes([mine({ promoted: true })]));
+    const ui = userEvent.setup();
+    const { router } = renderApp("/profile?promotion_success=true&listing_id=l1", session);
+    const dialog = await screen.findByRole("dialog", { name: "Your listing is promoted!" });
+    expect(await within(dialog).findByText("Sunny room near campus")).toBeInTheDocument();
+    expect(within(dialog).getByRole("link", { name: "View billing" })).toHaveAttribute("href", "/billing?listing_id=l1");
+    await ui.click(within(dialog).getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(router.state.location.pathname).toBe("/profile");
+    expect(router.state.location.search).toBe("");
+  });
+
+  it("shows no success dialog on a plain profile visit", async () => {
+    mockFetch(profileRoutes([mine()]));
+    renderApp("/profile", session);
+    await screen.findByRole("link", { name: "Sunny room near campus" });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+
+  it("own listings offer Promote where the rule allows it and Billing once promoted", async () => {
+    mockFetch(
+      profileRoutes([
+        mine({ id: "ok", title: "Approved room" }),
+        mine({ id: "pr", title: "Promoted room", promoted: true, stripe_subscription_id: "sub_1" }),
+        mine({ id: "pe", title: "Pending room", verification_status: "pending" }),
+        mine({ id: "rj", title: "Rejected room", verification_status: "rejected" }),
+      ]),
+    );
+    renderApp("/profile", session);
+    const item = async (title: string) => (await screen.findByRole("link", { name: new RegExp(`^${title}`) })).closest("li")!;
+    expect(within(await item("Approved room")).getByRole("link", { name: "Promote" })).toHaveAttribute("href", "/promote?listing_id=ok");
+    expect(within(await item("Approved room")).getByRole("link", { name: "Promote" })).toHaveAccessibleDescription("Approved room");
+    expect(within(await item("Promoted room")).getByRole("link", { name: "Billing" })).toHaveAttribute("href", "/billing?listing_id=pr");
+    expect(within(await item("Promoted room")).queryByRole("link", { name: "Promote" })).toBeNull();
+    expect(within(await item("Pending room")).queryByRole("link", { name: "Promote" })).toBeNull();
+    expect(within(await item("Rejected room")).queryByRole("link", { name: "Promote" })).toBeNull();
+    expect(within(await item("Approved room")).queryByRole("link", { name: "Billing" })).toBeNull();
+  });
+});
+
+describe("promote page, already promoted", () => {
+  it("offers Manage billing instead of a second subscription", async () => {
+    mockFetch({ "/api/v1/subleases/l1": { data: mine({ promoted: true, stripe_subscription_id: "sub_1" }) } });
+    renderApp("/promote?listing_id=l1", session);
+    expect(await screen.findByText("This listing is already promoted.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Manage billing" })).toHaveAttribute("href", "/billing?listing_id=l1");
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+  });
+});

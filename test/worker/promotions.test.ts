@@ -1,0 +1,505 @@
+/**
+ * Paid promotion: checkout (a fake Stripe API behind a fetch spy, and the development test
+ * checkout), the signed webhook (signatures, replays, any order of events), owner-only calls,
+ * cancel, approval of a pending listing, the cron, and the development-only routes.
+ */
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import entry from "../../worker/index";
+import { createApp } from "../../worker/app";
+import { DEV_WEBHOOK_SECRET } from "../../worker/env";
+import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/payments";
+import type { BillingHistoryEntry, PromotedListing, PromotionStatus } from "../../worker/contract/promotions";
+import { insertListing } from "./fixtures";
+import { api, authed, json, post, signUp, type Session } from "./helpers";
+
+const DAY = 86_400_000;
+const nowS = () => Math.floor(Date.now() / 1000);
+
+let owner: Session;
+let other: Session;
+let adminToken: string;
+let counter = 0;
+const freshId = (prefix: string) => `${prefix}${++counter}`;
+
+beforeAll(async () => {
+  owner = await signUp("promo-owner@ufl.edu");
+  other = await signUp("promo-other@ufl.edu");
+  ({ token: adminToken } = await json<{ token: string }>(await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD })));
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const as = (s: Session, path: string, init: RequestInit = {}) =>
+  api(path, authed(s.access_token, { ...init, headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) } }));
+
+/** The worker with other bindings (Stripe keys, production), like a deploy with those secrets. */
+async function fetchWith(bindings: Record<string, string>, path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const res = await entry.fetch(new Request(`http://localhost${path}`, init) as Request<unknown, IncomingRequestCfProperties>, { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+async function deliver(event: object, { secret = DEV_WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
+  const payload = JSON.stringify(event);
+  const signature = await signWebhookPayload(secret, payload, timestamp);
+  return api("/api/v1/promotions/webhook", { method: "POST", body: payload, headers: { "stripe-signature": signature, "content-type": "application/json" } });
+}
+
+const subscriptionEvent = (type: "customer.subscription.updated" | "customer.subscription.deleted", s: TestSubscription, fields: Record<string, unknown> = {}) => ({
+  id: `evt_${crypto.randomUUID()}`,
+  object: "event",
+  created: nowS(),
+  type,
+  data: { object: { id: s.subscriptionId, object: "subscription", status: "active", cancel_at_period_end: false, metadata: { listing_id: s.listingId, user_id: s.userId }, ...fields } },
+});
+
+const statusOf = async (listingId: string, s: Session = owner) => (await json<{ data: PromotionStatus }>(await as(s, `/api/v1/promotions/status/${listingId}`))).data;
+const listingRow = (id: string) =>
+  env.DB.prepare("SELECT promotion_start, promotion_end, promotion_source, auto_renew, stripe_subscription_id, promotion_pending_days FROM listings WHERE id = ?")
+    .bind(id)
+    .first<{ promotion_start: string | null; promotion_end: string | null; promotion_source: string | null; auto_renew: number; stripe_subscription_id: string | null; promotion_pending_days: number | null }>();
+const billingRows = async (listingId: string) =>
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM billing_history WHERE listing_id = ?").bind(listingId).first<{ n: number }>())!.n;
+
+/** Checkout through the built-in test checkout: the session, then Pay. */
+async function buyWithTestCheckout(listingId: string) {
+  const res = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: listingId }) });
+  expect(res.status).toBe(200);
+  const { data } = await json<{ data: { checkout_url: string; session_id: string } }>(res);
+  const paid = await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" });
+  expect(paid.status).toBe(303);
+  return { ...data, location: paid.headers.get("location") };
+}
+
+describe("checkout with Stripe keys (fake Stripe API)", () => {
+  const keys = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
+
+  function fakeStripe() {
+    const calls: { method: string; url: URL; form: URLSearchParams; auth: string | null }[] = [];
+    const sessionId = `cs_test_fake${++counter}`;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+      calls.push({ method: request.method, url, form: new URLSearchParams(await request.text()), auth: request.headers.get("authorization") });
+      const answer = (body: object) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", "request-id": "req_fake" } });
+      if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+        return answer({ id: sessionId, object: "checkout.session", url: `https://checkout.stripe.com/c/pay/${sessionId}` });
+      }
+      const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "POST" && sub) return answer({ id: sub[1], object: "subscription", status: "active", cancel_at_period_end: true });
+      if (request.method === "DELETE" && sub) return answer({ id: sub[1], object: "subscription", status: "canceled" });
+      return new Response(JSON.stringify({ error: { message: "not faked" } }), { status: 404, headers: { "content-type": "application/json" } });
+    });
+    return calls;
+  }
+
+  it("creates a subscription-mode Checkout session with the plan's price, metadata and return addresses", async () => {
+    const calls = fakeStripe();
+    const id = freshId("sk");
+    await insertListing(owner.user.id, id);
+    const res = await fetchWith(keys, "/api/v1/promotions/create-checkout-session", {
+      method: "POST",
+      body: JSON.stringify({ listing_id: id }),
+      headers: { "content-type": "application/json", Authorization: `Bearer ${owner.access_token}` },
+    });
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: { checkout_url: string; session_id: string } }>(res);
+    expect(data.session_id).toMatch(/^cs_test_fake\d+$/);
+    expect(data.checkout_url).toBe(`https://checkout.stripe.com/c/pay/${data.session_id}`);
+    expect(calls).toHaveLength(1);
+    const { form, auth } = calls[0]!;
+    expect(auth).toBe("Bearer sk_test_fake");
+    expect(Object.fromEntries(form)).toMatchObject({
+      mode: "subscription",
+      "metadata[listing_id]": id,
+      "metadata[user_id]": owner.user.id,
+      "subscription_data[metadata][listing_id]": id,
+      "subscription_data[metadata][user_id]": owner.user.id,
+      client_reference_id: id,
+      success_url: `http://localhost/profile?promotion_success=true&listing_id=${id}`,
+      cancel_url: `http://localhost/promote?listing_id=${id}`,
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "usd",
+      "line_items[0][price_data][unit_amount]": "500",
+      "line_items[0][price_data][recurring][interval]": "week",
+    });
+    expect(form.get("line_items[0][price_data][product_data][name]")).toContain("Weekly Promotion");
+  });
+
+  it("uses STRIPE_PRICE_ID when set", async () => {
+    const calls = fakeStripe();
+    const id = freshId("sk");
+    await insertListing(owner.user.id, id);
+    const res = await fetchWith({ ...keys, STRIPE_PRICE_ID: "price_weekly" }, "/api/v1/promotions/create-checkout-session", {
+      method: "POST",
+      body: JSON.stringify({ listing_id: id }),
+      headers: { "content-type": "application/json", Authorization: `Bearer ${owner.access_token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(calls[0]!.form.get("line_items[0][price]")).toBe("price_weekly");
+    expect(calls[0]!.form.has("line_items[0][price_data][unit_amount]")).toBe(false);
+  });
+
+  it("cancel tells Stripe to stop at the period end, and the promotion keeps its end", async () => {
+    const id = freshId("sk");
+    await insertListing(owner.user.id, id);
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+    const start = nowS();
+    for (const event of [testCheckoutCompleted("cs_x", s, start), testInvoice("invoice.paid", s, start, start)]) {
+      const payload = JSON.stringify(event);
+      const res = await fetchWith(keys, "/api/v1/promotions/webhook", {
+        method: "POST",
+        body: payload,
+        headers: { "stripe-signature": await signWebhookPayload(keys.STRIPE_WEBHOOK_SECRET, payload) },
+      });
+      expect(res.status).toBe(200);
+    }
+    const before = await listingRow(id);
+    expect(before).toMatchObject({ auto_renew: 1, stripe_subscription_id: s.subscriptionId, promotion_source: "stripe" });
+    const calls = fakeStripe();
+    const res = await fetchWith(keys, `/api/v1/promotions/cancel/${id}`, { method: "POST", headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(res.status).toBe(200);
+    expect((await json<{ data: PromotionStatus }>(res)).data).toMatchObject({ promoted: true, auto_renew: false, state: "cancelled", promotion_end: before!.promotion_end });
+    expect(calls.map((c) => [c.method, c.url.pathname, c.form.get("cancel_at_period_end")])).toEqual([["POST", `/v1/subscriptions/${s.subscriptionId}`, "true"]]);
+    expect(await listingRow(id)).toMatchObject({ auto_renew: 0, stripe_subscription_id: null, promotion_end: before!.promotion_end });
+  });
+});
+
+describe("deleting a listing with a live subscription (Stripe keys)", () => {
+  it("cancels the subscription at Stripe first, so nobody pays for a deleted listing", async () => {
+    const keys = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
+    const id = freshId("del");
+    await insertListing(owner.user.id, id);
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+    const payload = JSON.stringify(testCheckoutCompleted("cs_del", s, nowS()));
+    const hook = await fetchWith(keys, "/api/v1/promotions/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "stripe-signature": await signWebhookPayload(keys.STRIPE_WEBHOOK_SECRET, payload) },
+    });
+    expect(hook.status).toBe(200);
+    const calls: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+      calls.push(`${request.method} ${url.pathname}`);
+      return new Response(JSON.stringify({ id: s.subscriptionId, object: "subscription", status: "canceled" }), { headers: { "content-type": "application/json" } });
+    });
+    const res = await fetchWith(keys, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(res.status).toBeLessThan(300);
+    expect(calls).toEqual([`DELETE /v1/subscriptions/${s.subscriptionId}`]);
+  });
+});
+
+describe("the development test checkout", () => {
+  it("answers a checkout address, serves a page within the CSP, and Pay delivers signed events then 303s to the profile", async () => {
+    const id = freshId("dev");
+    await insertListing(owner.user.id, id, { title: "Sunny <Studio>" });
+    const res = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: id }) });
+    const { data } = await json<{ data: { checkout_url: string; session_id: string } }>(res);
+    expect(data.checkout_url).toBe(`/dev/checkout/${data.session_id}`);
+
+    const page = await api(data.checkout_url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Weekly Promotion $5/week");
+    expect(html).toContain("Sunny &lt;Studio&gt;");
+    expect(html).not.toMatch(/<script|style=/);
+    expect(page.headers.get("content-security-policy")).toContain("style-src 'self'");
+    expect((await api("/dev/checkout.css")).headers.get("content-type")).toContain("text/css");
+
+    const eventCount = async () => (await env.DB.prepare("SELECT type, COUNT(*) AS n FROM stripe_events GROUP BY type ORDER BY type").all<{ type: string; n: number }>()).results;
+    const eventsBefore = Object.fromEntries((await eventCount()).map((r) => [r.type, r.n]));
+    const paid = await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toBe(`/profile?promotion_success=true&listing_id=${id}`);
+    // Both events went through the webhook's entry (signature checked) and were recorded as applied.
+    const eventsAfter = Object.fromEntries((await eventCount()).map((r) => [r.type, r.n]));
+    expect(eventsAfter["checkout.session.completed"]! - (eventsBefore["checkout.session.completed"] ?? 0)).toBe(1);
+    expect(eventsAfter["invoice.paid"]! - (eventsBefore["invoice.paid"] ?? 0)).toBe(1);
+    const status = await statusOf(id);
+    expect(status).toMatchObject({ promoted: true, auto_renew: true, state: "promoted", days_remaining: 7 });
+    const billing = await json<{ data: BillingHistoryEntry[] }>(await as(owner, `/api/v1/promotions/billing-history/${id}`));
+    expect(billing.data).toHaveLength(1);
+    expect(billing.data[0]).toMatchObject({ amount: 500, currency: "usd", status: "paid" });
+    expect(billing.data[0]!.period_end - billing.data[0]!.period_start).toBe(7 * 86_400);
+
+    // Paying again plays nothing more.
+    expect((await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" })).status).toBe(303);
+    expect(await billingRows(id)).toBe(1);
+
+    // Cancel on the checkout page goes back to the promote page.
+    const second = await insertAnd(async (lid) => {
+      const r = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: lid }) });
+      return (await json<{ data: { checkout_url: string } }>(r)).data.checkout_url;
+    });
+    const cancelled = await api(`${second.value}/cancel`, { method: "POST", redirect: "manual" });
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get("location")).toBe(`/promote?listing_id=${second.id}`);
+    expect(await statusOf(second.id)).toMatchObject({ promoted: false, state: "none" });
+  });
+
+  it("plays a renewal and a failed payment through the signed webhook path", async () => {
+    const id = freshId("dev");
+    await insertListing(owner.user.id, id);
+    await buyWithTestCheckout(id);
+    const first = await statusOf(id);
+    expect((await api(`/api/v1/dev/promotions/${id}/renew`, { method: "POST" })).status).toBe(204);
+    const renewed = await statusOf(id);
+    expect(Date.parse(renewed.promotion_end!) - Date.parse(first.promotion_end!)).toBe(7 * DAY);
+    expect(renewed.state).toBe("promoted");
+    expect(await billingRows(id)).toBe(2);
+
+    expect((await api(`/api/v1/dev/promotions/${id}/fail-payment`, { method: "POST" })).status).toBe(204);
+    expect(await statusOf(id)).toMatchObject({ state: "past_due", promotion_end: renewed.promotion_end });
+    const mail = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(owner.user.email)}`));
+    expect(mail.data[0]!.subject).toContain("Payment failed");
+  });
+
+  it("is 404 in production, every route", async () => {
+    const production = { ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_live_x" };
+    for (const [method, path] of [
+      ["GET", "/dev/checkout/cs_test_1"],
+      ["GET", "/dev/checkout.css"],
+      ["POST", "/dev/checkout/cs_test_1/complete"],
+      ["POST", "/dev/checkout/cs_test_1/cancel"],
+      ["POST", "/api/v1/dev/promotions/x/renew"],
+      ["POST", "/api/v1/dev/promotions/x/fail-payment"],
+    ] as const) {
+      const res = await createApp().fetch(new Request(`http://localhost${path}`, { method }), { ...env, ...production });
+      expect(res.status, path).toBe(404);
+    }
+  });
+});
+
+async function insertAnd<T>(fn: (id: string) => Promise<T>, fields: Record<string, string | number | null> = {}) {
+  const id = freshId("l");
+  await insertListing(owner.user.id, id, fields);
+  return { id, value: await fn(id) };
+}
+
+describe("the webhook", () => {
+  const subscription = (listingId: string): TestSubscription => ({ subscriptionId: `sub_${listingId}`, listingId, userId: owner.user.id });
+
+  it("refuses a bad signature (400) and changes nothing", async () => {
+    const id = freshId("wh");
+    await insertListing(owner.user.id, id);
+    const event = testCheckoutCompleted("cs_1", subscription(id), nowS());
+    expect((await deliver(event, { secret: "whsec_wrong" })).status).toBe(400);
+    const unsigned = await api("/api/v1/promotions/webhook", { method: "POST", body: JSON.stringify(event) });
+    expect(unsigned.status).toBe(400);
+    const tampered = await api("/api/v1/promotions/webhook", {
+      method: "POST",
+      body: JSON.stringify({ ...event, id: "evt_other" }),
+      headers: { "stripe-signature": await signWebhookPayload(DEV_WEBHOOK_SECRET, JSON.stringify(event)) },
+    });
+    expect(tampered.status).toBe(400);
+    expect(await statusOf(id)).toMatchObject({ promoted: false, state: "none" });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?").bind(event.id).first<{ n: number }>()).toEqual({ n: 0 });
+  });
+
+  it("refuses a signature older than 300 seconds", async () => {
+    const id = freshId("wh");
+    await insertListing(owner.user.id, id);
+    const event = testCheckoutCompleted("cs_2", subscription(id), nowS());
+    expect((await deliver(event, { timestamp: nowS() - 301 })).status).toBe(400);
+    expect(await statusOf(id)).toMatchObject({ promoted: false });
+    expect((await deliver(event, { timestamp: nowS() - 200 })).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: true });
+  });
+
+  it("applies a delivery twice only once (one billing row)", async () => {
+    const id = freshId("wh");
+    await insertListing(owner.user.id, id);
+    const s = subscription(id);
+    const start = nowS();
+    expect((await deliver(testCheckoutCompleted("cs_3", s, start))).status).toBe(200);
+    const paid = testInvoice("invoice.paid", s, start, start);
+    const first = await deliver(paid);
+    const second = await deliver(paid);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await json(second)).toMatchObject({ applied: false });
+    expect(await billingRows(id)).toBe(1);
+    const endOnce = (await listingRow(id))!.promotion_end;
+    // The next period's invoice moves the end a week on; replaying it does not.
+    const next = testInvoice("invoice.paid", s, start + 7 * 86_400, start);
+    await deliver(next);
+    await deliver(next);
+    expect(Date.parse((await listingRow(id))!.promotion_end!) - Date.parse(endOnce!)).toBe(7 * DAY);
+    expect(await billingRows(id)).toBe(2);
+  });
+
+  describe("gives the same result in any order", () => {
+    const start = nowS();
+    // The first invoice's period ends an hour after a week from the checkout, so "7 days from now" and
+    // "to the period end" differ; the failed invoice is the next period's.
+    const events = {
+      completed: (s: TestSubscription) => testCheckoutCompleted("cs_order", s, start),
+      paid: (s: TestSubscription) => {
+        const e = testInvoice("invoice.paid", s, start + 3600, start);
+        return e;
+      },
+      failed: (s: TestSubscription) => testInvoice("invoice.payment_failed", s, start + 3600 + 7 * 86_400, start),
+      updated: (s: TestSubscription) => subscriptionEvent("customer.subscription.updated", s, { cancel_at_period_end: true }),
+      deleted: (s: TestSubscription) => subscriptionEvent("customer.subscription.deleted", s, { status: "canceled" }),
+    };
+    type Name = keyof typeof events;
+    const names = Object.keys(events) as Name[];
+    const pairs = names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b] as const));
+
+    const expected = (set: Name[]) => {
+      if (set.includes("deleted")) return { state: "none", promoted: false, auto_renew: false };
+      if (set.includes("failed")) return { state: "past_due" };
+      const live = set.includes("completed") || set.includes("paid");
+      if (!live) return { state: "none", promoted: false };
+      return set.includes("updated") ? { state: "cancelled", promoted: true, auto_renew: false } : { state: "promoted", promoted: true, auto_renew: true };
+    };
+
+    it.each(pairs)("%s and %s", async (a, b) => {
+      const results = [];
+      for (const order of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const id = freshId("ord");
+        await insertListing(owner.user.id, id);
+        const s = subscription(id);
+        for (const name of order) expect((await deliver(events[name](s))).status, name).toBe(200);
+        const status = await statusOf(id);
+        const row = (await listingRow(id))!;
+        results.push({ status, row });
+        expect(status, order.join(" then ")).toMatchObject(expected([a, b]));
+        if (a === "deleted" || b === "deleted") expect(row).toMatchObject({ promotion_end: null, stripe_subscription_id: null, auto_renew: 0 });
+      }
+      const [x, y] = results;
+      expect(y!.status.state).toBe(x!.status.state);
+      expect(y!.status.auto_renew).toBe(x!.status.auto_renew);
+      expect(y!.row.stripe_subscription_id === null).toBe(x!.row.stripe_subscription_id === null);
+      // Same end (to the second: "7 days from now" is never used once the paid period is known).
+      const end = (r: { row: { promotion_end: string | null } }) => (r.row.promotion_end ? Math.round(Date.parse(r.row.promotion_end) / 60_000) : null);
+      if ([a, b].includes("paid")) expect(end(y!)).toBe(end(x!));
+      else expect(Math.abs((end(y!) ?? 0) - (end(x!) ?? 0))).toBeLessThanOrEqual(1);
+    });
+  });
+});
+
+describe("owner-only calls", () => {
+  it("answer 403 to others on a public listing, 404 when they cannot see it, 401 signed out", async () => {
+    const pub = freshId("own");
+    const hidden = freshId("own");
+    await insertListing(owner.user.id, pub);
+    await insertListing(owner.user.id, hidden, { verification_status: "pending" });
+    const calls = (id: string) =>
+      [
+        ["POST", "/api/v1/promotions/create-checkout-session", { listing_id: id }],
+        ["GET", `/api/v1/promotions/status/${id}`],
+        ["GET", `/api/v1/promotions/billing-history/${id}`],
+        ["POST", `/api/v1/promotions/cancel/${id}`],
+      ] as const;
+    for (const [method, path, body] of calls(pub)) {
+      const init = { method, ...(body && { body: JSON.stringify(body) }) };
+      expect((await as(other, path, init)).status, path).toBe(403);
+      expect((await api(path, { ...init, headers: { "content-type": "application/json" } })).status, path).toBe(401);
+    }
+    for (const [method, path, body] of [...calls(hidden), ...calls("missing")]) {
+      const res = await as(other, path, { method, ...(body && { body: JSON.stringify(body) }) });
+      expect(res.status, path).toBe(404);
+      expect(await json(res)).toEqual({ detail: "Listing not found" });
+    }
+  });
+
+  it("refuses a rejected or hidden listing (409) and a second subscription (409)", async () => {
+    const rejected = freshId("own");
+    await insertListing(owner.user.id, rejected, { verification_status: "rejected" });
+    const res = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: rejected }) });
+    expect(res.status).toBe(409);
+    expect((await json<{ detail: string }>(res)).detail).toMatch(/approved/);
+
+    const id = freshId("own");
+    await insertListing(owner.user.id, id);
+    await buyWithTestCheckout(id);
+    const again = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: id }) });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toEqual({ detail: "This listing already has an active promotion subscription" });
+
+    const missing = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({}) });
+    expect(missing.status).toBe(422);
+  });
+});
+
+describe("cancel, approval, the cron and the promoted-listings list", () => {
+  it("cancel keeps promotion_end, clears the subscription id and reads 'cancelled'; a second cancel changes nothing", async () => {
+    const id = freshId("c");
+    await insertListing(owner.user.id, id);
+    await buyWithTestCheckout(id);
+    const before = await statusOf(id);
+    const res = await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" });
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: PromotionStatus }>(res);
+    expect(data).toMatchObject({ promoted: true, auto_renew: false, state: "cancelled", promotion_end: before.promotion_end, promotion_start: before.promotion_start });
+    expect((await listingRow(id))!.stripe_subscription_id).toBeNull();
+    expect((await json<{ data: PromotionStatus }>(await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" }))).data).toEqual(data);
+
+    const none = freshId("c");
+    await insertListing(owner.user.id, none);
+    expect((await as(owner, `/api/v1/promotions/cancel/${none}`, { method: "POST" })).status).toBe(409);
+  });
+
+  it("a promotion bought while pending waits, and starts when staff approve", async () => {
+    const id = freshId("p");
+    await insertListing(owner.user.id, id, { verification_status: "pending" });
+    await buyWithTestCheckout(id);
+    expect(await statusOf(id)).toMatchObject({ promoted: false, state: "awaiting_approval", auto_renew: true });
+    expect((await listingRow(id))!.promotion_pending_days).toBe(7);
+    const approve = await api(`/api/v1/admin/listings/${id}/verify`, authed(adminToken, { method: "PATCH", body: JSON.stringify({ status: "approved" }) }));
+    expect(approve.status).toBe(200);
+    const status = await statusOf(id);
+    expect(status).toMatchObject({ promoted: true, state: "promoted", days_remaining: 7, auto_renew: true });
+    expect((await listingRow(id))!.promotion_pending_days).toBeNull();
+  });
+
+  it("GET users/promoted-listings carries each listing's promotion_state", async () => {
+    const res = await as(owner, "/api/v1/users/promoted-listings");
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: PromotedListing[] }>(res);
+    expect(data.length).toBeGreaterThan(3);
+    const states = new Set(data.map((l) => l.promotion_state));
+    expect(states.has("promoted")).toBe(true);
+    expect(states.has("cancelled")).toBe(true);
+    expect(states.has("past_due")).toBe(true);
+    for (const l of data) expect(["promoted", "cancelled", "past_due", "awaiting_approval", "none"]).toContain(l.promotion_state);
+  });
+
+  it("the cron ends a cancelled promotion past its end (and its subscription), once, and keeps renewing ones", async () => {
+    const cancelled = freshId("cron");
+    const renewing = freshId("cron");
+    for (const id of [cancelled, renewing]) {
+      await insertListing(owner.user.id, id);
+      await buyWithTestCheckout(id);
+    }
+    await as(owner, `/api/v1/promotions/cancel/${cancelled}`, { method: "POST" });
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE listings SET promotion_start = ?, promotion_end = ? WHERE id IN (?, ?)").bind(new Date(Date.now() - 8 * DAY).toISOString(), past, cancelled, renewing),
+      env.DB.prepare("UPDATE stripe_subscriptions SET current_period_end = ? WHERE listing_id IN (?, ?)").bind(past, cancelled, renewing),
+    ]);
+    for (let run = 0; run < 2; run++) {
+      const ctx = createExecutionContext();
+      await entry.scheduled(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
+      await waitOnExecutionContext(ctx);
+    }
+    expect(await listingRow(cancelled)).toMatchObject({ promotion_end: null, promotion_source: null, auto_renew: 0 });
+    expect(await listingRow(renewing)).toMatchObject({ promotion_end: past, auto_renew: 1 });
+    const subs = await env.DB.prepare("SELECT listing_id, ended FROM stripe_subscriptions WHERE listing_id IN (?, ?) ORDER BY listing_id").bind(cancelled, renewing).all<{ listing_id: string; ended: number }>();
+    expect(Object.fromEntries(subs.results.map((r) => [r.listing_id, r.ended]))).toEqual({ [cancelled]: 1, [renewing]: 0 });
+    // A new purchase is possible again once the cancelled one ended.
+    const again = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: cancelled }) });
+    expect(again.status).toBe(200);
+  });
+});

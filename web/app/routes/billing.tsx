@@ -1,0 +1,11 @@
+import { BillingPage } from "../../features/billing/components/billing-page";
+import { RequireSignedIn } from "../guards";
+
+/** Signed in; visitors are redirected to / (spec route table). */
+export default function BillingRoute() {
+  return (
+    <RequireSignedIn>
+      <BillingPage />
+    </RequireSignedIn>
+  );
+}

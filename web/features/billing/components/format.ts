@@ -1,0 +1,31 @@
+/** Dates and money as the billing page shows them. */
+
+const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+
+/** An ISO timestamp as a date ("Nov 30, 2026"); null when absent or unreadable. */
+export function formatIsoDate(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : DATE.format(date);
+}
+
+/** Epoch seconds (billing history) as a date. */
+export const formatEpochDate = (seconds: number) => DATE.format(new Date(seconds * 1000));
+
+/** Minor units in the given currency (spec: minor units divided by 100; zero-decimal currencies as they are). */
+export function formatMoney(minor: number, currency: string): string {
+  const code = currency.toUpperCase();
+  try {
+    const format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(minor / 10 ** digits);
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${code}`;
+  }
+}
+
+/** "paid" -> "Paid", "past_due" -> "Past due". */
+export const statusLabel = (status: string) => {
+  const words = status.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};

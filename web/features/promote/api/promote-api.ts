@@ -1,0 +1,28 @@
+/** The promote page's call: start a checkout session for one of the user's listings. */
+import { useMutation } from "@tanstack/react-query";
+import { PROMOTION_MESSAGES, type CheckoutSessionResponse } from "@contract/promotions";
+import { ApiError, apiRequest } from "../../../lib/api-client";
+import { browserNavigation } from "../../../lib/browser-navigation";
+
+export const createCheckoutSession = (listingId: string) =>
+  apiRequest<CheckoutSessionResponse>("promotions/create-checkout-session", { method: "POST", body: { listing_id: listingId } }).then((r) => r.data);
+
+/** The server's reason when it gave one (403 not yours, 409 already subscribed), else the spec's text. */
+export function checkoutErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && typeof err.body?.detail === "string" && err.body.detail) return err.body.detail;
+  return PROMOTION_MESSAGES.checkoutFailed;
+}
+
+/**
+ * Creates the checkout session and sends the browser to it. The checkout (Stripe, or the worker's
+ * built-in /dev/checkout page) is outside the SPA, so this is a full navigation, not the router; it is
+ * done here, at the hook, so it happens even if the page unmounts while the call is in flight.
+ */
+export function useCreateCheckoutSession() {
+  return useMutation({
+    mutationFn: createCheckoutSession,
+    onSuccess: ({ checkout_url }) => {
+      browserNavigation.assign(checkout_url);
+    },
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Paid promotion (api-contract "Promotions (Stripe)"): the plan, the requests the SPA sends and the
+ * answers it reads. The worker's promotions service is the only code that changes a promotion.
+ */
+import { z } from "zod";
+import type { OwnerListing } from "./listings";
+
+/** The one plan (spec: 'Weekly Promotion $5/week'). */
+export const PROMOTION_PLAN = {
+  name: "Weekly Promotion",
+  priceLabel: "$5/week",
+  /** Minor units. */
+  amount: 500,
+  currency: "usd",
+  interval: "week",
+  days: 7,
+} as const;
+
+/** The spec's texts (section 8, Promotion and Billing). */
+export const PROMOTION_MESSAGES = {
+  noListing: "No listing ID provided",
+  signIn: "Please log in to promote a listing",
+  fetchListingFailed: "Failed to fetch listing",
+  checkoutFailed: "Failed to create checkout session",
+  statusFailed: "Failed to fetch promotion status",
+  cancelFailed: "Failed to cancel promotion",
+  promotedListingsFailed: "Failed to fetch promoted listings",
+  cancelSubscriptionFailed: "Failed to cancel subscription",
+} as const;
+
+export const checkoutSessionSchema = z.object({ listing_id: z.string().trim().min(1, PROMOTION_MESSAGES.noListing).max(64) });
+
+/**
+ * Where a listing's paid promotion stands: `promoted` renews at promotion_end; `cancelled` runs to
+ * promotion_end and stops; `past_due` a renewal payment failed (Stripe retries); `awaiting_approval`
+ * paid while the listing waits for review (starts on approval); `none` nothing running.
+ */
+export type PromotionState = "promoted" | "cancelled" | "past_due" | "awaiting_approval" | "none";
+
+/** GET promotions/status/{listingId} (and the answer of cancel). */
+export interface PromotionStatus {
+  promoted: boolean;
+  promotion_start: string | null;
+  promotion_end: string | null;
+  days_remaining: number;
+  auto_renew: boolean;
+  state: PromotionState;
+}
+export interface PromotionStatusResponse {
+  data: PromotionStatus;
+}
+
+/** POST promotions/create-checkout-session. */
+export interface CheckoutSessionResponse {
+  data: { checkout_url: string; session_id: string };
+}
+
+/** The spec's billing history entry: money in minor units, times in epoch seconds. */
+export interface BillingHistoryEntry {
+  id: string;
+  amount: number;
+  currency: string;
+  period_start: number;
+  period_end: number;
+  created: number;
+  status: string;
+}
+export interface BillingHistoryResponse {
+  data: BillingHistoryEntry[];
+}
+
+/** GET users/promoted-listings: own listings that are or were promoted, with where each stands. */
+export type PromotedListing = OwnerListing & { promotion_state: PromotionState };
+export interface PromotedListingsResponse {
+  data: PromotedListing[];
+}

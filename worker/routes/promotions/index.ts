@@ -1,0 +1,43 @@
+/**
+ * Paid promotion (api-contract "Promotions (Stripe)"). The owner's calls and Stripe's webhook;
+ * everything they change goes through services/promotions.ts.
+ */
+import {
+  checkoutSessionSchema,
+  type BillingHistoryResponse,
+  type CheckoutSessionResponse,
+  type PromotionStatusResponse,
+} from "../../contract/promotions";
+import { createRouter } from "../../lib/context";
+import { parseJson } from "../../lib/validate";
+import { requireUser } from "../../middleware/auth";
+import { billingHistory, cancelPromotion, promotionStatus, receiveWebhook, startCheckout } from "../../services/promotions";
+
+export const promotionsRoutes = createRouter()
+  .post("/create-checkout-session", async (c) => {
+    const user = await requireUser(c);
+    const { listing_id } = await parseJson(c, checkoutSessionSchema);
+    const data = await startCheckout(c.env, c.var.config, user, listing_id, new URL(c.req.url).origin);
+    return c.json<CheckoutSessionResponse>({ data });
+  })
+
+  // Stripe's events: the raw body is what the signature covers.
+  .post("/webhook", async (c) => {
+    const result = await receiveWebhook(c.env, c.var.config, await c.req.text(), c.req.header("stripe-signature"));
+    return c.json({ received: true, applied: result.applied });
+  })
+
+  .get("/status/:listingId", async (c) => {
+    const user = await requireUser(c);
+    return c.json<PromotionStatusResponse>({ data: await promotionStatus(c.env, user, c.req.param("listingId")) });
+  })
+
+  .get("/billing-history/:listingId", async (c) => {
+    const user = await requireUser(c);
+    return c.json<BillingHistoryResponse>({ data: await billingHistory(c.env, user, c.req.param("listingId")) });
+  })
+
+  .post("/cancel/:listingId", async (c) => {
+    const user = await requireUser(c);
+    return c.json<PromotionStatusResponse>({ data: await cancelPromotion(c.env, c.var.config, user, c.req.param("listingId")) });
+  });
