@@ -464,6 +464,20 @@ describe("cancel, approval, the cron and the promoted-listings list", () => {
     expect((await listingRow(id))!.promotion_pending_days).toBeNull();
   });
 
+  it("staff cannot unpromote a paid promotion (the owner would keep paying), only a staff one", async () => {
+    const id = freshId("p");
+    await insertListing(owner.user.id, id, { verification_status: "approved" });
+    await buyWithTestCheckout(id);
+    const unpromote = await api(`/api/v1/admin/listings/${id}/unpromote`, authed(adminToken, { method: "POST" }));
+    expect(unpromote.status).toBe(409);
+    expect(await statusOf(id)).toMatchObject({ promoted: true, state: "promoted" });
+    const staffOnly = freshId("p");
+    await insertListing(owner.user.id, staffOnly, { verification_status: "approved" });
+    expect((await api(`/api/v1/admin/listings/${staffOnly}/promote`, authed(adminToken, { method: "POST" }))).status).toBe(200);
+    expect((await api(`/api/v1/admin/listings/${staffOnly}/unpromote`, authed(adminToken, { method: "POST" }))).status).toBe(200);
+    expect(await statusOf(staffOnly)).toMatchObject({ promoted: false });
+  });
+
   it("GET users/promoted-listings carries each listing's promotion_state", async () => {
     const res = await as(owner, "/api/v1/users/promoted-listings");
     expect(res.status).toBe(200);

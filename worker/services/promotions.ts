@@ -86,6 +86,10 @@ export async function promoteByStaff(db: Db, actor: string, id: string): Promise
 
 /** Staff end a listing's promotion and cancel one waiting for approval; false when there is no such listing. */
 export async function unpromoteByStaff(db: Db, actor: string, id: string): Promise<boolean> {
+  // A paid promotion is the owner's subscription: ending only the window would keep charging them.
+  if ((await liveSubscriptionsOfListing(db, id)).length) {
+    throw conflict("This promotion is paid by a subscription. Delete the listing (which cancels it) or cancel the subscription in Stripe.");
+  }
   const [res] = await db.batch([
     updateListing(db, id, { ...promotionEnded(), promotionPendingDays: null, updatedAt: isoNow() }),
     audit(db, actor, "listing_unpromote", "listings", id),
