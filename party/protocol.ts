@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 
+export { CLOSE_CODES, PARTIES } from "../worker/contract/constants";
+
 export const messageSchema = z.object({
   id: z.string(),
   sender_id: z.string(),
@@ -25,11 +27,4 @@ export type Message = z.infer<typeof messageSchema>;
 export const clientEventSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") })]);
 export type ClientEvent = z.infer<typeof clientEventSchema>;
 
-/** Party names (from the Durable Object binding names in wrangler.toml). */
-export const PARTIES = { conversation: "conversation", inbox: "inbox" } as const;
 
-/**
- * Close codes the server uses when it ends sockets itself (4000-4999 are the application's). A client
- * should not reconnect after these: the room is gone (or the account is).
- */
-export const CLOSE_CODES = { conversationDeleted: 4404, accountDeleted: 4410 } as const;

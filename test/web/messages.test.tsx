@@ -7,7 +7,7 @@ import type { Conversation, Message } from "@contract/messages";
 import { paths } from "../../web/config/paths";
 import { mergeMessages } from "../../web/features/messages/lib/thread";
 import { POLL_INTERVALS, pollInterval } from "../../web/lib/activity";
-import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays } from "../../web/lib/party-socket";
+import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays } from "../../web/lib/party-connection";
 import { createQueryClient } from "../../web/app/providers";
 import { useUnreadCount } from "../../web/lib/unread";
 import { makeUser, renderApp } from "./render";

@@ -7,7 +7,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import type { UnreadCountResponse } from "@contract/messages";
-import { PARTIES, type ServerEvent } from "@party/protocol";
+import { PARTIES } from "@contract/constants";
+import type { ServerEvent } from "@party/protocol";
 import { pollInterval, useIdle } from "./activity";
 import { apiRequest } from "./api-client";
 import { usePartySocket } from "./party-socket";

@@ -85,3 +85,12 @@ export type UnitType = (typeof UNIT_TYPES)[number];
 export type LeaseTerm = (typeof LEASE_TERMS)[number];
 export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
 export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];
+
+/**
+ * Real-time rooms (party/protocol.ts re-exports these): the party names of /parties/{party}/{room}, and
+ * the close codes the server uses when it ends sockets itself (4000-4999 are the application's); a
+ * client does not reconnect after them. Here, zod-free, so the SPA's first page can name them without
+ * loading the event schemas.
+ */
+export const PARTIES = { conversation: "conversation", inbox: "inbox" } as const;
+export const CLOSE_CODES = { conversationDeleted: 4404, accountDeleted: 4410 } as const;

@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useEffectEvent } from "react";
 import type { ServerEvent } from "@party/protocol";
-import { PARTIES } from "@party/protocol";
+import { PARTIES } from "@contract/constants";
 import { pollInterval, useIdle } from "../../../lib/activity";
 import { ApiError } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
