@@ -32,7 +32,7 @@ describe("admin panel", () => {
     const user = userEvent.setup();
     renderApp("/staff");
     const password = await screen.findByLabelText("Admin password");
-    expect(document.title).toBe("Admin Panel");
+    await waitFor(() => expect(document.title).toBe("Admin Panel"));
     await user.type(password, "wrong");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     await waitFor(() => expect(password).toHaveValue(""));
