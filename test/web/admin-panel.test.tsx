@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import { adminSession } from "../../web/features/admin/api/admin-api";
-import { callsTo, makeOwnerListing, mockFetch, renderApp } from "./render";
+import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
 function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
   const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
@@ -98,6 +98,46 @@ describe("admin panel", () => {
     expect(await screen.findByText("Listing rejected successfully!")).toBeInTheDocument();
     const [review] = callsTo(calls, "/admin/listings/p1/verify", "PATCH");
     expect(JSON.parse(String(review!.init!.body))).toEqual({ status: "rejected", rejection_reason: "Blurry photos" });
+  });
+
+  it("the details modal shows words, not codes, and the lister's name opens their user card", async () => {
+    const lister = makeUser({ id: "owner-7", first_name: "Jordan", last_name: "Kim", email: "jordan@utexas.edu", id_verification_status: "verified" });
+    mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/listings/pending": {
+        listings: [adminListing("p1", { verification_status: "pending", unit_type: "2x1", lease_term: "spring", user_id: "owner-7", created_at: "2026-01-02T00:00:00.000Z" })],
+      },
+      "/api/v1/admin/users": { users: [makeUser({ id: "other-1", first_name: "Sam", last_name: "Carter", email: "sam@fsu.edu" }), lister] },
+    });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    await user.click(await screen.findByRole("button", { name: "View Details" }));
+    const dialog = screen.getByRole("dialog", { name: "Room p1" });
+    const value = (term: string) => within(dialog).getByText(term).nextElementSibling;
+    expect(value("Unit type")).toHaveTextContent(/^2 bed \/ 1 bath$/);
+    expect(value("Lease term")).toHaveTextContent(/^Spring$/);
+    expect(value("Status")).toHaveTextContent(/^Pending review · Available$/);
+    // New York time, 12-hour: the one staff format.
+    expect(value("Created")).toHaveTextContent("Jan 1, 2026, 7:00 PM EST");
+    expect(within(dialog).queryByText("owner-7")).toBeNull();
+
+    await user.click(within(dialog).getByRole("button", { name: /^Jordan Kim/ }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(screen.getAllByRole("tab", { name: "Users", selected: true })).toHaveLength(2);
+    const search = await screen.findByRole("searchbox", { name: "Search users" });
+    expect(search).toHaveValue("owner-7");
+    expect(search).toHaveFocus();
+    const cards = screen.getAllByRole("listitem");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]).toHaveTextContent("Jordan Kim");
+    expect(cards[0]).toHaveTextContent("Joined Dec 31, 2025, 7:00 PM EST");
+
+    // Leaving and coming back keeps the search but does not pull focus again.
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    await user.click(screen.getByRole("tab", { name: "Users", selected: false }));
+    expect(await screen.findByRole("searchbox", { name: "Search users" })).not.toHaveFocus();
   });
 
   it("a failed tab says which list failed, with Retry", async () => {

@@ -133,6 +133,14 @@ describe("listing review", () => {
     expect(res.verified_count).toBeGreaterThanOrEqual(2);
     expect((await json<{ listings: unknown[] }>(await admin("/api/v1/admin/listings/pending"))).listings).toEqual([]);
   });
+
+  it("names each listing's lister (the details modal links the name to their user card)", async () => {
+    await insertListing("named1");
+    for (const path of ["/api/v1/admin/listings", "/api/v1/admin/listings/pending"]) {
+      const { listings } = await json<{ listings: { id: string; user_id: string; user_first_name: string; user_last_name: string }[] }>(await admin(path));
+      expect(listings.find((l) => l.id === "named1")).toMatchObject({ user_id: student.user.id, user_first_name: "Test", user_last_name: "User" });
+    }
+  });
 });
 
 describe("listing edits by staff", () => {

@@ -110,4 +110,17 @@ describe("demo data", () => {
     const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>();
     expect(users!.n).toBe(0);
   });
+
+  it("lists every demo listing under its owner's university, by verified owners only", async () => {
+    await env.DB.exec("DELETE FROM listing_photos; DELETE FROM listings; DELETE FROM users;");
+    const result = await seedDemoData(env, [{ name: "01-bedroom.jpg", data: JPEG_BASE64 }]);
+    expect(result.seeded).toBe(true);
+    const { results } = await env.DB.prepare(
+      `SELECT l.id, l.university_id AS listing_university, u.university_id AS owner_university, u.id_verification_status AS owner_status
+       FROM listings l JOIN users u ON u.id = l.user_id`,
+    ).all<{ id: string; listing_university: number; owner_university: number; owner_status: string }>();
+    expect(results).toHaveLength(result.listings);
+    expect(results.filter((r) => r.listing_university !== r.owner_university)).toEqual([]);
+    expect(new Set(results.map((r) => r.owner_status))).toEqual(new Set(["verified"]));
+  });
 });

@@ -1,4 +1,4 @@
-import { useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
 export interface TabItem {
   id: string;
@@ -24,6 +24,18 @@ export function Tabs({ tabs, value, onChange, label }: TabsProps) {
     0,
     tabs.findIndex((t) => t.id === value),
   );
+
+  // A tab bar wider than the screen scrolls sideways: keep the selected tab in view, however it was
+  // selected (click, arrow key, or set from outside). Only the bar scrolls, never the page.
+  useEffect(() => {
+    const tab = refs.current[current];
+    const list = tab?.parentElement;
+    if (!tab || !list || list.scrollWidth <= list.clientWidth) return;
+    const tabBox = tab.getBoundingClientRect();
+    const listBox = list.getBoundingClientRect();
+    if (tabBox.left < listBox.left) list.scrollLeft -= listBox.left - tabBox.left;
+    else if (tabBox.right > listBox.right) list.scrollLeft += tabBox.right - listBox.right;
+  }, [current]);
 
   function select(index: number) {
     const tab = tabs[(index + tabs.length) % tabs.length]!;

@@ -12,9 +12,17 @@ export const DEMO_USERS = [
   { key: "owner2", email: "priya.shah@campusnest.dev", first: "Priya", last: "Shah", uni: "UCLA", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
   { key: "owner3", email: "diego.ramos@campusnest.dev", first: "Diego", last: "Ramos", uni: "UMich", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
   { key: "owner4", email: "emma.nguyen@campusnest.dev", first: "Emma", last: "Nguyen", uni: "NYU", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
+  { key: "owner5", email: "liam.brooks@campusnest.dev", first: "Liam", last: "Brooks", uni: "FSU", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
+  { key: "owner6", email: "sofia.martinez@campusnest.dev", first: "Sofia", last: "Martinez", uni: "UCF", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
+  { key: "owner7", email: "noah.patel@campusnest.dev", first: "Noah", last: "Patel", uni: "Georgia Tech", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
+  { key: "owner8", email: "ava.johnson@campusnest.dev", first: "Ava", last: "Johnson", uni: "OSU", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
+  { key: "owner9", email: "ethan.wong@campusnest.dev", first: "Ethan", last: "Wong", uni: "UW", idStatus: "verified", password: DEMO_PASSWORD_LISTER },
 ] as const;
 
-/** Universities with listings, by abbreviation (migration 0001), with a city and streets nearby. */
+/**
+ * Universities with listings, by abbreviation (migration 0001), with a city and streets nearby. Each
+ * needs a verified demo user of the same university above: listings are listed by their own students.
+ */
 export const DEMO_PLACES = [
   { abbr: "UF", city: "Gainesville", state: "FL", zip: "32601", streets: ["SW 13th St", "NW 17th St", "SW 20th Ave", "Archer Rd", "W University Ave", "SW 2nd Ave"] },
   { abbr: "FSU", city: "Tallahassee", state: "FL", zip: "32304", streets: ["W Tennessee St", "Ocala Rd", "Pensacola St", "Stadium Dr", "W Call St", "Macomb St"] },

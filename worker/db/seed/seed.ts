@@ -115,7 +115,11 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     });
   }
 
-  const owners = DEMO_USERS.filter((u) => u.idStatus === "verified").map((u) => userIds.get(u.key)!);
+  // A place's listings belong to verified students of that university (a lister's university is their listings').
+  const ownersAt = new Map<string, string[]>();
+  for (const u of DEMO_USERS.filter((user) => user.idStatus === "verified")) ownersAt.set(u.uni, [...(ownersAt.get(u.uni) ?? []), userIds.get(u.key)!]);
+  const placesWithoutOwner = DEMO_PLACES.filter((p) => !ownersAt.has(p.abbr)).map((p) => p.abbr);
+  if (placesWithoutOwner.length) throw new Error(`Seed places without a verified demo user: ${placesWithoutOwner.join(", ")}`);
   const rnd = prng(42);
   const listingRows: (typeof listings.$inferInsert)[] = [];
   const photoRows: (typeof listingPhotos.$inferInsert)[] = [];
@@ -142,7 +146,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
       const promoted = i === 0 && placeIndex % 3 === 0;
       listingRows.push({
         id,
-        userId: rnd.pick(owners),
+        userId: rnd.pick(ownersAt.get(place.abbr)!),
         universityId: uniId.get(place.abbr)!,
         title: title.slice(0, 35),
         description,

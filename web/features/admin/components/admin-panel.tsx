@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Tabs } from "../../../components/ui/tabs";
 import { paths } from "../../../config/paths";
 import { adminApi, adminSession, useAdminToken } from "../api/admin-api";
@@ -42,6 +42,15 @@ function AdminWorkspace() {
   const queryClient = useQueryClient();
   const [tab, setTab] = useState("dashboard");
   const [validated, setValidated] = useState(false);
+  const [userSearch, setUserSearch] = useState("");
+  const [focusUserSearch, setFocusUserSearch] = useState(false);
+  /** Opens a user's card from elsewhere (a listing's lister): the Users tab, searched by their id. */
+  function showUser(userId: string) {
+    setUserSearch(userId);
+    setFocusUserSearch(true);
+    setTab("users");
+  }
+  const searchFocused = useCallback(() => setFocusUserSearch(false), []);
 
   // A stored token is checked once against the tables endpoint and dropped if refused.
   useEffect(() => {
@@ -89,7 +98,7 @@ function AdminWorkspace() {
               <Section
                 label="Users"
                 tabs={[
-                  { id: "all", label: "Users", content: <UsersTab /> },
+                  { id: "all", label: "Users", content: <UsersTab search={userSearch} onSearchChange={setUserSearch} focusSearch={focusUserSearch} onSearchFocused={searchFocused} /> },
                   { id: "pending", label: "Pending", content: <VerificationReview status="pending" /> },
                   { id: "unverified", label: "Unverified", content: <VerificationReview status="unverified" /> },
                 ]}
@@ -103,9 +112,9 @@ function AdminWorkspace() {
               <Section
                 label="Listings"
                 tabs={[
-                  { id: "all", label: "All", content: <ListingsTab which="all" /> },
-                  { id: "pending", label: "Pending", content: <ListingsTab which="pending" /> },
-                  { id: "promoted", label: "Promoted", content: <ListingsTab which="promoted" /> },
+                  { id: "all", label: "All", content: <ListingsTab which="all" onShowUser={showUser} /> },
+                  { id: "pending", label: "Pending", content: <ListingsTab which="pending" onShowUser={showUser} /> },
+                  { id: "promoted", label: "Promoted", content: <ListingsTab which="promoted" onShowUser={showUser} /> },
                 ]}
               />
             ),

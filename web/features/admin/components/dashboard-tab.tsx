@@ -1,7 +1,7 @@
 import type { AdminStats } from "@contract/admin";
 import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
-import { NY_TIME } from "../lib/format";
+import { formatStaffTime } from "../lib/format";
 
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
@@ -73,7 +73,9 @@ function AuditLog() {
             <ol className="audit-log">
               {rows.slice(0, 20).map((r) => (
                 <li key={r.id}>
-                  <time className="muted">{NY_TIME.format(new Date(r.created_at))}</time> <strong>{r.action.replace(/_/g, " ")}</strong>
+                  <time className="muted" dateTime={r.created_at}>
+                    {formatStaffTime(r.created_at)}
+                  </time> <strong>{r.action.replace(/_/g, " ")}</strong>
                   {r.table && <span className="muted"> · {r.table}</span>}
                   {r.item_id && <span className="mono"> {r.item_id}</span>}
                   <span className="muted"> · {r.actor}</span>

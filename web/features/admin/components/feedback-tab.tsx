@@ -3,7 +3,7 @@ import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useArchiveFeedback } from "../api/admin-mutations";
 import { useAdminFeedback } from "../api/admin-queries";
-import { NY_TIME } from "../lib/format";
+import { formatStaffTime } from "../lib/format";
 
 export function FeedbackTab({ archived }: { archived: boolean }) {
   const feedback = useAdminFeedback(archived);
@@ -21,7 +21,7 @@ export function FeedbackTab({ archived }: { archived: boolean }) {
                 <div className="section-head">
                   <strong>{f.email}</strong>
                   <time className="muted" dateTime={f.timestamp}>
-                    {NY_TIME.format(new Date(f.timestamp))}
+                    {formatStaffTime(f.timestamp)}
                   </time>
                 </div>
                 <p className="prewrap">{f.message}</p>

@@ -1,20 +1,47 @@
+import type { ReactNode } from "react";
 import { Dialog } from "../../../components/ui/dialog";
-import { formatRent } from "../../../lib/listings-api";
+import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
-import { NY_TIME } from "../lib/format";
+import { formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 
-/** A pending listing in full, with Approve, Reject and Close. */
+/** The review state, the owner's state and staff's own hiding, in words. */
+function statusText(listing: AdminListing) {
+  const parts = [REVIEW_STATUS_LABELS[listing.verification_status], LISTING_STATUS_LABELS[listing.status]];
+  if (listing.moderation_status === "hidden") parts.push("Hidden by staff");
+  return parts.join(" · ");
+}
+
+/** A pending listing in full, with Approve, Reject and Close; the lister's name opens their user card. */
 export function ListingDetailsDialog({
   listing,
   onApprove,
   onReject,
   onClose,
+  onShowUser,
 }: {
   listing: AdminListing | null;
   onApprove: (listing: AdminListing) => void;
   onReject: (listing: AdminListing) => void;
   onClose: () => void;
+  onShowUser: (userId: string) => void;
 }) {
+  const listerName = listing && (`${listing.user_first_name} ${listing.user_last_name}`.trim() || "Unknown User");
+  const rows: [string, ReactNode][] = listing
+    ? [
+        ["Price", `${formatRent(listing.price)}/month`],
+        ["Address", listing.address],
+        ["Unit type", unitLabel(listing.unit_type)],
+        ["Lease term", termLabel(listing.lease_term)],
+        ["Status", statusText(listing)],
+        [
+          "Lister",
+          <button type="button" className="link-button" aria-label={`${listerName}: open their user card`} onClick={() => onShowUser(listing.user_id)}>
+            {listerName}
+          </button>,
+        ],
+        ["Created", <time dateTime={listing.created_at}>{formatStaffTime(listing.created_at)}</time>],
+      ]
+    : [];
   return (
     <Dialog
       open={listing !== null}
@@ -39,15 +66,7 @@ export function ListingDetailsDialog({
     >
       {listing && (
         <dl className="details">
-          {[
-            ["Price", `${formatRent(listing.price)}/month`],
-            ["Address", listing.address],
-            ["Unit type", listing.unit_type],
-            ["Lease term", listing.lease_term],
-            ["Status", `${listing.verification_status} · ${listing.status}`],
-            ["User ID", listing.user_id],
-            ["Created", NY_TIME.format(new Date(listing.created_at))],
-          ].map(([k, v]) => (
+          {rows.map(([k, v]) => (
             <div key={k}>
               <dt>{k}</dt>
               <dd>{v}</dd>

@@ -2,20 +2,22 @@ import type { ReactNode } from "react";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
-import { NY_TIME } from "../lib/format";
+import { formatStaffTime, REVIEW_STATUS_LABELS } from "../lib/format";
 
 export function ListingTile({ listing, children }: { listing: AdminListing; children: ReactNode }) {
   return (
     <li className="panel admin-tile">
       <img src={listing.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
       <div className="admin-tile-text">
-        <span className={`badge badge-${listing.verification_status}`}>{listing.verification_status}</span>
+        <span className={`badge badge-${listing.verification_status}`}>{REVIEW_STATUS_LABELS[listing.verification_status]}</span>
         <strong>{listing.title}</strong>
         <span>{formatRent(listing.price)}/month</span>
         <span className="muted">
           {listing.location} · {listing.university_abbreviation}
         </span>
-        {listing.promotion_end && <span className="muted">Promoted until {NY_TIME.format(new Date(listing.promotion_end))}</span>}
+        {listing.promotion_end && <span className="muted">
+            Promoted until <time dateTime={listing.promotion_end}>{formatStaffTime(listing.promotion_end)}</time>
+          </span>}
       </div>
       <div className="row row-start">{children}</div>
     </li>

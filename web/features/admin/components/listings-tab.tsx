@@ -34,7 +34,7 @@ function useActionToasts() {
   });
 }
 
-export function ListingsTab({ which }: { which: AdminListingsView }) {
+export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; onShowUser: (userId: string) => void }) {
   const listings = useAdminListings(which);
   const toast = useToast();
   const toasts = useActionToasts();
@@ -151,6 +151,7 @@ export function ListingsTab({ which }: { which: AdminListingsView }) {
       <ListingDetailsDialog
         listing={details}
         onClose={() => setDetails(null)}
+        onShowUser={onShowUser}
         onApprove={(l) => {
           approve(l);
           setDetails(null);

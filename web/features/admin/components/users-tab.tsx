@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback } from "react";
 import { Avatar } from "../../../components/ui/avatar";
 import { Loadable } from "../../../components/ui/loadable";
 import { useToast } from "../../../components/ui/toast";
@@ -6,13 +6,36 @@ import { errorMessage } from "../../../lib/api-client";
 import type { AdminUserStatus } from "../api/admin-api";
 import { useSetUserStatus } from "../api/admin-mutations";
 import { useAdminUsers } from "../api/admin-queries";
+import { formatStaffTime } from "../lib/format";
 
 const STATUS_WORD: Record<AdminUserStatus, string> = { verified: "verify", unverified: "unverify", pending: "set to pending" };
 
-export function UsersTab() {
+/**
+ * The user cards. The search lives in the panel so another tab can open a user's card (the lister
+ * link of a listing fills it with the user's id); focusSearch then moves focus to the filled box, once.
+ */
+export function UsersTab({
+  search,
+  onSearchChange: setSearch,
+  focusSearch,
+  onSearchFocused,
+}: {
+  search: string;
+  onSearchChange: (search: string) => void;
+  focusSearch: boolean;
+  onSearchFocused: () => void;
+}) {
   const users = useAdminUsers();
   const setStatus = useSetUserStatus();
-  const [search, setSearch] = useState("");
+  // Stable, so focus moves only when the box first appears, not on every render.
+  const searchRef = useCallback(
+    (input: HTMLInputElement | null) => {
+      if (!input || !focusSearch) return;
+      input.focus();
+      onSearchFocused();
+    },
+    [focusSearch, onSearchFocused],
+  );
   const toast = useToast();
   function changeStatus(id: string, status: AdminUserStatus) {
     const word = STATUS_WORD[status];
@@ -35,7 +58,7 @@ export function UsersTab() {
             <div className="admin-toolbar">
               <span className="muted">{all.length} users</span>
               <div className="search-row">
-                <input type="search" aria-label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={(e) => setSearch(e.target.value)} />
+                <input ref={searchRef} type="search" aria-label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={(e) => setSearch(e.target.value)} />
                 {search && (
                   <button type="button" className="button button-ghost" onClick={() => setSearch("")}>
                     Clear
@@ -67,7 +90,9 @@ export function UsersTab() {
                       <span className={`badge badge-${u.id_verification_status}`}>{u.id_verification_status}</span>
                       <span className="muted">{u.email || "No email"}</span>
                       <span className="muted mono">ID: {u.id}</span>
-                      <span className="muted">Joined {new Date(u.created_at).toLocaleDateString("en-US")}</span>
+                      <span className="muted">
+                        Joined <time dateTime={u.created_at}>{formatStaffTime(u.created_at)}</time>
+                      </span>
                     </div>
                     <label className="field">
                       <span className="field-label">Status</span>

@@ -8,7 +8,7 @@ import { errorMessage } from "../../../lib/api-client";
 import type { ReviewDecision, ReviewItem, VerificationQueue } from "../api/admin-api";
 import { useReviewVerification } from "../api/admin-mutations";
 import { useIdentityDocument, useVerificationQueue } from "../api/admin-queries";
-import { NY_TIME } from "../lib/format";
+import { formatStaffTime } from "../lib/format";
 
 /** Identity review: the pending requests (view, approve, reject) or the users who never sent one. */
 export function VerificationReview({ status }: { status: VerificationQueue }) {
@@ -45,7 +45,7 @@ export function VerificationReview({ status }: { status: VerificationQueue }) {
                       <span className="muted">{item.user_email || "No email"}</span>
                       {request && (
                         <span className="muted">
-                          {request.document_type.replace("_", " ")} · submitted {NY_TIME.format(new Date(request.submitted_at))}
+                          {request.document_type.replace("_", " ")} · submitted <time dateTime={request.submitted_at}>{formatStaffTime(request.submitted_at)}</time>
                         </span>
                       )}
                       {request?.notes && <span>“{request.notes}”</span>}
