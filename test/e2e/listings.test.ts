@@ -121,7 +121,7 @@ describe("the marketplace in Chromium", () => {
 
     await page.goto("/profile");
     const row = page.locator(".my-listings li", { hasText: "E2E sunny room by campus" });
-    await row.getByText("(Pending)").waitFor();
+    await row.getByText("Pending review").waitFor();
     await row.getByRole("link", { name: "Edit" }).click();
     await page.getByLabel("Monthly rent ($)").fill("910");
     await page.getByRole("button", { name: "Save changes" }).click();

@@ -172,8 +172,8 @@ describe("listing form rules", () => {
     expect(checkFiles([file("a.jpg", "image/jpeg")], 9, false)).toBeNull();
     expect(checkFiles([file("a.jpg", "image/jpeg"), file("b.jpg", "image/jpeg")], 9, false)).toBe(MESSAGES.max);
     expect(checkFiles([file("a.jpg", "image/jpeg", 0)], 0, false)).toBe(MESSAGES.empty);
-    expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(MESSAGES.invalidDesktop);
-    expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(MESSAGES.invalidMobile);
+    expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
+    expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
     expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
     expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
     expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });

@@ -10,6 +10,7 @@ import {
   isIdVerified,
   isPublicListing,
   looksIdVerified,
+  ownerListingState,
 } from "@contract/policies";
 
 const student = (status: string) => ({ id: "u1", id_verification_status: status });
@@ -67,5 +68,16 @@ describe("policies", () => {
     expect(canMessage(student("unverified"), "owner")).toBe(true);
     expect(canMessage(student("verified"), "u1")).toBe(false);
     expect(canMessage(null, "owner")).toBe(false);
+  });
+
+  it("gives an owner's listing exactly one state: review first, then staff's hiding, then the owner's status", () => {
+    expect(ownerListingState(listing({ verification_status: "pending" }))).toBe("pending");
+    // A pending listing the owner marked taken is still only pending review.
+    expect(ownerListingState(listing({ verification_status: "pending", status: "taken" }))).toBe("pending");
+    expect(ownerListingState(listing({ verification_status: "rejected", status: "taken" }))).toBe("rejected");
+    expect(ownerListingState(listing({ moderation_status: "hidden" }))).toBe("hidden_by_staff");
+    expect(ownerListingState(listing({ status: "taken" }))).toBe("taken");
+    expect(ownerListingState(listing({ status: "hidden" }))).toBe("paused");
+    expect(ownerListingState(listing())).toBe("live");
   });
 });

@@ -20,22 +20,37 @@ function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
 }
 
 describe("profile page", () => {
-  it("lists own listings in every state: '(Pending)', and a 'Rejected' badge that shows the reason", async () => {
+  it("names each own listing's one state and offers only the actions valid in it", async () => {
     const user = makeUser({ id_verification_status: "verified" });
     mockFetch(
       profileRoutes(user, [
         ownListing("a"),
         ownListing("p", { verification_status: "pending" }),
+        ownListing("t", { status: "taken" }),
+        ownListing("h", { status: "hidden" }),
         ownListing("r", { verification_status: "rejected", rejection_reason: "Photos do not show the room" }),
       ]),
     );
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
-    const pending = await screen.findByRole("link", { name: /My room p/ });
-    expect(pending).toHaveTextContent("My room p (Pending)");
-    expect(screen.getByRole("link", { name: /My room a/ })).not.toHaveTextContent("(Pending)");
-    expect(screen.getAllByRole("button", { name: "Rejected" })).toHaveLength(1);
-    await ui.click(screen.getByRole("button", { name: "Rejected" }));
+    const item = async (id: string) => (await screen.findByRole("link", { name: `My room ${id}` })).closest("li")!;
+    const actions = (row: HTMLElement) => within(row).getAllByRole("button").concat(within(row).getAllByRole("link")).map((el) => el.textContent);
+
+    // The list loads once; under a loaded test run that can take longer than findBy's default second.
+    await screen.findByRole("link", { name: "My room p" }, { timeout: 5000 });
+    const pending = await item("p");
+    expect(pending).toHaveTextContent("Pending review");
+    expect(pending).not.toHaveTextContent("Available");
+    expect(within(pending).queryByRole("button", { name: "Mark taken" })).toBeNull();
+    expect(actions(await item("a"))).toEqual(expect.arrayContaining(["Mark taken", "Promote"]));
+    expect(await item("a")).toHaveTextContent("Live");
+    expect(await item("t")).toHaveTextContent("Taken");
+    expect(within(await item("t")).getByRole("button", { name: "Mark available" })).toBeInTheDocument();
+    expect(await item("h")).toHaveTextContent("Paused");
+
+    const rejected = await item("r");
+    expect(within(rejected).queryByRole("button", { name: /Mark/ })).toBeNull();
+    await ui.click(within(rejected).getByRole("button", { name: "Rejected - see why" }));
     const dialog = screen.getByRole("dialog", { name: "Why this listing was rejected" });
     expect(within(dialog).getByText("Photos do not show the room")).toBeInTheDocument();
   });

@@ -21,7 +21,7 @@ export function ListingCard({ listing, back }: { listing: PublicListing; back: s
       <div className="listing-card-media">
         <Carousel images={listing.thumbnails} alt={listing.title} />
         {listing.promoted && <span className="promoted-badge">Featured</span>}
-        <FavoriteButton listingId={listing.id} ownerId={listing.user_id} />
+        <FavoriteButton listingId={listing.id} ownerId={listing.user_id} visibleToVisitors />
       </div>
       <Link to={href} className="listing-card-body">
         <p className="listing-card-price">

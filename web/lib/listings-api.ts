@@ -142,7 +142,8 @@ export function useToggleFavorite(onDone: { success: (removed: boolean) => void;
 }
 
 export const UNIT_LABELS: Record<string, string> = { studio: "Studio", other: "Other" };
-export const unitLabel = (unit: string) => UNIT_LABELS[unit] ?? unit;
+/** A unit type in words: studio and other by name, "2x1" as "2 bed / 1 bath". */
+export const unitLabel = (unit: string) => UNIT_LABELS[unit] ?? unit.replace(/^(\d+)x(\d+)$/, "$1 bed / $2 bath");
 export const termLabel = (term: string) => term[0]!.toUpperCase() + term.slice(1);
 export const GENDER_LABELS: Record<string, string> = {
   no_preference: "No preference",

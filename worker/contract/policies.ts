@@ -93,3 +93,19 @@ export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification
 export function canMessage(user: Actor, recipientId: string): boolean {
   return !!user && user.id !== recipientId;
 }
+
+/** The one state an owner's own listing is in, as the profile names it (each state has its own actions). */
+export type OwnerListingState = "pending" | "rejected" | "hidden_by_staff" | "taken" | "paused" | "live";
+
+/**
+ * Review comes first (a pending or rejected listing is public to nobody, whatever its owner set),
+ * then staff's hiding, then the owner's own status.
+ */
+export function ownerListingState(listing: Omit<ListingFacts, "user_id">): OwnerListingState {
+  if (listing.verification_status === "rejected") return "rejected";
+  if (listing.verification_status !== PUBLIC_LISTING.verification_status) return "pending";
+  if (listing.moderation_status !== PUBLIC_LISTING.moderation_status) return "hidden_by_staff";
+  if (listing.status === "taken") return "taken";
+  if (listing.status !== PUBLIC_LISTING.status) return "paused";
+  return "live";
+}

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLocation } from "react-router-dom";
 import { MOBILE_BREAKPOINT_PX, PAGE_SIZES } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -7,20 +7,20 @@ import { ListingCard, ListingGridSkeleton } from "../../../components/listing-ca
 import { ShieldIcon } from "../../../components/ui/icons";
 import { errorMessage } from "../../../lib/api-client";
 import { browseListings, listingKeys } from "../../../lib/listings-api";
+import { useMediaQuery } from "../../../lib/use-media-query";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
+import { ActiveFilters } from "./active-filters";
 import { FilterBar } from "./filter-bar";
 
 function useBatchSize() {
-  const query = `(max-width: ${MOBILE_BREAKPOINT_PX}px)`;
-  const [mobile, setMobile] = useState(() => window.matchMedia?.(query).matches ?? false);
-  useEffect(() => {
-    const list = window.matchMedia?.(query);
-    if (!list) return;
-    const onChange = () => setMobile(list.matches);
-    list.addEventListener("change", onChange);
-    return () => list.removeEventListener("change", onChange);
-  }, [query]);
+  const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
   return mobile ? PAGE_SIZES.browseDisplayMobile : PAGE_SIZES.browseDisplay;
+}
+
+/** The API pages without a total: while more pages exist the count is a floor ("40+ listings"). */
+export function resultsCount(loaded: number, more: boolean): string {
+  if (more) return `${loaded}+ listings`;
+  return loaded === 1 ? "1 listing" : `${loaded} listings`;
 }
 
 export function BrowsePage() {
@@ -66,6 +66,7 @@ export function BrowsePage() {
         </div>
       </section>
       <FilterBar key={params.get("q") ?? ""} />
+      <ActiveFilters />
       <section aria-labelledby="results-heading" aria-busy={results.isPending}>
         <h2 id="results-heading" className="visually-hidden">
           Listings
@@ -92,7 +93,7 @@ export function BrowsePage() {
         ) : (
           <>
             <p className="results-count muted" aria-live="polite">
-              Showing {Math.min(visible, listings.length)} of {results.hasNextPage ? `${listings.length}+` : listings.length} listings
+              {resultsCount(listings.length, results.hasNextPage)}
             </p>
             <div className="listing-grid">
               {listings.slice(0, visible).map((listing) => (

@@ -25,7 +25,7 @@ export function FilterBar() {
         <label className="visually-hidden" htmlFor="browse-q">
           Search listings
         </label>
-        <input id="browse-q" type="search" placeholder="Search title, description or address" value={q} onChange={(e) => setQ(e.target.value)} />
+        <input id="browse-q" type="search" placeholder="Search listings" value={q} onChange={(e) => setQ(e.target.value)} />
         <button type="submit" className="button button-primary">
           Search
         </button>

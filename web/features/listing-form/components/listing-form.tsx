@@ -7,7 +7,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { UniversitySelect } from "../../../components/university-select";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
-import { checkFiles, MESSAGES } from "../lib/images";
+import { checkDecodable, checkFiles, MESSAGES } from "../lib/images";
 import { AddressInput } from "./address-input";
 
 /** The form's inputs as typed (selects start empty; rent is text until parsed). */
@@ -80,6 +80,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   );
   const [errors, setErrors] = useState<FieldErrors>({});
   const [stage, setStage] = useState<string | null>(null);
+  const [checkingPhotos, setCheckingPhotos] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const submit = useSubmitListing(listing);
@@ -91,13 +92,21 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   }, [previews]);
   useEffect(() => () => previewsRef.current.forEach((url) => URL.revokeObjectURL(url)), []);
 
-  const set = <K extends keyof Fields>(key: K, value: Fields[K]) => setFields((f) => ({ ...f, [key]: value }));
+  function set<K extends keyof Fields>(key: K, value: Fields[K]) {
+    const next = { ...fields, [key]: value };
+    setFields(next);
+    // A shown error follows the value: it goes as soon as the value is valid.
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: validateListing(next, photos.length)[key] }));
+  }
 
-  function addFiles(list: FileList | null) {
+  async function addFiles(list: FileList | null) {
     const files = [...(list ?? [])];
     if (fileInput.current) fileInput.current.value = "";
     if (!files.length) return;
-    const problem = checkFiles(files, photos.length);
+    // Refused now, naming the file, rather than shown as a broken preview and failing at submit.
+    setCheckingPhotos(true);
+    const problem = checkFiles(files, photos.length) ?? (await checkDecodable(files));
+    setCheckingPhotos(false);
     setErrors((e) => ({ ...e, photos: problem ?? undefined }));
     if (problem) return;
     setPhotos((p) => [...p, ...files.map((file) => ({ kind: "new" as const, file, preview: URL.createObjectURL(file) }))]);
@@ -150,7 +159,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         label="Title"
         value={fields.title}
         error={errors.title}
-        maxLength={LIMITS.titleMax + 20}
+        maxLength={LIMITS.titleMax}
         onChange={(e) => set("title", e.target.value)}
         hint={
           <span className={titleLength > LIMITS.titleMax ? "counter over" : titleLength > LIMITS.titleWarn ? "counter warn" : "counter"} aria-live="polite">
@@ -225,11 +234,11 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
                   {i === 0 ? (
                     <span className="badge">Primary</span>
                   ) : (
-                    <button type="button" className="link-button" onClick={() => makePrimary(i)}>
+                    <button type="button" className="button button-ghost photo-action" onClick={() => makePrimary(i)}>
                       Set as primary
                     </button>
                   )}
-                  <button type="button" className="link-button" aria-label={`Remove photo ${i + 1}`} onClick={() => remove(i)}>
+                  <button type="button" className="button button-ghost photo-action" aria-label={`Remove photo ${i + 1}`} onClick={() => remove(i)}>
                     Remove
                   </button>
                 </div>
@@ -239,8 +248,13 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         )}
         <label className="button button-ghost">
           Add photos
-          <input ref={fileInput} type="file" multiple accept="image/*,.heic,.heif" className="visually-hidden" onChange={(e) => addFiles(e.target.files)} disabled={busy} />
+          <input ref={fileInput} type="file" multiple accept="image/*,.heic,.heif" className="visually-hidden" onChange={(e) => void addFiles(e.target.files)} disabled={busy || checkingPhotos} />
         </label>
+        {checkingPhotos && (
+          <p className="muted" role="status">
+            Checking photos…
+          </p>
+        )}
         {errors.photos && (
           <p className="field-error" role="alert">
             {errors.photos}

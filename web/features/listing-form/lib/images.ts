@@ -19,13 +19,55 @@ export const MESSAGES = {
   processing: "Failed to process images. Please try again.",
 } as const;
 
-/** The first problem with adding `files` to `existing` photos, or null. */
+/** iPhones' default format: Chromium and Firefox cannot decode it, so it is refused when picked. */
+const HEIC_TYPES = ["image/heic", "image/heif", "image/heic-sequence", "image/heif-sequence"];
+const HEIC_EXTENSION = /\.(heic|heif)$/i;
+export const isHeic = (file: File) => HEIC_TYPES.includes(file.type.toLowerCase()) || HEIC_EXTENSION.test(file.name);
+
+/** Messages that name the refused file, so the student knows which one to replace. */
+export const FILE_MESSAGES = {
+  heic: (name: string) =>
+    `${name} is a HEIC photo, which browsers can't read. On iPhone, choose Most Compatible in Settings > Camera > Formats, or send it as JPEG.`,
+  notImage: (name: string, mobile: boolean) => `${name} is not an image. ${mobile ? MESSAGES.invalidMobile : MESSAGES.invalidDesktop}`,
+  undecodable: (name: string) => `${name} could not be opened as an image. It may be damaged or in a format browsers can't read; please choose another photo.`,
+};
+
+/** The first problem with adding `files` to `existing` photos that their names and sizes show, or null. */
 export function checkFiles(files: File[], existing: number, mobile = isMobile()): string | null {
   if (existing + files.length > LIMITS.photosPerListing) return MESSAGES.max;
   if (files.some((f) => f.size === 0)) return MESSAGES.empty;
-  const badType = files.some((f) => !ALLOWED_TYPES.includes(f.type.toLowerCase()) || (mobile && !ALLOWED_EXTENSIONS.test(f.name)));
-  if (badType) return mobile ? MESSAGES.invalidMobile : MESSAGES.invalidDesktop;
+  const heic = files.find(isHeic);
+  if (heic) return FILE_MESSAGES.heic(heic.name);
+  const badType = files.find((f) => !ALLOWED_TYPES.includes(f.type.toLowerCase()) || (mobile && !ALLOWED_EXTENSIONS.test(f.name)));
+  if (badType) return FILE_MESSAGES.notImage(badType.name, mobile);
   if (files.some((f) => f.size >= LIMITS.imageMaxBytes)) return MESSAGES.tooBig;
+  return null;
+}
+
+/** Whether this browser can decode the file: the same decoder `preparePhoto` uses at submit. */
+async function canDecode(file: File): Promise<boolean> {
+  try {
+    if (typeof createImageBitmap === "function") {
+      (await createImageBitmap(file)).close();
+      return true;
+    }
+    const url = URL.createObjectURL(file);
+    try {
+      const image = new Image();
+      image.src = url;
+      await image.decode();
+      return true;
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The first file that cannot be decoded, worded; null when every file is a readable image. */
+export async function checkDecodable(files: File[]): Promise<string | null> {
+  for (const file of files) if (!(await canDecode(file))) return FILE_MESSAGES.undecodable(file.name);
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
+import type { PublicListing } from "@contract/listings";
 import { canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
@@ -11,7 +12,8 @@ import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListing, usePublicUser } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
-import { signInPrompt } from "../../../lib/sign-in-prompt";
+import { useMediaQuery } from "../../../lib/use-media-query";
+import { useSignInHere } from "../../../lib/sign-in-prompt";
 import { Gallery } from "./gallery";
 
 /**
@@ -34,6 +36,48 @@ export function safeBack(back: string | null): string {
   return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : paths.home;
 }
 
+/** Phones, where the rent and contact action move to a bar at the bottom (the same width as in styles.css). */
+const PHONE_QUERY = "(max-width: 640px)";
+
+interface ContactActionProps {
+  listing: PublicListing;
+  isOwner: boolean;
+  canMessageOwner: boolean;
+  /** The contact card also offers the favourite button; the phone's bottom bar keeps to one action. */
+  favourite?: boolean;
+}
+
+/** The one thing to do about a listing: Edit (owner), Message (signed in), or the locked Message (visitors). */
+function ContactAction({ listing: l, isOwner, canMessageOwner, favourite }: ContactActionProps) {
+  // A visitor who signs in to message comes back to this listing, not to the home page.
+  const signInHere = useSignInHere();
+  if (isOwner) {
+    return (
+      <Link to={paths.edit(l.id)} className="button button-primary">
+        Edit listing
+      </Link>
+    );
+  }
+  if (canMessageOwner) {
+    return (
+      <div className="stack-sm">
+        <Link to={paths.messages(l.user_id, l.id)} className="button button-primary">
+          Message {l.user_first_name}
+        </Link>
+        {favourite && <FavoriteButton listingId={l.id} ownerId={l.user_id} large />}
+      </div>
+    );
+  }
+  return (
+    <div className="stack-sm">
+      <button type="button" className="button button-ghost locked" onClick={() => signInHere()}>
+        <LockIcon /> Message
+      </button>
+      <p className="muted">Create an account or sign in to message others</p>
+    </div>
+  );
+}
+
 export function ListingPage() {
   const { id } = useParams();
   const [search] = useSearchParams();
@@ -44,6 +88,7 @@ export function ListingPage() {
   const [active, setActive] = useState(0);
   const [gallery, setGallery] = useState<number | null>(null);
   const closeGallery = useCallback(() => setGallery(null), []);
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const backLink = (
     <Link to={back} className="button button-ghost back-button">
@@ -80,6 +125,7 @@ export function ListingPage() {
 
   const l = listing.data;
   const isOwner = canEditListing(session?.user, l);
+  const canMessageOwner = canMessage(session?.user, l.user_id);
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const details: [string, string][] = [
     ["Unit type", unitLabel(l.unit_type)],
@@ -125,7 +171,7 @@ export function ListingPage() {
           </div>
           <header className="listing-header">
             <h1>
-              {l.title} {isOwner && <span className="muted">(You)</span>}
+              {l.title}
             </h1>
             <p className="rent-capsule">
               <strong>{formatRent(l.monthly_rent)}</strong> / month
@@ -170,28 +216,19 @@ export function ListingPage() {
               )}
             </div>
           </div>
-          {isOwner ? (
-            <Link to={paths.edit(l.id)} className="button button-primary">
-              Edit listing
-            </Link>
-          ) : canMessage(session?.user, l.user_id) ? (
-            <div className="stack-sm">
-              <Link to={paths.messages(l.user_id, l.id)} className="button button-primary">
-                Message {l.user_first_name}
-              </Link>
-              <FavoriteButton listingId={l.id} ownerId={l.user_id} large />
-            </div>
-          ) : (
-            <div className="stack-sm">
-              <button type="button" className="button button-ghost locked" onClick={signInPrompt.open}>
-                <LockIcon /> Message
-              </button>
-              <p className="muted">Create an account or sign in to message others</p>
-            </div>
-          )}
+          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} favourite />
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
         </aside>
       </div>
+      {/* On phones the contact card is far down the page: the rent and the one action stay in reach. */}
+      {phone && (
+        <div className="listing-sticky-bar" aria-label="Rent and contact" role="region">
+          <p className="listing-sticky-rent">
+            <strong>{formatRent(l.monthly_rent)}</strong> / month
+          </p>
+          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} />
+        </div>
+      )}
       <Gallery key={gallery ?? -1} images={photos} title={l.title} start={gallery} onClose={closeGallery} />
     </PageFrame>
   );

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
-import { canCreateListing, canPromoteListing, PUBLIC_LISTING } from "@contract/policies";
+import { canCreateListing, canPromoteListing, ownerListingState, type OwnerListingState } from "@contract/policies";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
@@ -23,7 +23,24 @@ function deleteErrorMessage(err: unknown): string {
   return errorMessage(err);
 }
 
-/** Own listings in every state: '(Pending)', a clickable 'Rejected', mark taken/available, edit, delete. */
+/** Each state's name on the card ("rejected" is a button that opens the reason). */
+const STATE_LABELS: Record<OwnerListingState, string> = {
+  pending: "Pending review",
+  rejected: "Rejected - see why",
+  hidden_by_staff: "Hidden by staff",
+  taken: "Taken",
+  paused: "Paused",
+  live: "Live",
+};
+
+/** The owner's status a state can switch to: only a live listing is taken, only a taken or paused one comes back. */
+const STATUS_ACTIONS: Partial<Record<OwnerListingState, { status: "available" | "taken"; label: string }>> = {
+  live: { status: "taken", label: "Mark taken" },
+  taken: { status: "available", label: "Mark available" },
+  paused: { status: "available", label: "Mark available" },
+};
+
+/** Own listings in every state, each named once (ownerListingState) with only the actions valid in it. */
 export function MyListings({ renderCreate }: MyListingsProps) {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
@@ -91,49 +108,56 @@ export function MyListings({ renderCreate }: MyListingsProps) {
         <p className="muted">You have no listings yet.</p>
       ) : (
         <ul className="my-listings">
-          {listings.data.map((l) => (
-            <li key={l.id}>
-              <img src={l.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
-              <div className="my-listing-text">
-                <Link id={`my-listing-${l.id}`} to={paths.listing(l.id, paths.profile)}>
-                  {l.title}
-                  {l.verification_status === "pending" && <span className="muted"> (Pending)</span>}
-                  {l.moderation_status !== PUBLIC_LISTING.moderation_status && <span className="muted"> (Hidden by staff)</span>}
-                </Link>
-                <span className="muted">
-                  {formatRent(l.monthly_rent)}/month · {l.status === "available" ? "Available" : l.status === "taken" ? "Taken" : "Hidden"}
-                </span>
-                {l.promoted && <span className="badge badge-promotion-promoted">Promoted</span>}
-                {l.verification_status === "rejected" && (
-                  <button type="button" className="badge badge-rejected badge-button" onClick={() => setReason(l)}>
-                    Rejected
-                  </button>
-                )}
-              </div>
-              <div className="my-listing-actions">
-                <Link to={paths.edit(l.id)} className="button button-ghost">
-                  Edit
-                </Link>
-                {l.promoted || l.stripe_subscription_id ? (
-                  <Link to={paths.billingFor(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
-                    Billing
+          {listings.data.map((l) => {
+            const state = ownerListingState(l);
+            const statusAction = STATUS_ACTIONS[state];
+            return (
+              <li key={l.id}>
+                <img src={l.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
+                <div className="my-listing-text">
+                  <Link id={`my-listing-${l.id}`} to={paths.listing(l.id, paths.profile)}>
+                    {l.title}
                   </Link>
-                ) : (
-                  canPromoteListing(session?.user, l) && (
-                    <Link to={paths.promote(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
-                      Promote
+                  <span className="muted">{formatRent(l.monthly_rent)}/month</span>
+                  <span className="my-listing-state">
+                    {state === "rejected" ? (
+                      <button type="button" className="badge badge-rejected badge-button" onClick={() => setReason(l)}>
+                        {STATE_LABELS[state]}
+                      </button>
+                    ) : (
+                      <span className={`badge badge-state-${state}`}>{STATE_LABELS[state]}</span>
+                    )}
+                    {l.promoted && <span className="badge badge-promotion-promoted">Promoted</span>}
+                  </span>
+                </div>
+                <div className="my-listing-actions">
+                  <Link to={paths.edit(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
+                    Edit
+                  </Link>
+                  {l.promoted || l.stripe_subscription_id ? (
+                    <Link to={paths.billingFor(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
+                      Billing
                     </Link>
-                  )
-                )}
-                <button type="button" className="button button-ghost" onClick={() => setStatus(l, l.status === "taken" ? "available" : "taken")}>
-                  {l.status === "taken" ? "Mark available" : "Mark taken"}
-                </button>
-                <button type="button" className="button button-ghost danger-text" onClick={() => setDeleting(l)}>
-                  Delete
-                </button>
-              </div>
-            </li>
-          ))}
+                  ) : (
+                    state === "live" &&
+                    canPromoteListing(session?.user, l) && (
+                      <Link to={paths.promote(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
+                        Promote
+                      </Link>
+                    )
+                  )}
+                  {statusAction && (
+                    <button type="button" className="button button-ghost" aria-describedby={`my-listing-${l.id}`} onClick={() => setStatus(l, statusAction.status)}>
+                      {statusAction.label}
+                    </button>
+                  )}
+                  <button type="button" className="button button-ghost danger-text" aria-describedby={`my-listing-${l.id}`} onClick={() => setDeleting(l)}>
+                    Delete
+                  </button>
+                </div>
+              </li>
+            );
+          })}
         </ul>
       )}
       <Dialog open={reason !== null} onClose={() => setReason(null)} size="sm" title="Why this listing was rejected">
