@@ -66,14 +66,25 @@ describe("navbar, signed in", () => {
 });
 
 describe("routes and access", () => {
-  it.each(["/profile", "/favorites", "/messages", "/billing", "/verification", "/edit/abc"])(
-    "%s sends a visitor to /",
-    async (path) => {
-      mockFetch({ "/api/v1/universities/": universities });
-      const { router } = renderApp(path);
-      await waitFor(() => expect(router.state.location.pathname).toBe("/"));
-    },
-  );
+  it.each(["/favorites", "/billing"])("%s sends a visitor to / and opens Sign In there", async (path) => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const { router } = renderApp(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(await screen.findByRole("dialog", { name: "Sign in" })).toBeInTheDocument();
+  });
+
+  it.each([
+    ["/profile", "Please log in to see your profile."],
+    ["/messages?userId=u2", "Please log in to send messages"],
+    ["/verification", "Please log in to verify your identity."],
+    ["/edit/abc", "Please log in to edit your listing"],
+  ])("%s explains itself to a visitor and opens Sign In", async (path, message) => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const { router } = renderApp(path);
+    expect(await screen.findByRole("dialog", { name: "Sign in" })).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe(path);
+  });
 
   it("/signup sends a signed-in user to /", async () => {
     mockFetch({ "/api/v1/universities/": universities });

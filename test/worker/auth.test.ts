@@ -40,6 +40,19 @@ describe("sign-up and email verification", () => {
     expect((await post("/api/v1/auth/verify-email", { email: "ana@ufl.edu", code })).status).toBe(400);
   });
 
+  it("makes the university chosen at sign-up the preferred one (set at creation, kept on verification)", async () => {
+    await post("/api/v1/auth/register", { email: "pref@ufl.edu", password: "secret-pass-1", first_name: "Pia", last_name: "Ro", university_id: 2 });
+    // An older account without a preferred university gets it when the email is verified.
+    await env.DB.prepare("UPDATE users SET preferred_university_id = NULL WHERE email = ?").bind("pref@ufl.edu").run();
+    const verified = await post("/api/v1/auth/verify-email", { email: "pref@ufl.edu", code: await latestCode("pref@ufl.edu") });
+    const session = await json<Session>(verified);
+    expect(session.user).toMatchObject({ university_id: 2, preferred_university_id: 2 });
+
+    await post("/api/v1/auth/register", { email: "pref2@ufl.edu", password: "secret-pass-1", first_name: "Pia", last_name: "Ro", university_id: 3 });
+    const row = await env.DB.prepare("SELECT preferred_university_id AS id FROM users WHERE email = ?").bind("pref2@ufl.edu").first<{ id: number }>();
+    expect(row!.id).toBe(3);
+  });
+
   it("refuses a taken email (409), bad fields (422 with errors) and an unknown university", async () => {
     await signUp("taken@ufl.edu");
     const taken = await post("/api/v1/auth/register", { email: "TAKEN@ufl.edu", password: "secret-pass-1", first_name: "A", last_name: "B" });

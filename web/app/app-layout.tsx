@@ -8,7 +8,7 @@ import { FeedbackWidget } from "../features/feedback/components/feedback-widget"
 import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
 
 export function AppLayout() {
-  const signInOpen = useSignInPrompt();
+  const signIn = useSignInPrompt();
   return (
     <div className="app">
       <a href="#main" className="skip-link">
@@ -21,7 +21,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       <Footer />
-      <SignInDialog open={signInOpen} onClose={signInPrompt.close} />
+      <SignInDialog open={signIn.open} initialEmail={signIn.intent.email} onClose={signInPrompt.close} />
       <FeedbackWidget />
       <ScrollRestoration />
     </div>

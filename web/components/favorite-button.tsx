@@ -2,23 +2,39 @@ import { isListingOwner } from "@contract/policies";
 import { useToast } from "./ui/toast";
 import { useFavoriteIds, useToggleFavorite } from "../lib/listings-api";
 import { useSession } from "../lib/session";
+import { useSignInHere } from "../lib/sign-in-prompt";
 
-/** Heart toggle for signed-in users (hidden for visitors and on one's own listing). */
-export function FavoriteButton({ listingId, ownerId, large }: { listingId: string; ownerId: string; large?: boolean }) {
+interface FavoriteButtonProps {
+  listingId: string;
+  ownerId: string;
+  large?: boolean;
+  /** Browse cards show the heart to visitors too; tapping it asks them to sign in (the listing page hides it, spec). */
+  visibleToVisitors?: boolean;
+}
+
+/** Heart toggle (hidden on one's own listing). A visitor's tap signs them in, then favourites the listing. */
+export function FavoriteButton({ listingId, ownerId, large, visibleToVisitors }: FavoriteButtonProps) {
   const { session } = useSession();
   const toast = useToast();
+  const signInHere = useSignInHere();
   const favorites = useFavoriteIds(!!session);
   const toggle = useToggleFavorite({
     success: (removed) => toast.show(removed ? "Removed from favorites" : "Added to favorites", { kind: "success", durationMs: 2000 }),
     error: () => toast.show("Failed to update favorites", { kind: "error", durationMs: 3000 }),
   });
-  if (!session || isListingOwner(session.user, { user_id: ownerId })) return null;
+  if (session ? isListingOwner(session.user, { user_id: ownerId }) : !visibleToVisitors) return null;
   const active = favorites.data?.has(listingId) ?? false;
   const label = active ? "Remove from favorites" : "Add to favorites";
 
   function onClick(event: React.MouseEvent) {
     event.preventDefault();
     event.stopPropagation();
+    if (!session) {
+      toast.show("Please log in to add favorites", { kind: "info", durationMs: 3000 });
+      // Adding is idempotent on the server: a listing already favourited stays so.
+      signInHere({ afterSignIn: () => toggle.mutate({ listingId, active: false }) });
+      return;
+    }
     toggle.mutate({ listingId, active });
   }
 

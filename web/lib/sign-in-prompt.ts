@@ -1,25 +1,58 @@
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
+import { useLocation } from "react-router-dom";
+
+/**
+ * What a visitor was doing when Sign In was asked of them: where to go after signing in (a path with
+ * its query string) and an action to finish there (favourite the listing they tapped).
+ */
+export interface SignInIntent {
+  returnTo?: string;
+  afterSignIn?: () => void;
+  /** Prefills the popup's email (sign-up's "account already exists"). */
+  email?: string;
+}
+
+interface PromptState {
+  open: boolean;
+  intent: SignInIntent;
+}
 
 /** Whether the Sign In popup is open: opened from the navbar, sign-up page or any locked action. */
-let open = false;
+let state: PromptState = { open: false, intent: {} };
 const listeners = new Set<() => void>();
-const set = (value: boolean) => {
-  open = value;
+const set = (next: PromptState) => {
+  state = next;
   listeners.forEach((l) => l());
 };
 
 export const signInPrompt = {
-  open: () => set(true),
-  close: () => set(false),
+  /** The plain popup (navbar): on success the user goes to / (spec). Takes no argument so it can be an onClick. */
+  open: () => set({ open: true, intent: {} }),
+  /** The popup for a locked page or action: on success the user goes to `returnTo` and `afterSignIn` runs. */
+  openFor: (intent: SignInIntent) => set({ open: true, intent }),
+  close: () => set({ ...state, open: false }),
+  /** Hands the pending intent to whoever completed the sign-in, once. */
+  takeIntent: (): SignInIntent => {
+    const { intent } = state;
+    state = { ...state, intent: {} };
+    return intent;
+  },
 };
 
-export function useSignInPrompt(): boolean {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => open,
-    () => false,
-  );
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => {
+    listeners.delete(l);
+  };
+};
+const serverState: PromptState = { open: false, intent: {} };
+
+export function useSignInPrompt(): PromptState {
+  return useSyncExternalStore(subscribe, () => state, () => serverState);
+}
+
+/** Opens the popup for an action on this page: after signing in the user comes back here (query string included). */
+export function useSignInHere(): (intent?: Omit<SignInIntent, "returnTo">) => void {
+  const { pathname, search, hash } = useLocation();
+  return useCallback((intent = {}) => signInPrompt.openFor({ ...intent, returnTo: pathname + search + hash }), [pathname, search, hash]);
 }

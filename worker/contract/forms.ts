@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "./constants";
+import { registerSchema } from "./auth";
 import { listingInputSchema } from "./listings";
 
 const api = listingInputSchema.shape;
@@ -30,3 +31,21 @@ export const listingFormSchema = listingInputSchema.omit({ pictures: true }).ext
 });
 export type ListingFormValues = z.input<typeof listingFormSchema>;
 export type ListingFormData = z.output<typeof listingFormSchema>;
+
+/**
+ * The sign-up page's form: the API's register rules and messages (names, email, password), plus
+ * what only the page asks: a university (optional for the API) and the password typed twice.
+ */
+export const signupFormSchema = registerSchema
+  .omit({ phone: true, university_id: true })
+  .extend({
+    university_id: z.string().min(1, "University is required"),
+    confirm: z.string().min(1, "Please confirm your password"),
+  })
+  .refine((form) => form.confirm === form.password, {
+    message: "Passwords do not match",
+    path: ["confirm"],
+    // Checked even while another field is invalid, so every error shows at once.
+    when: ({ value }) => typeof value === "object" && value !== null && "confirm" in value && !!value.confirm,
+  });
+export type SignupFormValues = z.input<typeof signupFormSchema>;

@@ -41,6 +41,8 @@ export async function register(env: Env, config: Config, body: RegisterInput): P
       lastName: body.last_name,
       phone: body.phone || null,
       universityId: body.university_id ?? null,
+      // A new student browses their own university first (issue 12).
+      preferredUniversityId: body.university_id ?? null,
     });
   } catch (err) {
     // Two sign-ups of one address at the same moment: the unique index decides, the loser hears why.
@@ -82,7 +84,9 @@ async function userByCode(env: Env, config: Config, email: string, purpose: Code
 export async function verifyEmail(env: Env, config: Config, email: string, code: string): Promise<AuthResponse> {
   const user = await userByCode(env, config, email, "verify_email", code);
   const db = createDb(env);
-  await updateUser(db, user.id, { emailVerificationStatus: "verified" });
+  // Accounts made before sign-up set it: the university chosen at sign-up becomes the preferred one.
+  const preferred = user.preferredUniversityId === null && user.universityId !== null ? { preferredUniversityId: user.universityId } : {};
+  await updateUser(db, user.id, { emailVerificationStatus: "verified", ...preferred });
   return startSession(db, config, user.id);
 }
 

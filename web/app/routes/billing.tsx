@@ -4,7 +4,7 @@ import { RequireSignedIn } from "../guards";
 /** Signed in; visitors are redirected to / (spec route table). */
 export default function BillingRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn redirectVisitorsHome>
       <BillingPage />
     </RequireSignedIn>
   );

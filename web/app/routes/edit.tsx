@@ -3,7 +3,7 @@ import { RequireSignedIn } from "../guards";
 
 export default function EditRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn visitorMessage="Please log in to edit your listing">
       <EditListingPage />
     </RequireSignedIn>
   );

@@ -3,7 +3,7 @@ import { RequireSignedIn } from "../guards";
 
 export default function FavoritesRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn redirectVisitorsHome>
       <FavoritesPage />
     </RequireSignedIn>
   );

@@ -1,5 +1,11 @@
+import { WelcomeLine } from "../../features/auth/components/welcome-line";
 import { BrowsePage } from "../../features/browse/components/browse-page";
 
 export default function HomeRoute() {
-  return <BrowsePage />;
+  return (
+    <>
+      <WelcomeLine />
+      <BrowsePage />
+    </>
+  );
 }

@@ -3,7 +3,7 @@ import { RequireSignedIn } from "../guards";
 
 export default function MessagesRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn visitorMessage="Please log in to send messages">
       <MessagesPage />
     </RequireSignedIn>
   );

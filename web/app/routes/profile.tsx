@@ -5,7 +5,7 @@ import { RequireSignedIn } from "../guards";
 
 export default function ProfileRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn visitorMessage="Please log in to see your profile.">
       <ProfilePage listings={<MyListings renderCreate={(props) => <CreateListingDialog {...props} />} />} />
     </RequireSignedIn>
   );

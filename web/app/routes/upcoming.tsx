@@ -19,5 +19,5 @@ export function UpcomingPage({ title, feature, access }: UpcomingPageProps) {
       <NotAvailableYet feature={feature} />
     </PageFrame>
   );
-  return access === "signed-in" ? <RequireSignedIn>{page}</RequireSignedIn> : page;
+  return access === "signed-in" ? <RequireSignedIn visitorMessage={`Please log in to see ${title}.`}>{page}</RequireSignedIn> : page;
 }

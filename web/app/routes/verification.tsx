@@ -3,7 +3,7 @@ import { RequireSignedIn } from "../guards";
 
 export default function VerificationRoute() {
   return (
-    <RequireSignedIn>
+    <RequireSignedIn visitorMessage="Please log in to verify your identity.">
       <VerificationPage />
     </RequireSignedIn>
   );

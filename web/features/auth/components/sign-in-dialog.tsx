@@ -5,6 +5,7 @@ import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
+import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useLogin } from "../api/auth-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
@@ -14,14 +15,24 @@ const isUnverifiedEmail = (err: unknown) => err instanceof ApiError && err.body?
 
 interface SignInDialogProps {
   open: boolean;
+  /** Prefills the email when the popup opens (sign-up's "account already exists"). */
+  initialEmail?: string;
   onClose: () => void;
 }
 
-/** The navbar's Sign In popup: email and password, Google, a link to sign up, password reset. */
-export function SignInDialog({ open, onClose }: SignInDialogProps) {
+/**
+ * The Sign In popup: email and password, Google, a link to sign up, password reset. On success it
+ * closes and the user goes where the prompt was opened for (a locked page or action), else to /.
+ */
+export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps) {
   const navigate = useNavigate();
   const toast = useToast();
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(initialEmail ?? "");
+  const [prefilled, setPrefilled] = useState(initialEmail);
+  if (open && initialEmail && initialEmail !== prefilled) {
+    setPrefilled(initialEmail);
+    setEmail(initialEmail);
+  }
   const [password, setPassword] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
   const login = useLogin();
@@ -30,11 +41,13 @@ export function SignInDialog({ open, onClose }: SignInDialogProps) {
 
   const resetLogin = login.reset;
   const finish = useCallback(() => {
+    const { returnTo, afterSignIn } = signInPrompt.takeIntent();
     setPassword("");
     setInvalid(null);
     resetLogin();
     onClose();
-    navigate(paths.home);
+    navigate(returnTo ?? paths.home);
+    afterSignIn?.();
   }, [navigate, onClose, resetLogin]);
 
   function onSubmit(event: FormEvent) {
@@ -93,7 +106,7 @@ export function SignInDialog({ open, onClose }: SignInDialogProps) {
         onClose={() => setVerifyEmail(null)}
         onVerified={() => {
           setVerifyEmail(null);
-          navigate(paths.home);
+          finish();
         }}
       />
       <ForgotPasswordDialog

@@ -1,62 +1,70 @@
 import { useState, type FormEvent } from "react";
-import { useNavigate } from "react-router-dom";
+import { Link, useNavigate } from "react-router-dom";
+import type { AuthResponse } from "@contract/auth";
 import { LIMITS } from "@contract/constants";
+import { signupFormSchema, type SignupFormValues } from "@contract/forms";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FormError, TextField } from "../../../components/ui/field";
+import { useToast } from "../../../components/ui/toast";
 import { UniversitySelect } from "../../../components/university-select";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useRegister } from "../api/auth-api";
+import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
+import { welcomeDestination } from "./welcome-line";
 
-interface SignupForm {
-  first_name: string;
-  last_name: string;
-  email: string;
-  university_id: string;
-  password: string;
-  confirm: string;
-}
-type Errors = Partial<Record<keyof SignupForm, string>>;
+type Field = keyof SignupFormValues;
+type Errors = Partial<Record<Field, string>>;
 
-const EMPTY: SignupForm = { first_name: "", last_name: "", email: "", university_id: "", password: "", confirm: "" };
+const EMPTY: SignupFormValues = { first_name: "", last_name: "", email: "", university_id: "", password: "", confirm: "" };
+const PASSWORD_HINT = `At least ${LIMITS.passwordMin} characters.`;
 
-export function validateSignup(form: SignupForm): Errors {
+/** The form's errors by field (the first per field), by the server's own rules (contract/forms.ts). */
+export function validateSignup(form: SignupFormValues): Errors {
+  const result = signupFormSchema.safeParse(form);
   const errors: Errors = {};
-  if (!form.first_name.trim()) errors.first_name = "First name is required";
-  if (!form.last_name.trim()) errors.last_name = "Last name is required";
-  if (!form.email.trim()) errors.email = "Email is required";
-  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) errors.email = "Please enter a valid email address";
-  if (!form.university_id) errors.university_id = "University is required";
-  if (!form.password) errors.password = "Password is required";
-  else if (form.password.length < LIMITS.passwordMin) errors.password = "Password must be at least 6 characters long";
-  if (!form.confirm) errors.confirm = "Please confirm your password";
-  else if (form.confirm !== form.password) errors.confirm = "Passwords do not match";
+  for (const issue of result.error?.issues ?? []) {
+    const field = issue.path[0] as Field;
+    errors[field] ??= issue.message;
+  }
   return errors;
 }
 
 export function SignupPage() {
   const navigate = useNavigate();
-  const [form, setForm] = useState<SignupForm>(EMPTY);
-  const [invalid, setInvalid] = useState<Errors>({});
+  const toast = useToast();
+  const [form, setForm] = useState<SignupFormValues>(EMPTY);
+  // A field's error shows once it was left (or the form submitted) and goes as soon as it is valid.
+  const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [forgotOpen, setForgotOpen] = useState(false);
   const register = useRegister();
+  const found = validateSignup(form);
+  const shown: Errors = Object.fromEntries(Object.entries(found).filter(([name]) => submitted || touched.has(name as Field)));
   const serverErrors: Errors = register.error instanceof ApiError && register.error.body?.errors ? Object.fromEntries(register.error.body.errors.map((e) => [e.path, e.message])) : {};
-  const errors: Errors = { ...invalid, ...serverErrors };
+  const errors: Errors = { ...serverErrors, ...shown };
+  const emailTaken = register.error instanceof ApiError && register.error.status === 409;
   const formError = register.error && errorMessage(register.error, "Registration failed");
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  const email = form.email.trim().toLowerCase();
 
-  const field = (name: keyof SignupForm) => ({
+  const field = (name: Field) => ({
     value: form[name],
     error: errors[name],
-    onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [name]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      setForm((f) => ({ ...f, [name]: e.target.value }));
+      // What the server said was about the old values.
+      if (register.error) register.reset();
+    },
+    onBlur: () => setTouched((t) => new Set(t).add(name)),
   });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const found = validateSignup(form);
-    setInvalid(found);
+    setSubmitted(true);
     register.reset();
     if (Object.keys(found).length) return;
     register.mutate(
@@ -67,8 +75,13 @@ export function SignupPage() {
         last_name: form.last_name.trim(),
         university_id: Number(form.university_id),
       },
-      { onSuccess: () => setVerifyEmail(form.email.trim().toLowerCase()) },
+      { onSuccess: () => setVerifyEmail(email) },
     );
+  }
+
+  function onVerified(auth: AuthResponse) {
+    const { to, state } = welcomeDestination(auth.user);
+    navigate(to, { state });
   }
 
   return (
@@ -85,13 +98,34 @@ export function SignupPage() {
             value={form.university_id}
             error={errors.university_id}
             emptyLabel="Choose your university"
-            onChange={(v) => setForm((f) => ({ ...f, university_id: v }))}
+            onChange={(v) => {
+              setForm((f) => ({ ...f, university_id: v }));
+              setTouched((t) => new Set(t).add("university_id"));
+            }}
           />
           <div className="grid-2">
-            <TextField label="Password" type="password" autoComplete="new-password" required hint="At least 6 characters." {...field("password")} />
+            {/* The hint gives way to the error rather than repeating it. */}
+            <TextField label="Password" type="password" autoComplete="new-password" required hint={errors.password ? undefined : PASSWORD_HINT} {...field("password")} />
             <TextField label="Confirm password" type="password" autoComplete="new-password" required {...field("confirm")} />
           </div>
-          <FormError message={formError} />
+          {emailTaken ? (
+            <div className="form-error signup-taken" role="alert">
+              <p>{formError}</p>
+              <div className="row">
+                <button type="button" className="button button-primary" onClick={() => signInPrompt.openFor({ email })}>
+                  Sign in
+                </button>
+                <button type="button" className="button button-ghost" onClick={() => setForgotOpen(true)}>
+                  Reset password
+                </button>
+              </div>
+            </div>
+          ) : (
+            <FormError message={formError} />
+          )}
+          <p className="muted signup-terms">
+            By signing up you agree to the <Link to={paths.terms}>Terms</Link>.
+          </p>
           <button type="submit" className="button button-primary button-lg" disabled={register.isPending}>
             {register.isPending ? "Creating account…" : "Sign up"}
           </button>
@@ -104,7 +138,17 @@ export function SignupPage() {
           </button>
         </p>
       </section>
-      <VerifyEmailDialog email={verifyEmail} onClose={() => setVerifyEmail(null)} onVerified={() => navigate(paths.home)} />
+      <VerifyEmailDialog email={verifyEmail} onClose={() => setVerifyEmail(null)} onVerified={onVerified} />
+      <ForgotPasswordDialog
+        key={String(forgotOpen)}
+        open={forgotOpen}
+        initialEmail={email}
+        onClose={() => setForgotOpen(false)}
+        onDone={(message) => {
+          setForgotOpen(false);
+          toast.show(message, { kind: "success", durationMs: 4000 });
+        }}
+      />
     </PageFrame>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
+import type { AuthResponse } from "@contract/auth";
 import { TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
@@ -8,7 +9,7 @@ import { useSendVerificationCode, useVerifyEmail } from "../api/auth-api";
 interface VerifyEmailDialogProps {
   email: string | null;
   onClose: () => void;
-  onVerified: () => void;
+  onVerified: (auth: AuthResponse) => void;
 }
 
 const COOLDOWN_S = TIMINGS.emailCodeResendMs / 1000;
@@ -46,7 +47,7 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
     setInvalid(null);
     // A failed resend's message gives way; a sent code's notice stays.
     if (resend.isError) resend.reset();
-    verify.mutate({ email, code }, { onSuccess: onVerified });
+    verify.mutate({ email, code }, { onSuccess: (auth) => onVerified(auth) });
   }
 
   function onResend() {

@@ -44,8 +44,12 @@ export function FeedbackWidget() {
 
   return (
     <>
+      {/* A pill floating at the bottom right; on phones an icon button docked in the footer, where it covers nothing. */}
       <button type="button" className="feedback-fab" onClick={() => setOpen(true)}>
-        Feedback
+        <svg className="feedback-fab-icon" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M4 5h16v11H9l-5 4z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+        </svg>
+        <span className="feedback-fab-label">Feedback</span>
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} size="sm" title="Send feedback" description="Tell us what works, what doesn't, or report a suspicious listing.">
         {sent ? (

@@ -7,7 +7,7 @@ import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { paths } from "../../../config/paths";
 import { formatRent, isOwnerView, useListing } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
-import { signInPrompt } from "../../../lib/sign-in-prompt";
+import { useSignInHere } from "../../../lib/sign-in-prompt";
 import { checkoutErrorMessage, useCreateCheckoutSession } from "../api/promote-api";
 
 /** Why this listing cannot be promoted now, in the owner's words; null when it can. */
@@ -60,6 +60,7 @@ export function PromotePage() {
   const [params] = useSearchParams();
   const listingId = params.get("listing_id")?.trim() || undefined;
   const { session } = useSession();
+  const signInHere = useSignInHere();
   const listing = useListing(session ? listingId : undefined);
   const checkout = useCreateCheckoutSession();
 
@@ -75,7 +76,7 @@ export function PromotePage() {
       <div className="panel notice stack-sm">
         <p role="alert">{PROMOTION_MESSAGES.signIn}</p>
         <p>
-          <button type="button" className="button button-primary" onClick={() => signInPrompt.open()}>
+          <button type="button" className="button button-primary" onClick={() => signInHere()}>
             Sign in
           </button>
         </p>
