@@ -131,6 +131,7 @@ describe("admin panel", () => {
     expect(search).toHaveFocus();
     const cards = screen.getAllByRole("listitem");
     expect(cards).toHaveLength(1);
+    expect(screen.getByText("1 of 2 users")).toBeInTheDocument();
     expect(cards[0]).toHaveTextContent("Jordan Kim");
     expect(cards[0]).toHaveTextContent("Joined Dec 31, 2025, 7:00 PM EST");
 

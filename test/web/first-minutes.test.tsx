@@ -104,9 +104,11 @@ describe("items 3 and 4: sign-up", () => {
     const user = userEvent.setup();
     renderApp("/signup");
     await screen.findByLabelText("First name");
-    const terms = within(screen.getByRole("main")).getByRole("link", { name: "Terms" });
+    const terms = within(screen.getByRole("main")).getByRole("link", { name: /^Terms ?\(opens in a new tab\)$/ });
     expect(terms).toHaveAttribute("href", "/terms");
-    expect(terms.closest("p")).toHaveTextContent("By signing up you agree to the Terms.");
+    // A new tab: reading the Terms must not empty the half-filled form.
+    expect(terms).toHaveAttribute("target", "_blank");
+    expect(terms.closest("p")).toHaveTextContent(/^By signing up you agree to the Terms ?\(opens in a new tab\)\.$/);
 
     const first = screen.getByLabelText("First name");
     await user.type(first, "x".repeat(51));

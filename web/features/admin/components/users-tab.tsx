@@ -56,7 +56,7 @@ export function UsersTab({
         return (
           <div className="stack">
             <div className="admin-toolbar">
-              <span className="muted">{all.length} users</span>
+              <span className="muted" aria-live="polite">{q ? `${shown.length} of ${all.length} users` : `${all.length} users`}</span>
               <div className="search-row">
                 <input ref={searchRef} type="search" aria-label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={(e) => setSearch(e.target.value)} />
                 {search && (

@@ -124,7 +124,12 @@ export function SignupPage() {
             <FormError message={formError} />
           )}
           <p className="muted signup-terms">
-            By signing up you agree to the <Link to={paths.terms}>Terms</Link>.
+            By signing up you agree to the{" "}
+            {/* A new tab, so reading the Terms never empties the form. */}
+            <Link to={paths.terms} target="_blank" rel="noopener">
+              Terms<span className="visually-hidden"> (opens in a new tab)</span>
+            </Link>
+            .
           </p>
           <button type="submit" className="button button-primary button-lg" disabled={register.isPending}>
             {register.isPending ? "Creating account…" : "Sign up"}
