@@ -50,6 +50,8 @@ export const users = sqliteTable(
     emailOnVerificationReview: integer("email_on_verification_review", { mode: "boolean" })
       .notNull()
       .default(true),
+    /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
+    suspendedAt: text("suspended_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -161,10 +163,20 @@ export const listings = sqliteTable(
     /** pending | approved | rejected */
     verificationStatus: text("verification_status").notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
-    /** The owner's own state: available | taken | hidden. */
+    /**
+     * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
+     * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
+     */
     status: text("status").notNull().default("available"),
-    /** Staff's state, which only staff change: visible | hidden. A hidden listing is public to nobody. */
+    /**
+     * Staff's state, which only staff change: visible | hidden | suspended (the owner's account is
+     * suspended; lifting the suspension makes these visible again). Anything but visible is public to nobody.
+     */
     moderationStatus: text("moderation_status").notNull().default("visible"),
+    /** When the owner last said the place is still available (creation counts); drives the freshness check. */
+    availabilityConfirmedAt: text("availability_confirmed_at"),
+    /** When the owner was last emailed "Is {title} still available?" (at most every 14 days). */
+    availabilityAskedAt: text("availability_asked_at"),
     /** Promotion window; promoted while now is inside it. */
     promotionStart: text("promotion_start"),
     promotionEnd: text("promotion_end"),
@@ -206,6 +218,10 @@ export const listings = sqliteTable(
     ),
     index("listings_promotion_end_idx").on(t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
+    // The freshness check walks available listings by their last confirmation.
+    index("listings_availability_idx").on(t.status, t.availabilityConfirmedAt),
+    // Price check: approved rents of one university and unit type, in order (median by offset).
+    index("listings_rent_comparables_idx").on(t.universityId, t.unitType, t.verificationStatus, t.monthlyRent),
   ],
 );
 
@@ -301,12 +317,18 @@ export const conversations = sqliteTable(
      */
     userAEmailedAt: text("user_a_emailed_at"),
     userBEmailedAt: text("user_b_emailed_at"),
+    /** Scam shield: when a message here first matched a fraud pattern, and every reason seen (JSON array). */
+    safetyFlaggedAt: text("safety_flagged_at"),
+    safetyReasons: text("safety_reasons"),
+    /** When staff reviewed the flags; a later flagged message puts the conversation back in the queue. */
+    safetyReviewedAt: text("safety_reviewed_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
   (t) => [
     uniqueIndex("conversations_pair_unique").on(t.userA, t.userB),
     index("conversations_user_b_idx").on(t.userB),
+    index("conversations_safety_idx").on(t.safetyFlaggedAt),
   ],
 );
 
@@ -320,6 +342,8 @@ export const messages = sqliteTable(
     /** Kept after the sender deletes the account: shown as from a deleted user. */
     senderId: text("sender_id").notNull(),
     text: text("text").notNull(),
+    /** Scam shield reasons this message matched (JSON array), or null. The message is still delivered. */
+    safetyFlags: text("safety_flags"),
     readAt: text("read_at"),
     createdAt: createdAt(),
   },
@@ -343,6 +367,47 @@ export const feedback = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("feedback_archived_created_idx").on(t.archived, t.createdAt)],
+);
+
+/** A person's report of a listing or of another user (from a conversation), until staff resolve it. */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: text("id").primaryKey(),
+    reporterId: text("reporter_id").notNull(),
+    /** listing | user */
+    kind: text("kind").notNull(),
+    listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    /** The reported user (for a listing: its owner). */
+    reportedUserId: text("reported_user_id").notNull(),
+    conversationId: text("conversation_id"),
+    /** scam | taken | wrong_info | inappropriate | discriminatory | other */
+    reason: text("reason").notNull(),
+    details: text("details"),
+    /** open | resolved */
+    status: text("status").notNull().default("open"),
+    /** hide_listing | suspend_user | dismiss */
+    resolution: text("resolution"),
+    resolvedAt: text("resolved_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("reports_status_created_idx").on(t.status, t.createdAt),
+    index("reports_reported_user_idx").on(t.reportedUserId),
+  ],
+);
+
+/** blocker no longer hears from blocked: they cannot send to the blocker, and the conversation leaves the blocker's list. */
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
 );
 
 /** Every admin action: who (the admin session), what, on which row, when. */
