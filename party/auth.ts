@@ -10,7 +10,7 @@ import { routePartykitRequest } from "partyserver";
 import { getConfig } from "../worker/env";
 import { createDb } from "../worker/db/client";
 import { isParticipant } from "../worker/db/queries/conversations";
-import { userExists } from "../worker/db/queries/users";
+import { isActiveUser } from "../worker/db/queries/users";
 import { verifySocketTicket } from "../worker/services/tokens";
 
 export const USER_HEADER = "x-campusnest-user-id";
@@ -28,7 +28,7 @@ export function routePartyRequest(request: Request, env: Env): Promise<Response 
       if (!userId) return deny(401, "Not authenticated");
       const db = createDb(env);
       // A ticket issued just before the account was deleted must not reopen its rooms.
-      if (!(await userExists(db, userId))) return deny(401, "Not authenticated");
+      if (!(await isActiveUser(db, userId))) return deny(401, "Not authenticated");
       const allowed = lobby.className === "Inbox" ? lobby.name === userId : await isParticipant(db, lobby.name, userId);
       if (!allowed) return deny(404, "Not found");
       // The room trusts this header: the worker sets it and overwrites anything a client sent.

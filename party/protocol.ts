@@ -13,6 +13,11 @@ export const messageSchema = z.object({
   timestamp: z.string(),
   is_read: z.boolean(),
   conversation_id: z.string(),
+  /**
+   * Scam shield: this message matched a fraud pattern, so its recipient sees the safety notice. Always
+   * false for the sender's own view (the reasons are never sent to either side).
+   */
+  safety_notice: z.boolean().default(false),
 });
 
 export const serverEventSchema = z.discriminatedUnion("type", [

@@ -48,12 +48,17 @@ export abstract class Room extends Server<Env> {
     connection.send(JSON.stringify(event satisfies ServerEvent));
   }
 
-  /** Pushes one event to every connected socket of this room. */
-  async publish(event: ServerEvent): Promise<number> {
+  /**
+   * Pushes one event to every connected socket of this room; a user listed in `perUser` gets their
+   * own version instead (the sender of a flagged message does not see its safety notice).
+   */
+  async publish(event: ServerEvent, perUser?: Record<string, ServerEvent>): Promise<number> {
     const data = JSON.stringify(event satisfies ServerEvent);
+    const own = new Map(Object.entries(perUser ?? {}).map(([userId, e]) => [userId, JSON.stringify(e satisfies ServerEvent)]));
     let delivered = 0;
-    for (const connection of this.getConnections()) {
-      connection.send(data);
+    for (const connection of this.getConnections<ConnectionState>()) {
+      const userId = connection.state?.userId;
+      connection.send((userId !== undefined && own.get(userId)) || data);
       delivered++;
     }
     return delivered;

@@ -4,6 +4,7 @@
  *  1. Weight of the home page: gzipped JS and CSS that `/` loads (budget: JS < 150 KB).
  *  2. Throughput in workerd (`wrangler dev`, local D1): GET /api/v1/universities/ beside a trivial
  *     route (/api/version) in the same run, as a ratio. Loopback only, bounded in time.
+ *  0. Scam shield (issue 13): precision and recall on test/fixtures/scam-corpus.json (budget: both >= 0.9).
  * Exits non-zero when a budget is broken.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ import { scryptSync, randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { applyMigrations, buildSpa, ensureDevVars, OFFLINE_ENV, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
 import { writeBenchListings } from "./listings-data.mjs";
+import { reportScamShield } from "./scam-shield.mjs";
 
 const JS_BUDGET_KB = 150;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -57,6 +59,8 @@ async function load(url, durationMs = DURATION_MS) {
   return { rps: done / seconds, done, failed };
 }
 
+const scamShieldOk = await reportScamShield();
+
 console.log("Building the web app...");
 buildSpa();
 const weight = homePageWeight();
@@ -91,7 +95,7 @@ const seeded = spawnSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["d1", 
 });
 if (seeded.status !== 0) throw new Error("could not load the benchmark listings");
 const server = spawnServer({ port, persistTo });
-let failedBudget = weight.js / 1024 >= JS_BUDGET_KB;
+let failedBudget = weight.js / 1024 >= JS_BUDGET_KB || !scamShieldOk;
 try {
   await waitForHealth(base);
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
   ({ anyListing: listingId, listerListing: ownListingId } = await demoListingIds(b.baseUrl));
 });
 
-const publicRoutes = () => ["/", `/listing/${listingId}`, "/signup", "/support", "/terms", "/no/such/page", "/staff"];
+const publicRoutes = () => ["/", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/no/such/page", "/staff"];
 const signedInRoutes = () => [
   "/",
   `/listing/${listingId}`,
@@ -64,6 +64,7 @@ const signedInRoutes = () => [
   "/verification",
   "/support",
   "/terms",
+  "/safety",
 ];
 
 for (const theme of ["light", "dark"] as const) {
@@ -97,7 +98,7 @@ for (const theme of ["light", "dark"] as const) {
       await setTheme(b.page);
       await settle(b.page, "/staff");
       const problems = await violations(b.page);
-      for (const tab of ["Users", "Listings", "Feedback"]) {
+      for (const tab of ["Users", "Listings", "Feedback", "Reports", "Safety"]) {
         await b.page.getByRole("tab", { name: tab, exact: true }).click();
         await b.page.waitForLoadState("networkidle");
         await b.page.waitForTimeout(300);

@@ -31,13 +31,13 @@ describe("the staff panel at 360 px", () => {
     await adminLogin(page);
     const sections = page.getByRole("tablist", { name: "Admin sections" });
     await sections.getByRole("tab", { name: "Dashboard" }).focus();
-    for (const name of ["Users", "Listings", "Feedback"]) {
+    for (const name of ["Users", "Listings", "Reports", "Safety", "Feedback"]) {
       await page.keyboard.press("ArrowRight");
       const tab = sections.getByRole("tab", { name, exact: true });
       await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true");
       await expect.poll(() => fullyInView(tab)).toBe(true);
     }
-    // The four tabs are wider than the phone: the bar scrolls, and Feedback's arrival pushed Dashboard out.
+    // The tabs are wider than the phone: the bar scrolls, and Feedback's arrival pushed Dashboard out.
     expect(await sections.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
     const dashboard = sections.getByRole("tab", { name: "Dashboard" });
     expect(await fullyInView(dashboard)).toBe(false);
@@ -49,6 +49,7 @@ describe("the staff panel at 360 px", () => {
     for (const [section, subTabs] of [
       ["Users", ["Users", "Pending", "Unverified"]],
       ["Listings", ["All", "Pending", "Promoted"]],
+      ["Reports", ["Open", "Resolved"]],
       ["Feedback", ["Feedback", "Archive"]],
     ] as const) {
       await sections.getByRole("tab", { name: section, exact: true }).click();

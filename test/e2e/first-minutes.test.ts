@@ -218,6 +218,7 @@ describe("a quiet console", () => {
     "/verification",
     "/support",
     "/terms",
+    "/safety",
     "/no/such/page",
     "/staff",
   ];

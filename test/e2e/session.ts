@@ -54,8 +54,10 @@ export async function signInAdmin(context: BrowserContext, baseUrl: string) {
 export async function demoListingIds(baseUrl: string) {
   const browse = await apiCall<{ data: { id: string }[] }>(baseUrl, "subleases/?limit=1");
   const lister = await apiLogin(baseUrl, "lister@campusnest.dev", "lister-demo-123");
-  const own = await apiCall<{ data: { id: string }[] }>(baseUrl, "users/listings?include_unavailable=true", {
+  const own = await apiCall<{ data: { id: string; verification_status: string; status: string; moderation_status: string }[] }>(baseUrl, "users/listings?include_unavailable=true", {
     headers: { Authorization: `Bearer ${lister.access_token}` },
   });
-  return { anyListing: browse.data[0]!.id, listerListing: own.data[0]!.id };
+  // A public one: other files running at the same time add pending listings and pause or take others.
+  const live = own.data.find((l) => l.verification_status === "approved" && l.status === "available" && l.moderation_status === "visible");
+  return { anyListing: browse.data[0]!.id, listerListing: (live ?? own.data[0]!).id };
 }

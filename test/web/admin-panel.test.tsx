@@ -7,7 +7,7 @@ import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./ren
 
 function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
   const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
-  return { ...listing, price: listing.monthly_rent, location: listing.address };
+  return { ...listing, price: listing.monthly_rent, location: listing.address, rent_check_median: null, ...overrides };
 }
 
 const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }] } };

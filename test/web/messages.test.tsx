@@ -33,7 +33,7 @@ function conv(overrides: Partial<Conversation> = {}): Conversation {
 }
 
 function msg(id: string, overrides: Partial<Message> = {}): Message {
-  return { id, sender_id: "u2", text: `text ${id}`, timestamp: "2026-11-20T15:00:00.000Z", is_read: true, conversation_id: "c1", ...overrides };
+  return { id, sender_id: "u2", text: `text ${id}`, timestamp: "2026-11-20T15:00:00.000Z", is_read: true, conversation_id: "c1", safety_notice: false, ...overrides };
 }
 
 const page = (messages: Message[]) => ({ messages, pagination: { next_token: null, has_more: false } });

@@ -11,7 +11,11 @@ import {
   isPublicListing,
   looksIdVerified,
   ownerListingState,
+  canConfirmAvailability,
+  isRentFarBelow,
 } from "@contract/policies";
+import { availabilityConfirmedText } from "@contract/freshness";
+import { listingPatchSchema } from "@contract/listings";
 
 const student = (status: string) => ({ id: "u1", id_verification_status: status });
 const listing = (over: Partial<{ user_id: string; verification_status: string; status: string; moderation_status: string }> = {}) => ({
@@ -79,5 +83,33 @@ describe("policies", () => {
     expect(ownerListingState(listing({ status: "taken" }))).toBe("taken");
     expect(ownerListingState(listing({ status: "hidden" }))).toBe("paused");
     expect(ownerListingState(listing())).toBe("live");
+  });
+
+  it("names a listing the freshness check paused 'unconfirmed' (review and staff's hiding still come first); only live or paused ones can be confirmed", () => {
+    expect(ownerListingState(listing({ status: "paused" }))).toBe("unconfirmed");
+    expect(ownerListingState(listing({ status: "paused", moderation_status: "hidden" }))).toBe("hidden_by_staff");
+    expect(ownerListingState(listing({ status: "paused", verification_status: "pending" }))).toBe("pending");
+    expect(canConfirmAvailability(listing({ status: "paused" }))).toBe(true);
+    expect(canConfirmAvailability(listing())).toBe(true);
+    expect(canConfirmAvailability(listing({ status: "taken" }))).toBe(false);
+    expect(canConfirmAvailability(listing({ status: "hidden" }))).toBe(false);
+    // The paused status is the system's: the owner's PATCH never accepts it.
+    expect(listingPatchSchema.safeParse({ status: "paused" }).success).toBe(false);
+    expect(listingPatchSchema.safeParse({ status: "available" }).success).toBe(true);
+  });
+
+  it("price check: strictly below half the median of at least 5 comparables", () => {
+    expect(isRentFarBelow(499, { count: 5, median: 1000 })).toBe(true);
+    expect(isRentFarBelow(500, { count: 5, median: 1000 })).toBe(false);
+    expect(isRentFarBelow(100, { count: 4, median: 1000 })).toBe(false);
+    expect(isRentFarBelow(100, { count: 5, median: null })).toBe(false);
+  });
+
+  it("says how long ago availability was confirmed, in whole days", () => {
+    const now = Date.parse("2026-03-10T12:00:00.000Z");
+    expect(availabilityConfirmedText("2026-03-10T01:00:00.000Z", now)).toBe("Availability confirmed today");
+    expect(availabilityConfirmedText("2026-03-09T11:00:00.000Z", now)).toBe("Availability confirmed 1 day ago");
+    expect(availabilityConfirmedText("2026-02-28T12:00:00.000Z", now)).toBe("Availability confirmed 10 days ago");
+    expect(availabilityConfirmedText(null, now)).toBeNull();
   });
 });

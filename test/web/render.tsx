@@ -56,6 +56,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     status: "available",
     moderation_status: "visible",
     promoted: false,
+    availability_confirmed_at: null,
     promotion_start: null,
     promotion_end: null,
     days_remaining: 0,

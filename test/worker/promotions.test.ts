@@ -10,6 +10,7 @@ import { createApp } from "../../worker/app";
 import { DEV_WEBHOOK_SECRET } from "../../worker/env";
 import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/payments";
 import type { BillingHistoryEntry, PromotedListing, PromotionStatus } from "../../worker/contract/promotions";
+import { suspendUser } from "../../worker/services/reports";
 import { insertListing } from "./fixtures";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 
@@ -193,6 +194,33 @@ describe("deleting a listing with a live subscription (Stripe keys)", () => {
     });
     const res = await fetchWith(keys, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
     expect(res.status).toBeLessThan(300);
+    expect(calls).toEqual([`DELETE /v1/subscriptions/${s.subscriptionId}`]);
+  });
+});
+
+describe("suspending an owner with a live subscription (Stripe keys)", () => {
+  it("cancels the subscription at Stripe: a suspended account cannot cancel it itself", async () => {
+    const keys = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
+    const suspended = await signUp("promo-suspended@ufl.edu");
+    const id = freshId("susp");
+    await insertListing(suspended.user.id, id);
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: suspended.user.id };
+    const payload = JSON.stringify(testCheckoutCompleted("cs_susp", s, nowS()));
+    const hook = await fetchWith(keys, "/api/v1/promotions/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "stripe-signature": await signWebhookPayload(keys.STRIPE_WEBHOOK_SECRET, payload) },
+    });
+    expect(hook.status).toBe(200);
+    const calls: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+      calls.push(`${request.method} ${url.pathname}`);
+      return new Response(JSON.stringify({ id: s.subscriptionId, object: "subscription", status: "canceled" }), { headers: { "content-type": "application/json" } });
+    });
+    await suspendUser({ ...env, ...keys }, "test-admin", suspended.user.id);
     expect(calls).toEqual([`DELETE /v1/subscriptions/${s.subscriptionId}`]);
   });
 });

@@ -1,5 +1,6 @@
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
+import { availabilityConfirmedText } from "@contract/freshness";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
 import { Avatar } from "./ui/avatar";
@@ -9,6 +10,7 @@ import { FavoriteButton } from "./favorite-button";
 /** A listing card: photo carousel (thumbnails), price per month, title, university, tags, poster. */
 export function ListingCard({ listing, back }: { listing: PublicListing; back: string }) {
   const href = paths.listing(listing.id, back);
+  const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
   const tags = [
     unitLabel(listing.unit_type),
     termLabel(listing.lease_term),
@@ -37,6 +39,7 @@ export function ListingCard({ listing, back }: { listing: PublicListing; back: s
             <li key={t}>{t}</li>
           ))}
         </ul>
+        {confirmed && <p className="listing-card-confirmed muted">{confirmed}</p>}
         <p className="listing-card-poster">
           <Avatar src={listing.user_avatar_url} firstName={listing.user_first_name} lastName={listing.user_last_name} size={24} />
           <span>{listing.user_first_name}</span>

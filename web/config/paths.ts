@@ -21,7 +21,11 @@ export const paths = {
   billingFor: (listingId: string) => `/billing?listing_id=${encodeURIComponent(listingId)}`,
   verification: "/verification",
   support: "/support",
+  /** Fresh listings: where the "still available?" email's one-click links land (?token=). */
+  availability: "/availability",
   terms: "/terms",
+  /** How to spot a rental scam, why to stay on CampusNest, how to report (issue 13). */
+  safety: "/safety",
   /** The hidden admin route: linked only from the footer's developer capsule. */
   admin: "/staff",
 } as const;

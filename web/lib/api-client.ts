@@ -90,7 +90,12 @@ async function request(path: string, options: RequestOptions): Promise<Response>
     const fresh = await refreshSession();
     if (fresh) res = await send(path, options, fresh);
   }
-  if (!res.ok) throw await toError(res);
+  if (!res.ok) {
+    const error = await toError(res);
+    // A suspended account (issue 13): the server refuses every call of the session, so it ends here.
+    if (token && error.status === 403 && error.body?.code === "account_suspended") authStore.signOut();
+    throw error;
+  }
   return res;
 }
 

@@ -82,6 +82,24 @@ export function useUpdateListing() {
   });
 }
 
+/** Fresh listings: the owner confirms a live or paused listing is still available. */
+export const confirmAvailability = (id: string) =>
+  apiRequest<OwnerListingResponse>(`subleases/${encodeURIComponent(id)}/confirm-availability`, { method: "POST" }).then((r) => r.data);
+
+/** Confirming brings a paused listing back: own listings, browse and its detail refetch. */
+export function useConfirmAvailability() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: confirmAvailability,
+    onSuccess: (saved) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: listingKeys.detail(saved.id) }),
+        queryClient.invalidateQueries({ queryKey: listingKeys.own() }),
+        queryClient.invalidateQueries({ queryKey: listingKeys.browse() }),
+      ]),
+  });
+}
+
 export const deleteListing = (id: string) => apiRequest<void>(`subleases/${encodeURIComponent(id)}`, { method: "DELETE" });
 
 /** Deleting drops the detail and refetches own listings and browse. */

@@ -86,9 +86,14 @@ export interface AdminAuditResponse {
   audit: AdminAuditEntry[];
 }
 
+/** A user as staff see them: the private view plus whether the account is suspended (issue 13). */
+export interface AdminUser extends PrivateUser {
+  suspended_at: string | null;
+}
+
 /** GET admin/users. */
 export interface AdminUsersResponse {
-  users: PrivateUser[];
+  users: AdminUser[];
 }
 
 /** PATCH admin/users/{id}/verify. */
@@ -101,6 +106,8 @@ export interface AdminUserResponse {
 export interface AdminListing extends OwnerListing {
   price: number;
   location: string;
+  /** Price check (issue 13): the median rent of similar approved listings, only when this rent is below half of it. */
+  rent_check_median: number | null;
 }
 
 /** GET admin/listings, admin/listings/pending, admin/listings/promoted. */

@@ -57,6 +57,21 @@ export const TIMINGS = {
   idleMs: 300_000,
 } as const;
 
+/**
+ * Fresh listings (issue 13): the owner of an available listing is asked every `askEveryDays` whether it is
+ * still available; one not confirmed for `pauseAfterDays` is paused. The emailed links live `tokenTtlDays`.
+ */
+export const FRESHNESS = {
+  askEveryDays: 14,
+  pauseAfterDays: 21,
+  tokenTtlDays: 7,
+  /** Emails sent by one cron run at most (the rest go out on the next runs). */
+  askBatch: 50,
+} as const;
+
+/** Price check (issue 13): a rent below `belowFraction` of the median of at least `minComparables` similar approved listings. */
+export const PRICE_CHECK = { minComparables: 5, belowFraction: 0.5 } as const;
+
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DEV_CONSOLE_LINES = 50;
 export const UNREAD_BADGE_CAP = 99;
@@ -78,6 +93,8 @@ export const UNIT_TYPES = [
 export const LEASE_TERMS = ["fall", "spring", "summer"] as const;
 export const GENDER_PREFERENCES = ["no_preference", "male_preferred", "female_preferred"] as const;
 export const LISTING_STATUSES = ["available", "taken", "hidden"] as const;
+/** Every status a listing may have: the owner's own, plus "paused", which only the freshness check sets. */
+export type ListingStatus = (typeof LISTING_STATUSES)[number] | "paused";
 export const LISTING_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
 export const ID_VERIFICATION_STATUSES = ["unverified", "pending", "approved", "verified", "rejected"] as const;
 

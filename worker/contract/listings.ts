@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES } from "./constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
@@ -81,11 +81,14 @@ export interface PublicListing {
   created_at: string;
   updated_at: string | null;
   verification_status: "pending" | "approved" | "rejected";
-  /** The owner's own state. */
-  status: "available" | "taken" | "hidden";
+  /** The owner's own state ("paused": set by the freshness check, not by the owner). */
+  status: ListingStatus;
   /** Staff's state: a hidden listing is public to nobody, whatever its owner sets. */
-  moderation_status: "visible" | "hidden";
+  /** suspended: the owner's account is suspended (issue 13); public to nobody, like hidden. */
+  moderation_status: "visible" | "hidden" | "suspended";
   promoted: boolean;
+  /** When the owner last said the place is still available (creation counts). */
+  availability_confirmed_at: string | null;
   promotion_start: string | null;
   promotion_end: string | null;
   days_remaining: number;
@@ -139,9 +142,14 @@ export interface BrowseResponse {
   meta: { rows_read: number };
 }
 
+/** The listing page's extras: the price check's verdict (rent below half the median of similar listings). */
+export interface ListingDetailExtras {
+  rent_below_typical: boolean;
+}
+
 /** GET subleases/{id}: the owner reads their own listing, anyone else its public form. */
 export interface ListingResponse {
-  data: PublicListing | OwnerListing;
+  data: (PublicListing | OwnerListing) & ListingDetailExtras;
 }
 
 /** PATCH subleases/{id}: the owner's listing after the edit. */

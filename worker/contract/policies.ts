@@ -3,6 +3,7 @@
  * functions, no I/O. Routes throw when a rule says no; screens hide or lock what a rule forbids;
  * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
  */
+import { PRICE_CHECK } from "./constants";
 
 /** The one status that counts as identity-verified ("approved" is a review decision, not a user status). */
 export const ID_VERIFIED = "verified";
@@ -95,7 +96,7 @@ export function canMessage(user: Actor, recipientId: string): boolean {
 }
 
 /** The one state an owner's own listing is in, as the profile names it (each state has its own actions). */
-export type OwnerListingState = "pending" | "rejected" | "hidden_by_staff" | "taken" | "paused" | "live";
+export type OwnerListingState = "pending" | "rejected" | "hidden_by_staff" | "taken" | "paused" | "unconfirmed" | "live";
 
 /**
  * Review comes first (a pending or rejected listing is public to nobody, whatever its owner set),
@@ -106,6 +107,22 @@ export function ownerListingState(listing: Omit<ListingFacts, "user_id">): Owner
   if (listing.verification_status !== PUBLIC_LISTING.verification_status) return "pending";
   if (listing.moderation_status !== PUBLIC_LISTING.moderation_status) return "hidden_by_staff";
   if (listing.status === "taken") return "taken";
+  // Paused by the freshness check (not confirmed as available for 21 days): Confirm availability brings it back.
+  if (listing.status === "paused") return "unconfirmed";
   if (listing.status !== PUBLIC_LISTING.status) return "paused";
   return "live";
+}
+
+/** Whether the owner may confirm the place is still available: a live or freshness-paused listing (not taken or hidden). */
+export function canConfirmAvailability(listing: Pick<ListingFacts, "status">): boolean {
+  return listing.status === "available" || listing.status === "paused";
+}
+
+/**
+ * The price check: rent strictly below half the median of similar approved listings, judged only with
+ * at least PRICE_CHECK.minComparables of them (fewer: no verdict).
+ */
+export function isRentFarBelow(rent: number, comparables: { count: number; median: number | null }): boolean {
+  if (comparables.count < PRICE_CHECK.minComparables || comparables.median === null) return false;
+  return rent < comparables.median * PRICE_CHECK.belowFraction;
 }

@@ -34,6 +34,39 @@ export interface PublicUser {
   university: string | null;
   created_at: string;
   id_verified: boolean;
+  /** How fast they usually answer a first message (last 30 days, at least 3 replied conversations), or null. */
+  response_time: ResponseTime | null;
+}
+
+/** Response-time buckets (issue 13), from the median time to a first reply. */
+export type ResponseTime = "hour" | "hours" | "day";
+
+export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
+  hour: "Usually replies within an hour",
+  hours: "Usually replies within a few hours",
+  day: "Usually replies within a day",
+};
+
+/** Conversations the median needs (fewer: no verdict), and the window they are taken from. */
+export const RESPONSE_TIME_MIN_CONVERSATIONS = 3;
+export const RESPONSE_TIME_WINDOW_DAYS = 30;
+
+/** The bucket of a median first-reply time: <= 1 h, <= 6 h, <= 24 h, else none. */
+export function responseTimeBucket(medianMs: number | null): ResponseTime | null {
+  if (medianMs === null || !Number.isFinite(medianMs) || medianMs < 0) return null;
+  const HOUR = 3_600_000;
+  if (medianMs <= HOUR) return "hour";
+  if (medianMs <= 6 * HOUR) return "hours";
+  if (medianMs <= 24 * HOUR) return "day";
+  return null;
+}
+
+/** The median of some numbers (the mean of the two middle ones for an even count), or null for none. */
+export function median(values: readonly number[]): number | null {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export interface Preferences {

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { createDb } from "../db/client";
 import { findUserById } from "../db/queries/users";
 import type { AppContext } from "../lib/context";
-import { unauthorized } from "../lib/errors";
+import { apiError, unauthorized } from "../lib/errors";
+import { REPORT_TEXTS } from "../contract/reports";
 import { verifyAccessToken } from "../services/tokens";
 
 /** The bearer token of the request, if any. */
@@ -21,5 +22,7 @@ export async function requireUser(c: Context<AppContext>) {
   if (!userId) throw unauthorized("Not authenticated");
   const user = await findUserById(createDb(c.env), userId);
   if (!user) throw unauthorized("Not authenticated");
+  // A suspended account's access tokens stop working at once (issue 13).
+  if (user.suspendedAt) throw apiError(403, { detail: REPORT_TEXTS.suspended, code: "account_suspended" });
   return user;
 }

@@ -8,6 +8,8 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 interface Layout {
+  /** Further buttons after `link` (HTML) and addresses (text). */
+  moreLinks?: { href: string; label: string }[];
   to: string;
   subject: string;
   preheader: string;
@@ -19,7 +21,7 @@ interface Layout {
   footnote: string;
 }
 
-function render({ to, subject, preheader, heading, paragraphs, code, link, footnote }: Layout): EmailMessage {
+function render({ to, subject, preheader, heading, paragraphs, code, link, moreLinks = [], footnote }: Layout): EmailMessage {
   const html = `<!doctype html><html><body style="margin:0;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#14171c">
 <span style="display:none">${escapeHtml(preheader)}</span>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:24px 12px"><tr><td align="center">
@@ -29,9 +31,10 @@ function render({ to, subject, preheader, heading, paragraphs, code, link, footn
 ${paragraphs.map((p) => `<tr><td style="font-size:16px;line-height:1.5;padding-bottom:12px">${escapeHtml(p)}</td></tr>`).join("")}
 ${code ? `<tr><td style="padding:8px 0 20px"><div style="font-size:32px;letter-spacing:8px;font-weight:800;background:#e8f0fe;color:#14171c;border-radius:8px;padding:14px 0;text-align:center">${escapeHtml(code)}</div></td></tr>` : ""}
 ${link ? `<tr><td style="padding:8px 0 20px"><a href="${escapeHtml(link.href)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;font-weight:700;border-radius:8px;padding:12px 20px">${escapeHtml(link.label)}</a></td></tr>` : ""}
+${moreLinks.map((l) => `<tr><td style="padding:0 0 20px"><a href="${escapeHtml(l.href)}" style="display:inline-block;background:#ffffff;color:#1f6feb;border:1px solid #1f6feb;text-decoration:none;font-weight:700;border-radius:8px;padding:12px 20px">${escapeHtml(l.label)}</a></td></tr>`).join("")}
 <tr><td style="font-size:13px;color:#5b6472;border-top:1px solid #dde1e7;padding-top:14px">${escapeHtml(footnote)}</td></tr>
 </table></td></tr></table></body></html>`;
-  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), footnote, "", "CampusNest"].join("\n");
+  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), ...moreLinks.flatMap((l) => [`${l.label}: ${l.href}`, ""]), footnote, "", "CampusNest"].join("\n");
   return { to, subject, html, text };
 }
 
@@ -114,5 +117,22 @@ export function promotionPaymentFailedEmail(to: string, firstName: string, title
     ],
     link: { href: url, label: "Open billing" },
     footnote: "You receive this email because you bought a promotion on CampusNest.",
+  });
+}
+
+/** Fresh listings (issue 13): every 14 days, one question with two one-click links (valid 7 days, no sign-in). */
+export function stillAvailableEmail(to: string, firstName: string, title: string, availableUrl: string, takenUrl: string): EmailMessage {
+  return render({
+    to,
+    subject: `Is ${title} still available?`,
+    preheader: "One click keeps your listing in search results.",
+    heading: `Is ${title} still available, ${firstName}?`,
+    paragraphs: [
+      "Students trust listings that are up to date. Tell us with one click (no need to sign in):",
+      "If we don't hear from you, the listing is paused 21 days after you last confirmed it. You can bring it back from your profile at any time.",
+    ],
+    link: { href: availableUrl, label: "Still available" },
+    moreLinks: [{ href: takenUrl, label: "Taken" }],
+    footnote: "These links work for 7 days. You receive this email because you have a listing on CampusNest.",
   });
 }

@@ -2,6 +2,7 @@
  * The cron trigger's work (wrangler.toml [triggers]): removes what has expired, so tables stay
  * small and lookups stay cheap. Each step is one guarded statement; running it twice is harmless.
  */
+import type { DevHousekeepingResponse } from "../contract/freshness";
 import { createDb } from "../db/client";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { isoNow } from "../lib/time";
@@ -12,17 +13,15 @@ import { deleteOldCodes } from "./email-codes";
 import { endLapsedCancelledSubscriptions, endLapsedPromotions } from "./promotions";
 import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
+import { getConfig } from "../env";
+import { runFreshness } from "./freshness";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
 export const UNSUBMITTED_DOCUMENT_TTL_MS = DAY_MS;
 
-export interface HousekeepingResult {
-  emailCodes: number;
-  refreshTokens: number;
-  expiredPromotions: number;
-  unsubmittedDocuments: number;
-}
+/** What one run did (the dev route answers it as is). */
+export type HousekeepingResult = DevHousekeepingResponse;
 
 export async function runHousekeeping(env: Env, now: number = Date.now()): Promise<HousekeepingResult> {
   const db = createDb(env);
@@ -36,11 +35,18 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     endLapsedCancelledSubscriptions(db, nowIso),
   ]);
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
+  // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
+  const freshness = await runFreshness(env, getConfig(env), now).catch((err: unknown) => {
+    log.error("freshness_failed", { message: String(err) });
+    return { asked: 0, paused: 0 };
+  });
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
     expiredPromotions: promotions.meta.changes ?? 0,
     unsubmittedDocuments,
+    availabilityAsked: freshness.asked,
+    listingsPaused: freshness.paused,
   };
   log.info("housekeeping", { ...result });
   return result;

@@ -20,10 +20,15 @@ import {
   replacePhotos,
   updateListing,
   updateListingUnlessReview,
+  approvedRentsByGroup,
+  rentComparables,
+  rentGroupKey,
   type ListingRow,
   type PhotoValues,
 } from "../db/queries/listings";
 import { notFound, validationFailed } from "../lib/errors";
+import { isRentFarBelow } from "../contract/policies";
+import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { audit } from "./audit";
@@ -77,6 +82,8 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
         verificationStatus: "pending",
         status: "available",
         createdAt: isoNow(),
+        // Fresh listings: creation counts as a confirmation of availability.
+        availabilityConfirmedAt: isoNow(),
       },
       photos,
     ),
@@ -115,6 +122,8 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
       ...(input.allow_pets !== undefined && { allowPets: input.allow_pets }),
       ...(input.gender_preference !== undefined && { genderPreference: input.gender_preference }),
       ...(input.status !== undefined && { status: input.status }),
+      // Marking it available confirms it is (fresh listings).
+      ...(input.status === "available" && { availabilityConfirmedAt: isoNow() }),
       ...(backToReview && { verificationStatus: "pending", rejectionReason: null }),
       updatedAt: isoNow(),
     }),
@@ -149,13 +158,44 @@ export async function unreferencedKeys(db: D1Database, keys: (string | null)[]):
 
 /* ---------- staff ---------- */
 
-/** A listing as staff read it: the owner's view with the spec's display aliases. */
-export const toAdminListing = (l: OwnerListing) => ({ ...l, price: l.monthly_rent, location: l.address });
+/** A listing as staff read it: the owner's view with the spec's display aliases (and the price check, when known). */
+export const toAdminListing = (l: OwnerListing, rentCheckMedian: number | null = null) => ({ ...l, price: l.monthly_rent, location: l.address, rent_check_median: rentCheckMedian });
+
+/* ---------- price check (issue 13) ---------- */
+
+/** The listing page's verdict: rent below half the median of at least 5 similar approved listings. */
+export async function isRentBelowTypical(db: D1Database, row: Pick<ListingRow, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<boolean> {
+  return isRentFarBelow(row.monthly_rent, await rentComparables(db, row.id, row.university_id, row.unit_type));
+}
+
+/** The median staff see on a listing whose rent is far below similar ones, else null. */
+export async function rentCheckMedian(db: D1Database, l: Pick<OwnerListing, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<number | null> {
+  const comparables = await rentComparables(db, l.id, l.university_id, l.unit_type);
+  return isRentFarBelow(l.monthly_rent, comparables) ? Math.round(comparables.median!) : null;
+}
+
+/**
+ * Staff lists with the price check: one read per (university, unit type) group of the list, each
+ * listing's median taken without its own rent (when it is approved, it is one of the group's rows).
+ */
+export async function toAdminListingsWithRentCheck(db: D1Database, list: OwnerListing[]) {
+  const groups = [...new Map(list.map((l) => [rentGroupKey(l.university_id, l.unit_type), { universityId: l.university_id, unitType: l.unit_type }])).values()];
+  const rents = await approvedRentsByGroup(db, groups);
+  return list.map((l) => {
+    const group = [...(rents.get(rentGroupKey(l.university_id, l.unit_type)) ?? [])];
+    if (l.verification_status === "approved") {
+      const own = group.indexOf(l.monthly_rent);
+      if (own >= 0) group.splice(own, 1);
+    }
+    const m = median(group);
+    return toAdminListing(l, isRentFarBelow(l.monthly_rent, { count: group.length, median: m }) ? Math.round(m!) : null);
+  });
+}
 
 async function loadAdminListing(env: Env, id: string) {
   const listing = await findOwnerListing(env.DB, id);
   if (!listing) throw notFound("Listing not found");
-  return toAdminListing(listing);
+  return toAdminListing(listing, await rentCheckMedian(env.DB, listing));
 }
 
 /**

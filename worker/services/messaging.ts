@@ -28,11 +28,14 @@ import {
   type ConversationRow,
 } from "../db/queries/conversations";
 import { findListingRow } from "../db/queries/listings";
+import { hasBlocked } from "../db/queries/reports";
+import { REPORT_TEXTS } from "../contract/reports";
 import { findUserById, type UserRow } from "../db/queries/users";
-import { badRequest, notFound, validationFailed } from "../lib/errors";
+import { badRequest, forbidden, notFound, validationFailed } from "../lib/errors";
 import { log } from "../lib/log";
 import { sendEmail } from "./email";
 import { newMessageEmail } from "./email-templates";
+import { scanMessage } from "./scam-shield";
 import { signSocketTicket } from "./tokens";
 
 /** Hands work to the runtime to finish after the answer (ExecutionContext.waitUntil). */
@@ -50,9 +53,9 @@ type RoomKind = "conversation" | "inbox";
 const roomOf = (env: Env, kind: RoomKind, name: string) => getServerByName(kind === "conversation" ? env.Conversation : env.Inbox, name);
 
 /** Pushes an event to a room; the number of sockets reached, or null when the room failed (logged). */
-export async function publishTo(env: Env, kind: RoomKind, name: string, event: ServerEvent): Promise<number | null> {
+export async function publishTo(env: Env, kind: RoomKind, name: string, event: ServerEvent, perUser?: Record<string, ServerEvent>): Promise<number | null> {
   try {
-    return await (await roomOf(env, kind, name)).publish(event);
+    return await (await roomOf(env, kind, name)).publish(event, perUser);
   } catch (err) {
     log.warn("realtime_publish_failed", { room: kind, event: event.type, error: err instanceof Error ? err.name : "unknown" });
     return null;
@@ -85,8 +88,7 @@ export const closeConversationRoom = (env: Env, conversationId: string) =>
  * A deleted account: its inbox sockets and its sockets in each of its conversations' rooms are
  * closed (the conversations stay for the other person, with the messages shown as from a deleted user).
  */
-export async function closeSocketsOfUser(env: Env, userId: string, conversationIds: string[]) {
-  const reason = "Account deleted";
+export async function closeSocketsOfUser(env: Env, userId: string, conversationIds: string[], reason = "Account deleted") {
   await closeRoom(env, "inbox", userId, CLOSE_CODES.accountDeleted, reason);
   const BATCH = 20;
   for (let i = 0; i < conversationIds.length; i += BATCH) {
@@ -111,6 +113,8 @@ export async function startConversation(env: Env, user: UserRow, input: StartCon
   if (!canMessage(actorOf(user), input.participant_id)) throw badRequest(MESSAGING_MESSAGES.self);
   const participant = await findUserById(db, input.participant_id);
   if (!participant) throw notFound("User not found");
+  // Someone who blocked the caller does not hear from them (issue 13).
+  if (await hasBlocked(db, participant.id, user.id)) throw forbidden(REPORT_TEXTS.blockedSend);
   const listingId = input.listing_id ?? null;
   if (listingId) {
     const listing = await findListingRow(env.DB, listingId);
@@ -153,15 +157,19 @@ export async function sendMessage(env: Env, config: Config, defer: Defer, sender
   const conversation = await requireConversation(env, sender.id, conversationId);
   const recipient = await findUserById(db, otherParticipant(conversation, sender.id));
   if (!recipient) throw notFound("This user has deleted their account");
-  const message = toMessage(await insertMessage(db, conversation.id, sender.id, text));
-  defer(afterSend(env, config, conversation, sender, recipient, message));
+  if (await hasBlocked(db, recipient.id, sender.id)) throw forbidden(REPORT_TEXTS.blockedSend);
+  // Scam shield: a match is stored and queued for staff, and the message is still delivered.
+  const row = await insertMessage(db, conversation.id, sender.id, text, scanMessage(text));
+  const message = toMessage(row, sender.id);
+  defer(afterSend(env, config, conversation, sender, recipient, message, toMessage(row, recipient.id)));
   return message;
 }
 
-async function afterSend(env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message) {
+async function afterSend(env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {
   try {
     const db = createDb(env);
-    await publishTo(env, "conversation", conversation.id, { type: "message", message });
+    // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
+    await publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } });
     await publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: await unreadCount(db, recipient.id) });
     if (!recipient.emailOnMessage) return;
     // Someone with the app open sees the message; only the unreachable (or unknown) are emailed.

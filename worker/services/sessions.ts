@@ -12,7 +12,8 @@ import type { Db } from "../db/client";
 import { findUserById, toPrivateUser } from "../db/queries/users";
 import { refreshTokens } from "../db/schema";
 import { base64ToBytes, bytesToBase64Url, sha256Hex } from "../lib/encoding";
-import { unauthorized } from "../lib/errors";
+import { apiError, unauthorized } from "../lib/errors";
+import { REPORT_TEXTS } from "../contract/reports";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { signAccessToken } from "./tokens";
@@ -22,6 +23,7 @@ export const SESSION_MAX_AGE_MS = 90 * 24 * 60 * 60 * 1000;
 export const ROTATION_GRACE_MS = 30_000;
 
 const SESSION_EXPIRED = "Session expired. Please sign in again.";
+const suspended = () => apiError(403, { detail: REPORT_TEXTS.suspended, code: "account_suspended" });
 
 const newRefreshToken = () => bytesToBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 
@@ -62,6 +64,7 @@ async function unseal(secret: string, presented: string, sealed: string): Promis
 async function withUser(db: Db, userId: string, pair: TokenPair): Promise<AuthResponse> {
   const user = await findUserById(db, userId);
   if (!user) throw unauthorized("Not authenticated");
+  if (user.suspendedAt) throw suspended();
   return { ...pair, token_type: "bearer", user: toPrivateUser(user) };
 }
 
@@ -74,6 +77,8 @@ const revokeFamily = (db: Db, familyId: string) =>
 
 /** Starts a new session (sign-in, verified email, Google). */
 export async function startSession(db: Db, config: Config, userId: string, now = Date.now()): Promise<AuthResponse> {
+  // A suspended account gets no session (sign-in, Google, a verified email): 403 with the reason.
+  if ((await findUserById(db, userId))?.suspendedAt) throw suspended();
   const token = newRefreshToken();
   await db.insert(refreshTokens).values({
     id: newId(),
@@ -90,6 +95,8 @@ export async function startSession(db: Db, config: Config, userId: string, now =
 export async function rotateSession(db: Db, config: Config, presented: string, now = Date.now()): Promise<AuthResponse> {
   const hash = await sha256Hex(presented);
   const row = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
+  // A suspended account's tokens were revoked with the suspension; it hears why rather than "expired".
+  if (row && (await findUserById(db, row.userId))?.suspendedAt) throw suspended();
   const nowIso = isoNow(now);
   if (!row || row.revokedAt || row.expiresAt <= nowIso) throw unauthorized(SESSION_EXPIRED);
   const familyEnd = row.familyExpiresAt ?? isoNow(Date.parse(row.createdAt) + SESSION_MAX_AGE_MS);

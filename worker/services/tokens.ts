@@ -1,9 +1,9 @@
 /**
- * Signed user tokens: short-lived HS256 JWTs signed with JWT_SECRET (jose). Each kind has its own
- * audience and type, so one kind never passes for another. Refresh tokens are opaque random strings
- * stored hashed (services/sessions.ts).
+ * Signed tokens: HS256 JWTs signed with JWT_SECRET (jose), through one signer and one verifier. Each
+ * kind has its own audience and type, so one kind never passes for another. Refresh tokens are opaque
+ * random strings stored hashed (services/sessions.ts).
  */
-import { jwtVerify, SignJWT } from "jose";
+import { jwtVerify, SignJWT, type JWTPayload } from "jose";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "campusnest";
@@ -11,40 +11,61 @@ const ISSUER = "campusnest";
 /**
  * access: the API's bearer token. socket: a ticket that opens the user's rooms (POST
  * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it.
+ * availability: the one-click links of the "Is {title} still available?" email, single-purpose: the
+ * subject is the listing, the claims the action and the owner it was sent to.
  */
 const KINDS = {
   access: { typ: "access", audience: "campusnest-api" },
   socket: { typ: "socket", audience: "campusnest-socket" },
+  availability: { typ: "availability", audience: "campusnest-availability" },
 } as const;
 type Kind = keyof typeof KINDS;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-async function signUserToken(kind: Kind, secret: string, userId: string, ttlSeconds: number): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ typ: KINDS[kind].typ })
+async function signToken(kind: Kind, secret: string, subject: string, ttlSeconds: number, claims: Record<string, string> = {}, now: number = Date.now()): Promise<string> {
+  const at = Math.floor(now / 1000);
+  return new SignJWT({ ...claims, typ: KINDS[kind].typ })
     .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
+    .setSubject(subject)
     .setIssuer(ISSUER)
     .setAudience(KINDS[kind].audience)
-    .setIssuedAt(now)
-    .setExpirationTime(now + ttlSeconds)
+    .setIssuedAt(at)
+    .setExpirationTime(at + ttlSeconds)
     .sign(key(secret));
 }
 
-/** The user id of a valid token of this kind, or null for a missing, tampered, expired or foreign one. */
-async function verifyUserToken(kind: Kind, secret: string, token: string | null | undefined): Promise<string | null> {
+/** The payload of a valid token of this kind (with its subject), or null for a missing, tampered, expired or foreign one. */
+async function verifyToken(kind: Kind, secret: string, token: string | null | undefined): Promise<(JWTPayload & { sub: string }) | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, audience: KINDS[kind].audience, algorithms: ["HS256"] });
     if (payload.typ !== KINDS[kind].typ || typeof payload.sub !== "string") return null;
-    return payload.sub;
+    return payload as JWTPayload & { sub: string };
   } catch {
     return null;
   }
 }
 
-export const signAccessToken = (secret: string, userId: string, ttlSeconds: number = ACCESS_TOKEN_TTL_SECONDS) => signUserToken("access", secret, userId, ttlSeconds);
-export const verifyAccessToken = (secret: string, token: string | null | undefined) => verifyUserToken("access", secret, token);
-export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signUserToken("socket", secret, userId, ttlSeconds);
-export const verifySocketTicket = (secret: string, token: string | null | undefined) => verifyUserToken("socket", secret, token);
+export const signAccessToken = (secret: string, userId: string, ttlSeconds: number = ACCESS_TOKEN_TTL_SECONDS) => signToken("access", secret, userId, ttlSeconds);
+export const verifyAccessToken = async (secret: string, token: string | null | undefined) => (await verifyToken("access", secret, token))?.sub ?? null;
+export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signToken("socket", secret, userId, ttlSeconds);
+export const verifySocketTicket = async (secret: string, token: string | null | undefined) => (await verifyToken("socket", secret, token))?.sub ?? null;
+
+export interface AvailabilityClaim {
+  listingId: string;
+  ownerId: string;
+  action: "available" | "taken";
+}
+
+export const signAvailabilityToken = (secret: string, claim: AvailabilityClaim, ttlSeconds: number, now: number = Date.now()) =>
+  signToken("availability", secret, claim.listingId, ttlSeconds, { act: claim.action, own: claim.ownerId }, now);
+
+/** The claim of a valid availability link, or null for a missing, tampered, expired or foreign token. */
+export async function verifyAvailabilityToken(secret: string, token: string | null | undefined): Promise<AvailabilityClaim | null> {
+  const payload = await verifyToken("availability", secret, token);
+  if (!payload) return null;
+  const { act, own } = payload;
+  if (typeof own !== "string" || (act !== "available" && act !== "taken")) return null;
+  return { listingId: payload.sub, ownerId: own, action: act };
+}

@@ -17,7 +17,7 @@ export default function SupportRoute() {
           answer within one business day. Include the link to the listing or conversation you are writing about.
         </p>
 
-        <h2>Stay safe from rental scams</h2>
+        <h2 id="safety">Stay safe from rental scams</h2>
         <ul>
           <li>
             <strong>Never pay before you see the place</strong> (in person, or on a live video call with the lister
@@ -36,6 +36,9 @@ export default function SupportRoute() {
             classic scams. Report the listing to us.
           </li>
         </ul>
+        <p>
+          <Link to={paths.safety}>Read the full safety guide: how to spot a scam and how to report one</Link>
+        </p>
 
         <h2>Frequently asked questions</h2>
         <h3>Why do I have to verify my identity to post?</h3>

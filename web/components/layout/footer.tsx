@@ -93,6 +93,7 @@ export function Footer() {
         <nav className="footer-links" aria-label="Footer">
           <Link to={paths.support}>Support</Link>
           <Link to={paths.terms}>Terms</Link>
+          <Link to={paths.safety}>Safety</Link>
           <a href={`mailto:${SUPPORT_EMAIL}`}>Contact {SUPPORT_EMAIL}</a>
         </nav>
         <div className="footer-capsules">

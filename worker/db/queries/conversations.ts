@@ -6,6 +6,7 @@
  */
 import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
+import type { ScamReason } from "../../contract/safety";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
@@ -108,6 +109,8 @@ const CONVERSATION_SELECT = `
     LEFT JOIN listings l ON l.id = c.listing_id AND ((${PUBLIC_LISTING_SQL}) OR l.user_id = ?1)`;
 
 const MINE = "(c.user_a = ?1 OR c.user_b = ?1)";
+/** The viewer's list leaves out conversations with people they blocked (issue 13); unblocking brings them back. */
+const NOT_BLOCKED_BY_VIEWER = "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END)";
 
 function toConversation(r: ConversationListRow): Conversation {
   return {
@@ -135,7 +138,7 @@ export async function conversationsPage(d1: D1Database, userId: string, cursor: 
   const after = cursor ? `AND (${ACTIVITY}, c.id) < (?2, ?3)` : "";
   const binds: unknown[] = cursor ? [userId, cursor.t, cursor.id] : [userId];
   const { results } = await d1
-    .prepare(`${CONVERSATION_SELECT} WHERE ${MINE} ${after} ORDER BY activity DESC, c.id DESC LIMIT ${Math.floor(limit)}`)
+    .prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND ${NOT_BLOCKED_BY_VIEWER} ${after} ORDER BY activity DESC, c.id DESC LIMIT ${Math.floor(limit)}`)
     .bind(...binds)
     .all<ConversationListRow>();
   return results.map(toConversation);
@@ -153,13 +156,18 @@ export const cursorOf = (c: Conversation): ConversationCursor => ({ t: c.updated
 // ---------------------------------------------------------------------------------------------
 // Messages.
 
-export const toMessage = (m: MessageRow): Message => ({
+/**
+ * A message as `viewerId` sees it: safety_notice (scam shield) only for the recipient of a flagged
+ * message, never for its sender, who must not learn what tripped the filter.
+ */
+export const toMessage = (m: MessageRow, viewerId: string): Message => ({
   id: m.id,
   sender_id: m.senderId,
   text: m.text,
   timestamp: m.createdAt,
   is_read: !!m.readAt,
   conversation_id: m.conversationId,
+  safety_notice: !!m.safetyFlags && m.senderId !== viewerId,
 });
 
 export interface MessageCursor {
@@ -186,14 +194,29 @@ export const messagesPage = (db: Db, conversationId: string, cursor: MessageCurs
     .limit(limit);
 
 /** Stores a message and makes it the conversation's latest, atomically; returns the message. */
-export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string): Promise<MessageRow> {
+/**
+ * Stores a message and makes it the conversation's latest, atomically; returns the message. With
+ * scam-shield reasons (`flags`), the message keeps them and the conversation joins the staff Safety
+ * queue in the same batch: flagged now unless it is already waiting for review (a flag after a review
+ * queues it again), its reasons the union of all seen.
+ */
+export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly ScamReason[] = []): Promise<MessageRow> {
   const now = isoNow();
-  const row: MessageRow = { id: newId(), conversationId, senderId, text, readAt: null, createdAt: now };
+  const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, createdAt: now };
   await db.batch([
     db.insert(messages).values(row),
     db
       .update(conversations)
-      .set({ lastMessagePreview: preview(text), lastMessageAt: now, updatedAt: now })
+      .set({
+        lastMessagePreview: preview(text),
+        lastMessageAt: now,
+        updatedAt: now,
+        ...(safetyFlags && {
+          safetyFlaggedAt: sql`CASE WHEN ${conversations.safetyFlaggedAt} IS NULL OR (${conversations.safetyReviewedAt} IS NOT NULL AND ${conversations.safetyReviewedAt} >= ${conversations.safetyFlaggedAt}) THEN ${now} ELSE ${conversations.safetyFlaggedAt} END`,
+          safetyReasons: sql`(SELECT json_group_array(value) FROM (SELECT value FROM json_each(COALESCE(${conversations.safetyReasons}, '[]')) UNION SELECT value FROM json_each(${safetyFlags})))`,
+        }),
+      })
       .where(eq(conversations.id, conversationId)),
   ]);
   return row;
@@ -244,7 +267,15 @@ export const unreadCountQuery = (db: Db, userId: string) =>
     .select({ n: sql<number>`count(*)` })
     .from(messages)
     .innerJoin(conversations, eq(messages.conversationId, conversations.id))
-    .where(and(or(eq(conversations.userA, userId), eq(conversations.userB, userId)), ne(messages.senderId, userId), isNull(messages.readAt)));
+    .where(
+      and(
+        or(eq(conversations.userA, userId), eq(conversations.userB, userId)),
+        ne(messages.senderId, userId),
+        isNull(messages.readAt),
+        // Messages from people the user blocked do not count (their conversations are out of the list).
+        sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ${userId} AND b.blocked_id = ${messages.senderId})`,
+      ),
+    );
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {
   const [row] = await unreadCountQuery(db, userId);
@@ -284,3 +315,37 @@ export const recentConversations = (db: Db, cursor: ConversationCursor | null, l
 
 /** Up to `limit` messages of a conversation, newest first, after the cursor, for staff. */
 export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);
+
+// ---------------------------------------------------------------------------------------------
+// Response time (issue 13).
+
+/**
+ * The user's first-reply delays (ms) in conversations created since `sinceIso` where the other person
+ * wrote first and the user replied: one statement, at most `limit` newest conversations (the pair
+ * index and conversations_user_b_idx find them; each first message and first reply is one seek of
+ * messages_conversation_idx). Unreplied conversations are left out.
+ */
+export async function firstReplyDelays(d1: D1Database, userId: string, sinceIso: string, limit = 200): Promise<number[]> {
+  const { results } = await d1
+    .prepare(
+      `WITH mine AS (
+         SELECT id, created_at FROM conversations WHERE user_a = ?1 AND created_at >= ?2
+         UNION ALL
+         SELECT id, created_at FROM conversations WHERE user_b = ?1 AND created_at >= ?2
+       ), firsts AS (
+         SELECT mine.id,
+                (SELECT m.sender_id FROM messages m WHERE m.conversation_id = mine.id ORDER BY m.created_at, m.id LIMIT 1) AS first_sender,
+                (SELECT m.created_at FROM messages m WHERE m.conversation_id = mine.id ORDER BY m.created_at, m.id LIMIT 1) AS first_at
+           FROM mine ORDER BY mine.created_at DESC LIMIT ${Math.floor(limit)}
+       )
+       SELECT f.first_at,
+              (SELECT m.created_at FROM messages m
+                 WHERE m.conversation_id = f.id AND m.sender_id = ?1 AND m.created_at >= f.first_at
+                 ORDER BY m.created_at LIMIT 1) AS reply_at
+         FROM firsts f
+        WHERE f.first_sender IS NOT NULL AND f.first_sender <> ?1`,
+    )
+    .bind(userId, sinceIso)
+    .all<{ first_at: string; reply_at: string | null }>();
+  return results.filter((r) => r.reply_at).map((r) => Date.parse(r.reply_at!) - Date.parse(r.first_at));
+}

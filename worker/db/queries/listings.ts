@@ -8,7 +8,7 @@
  * the last sort value and id, and the instant the walk started, so pages stay consistent while
  * listings are added or promotions end.
  */
-import { and, eq, isNotNull, lt, ne } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { BrowseQuery, OwnerListing, PublicListing, Sort } from "../../contract/listings";
 import { PUBLIC_LISTING_SQL } from "./public-listing";
@@ -25,6 +25,7 @@ const LISTING_COLUMNS = `
   l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
   l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
+  l.availability_confirmed_at,
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
 const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
@@ -36,7 +37,7 @@ const LISTING_ROW_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
   l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
   l.verification_status, l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew,
-  l.stripe_subscription_id`;
+  l.stripe_subscription_id, l.availability_confirmed_at`;
 
 export interface ListingRow {
   id: string;
@@ -63,6 +64,7 @@ export interface ListingRow {
   promotion_end: string | null;
   auto_renew: number;
   stripe_subscription_id: string | null;
+  availability_confirmed_at: string | null;
   user_first_name: string;
   user_last_name: string;
   user_avatar_key: string | null;
@@ -109,6 +111,7 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     status: row.status,
     moderation_status: row.moderation_status,
     promoted,
+    availability_confirmed_at: row.availability_confirmed_at ?? null,
     promotion_start: row.promotion_start,
     promotion_end: row.promotion_end,
     days_remaining: promoted ? Math.max(0, Math.ceil((Date.parse(row.promotion_end!) - now) / DAY_MS)) : 0,
@@ -404,3 +407,108 @@ export const updateLapsedStaffPromotions = (db: Db, nowIso: string, changes: Lis
 /** Changes every listing whose promotion window has passed and that will not renew. */
 export const updateLapsedPromotionsNotRenewing = (db: Db, nowIso: string, changes: ListingChanges) =>
   db.update(listings).set(changes).where(and(lapsedPromotion(nowIso), eq(listings.autoRenew, false)));
+
+/* ---------- fresh listings (issue 13) ---------- */
+
+/** Only the freshness check sees these: approved, visible, available listings are the ones it asks about. */
+const ASKABLE = `verification_status = 'approved' AND moderation_status = 'visible'`;
+
+/**
+ * Claims up to `limit` listings whose owner should be asked "still available?" (confirmed at or before
+ * `dueIso` and not asked since then, or asked at or before `dueIso`) by stamping availability_asked_at
+ * in the same guarded UPDATE: a second run, or a concurrent one, finds nothing left to claim.
+ */
+export async function claimAvailabilityAsks(d1: D1Database, nowIso: string, dueIso: string, limit: number) {
+  const { results } = await d1
+    .prepare(
+      `UPDATE listings SET availability_asked_at = ?1
+        WHERE id IN (
+          SELECT id FROM listings INDEXED BY listings_availability_idx
+           WHERE status = 'available' AND availability_confirmed_at <= ?2 AND ${ASKABLE}
+             AND (availability_asked_at IS NULL OR availability_asked_at < availability_confirmed_at OR availability_asked_at <= ?2)
+           ORDER BY availability_confirmed_at LIMIT ?3)
+       RETURNING id, user_id, title`,
+    )
+    .bind(nowIso, dueIso, Math.floor(limit))
+    .all<{ id: string; user_id: string; title: string }>();
+  return results;
+}
+
+/** Pauses every available listing not confirmed since `pauseIso` whose owner was asked since (one guarded UPDATE). */
+export const pauseUnconfirmedListings = (d1: D1Database, nowIso: string, pauseIso: string) =>
+  d1
+    .prepare(
+      `UPDATE listings SET status = 'paused', updated_at = ?1
+        WHERE status = 'available' AND availability_confirmed_at <= ?2 AND ${ASKABLE}
+          AND availability_asked_at >= availability_confirmed_at`,
+    )
+    .bind(nowIso, pauseIso);
+
+/** The owner says it is still available: a live or paused listing becomes available, confirmed now. False if neither. */
+export async function confirmListingAvailable(db: Db, id: string, ownerId: string, nowIso: string): Promise<boolean> {
+  const res = await db
+    .update(listings)
+    .set({ status: "available", availabilityConfirmedAt: nowIso, updatedAt: nowIso })
+    .where(and(eq(listings.id, id), eq(listings.userId, ownerId), inArray(listings.status, ["available", "paused"])));
+  return (res.meta.changes ?? 0) > 0;
+}
+
+/** The owner says it is taken (from an emailed link). False when it already was. */
+export async function markListingTaken(db: Db, id: string, ownerId: string, nowIso: string): Promise<boolean> {
+  const res = await db
+    .update(listings)
+    .set({ status: "taken", updatedAt: nowIso })
+    // Only what the email asked about: an available or paused listing (an owner-hidden one stays as the owner left it).
+    .where(and(eq(listings.id, id), eq(listings.userId, ownerId), inArray(listings.status, ["available", "paused"])));
+  return (res.meta.changes ?? 0) > 0;
+}
+
+/** Development only (routes/dev): the listing as if last confirmed at `at` and not asked since. False if there is no such listing. */
+export async function setAvailabilityConfirmedAt(db: Db, id: string, at: string): Promise<boolean> {
+  const res = await db.update(listings).set({ availabilityConfirmedAt: at, availabilityAskedAt: null }).where(eq(listings.id, id));
+  return (res.meta.changes ?? 0) > 0;
+}
+
+/* ---------- price check (issue 13) ---------- */
+
+const COMPARABLES = `FROM listings INDEXED BY listings_rent_comparables_idx
+  WHERE university_id = ?1 AND unit_type = ?2 AND verification_status = 'approved'
+    AND rowid <> COALESCE((SELECT rowid FROM listings WHERE id = ?3), -1)`;
+
+/**
+ * The median monthly rent of approved listings of this university and unit type, this listing left
+ * out, and how many there are: a count, then the middle row(s) by OFFSET, both on the comparables index.
+ */
+export async function rentComparables(d1: D1Database, listingId: string, universityId: number, unitType: string): Promise<{ count: number; median: number | null }> {
+  const counted = await d1.prepare(`SELECT count(*) AS n ${COMPARABLES}`).bind(universityId, unitType, listingId).first<{ n: number }>();
+  const count = counted?.n ?? 0;
+  if (!count) return { count, median: null };
+  const { results } = await d1
+    .prepare(`SELECT monthly_rent ${COMPARABLES} ORDER BY monthly_rent LIMIT ?4 OFFSET ?5`)
+    .bind(universityId, unitType, listingId, count % 2 ? 1 : 2, Math.floor((count - 1) / 2))
+    .all<{ monthly_rent: number }>();
+  const middle = results.map((r) => r.monthly_rent);
+  return { count, median: middle.length ? middle.reduce((a, b) => a + b, 0) / middle.length : null };
+}
+
+/**
+ * The approved rents of several (university, unit type) groups, each sorted (staff lists: one read per
+ * group, not per listing), at most `cap` per group.
+ */
+export async function approvedRentsByGroup(d1: D1Database, groups: { universityId: number; unitType: string }[], cap = 2000): Promise<Map<string, number[]>> {
+  const map = new Map<string, number[]>();
+  if (!groups.length) return map;
+  const statements = groups.map((g) =>
+    d1
+      .prepare(
+        `SELECT monthly_rent FROM listings INDEXED BY listings_rent_comparables_idx
+          WHERE university_id = ?1 AND unit_type = ?2 AND verification_status = 'approved' ORDER BY monthly_rent LIMIT ?3`,
+      )
+      .bind(g.universityId, g.unitType, cap),
+  );
+  const results = await d1.batch<{ monthly_rent: number }>(statements);
+  groups.forEach((g, i) => map.set(rentGroupKey(g.universityId, g.unitType), (results[i]?.results ?? []).map((r) => r.monthly_rent)));
+  return map;
+}
+
+export const rentGroupKey = (universityId: number, unitType: string) => `${universityId}:${unitType}`;

@@ -33,9 +33,13 @@ export async function listUsers(db: Db, limit: number): Promise<UserWithUniversi
   return (await selectUsersWithUniversity(db).orderBy(desc(users.createdAt), desc(users.id)).limit(limit)).map(flatten);
 }
 
-/** Whether the account still exists (a socket ticket outlives a deleted account by up to a minute). */
-export async function userExists(db: Db, id: string): Promise<boolean> {
-  return !!(await db.select({ id: users.id }).from(users).where(eq(users.id, id)).get());
+/**
+ * Whether the account exists and is not suspended (a socket ticket outlives a deleted or suspended
+ * account by up to a minute).
+ */
+export async function isActiveUser(db: Db, id: string): Promise<boolean> {
+  const row = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, id)).get();
+  return !!row && !row.suspendedAt;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
@@ -70,7 +74,8 @@ export function toPrivateUser(u: UserWithUniversity): PrivateUser {
 }
 
 /** What anyone may see: no email, no phone. */
-export function toPublicUser(u: UserWithUniversity): PublicUser {
+/** What anyone may see of a user; the route adds the response time (a query of its own). */
+export function toPublicUser(u: UserWithUniversity): Omit<PublicUser, "response_time"> {
   return {
     id: u.id,
     first_name: u.firstName,

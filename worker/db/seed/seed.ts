@@ -163,6 +163,10 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         promotionEnd: promoted ? new Date(now + 5 * DAY_MS).toISOString() : null,
         promotionSource: promoted ? "admin" : null,
         createdAt: createdAt.toISOString(),
+        // Fresh listings: confirmed within the last 10 days (never before creation), so the demo shows
+        // "Availability confirmed N days ago" and nothing is due a question at once. No rnd call: the
+        // rest of the demo data stays as it was.
+        availabilityConfirmedAt: new Date(Math.max(createdAt.getTime(), now - ((placeIndex + i) % 10) * DAY_MS)).toISOString(),
       });
       const photoKeys = [
         interiors.length ? interiors[(placeIndex * 7 + i) % interiors.length] : undefined,

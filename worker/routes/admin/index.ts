@@ -13,6 +13,8 @@ import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit"
 import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
 import { audit } from "../../services/audit";
 import { adminListingsRoutes } from "./listings";
+import { adminReportsRoutes } from "./reports";
+import { adminSafetyRoutes } from "./safety";
 import { adminSiteRoutes } from "./site";
 import { adminUsersRoutes } from "./users";
 
@@ -52,4 +54,6 @@ export const adminRoutes = createRouter()
 
   .route("/", adminUsersRoutes)
   .route("/", adminListingsRoutes)
-  .route("/", adminSiteRoutes);
+  .route("/", adminSiteRoutes)
+  .route("/", adminReportsRoutes)
+  .route("/", adminSafetyRoutes);

@@ -7,23 +7,23 @@ import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
-import { approveAllListings, editListingByStaff, reviewListing, toAdminListing } from "../../services/listings";
+import { approveAllListings, editListingByStaff, reviewListing, toAdminListingsWithRentCheck } from "../../services/listings";
 import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
 
-const answer = (listings: OwnerListing[]): AdminListingsResponse => ({ listings: listings.map(toAdminListing) });
+const answer = async (db: D1Database, listings: OwnerListing[]): Promise<AdminListingsResponse> => ({ listings: await toAdminListingsWithRentCheck(db, listings) });
 
 export const adminListingsRoutes = createRouter()
   .get("/listings", async (c) => {
     await requireAdmin(c);
-    return c.json(answer(await allListings(c.env.DB)));
+    return c.json<AdminListingsResponse>(await answer(c.env.DB, await allListings(c.env.DB)));
   })
   .get("/listings/pending", async (c) => {
     await requireAdmin(c);
-    return c.json(answer(await pendingListings(c.env.DB)));
+    return c.json<AdminListingsResponse>(await answer(c.env.DB, await pendingListings(c.env.DB)));
   })
   .get("/listings/promoted", async (c) => {
     await requireAdmin(c);
-    return c.json(answer(await promotedListings(c.env.DB)));
+    return c.json<AdminListingsResponse>(await answer(c.env.DB, await promotedListings(c.env.DB)));
   })
 
   .patch("/listings/:id/verify", async (c) => {

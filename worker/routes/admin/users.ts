@@ -10,7 +10,7 @@ import { setIdentityStatus } from "../../services/admin";
 export const adminUsersRoutes = createRouter()
   .get("/users", async (c) => {
     await requireAdmin(c);
-    return c.json<AdminUsersResponse>({ users: (await listUsers(createDb(c.env), 1000)).map(toPrivateUser) });
+    return c.json<AdminUsersResponse>({ users: (await listUsers(createDb(c.env), 1000)).map((u) => ({ ...toPrivateUser(u), suspended_at: u.suspendedAt })) });
   })
 
   .patch("/users/:id/verify", async (c) => {

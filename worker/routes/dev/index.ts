@@ -4,13 +4,16 @@
  */
 import { z } from "zod";
 import type { DevEmailsResponse } from "../../contract/api";
+import type { DevAgeAvailabilityResponse, DevHousekeepingResponse } from "../../contract/freshness";
 import { createDb } from "../../db/client";
+import { setAvailabilityConfirmedAt } from "../../db/queries/listings";
 import { seedDemoData } from "../../db/seed/seed";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { devMailbox } from "../../services/email";
 import { playRenewal } from "../../services/dev-checkout";
+import { runHousekeeping } from "../../services/housekeeping";
 
 const seedBody = z.object({
   photos: z
@@ -36,6 +39,18 @@ export const devRoutes = createRouter()
   .post("/promotions/:listingId/fail-payment", async (c) => {
     await playRenewal(c.env, c.var.config, c.req.param("listingId"), "failed");
     return c.body(null, 204);
+  })
+  // Fresh listings (issue 13): run the cron's housekeeping as if it were `at` (default now).
+  .post("/housekeeping", async (c) => {
+    const { at } = await parseJson(c, z.object({ at: z.iso.datetime().optional() }));
+    return c.json<DevHousekeepingResponse>(await runHousekeeping(c.env, at ? Date.parse(at) : Date.now()));
+  })
+  // Fresh listings: make a listing's last confirmation (and question) `days` days old.
+  .post("/listings/:id/age-availability", async (c) => {
+    const { days } = await parseJson(c, z.object({ days: z.number().min(0).max(365) }));
+    const at = new Date(Date.now() - days * 86_400_000).toISOString();
+    if (!(await setAvailabilityConfirmedAt(createDb(c.env), c.req.param("id"), at))) throw notFound("Listing not found");
+    return c.json<DevAgeAvailabilityResponse>({ availability_confirmed_at: at });
   })
   .post("/seed", async (c) => {
     const body = await parseJson(c, seedBody);

@@ -21,7 +21,8 @@ import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { optionalUserId } from "../../middleware/optional-user";
 import { enforceLimit } from "../../middleware/rate-limit";
-import { createListing, deleteListing, updateOwnListing } from "../../services/listings";
+import { createListing, deleteListing, isRentBelowTypical, updateOwnListing } from "../../services/listings";
+import { confirmAvailability } from "../../services/freshness";
 
 const NOT_FOUND = "Listing not found";
 
@@ -47,7 +48,7 @@ export const listingsRoutes = createRouter()
     if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
     // The owner reads review notes and the subscription; everyone else the public form.
     const [listing] = isListingOwner(viewer, row) ? await rowsToListings(c.env.DB, [row]) : await rowsToPublicListings(c.env.DB, [row]);
-    return c.json<ListingResponse>({ data: listing! });
+    return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(c.env.DB, row) } });
   })
 
   .post("/", async (c) => {
@@ -66,6 +67,15 @@ export const listingsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingPatchSchema);
     return c.json<OwnerListingResponse>({ data: await updateOwnListing(c.env, user.id, row, input) });
+  })
+
+  // Fresh listings: the owner says a live or paused listing is still available (others: 409).
+  .post("/:id/confirm-availability", async (c) => {
+    const user = await requireUser(c);
+    const row = await requireVisible(c.env.DB, c.req.param("id"), user);
+    if (!canEditListing(user, row)) throw forbidden("You are not authorized to edit this listing.");
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return c.json<OwnerListingResponse>({ data: await confirmAvailability(c.env, user.id, row) });
   })
 
   .delete("/:id", async (c) => {

@@ -81,7 +81,7 @@ export const messagesRoutes = createRouter()
     const last = page.at(-1);
     const hasMore = rows.length > limit;
     return c.json<MessagesResponse>({
-      messages: page.map(toMessage),
+      messages: page.map((m) => toMessage(m, user.id)),
       pagination: { next_token: hasMore && last ? encodeCursor({ c: last.createdAt, id: last.id }) : null, has_more: hasMore },
     });
   })

@@ -18,6 +18,7 @@ import { deleteAccount } from "../../services/accounts";
 import { replaceAvatar, updateProfile } from "../../services/profile";
 import { promotedListingsWithState } from "../../services/promotions";
 import { checkUniversity } from "../../services/universities";
+import { responseTimeOf } from "../../services/response-time";
 
 export const usersRoutes = createRouter()
   .get("/profile", async (c) => c.json<ProfileResponse>({ data: toPrivateUser(await requireUser(c)) }))
@@ -97,5 +98,5 @@ export const usersRoutes = createRouter()
   .get("/:id", async (c) => {
     const user = await findUserById(createDb(c.env), c.req.param("id"));
     if (!user) throw notFound("User not found");
-    return c.json<PublicUserResponse>({ data: toPublicUser(user) });
+    return c.json<PublicUserResponse>({ data: { ...toPublicUser(user), response_time: await responseTimeOf(c.env.DB, user.id) } });
   });

@@ -8,6 +8,8 @@ import { DashboardTab } from "./dashboard-tab";
 import { FeedbackTab } from "./feedback-tab";
 import { ListingsTab } from "./listings-tab";
 import { LoginView } from "./login-view";
+import { ReportsTab } from "./reports-tab";
+import { SafetyTab } from "./safety-tab";
 import { UsersTab } from "./users-tab";
 import { VerificationReview } from "./verification-review";
 
@@ -119,6 +121,20 @@ function AdminWorkspace() {
               />
             ),
           },
+          {
+            id: "reports",
+            label: "Reports",
+            content: (
+              <Section
+                label="Reports"
+                tabs={[
+                  { id: "open", label: "Open", content: <ReportsTab status="open" /> },
+                  { id: "resolved", label: "Resolved", content: <ReportsTab status="resolved" /> },
+                ]}
+              />
+            ),
+          },
+          { id: "safety", label: "Safety", content: <SafetyTab /> },
           {
             id: "feedback",
             label: "Feedback",

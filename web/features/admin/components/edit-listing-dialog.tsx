@@ -18,7 +18,7 @@ export function EditListingDialog({ listing, onClose, onSave }: { listing: Admin
         className="stack"
         onSubmit={(e) => {
           e.preventDefault();
-          const edit = adminListingEditSchema.safeParse({ title, description, monthly_rent: Math.round(Number(rent)), moderation_status: visibility });
+          const edit = adminListingEditSchema.safeParse({ title, description, monthly_rent: Math.round(Number(rent)), moderation_status: visibility === "suspended" ? undefined : visibility });
           if (!edit.success) return setError(edit.error.issues[0]!.message);
           onSave(edit.data);
         }}
@@ -31,6 +31,11 @@ export function EditListingDialog({ listing, onClose, onSave }: { listing: Admin
           <select value={visibility} onChange={(e) => setVisibility(e.target.value as AdminListing["moderation_status"])}>
             <option value="visible">Visible</option>
             <option value="hidden">Hidden by staff</option>
+            {visibility === "suspended" && (
+              <option value="suspended" disabled>
+                Owner suspended
+              </option>
+            )}
           </select>
         </label>
         {error && (

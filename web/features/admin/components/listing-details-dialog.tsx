@@ -8,6 +8,7 @@ import { formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "..
 function statusText(listing: AdminListing) {
   const parts = [REVIEW_STATUS_LABELS[listing.verification_status], LISTING_STATUS_LABELS[listing.status]];
   if (listing.moderation_status === "hidden") parts.push("Hidden by staff");
+  if (listing.moderation_status === "suspended") parts.push("Owner suspended");
   return parts.join(" · ");
 }
 
@@ -64,6 +65,11 @@ export function ListingDetailsDialog({
         )
       }
     >
+      {listing && listing.rent_check_median !== null && listing.rent_check_median !== undefined && (
+        <p className="panel notice notice-rejected rent-check-flag" role="note">
+          Rent far below similar listings: median {formatRent(listing.rent_check_median)}
+        </p>
+      )}
       {listing && (
         <dl className="details">
           {rows.map(([k, v]) => (

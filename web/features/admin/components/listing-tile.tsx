@@ -15,6 +15,9 @@ export function ListingTile({ listing, children }: { listing: AdminListing; chil
         <span className="muted">
           {listing.location} · {listing.university_abbreviation}
         </span>
+        {listing.rent_check_median !== null && listing.rent_check_median !== undefined && (
+          <span className="rent-check-flag">Rent far below similar listings: median {formatRent(listing.rent_check_median)}</span>
+        )}
         {listing.promotion_end && <span className="muted">
             Promoted until <time dateTime={listing.promotion_end}>{formatStaffTime(listing.promotion_end)}</time>
           </span>}

@@ -7,6 +7,7 @@ import type { AdminUserStatus } from "../api/admin-api";
 import { useSetUserStatus } from "../api/admin-mutations";
 import { useAdminUsers } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
+import { SuspendedLine } from "./suspended-line";
 
 const STATUS_WORD: Record<AdminUserStatus, string> = { verified: "verify", unverified: "unverify", pending: "set to pending" };
 
@@ -93,6 +94,7 @@ export function UsersTab({
                       <span className="muted">
                         Joined <time dateTime={u.created_at}>{formatStaffTime(u.created_at)}</time>
                       </span>
+                      {u.suspended_at && <SuspendedLine userId={u.id} since={u.suspended_at} />}
                     </div>
                     <label className="field">
                       <span className="field-label">Status</span>

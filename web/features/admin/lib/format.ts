@@ -26,4 +26,4 @@ export const REVIEW_STATUS_LABELS: Record<AdminListing["verification_status"], s
 };
 
 /** The owner's own state in words. */
-export const LISTING_STATUS_LABELS: Record<AdminListing["status"], string> = { available: "Available", taken: "Taken", hidden: "Hidden by owner" };
+export const LISTING_STATUS_LABELS: Record<AdminListing["status"], string> = { available: "Available", taken: "Taken", hidden: "Hidden by owner", paused: "Paused: availability not confirmed" };

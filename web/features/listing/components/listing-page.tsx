@@ -14,7 +14,9 @@ import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListin
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
+import { ReportListing } from "./report-listing";
 import { Gallery } from "./gallery";
+import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
 
 /**
  * Only same-origin paths are followed, so a crafted link cannot send people elsewhere: a path that,
@@ -147,6 +149,7 @@ export function ListingPage() {
             : `This listing was rejected${isOwnerView(l) && l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
       )}
+      {isOwner && l.status === "paused" && <PausedNotice listingId={l.id} />}
       {isOwner && l.moderation_status !== PUBLIC_LISTING.moderation_status && (
         <p className="panel notice notice-rejected">Our team has hidden this listing: only you can see it. Contact support to ask why.</p>
       )}
@@ -177,6 +180,8 @@ export function ListingPage() {
               <strong>{formatRent(l.monthly_rent)}</strong> / month
             </p>
           </header>
+          {!isOwner && l.rent_below_typical && <BelowTypicalRent />}
+          <AvailabilityConfirmed at={l.availability_confirmed_at} />
           <ul className="tags" aria-label="Tags">
             <li>{unitLabel(l.unit_type)}</li>
             <li>{termLabel(l.lease_term)}</li>
@@ -214,10 +219,12 @@ export function ListingPage() {
                   Member since {new Date(owner.data.created_at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}
                 </p>
               )}
+              <ResponseTimeLine value={owner.data?.response_time} />
             </div>
           </div>
           <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} favourite />
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
+          {!isOwner && <ReportListing listingId={l.id} />}
         </aside>
       </div>
       {/* On phones the contact card is far down the page: the rent and the one action stay in reach. */}

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { Conversation, Message } from "@contract/messages";
 import { MESSAGING_MESSAGES } from "@contract/messages";
+import { REPORT_TEXTS } from "@contract/reports";
 import { ApiError } from "../../../lib/api-client";
 import { applyMessageToList, listConversations, markThreadRead, threadMessages, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
 import { createConversation, getConversationWith, markConversationRead, messageKeys, sendMessage } from "./messages-api";
@@ -24,6 +25,9 @@ export interface PendingMessage {
 export const isEchoed = (p: PendingMessage, messages: Message[], me: string) =>
   p.status === "sending" && messages.some((m) => m.sender_id === me && m.text === p.text && !p.knownIds.includes(m.id));
 
+/** The answer to a message for someone who blocked the sender. */
+const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
+
 let tempCounter = 0;
 const nextTempId = () => `pending-${Date.now()}-${++tempCounter}`;
 
@@ -34,6 +38,8 @@ const nextTempId = () => `pending-${Date.now()}-${++tempCounter}`;
 export function useSendMessage(conversationId: string, me: string) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingMessage[]>([]);
+  /** The other person blocked me (issue 13): the composer gives way to the reason. */
+  const [blocked, setBlocked] = useState(false);
   const mutation = useMutation({
     mutationFn: ({ text }: { tempId: string; text: string }) => sendMessage(conversationId, text),
     onMutate: ({ tempId, text }) => {
@@ -52,7 +58,13 @@ export function useSendMessage(conversationId: string, me: string) {
       setPending((list) => list.filter((p) => p.tempId !== tempId));
       return queryClient.invalidateQueries({ queryKey: messageKeys.conversations() });
     },
-    onError: (_err, { tempId }) => {
+    onError: (err, { tempId }) => {
+      // Blocked: no Retry would help, so the bubble goes and the thread says why instead.
+      if (isBlockedError(err)) {
+        setBlocked(true);
+        setPending((list) => list.filter((p) => p.tempId !== tempId));
+        return;
+      }
       setPending((list) => list.map((p) => (p.tempId === tempId ? { ...p, status: "failed" } : p)));
     },
   });
@@ -60,7 +72,7 @@ export function useSendMessage(conversationId: string, me: string) {
   const send = useCallback((text: string) => mutate({ tempId: nextTempId(), text }), [mutate]);
   const retry = useCallback((p: PendingMessage) => mutate({ tempId: p.tempId, text: p.text }), [mutate]);
   const discard = useCallback((tempId: string) => setPending((list) => list.filter((p) => p.tempId !== tempId)), []);
-  return { pending, send, retry, discard };
+  return { pending, send, retry, discard, blocked };
 }
 
 /**
@@ -102,6 +114,7 @@ export function useStartConversation() {
 export function startConversationError(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.message === MESSAGING_MESSAGES.self) return MESSAGING_MESSAGES.self;
+    if (isBlockedError(err)) return REPORT_TEXTS.blockedSend;
     if (err.status === 404 || err.status === 400 || err.status === 403 || err.status === 422) return MESSAGING_MESSAGES.cannotContactOwner;
   }
   return MESSAGING_MESSAGES.startFailed;

@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { MOBILE_BREAKPOINT_PX } from "@contract/constants";
 import type { Conversation, Message } from "@contract/messages";
 import { MESSAGING_MESSAGES } from "@contract/messages";
+import { REPORT_TEXTS } from "@contract/reports";
 import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
@@ -12,6 +13,8 @@ import { isGoneError, useMessages, useThreadSocket } from "../api/messages-queri
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
+import { SafetyNotice, SafetyTip } from "./scam-notice";
+import { ThreadSafetyActions } from "./safety-actions";
 import { splitName } from "./conversation-list";
 
 interface ThreadProps {
@@ -35,7 +38,7 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
   const connected = useThreadSocket(loadedBefore ? conversationId : null, me);
   const query = useMessages(conversationId, connected);
   const gone = isGoneError(query.error);
-  const { pending: allPending, send, retry, discard } = useSendMessage(conversationId, me);
+  const { pending: allPending, send, retry, discard, blocked } = useSendMessage(conversationId, me);
   const { mutate: markRead } = useMarkRead(me);
   const messages = threadMessages(query.data);
   const pending = allPending.filter((p) => !isEchoed(p, messages, me));
@@ -105,6 +108,9 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
             </Link>
           )}
         </div>
+        {conversation && conversation.participant_name !== "Deleted user" && (
+          <ThreadSafetyActions userId={conversation.participant_id} name={name} conversationId={conversationId} onBlocked={onBack} />
+        )}
       </header>
 
       <div
@@ -142,6 +148,7 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
                 </button>
               </div>
             )}
+            {!query.hasNextPage && <SafetyTip />}
             {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
             <MessageList messages={messages} me={me} name={name} seenId={seenId} />
             {pending.map((p) => (
@@ -151,7 +158,14 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
         )}
       </div>
 
-      {!gone && <Composer onSend={send} recipient={name} />}
+      {!gone &&
+        (blocked ? (
+          <p className="thread-blocked" role="alert">
+            {REPORT_TEXTS.blockedSend}
+          </p>
+        ) : (
+          <Composer onSend={send} recipient={name} />
+        ))}
     </section>
   );
 }
@@ -178,6 +192,7 @@ function MessageList({ messages, me, name, seenId }: { messages: Message[]; me: 
                 <time dateTime={m.timestamp}>{timeLabel(m.timestamp)}</time>
               </span>
               {m.id === seenId && <span className="bubble-seen">Seen</span>}
+              {!mine && m.safety_notice && <SafetyNotice />}
             </div>
           </Fragment>
         );

@@ -6,7 +6,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { formatRent, useDeleteListing, useOwnListings, useUpdateListing } from "../../../lib/listings-api";
+import { formatRent, useConfirmAvailability, useDeleteListing, useOwnListings, useUpdateListing } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 
@@ -30,6 +30,7 @@ const STATE_LABELS: Record<OwnerListingState, string> = {
   hidden_by_staff: "Hidden by staff",
   taken: "Taken",
   paused: "Paused",
+  unconfirmed: "Paused: confirm it's still available",
   live: "Live",
 };
 
@@ -48,6 +49,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
   const listings = useOwnListings();
   const update = useUpdateListing();
   const remove = useDeleteListing();
+  const confirmAvailable = useConfirmAvailability();
   const [reason, setReason] = useState<OwnerListing | null>(null);
   const [deleting, setDeleting] = useState<OwnerListing | null>(null);
   const [creating, setCreating] = useState(false);
@@ -60,6 +62,13 @@ export function MyListings({ renderCreate }: MyListingsProps) {
         onError: (err) => toast.show(errorMessage(err, "Failed to update listing. Please try again."), { kind: "error", durationMs: 3000 }),
       },
     );
+  }
+
+  function confirmAvailability(listing: OwnerListing) {
+    confirmAvailable.mutate(listing.id, {
+      onSuccess: () => toast.show("Thanks! Your listing is back in search results.", { kind: "success" }),
+      onError: (err) => toast.show(errorMessage(err, "Failed to update listing. Please try again."), { kind: "error", durationMs: 3000 }),
+    });
   }
 
   function confirmDelete() {
@@ -145,6 +154,17 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                         Promote
                       </Link>
                     )
+                  )}
+                  {state === "unconfirmed" && (
+                    <button
+                      type="button"
+                      className="button button-primary"
+                      aria-describedby={`my-listing-${l.id}`}
+                      disabled={confirmAvailable.isPending && confirmAvailable.variables === l.id}
+                      onClick={() => confirmAvailability(l)}
+                    >
+                      Confirm availability
+                    </button>
                   )}
                   {statusAction && (
                     <button type="button" className="button button-ghost" aria-describedby={`my-listing-${l.id}`} onClick={() => setStatus(l, statusAction.status)}>

@@ -5,6 +5,7 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { paths } from "../../../config/paths";
 import { useSession } from "../../../lib/session";
 import { AvatarUploader } from "./avatar-uploader";
+import { BlockedUsers } from "./blocked-users";
 import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
 import { NotificationToggles } from "./notification-toggles";
@@ -51,6 +52,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             <h2 id="notifications-heading">Email notifications</h2>
             <NotificationToggles />
           </section>
+          <BlockedUsers />
           <section className="panel stack-sm" aria-labelledby="account-heading">
             <h2 id="account-heading">Account</h2>
             <div className="row row-start">

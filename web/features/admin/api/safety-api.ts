@@ -1,0 +1,32 @@
+/** Staff's Safety queue (issue 13, scam shield): the calls, their keys, the list query and the review. */
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { SafetyQueueResponse, SafetyReviewResponse } from "@contract/safety";
+import { adminRequest } from "./admin-api";
+import { adminKeys } from "./admin-queries";
+
+export const safetyKeys = {
+  queue: () => [...adminKeys.all, "safety"] as const,
+};
+
+export const safetyApi = {
+  list: (lastKey: string | null) => adminRequest<SafetyQueueResponse>("admin/safety", { query: { last_evaluated_key: lastKey } }),
+  review: (conversationId: string) => adminRequest<SafetyReviewResponse>(`admin/safety/${encodeURIComponent(conversationId)}/review`, { method: "POST" }),
+};
+
+export function useSafetyQueue() {
+  return useInfiniteQuery({
+    queryKey: safetyKeys.queue(),
+    queryFn: ({ pageParam }) => safetyApi.list(pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
+  });
+}
+
+/** A review takes the conversation out of the queue and is written to the audit log. */
+export function useReviewSafety() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: safetyApi.review,
+    onSuccess: () => Promise.all([safetyKeys.queue(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

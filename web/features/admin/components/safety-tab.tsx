@@ -1,0 +1,84 @@
+import type { SafetyQueueItem } from "@contract/safety";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api-client";
+import { useReviewSafety, useSafetyQueue } from "../api/safety-api";
+import { formatStaffTime } from "../lib/format";
+
+/**
+ * The Safety tab (issue 13, scam shield): conversations where a message matched a fraud pattern, newest
+ * flag first, with the reasons and the flagged lines; Mark reviewed takes one out of the queue.
+ */
+export function SafetyTab() {
+  const query = useSafetyQueue();
+  const review = useReviewSafety();
+  const toast = useToast();
+  const items = query.data?.pages.flatMap((p) => p.conversations) ?? [];
+
+  if (query.isPending) return <p className="muted">Loading…</p>;
+  if (query.isError)
+    return (
+      <div className="form-error" role="alert">
+        Failed to fetch the safety queue: {errorMessage(query.error)}{" "}
+        <button type="button" className="link-button" onClick={() => void query.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  if (items.length === 0) return <p className="panel empty-state">No flagged conversations to review.</p>;
+
+  const markReviewed = (item: SafetyQueueItem) =>
+    review.mutate(item.conversation_id, {
+      onSuccess: () => toast.show("Marked reviewed.", { kind: "success" }),
+      onError: (err) => toast.show(errorMessage(err, "Could not mark the conversation reviewed."), { kind: "error", durationMs: 4000 }),
+    });
+
+  return (
+    <div className="stack">
+      <ul className="admin-cards">
+        {items.map((item) => {
+          const names = new Map(item.participants.map((p) => [p.id, p.name]));
+          const busy = review.isPending && review.variables === item.conversation_id;
+          const title = `${item.participants[0].name} and ${item.participants[1].name}`;
+          return (
+            <li key={item.conversation_id} className="panel admin-safety-item" aria-label={`Flagged conversation: ${title}`}>
+              <div className="section-head">
+                <strong>{title}</strong>
+                <span className="muted">
+                  Flagged <time dateTime={item.flagged_at}>{formatStaffTime(item.flagged_at)}</time>
+                </span>
+              </div>
+              <ul className="admin-safety-reasons" aria-label="Reasons">
+                {item.reason_labels.map((label) => (
+                  <li key={label}>{label}</li>
+                ))}
+              </ul>
+              <ul className="admin-safety-lines" aria-label="Flagged messages">
+                {item.messages.map((m) => (
+                  <li key={m.id}>
+                    <p className="muted">
+                      {names.get(m.sender_id) ?? "Deleted user"} · <time dateTime={m.timestamp}>{formatStaffTime(m.timestamp)}</time>
+                    </p>
+                    <p className="prewrap">{m.text}</p>
+                  </li>
+                ))}
+              </ul>
+              <p className="muted">
+                Participant ids: {item.participants[0].id}, {item.participants[1].id} · Conversation {item.conversation_id}
+              </p>
+              <div className="row">
+                <button type="button" className="button button-primary" disabled={busy} onClick={() => markReviewed(item)}>
+                  {busy ? "Marking…" : "Mark reviewed"}
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {query.hasNextPage && (
+        <button type="button" className="button button-ghost" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          {query.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Fresh listings (issue 13): the emailed "Is {title} still available?" links, the owner's Confirm
+ * availability, and how a listing's last confirmation reads on cards and the listing page.
+ */
+import { z } from "zod";
+import type { ListingStatus } from "./constants";
+
+/** What an emailed link says: the place is still available, or it is taken. */
+export const AVAILABILITY_ACTIONS = ["available", "taken"] as const;
+export type AvailabilityAction = (typeof AVAILABILITY_ACTIONS)[number];
+
+/** POST availability/confirm and GET availability/check: the signed token of an emailed link. */
+export const availabilityTokenSchema = z.object({ token: z.string().trim().min(1, "The link is missing its token").max(2000, "The link is not valid") });
+
+/** The refusal of an expired, tampered or outdated link (the page adds a link to sign in). */
+export const AVAILABILITY_LINK_INVALID = "This link has expired or is not valid.";
+
+/** What an emailed link is about: GET availability/check (changes nothing) and POST availability/confirm (applies it). */
+export interface AvailabilityLinkResponse {
+  action: AvailabilityAction;
+  listing_id: string;
+  title: string;
+  /** The listing's status now (after the POST: after the action). */
+  status: ListingStatus;
+  /** True on the POST answer: the action was applied (or already had been). */
+  applied: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** "Availability confirmed today / 1 day ago / N days ago" (whole days since the confirmation), or null. */
+export function availabilityConfirmedText(confirmedAt: string | null | undefined, now: number = Date.now()): string | null {
+  if (!confirmedAt) return null;
+  const at = Date.parse(confirmedAt);
+  if (Number.isNaN(at)) return null;
+  const days = Math.max(0, Math.floor((now - at) / DAY_MS));
+  if (days === 0) return "Availability confirmed today";
+  return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
+}
+
+/** POST dev/housekeeping (development only): what one run of the cron did. */
+export interface DevHousekeepingResponse {
+  emailCodes: number;
+  refreshTokens: number;
+  expiredPromotions: number;
+  unsubmittedDocuments: number;
+  availabilityAsked: number;
+  listingsPaused: number;
+}
+
+/** POST dev/listings/{id}/age-availability (development only). */
+export interface DevAgeAvailabilityResponse {
+  availability_confirmed_at: string;
+}

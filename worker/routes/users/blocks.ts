@@ -1,0 +1,30 @@
+/**
+ * The signed-in user's blocks (issue 13): whom they blocked, block, unblock. Mounted at
+ * /api/v1/users/blocks before the users routes, so `users/{id}` never answers for it.
+ */
+import { blockSchema, type BlockedUsersResponse } from "../../contract/reports";
+import { createRouter } from "../../lib/context";
+import { parseJson } from "../../lib/validate";
+import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
+import { blockedUsers, blockUser, unblockUser } from "../../services/reports";
+
+export const blocksRoutes = createRouter()
+  .get("/", async (c) => {
+    const user = await requireUser(c);
+    return c.json<BlockedUsersResponse>({ data: await blockedUsers(c.env, user.id) });
+  })
+
+  .post("/", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { user_id } = await parseJson(c, blockSchema);
+    return c.json<BlockedUsersResponse>({ data: await blockUser(c.env, user, user_id) }, 201);
+  })
+
+  .delete("/:userId", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await unblockUser(c.env, user, c.req.param("userId"));
+    return c.body(null, 204);
+  });

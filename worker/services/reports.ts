@@ -1,0 +1,138 @@
+/**
+ * Reports, blocks and suspension (issue 13, item 3). A report is about a listing (its owner is the
+ * reported user) or about someone the reporter talks to. Staff resolve an open report by hiding the
+ * listing (the existing staff hide), suspending the user, or dismissing it; each is audited.
+ * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
+ */
+import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
+import { canViewListing } from "../contract/policies";
+import { createDb } from "../db/client";
+import { findListingRow } from "../db/queries/listings";
+import {
+  blockedUsersOf,
+  deleteBlock,
+  findOpenReport,
+  findReport,
+  haveConversation,
+  insertBlock,
+  insertReport,
+  resolveReportRow,
+  revokeRefreshTokensOf,
+  setOwnerListingsModeration,
+  setSuspended,
+  toReport,
+} from "../db/queries/reports";
+import { findUserById, type UserRow } from "../db/queries/users";
+import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { isoNow } from "../lib/time";
+import { audit } from "./audit";
+import { editListingByStaff } from "./listings";
+import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
+import { stopSubscriptionsBeforeDelete } from "./promotions";
+
+/** Files a report, or answers the reporter's open report on the same target (created false). */
+export async function createReport(env: Env, reporter: UserRow, input: ReportInput): Promise<{ report: Report; created: boolean }> {
+  const db = createDb(env);
+  let reportedUserId: string;
+  let listingId: string | null = null;
+  let conversationId: string | null = null;
+  if (input.kind === "listing") {
+    const listing = await findListingRow(env.DB, input.listing_id);
+    if (!listing || !canViewListing(reporter, listing)) throw notFound("Listing not found");
+    if (listing.user_id === reporter.id) throw forbidden(REPORT_TEXTS.ownListing);
+    reportedUserId = listing.user_id;
+    listingId = listing.id;
+  } else {
+    if (input.user_id === reporter.id) throw badRequest("You cannot report yourself");
+    if (!(await findUserById(db, input.user_id))) throw notFound("User not found");
+    if (!(await haveConversation(db, reporter.id, input.user_id, input.conversation_id))) throw forbidden(REPORT_TEXTS.noConversation);
+    reportedUserId = input.user_id;
+    conversationId = input.conversation_id ?? null;
+  }
+  const existing = await findOpenReport(db, reporter.id, listingId ? { listingId } : { userId: reportedUserId });
+  if (existing) return { report: toReport(existing), created: false };
+  const [row] = await insertReport(db, {
+    id: newId(),
+    reporterId: reporter.id,
+    kind: input.kind,
+    listingId,
+    reportedUserId,
+    conversationId,
+    reason: input.reason,
+    details: input.details || null,
+  });
+  return { report: toReport(row!), created: true };
+}
+
+/** Applies staff's decision to an open report (409 once resolved); every step is audited. */
+export async function resolveReport(env: Env, actor: string, reportId: string, action: ReportAction): Promise<Report> {
+  const db = createDb(env);
+  const report = await findReport(db, reportId);
+  if (!report) throw notFound("Report not found");
+  if (report.status !== "open") throw conflict(REPORT_TEXTS.reportNotOpen);
+  const now = isoNow();
+  const resolve = [resolveReportRow(db, report.id, action, now), audit(db, actor, "report_resolve", "reports", report.id, { action })] as const;
+  if (action === "suspend_user") {
+    await suspendUser(env, actor, report.reportedUserId, resolve);
+  } else {
+    if (action === "hide_listing") {
+      if (!report.listingId) throw badRequest(REPORT_TEXTS.noListing);
+      await editListingByStaff(env, actor, report.listingId, { moderation_status: "hidden" });
+    }
+    const [res] = await db.batch(resolve);
+    if (!res.meta.changes) throw conflict(REPORT_TEXTS.reportNotOpen);
+  }
+  return toReport((await findReport(db, report.id))!);
+}
+
+type Statement = Parameters<ReturnType<typeof createDb>["batch"]>[0][number];
+
+/**
+ * Suspends an account in one batch (the flag, its visible listings to "suspended", every refresh
+ * token revoked, the audit entry and any extra statements such as resolving the report), then
+ * closes its sockets. Access tokens stop at requireUser.
+ */
+export async function suspendUser(env: Env, actor: string, userId: string, extra: readonly Statement[] = []) {
+  const db = createDb(env);
+  if (!(await findUserById(db, userId))) throw notFound("User not found");
+  // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself.
+  await stopSubscriptionsBeforeDelete(env, { userId });
+  await db.batch([
+    setSuspended(db, userId, isoNow()),
+    setOwnerListingsModeration(db, userId, "visible", "suspended"),
+    revokeRefreshTokensOf(db, userId),
+    audit(db, actor, "user_suspend", "users", userId),
+    ...extra,
+  ] as unknown as Parameters<typeof db.batch>[0]);
+  await closeSocketsOfUser(env, userId, await conversationIdsOfUser(env, userId), "Account suspended");
+}
+
+/** Lifts a suspension: the listings it hid are visible again. The number of listings restored. */
+export async function unsuspendUser(env: Env, actor: string, userId: string): Promise<number> {
+  const db = createDb(env);
+  if (!(await findUserById(db, userId))) throw notFound("User not found");
+  const [, restored] = await db.batch([
+    setSuspended(db, userId, null),
+    setOwnerListingsModeration(db, userId, "suspended", "visible"),
+    audit(db, actor, "user_unsuspend", "users", userId),
+  ]);
+  return restored.meta.changes ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks.
+
+export async function blockUser(env: Env, blocker: UserRow, blockedId: string) {
+  const db = createDb(env);
+  if (blockedId === blocker.id) throw badRequest(REPORT_TEXTS.blockSelf);
+  if (!(await findUserById(db, blockedId))) throw notFound("User not found");
+  await insertBlock(db, blocker.id, blockedId);
+  return blockedUsersOf(db, blocker.id);
+}
+
+export const unblockUser = async (env: Env, blocker: UserRow, blockedId: string) => {
+  await deleteBlock(createDb(env), blocker.id, blockedId);
+};
+
+export const blockedUsers = (env: Env, userId: string) => blockedUsersOf(createDb(env), userId);
