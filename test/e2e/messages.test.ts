@@ -59,7 +59,7 @@ describe("messaging between two browsers", () => {
       await renterSide.page.getByRole("log").getByText(second).waitFor({ timeout: 5_000 });
       expect(Date.now() - started).toBeLessThan(1_000);
       // The renter read it while looking at the thread: the owner sees "Seen".
-      await ownerSide.page.getByText("Seen").waitFor({ timeout: 10_000 });
+      await ownerSide.page.getByText("Seen", { exact: true }).waitFor({ timeout: 10_000 });
       expect(ownerSide.page.url()).toContain("/messages");
     } finally {
       await renterSide.context.close();
