@@ -14,7 +14,7 @@ import {
   canConfirmAvailability,
   isRentFarBelow,
 } from "@contract/policies";
-import { availabilityConfirmedText } from "@contract/freshness";
+import { availabilityConfirmedText } from "@contract/constants";
 import { listingPatchSchema } from "@contract/listings";
 
 const student = (status: string) => ({ id: "u1", id_verification_status: status });

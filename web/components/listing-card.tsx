@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { availabilityConfirmedText } from "@contract/freshness";
+import { availabilityConfirmedText } from "@contract/constants";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
 import { Avatar } from "./ui/avatar";

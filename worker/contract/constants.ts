@@ -111,3 +111,17 @@ export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];
  */
 export const PARTIES = { conversation: "conversation", inbox: "inbox" } as const;
 export const CLOSE_CODES = { conversationDeleted: 4404, accountDeleted: 4410 } as const;
+
+
+/**
+ * "Availability confirmed today / 1 day ago / N days ago" (whole days since the confirmation), or null.
+ * Here, not in contract/freshness.ts, because the home page's cards use it and this module is zod-free.
+ */
+export function availabilityConfirmedText(confirmedAt: string | null | undefined, now: number = Date.now()): string | null {
+  if (!confirmedAt) return null;
+  const at = Date.parse(confirmedAt);
+  if (Number.isNaN(at)) return null;
+  const days = Math.max(0, Math.floor((now - at) / 86_400_000));
+  if (days === 0) return "Availability confirmed today";
+  return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
+}

@@ -1,6 +1,6 @@
 /**
  * Fresh listings (issue 13): the emailed "Is {title} still available?" links, the owner's Confirm
- * availability, and how a listing's last confirmation reads on cards and the listing page.
+ * availability (how a confirmation reads on cards is in constants.ts, which stays zod-free).
  */
 import { z } from "zod";
 import type { ListingStatus } from "./constants";
@@ -26,17 +26,6 @@ export interface AvailabilityLinkResponse {
   applied: boolean;
 }
 
-const DAY_MS = 86_400_000;
-
-/** "Availability confirmed today / 1 day ago / N days ago" (whole days since the confirmation), or null. */
-export function availabilityConfirmedText(confirmedAt: string | null | undefined, now: number = Date.now()): string | null {
-  if (!confirmedAt) return null;
-  const at = Date.parse(confirmedAt);
-  if (Number.isNaN(at)) return null;
-  const days = Math.max(0, Math.floor((now - at) / DAY_MS));
-  if (days === 0) return "Availability confirmed today";
-  return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
-}
 
 /** POST dev/housekeeping (development only): what one run of the cron did. */
 export interface DevHousekeepingResponse {
