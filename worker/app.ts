@@ -35,6 +35,7 @@ import { devCheckoutRoutes } from "./routes/dev/checkout";
 import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
 import { serveListingPage } from "./routes/listing-page";
+import { seoRoutes } from "./routes/seo";
 
 export function createApp() {
   // strict: false — every path works with and without its trailing slash (API contract).
@@ -102,6 +103,7 @@ export function createApp() {
   });
   // Development only (404 elsewhere): the built-in test checkout.
   app.route("/dev", devCheckoutRoutes);
+  app.route("/", seoRoutes);
   app.get("/listing/:id", serveListingPage);
   app.get("*", serveAsset);
   app.all("*", () => {

@@ -24,6 +24,8 @@ export async function serveListingPage(c: Context<AppContext>) {
     `<meta property="og:title" content="${escape(title)}">`,
     `<meta property="og:description" content="${escape(description)}">`,
     `<meta property="og:url" content="${escape(`${origin}/listing/${row.id}`)}">`,
+    // One address per listing for search engines, whatever ?back= a link carried.
+    `<link rel="canonical" href="${escape(`${origin}/listing/${row.id}`)}">`,
     ...(photo ? [`<meta property="og:image" content="${escape(`${origin}/api/v1/images/${photo.key}`)}">`] : []),
     `<meta name="twitter:card" content="${photo ? "summary_large_image" : "summary"}">`,
     `<meta name="twitter:title" content="${escape(title)}">`,

@@ -154,6 +154,15 @@ export async function rowsToPublicListings(db: D1Database, rows: ListingRow[], n
   return rows.map((r) => toPublicListing(r, photos.get(r.id) ?? [], now));
 }
 
+/** Public listings whose id is in [from, to), in id order (the sitemap's pages): one range read of the primary key. */
+export async function publicListingsInIdRange(db: D1Database, from: string, to: string): Promise<{ id: string; lastmod: string }[]> {
+  const { results } = await db
+    .prepare(`SELECT l.id, COALESCE(l.updated_at, l.created_at) AS lastmod FROM listings l WHERE l.id >= ?1 AND l.id < ?2 AND ${PUBLIC_LISTING_SQL} ORDER BY l.id`)
+    .bind(from, to)
+    .all<{ id: string; lastmod: string }>();
+  return results;
+}
+
 export async function findListingRow(db: D1Database, id: string): Promise<ListingRow | null> {
   return db.prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE l.id = ?`).bind(id).first<ListingRow>();
 }
