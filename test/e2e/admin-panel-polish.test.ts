@@ -1,7 +1,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
-import { apiCall, apiLogin } from "./session";
+import { apiLogin, createPendingListing } from "./session";
 
 // A phone-sized screen: the staff panel must work on one too.
 const b = useBrowser({ width: 360, height: 740 });
@@ -20,8 +20,6 @@ const fullyInView = (element: Locator) =>
     return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
   });
 
-const JPEG_1X1 =
-  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
 
 const pageScrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
@@ -77,27 +75,8 @@ describe("the staff panel at 360 px", () => {
   it("a pending listing's details name the lister, link to their card, and read as words", { timeout: 60_000 }, async () => {
     const { page } = b;
     const lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
-    const auth = { Authorization: `Bearer ${lister.access_token}` };
-    const upload = await apiCall<{ uploaded_files: { url: string }[] }>(b.baseUrl, "upload/multiple-base64", {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ images: [{ filename: "a.jpg", content_type: "image/jpeg", image_data: `data:image/jpeg;base64,${JPEG_1X1}` }] }),
-    });
     const title = `Details words ${Date.now() % 100000}`;
-    await apiCall(b.baseUrl, "subleases/", {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({
-        title,
-        description: "Waiting for review",
-        unit_type: "studio",
-        monthly_rent: 640,
-        address: "9 Review Rd",
-        lease_term: "summer",
-        university_id: Number(lister.user.university_id),
-        pictures: [upload.uploaded_files[0]!.url],
-      }),
-    });
+    await createPendingListing(b.baseUrl, lister, title);
 
     await adminLogin(page);
     await page.getByRole("tab", { name: "Listings" }).click();

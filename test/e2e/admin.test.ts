@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
+import { apiLogin, createPendingListing } from "./session";
 
 const b = useBrowser();
 
@@ -28,32 +29,9 @@ async function adminLogin() {
 describe("the staff panel in Chromium", () => {
   it("approves a student's new listing, which then appears on the browse page", async () => {
     const { page } = b;
-    const lister = await api<{ access_token: string; user: { id: string } }>("auth/login", {
-      method: "POST",
-      body: JSON.stringify({ email: "lister@campusnest.dev", password: "lister-demo-123" }),
-    });
-    const auth = { Authorization: `Bearer ${lister.access_token}` };
-    const jpeg = "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
-    const upload = await api<{ uploaded_files: { url: string }[] }>("upload/multiple-base64", {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ images: [{ filename: "a.jpg", content_type: "image/jpeg", image_data: `data:image/jpeg;base64,${jpeg}` }] }),
-    });
+    const lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
     const title = `Panel approval ${Date.now() % 100000}`;
-    await api("subleases/", {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({
-        title,
-        description: "Waiting for review",
-        unit_type: "studio",
-        monthly_rent: 640,
-        address: "9 Review Rd",
-        lease_term: "summer",
-        university_id: 49,
-        pictures: [upload.uploaded_files[0]!.url],
-      }),
-    });
+    await createPendingListing(b.baseUrl, lister, title);
 
     await adminLogin();
     await page.getByRole("tab", { name: "Listings" }).click();

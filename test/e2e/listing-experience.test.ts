@@ -6,38 +6,11 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { useBrowser } from "./fixtures";
-import { apiCall, apiLogin, signInContext, type AuthSession } from "./session";
+import { apiCall, apiLogin, createPendingListing, JPEG_1X1, signInContext, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 360, height: 740 });
 
-const JPEG_1X1 =
-  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
 
-/** A new listing of the demo lister's, pending review, with two photos. */
-async function createPendingListing(lister: AuthSession, title: string) {
-  const auth = { Authorization: `Bearer ${lister.access_token}` };
-  const image = (name: string) => ({ filename: name, content_type: "image/jpeg", image_data: `data:image/jpeg;base64,${JPEG_1X1}` });
-  const upload = await apiCall<{ uploaded_files: { url: string }[] }>(b.baseUrl, "upload/multiple-base64", {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ images: [image("a.jpg"), image("b.jpg")] }),
-  });
-  const created = await apiCall<{ data: { id: string } }>(b.baseUrl, "subleases/", {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({
-      title,
-      description: "Waiting for review",
-      unit_type: "studio",
-      monthly_rent: 640,
-      address: "9 Review Rd",
-      lease_term: "summer",
-      university_id: 49,
-      pictures: upload.uploaded_files.map((f) => f.url),
-    }),
-  });
-  return created.data.id;
-}
 
 /** Nothing sticks out sideways at this width. */
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
@@ -71,7 +44,7 @@ describe("listing experience on a 360 px phone", () => {
     const { page, context } = b;
     const lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
     const title = `Pending phone ${Date.now() % 100000}`;
-    const id = await createPendingListing(lister, title);
+    const id = await createPendingListing(b.baseUrl, lister, title, { photos: 2 });
     await signInContext(context, lister);
     await page.goto("/profile");
     const row = page.locator(".my-listings li", { hasText: title });

@@ -2,46 +2,26 @@
  * Two students talking in two browsers: a message reaches the other side through the room within a
  * second, the navbar badge counts and clears, and with WebSockets blocked polling still delivers.
  */
-import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
-import { apiCall, apiLogin, signInContext, type AuthSession } from "./session";
+import { apiCall, apiLogin, newStudent, sendInThread, signedInSide, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
 
-/** A new student, signed up and email-verified through the API (codes from the dev mailbox). */
-async function newStudent(first: string): Promise<AuthSession> {
-  const email = `${first.toLowerCase()}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ufl.edu`;
-  await apiCall(b.baseUrl, "auth/register", { method: "POST", body: JSON.stringify({ email, password: "talk-pass-123", first_name: first, last_name: "Tester" }) });
-  const mails = await apiCall<{ data: { text: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
-  const code = /\b(\d{6})\b/.exec(mails.data[0]!.text)![1];
-  return apiCall<AuthSession>(b.baseUrl, "auth/verify-email", { method: "POST", body: JSON.stringify({ email, code }) });
-}
 
-async function contextFor(session: AuthSession): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: b.baseUrl });
-  await signInContext(context, session);
-  return { context, page: await context.newPage() };
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: /message/i });
-  await box.fill(text);
-  await box.press("Enter");
-  await page.getByRole("log").getByText(text).waitFor();
-}
+const contextFor = (session: AuthSession) => signedInSide(b.browser, b.baseUrl, session);
 
 describe("messaging between two browsers", () => {
   it("delivers in real time, counts on the badge and clears when read", { timeout: 90_000 }, async () => {
-    const owner = await newStudent("Olive");
-    const renter = await newStudent("Rafa");
+    const owner = await newStudent(b.baseUrl, "Olive");
+    const renter = await newStudent(b.baseUrl, "Rafa");
     const renterSide = await contextFor(renter);
     const ownerSide = await contextFor(owner);
     try {
       // Neither has a public listing: the renter opens the conversation by the owner's id.
       await renterSide.page.goto(`/messages?userId=${owner.user.id}`);
       const first = `Is the room still free? ${Date.now()}`;
-      await send(renterSide.page, first);
+      await sendInThread(renterSide.page, first);
 
       // The owner's badge counts it (the inbox room, or the 30 s poll at the latest).
       await ownerSide.page.goto("/");
@@ -54,7 +34,7 @@ describe("messaging between two browsers", () => {
 
       // With both sides open, the next message arrives without a reload, within a second.
       const second = `Yes! When can you visit? ${Date.now()}`;
-      await send(ownerSide.page, second);
+      await sendInThread(ownerSide.page, second);
       const started = Date.now();
       await renterSide.page.getByRole("log").getByText(second).waitFor({ timeout: 5_000 });
       expect(Date.now() - started).toBeLessThan(1_000);
@@ -68,8 +48,8 @@ describe("messaging between two browsers", () => {
   });
 
   it("still delivers through polling when WebSockets are blocked", { timeout: 90_000 }, async () => {
-    const owner = await newStudent("Nadia");
-    const renter = await newStudent("Theo");
+    const owner = await newStudent(b.baseUrl, "Nadia");
+    const renter = await newStudent(b.baseUrl, "Theo");
     const renterSide = await contextFor(renter);
     const ownerSide = await contextFor(owner);
     // Every socket of the owner's browser is refused.
@@ -77,13 +57,13 @@ describe("messaging between two browsers", () => {
     try {
       await renterSide.page.goto(`/messages?userId=${owner.user.id}`);
       const hello = `Hello through polling ${Date.now()}`;
-      await send(renterSide.page, hello);
+      await sendInThread(renterSide.page, hello);
       await ownerSide.page.goto("/messages");
       await ownerSide.page.getByRole("button", { name: /Theo/ }).first().click();
       await ownerSide.page.getByRole("log").getByText(hello).waitFor();
 
       const later = `Are you still there? ${Date.now()}`;
-      await send(renterSide.page, later);
+      await sendInThread(renterSide.page, later);
       // The open conversation is polled every 15 s while its socket is down.
       await ownerSide.page.getByRole("log").getByText(later).waitFor({ timeout: 25_000 });
       expect(await ownerSide.page.getByRole("log").getByText(later).count()).toBe(1);
@@ -101,7 +81,7 @@ describe("messaging between two browsers", () => {
   });
 
   it("starts a conversation about a listing from its page", { timeout: 60_000 }, async () => {
-    const renter = await newStudent("Lena");
+    const renter = await newStudent(b.baseUrl, "Lena");
     const side = await contextFor(renter);
     try {
       const lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
@@ -116,7 +96,7 @@ describe("messaging between two browsers", () => {
       await side.page.waitForURL(/\/messages\?/);
       // The thread header names the listing the conversation is about.
       await side.page.getByRole("link", { name: listing.title }).first().waitFor();
-      await send(side.page, `Hi, about ${listing.title}`);
+      await sendInThread(side.page, `Hi, about ${listing.title}`);
     } finally {
       await side.context.close();
     }

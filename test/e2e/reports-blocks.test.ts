@@ -6,49 +6,19 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
-import { apiCall, signInAdmin, signInContext, type AuthSession } from "./session";
+import { apiCall, createPendingListing, newStudent, signInAdmin, signInContext, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
 const PASSWORD = "report-pass-123";
-const JPEG_1X1 =
-  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
 
-/** A new student, signed up and email-verified through the API (codes from the dev mailbox). */
-async function newStudent(first: string): Promise<AuthSession & { email: string }> {
-  const email = `${first.toLowerCase()}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ufl.edu`;
-  await apiCall(b.baseUrl, "auth/register", { method: "POST", body: JSON.stringify({ email, password: PASSWORD, first_name: first, last_name: "Tester" }) });
-  const mails = await apiCall<{ data: { text: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
-  const code = /\b(\d{6})\b/.exec(mails.data[0]!.text)![1];
-  const session = await apiCall<AuthSession>(b.baseUrl, "auth/verify-email", { method: "POST", body: JSON.stringify({ email, code }) });
-  return { ...session, email };
-}
 
 /** A lister verified by staff with one approved listing; its id. */
 async function approvedListing(lister: AuthSession, adminToken: string, title: string): Promise<string> {
   const staff = { Authorization: `Bearer ${adminToken}` };
   await apiCall(b.baseUrl, `admin/users/${lister.user.id}/verify`, { method: "PATCH", headers: staff, body: JSON.stringify({ verification_status: "verified" }) });
-  const auth = { Authorization: `Bearer ${lister.access_token}` };
-  const upload = await apiCall<{ uploaded_files: { url: string }[] }>(b.baseUrl, "upload/multiple-base64", {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ images: [{ filename: "a.jpg", content_type: "image/jpeg", image_data: `data:image/jpeg;base64,${JPEG_1X1}` }] }),
-  });
-  const created = await apiCall<{ data: { id: string } }>(b.baseUrl, "subleases/", {
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({
-      title,
-      description: "Deposit by wire before viewing",
-      unit_type: "studio",
-      monthly_rent: 900,
-      address: "13 Report Rd",
-      lease_term: "summer",
-      university_id: 49,
-      pictures: [upload.uploaded_files[0]!.url],
-    }),
-  });
-  await apiCall(b.baseUrl, `admin/listings/${created.data.id}/verify`, { method: "PATCH", headers: staff, body: JSON.stringify({ status: "approved" }) });
-  return created.data.id;
+  const id = await createPendingListing(b.baseUrl, lister, title, { universityId: 49, description: "Deposit by wire before viewing" });
+  await apiCall(b.baseUrl, `admin/listings/${id}/verify`, { method: "PATCH", headers: staff, body: JSON.stringify({ status: "approved" }) });
+  return id;
 }
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
@@ -62,8 +32,8 @@ const browseIds = async (q: string) =>
 describe("reports and suspension", () => {
   it("a scam report reaches staff, who suspend the lister: the listing leaves browse and the lister cannot sign in", { timeout: 120_000 }, async () => {
     const adminToken = await signInAdmin(b.context, b.baseUrl);
-    const lister = await newStudent("Lenny");
-    const renter = await newStudent("Rita");
+    const lister = await newStudent(b.baseUrl, "Lenny", PASSWORD);
+    const renter = await newStudent(b.baseUrl, "Rita", PASSWORD);
     const title = `Scam flat ${Date.now() % 100000}`;
     const listingId = await approvedListing(lister, adminToken, title);
     expect(await browseIds(title)).toContain(listingId);
@@ -130,8 +100,8 @@ describe("reports and suspension", () => {
 
 describe("blocks", () => {
   it("the blocker's list drops the conversation, the blocked sender is told, and Unblock on the profile brings it back", { timeout: 90_000 }, async () => {
-    const blocker = await newStudent("Bea");
-    const blocked = await newStudent("Bob");
+    const blocker = await newStudent(b.baseUrl, "Bea", PASSWORD);
+    const blocked = await newStudent(b.baseUrl, "Bob", PASSWORD);
     const conversation = await apiCall<{ data: { id: string } }>(b.baseUrl, "messages/conversations", {
       method: "POST",
       headers: { Authorization: `Bearer ${blocked.access_token}` },

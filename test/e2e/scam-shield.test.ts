@@ -6,37 +6,18 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { SAFETY_NOTICE, SAFETY_TIP } from "../../worker/contract/safety";
 import { useBrowser } from "./fixtures";
-import { apiCall, apiLogin, demoListingIds, signInAdmin, signInContext, type AuthSession } from "./session";
+import { apiCall, apiLogin, demoListingIds, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
 const SCAM = "Can you send the deposit by Zelle before the viewing?";
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** A new student, signed up and email-verified through the API (codes from the dev mailbox). */
-async function newStudent(first: string): Promise<AuthSession> {
-  const email = `${first.toLowerCase()}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ufl.edu`;
-  await apiCall(b.baseUrl, "auth/register", { method: "POST", body: JSON.stringify({ email, password: "shield-pass-123", first_name: first, last_name: "Shieldtest" }) });
-  const mails = await apiCall<{ data: { text: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
-  const code = /\b(\d{6})\b/.exec(mails.data[0]!.text)![1];
-  return apiCall<AuthSession>(b.baseUrl, "auth/verify-email", { method: "POST", body: JSON.stringify({ email, code }) });
-}
 
-async function contextFor(session: AuthSession, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await b.browser.newContext({ viewport, baseURL: b.baseUrl });
-  await signInContext(context, session);
-  return { context, page: await context.newPage() };
-}
-
-async function send(page: Page, text: string) {
-  const box = page.getByRole("textbox", { name: /message/i });
-  await box.fill(text);
-  await box.press("Enter");
-  await page.getByRole("log").getByText(text).waitFor();
-}
+const contextFor = (session: AuthSession, viewport: { width: number; height: number }) => signedInSide(b.browser, b.baseUrl, session, viewport);
 
 /** Serious or critical axe violations on the page as it is now. */
 async function violations(page: Page): Promise<string[]> {
@@ -52,7 +33,7 @@ describe("scam shield in a conversation", () => {
   it("shows the recipient the notice under a flagged message, not the sender; staff review it in the Safety tab", { timeout: 120_000 }, async () => {
     const lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
     const { listerListing } = await demoListingIds(b.baseUrl);
-    const renter = await newStudent("Rina");
+    const renter = await newStudent(b.baseUrl, "Rina");
     // The renter on a phone, the lister on a laptop.
     const renterSide = await contextFor(renter, { width: 360, height: 780 });
     const listerSide = await contextFor(lister, { width: 1280, height: 900 });
@@ -61,13 +42,13 @@ describe("scam shield in a conversation", () => {
       const renterLog = renterSide.page.getByRole("log");
       // The tip is at the top of every conversation, even before the first message.
       await renterLog.getByText(SAFETY_TIP).waitFor();
-      await send(renterSide.page, "Hi! Is the room still available in June?");
+      await sendInThread(renterSide.page, "Hi! Is the room still available in June?");
 
       await listerSide.page.goto("/messages");
-      await listerSide.page.getByRole("button", { name: /Rina Shieldtest/ }).first().click();
+      await listerSide.page.getByRole("button", { name: /Rina Tester/ }).first().click();
       const listerLog = listerSide.page.getByRole("log");
       await listerLog.getByText("Hi! Is the room still available in June?").waitFor();
-      await send(listerSide.page, SCAM);
+      await sendInThread(listerSide.page, SCAM);
 
       // The renter receives it (through the room, or the poll at the latest) with the notice under it.
       await renterLog.getByText(SCAM).waitFor({ timeout: 20_000 });
@@ -84,7 +65,7 @@ describe("scam shield in a conversation", () => {
       await listerLog.getByText(SAFETY_TIP).waitFor();
       expect(await listerLog.getByRole("note").count()).toBe(0);
       await listerSide.page.reload();
-      await listerSide.page.getByRole("button", { name: /Rina Shieldtest/ }).first().click();
+      await listerSide.page.getByRole("button", { name: /Rina Tester/ }).first().click();
       await listerSide.page.getByRole("log").getByText(SCAM).waitFor();
       expect(await listerSide.page.getByRole("log").getByRole("note").count()).toBe(0);
 
@@ -95,7 +76,7 @@ describe("scam shield in a conversation", () => {
         const staffPage = await staff.newPage();
         await staffPage.goto("/staff");
         await staffPage.getByRole("tab", { name: "Safety", exact: true }).click();
-        const card = staffPage.getByRole("listitem", { name: /Flagged conversation: .*Rina Shieldtest/ });
+        const card = staffPage.getByRole("listitem", { name: /Flagged conversation: .*Rina Tester/ });
         await card.waitFor();
         await card.getByText("Money before a viewing").waitFor();
         await card.getByText("Payment off the platform (wire, payment app, gift cards, crypto)").waitFor();
@@ -133,11 +114,11 @@ describe("scam shield in a conversation", () => {
     expect(await violations(b.page)).toEqual([]);
     await b.page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Safety" }).waitFor();
 
-    const [a, c] = [await newStudent("Cleo"), await newStudent("Dani")];
+    const [a, c] = [await newStudent(b.baseUrl, "Cleo"), await newStudent(b.baseUrl, "Dani")];
     const side = await contextFor(a, { width: 1280, height: 900 });
     try {
       await side.page.goto(`/messages?userId=${c.user.id}`);
-      await send(side.page, "Sounds good, see you at 3pm at the front door.");
+      await sendInThread(side.page, "Sounds good, see you at 3pm at the front door.");
       // Through the API as the recipient: delivered, no notice.
       const convo = await apiCall<{ data: { id: string } }>(b.baseUrl, `messages/conversations/with/${a.user.id}`, { headers: { Authorization: `Bearer ${c.access_token}` } });
       const { messages } = await apiCall<{ messages: { text: string; safety_notice: boolean }[] }>(b.baseUrl, `messages/conversations/${convo.data.id}/messages`, {

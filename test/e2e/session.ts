@@ -2,7 +2,7 @@
  * Signing in for browser tests: through the real API, then the session is handed to the page the
  * way the SPA keeps it (auth_token, refresh_token, user_data; admin_token for the staff panel).
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 export interface AuthSession {
   access_token: string;
@@ -60,4 +60,60 @@ export async function demoListingIds(baseUrl: string) {
   // A public one: other files running at the same time add pending listings and pause or take others.
   const live = own.data.find((l) => l.verification_status === "approved" && l.status === "available" && l.moderation_status === "visible");
   return { anyListing: browse.data[0]!.id, listerListing: (live ?? own.data[0]!).id };
+}
+
+/** A new browser context signed in as `session`, with its page (for journeys with two people at once). */
+export async function signedInSide(browser: Browser, baseUrl: string, session: AuthSession, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl });
+  await signInContext(context, session);
+  return { context, page: await context.newPage() };
+}
+
+/** Types a message in the open conversation, sends it with Enter, and waits for it in the thread. */
+export async function sendInThread(page: Page, text: string) {
+  const box = page.getByRole("textbox", { name: /message/i });
+  await box.fill(text);
+  await box.press("Enter");
+  await page.getByRole("log").getByText(text).waitFor();
+}
+
+/** The smallest JPEG (1x1), base64: a real photo for uploads. */
+export const JPEG_1X1 =
+  "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAA//EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AN//Z";
+
+/** A new listing of `lister`'s (at their university unless told), pending review, with `photos` photos; its id. */
+export async function createPendingListing(
+  baseUrl: string,
+  lister: AuthSession,
+  title: string,
+  { photos = 1, universityId = Number(lister.user.university_id), description = "Waiting for review" }: { photos?: number; universityId?: number; description?: string } = {},
+): Promise<string> {
+  const auth = { Authorization: `Bearer ${lister.access_token}` };
+  const images = Array.from({ length: photos }, (_, i) => ({ filename: `${i}.jpg`, content_type: "image/jpeg", image_data: `data:image/jpeg;base64,${JPEG_1X1}` }));
+  const upload = await apiCall<{ uploaded_files: { url: string }[] }>(baseUrl, "upload/multiple-base64", { method: "POST", headers: auth, body: JSON.stringify({ images }) });
+  const created = await apiCall<{ data: { id: string } }>(baseUrl, "subleases/", {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({
+      title,
+      description,
+      unit_type: "studio",
+      monthly_rent: 640,
+      address: "9 Review Rd",
+      lease_term: "summer",
+      university_id: universityId,
+      pictures: upload.uploaded_files.map((f) => f.url),
+    }),
+  });
+  return created.data.id;
+}
+
+/** A new student, signed up and email-verified through the API (the code from the dev mailbox). */
+export async function newStudent(baseUrl: string, first: string, password = "student-pass-123"): Promise<AuthSession & { email: string }> {
+  const email = `${first.toLowerCase()}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@ufl.edu`;
+  await apiCall(baseUrl, "auth/register", { method: "POST", body: JSON.stringify({ email, password, first_name: first, last_name: "Tester" }) });
+  const mails = await apiCall<{ data: { text: string }[] }>(baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
+  const code = /\b(\d{6})\b/.exec(mails.data[0]!.text)![1];
+  const session = await apiCall<AuthSession>(baseUrl, "auth/verify-email", { method: "POST", body: JSON.stringify({ email, code }) });
+  return { ...session, email };
 }

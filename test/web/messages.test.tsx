@@ -10,7 +10,7 @@ import { POLL_INTERVALS, pollInterval } from "../../web/lib/activity";
 import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays } from "../../web/lib/party-connection";
 import { createQueryClient } from "../../web/app/providers";
 import { useUnreadCount } from "../../web/lib/unread";
-import { makeUser, renderApp } from "./render";
+import { callsOf, fakeApi, makeUser, renderApp, type ApiCall } from "./render";
 
 const ME = "u1";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
@@ -39,31 +39,6 @@ function msg(id: string, overrides: Partial<Message> = {}): Message {
 const page = (messages: Message[]) => ({ messages, pagination: { next_token: null, has_more: false } });
 const convPage = (data: Conversation[]) => ({ data, pagination: { next_token: null, has_more: false } });
 
-interface Call {
-  method: string;
-  path: string;
-  url: string;
-  body: unknown;
-}
-type Handler = (call: Call) => Response | Promise<Response> | unknown;
-
-/** A fake API at the HTTP boundary: "METHOD /path" -> body or handler; anything else 404. */
-function fakeApi(handlers: Record<string, Handler | unknown>) {
-  const calls: Call[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const method = init?.method ?? "GET";
-    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-    calls.push(call);
-    const handler = handlers[`${method} ${path}`];
-    if (handler === undefined) return json({ detail: "Not found" }, 404);
-    const result = typeof handler === "function" ? await (handler as Handler)(call) : handler;
-    return result instanceof Response ? result : json(result);
-  }) as typeof fetch;
-  return calls;
-}
-const callsOf = (calls: Call[], key: string) => calls.filter((c) => `${c.method} ${c.path}` === key);
 
 const API = "/api/v1/messages";
 const signedIn = () => ({ token: "t", user: makeUser({ id: ME }) });
@@ -313,7 +288,7 @@ describe("messages page", () => {
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
-      [`POST ${API}/conversations/c1/send`]: (c: Call) => json(msg("new1", { sender_id: ME, text: (c.body as { text: string }).text, timestamp: "2026-11-21T10:00:00.000Z" }), 201),
+      [`POST ${API}/conversations/c1/send`]: (c: ApiCall) => json(msg("new1", { sender_id: ME, text: (c.body as { text: string }).text, timestamp: "2026-11-21T10:00:00.000Z" }), 201),
     });
     const user = userEvent.setup();
     renderApp("/messages?conversation=c1", signedIn());

@@ -111,3 +111,37 @@ export function mockFetch(routesByPath: Record<string, unknown> = {}) {
   globalThis.fetch = fetchMock as typeof fetch;
   return calls;
 }
+
+const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+/** A call the fake API received. */
+export interface ApiCall {
+  method: string;
+  path: string;
+  url: string;
+  body: unknown;
+}
+type ApiHandler = (call: ApiCall) => Response | Promise<Response> | unknown;
+
+/**
+ * A fake API at the HTTP boundary keyed by "METHOD /path": a body, or a handler of the call (a
+ * Response is answered as is); anything else is 404 {detail}. Every call is recorded.
+ */
+export function fakeApi(handlers: Record<string, ApiHandler | unknown>) {
+  const calls: ApiCall[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? "GET";
+    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
+    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    calls.push(call);
+    const handler = handlers[`${method} ${path}`];
+    if (handler === undefined) return jsonResponse({ detail: "Not found" }, 404);
+    const result = typeof handler === "function" ? await (handler as ApiHandler)(call) : handler;
+    return result instanceof Response ? result : jsonResponse(result);
+  }) as typeof fetch;
+  return calls;
+}
+
+/** The calls of one "METHOD /path". */
+export const callsOf = (calls: ApiCall[], key: string) => calls.filter((c) => `${c.method} ${c.path}` === key);

@@ -5,32 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
 import type { AdminReport } from "@contract/reports";
 import { adminSession } from "../../web/features/admin/api/admin-api";
-import { makeOwnerListing, makeUser, renderApp } from "./render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp } from "./render";
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-type Handler = (call: Call) => unknown;
 
-/** A fake API: "METHOD /path" -> body or handler (a Response is answered as is); anything else 404. */
-function fakeApi(handlers: Record<string, unknown>) {
-  const calls: Call[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const method = init?.method ?? "GET";
-    const path = String(input).replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-    calls.push(call);
-    const handler = handlers[`${method} ${path}`];
-    if (handler === undefined) return json({ detail: "Not found" }, 404);
-    const result = typeof handler === "function" ? await (handler as Handler)(call) : handler;
-    return result instanceof Response ? result : json(result);
-  }) as typeof fetch;
-  return calls;
-}
-const callsOf = (calls: Call[], key: string) => calls.filter((c) => `${c.method} ${c.path}` === key);
 
 /** Rooms never open in these tests. */
 class QuietWebSocket extends EventTarget {

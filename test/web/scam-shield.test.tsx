@@ -8,26 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_NOTICE, SAFETY_TIP, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../web/features/admin/api/admin-api";
-import { makeUser, renderApp } from "./render";
+import { callsOf, fakeApi, makeUser, renderApp } from "./render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
-type Handler = (method: string) => unknown;
-/** A fake API: "METHOD /path" -> body or handler (called each time); anything else 404. */
-function fakeApi(handlers: Record<string, unknown>) {
-  const calls: string[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const method = init?.method ?? "GET";
-    const key = `${method} ${String(input).replace(/^https?:\/\/[^/]+/, "").split("?")[0]}`;
-    calls.push(key);
-    const handler = handlers[key];
-    if (handler === undefined) return json({ detail: "Not found" }, 404);
-    return json(typeof handler === "function" ? (handler as Handler)(method) : handler);
-  }) as typeof fetch;
-  return calls;
-}
 
 /** A socket that never opens: the thread falls back to polling, which the test does not reach. */
 class IdleWebSocket extends EventTarget {
@@ -161,7 +147,7 @@ describe("the staff Safety tab", () => {
     expect(within(card).getByText("Can you send the deposit by Zelle before the viewing?")).toBeInTheDocument();
     await user.click(within(card).getByRole("button", { name: "Mark reviewed" }));
     expect(await screen.findByText("No flagged conversations to review.")).toBeInTheDocument();
-    await waitFor(() => expect(calls.filter((c) => c === "POST /api/v1/admin/safety/c9/review")).toHaveLength(1));
+    await waitFor(() => expect(callsOf(calls, "POST /api/v1/admin/safety/c9/review")).toHaveLength(1));
   });
 
   it("shows the error with Retry when the queue cannot load", { timeout: 15_000 }, async () => {

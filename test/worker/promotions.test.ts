@@ -171,57 +171,47 @@ describe("checkout with Stripe keys (fake Stripe API)", () => {
   });
 });
 
-describe("deleting a listing with a live subscription (Stripe keys)", () => {
-  it("cancels the subscription at Stripe first, so nobody pays for a deleted listing", async () => {
-    const keys = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
-    const id = freshId("del");
-    await insertListing(owner.user.id, id);
-    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
-    const payload = JSON.stringify(testCheckoutCompleted("cs_del", s, nowS()));
-    const hook = await fetchWith(keys, "/api/v1/promotions/webhook", {
-      method: "POST",
-      body: payload,
-      headers: { "stripe-signature": await signWebhookPayload(keys.STRIPE_WEBHOOK_SECRET, payload) },
-    });
-    expect(hook.status).toBe(200);
-    const calls: string[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      const url = new URL(request.url);
-      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
-      calls.push(`${request.method} ${url.pathname}`);
-      return new Response(JSON.stringify({ id: s.subscriptionId, object: "subscription", status: "canceled" }), { headers: { "content-type": "application/json" } });
-    });
-    const res = await fetchWith(keys, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
-    expect(res.status).toBeLessThan(300);
-    expect(calls).toEqual([`DELETE /v1/subscriptions/${s.subscriptionId}`]);
-  });
-});
+const STRIPE_KEYS = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
 
-describe("suspending an owner with a live subscription (Stripe keys)", () => {
-  it("cancels the subscription at Stripe: a suspended account cannot cancel it itself", async () => {
-    const keys = { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_fake_secret" };
+/**
+ * A listing of `userId` with a live subscription (its checkout event delivered with Stripe keys), and
+ * a fake Stripe behind a fetch spy from then on: the calls it received, as "METHOD /path".
+ */
+async function listingWithLiveSubscription(userId: string, id: string) {
+  await insertListing(userId, id);
+  const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId };
+  const payload = JSON.stringify(testCheckoutCompleted(`cs_${id}`, s, nowS()));
+  const hook = await fetchWith(STRIPE_KEYS, "/api/v1/promotions/webhook", {
+    method: "POST",
+    body: payload,
+    headers: { "stripe-signature": await signWebhookPayload(STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, payload) },
+  });
+  expect(hook.status).toBe(200);
+  const stripeCalls: string[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+    stripeCalls.push(`${request.method} ${url.pathname}`);
+    return new Response(JSON.stringify({ id: s.subscriptionId, object: "subscription", status: "canceled" }), { headers: { "content-type": "application/json" } });
+  });
+  return { subscriptionId: s.subscriptionId, stripeCalls };
+}
+
+describe("a live subscription is cancelled at Stripe (Stripe keys)", () => {
+  it("before its listing is deleted, so nobody pays for a deleted listing", async () => {
+    const id = freshId("del");
+    const { subscriptionId, stripeCalls } = await listingWithLiveSubscription(owner.user.id, id);
+    const res = await fetchWith(STRIPE_KEYS, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(res.status).toBeLessThan(300);
+    expect(stripeCalls).toEqual([`DELETE /v1/subscriptions/${subscriptionId}`]);
+  });
+
+  it("when its owner is suspended: a suspended account cannot cancel it itself", async () => {
     const suspended = await signUp("promo-suspended@ufl.edu");
-    const id = freshId("susp");
-    await insertListing(suspended.user.id, id);
-    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: suspended.user.id };
-    const payload = JSON.stringify(testCheckoutCompleted("cs_susp", s, nowS()));
-    const hook = await fetchWith(keys, "/api/v1/promotions/webhook", {
-      method: "POST",
-      body: payload,
-      headers: { "stripe-signature": await signWebhookPayload(keys.STRIPE_WEBHOOK_SECRET, payload) },
-    });
-    expect(hook.status).toBe(200);
-    const calls: string[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      const url = new URL(request.url);
-      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
-      calls.push(`${request.method} ${url.pathname}`);
-      return new Response(JSON.stringify({ id: s.subscriptionId, object: "subscription", status: "canceled" }), { headers: { "content-type": "application/json" } });
-    });
-    await suspendUser({ ...env, ...keys }, "test-admin", suspended.user.id);
-    expect(calls).toEqual([`DELETE /v1/subscriptions/${s.subscriptionId}`]);
+    const { subscriptionId, stripeCalls } = await listingWithLiveSubscription(suspended.user.id, freshId("susp"));
+    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", suspended.user.id);
+    expect(stripeCalls).toEqual([`DELETE /v1/subscriptions/${subscriptionId}`]);
   });
 });
 

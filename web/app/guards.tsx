@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { Link, Navigate, useLocation } from "react-router-dom";
-import { PageFrame } from "../components/layout/page-frame";
+import { Navigate, useLocation } from "react-router-dom";
+import { SignInRequired } from "../components/sign-in-required";
 import { paths } from "../config/paths";
 import { useSession } from "../lib/session";
 import { signInPrompt } from "../lib/sign-in-prompt";
@@ -37,24 +37,10 @@ type RequireSignedInProps = { children: ReactNode } & (
 /** Signed-in pages (spec route table). */
 export function RequireSignedIn({ children, visitorMessage, redirectVisitorsHome }: RequireSignedInProps) {
   const { session } = useSession();
-  const returnTo = useSignInOnArrival();
+  useSignInOnArrival();
   if (session) return <>{children}</>;
   if (redirectVisitorsHome) return <Navigate to={paths.home} replace />;
-  return (
-    <PageFrame title="Sign in to continue" width="narrow">
-      <section className="panel empty-state">
-        <p>{visitorMessage}</p>
-        <div className="row">
-          <button type="button" className="button button-primary" onClick={() => signInPrompt.openFor({ returnTo })}>
-            Sign In
-          </button>
-          <Link to={paths.home} className="button button-ghost">
-            Go to Home
-          </Link>
-        </div>
-      </section>
-    </PageFrame>
-  );
+  return <SignInRequired title="Sign in to continue" message={visitorMessage!} />;
 }
 
 /**

@@ -3,34 +3,17 @@ import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import { canCreateListing } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
+import { SignInRequired } from "../../../components/sign-in-required";
 import { Dialog } from "../../../components/ui/dialog";
 import { paths } from "../../../config/paths";
 import { useSession } from "../../../lib/session";
-import { useSignInHere } from "../../../lib/sign-in-prompt";
 import { ListingForm } from "./listing-form";
 
 export function CreateListingPage() {
   const navigate = useNavigate();
   const { session } = useSession();
-  const signInHere = useSignInHere();
   const [created, setCreated] = useState<OwnerListing | null>(null);
-  if (!session) {
-    return (
-      <PageFrame title="Create listing" width="narrow">
-        <section className="panel empty-state">
-          <p>You must be logged in to create a listing. Please log in and try again.</p>
-          <div className="row">
-            <button type="button" className="button button-primary" onClick={() => signInHere()}>
-              Sign In
-            </button>
-            <Link to={paths.home} className="button button-ghost">
-              Go to Home
-            </Link>
-          </div>
-        </section>
-      </PageFrame>
-    );
-  }
+  if (!session) return <SignInRequired title="Create listing" message="You must be logged in to create a listing. Please log in and try again." />;
   return (
     <PageFrame title="Create listing" lead="Our team reviews every listing before it goes live, typically within 24-48 hours." width="narrow">
       {canCreateListing(session.user) ? (
