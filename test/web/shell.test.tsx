@@ -167,7 +167,8 @@ describe("footer", () => {
     const user = userEvent.setup();
     renderApp("/support");
     await user.click(await screen.findByRole("button", { name: "Developer" }));
-    const admin = screen.getByRole("link", { name: "Admin panel" });
+    // The developer tools are a chunk of their own, loaded on first open.
+    const admin = await screen.findByRole("link", { name: "Admin panel" });
     expect(admin).toHaveAttribute("target", "_blank");
     expect(admin).toHaveAttribute("href", "/staff");
     await user.click(screen.getByRole("checkbox", { name: "Grid borders" }));

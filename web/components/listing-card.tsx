@@ -4,11 +4,21 @@ import { availabilityConfirmedText } from "@contract/constants";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
 import { Avatar } from "./ui/avatar";
-import { Carousel } from "./ui/carousel";
+import { CARD_IMAGE_SIZES, Carousel } from "./ui/carousel";
 import { FavoriteButton } from "./favorite-button";
 
-/** A listing card: photo carousel (thumbnails), price per month, title, university, tags, poster. */
-export function ListingCard({ listing, back }: { listing: PublicListing; back: string }) {
+interface ListingCardProps {
+  listing: PublicListing;
+  back: string;
+  /**
+   * The first card of the browse grid: its photo is likely the page's largest paint, so it loads
+   * eagerly at high priority. Every other card (and every other list) keeps lazy loading.
+   */
+  priority?: boolean;
+}
+
+/** A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university, tags, poster. */
+export function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
   const tags = [
@@ -21,7 +31,7 @@ export function ListingCard({ listing, back }: { listing: PublicListing; back: s
   return (
     <article className="listing-card">
       <div className="listing-card-media">
-        <Carousel images={listing.thumbnails} alt={listing.title} />
+        <Carousel images={listing.pictures} thumbnails={listing.thumbnails} sizes={CARD_IMAGE_SIZES} priority={priority} alt={listing.title} />
         {listing.promoted && <span className="promoted-badge">Featured</span>}
         <FavoriteButton listingId={listing.id} ownerId={listing.user_id} visibleToVisitors />
       </div>

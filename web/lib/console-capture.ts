@@ -1,8 +1,11 @@
 import { DEV_CONSOLE_LINES } from "@contract/constants";
 
 /**
- * Keeps the last 50 console lines for the footer's developer capsule ("show console").
- * Installed once at startup; the original console methods still run.
+ * Keeps the last 50 console lines for the footer's developer capsule ("show console"). The original
+ * console methods still run. Kept off the first paint (issue 14): main.tsx imports this module
+ * dynamically and installs it when the page is idle (`whenIdle` in components/ui/deferred), and the
+ * developer panel installs it on open if that has not happened yet; so the capsule shows the lines
+ * logged from then on, not those of the first moments of the page.
  */
 export interface ConsoleLine {
   level: "log" | "info" | "warn" | "error";
@@ -28,6 +31,7 @@ function format(args: unknown[]): string {
     .join(" ");
 }
 
+/** Idempotent: a second call does nothing. */
 export function installConsoleCapture() {
   if (installed) return;
   installed = true;

@@ -1,12 +1,12 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import { useQuery } from "@tanstack/react-query";
 import { TIMINGS } from "@contract/constants";
 import type { VersionResponse } from "@contract/api";
 import { APP_VERSION, SUPPORT_EMAIL } from "../../config/env";
 import { paths } from "../../config/paths";
-import { getConsoleLines, subscribeConsole } from "../../lib/console-capture";
 import { useTheme } from "../../lib/theme";
+import { deferred } from "../ui/deferred";
 import { MoonIcon, SunIcon } from "../ui/icons";
 
 /** The server's version, else /version.txt, else the version this bundle was built with. */
@@ -36,56 +36,14 @@ function useInvalidEmailWatch(): boolean {
   return invalid;
 }
 
-function useWindowSize() {
-  const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
-  useEffect(() => {
-    const onResize = () => setSize({ width: window.innerWidth, height: window.innerHeight });
-    window.addEventListener("resize", onResize);
-    return () => window.removeEventListener("resize", onResize);
-  }, []);
-  return size;
-}
-
-function ConsolePanel() {
-  const lines = useSyncExternalStore(subscribeConsole, getConsoleLines);
-  return (
-    <section className="dev-console" aria-label="Console (last 50 lines)">
-      {lines.length === 0 ? (
-        <p className="muted">No console output yet.</p>
-      ) : (
-        <ol>
-          {lines.map((line, i) => (
-            <li key={i} className={`console-${line.level}`}>
-              <time>{line.time}</time> {line.text}
-            </li>
-          ))}
-        </ol>
-      )}
-    </section>
-  );
-}
-
-function WindowDimensions() {
-  const { width, height } = useWindowSize();
-  return (
-    <output className="window-dimensions" aria-live="polite">
-      {width} × {height}
-    </output>
-  );
-}
+// The developer tools load when the capsule is first opened (issue 14).
+const DeveloperPanel = deferred(() => import("./developer-panel").then((m) => m.DeveloperPanel));
 
 export function Footer() {
   const { dark, toggle } = useTheme();
   const version = useQuery({ queryKey: ["version"], queryFn: fetchVersion, staleTime: Infinity, retry: false });
   const emailInvalid = useInvalidEmailWatch();
   const [devOpen, setDevOpen] = useState(false);
-  const [gridBorders, setGridBorders] = useState(false);
-  const [showConsole, setShowConsole] = useState(false);
-  const [showDimensions, setShowDimensions] = useState(false);
-
-  useEffect(() => {
-    document.documentElement.classList.toggle("grid-borders", gridBorders);
-  }, [gridBorders]);
 
   return (
     <footer className="footer">
@@ -123,28 +81,8 @@ export function Footer() {
             Developer
           </button>
         </div>
-        {devOpen && (
-          <div id="developer-panel" className="developer-panel" role="group" aria-label="Developer tools">
-            <a href={paths.admin} target="_blank" rel="noopener noreferrer" className="button button-ghost">
-              Admin panel
-            </a>
-            <label className="switch">
-              <input type="checkbox" checked={gridBorders} onChange={(e) => setGridBorders(e.target.checked)} />
-              Grid borders
-            </label>
-            <label className="switch">
-              <input type="checkbox" checked={showConsole} onChange={(e) => setShowConsole(e.target.checked)} />
-              Show console
-            </label>
-            <label className="switch">
-              <input type="checkbox" checked={showDimensions} onChange={(e) => setShowDimensions(e.target.checked)} />
-              Show window dimensions
-            </label>
-            {showConsole && <ConsolePanel />}
-          </div>
-        )}
+        <DeveloperPanel load={devOpen} open={devOpen} />
       </div>
-      {showDimensions && <WindowDimensions />}
     </footer>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
+import { deferred } from "../../../components/ui/deferred";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
@@ -7,9 +8,11 @@ import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useLogin } from "../api/auth-api";
-import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
-import { VerifyEmailDialog } from "./verify-email-dialog";
+
+// The rarer steps load when they are reached (issue 14): the popup itself is already a lazy chunk.
+const VerifyEmailDialog = deferred(() => import("./verify-email-dialog").then((m) => m.VerifyEmailDialog));
+const ForgotPasswordDialog = deferred(() => import("./forgot-password-dialog").then((m) => m.ForgotPasswordDialog));
 
 const isUnverifiedEmail = (err: unknown) => err instanceof ApiError && err.body?.code === "email_not_verified";
 
@@ -102,6 +105,7 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
         </p>
       </Dialog>
       <VerifyEmailDialog
+        load={verifyEmail !== null}
         email={verifyEmail}
         onClose={() => setVerifyEmail(null)}
         onVerified={() => {
@@ -111,6 +115,7 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
       />
       <ForgotPasswordDialog
         key={String(forgotOpen)}
+        load={forgotOpen}
         open={forgotOpen}
         initialEmail={email}
         onClose={() => setForgotOpen(false)}

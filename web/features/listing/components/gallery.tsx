@@ -1,6 +1,32 @@
 import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
-import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
+import { LISTING_IMAGE_SIZES, PLACEHOLDER_IMAGE, PLACEHOLDER_SIZE, photoAttributes } from "../../../components/ui/carousel";
+
+interface ListingPhotoProps {
+  /** The full-size photo. */
+  full?: string;
+  /** Its thumbnail (480x320): the src, and with `full` a srcset candidate. */
+  thumbnail?: string;
+  alt: string;
+  /** The slot's `sizes`: the listing page's photo width by default. */
+  sizes?: string;
+  /** The listing's main photo: eager and high priority (the page's largest paint). Else lazy. */
+  priority?: boolean;
+}
+
+/**
+ * One photo of a listing page (the main photo, a thumbnail of the strip): the size that fits the
+ * screen (srcset + sizes), explicit width and height, the placeholder when it fails.
+ */
+export function ListingPhoto(props: ListingPhotoProps) {
+  // A new photo starts without the previous one's failure.
+  return <ListingPhotoImage key={`${props.full ?? ""} ${props.thumbnail ?? ""}`} {...props} />;
+}
+
+function ListingPhotoImage({ full, thumbnail, alt, sizes = LISTING_IMAGE_SIZES, priority = false }: ListingPhotoProps) {
+  const [failed, setFailed] = useState(false);
+  return <img {...photoAttributes({ full, thumbnail, sizes, priority, failed })} alt={alt} onError={() => setFailed(true)} />;
+}
 
 interface GalleryProps {
   images: string[];
@@ -37,8 +63,10 @@ export function Gallery({ images, title, start, onClose }: GalleryProps) {
       <button type="button" className="gallery-close" aria-label="Close gallery" onClick={onClose} autoFocus>
         ×
       </button>
+      {/* Full size, shown at its own size (no width/height: the box would stretch a small photo); opened on demand, so nothing shifts under it. */}
       <img
-        src={failed.has(index) ? PLACEHOLDER_IMAGE : images[index]}
+        {...(failed.has(index) ? { src: PLACEHOLDER_IMAGE, ...PLACEHOLDER_SIZE } : { src: images[index] })}
+        decoding="async"
         alt={`${title}, photo ${index + 1} of ${images.length}`}
         onError={() => setFailed((f) => new Set(f).add(index))}
       />

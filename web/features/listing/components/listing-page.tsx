@@ -5,7 +5,7 @@ import { canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
-import { Carousel, PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
+import { Carousel, LISTING_IMAGE_SIZES, PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { LockIcon } from "../../../components/ui/icons";
 import { paths } from "../../../config/paths";
@@ -15,7 +15,7 @@ import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
 import { ReportListing } from "./report-listing";
-import { Gallery } from "./gallery";
+import { Gallery, ListingPhoto } from "./gallery";
 import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
 
 /**
@@ -157,20 +157,20 @@ export function ListingPage() {
         <div className="listing-main">
           <div className="listing-photos-desktop">
             <button type="button" className="main-photo" onClick={() => setGallery(active)} aria-label="Open photo gallery">
-              <img src={photos[active]} alt={`${l.title}, photo ${active + 1}`} onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />
+              <ListingPhoto full={photos[active]} thumbnail={l.thumbnails[active]} alt={`${l.title}, photo ${active + 1}`} priority />
             </button>
             {photos.length > 1 && (
               <div className="thumb-strip" role="list" aria-label="Photos">
                 {l.thumbnails.map((src, i) => (
                   <button key={src + i} type="button" role="listitem" className={i === active ? "active" : ""} aria-label={`Show photo ${i + 1}`} aria-current={i === active} onClick={() => setActive(i)}>
-                    <img src={src} alt="" loading="lazy" onError={(e) => ((e.target as HTMLImageElement).src = PLACEHOLDER_IMAGE)} />
+                    <ListingPhoto thumbnail={src} alt="" />
                   </button>
                 ))}
               </div>
             )}
           </div>
           <div className="listing-photos-mobile">
-            <Carousel images={photos} alt={l.title} onOpen={setGallery} />
+            <Carousel images={photos} thumbnails={l.thumbnails} sizes={LISTING_IMAGE_SIZES} priority alt={l.title} onOpen={setGallery} />
           </div>
           <header className="listing-header">
             <h1>
