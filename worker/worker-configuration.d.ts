@@ -16,6 +16,8 @@ declare namespace Cloudflare {
 		ADMIN_LOGIN_LIMITER: RateLimit;
 		ADMIN_LOGIN_GLOBAL_LIMITER: RateLimit;
 		ASSETS: Fetcher;
+		/** This deployment's id (wrangler.toml [version_metadata]); simulated locally. */
+		CF_VERSION_METADATA?: WorkerVersionMetadata;
 		SUPPORT_EMAIL: "support@campusnest.app";
 		EMAIL_FROM: "CampusNest <no-reply@campusnest.app>";
 		NOMINATIM_URL: "";

@@ -27,7 +27,10 @@ const statusOf = async (id: string) =>
     confirmed: string | null;
     asked: string | null;
   }>())!;
-const browseIds = async () => (await json<{ data: { id: string }[] }>(await api("/api/v1/subleases?limit=100"))).data.map((l) => l.id);
+// These reads must see a change made a moment ago by the cron, raw SQL or another tab: they ask for an
+// answer not taken from the edge cache (other visitors see it within 90 s; docs/decisions/016).
+const uncached = { headers: { "cache-control": "no-cache" } };
+const browseIds = async () => (await json<{ data: { id: string }[] }>(await api("/api/v1/subleases?limit=100", uncached))).data.map((l) => l.id);
 const linkOf = (text: string, label: string) => {
   const m = new RegExp(`${label}: (\\S+)`).exec(text);
   return new URL(m![1]!).searchParams.get("token")!;
@@ -174,7 +177,7 @@ describe("confirm availability (owner)", () => {
 });
 
 describe("price check", () => {
-  const detail = async (id: string) => (await json<{ data: { rent_below_typical: boolean } }>(await api(`/api/v1/subleases/${id}`))).data;
+  const detail = async (id: string) => (await json<{ data: { rent_below_typical: boolean } }>(await api(`/api/v1/subleases/${id}`, uncached))).data;
   let adminToken: string;
   beforeAll(async () => {
     adminToken = (await json<{ token: string }>(await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD }))).token;

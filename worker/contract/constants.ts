@@ -55,6 +55,7 @@ export const TIMINGS = {
   emailValidityPollMs: 2000,
   unreadPollMs: 30_000,
   idleMs: 300_000,
+  d1BookmarkMs: 120_000, // the SPA sends its last write's D1 bookmark this long (> edge cache 30 s + 60 s; decisions/016)
 } as const;
 
 /**

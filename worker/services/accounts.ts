@@ -1,6 +1,7 @@
 import { createDb } from "../db/client";
-import { photoKeysOfUser } from "../db/queries/listings";
+import { listingsOfUser, photoKeysOfUser } from "../db/queries/listings";
 import { deleteUserRow } from "../db/queries/users";
+import { purgeListingCache } from "./edge-cache";
 import { unreferencedKeys } from "./listings";
 import { stopSubscriptionsBeforeDelete } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
@@ -17,8 +18,10 @@ export async function deleteAccount(env: Env, user: { id: string; avatarKey: str
   const db = createDb(env);
   await stopSubscriptionsBeforeDelete(env, { userId: user.id });
   const photos = await photoKeysOfUser(db, user.id);
+  const listingIds = (await listingsOfUser(env.DB, user.id, true)).map((l) => l.id);
   const conversationIds = await conversationIdsOfUser(env, user.id);
   await deleteUserRow(db, user.id);
+  await purgeListingCache(listingIds);
   // Their open sockets end now (inbox and conversation rooms); the other person's stay open.
   await closeSocketsOfUser(env, user.id, conversationIds);
   await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);

@@ -24,6 +24,7 @@ import { REPORT_TEXTS } from "../contract/reports";
 import { apiError, conflict, notFound } from "../lib/errors";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
+import { purgeListingCache } from "./edge-cache";
 import { sendEmail } from "./email";
 import { stillAvailableEmail } from "./email-templates";
 import { signAvailabilityToken, verifyAvailabilityToken } from "./tokens";
@@ -62,6 +63,7 @@ export async function confirmAvailability(env: Env, ownerId: string, listing: { 
   if (!canConfirmAvailability(listing)) throw conflict("Only an available or paused listing can be confirmed as available.");
   const ok = await confirmListingAvailable(createDb(env), listing.id, ownerId, isoNow());
   if (!ok) throw conflict("Only an available or paused listing can be confirmed as available.");
+  await purgeListingCache([listing.id]);
   return (await findOwnerListing(env.DB, listing.id))!;
 }
 
@@ -97,6 +99,7 @@ export async function applyAvailabilityLink(env: Env, config: Config, token: str
   } else {
     await markListingTaken(db, row.id, claim.ownerId, nowIso);
   }
+  await purgeListingCache([row.id]);
   const after = await findListing(db, row.id);
   return { action: claim.action, listing_id: row.id, title: row.title, status: (after?.status ?? row.status) as AvailabilityLinkResponse["status"], applied: true };
 }

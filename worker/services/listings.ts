@@ -36,6 +36,7 @@ import { notifyListingReview } from "./notifications";
 import { startPendingPromotion, stopSubscriptionsBeforeDelete } from "./promotions";
 import { checkUniversity } from "./universities";
 import { deleteObjects } from "./storage";
+import { purgeListingCache } from "./edge-cache";
 
 type ListingPatch = z.infer<typeof listingPatchSchema>;
 
@@ -135,6 +136,7 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
     statements.push(...replacePhotos(db, row.id, photos));
   }
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await purgeListingCache([row.id]);
   await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, removedKeys));
   return loadOwnerListing(env, row.id);
 }
@@ -145,6 +147,7 @@ export async function deleteListing(env: Env, id: string) {
   await stopSubscriptionsBeforeDelete(env, { listingId: id });
   const photos = await photosOfListing(db, id);
   await deleteListingRow(db, id);
+  await purgeListingCache([id]);
   await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])));
 }
 
@@ -217,6 +220,7 @@ export async function reviewListing(env: Env, config: Config, actor: string, id:
     audit(db, actor, `listing_${review.status}`, "listings", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
   ]);
   if (changed.meta.changes) {
+    await purgeListingCache([id]);
     await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
   }
   return { changed: !!changed.meta.changes, listing: await loadAdminListing(env, id) };
@@ -236,6 +240,7 @@ export async function editListingByStaff(env: Env, actor: string, id: string, ed
     audit(db, actor, "listing_edit", "listings", id, edit),
   ]);
   if (!res.meta.changes) throw notFound("Listing not found");
+  await purgeListingCache([id]);
   return loadAdminListing(env, id);
 }
 

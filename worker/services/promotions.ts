@@ -10,6 +10,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { getConfig, type Config } from "../env";
 import { createDb, type Db } from "../db/client";
+import { purgeListingCache } from "./edge-cache";
 import { findListing, promotedListingsOfUser, updateLapsedPromotionsNotRenewing, updateLapsedStaffPromotions, updateListing } from "../db/queries/listings";
 import {
   billingHistoryOfListing,
@@ -81,6 +82,7 @@ export async function promoteByStaff(db: Db, actor: string, id: string): Promise
     updateListing(db, id, { ...started, autoRenew: false, updatedAt: isoNow(now) }),
     audit(db, actor, "listing_promote", "listings", id),
   ]);
+  await purgeListingCache([id]);
   return { promotion_end: started.promotionEnd };
 }
 
@@ -94,6 +96,7 @@ export async function unpromoteByStaff(db: Db, actor: string, id: string): Promi
     updateListing(db, id, { ...promotionEnded(), promotionPendingDays: null, updatedAt: isoNow() }),
     audit(db, actor, "listing_unpromote", "listings", id),
   ]);
+  await purgeListingCache([id]);
   return !!res.meta.changes;
 }
 
@@ -234,6 +237,7 @@ export async function applyStripeEvent(env: Env, config: Config, event: { id: st
     if (isUniqueViolation(err) && (await isEventApplied(db, event.id))) return { applied: false, reason: "duplicate" };
     throw err;
   }
+  if (columns) await purgeListingCache([listing.id]);
   if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
     await notifyPromotionPaymentFailed(env, config, listing.userId, listing.title, listing.id);
   }
@@ -377,6 +381,7 @@ export async function cancelPromotion(env: Env, config: Config, user: { id: stri
     const statements: BatchItem<"sqlite">[] = [saveSubscription(db, record)];
     if (columns) statements.push(updateListing(db, listing.id, { ...columns, updatedAt: isoNow(now) }));
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    if (columns) await purgeListingCache([listing.id]);
   }
   const fresh = (await findListing(db, listing.id))!;
   return statusOf(fresh, await currentSubscription(db, listing.id));

@@ -7,7 +7,7 @@
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
 import { canViewListing } from "../contract/policies";
 import { createDb } from "../db/client";
-import { findListingRow } from "../db/queries/listings";
+import { findListingRow, listingsOfUser } from "../db/queries/listings";
 import {
   blockedUsersOf,
   deleteBlock,
@@ -27,6 +27,7 @@ import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { audit } from "./audit";
+import { purgeListingCache } from "./edge-cache";
 import { editListingByStaff } from "./listings";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { stopSubscriptionsBeforeDelete } from "./promotions";
@@ -105,6 +106,7 @@ export async function suspendUser(env: Env, actor: string, userId: string, extra
     audit(db, actor, "user_suspend", "users", userId),
     ...extra,
   ] as unknown as Parameters<typeof db.batch>[0]);
+  await purgeListingCache((await listingsOfUser(env.DB, userId, true)).map((l) => l.id));
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(env, userId), "Account suspended");
 }
 

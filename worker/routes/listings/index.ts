@@ -23,33 +23,47 @@ import { optionalUserId } from "../../middleware/optional-user";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { createListing, deleteListing, isRentBelowTypical, updateOwnListing } from "../../services/listings";
 import { confirmAvailability } from "../../services/freshness";
+import { edgeCached } from "../../services/edge-cache";
 
 const NOT_FOUND = "Listing not found";
 
 const actorOf = (user: UserRow): Actor => ({ id: user.id, id_verification_status: user.idVerificationStatus });
 
 export const listingsRoutes = createRouter()
-  .get("/", async (c) => {
-    const query = parseQuery(c, browseQuerySchema);
-    const cursor = decodeCursor(query.last_evaluated_key, browseCursorSchema);
-    const result = await browseListings(c.env.DB, query, cursor);
-    c.header("X-Rows-Read", String(result.rowsRead));
-    return c.json<BrowseResponse>({
-      data: result.listings,
-      pagination: { next_token: result.nextToken, has_more: result.nextToken !== null },
-      meta: { rows_read: result.rowsRead },
-    });
-  })
+  // Signed-out answers are shared through the edge cache (services/edge-cache: 30 s fresh + 60 s stale).
+  .get("/", (c) =>
+    edgeCached(c, async () => {
+      const query = parseQuery(c, browseQuerySchema);
+      const cursor = decodeCursor(query.last_evaluated_key, browseCursorSchema);
+      const result = await browseListings(c.env.DB, query, cursor);
+      return c.json<BrowseResponse>(
+        {
+          data: result.listings,
+          pagination: { next_token: result.nextToken, has_more: result.nextToken !== null },
+          meta: { rows_read: result.rowsRead },
+        },
+        200,
+        { "X-Rows-Read": String(result.rowsRead) },
+      );
+    }),
+  )
 
-  .get("/:id", async (c) => {
-    const row = await findListingRow(c.env.DB, c.req.param("id"));
-    const userId = await optionalUserId(c);
-    const viewer = userId ? { id: userId } : null;
-    if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
-    // The owner reads review notes and the subscription; everyone else the public form.
-    const [listing] = isListingOwner(viewer, row) ? await rowsToListings(c.env.DB, [row]) : await rowsToPublicListings(c.env.DB, [row]);
-    return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(c.env.DB, row) } });
-  })
+  // Only the bare address is cached: listing writes purge it (purgeListingCache).
+  .get("/:id", (c) =>
+    edgeCached(
+      c,
+      async () => {
+        const row = await findListingRow(c.env.DB, c.req.param("id"));
+        const userId = await optionalUserId(c);
+        const viewer = userId ? { id: userId } : null;
+        if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
+        // The owner reads review notes and the subscription; everyone else the public form.
+        const [listing] = isListingOwner(viewer, row) ? await rowsToListings(c.env.DB, [row]) : await rowsToPublicListings(c.env.DB, [row]);
+        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(c.env.DB, row) } });
+      },
+      { query: false },
+    ),
+  )
 
   .post("/", async (c) => {
     const user = await requireUser(c);

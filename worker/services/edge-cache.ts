@@ -1,0 +1,220 @@
+/**
+ * Edge caching of public, signed-out reads in the Workers Cache API (`caches.default`): browse pages,
+ * universities, listing detail and the server-rendered pages. Fresh for 30 s, then served stale for
+ * 60 s more while one background refresh (waitUntil) replaces it. docs/decisions/016.
+ *
+ * - Key: the request's origin + `/_edge/{build version}` + path (no trailing slash) + the query
+ *   parameters sorted by name and value: a filter never gets another filter's page, and a deploy
+ *   (its own build id, `buildOf`) never serves pages pointing at deleted asset files.
+ * - Bypass (neither read nor written): not GET, an `Authorization` or `Cookie` header, an
+ *   `x-d1-bookmark` header (that person just wrote something and must see it), or a request
+ *   `Cache-Control: no-cache` / `Pragma: no-cache` (a hard reload).
+ * - Stored: 200 answers without `Set-Cookie` or `Cache-Control: private | no-store`; body and content
+ *   headers only (request id, security headers and CORS are added again by app.ts on every answer).
+ * - Purge: every listing write calls `purgeListingCache(ids)`: the detail API key and `/listing/{id}`.
+ *   Browse pages cannot be enumerated: they expire within 90 s. `cache.delete` only purges the local
+ *   data center.
+ * - `X-Edge-Cache: HIT | STALE | MISS | BYPASS` on every answer that went through here.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Context, MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { API_PREFIX } from "../contract/constants";
+import { D1_BOOKMARK_HEADER } from "../db/client";
+import type { AppContext } from "../lib/context";
+import { log } from "../lib/log";
+import { APP_VERSION } from "../version";
+
+export const EDGE_CACHE_HEADER = "X-Edge-Cache";
+export type EdgeCacheStatus = "HIT" | "STALE" | "MISS" | "BYPASS";
+
+export const EDGE_FRESH_MS = 30_000;
+export const EDGE_STALE_MS = 60_000;
+
+/** Stored with the entry: when it was produced (ms), and the Cache-Control the answer itself carried. */
+const CACHED_AT = "X-Edge-Cached-At";
+const ORIGINAL_CACHE_CONTROL = "X-Edge-Cache-Control";
+/** The headers of an answer that are its content (everything else is per request and added again). */
+const CONTENT_HEADERS = ["content-type", "content-language", "cache-control", "last-modified", "x-rows-read"];
+
+let clock: () => number = () => Date.now();
+/** Tests: the time the cache sees (null: the real clock). */
+export function setEdgeCacheClock(now: (() => number) | null) {
+  clock = now ?? (() => Date.now());
+}
+
+export interface EdgeCacheOptions {
+  /**
+   * false: a request with a query string is answered without the cache (BYPASS). For addresses
+   * whose entry must be purgeable by its bare URL (`/listing/{id}`, the detail API). Default true.
+   */
+  query?: boolean;
+}
+
+/** The origins a purge in this request reaches and the build it runs (set by `edgeCacheScope`). */
+const scope = new AsyncLocalStorage<{ origins: string[]; build: string }>();
+
+/**
+ * The deployed build: the version plus Cloudflare's id of this deployment (version_metadata in
+ * wrangler.toml), so a deploy never serves a cached page that names asset files it replaced.
+ */
+export const buildOf = (env: Partial<Pick<Env, "CF_VERSION_METADATA">>) => `${APP_VERSION}.${env.CF_VERSION_METADATA?.id ?? "local"}`;
+
+/**
+ * Middleware (app.ts): remembers this request's origin (and the configured public one) so a service
+ * that writes a listing can purge its entries without being handed the request.
+ */
+export const edgeCacheScope: MiddlewareHandler<AppContext> = (c, next) => {
+  const origins = new Set([new URL(c.req.url).origin]);
+  const configured = c.var.config.publicBaseUrl;
+  if (configured) {
+    try {
+      origins.add(new URL(configured).origin);
+    } catch {
+      // An unparsable PUBLIC_BASE_URL: the request's origin only.
+    }
+  }
+  return scope.run({ origins: [...origins], build: buildOf(c.env) }, next);
+};
+
+/** The cache key of `path` + `search` under `origin`, for this request's build. */
+export function edgeCacheKey(origin: string, path: string, search = "", build = scope.getStore()?.build ?? APP_VERSION): string {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  const url = new URL(`/_edge/${encodeURIComponent(build)}${trimmed}`, origin);
+  const params = [...new URLSearchParams(search)].sort(([a, av], [b, bv]) => (a === b ? compare(av, bv) : compare(a, b)));
+  for (const [name, value] of params) url.searchParams.append(name, value);
+  return url.toString();
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The request's execution context (for waitUntil), or null when the app was called without one. */
+function executionContext(c: Context<AppContext>): ExecutionContext | null {
+  try {
+    return c.executionCtx;
+  } catch {
+    return null;
+  }
+}
+
+/** Why this request may not share a cached answer, or null when it may. */
+function bypassReason(c: Context<AppContext>, options: EdgeCacheOptions): string | null {
+  if (c.req.method !== "GET") return "method";
+  if (c.req.header("authorization") !== undefined) return "authorization";
+  if (c.req.header("cookie") !== undefined) return "cookie";
+  if (c.req.header(D1_BOOKMARK_HEADER) !== undefined) return "bookmark";
+  // The client asks for an answer not taken from a cache (RFC 9111 no-cache; a browser's hard reload).
+  if (/\bno-cache\b/i.test(`${c.req.header("cache-control") ?? ""} ${c.req.header("pragma") ?? ""}`)) return "no-cache";
+  if (options.query === false && new URL(c.req.url).search !== "") return "query";
+  return null;
+}
+
+/** Keys being refreshed by this isolate (one background refresh per key at a time). */
+const refreshing = new Set<string>();
+
+/**
+ * Answers from the edge cache when this request may share an answer, else from `produce`.
+ * `produce` builds the signed-out answer; it may run again in the background (stale refresh) after
+ * this answer was sent, so it must build its headers into the Response (`c.json(body, 200, headers)`,
+ * `c.html(...)`), never through `c.header()` / `c.status()`.
+ */
+export async function edgeCached(c: Context<AppContext>, produce: () => Promise<Response>, options: EdgeCacheOptions = {}): Promise<Response> {
+  // Called without an execution context (a test calling createApp().fetch): no background work, no cache.
+  const ctx = executionContext(c);
+  if (!ctx || bypassReason(c, options)) return mark(await produce(), "BYPASS");
+  const url = new URL(c.req.url);
+  const key = edgeCacheKey(url.origin, url.pathname, url.search);
+  const cache = caches.default;
+  const cached = await cache.match(key).catch((err: unknown) => {
+    log.warn("edge_cache_error", { op: "match", message: String(err) });
+    return undefined;
+  });
+  if (cached) {
+    const age = clock() - Number(cached.headers.get(CACHED_AT));
+    if (age >= 0 && age < EDGE_FRESH_MS) return served(cached, "HIT");
+    if (age >= 0 && age < EDGE_FRESH_MS + EDGE_STALE_MS) {
+      if (!refreshing.has(key)) {
+        refreshing.add(key);
+        ctx.waitUntil(refresh(cache, key, produce));
+      }
+      return served(cached, "STALE");
+    }
+    await cache.delete(key).catch(() => false);
+  }
+  const res = await produce();
+  if (!storable(res)) return mark(res, "MISS");
+  const body = await res.arrayBuffer();
+  ctx.waitUntil(
+    store(cache, key, new Response(body, res)).catch((err: unknown) => log.warn("edge_cache_error", { op: "put", message: String(err) })),
+  );
+  return mark(new Response(body, res), "MISS");
+}
+
+/** The stale entry's background refresh; an answer that may not be shared any more (the listing went away: 404) drops it. */
+async function refresh(cache: Cache, key: string, produce: () => Promise<Response>): Promise<void> {
+  try {
+    const fresh = await produce();
+    if (storable(fresh)) await store(cache, key, fresh);
+    else await cache.delete(key);
+  } catch (err) {
+    if (!(err instanceof HTTPException)) log.warn("edge_cache_error", { op: "refresh", message: String(err) });
+    await cache.delete(key).catch(() => false);
+  } finally {
+    refreshing.delete(key);
+  }
+}
+
+/** Only a plain 200 without a cookie, and not marked private or no-store, is shared. */
+const storable = (res: Response) =>
+  res.status === 200 && !res.headers.has("set-cookie") && !/\b(private|no-store)\b/i.test(res.headers.get("cache-control") ?? "");
+
+/** Stores the content of `res` (if storable) under `key`, stamped with the time; the edge drops it after fresh + stale. */
+async function store(cache: Cache, key: string, res: Response): Promise<void> {
+  if (!storable(res)) return;
+  const headers = new Headers();
+  for (const name of CONTENT_HEADERS) {
+    const value = res.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const own = headers.get("cache-control");
+  if (own !== null) headers.set(ORIGINAL_CACHE_CONTROL, own);
+  headers.set("cache-control", `public, max-age=${(EDGE_FRESH_MS + EDGE_STALE_MS) / 1000}`);
+  headers.set(CACHED_AT, String(clock()));
+  await cache.put(key, new Response(await res.arrayBuffer(), { status: 200, headers }));
+}
+
+/** A fresh, mutable answer from a cached entry, with the Cache-Control the original answer carried. */
+function served(cached: Response, status: EdgeCacheStatus): Response {
+  const headers = new Headers();
+  for (const name of CONTENT_HEADERS) {
+    const value = cached.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const own = cached.headers.get(ORIGINAL_CACHE_CONTROL);
+  if (own !== null) headers.set("cache-control", own);
+  else headers.delete("cache-control");
+  headers.set(EDGE_CACHE_HEADER, status);
+  return new Response(cached.body, { status: 200, headers });
+}
+
+function mark(res: Response, status: EdgeCacheStatus): Response {
+  const out = new Response(res.body, res);
+  out.headers.set(EDGE_CACHE_HEADER, status);
+  return out;
+}
+
+/**
+ * Purges these listings' entries (the detail API and the bare `/listing/{id}` page) in this data
+ * center. Called by the services after every listing write. Outside a request (the cron) it does
+ * nothing: those changes show within fresh + stale (90 s).
+ */
+export async function purgeListingCache(ids: Iterable<string | null | undefined>): Promise<void> {
+  const origins = scope.getStore()?.origins;
+  if (!origins) return;
+  const keys = [...new Set(ids)]
+    .filter((id): id is string => !!id)
+    .flatMap((id) => origins.flatMap((origin) => [edgeCacheKey(origin, `${API_PREFIX}/subleases/${id}`), edgeCacheKey(origin, `/listing/${id}`)]));
+  if (!keys.length) return;
+  const cache = caches.default;
+  await Promise.all(keys.map((key) => cache.delete(key).catch(() => false)));
+}
