@@ -21,14 +21,41 @@ function versionFile(): Plugin {
 export default defineConfig(({ command }) => ({
   root: "web",
   publicDir: "public",
-  define: { __APP_VERSION__: JSON.stringify(version) },
+  define: {
+    __APP_VERSION__: JSON.stringify(version),
+    // The server renderer bundles React's CommonJS entry points: pick their production build now.
+    ...(command === "build" ? { "process.env.NODE_ENV": JSON.stringify("production") } : {}),
+  },
   resolve: {
     // The only parts of the worker the SPA may import (eslint enforces the boundary).
     alias: {
       "@contract": fileURLToPath(new URL("./worker/contract", import.meta.url)),
       "@party": fileURLToPath(new URL("./party", import.meta.url)),
+      // `npm run dev` runs the worker inside Vite: its server renderer straight from source.
+      ...(command === "serve" ? { "@web/ssr": fileURLToPath(new URL("./web/app/ssr.tsx", import.meta.url)) } : {}),
     },
   },
+  // `vite build` builds two environments: the SPA (dist/client) and the server renderer the worker
+  // imports as `@web/ssr` (dist/server/ssr.js; wrangler.toml [alias]), with React's edge build.
+  ...(command === "build"
+    ? {
+        builder: {},
+        environments: {
+          ssr: {
+            resolve: { conditions: ["workerd", "worker", "module", "import", "default"], noExternal: true },
+            build: {
+              outDir: "../dist/server",
+              emptyOutDir: true,
+              copyPublicDir: false,
+              target: "es2022",
+              sourcemap: false,
+              minify: true,
+              rollupOptions: { input: { ssr: fileURLToPath(new URL("./web/app/ssr.tsx", import.meta.url)) }, output: { entryFileNames: "[name].js" } },
+            },
+          },
+        },
+      }
+    : {}),
   plugins: [
     react(),
     versionFile(),
@@ -51,5 +78,14 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     sourcemap: true,
     target: "es2022",
+    rollupOptions: {
+      // The libraries every page needs in one long-cached file (they change far less often than our
+      // code); left alone, the bundler cuts them into several small shared chunks.
+      output: {
+        codeSplitting: {
+          groups: [{ name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack[\\/][^\\/]+)[\\/]/ }],
+        },
+      },
+    },
   },
 }));

@@ -33,6 +33,8 @@ export default defineConfig(async () => {
               },
             }),
           ],
+          // The worker's server renderer, as `vite build` made it (npm test builds first).
+          resolve: { alias: { "@web/ssr": fileURLToPath(new URL("./dist/server/ssr.js", import.meta.url)) } },
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts"],

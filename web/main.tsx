@@ -1,19 +1,75 @@
+import { hydrate, type DehydratedState } from "@tanstack/react-query";
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router-dom";
-import { AppProviders } from "./app/providers";
-import { createRouter } from "./app/router";
-import { installConsoleCapture } from "./lib/console-capture";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { matchRoutes, RouterProvider } from "react-router-dom";
+import { SSR_DATA_ID } from "@contract/ssr";
+import { AppProviders, createQueryClient } from "./app/providers";
+import { createRouter, routes } from "./app/router";
+import { apiErrorFrom } from "./lib/api-client";
+import { authStore } from "./lib/auth-store";
+import { listingKeys } from "./lib/listings-api";
+import { whenIdle } from "./components/ui/deferred";
 import "./styles.css";
 
-installConsoleCapture();
+// The developer capsule's console lines: captured once the page is idle (off the first screen's path).
+whenIdle(() => void import("./lib/console-capture").then((m) => m.installConsoleCapture()));
 
-const router = createRouter();
+/** The query cache a server-rendered page was made from (web/app/ssr.tsx), or null for a client-rendered one. */
+function serverState(): DehydratedState | null {
+  const block = document.getElementById(SSR_DATA_ID);
+  if (!block?.textContent) return null;
+  try {
+    const state = JSON.parse(block.textContent) as DehydratedState;
+    // Errors travel as plain JSON: make them ApiErrors again (the pages test `instanceof ApiError`).
+    for (const query of state.queries) {
+      const error = query.state.error as { status?: unknown; body?: unknown } | null;
+      if (error && typeof error.status === "number") query.state.error = apiErrorFrom(error.status, (error.body ?? null) as never);
+    }
+    return state;
+  } catch {
+    return null;
+  }
+}
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+/** Lazy routes of the current URL load before hydrating, or the router would render their fallback over the server's markup. */
+async function loadLazyRoutes() {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== "function") return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
+
+/**
+ * The server renders the visitor's view (the session lives in this browser). A visitor's page is
+ * hydrated; a signed-in student's is rendered afresh over it (their navbar, hearts, an owner's own
+ * listing), from the same data except a listing's detail, which the owner reads in full.
+ */
+function forSignedIn(state: DehydratedState): DehydratedState {
+  const detail = JSON.stringify(listingKeys.detail(undefined).slice(0, 2));
+  return { ...state, queries: state.queries.filter((q) => JSON.stringify(q.queryKey.slice(0, 2)) !== detail) };
+}
+
+async function start() {
+  const container = document.getElementById("root")!;
+  const state = serverState();
+  const signedIn = authStore.get() !== null;
+  const queryClient = createQueryClient();
+  if (state) {
+    hydrate(queryClient, signedIn ? forSignedIn(state) : state);
+    await loadLazyRoutes();
+  }
+  const app = (
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={createRouter()} />
+      </AppProviders>
+    </StrictMode>
+  );
+  if (state && !signedIn) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+}
+
+void start();

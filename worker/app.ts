@@ -13,6 +13,9 @@ import { log } from "./lib/log";
 import { newId } from "./lib/ids";
 import { securityHeaders } from "./lib/security-headers";
 import { limitBodySize } from "./middleware/body-limit";
+import { d1Session } from "./middleware/d1-session";
+import { D1_BOOKMARK_HEADER } from "./db/client";
+import { edgeCacheScope } from "./services/edge-cache";
 import { metaRoutes } from "./routes/meta";
 import { universitiesRoutes } from "./routes/universities";
 import { devRoutes } from "./routes/dev";
@@ -34,7 +37,7 @@ import { promotionsRoutes } from "./routes/promotions";
 import { devCheckoutRoutes } from "./routes/dev/checkout";
 import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
-import { serveListingPage } from "./routes/listing-page";
+import { pageRoutes } from "./routes/pages";
 import { seoRoutes } from "./routes/seo";
 
 export function createApp() {
@@ -66,13 +69,17 @@ export function createApp() {
   app.use("/api/*", (c, next) =>
     cors({
       origin: (origin) => (c.var.config.allowedOrigins.includes(origin) ? origin : null),
-      allowHeaders: ["Authorization", "Content-Type"],
+      allowHeaders: ["Authorization", "Content-Type", D1_BOOKMARK_HEADER],
+      exposeHeaders: [D1_BOOKMARK_HEADER],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       maxAge: 600,
     })(c, next),
   );
 
   app.use("/api/*", limitBodySize);
+  // One D1 session per request (read replicas, bookmarks), and the scope edge-cache purges use.
+  app.use("*", d1Session);
+  app.use("*", edgeCacheScope);
 
   app.route("/api", metaRoutes);
   app.route("/api/v1/universities", universitiesRoutes);
@@ -104,7 +111,7 @@ export function createApp() {
   // Development only (404 elsewhere): the built-in test checkout.
   app.route("/dev", devCheckoutRoutes);
   app.route("/", seoRoutes);
-  app.get("/listing/:id", serveListingPage);
+  pageRoutes(app);
   app.get("*", serveAsset);
   app.all("*", () => {
     throw apiError(405, { detail: "Method not allowed" });

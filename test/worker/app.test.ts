@@ -158,7 +158,7 @@ describe("the Vite dev server exception", () => {
 
 describe("static SPA", () => {
   it("serves index.html for deep links and the build version at /version.txt", async () => {
-    const page = await api("/listing/some-id?back=%2F");
+    const page = await api("/messages?userId=some-id");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(await page.text()).toContain('<div id="root">');

@@ -5,6 +5,7 @@
  * refresh signs the user out (lib/auth-store.ts).
  */
 import type { ApiErrorBody } from "@contract/api";
+import { TIMINGS } from "@contract/constants";
 import { API_BASE } from "../config/env";
 import { authStore, refreshSession } from "./auth-store";
 
@@ -49,17 +50,50 @@ export function buildUrl(path: string, query?: RequestOptions["query"]): string 
   return qs ? `${url}?${qs}` : url;
 }
 
+/**
+ * How a call reaches the API: the browser's fetch, or, while the worker renders a page on the
+ * server (web/app/ssr.tsx), the worker's own app answering in-process.
+ */
+export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
+let transport: ApiTransport = (url, init) => fetch(url, init);
+export function setApiTransport(next: ApiTransport) {
+  transport = next;
+}
+
+/**
+ * Read-your-writes (docs/decisions/016): the D1 bookmark answered to this tab's newest write is sent
+ * back on its calls for TIMINGS.d1BookmarkMs, so they read a database copy that has the write and
+ * skip the edge cache. In memory only, and only in the browser (never in a server-rendered page).
+ */
+const D1_BOOKMARK_HEADER = "x-d1-bookmark";
+let bookmark: { value: string; until: number } | null = null;
+
+function currentBookmark(): string | null {
+  if (bookmark && Date.now() >= bookmark.until) bookmark = null;
+  return bookmark?.value ?? null;
+}
+
+function rememberBookmark(method: string, res: Response) {
+  const value = res.headers.get(D1_BOOKMARK_HEADER);
+  if (method !== "GET" && value && typeof window !== "undefined") bookmark = { value, until: Date.now() + TIMINGS.d1BookmarkMs };
+}
+
 async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+  const method = options.method ?? "GET";
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  const held = currentBookmark();
+  if (held) headers[D1_BOOKMARK_HEADER] = held;
   try {
-    return await fetch(buildUrl(path, options.query), {
-      method: options.method ?? "GET",
+    const res = await transport(buildUrl(path, options.query), {
+      method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });
+    rememberBookmark(method, res);
+    return res;
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
@@ -73,8 +107,13 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     body = null;
   }
+  return apiErrorFrom(res.status, body);
+}
+
+/** The ApiError for an answer's status and body (also rebuilds errors that came with a server-rendered page). */
+export function apiErrorFrom(status: number, body: ApiErrorBody | null): ApiError {
   const detail = typeof body?.detail === "string" && body.detail ? body.detail : null;
-  return new ApiError(res.status, detail ?? (res.status >= 500 ? SERVER_ERROR_MESSAGE : `Request failed (${res.status})`), body);
+  return new ApiError(status, detail ?? (status >= 500 ? SERVER_ERROR_MESSAGE : `Request failed (${status})`), body);
 }
 
 /** The successful response of a call (after one refresh-and-retry on 401), or ApiError. */

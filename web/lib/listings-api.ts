@@ -1,5 +1,5 @@
 /** Listing calls shared by browse, detail, favourites, profile and the listing form (one place for each call). */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
 import type { PublicUserResponse } from "@contract/users";
@@ -51,14 +51,30 @@ export const browseListings = (params: BrowseParams, lastKey: string | null, lim
     },
   });
 
+/** Browse: pages of 40 by cursor (the same options on the server render and in the browser). */
+export const browseQuery = (params: BrowseParams) =>
+  infiniteQueryOptions({
+    queryKey: listingKeys.browse(params),
+    queryFn: ({ pageParam }) => browseListings(params, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last: BrowseResponse) => last.pagination.next_token,
+  });
+
 /** The owner reads their own listing (an OwnerListing), anyone else its public form. */
 export const getListing = (id: string) => apiRequest<ListingResponse>(`subleases/${encodeURIComponent(id)}`).then((r) => r.data);
 
 /** The detail call answers the owner's view (review notes included) only to the owner. */
 export const isOwnerView = (listing: PublicListing | OwnerListing): listing is OwnerListing => "rejection_reason" in listing;
 
+/**
+ * A failed read is not repeated on mount: "Listing not found" rendered by the server hydrates as is
+ * (a 500's page offers Try again).
+ */
+export const listingQuery = (id: string | undefined) =>
+  queryOptions({ queryKey: listingKeys.detail(id), queryFn: () => getListing(id!), enabled: !!id, retryOnMount: false });
+
 export function useListing(id: string | undefined) {
-  return useQuery({ queryKey: listingKeys.detail(id), queryFn: () => getListing(id!), enabled: !!id });
+  return useQuery(listingQuery(id));
 }
 
 export const getOwnListings = () => apiRequest<OwnerListingsResponse>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data);
@@ -114,12 +130,15 @@ export function useDeleteListing() {
   });
 }
 
-export function usePublicUser(id: string | undefined) {
-  return useQuery({
+export const publicUserQuery = (id: string | undefined) =>
+  queryOptions({
     queryKey: userKeys.public(id),
     queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
     enabled: !!id,
   });
+
+export function usePublicUser(id: string | undefined) {
+  return useQuery(publicUserQuery(id));
 }
 
 /** Every favourite of the user, newest first: the server answers bounded pages, walked here (at most 20). */

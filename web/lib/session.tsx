@@ -10,8 +10,12 @@ export type { Session };
  * The signed-in session (spec, section 4): it exists only when both a user and a token are
  * present. useSession() reads it; SessionBootstrap checks a restored session once at startup.
  */
+const signedOut = () => null;
+
 export function useSession() {
-  const session = useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);
+  // A server-rendered page is always the visitor's view (the session lives in localStorage): hydrate
+  // as signed out, then React re-renders with the stored session.
+  const session = useSyncExternalStore(authStore.subscribe, authStore.get, signedOut);
   const signOut = useCallback(() => authStore.signOut(), []);
   return { session, signIn: authStore.signIn, signOut, setUser: authStore.setUser };
 }

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from "react";
 import { readStorage, STORAGE_KEYS, writeStorage } from "./storage";
 
 /**
@@ -12,39 +12,50 @@ interface ThemeValue {
 }
 
 const DEVICE_DARK = "(prefers-color-scheme: dark)";
-const deviceMedia = () => (typeof window.matchMedia === "function" ? window.matchMedia(DEVICE_DARK) : null);
+const deviceMedia = () => (typeof window !== "undefined" && typeof window.matchMedia === "function" ? window.matchMedia(DEVICE_DARK) : null);
 
-function storedChoice(): boolean | null {
-  const stored = readStorage(STORAGE_KEYS.darkMode);
-  return stored === null ? null : stored === "true";
+/** The theme outside React: the stored choice wins, else the device. */
+const listeners = new Set<() => void>();
+const themeStore = {
+  dark(): boolean {
+    const stored = readStorage(STORAGE_KEYS.darkMode);
+    return stored === null ? (deviceMedia()?.matches ?? false) : stored === "true";
+  },
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    const media = deviceMedia();
+    media?.addEventListener("change", listener);
+    return () => {
+      listeners.delete(listener);
+      media?.removeEventListener("change", listener);
+    };
+  },
+  choose(dark: boolean) {
+    writeStorage(STORAGE_KEYS.darkMode, String(dark));
+    listeners.forEach((listener) => listener());
+  },
+};
+
+function applyTheme() {
+  const dark = themeStore.dark();
+  document.documentElement.classList.toggle("dark", dark);
+  document.documentElement.style.colorScheme = dark ? "dark" : "light";
 }
 
 const ThemeContext = createContext<ThemeValue | null>(null);
+const lightOnServer = () => false;
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
-  const [choice, setChoice] = useState(storedChoice);
-  const [deviceDark, setDeviceDark] = useState(() => deviceMedia()?.matches ?? false);
-  const dark = choice ?? deviceDark;
+  // A server-rendered page hydrates in the light theme's words (the toggle's label), then re-renders;
+  // the page's colours never wait for React: theme-init.js set them, and applyTheme reads the store.
+  const dark = useSyncExternalStore(themeStore.subscribe, themeStore.dark, lightOnServer);
 
   useEffect(() => {
-    if (choice !== null) return;
-    const media = deviceMedia();
-    if (!media) return;
-    const onChange = () => setDeviceDark(media.matches);
-    media.addEventListener("change", onChange);
-    return () => media.removeEventListener("change", onChange);
-  }, [choice]);
+    applyTheme();
+    return themeStore.subscribe(applyTheme);
+  }, []);
 
-  useEffect(() => {
-    document.documentElement.classList.toggle("dark", dark);
-    document.documentElement.style.colorScheme = dark ? "dark" : "light";
-  }, [dark]);
-
-  const toggle = useCallback(() => {
-    const next = !dark;
-    writeStorage(STORAGE_KEYS.darkMode, String(next));
-    setChoice(next);
-  }, [dark]);
+  const toggle = useCallback(() => themeStore.choose(!themeStore.dark()), []);
   const value = useMemo(() => ({ dark, toggle }), [dark, toggle]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { ListResponse, University } from "@contract/api";
 import { apiRequest } from "./api-client";
 
@@ -6,6 +6,8 @@ import { apiRequest } from "./api-client";
 export const getUniversities = () =>
   apiRequest<ListResponse<University>>("universities/", { auth: false }).then((r) => r.data);
 
+export const universitiesQuery = queryOptions({ queryKey: ["universities"], queryFn: getUniversities, staleTime: 60 * 60 * 1000 });
+
 export function useUniversities() {
-  return useQuery({ queryKey: ["universities"], queryFn: getUniversities, staleTime: 60 * 60 * 1000 });
+  return useQuery(universitiesQuery);
 }

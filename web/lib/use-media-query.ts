@@ -1,15 +1,20 @@
-import { useEffect, useState } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 
-/** Whether a CSS media query matches now, following changes (false where matchMedia is missing). */
+const noMatch = () => false;
+
+/**
+ * Whether a CSS media query matches now, following changes (false where matchMedia is missing).
+ * A server-rendered page hydrates with false (the server knows no screen), then re-renders.
+ */
 export function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia?.(query).matches ?? false);
-  useEffect(() => {
-    const list = window.matchMedia?.(query);
-    if (!list) return;
-    const onChange = () => setMatches(list.matches);
-    onChange();
-    list.addEventListener("change", onChange);
-    return () => list.removeEventListener("change", onChange);
-  }, [query]);
-  return matches;
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = window.matchMedia?.(query);
+      list?.addEventListener("change", onChange);
+      return () => list?.removeEventListener("change", onChange);
+    },
+    [query],
+  );
+  const matches = useCallback(() => window.matchMedia?.(query).matches ?? false, [query]);
+  return useSyncExternalStore(subscribe, matches, noMatch);
 }

@@ -12,11 +12,14 @@ export function initialsOf(firstName?: string | null, lastName?: string | null):
   return initials || "?";
 }
 
+export const AVATAR_SIZES = [24, 32, 36, 40, 44, 56, 88] as const;
+
 interface AvatarProps {
   src?: string | null;
   firstName?: string | null;
   lastName?: string | null;
-  size?: number;
+  /** Pixels: one of AVATAR_SIZES (sized by classes in styles.css: a style attribute in server-rendered markup breaks our CSP). */
+  size?: (typeof AVATAR_SIZES)[number];
   /** Unread count shown as a badge on the avatar. */
   badge?: number;
 }
@@ -26,7 +29,7 @@ export function Avatar({ src, firstName, lastName, size = 36, badge = 0 }: Avata
   const [failed, setFailed] = useState(false);
   const badgeText = formatBadgeCount(badge);
   return (
-    <span className="avatar" style={{ width: size, height: size, fontSize: size * 0.4 }}>
+    <span className={`avatar avatar-${size}`}>
       {src && !failed ? (
         <img src={src} alt="" width={size} height={size} onError={() => setFailed(true)} />
       ) : (

@@ -6,7 +6,7 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
 import { ShieldIcon } from "../../../components/ui/icons";
 import { errorMessage } from "../../../lib/api-client";
-import { browseListings, listingKeys } from "../../../lib/listings-api";
+import { browseQuery } from "../../../lib/listings-api";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
 import { ActiveFilters } from "./active-filters";
@@ -32,12 +32,7 @@ export function BrowsePage() {
   // A new filter starts again from the first batch.
   const visible = shown.key === key ? shown.count : batch;
 
-  const results = useInfiniteQuery({
-    queryKey: listingKeys.browse(browse),
-    queryFn: ({ pageParam }) => browseListings(browse, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.pagination.next_token,
-  });
+  const results = useInfiniteQuery(browseQuery(browse));
   const listings = results.data?.pages.flatMap((p) => p.data) ?? [];
   const back = `${location.pathname}${location.search}`;
 
@@ -96,8 +91,8 @@ export function BrowsePage() {
               {resultsCount(listings.length, results.hasNextPage)}
             </p>
             <div className="listing-grid">
-              {listings.slice(0, visible).map((listing) => (
-                <ListingCard key={listing.id} listing={listing} back={back} />
+              {listings.slice(0, visible).map((listing, i) => (
+                <ListingCard key={listing.id} listing={listing} back={back} priority={i === 0} />
               ))}
             </div>
             {canLoadMore && (

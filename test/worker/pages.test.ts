@@ -1,0 +1,140 @@
+/** Pages rendered by the worker (issue 14): `/` and `/listing/{id}` arrive as HTML with their data. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertListing } from "./fixtures";
+import { api, authed, json, signUp } from "./helpers";
+
+interface DehydratedQuery {
+  queryKey: unknown[];
+  state: { status: string; data: unknown; error: { status?: number } | null };
+}
+
+/** The markup inside <div id="root"> and the JSON data block of a rendered page. */
+async function rendered(path: string) {
+  const res = await api(path);
+  const html = await res.text();
+  const root = html.match(/<div id="root">([\s\S]*)<\/div><script type="application\/json" id="ssr-data">/)?.[1] ?? "";
+  const block = html.match(/<script type="application\/json" id="ssr-data">([\s\S]*?)<\/script>/)?.[1];
+  const data = block ? (JSON.parse(block) as { queries: DehydratedQuery[] }) : null;
+  return { res, html, root, data, query: (head: string) => data?.queries.find((q) => JSON.stringify(q.queryKey).includes(head)) };
+}
+
+let ownerFirstName = "";
+let ownerToken = "";
+
+beforeAll(async () => {
+  const owner = await signUp("pages-owner@ufl.edu", "secret-pass-1", { first_name: "Priya" });
+  ownerFirstName = String(owner.user.first_name);
+  ownerToken = owner.access_token;
+  await insertListing(owner.user.id, "Pg01", { title: "Pages loft one", monthly_rent: 910 });
+  await insertListing(owner.user.id, "Pg02", { title: "Pages studio two", university_id: 2, unit_type: "studio" });
+  // A title that tries to end the data block and run a script of its own.
+  await insertListing(owner.user.id, "Pg03", { title: "</script><script>alert(1)</script>" });
+  await insertListing(owner.user.id, "Pg04", { title: "Pages pending", verification_status: "pending" });
+});
+
+describe("the home page", () => {
+  it("arrives rendered: hero, filter bar and the first batch of cards, from the same data the API answers", async () => {
+    const page = await rendered("/");
+    expect(page.res.status).toBe(200);
+    expect(page.res.headers.get("content-type")).toContain("text/html");
+    expect(page.root).toContain("<h1>Find a sublease near campus</h1>");
+    expect(page.root).toContain('placeholder="Search listings"');
+    expect(page.root).toContain("Pages loft one");
+    expect(page.root).toContain("Pages studio two");
+    expect(page.root).not.toContain("Pages pending");
+
+    const browse = page.query('"browse"');
+    const api40 = await json<{ data: { id: string }[] }>(await api("/api/v1/subleases/?limit=40"));
+    const pages = (browse?.state.data as { pages: { data: { id: string }[] }[] }).pages;
+    expect(pages[0]!.data.map((l) => l.id)).toEqual(api40.data.map((l) => l.id));
+    // The universities the filter bar lists are in the block too: the browser fetches neither again.
+    expect(page.query('"universities"')?.state.status).toBe("success");
+  });
+
+  it("renders the filters of the query string, and a filter never gets another filter's listings", async () => {
+    const uni2 = await rendered("/?university=2");
+    expect(uni2.root).toContain("Pages studio two");
+    expect(uni2.root).not.toContain("Pages loft one");
+    expect(JSON.stringify(uni2.query('"browse"')?.queryKey)).toContain('"university_id":"2"');
+
+    const uni1 = await rendered("/?university=1");
+    expect(uni1.root).toContain("Pages loft one");
+    expect(uni1.root).not.toContain("Pages studio two");
+  });
+
+  it("needs no inline script or style: the only scripts are files and the JSON data block (CSP)", async () => {
+    const { res, html, root } = await rendered("/");
+    expect(res.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    for (const tag of scripts) expect(tag).toMatch(/\bsrc="|type="application\/json"/);
+    expect(root).not.toMatch(/\sstyle="/);
+    expect(root).not.toContain("<template");
+  });
+
+  it("keeps a listing's text inside the data block: '<' is escaped, so no title can end the block", async () => {
+    const { html, query } = await rendered("/");
+    expect(html).not.toContain("</script><script>alert(1)");
+    const titles = (query('"browse"')?.state.data as { pages: { data: { title: string }[] }[] }).pages[0]!.data.map((l) => l.title);
+    expect(titles).toContain("</script><script>alert(1)</script>");
+  });
+});
+
+describe("a listing page", () => {
+  it("arrives rendered: title, rent, first photo or placeholder, details and the contact card, with its link-preview tags", async () => {
+    const page = await rendered("/listing/Pg01");
+    expect(page.res.status).toBe(200);
+    expect(page.root).toContain("Pages loft one");
+    expect(page.root).toContain("$910");
+    expect(page.root).toContain(ownerFirstName);
+    expect(page.root).toMatch(/<img[^>]+src="[^"]+"/);
+    expect(page.html).toContain('<meta property="og:title" content="Pages loft one · $910/month">');
+    expect(page.html).toContain("<title>Pages loft one · $910/month · CampusNest</title>");
+    expect(page.query('"detail"')?.state.data).toMatchObject({ id: "Pg01", title: "Pages loft one" });
+  });
+
+  it("answers 404 with the 'Listing not found' page for an unknown or unreviewed listing", async () => {
+    for (const id of ["nope-not-here", "Pg04"]) {
+      const page = await rendered(`/listing/${id}`);
+      expect(page.res.status).toBe(404);
+      expect(page.html).toContain("<title>Listing not found · CampusNest</title>");
+      expect(page.root).toContain("Listing not found");
+      expect(page.html).not.toContain("og:title");
+      // The failure travels with the page, so the browser shows the same thing without asking again.
+      expect(page.query('"detail"')?.state).toMatchObject({ status: "error", error: { status: 404 } });
+    }
+  });
+
+  it("renders the visitor's view even for a request that carries a session (the session lives in the browser)", async () => {
+    const owner = await signUp("pages-viewer@ufl.edu");
+    const page = await rendered("/listing/Pg01");
+    const signedIn = await api("/listing/Pg01", { headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(await signedIn.text()).toContain("Sign In");
+    expect(page.root).toContain("Sign In");
+  });
+});
+
+describe("edge cache of rendered pages", () => {
+  it("serves a visitor's page from the edge cache, and a write to the listing purges it", async () => {
+    expect(await (await api("/listing/Pg02")).text()).not.toContain("$1,234");
+    const again = await api("/listing/Pg02");
+    expect(again.headers.get("x-edge-cache")).toBe("HIT");
+    expect(await again.text()).toContain("Pages studio two");
+    // A `?back=` variant is rendered each time (only the bare address is purgeable).
+    expect((await api("/listing/Pg02?back=%2F")).headers.get("x-edge-cache")).toBe("BYPASS");
+
+    const edit = await api("/api/v1/subleases/Pg02", authed(ownerToken, { method: "PATCH", body: JSON.stringify({ monthly_rent: 1234 }) }));
+    expect(edit.status).toBe(200);
+    const after = await api("/listing/Pg02");
+    expect(after.headers.get("x-edge-cache")).toBe("MISS");
+    expect(await after.text()).toContain("$1,234");
+  });
+
+  it("keys the home page by its filters: one filter never gets another's page", async () => {
+    await api("/?university=2&term=fall");
+    const same = await api("/?term=fall&university=2");
+    expect(same.headers.get("x-edge-cache")).toBe("HIT");
+    const other = await api("/?university=1&term=fall");
+    expect(other.headers.get("x-edge-cache")).toBe("MISS");
+    expect(await other.text()).not.toContain("Pages studio");
+  });
+});

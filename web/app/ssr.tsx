@@ -1,0 +1,73 @@
+/**
+ * The first screen rendered by the worker (issue 14): `/` and `/listing/{id}` are rendered here with
+ * the same route table, providers and components as the browser, from data fetched through the same
+ * query options, and the query cache they used is handed back to be embedded as a JSON data block.
+ * web/main.tsx hydrates from it, so the browser neither re-renders nor re-fetches that data.
+ * Only the worker imports this module (through the `@web/ssr` alias); it never ships to browsers.
+ */
+import { dehydrate, type QueryClient } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { prerender } from "react-dom/static";
+import { createStaticHandler, createStaticRouter, matchPath, StaticRouterProvider } from "react-router-dom";
+import type { RenderPage } from "@contract/ssr";
+import { paths, routePatterns } from "../config/paths";
+import { ApiError, setApiTransport } from "../lib/api-client";
+import { browseQuery, listingQuery, publicUserQuery } from "../lib/listings-api";
+import { universitiesQuery } from "../lib/universities";
+import { toBrowseParams } from "../features/browse/hooks/use-browse-filters";
+import { AppProviders, createQueryClient, VERSION_QUERY_KEY } from "./providers";
+import { routes } from "./router";
+
+/** Fetches what the page shows on its first screen; answers the page's HTTP status. */
+async function prefetch(queryClient: QueryClient, url: URL): Promise<number> {
+  if (url.pathname === paths.home) {
+    await Promise.all([queryClient.prefetchQuery(universitiesQuery), queryClient.prefetchInfiniteQuery(browseQuery(toBrowseParams(url.searchParams)))]);
+    return 200;
+  }
+  const listing = matchPath(routePatterns.listing, url.pathname);
+  if (listing) {
+    const id = listing.params.id;
+    try {
+      const data = await queryClient.fetchQuery(listingQuery(id));
+      await queryClient.prefetchQuery(publicUserQuery(data.user_id));
+      return 200;
+    } catch (err) {
+      return err instanceof ApiError && err.status === 404 ? 404 : 200;
+    }
+  }
+  return 200;
+}
+
+export const renderPage: RenderPage = async ({ url, version, transport }) => {
+  setApiTransport(transport);
+  const request = new Request(url);
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(request);
+  if (context instanceof Response) throw new Error(`Unexpected router response ${context.status}`);
+
+  // No retries on the server: a failed call renders the page's error state, as the browser would.
+  const queryClient = createQueryClient({ retry: false });
+  queryClient.setQueryData(VERSION_QUERY_KEY, version);
+  const status = await prefetch(queryClient, new URL(url));
+
+  // prerender (not a stream) waits for everything, and an unbounded chunk size keeps React from
+  // outlining a big boundary: the page arrives complete, with no Suspense fallback swapped in later
+  // by an inline script (our CSP, without 'unsafe-inline', blocks those).
+  let renderError: unknown = null;
+  const { prelude } = await prerender(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+      </AppProviders>
+    </StrictMode>,
+    { progressiveChunkSize: Number.POSITIVE_INFINITY, onError: (err) => void (renderError ??= err) },
+  );
+  const html = await new Response(prelude).text();
+  if (renderError) throw renderError;
+  return {
+    status,
+    html,
+    // Failed queries too, so a missing listing hydrates as "Listing not found" (see main.tsx).
+    data: dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== "pending", shouldRedactErrors: () => false }),
+  };
+};
