@@ -128,6 +128,17 @@ describe("browse", () => {
     expect(page.data.length).toBe(3);
     expect(page.meta.rows_read).toBeLessThanOrEqual(3 * 2 + 12);
   });
+
+  it("reads about as many rows as it returns on the newest page with a rent range, not every listing in the range", async () => {
+    for (let i = 0; i < 300; i++) await insertListing(`r${String(i).padStart(3, "0")}`, { monthly_rent: 500 + i, created_at: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() });
+    try {
+      const page = await browse("limit=5&min_rent=400&max_rent=5000");
+      expect(page.data.length).toBe(5);
+      expect(page.meta.rows_read).toBeLessThanOrEqual(5 * 2 + 12);
+    } finally {
+      await env.DB.prepare("DELETE FROM listings WHERE id LIKE 'r%'").run();
+    }
+  });
 });
 
 describe("listing detail and visibility", () => {
