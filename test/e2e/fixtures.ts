@@ -11,6 +11,13 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
   beforeAll(async () => {
     state.baseUrl = inject("baseUrl");
     state.browser = await chromium.launch(launchOptions());
+    // Every page of every context of this browser (journeys open several) waits for the app to be live.
+    const newContext = state.browser.newContext.bind(state.browser);
+    state.browser.newContext = async (options) => {
+      const context = await newContext(options);
+      if (options?.javaScriptEnabled !== false) context.on("page", waitForAppOnNavigation);
+      return context;
+    };
   });
   afterAll(async () => {
     await state.browser?.close();
@@ -28,4 +35,17 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
     await state.context?.close();
   });
   return state;
+}
+
+/**
+ * Pages arrive rendered by the worker before React runs: after navigating to an HTML page, a journey
+ * acts once the app is live (main.tsx marks <html data-app="ready">), as a person waits for a page to respond.
+ */
+function waitForAppOnNavigation(page: Page) {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const res = await goto(url, options);
+    if (res?.headers()["content-type"]?.includes("text/html")) await page.waitForFunction(() => document.documentElement.dataset.app === "ready");
+    return res;
+  };
 }

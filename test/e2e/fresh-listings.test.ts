@@ -19,8 +19,9 @@ interface OwnListing {
   promoted: boolean;
 }
 
+// The database's answer, not the edge cache's: a visitor sees a cron's change within 90 s (decision 016).
 const inBrowse = async (baseUrl: string, title: string, id: string) =>
-  (await apiCall<{ data: { id: string }[] }>(baseUrl, `subleases/?limit=100&q=${encodeURIComponent(title)}`)).data.some((l) => l.id === id);
+  (await apiCall<{ data: { id: string }[] }>(baseUrl, `subleases/?limit=100&q=${encodeURIComponent(title)}`, { headers: { "Cache-Control": "no-cache" } })).data.some((l) => l.id === id);
 
 describe("fresh listings", () => {
   it("asks at 14 days, pauses at 21, and one click from the email brings the listing back", { timeout: 90_000 }, async () => {

@@ -27,7 +27,8 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 const browseIds = async (q: string) =>
-  (await apiCall<{ data: { id: string }[] }>(b.baseUrl, `subleases/?q=${encodeURIComponent(q)}&limit=100`)).data.map((l) => l.id);
+  // The database's answer, not the edge cache's: visitors' cached browse pages follow within 90 s (decision 016).
+  (await apiCall<{ data: { id: string }[] }>(b.baseUrl, `subleases/?q=${encodeURIComponent(q)}&limit=100`, { headers: { "Cache-Control": "no-cache" } })).data.map((l) => l.id);
 
 describe("reports and suspension", () => {
   it("a scam report reaches staff, who suspend the lister: the listing leaves browse and the lister cannot sign in", { timeout: 120_000 }, async () => {
