@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { THEME_INIT_SCRIPT } from "./worker/contract/theme-init";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -14,6 +15,25 @@ function versionFile(): Plugin {
     name: "campusnest-version-file",
     generateBundle() {
       this.emitFile({ type: "asset", fileName: "version.txt", source: `${version}\n` });
+    },
+  };
+}
+
+/**
+ * index.html for pages that arrive rendered (decision 017): the theme script inline (allowed by its
+ * CSP hash), and the app's JavaScript at low priority, so the first screen's CSS and photo are
+ * fetched first (the page is already readable without it).
+ */
+function firstPaintFirst(): Plugin {
+  return {
+    name: "campusnest-first-paint-first",
+    transformIndexHtml: {
+      order: "post",
+      handler: (html) =>
+        html
+          .replace("<!-- theme-init: replaced by the script of worker/contract/theme-init.ts (vite.config.ts) -->", () => `<script>${THEME_INIT_SCRIPT}</script>`)
+          .replace(/<script type="module"/g, '<script type="module" fetchpriority="low"')
+          .replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"'),
     },
   };
 }
@@ -59,6 +79,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     versionFile(),
+    firstPaintFirst(),
     // `npm run dev`: the worker runs inside Vite (workerd, local D1/R2/DOs) with hot reload.
     // `vite build` builds the SPA only; wrangler bundles the worker (see docs/decisions).
     // Same state directory as `wrangler dev`, so both commands see the same local data.

@@ -1,5 +1,5 @@
 import { hydrate, type DehydratedState } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { startTransition, StrictMode, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { matchRoutes, RouterProvider } from "react-router-dom";
 import { SSR_DATA_ID } from "@contract/ssr";
@@ -52,6 +52,14 @@ function forSignedIn(state: DehydratedState): DehydratedState {
   return { ...state, queries: state.queries.filter((q) => JSON.stringify(q.queryKey.slice(0, 2)) !== detail) };
 }
 
+/** Marks <html data-app="ready"> once the tree has committed: from here on the page responds (browser tests wait for it). */
+function AppReady() {
+  useEffect(() => {
+    document.documentElement.dataset.app = "ready";
+  }, []);
+  return null;
+}
+
 async function start() {
   const container = document.getElementById("root")!;
   const state = serverState();
@@ -65,11 +73,16 @@ async function start() {
     <StrictMode>
       <AppProviders queryClient={queryClient}>
         <RouterProvider router={createRouter()} />
+        <AppReady />
       </AppProviders>
     </StrictMode>
   );
-  if (state && !signedIn) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // In a transition: React renders (and hydrates) in slices, yielding to the browser between them,
+  // so taps and paints are not held behind one long task on a slow phone.
+  startTransition(() => {
+    if (state && !signedIn) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }
 
 void start();

@@ -39,7 +39,8 @@ describe("Report listing", () => {
     renderApp("/listing/l1", { token: "t", user: makeUser({ id: "renter-1" }) });
     // The first lazy route of the file loads once; under a loaded run that can take longer than a second.
     await user.click(await screen.findByRole("button", { name: "Report listing" }, { timeout: 5000 }));
-    const dialog = screen.getByRole("dialog", { name: "Report listing" });
+    // The dialog's code loads on first open (off the listing page's first load).
+    const dialog = await screen.findByRole("dialog", { name: "Report listing" });
     const radios = within(dialog).getAllByRole("radio");
     expect(radios.map((r) => r.closest("label")!.textContent)).toEqual(["Scam or fraud", "Already taken", "Wrong information", "Inappropriate", "Discriminatory", "Other"]);
 

@@ -24,11 +24,13 @@ beforeAll(async () => {
 afterEach(() => setEdgeCacheClock(null));
 
 describe("keys", () => {
-  it("sort query parameters by name and value, drop the trailing slash and carry the build version", () => {
-    const a = edgeCacheKey("https://x.test", "/api/v1/subleases/", "?unit_type=studio&max_rent=900&a=2&a=1");
-    const b = edgeCacheKey("https://x.test", "/api/v1/subleases", "?a=1&max_rent=900&unit_type=studio&a=2");
+  it("sort query parameters by name (the first value of each, as the app reads them), drop the trailing slash and carry the build version", () => {
+    const a = edgeCacheKey("https://x.test", "/api/v1/subleases/", "?unit_type=studio&max_rent=900&a=1&a=2");
+    const b = edgeCacheKey("https://x.test", "/api/v1/subleases", "?a=1&max_rent=900&unit_type=studio&a=3");
     expect(a).toBe(b);
-    expect(a).toBe(`https://x.test/_edge/${encodeURIComponent(APP_VERSION)}/api/v1/subleases?a=1&a=2&max_rent=900&unit_type=studio`);
+    expect(a).toBe(`https://x.test/_edge/${encodeURIComponent(APP_VERSION)}/api/v1/subleases?a=1&max_rent=900&unit_type=studio`);
+    // `?q=studio&q=loft` is the studio page, never the loft one.
+    expect(edgeCacheKey("https://x.test", "/", "?q=studio&q=loft")).not.toBe(edgeCacheKey("https://x.test", "/", "?q=loft&q=studio"));
     expect(edgeCacheKey("https://x.test", "/api/v1/subleases", "?unit_type=2x2")).not.toBe(edgeCacheKey("https://x.test", "/api/v1/subleases", "?unit_type=studio"));
   });
 });

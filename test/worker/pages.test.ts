@@ -1,5 +1,7 @@
 /** Pages rendered by the worker (issue 14): `/` and `/listing/{id}` arrive as HTML with their data. */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { THEME_INIT_SCRIPT } from "../../worker/contract/theme-init";
 import { insertListing } from "./fixtures";
 import { api, authed, json, signUp } from "./helpers";
 
@@ -62,10 +64,15 @@ describe("the home page", () => {
     expect(uni1.root).not.toContain("Pages studio two");
   });
 
-  it("needs no inline script or style: the only scripts are files and the JSON data block (CSP)", async () => {
+  it("needs no 'unsafe-inline': scripts are files, the JSON data block, and the one theme script allowed by its hash", async () => {
     const { res, html, root } = await rendered("/");
-    expect(res.headers.get("content-security-policy")).not.toContain("unsafe-inline");
-    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).not.toContain("unsafe-inline");
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline).toEqual([THEME_INIT_SCRIPT]);
+    const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(THEME_INIT_SCRIPT));
+    expect(csp).toContain(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(hash)))}'`);
+    const scripts = (html.match(/<script\b[^>]*>/g) ?? []).filter((tag) => tag !== "<script>");
     for (const tag of scripts) expect(tag).toMatch(/\bsrc="|type="application\/json"/);
     expect(root).not.toMatch(/\sstyle="/);
     expect(root).not.toContain("<template");
@@ -136,5 +143,27 @@ describe("edge cache of rendered pages", () => {
     const other = await api("/?university=1&term=fall");
     expect(other.headers.get("x-edge-cache")).toBe("MISS");
     expect(await other.text()).not.toContain("Pages studio");
+  });
+
+  it("never builds a page from a cached API answer: a listing hidden without a purge here is gone from its next page", async () => {
+    await insertListing((await signUp("pages-hidden@ufl.edu")).user.id, "Pg05", { title: "Pages soon hidden" });
+    expect((await api("/api/v1/subleases/Pg05")).status).toBe(200);
+    // Hidden by a write this data center's cache never heard of (another location, the cron).
+    await env.DB.prepare("UPDATE listings SET moderation_status = 'hidden' WHERE id = 'Pg05'").run();
+    const page = await rendered("/listing/Pg05");
+    expect(page.res.status).toBe(404);
+    expect(page.html).not.toContain("Pages soon hidden");
+  });
+
+  it("does not share a page that shows a failed read", async () => {
+    const first = await api("/?min=not-a-number");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toContain("no-store");
+    expect((await api("/?min=not-a-number")).headers.get("x-edge-cache")).not.toBe("HIT");
+  });
+
+  it("keeps one address per listing: another spelling of the id is not cached (its purge would miss it)", async () => {
+    expect((await api("/api/v1/subleases/%50g01")).headers.get("x-edge-cache")).toBe("BYPASS");
+    expect((await api("/listing/%50g01")).headers.get("x-edge-cache")).toBe("BYPASS");
   });
 });

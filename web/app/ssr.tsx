@@ -66,6 +66,7 @@ export const renderPage: RenderPage = async ({ url, version, transport }) => {
   if (renderError) throw renderError;
   return {
     status,
+    complete: queryClient.getQueryCache().getAll().every((query) => query.state.status !== "error"),
     html,
     // Failed queries too, so a missing listing hydrates as "Listing not found" (see main.tsx).
     data: dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== "pending", shouldRedactErrors: () => false }),

@@ -31,7 +31,7 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
   return (
     <article className="listing-card">
       <div className="listing-card-media">
-        <Carousel images={listing.pictures} thumbnails={listing.thumbnails} sizes={CARD_IMAGE_SIZES} priority={priority} alt={listing.title} />
+        <Carousel images={listing.pictures} thumbnails={listing.thumbnails} thumbnailsOnly sizes={CARD_IMAGE_SIZES} priority={priority} alt={listing.title} />
         {listing.promoted && <span className="promoted-badge">Featured</span>}
         <FavoriteButton listingId={listing.id} ownerId={listing.user_id} visibleToVisitors />
       </div>

@@ -4,7 +4,7 @@ import { readStorage, STORAGE_KEYS, writeStorage } from "./storage";
 /**
  * Light/dark theme, applied as the `dark` class on <html>. The student's choice is stored under
  * `darkMode` ("true"/"false") only once they toggle; until then the device's setting
- * (prefers-color-scheme) decides, live. public/theme-init.js applies the same rule before first paint.
+ * (prefers-color-scheme) decides, live. the inline script of contract/theme-init.ts applies the same rule before first paint.
  */
 interface ThemeValue {
   dark: boolean;
@@ -47,7 +47,7 @@ const lightOnServer = () => false;
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   // A server-rendered page hydrates in the light theme's words (the toggle's label), then re-renders;
-  // the page's colours never wait for React: theme-init.js set them, and applyTheme reads the store.
+  // the page's colours never wait for React: the inline theme script set them, and applyTheme reads the store.
   const dark = useSyncExternalStore(themeStore.subscribe, themeStore.dark, lightOnServer);
 
   useEffect(() => {

@@ -2,7 +2,7 @@
  * Schemas of the SPA's forms, derived from the API's input schemas so a rule is written once:
  * a form adds only what its page does differently (spec section 5).
  */
-import { z } from "zod";
+import { z } from "./zod";
 import { LIMITS } from "./constants";
 import { registerSchema } from "./auth";
 import { listingInputSchema } from "./listings";

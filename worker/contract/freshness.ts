@@ -2,7 +2,7 @@
  * Fresh listings (issue 13): the emailed "Is {title} still available?" links, the owner's Confirm
  * availability (how a confirmation reads on cards is in constants.ts, which stays zod-free).
  */
-import { z } from "zod";
+import { z } from "./zod";
 import type { ListingStatus } from "./constants";
 
 /** What an emailed link says: the place is still available, or it is taken. */

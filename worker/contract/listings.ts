@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */

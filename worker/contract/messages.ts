@@ -2,7 +2,7 @@
  * Messaging: the requests the SPA sends and the answers it reads (api-contract "Messages"), shared
  * by the worker, the rooms and the SPA. Real-time events are in party/protocol.ts.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import type { Message } from "../../party/protocol";
 import { LIMITS } from "./constants";
 import type { Pagination } from "./listings";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 import { LEASE_TERMS } from "./constants";
 import { phoneSchema } from "./auth";
 

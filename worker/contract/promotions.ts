@@ -2,7 +2,7 @@
  * Paid promotion (api-contract "Promotions (Stripe)"): the plan, the requests the SPA sends and the
  * answers it reads. The worker's promotions service is the only code that changes a promotion.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import type { OwnerListing } from "./listings";
 
 /** The one plan (spec: 'Weekly Promotion $5/week'). */

@@ -2,7 +2,7 @@
  * Reports, blocks and suspension (issue 13, item 3): what a person may report and why, what staff do
  * with a report, and the texts both sides show.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import type { Pagination } from "./listings";
 
 export const REPORT_REASONS = ["scam", "taken", "wrong_info", "inappropriate", "discriminatory", "other"] as const;

@@ -21,6 +21,8 @@ export interface RenderedPage {
   status: number;
   /** The markup that goes inside <div id="root">. */
   html: string;
+  /** No read the page needed failed (else it shows an error state and must not be cached). */
+  complete: boolean;
   /** The query cache the markup was rendered from (dehydrated), embedded for hydration. */
   data: unknown;
 }

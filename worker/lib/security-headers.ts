@@ -1,8 +1,15 @@
+import { createHash } from "node:crypto";
+import { THEME_INIT_SCRIPT } from "../contract/theme-init";
+/** The one inline script (the theme before first paint), allowed by its hash, not by 'unsafe-inline'. */
+const THEME_INIT_HASH = `'sha256-${createHash("sha256").update(THEME_INIT_SCRIPT).digest("base64")}'`;
+
 /**
- * The Content-Security-Policy of every response. The SPA is built by Vite without inline scripts,
- * so 'self' is enough for scripts; React sets inline styles through the CSSOM, which CSP allows.
- * Google Identity Services (sign-in button) is the one third-party script and frame.
+ * The Content-Security-Policy of every response. The SPA is built by Vite with one inline script,
+ * allowed by its hash; 'self' covers the rest. React sets inline styles through the CSSOM, which CSP
+ * allows (server-rendered markup carries no style attribute). Google Identity Services (sign-in
+ * button) is the one third-party script and frame.
  */
+
 export function contentSecurityPolicy(viteDevServer = false): string {
   // Only under `npm run dev` (DEV_SERVER=vite, set by vite.config.ts): Vite's hot-reload client
   // injects an inline preamble, <style> tags and blob workers. Built bundles never need this.
@@ -10,7 +17,8 @@ export function contentSecurityPolicy(viteDevServer = false): string {
   const devStyles = viteDevServer ? " 'unsafe-inline'" : "";
   return [
     "default-src 'self'",
-    `script-src 'self' https://accounts.google.com/gsi/client${devScripts}`,
+    // Not in dev: with a hash present, browsers ignore the 'unsafe-inline' Vite's preamble needs.
+    `script-src 'self'${viteDevServer ? "" : ` ${THEME_INIT_HASH}`} https://accounts.google.com/gsi/client${devScripts}`,
     `style-src 'self' https://accounts.google.com/gsi/style${devStyles}`,
     "img-src 'self' data: blob:",
     "font-src 'self'",

@@ -81,7 +81,10 @@ export const edgeCacheScope: MiddlewareHandler<AppContext> = (c, next) => {
 export function edgeCacheKey(origin: string, path: string, search = "", build = scope.getStore()?.build ?? APP_VERSION): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, "") : path;
   const url = new URL(`/_edge/${encodeURIComponent(build)}${trimmed}`, origin);
-  const params = [...new URLSearchParams(search)].sort(([a, av], [b, bv]) => (a === b ? compare(av, bv) : compare(a, b)));
+  // The first value of each name, as the app reads it (`?q=a&q=b` is the `q=a` page).
+  const first = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(search)) if (!first.has(name)) first.set(name, value);
+  const params = [...first].sort(([a], [b]) => compare(a, b));
   for (const [name, value] of params) url.searchParams.append(name, value);
   return url.toString();
 }
@@ -106,7 +109,17 @@ function bypassReason(c: Context<AppContext>, options: EdgeCacheOptions): string
   // The client asks for an answer not taken from a cache (RFC 9111 no-cache; a browser's hard reload).
   if (/\bno-cache\b/i.test(`${c.req.header("cache-control") ?? ""} ${c.req.header("pragma") ?? ""}`)) return "no-cache";
   if (options.query === false && new URL(c.req.url).search !== "") return "query";
+  // One spelling per address: `/subleases/%50z01` is the listing Pz01, and its purge knows one key.
+  if (!isCanonicalPath(new URL(c.req.url).pathname)) return "path";
   return null;
+}
+
+function isCanonicalPath(path: string): boolean {
+  try {
+    return path.split("/").every((segment) => encodeURIComponent(decodeURIComponent(segment)) === segment);
+  } catch {
+    return false;
+  }
 }
 
 /** Keys being refreshed by this isolate (one background refresh per key at a time). */

@@ -24,7 +24,11 @@ const apiCalls = new AsyncLocalStorage<{ origin: string; appFetch: AppFetch }>()
 const transport: ApiTransport = (url, init) => {
   const call = apiCalls.getStore();
   if (!call) return Promise.reject(new Error("An API call outside a page render"));
-  return call.appFetch(new Request(new URL(url, call.origin), init));
+  // Read past the edge cache: a page is cached with its own timestamp, so it must never be built
+  // from an API answer that is already on its way out (or that a purge has just dropped).
+  const headers = new Headers(init.headers);
+  headers.set("Cache-Control", "no-cache");
+  return call.appFetch(new Request(new URL(url, call.origin), { ...init, headers }));
 };
 
 const escapeHtml = (s: string) =>
@@ -77,14 +81,15 @@ export async function renderedPage(c: Context<AppContext>, appFetch: AppFetch, l
     ]);
     let html = template
       .replace(`<div id="root"></div>`, () => `<div id="root">${page.html}</div><script type="application/json" id="${SSR_DATA_ID}">${scriptJson(page.data)}</script>`);
-    if (head) {
+    if (head && page.status === 200) {
       html = html
         .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
         .replace("</head>", () => `    ${head.tags}\n  </head>`);
     } else if (page.status === 404) {
       html = html.replace(/<title>[^<]*<\/title>/, () => "<title>Listing not found · CampusNest</title>");
     }
-    return c.html(html, page.status as 200 | 404);
+    // A page showing a failed read (a D1 blip, a bad filter) is not shared through the edge cache.
+    return c.html(html, page.status as 200 | 404, page.complete ? {} : { "Cache-Control": "no-store" });
   } catch (err) {
     log.error("page_render_failed", {
       request_id: c.var.requestId,

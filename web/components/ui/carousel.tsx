@@ -44,9 +44,11 @@ export function photoAttributes({
   sizes,
   priority = false,
   failed = false,
+  thumbnailOnly = false,
 }: {
   full?: string;
   thumbnail?: string;
+  thumbnailOnly?: boolean;
   sizes?: string;
   priority?: boolean;
   failed?: boolean;
@@ -61,6 +63,9 @@ export function photoAttributes({
   return {
     ...loadingAttrs,
     ...(both && sizes ? { sizes, srcSet: `${thumbnail} ${THUMBNAIL_SIZE.width}w, ${full} ${FULL_PHOTO_SIZE.width}w` } : {}),
+    // Cards: the thumbnail is the one candidate on every screen (offered the full photo too, a phone
+    // at 2-3x picks the 1920 px photo for every card).
+    ...(thumbnailOnly && thumbnail && sizes ? { sizes, srcSet: `${thumbnail} ${THUMBNAIL_SIZE.width}w` } : {}),
     ...(thumbnail ? THUMBNAIL_SIZE : FULL_PHOTO_SIZE),
     src,
   };
@@ -77,6 +82,8 @@ interface CarouselProps {
   thumbnails?: string[];
   /** The `sizes` of the slot (CARD_IMAGE_SIZES, LISTING_IMAGE_SIZES); without it no `srcset`. */
   sizes?: string;
+  /** Cards: the thumbnails only, never the full photos (a card is at most 480 px wide). */
+  thumbnailsOnly?: boolean;
   /** The page's main image: the first photo loads eagerly at high priority (else lazily). */
   priority?: boolean;
   alt: string;
@@ -90,7 +97,7 @@ interface CarouselProps {
  * width), a 300 ms lock between moves, the previous/current/next images preloaded, and a
  * placeholder for any image that fails to load.
  */
-export function Carousel({ images, thumbnails, sizes, priority = false, alt, onOpen, className = "" }: CarouselProps) {
+export function Carousel({ images, thumbnails, thumbnailsOnly = false, sizes, priority = false, alt, onOpen, className = "" }: CarouselProps) {
   const [index, setIndex] = useState(0);
   const [drag, setDrag] = useState(0);
   const [failed, setFailed] = useState<Set<number>>(() => new Set());
@@ -104,7 +111,7 @@ export function Carousel({ images, thumbnails, sizes, priority = false, alt, onO
     if (count < 2) return;
     for (const i of [index - 1, index + 1]) {
       const n = (i + count) % count;
-      const photo = photoAttributes({ full: images[n], thumbnail: thumbnails?.[n], sizes });
+      const photo = photoAttributes({ full: thumbnailsOnly ? undefined : images[n], thumbnail: thumbnails?.[n], sizes, thumbnailOnly: thumbnailsOnly });
       const preload = new Image();
       if (photo.srcSet && photo.sizes) {
         preload.sizes = photo.sizes;
@@ -112,7 +119,7 @@ export function Carousel({ images, thumbnails, sizes, priority = false, alt, onO
       }
       preload.src = photo.src;
     }
-  }, [index, images, thumbnails, sizes, count]);
+  }, [index, images, thumbnails, thumbnailsOnly, sizes, count]);
 
   function go(step: number) {
     if (count < 2 || locked.current) return;
@@ -149,7 +156,8 @@ export function Carousel({ images, thumbnails, sizes, priority = false, alt, onO
 
   // Only the first photo can be the page's largest paint: the others stay lazy.
   const photo = photoAttributes({
-    full: images[index],
+    full: thumbnailsOnly ? undefined : images[index],
+    thumbnailOnly: thumbnailsOnly,
     thumbnail: thumbnails?.[index],
     sizes,
     priority: priority && index === 0,

@@ -28,9 +28,11 @@ export function BrowsePage() {
   const location = useLocation();
   const batch = useBatchSize();
   const key = params.toString();
-  const [shown, setShown] = useState<{ key: string; count: number }>({ key, count: batch });
+  // Cards shown beyond the first batch (Load More), for these filters. The first batch itself follows
+  // the screen: a server-rendered page starts with the desktop batch and a phone's follows hydration.
+  const [shown, setShown] = useState<{ key: string; count: number } | null>(null);
   // A new filter starts again from the first batch.
-  const visible = shown.key === key ? shown.count : batch;
+  const visible = shown?.key === key ? shown.count : batch;
 
   const results = useInfiniteQuery(browseQuery(browse));
   const listings = results.data?.pages.flatMap((p) => p.data) ?? [];

@@ -1,7 +1,10 @@
 import { useState } from "react";
-import { ReportDialog } from "../../../components/report-dialog";
+import { deferred } from "../../../components/ui/deferred";
 import { useSession } from "../../../lib/session";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
+
+/** The dialog and its form schema load when it is first opened (off the listing page's first load). */
+const ReportDialog = deferred(() => import("../../../components/report-dialog").then((m) => m.ReportDialog));
 
 /** 'Report listing' (issue 13): signed-in people get the report dialog, visitors the Sign In popup first. */
 export function ReportListing({ listingId }: { listingId: string }) {
@@ -13,7 +16,7 @@ export function ReportListing({ listingId }: { listingId: string }) {
       <button type="button" className="link-button report-listing" onClick={() => (session ? setOpen(true) : signInHere({ afterSignIn: () => setOpen(true) }))}>
         Report listing
       </button>
-      {session && <ReportDialog open={open} onClose={() => setOpen(false)} title="Report listing" target={{ kind: "listing", listing_id: listingId }} />}
+      {session && <ReportDialog load={open} open={open} onClose={() => setOpen(false)} title="Report listing" target={{ kind: "listing", listing_id: listingId }} />}
     </>
   );
 }
