@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../worker/app";
 import { getConfig } from "../../worker/env";
 import { sendEmail } from "../../worker/services/email";
+import { allowsGenderPreference } from "../../worker/contract/policies";
 import { seedDemoData } from "../../worker/db/seed/seed";
 import { verifyPassword } from "../../worker/services/passwords";
 import { api, json } from "./helpers";
@@ -67,6 +68,9 @@ describe("demo data", () => {
     expect(stats!.with_parking).toBeGreaterThan(0);
     expect(stats!.with_pets).toBeGreaterThan(0);
     expect(stats!.max_rent).toBeGreaterThan(stats!.min_rent!);
+    // Fair preferences (decision 018): no whole unit carries a gender preference.
+    const { results: units } = await env.DB.prepare("SELECT DISTINCT unit_type FROM listings WHERE gender_preference != 'no_preference'").all<{ unit_type: string }>();
+    expect(units.filter((u) => !allowsGenderPreference(u.unit_type))).toEqual([]);
 
     // Every listing has photos, and every photo is really in the bucket.
     const orphan = await env.DB.prepare(

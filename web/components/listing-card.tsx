@@ -1,6 +1,7 @@
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { availabilityConfirmedText } from "@contract/constants";
+import { allowsGenderPreference } from "@contract/policies";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
 import { Avatar } from "./ui/avatar";
@@ -26,7 +27,8 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
     termLabel(listing.lease_term),
     ...(listing.parking ? ["Parking"] : []),
     ...(listing.allow_pets ? ["Pets OK"] : []),
-    ...(listing.gender_preference !== "no_preference" ? [GENDER_LABELS[listing.gender_preference]!] : []),
+    // A preference shows only on a shared unit (decision 018).
+    ...(allowsGenderPreference(listing.unit_type) && listing.gender_preference !== "no_preference" ? [GENDER_LABELS[listing.gender_preference]!] : []),
   ];
   return (
     <article className="listing-card">

@@ -104,6 +104,12 @@ export type LeaseTerm = (typeof LEASE_TERMS)[number];
 export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
 export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];
 
+/** The listing form's words where a unit type allows no gender preference (the rule: `allowsGenderPreference`, policies.ts). */
+export const GENDER_PREFERENCE_TEXTS = {
+  notOffered:
+    "Gender preferences are only allowed for shared living spaces (fair-housing rules). A studio or one-bedroom unit is open to everyone.",
+} as const;
+
 /**
  * Real-time rooms (party/protocol.ts re-exports these): the party names of /parties/{party}/{room}, and
  * the close codes the server uses when it ends sockets itself (4000-4999 are the application's); a

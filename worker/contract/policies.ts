@@ -3,7 +3,24 @@
  * functions, no I/O. Routes throw when a rule says no; screens hide or lock what a rule forbids;
  * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
  */
-import { PRICE_CHECK } from "./constants";
+import { PRICE_CHECK, type GenderPreference, type UnitType } from "./constants";
+
+/**
+ * Fair preferences (issue 15, docs/decisions/018): the unit types where the renter shares a living space
+ * (kitchen, living room) with others ("other" is most often a room in a house). Any other type (studio, 1x1, 1x2) is a whole
+ * unit, open to everyone. migrations/0009_fair_preferences.sql repeats this list.
+ */
+export const SHARED_UNIT_TYPES: readonly UnitType[] = ["2x1", "2x2", "3x1", "3x2", "3x3", "4x2", "4x3", "4x4", "other"];
+
+/** A gender preference may be stated only for a shared unit (the US fair-housing shared-living exception). */
+export function allowsGenderPreference(unitType: string): boolean {
+  return (SHARED_UNIT_TYPES as readonly string[]).includes(unitType);
+}
+
+/** The preference a listing of this unit type stores: the one asked for where allowed, else no_preference. */
+export function fairGenderPreference(unitType: string, preference: GenderPreference): GenderPreference {
+  return allowsGenderPreference(unitType) ? preference : "no_preference";
+}
 
 /** The one status that counts as identity-verified ("approved" is a review decision, not a user status). */
 export const ID_VERIFIED = "verified";

@@ -27,7 +27,7 @@ import {
   type PhotoValues,
 } from "../db/queries/listings";
 import { notFound, validationFailed } from "../lib/errors";
-import { isRentFarBelow } from "../contract/policies";
+import { allowsGenderPreference, fairGenderPreference, isRentFarBelow } from "../contract/policies";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
@@ -79,7 +79,8 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
         leaseTerm: input.lease_term,
         parking: input.parking,
         allowPets: input.allow_pets,
-        genderPreference: input.gender_preference,
+        // Fair preferences (decision 018): a whole unit stores no preference, whatever was sent.
+        genderPreference: fairGenderPreference(input.unit_type, input.gender_preference),
         verificationStatus: "pending",
         status: "available",
         createdAt: isoNow(),
@@ -110,6 +111,9 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
   const backToReview =
     (contentChanged && row.verification_status === "approved") || (detailsEdited && row.verification_status === "rejected");
+  // Fair preferences (decision 018): the unit type after this edit decides. A whole unit stores
+  // no_preference, whatever was sent or stored before (an edit from 2x2 to studio drops the preference).
+  const genderPreference = allowsGenderPreference(input.unit_type ?? row.unit_type) ? input.gender_preference : "no_preference";
   const statements: BatchItem<"sqlite">[] = [
     updateListing(db, row.id, {
       ...(input.title !== undefined && { title: input.title }),
@@ -121,7 +125,7 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
       ...(input.university_id !== undefined && { universityId: input.university_id }),
       ...(input.parking !== undefined && { parking: input.parking }),
       ...(input.allow_pets !== undefined && { allowPets: input.allow_pets }),
-      ...(input.gender_preference !== undefined && { genderPreference: input.gender_preference }),
+      ...(genderPreference !== undefined && { genderPreference }),
       ...(input.status !== undefined && { status: input.status }),
       // Marking it available confirms it is (fresh listings).
       ...(input.status === "available" && { availabilityConfirmedAt: isoNow() }),

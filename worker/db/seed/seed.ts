@@ -4,6 +4,7 @@
  */
 import { count, inArray } from "drizzle-orm";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
+import { fairGenderPreference } from "../../contract/policies";
 import { badRequest } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { hashPassword } from "../../services/passwords";
@@ -156,7 +157,8 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         leaseTerm: term,
         parking: rnd.next() < 0.45,
         allowPets: rnd.next() < 0.35,
-        genderPreference: rnd.pick([...GENDER_PREFERENCES, "no_preference", "no_preference"]),
+        // Picked for every unit (the rest of the demo data stays as it was), kept only for shared ones (decision 018).
+        genderPreference: fairGenderPreference(unit, rnd.pick([...GENDER_PREFERENCES, "no_preference", "no_preference"])),
         verificationStatus: "approved",
         status: "available",
         promotionStart: promoted ? new Date(now - 2 * DAY_MS).toISOString() : null,

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES } from "@contract/constants";
+import { GENDER_PREFERENCE_TEXTS, GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES } from "@contract/constants";
 import { listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
+import { allowsGenderPreference } from "@contract/policies";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
@@ -40,7 +41,8 @@ const empty: Fields = {
 
 /** The fields checked with the contract's form schema, the photos by count; the data to send when valid. */
 function parseListing(f: Fields, photoCount: number): { errors: FieldErrors; data?: ListingFormData } {
-  const parsed = listingFormSchema.safeParse(f);
+  // A whole unit (studio, 1x1) sends no preference, whatever an earlier choice left (decision 018).
+  const parsed = listingFormSchema.safeParse(allowsGenderPreference(f.unit_type) ? f : { ...f, gender_preference: "no_preference" });
   // One message per field; a later issue (the page's own 35/1000 limit) wins over the API's wider one.
   const errors: FieldErrors = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
   if (photoCount === 0) errors.photos = MESSAGES.atLeastOne;
@@ -92,8 +94,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   }, [previews]);
   useEffect(() => () => previewsRef.current.forEach((url) => URL.revokeObjectURL(url)), []);
 
-  function set<K extends keyof Fields>(key: K, value: Fields[K]) {
-    const next = { ...fields, [key]: value };
+  function set<K extends keyof Fields>(key: K, value: Fields[K], also: Partial<Fields> = {}) {
+    const next = { ...fields, ...also, [key]: value };
     setFields(next);
     // A shown error follows the value: it goes as soon as the value is valid.
     if (errors[key]) setErrors((e) => ({ ...e, [key]: validateListing(next, photos.length)[key] }));
@@ -181,7 +183,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         }
       />
       <div className="grid-2">
-        <SelectField label="Unit type" value={fields.unit_type} error={errors.unit_type} onChange={(e) => set("unit_type", e.target.value)}>
+        <SelectField label="Unit type" value={fields.unit_type} error={errors.unit_type} onChange={(e) => set("unit_type", e.target.value, allowsGenderPreference(e.target.value) ? {} : { gender_preference: "no_preference" })}>
           <option value="">Choose a unit type</option>
           {UNIT_TYPES.map((u) => (
             <option key={u} value={u}>
@@ -204,13 +206,21 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
       </div>
       <div className="grid-2">
-        <SelectField label="Roommate gender preference" value={fields.gender_preference} onChange={(e) => set("gender_preference", e.target.value)}>
-          {GENDER_PREFERENCES.map((g) => (
-            <option key={g} value={g}>
-              {GENDER_LABELS[g]}
-            </option>
-          ))}
-        </SelectField>
+        {/* Offered for shared units only; before a unit type is chosen the select shows as it always has. */}
+        {!fields.unit_type || allowsGenderPreference(fields.unit_type) ? (
+          <SelectField label="Roommate gender preference" value={fields.gender_preference} onChange={(e) => set("gender_preference", e.target.value)}>
+            {GENDER_PREFERENCES.map((g) => (
+              <option key={g} value={g}>
+                {GENDER_LABELS[g]}
+              </option>
+            ))}
+          </SelectField>
+        ) : (
+          <div className="field">
+            <p className="field-label">Roommate gender preference</p>
+            <p className="field-hint">{GENDER_PREFERENCE_TEXTS.notOffered}</p>
+          </div>
+        )}
         <div className="filter-checks">
           <label className="switch">
             <input type="checkbox" checked={fields.parking} onChange={(e) => set("parking", e.target.checked)} />

@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
+import { allowsGenderPreference, canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -136,7 +136,8 @@ export function ListingPage() {
     ["Address", l.address],
     ["Parking", l.parking ? "Yes" : "No"],
     ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
-    ["Roommate preference", GENDER_LABELS[l.gender_preference] ?? l.gender_preference],
+    // Only a shared unit has a roommate to prefer (decision 018): a whole unit has no such row.
+    ...(allowsGenderPreference(l.unit_type) ? [["Roommate preference", GENDER_LABELS[l.gender_preference] ?? l.gender_preference] as [string, string]] : []),
   ];
 
   return (
