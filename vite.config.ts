@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { THEME_INIT_SCRIPT } from "./worker/contract/theme-init";
+import { THEME_INIT_SCRIPT } from "./worker/contract/theme-init.ts";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
   version: string;
