@@ -7,6 +7,24 @@ import { writeFileSync } from "node:fs";
 const TERMS = ["fall", "spring", "summer"];
 const UNITS = ["studio", "1x1", "2x1", "2x2", "3x2", "4x4"];
 const GENDERS = ["no_preference", "no_preference", "male_preferred", "female_preferred"];
+/** The form's term presets (contract TERM_DATES), `MM-DD`. */
+const TERM_DATES = { fall: ["08-20", "12-20"], spring: ["01-05", "05-15"], summer: ["05-15", "08-15"] };
+const DAY_MS = 86_400_000;
+const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * A listing's exact dates (issue 15) from its term: the term's next typical dates after it was
+ * listed; most keep the preset, some move either end by up to 10 days; one in seven has none (listed
+ * before dates existed). `rand` is the generator's own, so the data stays reproducible.
+ */
+export function benchDates(term, createdMs, rand) {
+  if (rand() < 1 / 7) return [null, null];
+  const [from, to] = TERM_DATES[term];
+  const year = new Date(createdMs).getUTCFullYear();
+  const start = `${year}-${from}` >= isoDay(createdMs) ? year : year + 1;
+  const shift = () => (rand() < 0.7 ? 0 : Math.round((rand() - 0.5) * 20)) * DAY_MS;
+  return [isoDay(Date.parse(`${start}-${from}T00:00:00Z`) + shift()), isoDay(Date.parse(`${start}-${to}T00:00:00Z`) + shift())];
+}
 
 export function writeBenchListings(file, count = 50_000, universityIds = []) {
   let seed = 7;
@@ -21,12 +39,14 @@ export function writeBenchListings(file, count = 50_000, universityIds = []) {
     for (let j = i; j < Math.min(count, i + 500); j++) {
       const uni = rand() < 0.5 && universityIds.length ? pick(universityIds) : 1 + Math.floor(rand() * 198);
       const created = new Date(start + j * 600_000).toISOString();
+      const term = pick(TERMS);
+      const [from, to] = benchDates(term, start + j * 600_000, rand).map((d) => (d ? `'${d}'` : "NULL"));
       rows.push(
-        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St',${400 + Math.floor(rand() * 1600)},'${pick(TERMS)}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}')`,
+        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St',${400 + Math.floor(rand() * 1600)},'${term}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}',${from},${to})`,
       );
     }
     lines.push(
-      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at) VALUES ${rows.join(",")};`,
+      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at,available_from,available_to) VALUES ${rows.join(",")};`,
     );
   }
   writeFileSync(file, lines.join("\n"));

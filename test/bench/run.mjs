@@ -168,6 +168,10 @@ try {
     ["university + term, newest", `university_id=${ufId}&lease_term=fall`],
     ["price low to high", "sort=price_asc"],
     ["university, price low to high", `university_id=${ufId}&sort=price_asc`],
+    // Exact dates (issue 15): a summer intern's stay, alone, with a university, and with the term.
+    ["summer stay, newest", "available_from=2026-05-20&available_to=2026-08-10"],
+    ["university + summer stay", `university_id=${ufId}&available_from=2026-05-20&available_to=2026-08-10`],
+    ["university + summer + stay", `university_id=${ufId}&lease_term=summer&available_from=2026-05-20&available_to=2026-08-10`],
   ];
   console.log(`\n== Browse over ${LISTINGS.toLocaleString("en-US")} listings: rows read per page of 40 (goal < 2x rows returned)`);
   for (const [label, query] of combos) {

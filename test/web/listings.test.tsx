@@ -150,6 +150,8 @@ describe("listing form rules", () => {
     monthly_rent: "800",
     address: "1 Main St",
     lease_term: "fall",
+    available_from: "",
+    available_to: "",
     university_id: "1",
     parking: false,
     allow_pets: false,

@@ -43,6 +43,8 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     pictures: [],
     thumbnails: [],
     lease_term: "fall",
+    available_from: null,
+    available_to: null,
     university_id: 1,
     university_name: "University of Florida",
     university_abbreviation: "UF",

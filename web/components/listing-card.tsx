@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { availabilityConfirmedText } from "@contract/constants";
+import { availabilityConfirmedText, formatStay } from "@contract/constants";
 import { allowsGenderPreference } from "@contract/policies";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
@@ -22,9 +22,12 @@ interface ListingCardProps {
 export function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
+  const stay = formatStay(listing.available_from, listing.available_to);
   const tags = [
     unitLabel(listing.unit_type),
     termLabel(listing.lease_term),
+    // The exact dates (issue 15): "May 20 - Aug 10", when the owner gave them.
+    ...(stay ? [stay] : []),
     ...(listing.parking ? ["Parking"] : []),
     ...(listing.allow_pets ? ["Pets OK"] : []),
     // A preference shows only on a shared unit (decision 018).

@@ -15,6 +15,9 @@ export interface BrowseParams {
   min_rent?: string | null;
   max_rent?: string | null;
   q?: string | null;
+  /** The stay needed (issue 15), `YYYY-MM-DD`: both or neither. */
+  available_from?: string | null;
+  available_to?: string | null;
   sort?: string | null;
 }
 

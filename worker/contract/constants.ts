@@ -132,3 +132,49 @@ export function availabilityConfirmedText(confirmedAt: string | null | undefined
   if (days === 0) return "Availability confirmed today";
   return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
 }
+
+/**
+ * Exact dates (issue 15): the typical US dates of each lease term, `MM-DD`, which the listing form
+ * fills in when the owner picks a term (they may change them). Fall ends in the year it starts.
+ */
+export const TERM_DATES = {
+  fall: { from: "08-20", to: "12-20" },
+  spring: { from: "01-05", to: "05-15" },
+  summer: { from: "05-15", to: "08-15" },
+} as const satisfies Record<LeaseTerm, { from: string; to: string }>;
+
+/** A calendar date as the API stores it: `YYYY-MM-DD`. */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** True for a real calendar date written `YYYY-MM-DD` (not 2026-02-30). */
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * The term's next typical dates on or after `today` (`YYYY-MM-DD`): this year's if the term has not
+ * started yet, otherwise next year's. Pure: the caller passes the day (the form does, in its handler).
+ */
+export function nextTermDates(term: LeaseTerm, today: string): { from: string; to: string } {
+  const year = Number(today.slice(0, 4));
+  const { from, to } = TERM_DATES[term];
+  const y = `${year}-${from}` >= today ? year : year + 1;
+  return { from: `${y}-${from}`, to: `${y}-${to}` };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A stay for people: "May 20 - Aug 10"; the years show only when the range crosses a year
+ * ("Dec 20, 2026 - Jan 5, 2027"), so the text depends on the dates alone (the same on the server and
+ * in the browser). Null unless both are dates.
+ */
+export function formatStay(from: string | null | undefined, to: string | null | undefined): string | null {
+  if (!from || !to || !isIsoDate(from) || !isIsoDate(to)) return null;
+  const day = (d: string, withYear: boolean) =>
+    `${MONTHS[Number(d.slice(5, 7)) - 1]} ${Number(d.slice(8, 10))}${withYear ? `, ${d.slice(0, 4)}` : ""}`;
+  const crosses = from.slice(0, 4) !== to.slice(0, 4);
+  return `${day(from, crosses)} - ${day(to, crosses)}`;
+}

@@ -5,30 +5,46 @@
 import { z } from "./zod";
 import { LIMITS } from "./constants";
 import { registerSchema } from "./auth";
-import { listingInputSchema } from "./listings";
+import { checkDateRange, listingInputFields } from "./listings";
 
-const api = listingInputSchema.shape;
+const api = listingInputFields.shape;
+
+/** A date input's value, through the API's date rule: empty is no date. */
+const dateInput = (rule: typeof api.available_from) =>
+  z.string().transform((value, ctx) => {
+    if (!value) return null;
+    const checked = rule.safeParse(value);
+    if (checked.success) return checked.data ?? null;
+    for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
+    return z.NEVER;
+  });
 
 /**
  * The create/edit page's listing form, on its text inputs' values: the page's own 35/1000 limits
  * (the API accepts the modal variant's 200/2000), rent typed as text and rounded, photos counted
- * by the form itself (they are files until uploaded).
+ * by the form itself (they are files until uploaded), dates as the date inputs give them.
  */
-export const listingFormSchema = listingInputSchema.omit({ pictures: true }).extend({
-  title: api.title.max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`),
-  description: api.description.max(LIMITS.descriptionMax, `Description must be at most ${LIMITS.descriptionMax} characters`),
-  monthly_rent: z
-    .string()
-    .trim()
-    .min(1, "Monthly rent is required")
-    // Rounded, then the API's own rent rules and messages.
-    .transform((rent, ctx) => {
-      const checked = api.monthly_rent.safeParse(Math.round(Number(rent)));
-      if (checked.success) return checked.data;
-      for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
-      return z.NEVER;
-    }),
-});
+export const listingFormSchema = listingInputFields
+  .omit({ pictures: true })
+  .extend({
+    title: api.title.max(LIMITS.titleMax, `Title must be at most ${LIMITS.titleMax} characters`),
+    description: api.description.max(LIMITS.descriptionMax, `Description must be at most ${LIMITS.descriptionMax} characters`),
+    monthly_rent: z
+      .string()
+      .trim()
+      .min(1, "Monthly rent is required")
+      // Rounded, then the API's own rent rules and messages.
+      .transform((rent, ctx) => {
+        const checked = api.monthly_rent.safeParse(Math.round(Number(rent)));
+        if (checked.success) return checked.data;
+        for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
+        return z.NEVER;
+      }),
+    available_from: dateInput(api.available_from),
+    available_to: dateInput(api.available_to),
+  })
+  // Both dates or neither, in order (the API's rule and messages), shown even while another field is invalid.
+  .superRefine((form, ctx) => checkDateRange(form, ctx), { when: ({ value }) => typeof value === "object" && value !== null });
 export type ListingFormValues = z.input<typeof listingFormSchema>;
 export type ListingFormData = z.output<typeof listingFormSchema>;
 

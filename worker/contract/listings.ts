@@ -1,10 +1,32 @@
 import { z } from "./zod";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
+import { GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 const LISTING_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
+
+/** A calendar date, `YYYY-MM-DD`. */
+const isoDate = (label: string) => z.string(`${label} must be a date`).refine(isIsoDate, `${label} must be a date written YYYY-MM-DD`);
+
+/**
+ * Exact dates (issue 15) go together and in order: both or neither, the first before the second. For
+ * a listing the dates it is available; for browse the stay someone needs. `from`/`to` name the fields.
+ */
+export function checkDateRange(
+  value: Record<string, unknown>,
+  ctx: { addIssue: (issue: { code: "custom"; message: string; path: string[] }) => void },
+  names = { from: "available_from", to: "available_to" },
+  labels = { from: "Available from", to: "Available to" },
+) {
+  const from = value[names.from];
+  const to = value[names.to];
+  const given = (v: unknown) => v !== undefined && v !== null && v !== "";
+  if (given(from) && !given(to)) ctx.addIssue({ code: "custom", message: `Please also give "${labels.to}" (both dates or neither)`, path: [names.to] });
+  else if (!given(from) && given(to)) ctx.addIssue({ code: "custom", message: `Please also give "${labels.from}" (both dates or neither)`, path: [names.from] });
+  else if (typeof from === "string" && typeof to === "string" && isIsoDate(from) && isIsoDate(to) && from >= to)
+    ctx.addIssue({ code: "custom", message: `"${labels.to}" must be after "${labels.from}"`, path: [names.to] });
+}
 
 /** A listing's fields, without defaults (a PATCH must never fill in what the owner did not send). */
 const listingFields = {
@@ -18,6 +40,9 @@ const listingFields = {
   monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: z.string().trim().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
+  /** The exact stay offered (issue 15): optional, both or neither (null clears them on an edit). */
+  available_from: isoDate("Available from").nullable().optional(),
+  available_to: isoDate("Available to").nullable().optional(),
   university_id: z.coerce.number().int().positive("Please choose a university"),
   parking: flag,
   allow_pets: flag,
@@ -28,15 +53,21 @@ const listingFields = {
     .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
 };
 
-export const listingInputSchema = z.object({
+/** The create body's fields (forms.ts derives the listing form from these), without the cross-field date rule. */
+export const listingInputFields = z.object({
   ...listingFields,
   parking: flag.default(false),
   allow_pets: flag.default(false),
   gender_preference: z.enum(GENDER_PREFERENCES).default("no_preference"),
 });
+export const listingInputSchema = listingInputFields.superRefine((v, ctx) => checkDateRange(v, ctx));
 export type ListingInput = z.infer<typeof listingInputSchema>;
 
-export const listingPatchSchema = z.object(listingFields).partial().extend({ status: z.enum(LISTING_STATUSES).optional() });
+export const listingPatchSchema = z
+  .object(listingFields)
+  .partial()
+  .extend({ status: z.enum(LISTING_STATUSES).optional() })
+  .superRefine((v, ctx) => checkDateRange(v, ctx));
 
 export const SORTS = ["newest", "price_asc", "price_desc"] as const;
 export type Sort = (typeof SORTS)[number];
@@ -54,8 +85,11 @@ export const browseQuerySchema = z.object({
   min_rent: z.coerce.number().int().min(0).optional(),
   max_rent: z.coerce.number().int().min(0).optional(),
   q: z.string().trim().max(100).optional(),
+  /** The stay needed (issue 15): listings available for all of it. Both or neither, from before to. */
+  available_from: isoDate("available_from").optional(),
+  available_to: isoDate("available_to").optional(),
   sort: z.enum(SORTS).default("newest"),
-});
+}).superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }));
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
 
 /** A listing as anyone may see it (browse, detail, favourites). Never review notes or payment ids. */
@@ -72,6 +106,9 @@ export interface PublicListing {
   /** Small card-size versions, same order (the full URL where no thumbnail exists). */
   thumbnails: string[];
   lease_term: string;
+  /** The exact stay offered, `YYYY-MM-DD` (issue 15); null on listings without dates. */
+  available_from: string | null;
+  available_to: string | null;
   university_id: number;
   university_name: string;
   university_abbreviation: string;

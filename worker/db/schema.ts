@@ -156,6 +156,9 @@ export const listings = sqliteTable(
     monthlyRent: integer("monthly_rent").notNull(),
     /** fall | spring | summer */
     leaseTerm: text("lease_term").notNull(),
+    /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings from before issue 15). */
+    availableFrom: text("available_from"),
+    availableTo: text("available_to"),
     parking: integer("parking", { mode: "boolean" }).notNull().default(false),
     allowPets: integer("allow_pets", { mode: "boolean" }).notNull().default(false),
     /** no_preference | male_preferred | female_preferred */
@@ -209,6 +212,9 @@ export const listings = sqliteTable(
       t.createdAt,
       t.id,
     ),
+    // A term with the stay needed (issue 15), any university: the dates are checked along this walk,
+    // where most rows of the term match (the newest index would check every term's rows).
+    index("listings_browse_term_newest_idx").on(t.leaseTerm, t.verificationStatus, t.status, t.createdAt, t.id),
     index("listings_browse_university_price_idx").on(
       t.universityId,
       t.verificationStatus,

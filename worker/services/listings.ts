@@ -77,6 +77,8 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
         address: input.address,
         monthlyRent: input.monthly_rent,
         leaseTerm: input.lease_term,
+        availableFrom: input.available_from ?? null,
+        availableTo: input.available_to ?? null,
         parking: input.parking,
         allowPets: input.allow_pets,
         // Fair preferences (decision 018): a whole unit stores no preference, whatever was sent.
@@ -122,6 +124,9 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
       ...(input.monthly_rent !== undefined && { monthlyRent: input.monthly_rent }),
       ...(input.address !== undefined && { address: input.address }),
       ...(input.lease_term !== undefined && { leaseTerm: input.lease_term }),
+      // Both or neither (the contract's rule); null clears them.
+      ...(input.available_from !== undefined && { availableFrom: input.available_from }),
+      ...(input.available_to !== undefined && { availableTo: input.available_to }),
       ...(input.university_id !== undefined && { universityId: input.university_id }),
       ...(input.parking !== undefined && { parking: input.parking }),
       ...(input.allow_pets !== undefined && { allowPets: input.allow_pets }),

@@ -22,7 +22,7 @@ const DAY_MS = 86_400_000;
 
 const LISTING_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
-  l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
+  l.available_from, l.available_to, l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
   l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
   l.availability_confirmed_at,
@@ -35,7 +35,7 @@ export { PUBLIC_LISTING_SQL };
 /** The listing's own columns (browse reads these, then the names in one lookup per page). */
 const LISTING_ROW_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
-  l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
+  l.available_from, l.available_to, l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
   l.verification_status, l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew,
   l.stripe_subscription_id, l.availability_confirmed_at`;
 
@@ -48,6 +48,8 @@ export interface ListingRow {
   address: string;
   monthly_rent: number;
   lease_term: string;
+  available_from: string | null;
+  available_to: string | null;
   university_id: number;
   university_name: string;
   university_abbreviation: string;
@@ -99,6 +101,8 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     pictures: photos.map((p) => imageUrl(p.key)!),
     thumbnails: photos.map((p) => imageUrl(p.thumb_key ?? p.key)!),
     lease_term: row.lease_term,
+    available_from: row.available_from ?? null,
+    available_to: row.available_to ?? null,
     university_id: row.university_id,
     university_name: row.university_name,
     university_abbreviation: row.university_abbreviation,
@@ -245,6 +249,15 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   if (query.parking !== undefined) add("l.parking = ?", query.parking ? 1 : 0);
   if (query.allow_pets !== undefined) add("l.allow_pets = ?", query.allow_pets ? 1 : 0);
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
+  // The stay needed (issue 15): listings available for all of it; a listing without dates never
+  // matches (NULL compares false). No index has the dates: they are checked row by row along the
+  // sort index (a date range cannot keep the sort order), so a page reads about returned / share
+  // of walked rows that match; the term index (listings_browse_term_newest_idx) keeps that share
+  // high when a term is chosen too (docs/decisions/006).
+  if (query.available_from && query.available_to) {
+    add("l.available_from <= ?", query.available_from);
+    add("l.available_to >= ?", query.available_to);
+  }
   // Sorted by date, a rent range is checked row by row along the date index (unary +: not an index
   // term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows read for
   // one page of 40 at 50,000 listings (issue 14's bench).

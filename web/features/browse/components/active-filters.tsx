@@ -1,6 +1,7 @@
+import { formatStay } from "@contract/constants";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { useUniversities } from "../../../lib/universities";
-import { useBrowseFilters, type FilterKey } from "../hooks/use-browse-filters";
+import { stayOf, useBrowseFilters, type FilterKey } from "../hooks/use-browse-filters";
 
 /** What a filter's chip says, by its query-string value (sort is an order, not a filter: no chip). */
 function useChipLabels(): Partial<Record<FilterKey, (value: string) => string>> {
@@ -20,18 +21,21 @@ function useChipLabels(): Partial<Record<FilterKey, (value: string) => string>> 
 
 /** The active filters as removable chips above the results, so they show even with the filters folded away. */
 export function ActiveFilters() {
-  const { params, set } = useBrowseFilters();
+  const { params, update } = useBrowseFilters();
   const labels = useChipLabels();
-  const chips = (Object.keys(labels) as FilterKey[]).flatMap((key) => {
+  const chips: { key: string; label: string; remove: Partial<Record<FilterKey, null>> }[] = (Object.keys(labels) as FilterKey[]).flatMap((key) => {
     const value = params.get(key);
-    return value ? [{ key, label: labels[key]!(value) }] : [];
+    return value ? [{ key, label: labels[key]!(value), remove: { [key]: null } }] : [];
   });
+  // The stay needed: one chip for both dates ("May 20 - Aug 10"), once it is a whole stay.
+  const stay = stayOf(params);
+  if (stay) chips.push({ key: "stay", label: formatStay(stay.from, stay.to)!, remove: { from: null, to: null } });
   if (!chips.length) return null;
   return (
     <ul className="filter-chips" aria-label="Active filters">
-      {chips.map(({ key, label }) => (
+      {chips.map(({ key, label, remove }) => (
         <li key={key}>
-          <button type="button" className="filter-chip" aria-label={`Remove filter: ${label}`} onClick={() => set(key, null)}>
+          <button type="button" className="filter-chip" aria-label={`Remove filter: ${label}`} onClick={() => update(remove)}>
             {label} <span aria-hidden="true">×</span>
           </button>
         </li>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "@contract/constants";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { useUniversities } from "../../../lib/universities";
-import { useBrowseFilters } from "../hooks/use-browse-filters";
+import { stayOf, useBrowseFilters } from "../hooks/use-browse-filters";
 
 /** Every filter of the browse page; each change rewrites the query string at once. */
 export function FilterBar() {
@@ -11,7 +11,11 @@ export function FilterBar() {
   const [q, setQ] = useState(params.get("q") ?? "");
   // On phones the filters fold away behind a button so listings stay on the first screen.
   const [expanded, setExpanded] = useState(false);
-  const activeCount = ["university", "term", "unitType", "gender", "parking", "pets"].filter((k) => params.has(k)).length;
+  const activeCount = ["university", "term", "unitType", "gender", "parking", "pets"].filter((k) => params.has(k)).length + (stayOf(params) ? 1 : 0);
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  // The stay filters once both dates are there and in order; until then the inputs say what is missing.
+  const stayError = from && to && !stayOf(params) ? "“To” must be after “From”" : null;
   return (
     <section className="filter-bar" aria-label="Filters">
       <form
@@ -62,6 +66,37 @@ export function FilterBar() {
             ))}
           </select>
         </label>
+        <fieldset className="field stay-field">
+          <legend className="field-label">I need it</legend>
+          <div className="stay-inputs">
+            <label className="stay-input">
+              <span>From</span>
+              <input
+                type="date"
+                value={from}
+                aria-invalid={stayError ? true : undefined}
+                aria-describedby={stayError ? "browse-stay-error" : undefined}
+                onChange={(e) => set("from", e.target.value || null)}
+              />
+            </label>
+            <label className="stay-input">
+              <span>To</span>
+              <input
+                type="date"
+                value={to}
+                min={from || undefined}
+                aria-invalid={stayError ? true : undefined}
+                aria-describedby={stayError ? "browse-stay-error" : undefined}
+                onChange={(e) => set("to", e.target.value || null)}
+              />
+            </label>
+          </div>
+          {stayError && (
+            <span className="field-error" id="browse-stay-error" role="alert">
+              {stayError}
+            </span>
+          )}
+        </fieldset>
         <label className="field">
           <span className="field-label">Unit type</span>
           <select value={params.get("unitType") ?? ""} onChange={(e) => set("unitType", e.target.value || null)}>

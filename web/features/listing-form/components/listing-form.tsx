@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCE_TEXTS, GENDER_PREFERENCES, LEASE_TERMS, LIMITS, UNIT_TYPES } from "@contract/constants";
+import { GENDER_PREFERENCE_TEXTS, GENDER_PREFERENCES, LEASE_TERMS, LIMITS, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
 import { listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { allowsGenderPreference } from "@contract/policies";
@@ -19,6 +19,9 @@ interface Fields {
   monthly_rent: string;
   address: string;
   lease_term: string;
+  /** `YYYY-MM-DD` as the date inputs give them; empty when not set. */
+  available_from: string;
+  available_to: string;
   university_id: string;
   parking: boolean;
   allow_pets: boolean;
@@ -33,6 +36,8 @@ const empty: Fields = {
   monthly_rent: "",
   address: "",
   lease_term: "",
+  available_from: "",
+  available_to: "",
   university_id: "",
   parking: false,
   allow_pets: false,
@@ -49,6 +54,8 @@ function parseListing(f: Fields, photoCount: number): { errors: FieldErrors; dat
   if (photoCount > LIMITS.photosPerListing) errors.photos = MESSAGES.max;
   return parsed.success && !Object.keys(errors).length ? { errors, data: parsed.data } : { errors };
 }
+
+const isDate = (key: string) => key === "available_from" || key === "available_to";
 
 export const validateListing = (f: Fields, photoCount: number): FieldErrors => parseListing(f, photoCount).errors;
 
@@ -70,6 +77,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           monthly_rent: String(listing.monthly_rent),
           address: listing.address,
           lease_term: listing.lease_term,
+          available_from: listing.available_from ?? "",
+          available_to: listing.available_to ?? "",
           university_id: String(listing.university_id),
           parking: listing.parking,
           allow_pets: listing.allow_pets,
@@ -86,6 +95,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const submit = useSubmitListing(listing);
+  // The dates the last term choice filled in: a later term choice replaces only these (or empty dates).
+  const preset = useRef<{ from: string; to: string } | null>(null);
 
   const previews = useMemo(() => photos.filter((p): p is Extract<FormPhoto, { kind: "new" }> => p.kind === "new").map((p) => p.preview), [photos]);
   const previewsRef = useRef(previews);
@@ -97,8 +108,28 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   function set<K extends keyof Fields>(key: K, value: Fields[K], also: Partial<Fields> = {}) {
     const next = { ...fields, ...also, [key]: value };
     setFields(next);
-    // A shown error follows the value: it goes as soon as the value is valid.
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: validateListing(next, photos.length)[key] }));
+    // A shown error follows the value: it goes as soon as the value is valid (the dates go together).
+    const shown = (Object.keys(errors) as (keyof FieldErrors)[]).filter(
+      (k) => errors[k] && (k === key || k in also || (isDate(key) && isDate(k))),
+    );
+    if (shown.length) {
+      const now = validateListing(next, photos.length);
+      setErrors((e) => ({ ...e, ...Object.fromEntries(shown.map((k) => [k, now[k]])) }));
+    }
+  }
+
+  /** A term choice fills that term's next typical dates, unless the owner typed dates of their own. */
+  function chooseTerm(term: string) {
+    const untouched =
+      (!fields.available_from && !fields.available_to) ||
+      (preset.current !== null && fields.available_from === preset.current.from && fields.available_to === preset.current.to);
+    if (!untouched || !(LEASE_TERMS as readonly string[]).includes(term)) return set("lease_term", term);
+    // Today's date read here, in the handler (never while rendering: the server renders this page too).
+    const now = new Date();
+    const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+    const dates = nextTermDates(term as LeaseTerm, today);
+    preset.current = dates;
+    set("lease_term", term, { available_from: dates.from, available_to: dates.to });
   }
 
   async function addFiles(list: FileList | null) {
@@ -195,7 +226,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       </div>
       <AddressInput value={fields.address} onChange={(v) => set("address", v)} error={errors.address} maxLength={LIMITS.addressMax} />
       <div className="grid-2">
-        <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => set("lease_term", e.target.value)}>
+        <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
           <option value="">Choose a term</option>
           {LEASE_TERMS.map((t) => (
             <option key={t} value={t}>
@@ -204,6 +235,24 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           ))}
         </SelectField>
         <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
+      </div>
+      <div className="grid-2">
+        <TextField
+          label="Available from"
+          type="date"
+          value={fields.available_from}
+          error={errors.available_from}
+          onChange={(e) => set("available_from", e.target.value)}
+          hint="Choosing a term fills in its usual dates; change them to your exact days."
+        />
+        <TextField
+          label="Available to"
+          type="date"
+          value={fields.available_to}
+          min={fields.available_from || undefined}
+          error={errors.available_to}
+          onChange={(e) => set("available_to", e.target.value)}
+        />
       </div>
       <div className="grid-2">
         {/* Offered for shared units only; before a unit type is chosen the select shows as it always has. */}

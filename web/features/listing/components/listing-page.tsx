@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
+import { formatStay } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
@@ -129,9 +130,12 @@ export function ListingPage() {
   const isOwner = canEditListing(session?.user, l);
   const canMessageOwner = canMessage(session?.user, l.user_id);
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
+  const stay = formatStay(l.available_from, l.available_to);
   const details: [string, string][] = [
     ["Unit type", unitLabel(l.unit_type)],
     ["Lease term", termLabel(l.lease_term)],
+    // The exact dates (issue 15), when the owner gave them.
+    ...(stay ? [["Available", stay] as [string, string]] : []),
     ["University", `${l.university_name} (${l.university_abbreviation})`],
     ["Address", l.address],
     ["Parking", l.parking ? "Yes" : "No"],
@@ -186,6 +190,7 @@ export function ListingPage() {
           <ul className="tags" aria-label="Tags">
             <li>{unitLabel(l.unit_type)}</li>
             <li>{termLabel(l.lease_term)}</li>
+            {stay && <li>{stay}</li>}
             {l.parking && <li>Parking</li>}
             {l.allow_pets && <li>Pets OK</li>}
             {l.promoted && <li className="tag-featured">Featured</li>}
