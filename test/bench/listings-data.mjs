@@ -34,9 +34,10 @@ export function writeBenchListings(file, count = 50_000, universityIds = []) {
     "INSERT INTO users (id, email, first_name, last_name, email_verification_status, id_verification_status) VALUES ('benchuser000000000001', 'bench@campusnest.dev', 'Bench', 'Lister', 'verified', 'verified');",
   ];
   const start = Date.UTC(2025, 0, 1);
-  for (let i = 0; i < count; i += 500) {
+  // 250 rows per INSERT: a statement must stay under D1's 100 KB limit (the dates made 500 rows too long).
+  for (let i = 0; i < count; i += 250) {
     const rows = [];
-    for (let j = i; j < Math.min(count, i + 500); j++) {
+    for (let j = i; j < Math.min(count, i + 250); j++) {
       const uni = rand() < 0.5 && universityIds.length ? pick(universityIds) : 1 + Math.floor(rand() * 198);
       const created = new Date(start + j * 600_000).toISOString();
       const term = pick(TERMS);
