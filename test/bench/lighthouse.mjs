@@ -11,23 +11,13 @@
 import { readFileSync } from "node:fs";
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
-import { chromiumPath } from "../e2e/browser.mjs";
+import { chromiumPath, launchOptions } from "../e2e/browser.mjs";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const RUN_TIMEOUT_MS = Number(process.env.BENCH_LIGHTHOUSE_TIMEOUT_MS ?? 120_000);
-// The same flags as the browser tests (test/e2e/browser.mjs), with the new headless mode.
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+// The browser tests' flags (test/e2e/browser.mjs), with the new headless mode.
+const CHROME_FLAGS = ["--headless=new", ...launchOptions().args];
 export const BUDGET = { performance: 90, accessibility: 100, "best-practices": 100, seo: 100 };
 export const GOAL = { score: 100, lcpMs: 1500, tbtMs: 100, cls: 0 };
 
