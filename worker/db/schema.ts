@@ -6,7 +6,7 @@
  * integers. Timestamps are ISO 8601 UTC strings, which sort correctly as text. Booleans are 0/1.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
   text("created_at")
@@ -20,6 +20,9 @@ export const universities = sqliteTable(
     name: text("name").notNull(),
     abbreviation: text("abbreviation").notNull(),
     state: text("state").notNull(),
+    /** The main campus (IPEDS directory data, migration 0012); null where unknown (issue 15). */
+    latitude: real("latitude"),
+    longitude: real("longitude"),
   },
   (t) => [uniqueIndex("universities_name_unique").on(t.name)],
 );
@@ -50,6 +53,8 @@ export const users = sqliteTable(
     emailOnVerificationReview: integer("email_on_verification_review", { mode: "boolean" })
       .notNull()
       .default(true),
+    /** Saved-search alerts (issue 15): off stops every alert email whatever each search says. */
+    emailOnSavedSearch: integer("email_on_saved_search", { mode: "boolean" }).notNull().default(true),
     /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
     suspendedAt: text("suspended_at"),
     createdAt: createdAt(),
@@ -159,6 +164,16 @@ export const listings = sqliteTable(
     /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings from before issue 15). */
     availableFrom: text("available_from"),
     availableTo: text("available_to"),
+    /** Where the place is, as the address autocomplete gave it (both or neither; never guessed). */
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    /** Miles from the place to its university's campus, computed on write; null when either is unknown. */
+    distanceMiles: real("distance_miles"),
+    /**
+     * The distance sort's key: unknown distances sort after every known one (a generated column, so
+     * the browse indexes can walk it in order and the keyset cursor stays one number).
+     */
+    distanceKey: real("distance_key").generatedAlwaysAs(sql`ifnull(distance_miles, 100000)`, { mode: "virtual" }),
     parking: integer("parking", { mode: "boolean" }).notNull().default(false),
     allowPets: integer("allow_pets", { mode: "boolean" }).notNull().default(false),
     /** no_preference | male_preferred | female_preferred */
@@ -222,6 +237,9 @@ export const listings = sqliteTable(
       t.monthlyRent,
       t.id,
     ),
+    // Closest to campus first, and "within N miles" (issue 15).
+    index("listings_browse_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id),
+    index("listings_browse_university_distance_idx").on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id),
     index("listings_promotion_end_idx").on(t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
@@ -516,3 +534,56 @@ export const checkoutSessions = sqliteTable("checkout_sessions", {
   completedAt: text("completed_at"),
   createdAt: createdAt(),
 });
+
+/**
+ * A student's saved browse search (issue 15): its filters, and how its alerts go out. A newly
+ * approved listing that matches is recorded as a hit; hits go out by email (instant: as soon as the
+ * search's daily allowance permits; daily: one digest), at most one email per search per day.
+ */
+export const savedSearches = sqliteTable(
+  "saved_searches",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The browse filters as the browse URL's query string, canonical (keys sorted; no page or cursor). */
+    query: text("query").notNull(),
+    /** The query's university, copied so an approval finds its candidate searches by index; null = any. */
+    universityId: integer("university_id"),
+    /** instant | daily */
+    alertFrequency: text("alert_frequency").notNull().default("instant"),
+    /** Alerts paused by the student (or by the email's unsubscribe link); the search stays saved. */
+    pausedAt: text("paused_at"),
+    /** When the last alert email for this search went out (at most one a day). */
+    lastAlertAt: text("last_alert_at"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at"),
+  },
+  (t) => [
+    index("saved_searches_user_idx").on(t.userId, t.createdAt),
+    index("saved_searches_university_idx").on(t.universityId, t.pausedAt),
+  ],
+);
+
+/** A listing that matched a saved search when it was approved; emailedAt once it went out in an alert. */
+export const savedSearchHits = sqliteTable(
+  "saved_search_hits",
+  {
+    searchId: text("search_id")
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: "cascade" }),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    emailedAt: text("emailed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.searchId, t.listingId] }),
+    // The cron's walk: searches with hits waiting.
+    index("saved_search_hits_pending_idx").on(t.emailedAt, t.searchId),
+    index("saved_search_hits_listing_idx").on(t.listingId),
+  ],
+);

@@ -234,9 +234,12 @@ export interface BrowseResult {
   rowsRead: number;
 }
 
-export async function browseListings(db: D1Database, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
-  const now = cursor?.t ?? Date.now();
-  const nowIso = new Date(now).toISOString();
+/**
+ * The browse filters as SQL over `listings l` (the public rule included): the one home of what a
+ * filter means, used by browse and by saved searches' matching (issue 15). `none`: the filters can
+ * match nothing (free text without a word).
+ */
+export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluated_key">): { where: string[]; binds: (string | number)[]; none: boolean } {
   const where: string[] = [PUBLIC_LISTING_SQL];
   const binds: (string | number)[] = [];
   const add = (clause: string, ...values: (string | number)[]) => {
@@ -265,8 +268,15 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   if (query.min_rent !== undefined) add(`${rent} >= ?`, query.min_rent);
   if (query.max_rent !== undefined) add(`${rent} <= ?`, query.max_rent);
   const fts = query.q ? ftsQuery(query.q) : null;
-  if (query.q && !fts) return { listings: [], nextToken: null, rowsRead: 0 };
   if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
+  return { where, binds, none: !!query.q && !fts };
+}
+
+export async function browseListings(db: D1Database, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
+  const now = cursor?.t ?? Date.now();
+  const nowIso = new Date(now).toISOString();
+  const { where, binds, none } = browseFilterSql(query);
+  if (none) return { listings: [], nextToken: null, rowsRead: 0 };
 
   const { column, dir } = ORDER[query.sort];
   const cmp = dir === "DESC" ? "<" : ">";

@@ -1,0 +1,2 @@
+-- Filled in by the IPEDS data (in progress).
+SELECT 1;
