@@ -3,23 +3,10 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClie
 import type { z } from "zod";
 import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
 import type { PublicUserResponse } from "@contract/users";
+import { browseApiQuery, type BrowseParams } from "@contract/browse-url";
 import { apiRequest } from "./api-client";
 
-export interface BrowseParams {
-  university_id?: string | null;
-  lease_term?: string | null;
-  unit_type?: string | null;
-  parking?: boolean;
-  allow_pets?: boolean;
-  gender_preference?: string | null;
-  min_rent?: string | null;
-  max_rent?: string | null;
-  q?: string | null;
-  /** The stay needed (issue 15), `YYYY-MM-DD`: both or neither. */
-  available_from?: string | null;
-  available_to?: string | null;
-  sort?: string | null;
-}
+export type { BrowseParams } from "@contract/browse-url";
 
 /** What an owner may send to change a listing (booleans may go as "true"/"false", as the spec sends them). */
 export type ListingPatch = z.input<typeof listingPatchSchema>;
@@ -46,9 +33,7 @@ export const browseListings = (params: BrowseParams, lastKey: string | null, lim
   apiRequest<BrowseResponse>("subleases/", {
     auth: false,
     query: {
-      ...params,
-      parking: params.parking ? "true" : undefined,
-      allow_pets: params.allow_pets ? "true" : undefined,
+      ...browseApiQuery(params),
       limit,
       last_evaluated_key: lastKey,
     },

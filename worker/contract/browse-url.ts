@@ -1,0 +1,67 @@
+/**
+ * Browse filters as they live in the page's URL, and the API query they become: one home for the
+ * mapping, used by the SPA (browse, the server render) and by saved searches (issue 15), which store
+ * the URL's query string and match it on the server through the same API query. No zod here: the
+ * home page imports this.
+ */
+import { isIsoDate } from "./constants";
+
+/**
+ * The spec's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
+ * max, and from/to: the stay needed (issue 15), `YYYY-MM-DD`, sent only as a pair.
+ */
+export const FILTER_KEYS = ["university", "term", "sort", "unitType", "parking", "pets", "gender", "q", "min", "max", "from", "to"] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+
+/** The browse API's filters (GET subleases/), as the SPA holds them. */
+export interface BrowseParams {
+  university_id?: string | null;
+  lease_term?: string | null;
+  unit_type?: string | null;
+  parking?: boolean;
+  allow_pets?: boolean;
+  gender_preference?: string | null;
+  min_rent?: string | null;
+  max_rent?: string | null;
+  q?: string | null;
+  /** The stay needed (issue 15), `YYYY-MM-DD`: both or neither. */
+  available_from?: string | null;
+  available_to?: string | null;
+  sort?: string | null;
+}
+
+/** The stay in the URL when it is a whole one (two dates, in order); otherwise none. */
+export function stayOf(params: URLSearchParams): { from: string; to: string } | null {
+  const from = params.get("from");
+  const to = params.get("to");
+  return from && to && isIsoDate(from) && isIsoDate(to) && from < to ? { from, to } : null;
+}
+
+export function toBrowseParams(params: URLSearchParams): BrowseParams {
+  const stay = stayOf(params);
+  return {
+    university_id: params.get("university"),
+    lease_term: params.get("term"),
+    unit_type: params.get("unitType"),
+    parking: params.get("parking") === "true",
+    allow_pets: params.get("pets") === "true",
+    gender_preference: params.get("gender"),
+    min_rent: params.get("min"),
+    max_rent: params.get("max"),
+    q: params.get("q"),
+    // Half a stay (one date typed so far) or one out of order filters nothing yet.
+    available_from: stay?.from ?? null,
+    available_to: stay?.to ?? null,
+    sort: params.get("sort"),
+  };
+}
+
+/** The query string values GET subleases/ receives for these filters (absent ones left out). */
+export function browseApiQuery(params: BrowseParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value === "string" && value !== "") query[key] = value;
+    else if (value === true) query[key] = "true";
+  }
+  return query;
+}
