@@ -26,6 +26,15 @@ export function benchDates(term, createdMs, rand) {
   return [isoDay(Date.parse(`${start}-${from}T00:00:00Z`) + shift()), isoDay(Date.parse(`${start}-${to}T00:00:00Z`) + shift())];
 }
 
+/**
+ * Miles to the listing's campus (issue 15): most within 5 miles, a tail out to 15, one in six
+ * unknown (no coordinates: an address typed without picking a suggestion).
+ */
+export function benchDistance(rand) {
+  if (rand() < 1 / 6) return null;
+  return Math.round(15 * rand() ** 2 * 10 + 1) / 10;
+}
+
 export function writeBenchListings(file, count = 50_000, universityIds = []) {
   let seed = 7;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -42,12 +51,13 @@ export function writeBenchListings(file, count = 50_000, universityIds = []) {
       const created = new Date(start + j * 600_000).toISOString();
       const term = pick(TERMS);
       const [from, to] = benchDates(term, start + j * 600_000, rand).map((d) => (d ? `'${d}'` : "NULL"));
+      const distance = benchDistance(rand) ?? "NULL";
       rows.push(
-        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St',${400 + Math.floor(rand() * 1600)},'${term}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}',${from},${to})`,
+        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St',${400 + Math.floor(rand() * 1600)},'${term}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}',${from},${to},${distance})`,
       );
     }
     lines.push(
-      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at,available_from,available_to) VALUES ${rows.join(",")};`,
+      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at,available_from,available_to,distance_miles) VALUES ${rows.join(",")};`,
     );
   }
   writeFileSync(file, lines.join("\n"));

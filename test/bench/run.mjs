@@ -172,6 +172,13 @@ try {
     ["summer stay, newest", "available_from=2026-05-20&available_to=2026-08-10"],
     ["university + summer stay", `university_id=${ufId}&available_from=2026-05-20&available_to=2026-08-10`],
     ["university + summer + stay", `university_id=${ufId}&lease_term=summer&available_from=2026-05-20&available_to=2026-08-10`],
+    // Distance to campus (issue 15): closest first, and "within N miles" with either sort.
+    ["closest to campus", "sort=distance"],
+    ["university, closest to campus", `university_id=${ufId}&sort=distance`],
+    ["within 2 mi, newest", "within_miles=2"],
+    ["university + within 2 mi, newest", `university_id=${ufId}&within_miles=2`],
+    ["university + within 2 mi, closest", `university_id=${ufId}&within_miles=2&sort=distance`],
+    ["university + within 5 mi, price", `university_id=${ufId}&within_miles=5&sort=price_asc`],
   ];
   console.log(`\n== Browse over ${LISTINGS.toLocaleString("en-US")} listings: rows read per page of 40 (goal < 2x rows returned)`);
   for (const [label, query] of combos) {

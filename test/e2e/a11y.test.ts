@@ -49,7 +49,7 @@ beforeAll(async () => {
   ({ anyListing: listingId, listerListing: ownListingId } = await demoListingIds(b.baseUrl));
 });
 
-const publicRoutes = () => ["/", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/no/such/page", "/staff"];
+const publicRoutes = () => ["/", "/?term=fall", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/unsubscribe?token=invalid", "/no/such/page", "/staff"];
 const signedInRoutes = () => [
   "/",
   `/listing/${listingId}`,

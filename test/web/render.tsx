@@ -25,7 +25,7 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
     id_verification_status: "unverified",
     preferred_university_id: null,
     preferred_term: null,
-    notification_settings: { email_on_message: true, email_on_listing_review: true, email_on_verification_review: true },
+    notification_settings: { email_on_message: true, email_on_listing_review: true, email_on_verification_review: true, email_on_saved_search: true },
     ...overrides,
   };
 }
@@ -48,6 +48,9 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     university_id: 1,
     university_name: "University of Florida",
     university_abbreviation: "UF",
+    distance_miles: null,
+    latitude: null,
+    longitude: null,
     parking: false,
     allow_pets: false,
     gender_preference: "no_preference",

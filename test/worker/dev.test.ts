@@ -72,6 +72,32 @@ describe("demo data", () => {
     const { results: units } = await env.DB.prepare("SELECT DISTINCT unit_type FROM listings WHERE gender_preference != 'no_preference'").all<{ unit_type: string }>();
     expect(units.filter((u) => !allowsGenderPreference(u.unit_type))).toEqual([]);
 
+    // Issue 15: every listing has exact dates; all but a few have coordinates near their campus
+    // (0.2 to 4 miles), and the distance stored is the one to their own university.
+    const places = await env.DB.prepare(
+      `SELECT COUNT(*) AS n, COUNT(available_from) AS dated, COUNT(latitude) AS placed, COUNT(distance_miles) AS measured,
+              MIN(distance_miles) AS nearest, MAX(distance_miles) AS farthest,
+              SUM(available_from < available_to) AS ordered, SUM(distance_miles <= 1) AS within_one
+       FROM listings`,
+    ).first<{ n: number; dated: number; placed: number; measured: number; nearest: number; farthest: number; ordered: number; within_one: number }>();
+    expect(places!.dated).toBe(places!.n);
+    expect(places!.ordered).toBe(places!.n);
+    expect(places!.placed).toBe(places!.measured);
+    expect(places!.n - places!.placed).toBeGreaterThanOrEqual(2);
+    expect(places!.n - places!.placed).toBeLessThanOrEqual(3);
+    expect(places!.nearest).toBeGreaterThanOrEqual(0.1);
+    expect(places!.farthest).toBeLessThanOrEqual(4.1);
+    expect(places!.within_one).toBeGreaterThan(0);
+    const { results: measured } = await env.DB.prepare(
+      `SELECT l.latitude AS lat, l.longitude AS lng, l.distance_miles AS miles, u.latitude AS ulat, u.longitude AS ulng
+       FROM listings l JOIN universities u ON u.id = l.university_id WHERE l.latitude IS NOT NULL`,
+    ).all<{ lat: number; lng: number; miles: number; ulat: number; ulng: number }>();
+    const rad = (d: number) => (d * Math.PI) / 180;
+    for (const m of measured) {
+      const h = Math.sin(rad(m.ulat - m.lat) / 2) ** 2 + Math.cos(rad(m.lat)) * Math.cos(rad(m.ulat)) * Math.sin(rad(m.ulng - m.lng) / 2) ** 2;
+      expect(Math.abs(2 * 3958.8 * Math.asin(Math.sqrt(h)) - m.miles)).toBeLessThanOrEqual(0.051);
+    }
+
     // Every listing has photos, and every photo is really in the bucket.
     const orphan = await env.DB.prepare(
       "SELECT COUNT(*) AS n FROM listings l WHERE NOT EXISTS (SELECT 1 FROM listing_photos p WHERE p.listing_id = l.id)",

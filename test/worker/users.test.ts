@@ -66,7 +66,7 @@ describe("profile", () => {
     expect((await patch(s.access_token, "/api/v1/users/preferences", { preferred_term: "winter" })).status).toBe(422);
     const toggles = await patch(s.access_token, "/api/v1/users/notifications", { email_on_message: false });
     expect(await json(toggles)).toEqual({
-      data: { email_on_message: false, email_on_listing_review: true, email_on_verification_review: true },
+      data: { email_on_message: false, email_on_listing_review: true, email_on_verification_review: true, email_on_saved_search: true },
     });
     const stats = await json(await api("/api/v1/users/stats", authed(s.access_token)));
     expect(stats).toEqual({ data: { listings: 0, favorites: 0, conversations: 0, unread_messages: 0 } });

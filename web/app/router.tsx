@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
       { path: paths.verification, ...lazyPage(() => import("./routes/verification")) },
       { path: paths.support, ...lazyPage(() => import("./routes/support")) },
       { path: paths.availability, ...lazyPage(() => import("./routes/availability")) },
+      { path: paths.unsubscribe, ...lazyPage(() => import("./routes/unsubscribe")) },
       { path: paths.terms, ...lazyPage(() => import("./routes/terms")) },
       { path: paths.safety, ...lazyPage(() => import("./routes/safety")) },
       { path: "*", ...lazyPage(() => import("./routes/not-found")) },

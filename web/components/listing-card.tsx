@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { availabilityConfirmedText, formatStay } from "@contract/constants";
+import { availabilityConfirmedText, formatDistance, formatStay } from "@contract/constants";
 import { allowsGenderPreference } from "@contract/policies";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
@@ -23,6 +23,8 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
   const stay = formatStay(listing.available_from, listing.available_to);
+  // "1.2 mi to UF" (issue 15); nothing when the distance is unknown.
+  const distance = formatDistance(listing.distance_miles, listing.university_abbreviation);
   const tags = [
     unitLabel(listing.unit_type),
     termLabel(listing.lease_term),
@@ -49,6 +51,7 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
         <p className="listing-card-university muted">
           {listing.university_abbreviation} · {listing.university_name}
         </p>
+        {distance && <p className="listing-card-distance">{distance}</p>}
         <ul className="tags" aria-label="Details">
           {tags.map((t) => (
             <li key={t}>{t}</li>

@@ -23,6 +23,10 @@ export const paths = {
   support: "/support",
   /** Fresh listings: where the "still available?" email's one-click links land (?token=). */
   availability: "/availability",
+  /** Saved searches (issue 15): where an alert email's unsubscribe link lands (?token=). */
+  unsubscribe: "/unsubscribe",
+  /** A saved search's browse page (its canonical query string). */
+  savedSearch: (query: string) => (query ? `/?${query}` : "/"),
   terms: "/terms",
   /** How to spot a rental scam, why to stay on CampusNest, how to report (issue 13). */
   safety: "/safety",

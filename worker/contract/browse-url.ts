@@ -4,13 +4,14 @@
  * the URL's query string and match it on the server through the same API query. No zod here: the
  * home page imports this.
  */
-import { isIsoDate } from "./constants";
+import { isIsoDate, withinMilesOf } from "./constants";
 
 /**
  * The spec's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
- * max, and from/to: the stay needed (issue 15), `YYYY-MM-DD`, sent only as a pair.
+ * max, from/to: the stay needed (issue 15), `YYYY-MM-DD`, sent only as a pair, and within: at most that
+ * many miles from campus (issue 15).
  */
-export const FILTER_KEYS = ["university", "term", "sort", "unitType", "parking", "pets", "gender", "q", "min", "max", "from", "to"] as const;
+export const FILTER_KEYS = ["university", "term", "sort", "unitType", "parking", "pets", "gender", "q", "min", "max", "from", "to", "within"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The browse API's filters (GET subleases/), as the SPA holds them. */
@@ -27,6 +28,8 @@ export interface BrowseParams {
   /** The stay needed (issue 15), `YYYY-MM-DD`: both or neither. */
   available_from?: string | null;
   available_to?: string | null;
+  /** At most this many miles from the listing's campus (issue 15). */
+  within_miles?: string | null;
   sort?: string | null;
 }
 
@@ -52,6 +55,8 @@ export function toBrowseParams(params: URLSearchParams): BrowseParams {
     // Half a stay (one date typed so far) or one out of order filters nothing yet.
     available_from: stay?.from ?? null,
     available_to: stay?.to ?? null,
+    // A distance out of range or not a number filters nothing (as a half stay does).
+    within_miles: withinMilesOf(params.get("within"))?.toString() ?? null,
     sort: params.get("sort"),
   };
 }

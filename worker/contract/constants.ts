@@ -178,3 +178,29 @@ export function formatStay(from: string | null | undefined, to: string | null | 
   const crosses = from.slice(0, 4) !== to.slice(0, 4);
   return `${day(from, crosses)} - ${day(to, crosses)}`;
 }
+
+/**
+ * Distance to campus (issue 15): the "within N miles" filter's range and the browse page's choices.
+ * Distances are stored rounded to 0.1 mile, so "within 2" includes a listing 2.0 miles away.
+ */
+export const DISTANCE = {
+  withinMinMiles: 0.5,
+  withinMaxMiles: 50,
+  withinOptions: [1, 2, 5, 10],
+} as const;
+
+/** The within filter's value from a URL (`within=2`): a number in range, or null (anything else filters nothing). */
+export function withinMilesOf(value: string | null | undefined): number | null {
+  if (!value || !/^\d+(\.\d+)?$/.test(value)) return null;
+  const miles = Number(value);
+  return miles >= DISTANCE.withinMinMiles && miles <= DISTANCE.withinMaxMiles ? miles : null;
+}
+
+/**
+ * A listing's distance for people: "1.2 mi to UF" (one decimal). Null when the distance is unknown
+ * (no coordinates on either side): nothing is shown and nothing is guessed.
+ */
+export function formatDistance(miles: number | null | undefined, abbreviation: string): string | null {
+  if (miles === null || miles === undefined || !Number.isFinite(miles)) return null;
+  return `${miles.toFixed(1)} mi to ${abbreviation}`;
+}

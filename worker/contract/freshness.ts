@@ -35,6 +35,8 @@ export interface DevHousekeepingResponse {
   unsubmittedDocuments: number;
   availabilityAsked: number;
   listingsPaused: number;
+  /** Saved-search alert emails sent (issue 15). */
+  savedSearchAlerts: number;
 }
 
 /** POST dev/listings/{id}/age-availability (development only). */

@@ -1,5 +1,5 @@
 import { z } from "./zod";
-import { GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
+import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
@@ -28,6 +28,25 @@ export function checkDateRange(
     ctx.addIssue({ code: "custom", message: `"${labels.to}" must be after "${labels.from}"`, path: [names.to] });
 }
 
+/** A coordinate in degrees within [-max, max]; null clears it on an edit. */
+const coordinate = (label: string, max: number) =>
+  z
+    .number(`${label} must be a number`)
+    .min(-max, `${label} must be between -${max} and ${max}`)
+    .max(max, `${label} must be between -${max} and ${max}`);
+
+/**
+ * Where the place is (issue 15), as the address autocomplete gave it: both coordinates or neither
+ * (null counts as neither). Never guessed: without them the listing has no distance to campus.
+ */
+export function checkCoordinates(value: Record<string, unknown>, ctx: { addIssue: (issue: { code: "custom"; message: string; path: string[] }) => void }) {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (given(value.latitude) && !given(value.longitude))
+    ctx.addIssue({ code: "custom", message: 'Please also give "longitude" (both coordinates or neither)', path: ["longitude"] });
+  else if (!given(value.latitude) && given(value.longitude))
+    ctx.addIssue({ code: "custom", message: 'Please also give "latitude" (both coordinates or neither)', path: ["latitude"] });
+}
+
 /** A listing's fields, without defaults (a PATCH must never fill in what the owner did not send). */
 const listingFields = {
   title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`),
@@ -43,6 +62,9 @@ const listingFields = {
   /** The exact stay offered (issue 15): optional, both or neither (null clears them on an edit). */
   available_from: isoDate("Available from").nullable().optional(),
   available_to: isoDate("Available to").nullable().optional(),
+  /** Where the place is (issue 15): both or neither; null clears them on an edit. Never shown publicly. */
+  latitude: coordinate("Latitude", 90).nullable().optional(),
+  longitude: coordinate("Longitude", 180).nullable().optional(),
   university_id: z.coerce.number().int().positive("Please choose a university"),
   parking: flag,
   allow_pets: flag,
@@ -60,16 +82,23 @@ export const listingInputFields = z.object({
   allow_pets: flag.default(false),
   gender_preference: z.enum(GENDER_PREFERENCES).default("no_preference"),
 });
-export const listingInputSchema = listingInputFields.superRefine((v, ctx) => checkDateRange(v, ctx));
+export const listingInputSchema = listingInputFields.superRefine((v, ctx) => {
+  checkDateRange(v, ctx);
+  checkCoordinates(v, ctx);
+});
 export type ListingInput = z.infer<typeof listingInputSchema>;
 
 export const listingPatchSchema = z
   .object(listingFields)
   .partial()
   .extend({ status: z.enum(LISTING_STATUSES).optional() })
-  .superRefine((v, ctx) => checkDateRange(v, ctx));
+  .superRefine((v, ctx) => {
+    checkDateRange(v, ctx);
+    checkCoordinates(v, ctx);
+  });
 
-export const SORTS = ["newest", "price_asc", "price_desc"] as const;
+/** distance: closest to the listing's campus first, unknown distances last (issue 15). */
+export const SORTS = ["newest", "price_asc", "price_desc", "distance"] as const;
 export type Sort = (typeof SORTS)[number];
 
 const boolParam = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -88,6 +117,12 @@ export const browseQuerySchema = z.object({
   /** The stay needed (issue 15): listings available for all of it. Both or neither, from before to. */
   available_from: isoDate("available_from").optional(),
   available_to: isoDate("available_to").optional(),
+  /** Listings at most this many miles from their campus (issue 15); one without a distance never matches. */
+  within_miles: z.coerce
+    .number("within_miles must be a number of miles")
+    .min(DISTANCE.withinMinMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
+    .max(DISTANCE.withinMaxMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
+    .optional(),
   sort: z.enum(SORTS).default("newest"),
 }).superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }));
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
@@ -112,6 +147,11 @@ export interface PublicListing {
   university_id: number;
   university_name: string;
   university_abbreviation: string;
+  /**
+   * Miles from the place to its university's campus, to 0.1 (issue 15); null when the listing or the
+   * campus has no coordinates. The listing's own coordinates are never public (the owner's view has them).
+   */
+  distance_miles: number | null;
   parking: boolean;
   allow_pets: boolean;
   gender_preference: string;
@@ -137,6 +177,9 @@ export interface PublicListing {
 
 /** A listing as its owner and staff see it: the public fields plus why it was rejected and its subscription. */
 export interface OwnerListing extends PublicListing {
+  /** Where the place is, as the address autocomplete gave it (the edit form keeps them); null when unknown. */
+  latitude: number | null;
+  longitude: number | null;
   rejection_reason: string | null;
   stripe_subscription_id: string | null;
 }

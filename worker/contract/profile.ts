@@ -22,6 +22,7 @@ export const notificationsSchema = z.object({
   email_on_message: z.boolean().optional(),
   email_on_listing_review: z.boolean().optional(),
   email_on_verification_review: z.boolean().optional(),
+  email_on_saved_search: z.boolean().optional(),
 });
 
 export const avatarSchema = z.object({ image_data: z.string().min(1, "Please select an image file") });

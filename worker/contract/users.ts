@@ -4,6 +4,8 @@ export interface NotificationSettings {
   email_on_message: boolean;
   email_on_listing_review: boolean;
   email_on_verification_review: boolean;
+  /** Saved-search alerts (issue 15). */
+  email_on_saved_search: boolean;
 }
 
 /** The User of the spec, as its owner (and admins) see it. Never a password hash. */

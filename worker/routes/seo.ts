@@ -15,7 +15,7 @@ const ID_FIRST_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 /** Public pages besides listings. */
 const PAGES = ["/", "/safety", "/support", "/terms"];
 /** Signed-in, one-off or private pages: nothing for an index. */
-const PRIVATE = ["/profile", "/favorites", "/messages", "/create", "/edit/", "/promote", "/billing", "/verification", "/availability"];
+const PRIVATE = ["/profile", "/favorites", "/messages", "/create", "/edit/", "/promote", "/billing", "/verification", "/availability", "/unsubscribe"];
 const CACHE = "public, max-age=3600";
 
 const originOf = (c: Context<AppContext>) => c.var.config.publicBaseUrl || new URL(c.req.url).origin;

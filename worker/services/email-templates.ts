@@ -18,10 +18,12 @@ interface Layout {
   code?: string;
   /** A button (HTML) and a bare address (text). */
   link?: { href: string; label: string };
+  /** A list of linked entries after the paragraphs (saved-search alerts: the new listings). */
+  items?: { href: string; label: string; detail: string }[];
   footnote: string;
 }
 
-function render({ to, subject, preheader, heading, paragraphs, code, link, moreLinks = [], footnote }: Layout): EmailMessage {
+function render({ to, subject, preheader, heading, paragraphs, code, link, moreLinks = [], items = [], footnote }: Layout): EmailMessage {
   const html = `<!doctype html><html><body style="margin:0;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#14171c">
 <span style="display:none">${escapeHtml(preheader)}</span>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:24px 12px"><tr><td align="center">
@@ -29,12 +31,13 @@ function render({ to, subject, preheader, heading, paragraphs, code, link, moreL
 <tr><td style="font-size:20px;font-weight:800;color:#1f6feb;padding-bottom:16px">CampusNest</td></tr>
 <tr><td style="font-size:22px;font-weight:700;padding-bottom:12px">${escapeHtml(heading)}</td></tr>
 ${paragraphs.map((p) => `<tr><td style="font-size:16px;line-height:1.5;padding-bottom:12px">${escapeHtml(p)}</td></tr>`).join("")}
+${items.map((i) => `<tr><td style="font-size:16px;line-height:1.4;padding:0 0 12px"><a href="${escapeHtml(i.href)}" style="color:#1f6feb;font-weight:700">${escapeHtml(i.label)}</a><br><span style="color:#5b6472">${escapeHtml(i.detail)}</span></td></tr>`).join("")}
 ${code ? `<tr><td style="padding:8px 0 20px"><div style="font-size:32px;letter-spacing:8px;font-weight:800;background:#e8f0fe;color:#14171c;border-radius:8px;padding:14px 0;text-align:center">${escapeHtml(code)}</div></td></tr>` : ""}
 ${link ? `<tr><td style="padding:8px 0 20px"><a href="${escapeHtml(link.href)}" style="display:inline-block;background:#1f6feb;color:#ffffff;text-decoration:none;font-weight:700;border-radius:8px;padding:12px 20px">${escapeHtml(link.label)}</a></td></tr>` : ""}
 ${moreLinks.map((l) => `<tr><td style="padding:0 0 20px"><a href="${escapeHtml(l.href)}" style="display:inline-block;background:#ffffff;color:#1f6feb;border:1px solid #1f6feb;text-decoration:none;font-weight:700;border-radius:8px;padding:12px 20px">${escapeHtml(l.label)}</a></td></tr>`).join("")}
 <tr><td style="font-size:13px;color:#5b6472;border-top:1px solid #dde1e7;padding-top:14px">${escapeHtml(footnote)}</td></tr>
 </table></td></tr></table></body></html>`;
-  const text = [heading, "", ...paragraphs, ...(code ? ["", `    ${code}`, ""] : [""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), ...moreLinks.flatMap((l) => [`${l.label}: ${l.href}`, ""]), footnote, "", "CampusNest"].join("\n");
+  const text = [heading, "", ...paragraphs, ...items.flatMap((i) => [`${i.label} (${i.detail}): ${i.href}`]), ...(code ? ["", `    ${code}`, ""] : [""]), ...(link ? [`${link.label}: ${link.href}`, ""] : []), ...moreLinks.flatMap((l) => [`${l.label}: ${l.href}`, ""]), footnote, "", "CampusNest"].join("\n");
   return { to, subject, html, text };
 }
 
@@ -134,5 +137,32 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
     link: { href: availableUrl, label: "Still available" },
     moreLinks: [{ href: takenUrl, label: "Taken" }],
     footnote: "These links work for 7 days. You receive this email because you have a listing on CampusNest.",
+  });
+}
+
+/**
+ * A saved search's alert (issue 15): the new listings that match (title, rent, link), a link that
+ * opens the search, and an unsubscribe link that works without signing in.
+ */
+export function savedSearchAlertEmail(
+  to: string,
+  firstName: string,
+  searchName: string,
+  listings: { title: string; monthlyRent: number; url: string }[],
+  total: number,
+  searchUrl: string,
+  unsubscribeUrl: string,
+): EmailMessage {
+  const more = total - listings.length;
+  return render({
+    to,
+    subject: total === 1 ? `New listing for "${searchName}"` : `${total} new listings for "${searchName}"`,
+    preheader: total === 1 ? `${listings[0]?.title ?? "A new listing"} matches your saved search.` : `${total} new listings match your saved search.`,
+    heading: `New on CampusNest for "${searchName}"`,
+    paragraphs: [`Hi ${firstName}, ${total === 1 ? "a listing that matches your saved search was just published" : `${total} listings that match your saved search were published`}:`],
+    items: listings.map((l) => ({ href: l.url, label: l.title, detail: `$${l.monthlyRent.toLocaleString("en-US")}/month` })),
+    link: { href: searchUrl, label: more > 0 ? `Open your search (${more} more)` : "Open your search" },
+    moreLinks: [{ href: unsubscribeUrl, label: "Unsubscribe from this search" }],
+    footnote: "You get at most one email a day for each saved search. Unsubscribe stops this search's alerts (no sign-in needed); pause, rename or delete your searches, or turn saved search alerts off, in your profile.",
   });
 }

@@ -15,6 +15,7 @@ import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
+import { sendSavedSearchAlerts } from "./saved-searches";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -40,6 +41,11 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("freshness_failed", { message: String(err) });
     return { asked: 0, paused: 0 };
   });
+  // Saved-search alerts (issue 15): what waited for its day's allowance, and the daily digests.
+  const savedSearchAlerts = await sendSavedSearchAlerts(env, getConfig(env), now).catch((err: unknown) => {
+    log.error("saved_search_alerts_failed", { message: String(err) });
+    return 0;
+  });
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
@@ -47,6 +53,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     unsubmittedDocuments,
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
+    savedSearchAlerts,
   };
   log.info("housekeeping", { ...result });
   return result;

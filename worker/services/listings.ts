@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { adminListingEditSchema, reviewSchema } from "../contract/admin";
 import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import {
   approveAllPending,
   deleteListingRow,
@@ -33,8 +33,11 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { audit } from "./audit";
 import { notifyListingReview } from "./notifications";
+import { alertSavedSearches } from "./saved-searches";
 import { startPendingPromotion, stopSubscriptionsBeforeDelete } from "./promotions";
 import { checkUniversity } from "./universities";
+import { campusOf } from "../db/queries/universities";
+import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
 import { deleteObjects } from "./storage";
 import { purgeListingCache } from "./edge-cache";
 
@@ -56,6 +59,15 @@ export async function checkPictures(env: Env, userId: string, pictures: string[]
   return keys.map((key, position) => ({ key, thumbKey: thumbs[position] ?? null, position }));
 }
 
+/**
+ * Where the place is and its distance to its university's campus (issue 15), stored on write: null
+ * when the place or the campus has no coordinates (nothing is guessed).
+ */
+async function placeFields(db: Db, universityId: number, place: LatLng | null) {
+  const campus = place ? await campusOf(db, universityId) : null;
+  return { latitude: place?.latitude ?? null, longitude: place?.longitude ?? null, distanceMiles: distanceToCampus(place, campus) };
+}
+
 /** The owner's listing as stored (it exists: the caller just wrote it). */
 const loadOwnerListing = async (env: Env, id: string) => (await findOwnerListing(env.DB, id))!;
 
@@ -63,6 +75,7 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
   const db = createDb(env);
   await checkUniversity(db, input.university_id);
   const photos = await checkPictures(env, userId, input.pictures, new Set());
+  const place = await placeFields(db, input.university_id, pointOf(input.latitude, input.longitude));
   const id = newId();
   await db.batch(
     insertListing(
@@ -79,6 +92,7 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
         leaseTerm: input.lease_term,
         availableFrom: input.available_from ?? null,
         availableTo: input.available_to ?? null,
+        ...place,
         parking: input.parking,
         allowPets: input.allow_pets,
         // Fair preferences (decision 018): a whole unit stores no preference, whatever was sent.
@@ -108,6 +122,16 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
     (input.description !== undefined && input.description !== row.description) ||
     (input.address !== undefined && input.address !== row.address) ||
     picturesChanged;
+  // Where the place is (issue 15): the coordinates sent (null clears them); an address changed without
+  // them clears them (never the old address's coordinates); otherwise the stored ones. The distance is
+  // recomputed whenever the place or the university changes. Coordinates alone do not send a listing
+  // back to review: reviewers judge the address, which the coordinates follow.
+  const addressChanged = input.address !== undefined && input.address !== row.address;
+  const coordinatesSent = input.latitude !== undefined || input.longitude !== undefined;
+  const point = coordinatesSent ? pointOf(input.latitude, input.longitude) : addressChanged ? null : pointOf(row.latitude, row.longitude);
+  const placeChanged = (point?.latitude ?? null) !== (row.latitude ?? null) || (point?.longitude ?? null) !== (row.longitude ?? null);
+  const universityChanged = input.university_id !== undefined && input.university_id !== row.university_id;
+  const place = placeChanged || universityChanged ? await placeFields(db, input.university_id ?? row.university_id, point) : null;
   // A rejected listing goes back to review on any edit but its availability alone: the rejection
   // email promises that saving the fixed listing sends it to the team again.
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
@@ -128,6 +152,7 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
       ...(input.available_from !== undefined && { availableFrom: input.available_from }),
       ...(input.available_to !== undefined && { availableTo: input.available_to }),
       ...(input.university_id !== undefined && { universityId: input.university_id }),
+      ...place,
       ...(input.parking !== undefined && { parking: input.parking }),
       ...(input.allow_pets !== undefined && { allowPets: input.allow_pets }),
       ...(genderPreference !== undefined && { genderPreference }),
@@ -231,6 +256,7 @@ export async function reviewListing(env: Env, config: Config, actor: string, id:
   if (changed.meta.changes) {
     await purgeListingCache([id]);
     await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+    if (review.status === "approved") await alertSavedSearches(env, config, [id], now);
   }
   return { changed: !!changed.meta.changes, listing: await loadAdminListing(env, id) };
 }
@@ -259,5 +285,6 @@ export async function approveAllListings(env: Env, config: Config, actor: string
   const pending = await listingsAwaitingReview(db);
   const [updated] = await db.batch([approveAllPending(db, isoNow()), audit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
   for (const p of pending) await notifyListingReview(env, config, p.userId, p.title, true, null);
+  await alertSavedSearches(env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
 }

@@ -13,11 +13,13 @@ const ISSUER = "campusnest";
  * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it.
  * availability: the one-click links of the "Is {title} still available?" email, single-purpose: the
  * subject is the listing, the claims the action and the owner it was sent to.
+ * savedSearch: a saved-search alert's unsubscribe link (issue 15): the subject is the search, nothing else.
  */
 const KINDS = {
   access: { typ: "access", audience: "campusnest-api" },
   socket: { typ: "socket", audience: "campusnest-socket" },
   availability: { typ: "availability", audience: "campusnest-availability" },
+  savedSearch: { typ: "saved-search", audience: "campusnest-saved-search" },
 } as const;
 type Kind = keyof typeof KINDS;
 
@@ -69,3 +71,9 @@ export async function verifyAvailabilityToken(secret: string, token: string | nu
   if (typeof own !== "string" || (act !== "available" && act !== "taken")) return null;
   return { listingId: payload.sub, ownerId: own, action: act };
 }
+
+/** A saved-search alert's unsubscribe link (issue 15): names only the search. */
+export const signSavedSearchToken = (secret: string, searchId: string, ttlSeconds: number, now: number = Date.now()) =>
+  signToken("savedSearch", secret, searchId, ttlSeconds, {}, now);
+/** The search id of a valid unsubscribe link, or null for a missing, tampered, expired or foreign token. */
+export const verifySavedSearchToken = async (secret: string, token: string | null | undefined) => (await verifyToken("savedSearch", secret, token))?.sub ?? null;

@@ -6,13 +6,20 @@ import { TIMINGS } from "@contract/constants";
  * duration is kept within the spec's 2-5 s range.
  */
 type ToastKind = "info" | "success" | "error";
+/** A link after the message ("Search saved · See saved searches"); onClick lets the caller navigate in the app. */
+interface ToastAction {
+  label: string;
+  href: string;
+  onClick?: () => void;
+}
 interface Toast {
   id: number;
   message: string;
   kind: ToastKind;
+  action?: ToastAction;
 }
 interface ToastValue {
-  show: (message: string, options?: { kind?: ToastKind; durationMs?: number }) => void;
+  show: (message: string, options?: { kind?: ToastKind; durationMs?: number; action?: ToastAction }) => void;
 }
 
 const ToastContext = createContext<ToastValue | null>(null);
@@ -26,7 +33,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback<ToastValue["show"]>(
     (message, options = {}) => {
       const id = nextId.current++;
-      setToasts((all) => [...all, { id, message, kind: options.kind ?? "info" }]);
+      setToasts((all) => [...all, { id, message, kind: options.kind ?? "info", action: options.action }]);
       window.setTimeout(() => dismiss(id), clampToastDuration(options.durationMs ?? TIMINGS.toastDefaultMs));
     },
     [dismiss],
@@ -41,6 +48,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           .map((t) => (
             <div key={t.id} className={`toast toast-${t.kind}`}>
               <span>{t.message}</span>
+              {t.action && (
+                <a
+                  className="toast-action"
+                  href={t.action.href}
+                  onClick={(event) => {
+                    if (!t.action?.onClick) return;
+                    event.preventDefault();
+                    t.action.onClick();
+                    dismiss(t.id);
+                  }}
+                >
+                  {t.action.label}
+                </a>
+              )}
               <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
                 ×
               </button>

@@ -22,7 +22,8 @@ const DAY_MS = 86_400_000;
 
 const LISTING_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
-  l.available_from, l.available_to, l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
+  l.available_from, l.available_to, l.latitude, l.longitude, l.distance_miles, l.distance_key,
+  l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
   l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
   l.availability_confirmed_at,
@@ -35,7 +36,8 @@ export { PUBLIC_LISTING_SQL };
 /** The listing's own columns (browse reads these, then the names in one lookup per page). */
 const LISTING_ROW_COLUMNS = `
   l.id, l.user_id, l.title, l.description, l.unit_type, l.address, l.monthly_rent, l.lease_term,
-  l.available_from, l.available_to, l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
+  l.available_from, l.available_to, l.latitude, l.longitude, l.distance_miles, l.distance_key,
+  l.university_id, l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at,
   l.verification_status, l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew,
   l.stripe_subscription_id, l.availability_confirmed_at`;
 
@@ -50,6 +52,12 @@ export interface ListingRow {
   lease_term: string;
   available_from: string | null;
   available_to: string | null;
+  /** Where the place is (owner's and staff's eyes only) and its distance to campus (issue 15). */
+  latitude: number | null;
+  longitude: number | null;
+  distance_miles: number | null;
+  /** The distance sort's key: distance_miles, or 100000 when unknown (a generated column). */
+  distance_key: number;
   university_id: number;
   university_name: string;
   university_abbreviation: string;
@@ -106,6 +114,8 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     university_id: row.university_id,
     university_name: row.university_name,
     university_abbreviation: row.university_abbreviation,
+    // The distance only: the place's coordinates are not public (the owner's view adds them).
+    distance_miles: row.distance_miles ?? null,
     parking: !!row.parking,
     allow_pets: !!row.allow_pets,
     gender_preference: row.gender_preference,
@@ -128,7 +138,13 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
 
 /** The owner's and staff's view: the public listing plus why it was rejected and its subscription. */
 export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): OwnerListing {
-  return { ...toPublicListing(row, photos, now), rejection_reason: row.rejection_reason, stripe_subscription_id: row.stripe_subscription_id };
+  return {
+    ...toPublicListing(row, photos, now),
+    latitude: row.latitude ?? null,
+    longitude: row.longitude ?? null,
+    rejection_reason: row.rejection_reason,
+    stripe_subscription_id: row.stripe_subscription_id,
+  };
 }
 
 /** Photos of many listings in one query, grouped by listing. */
@@ -204,8 +220,8 @@ export const promotedListings = (db: D1Database) => listingsWhere(db, "l.promoti
 export const browseCursorSchema = z.object({
   /** p: inside the promoted set; n: the rest. */
   phase: z.enum(["p", "n"]),
-  /** Sort value of the last row (created_at or monthly_rent). */
-  v: z.union([z.iso.datetime(), z.number().int().min(0).max(1_000_000)]),
+  /** Sort value of the last row (created_at, monthly_rent, or distance_key: miles to 0.1, 100000 when unknown). */
+  v: z.union([z.iso.datetime(), z.number().min(0).max(1_000_000)]),
   id: z.string().min(1).max(64),
   /** The instant the walk started (ms): "promoted" means promoted at that instant. */
   t: z.number().int().min(Date.UTC(2020, 0, 1)).max(Date.UTC(2100, 0, 1)),
@@ -216,7 +232,13 @@ const ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> = {
   newest: { column: "l.created_at", dir: "DESC" },
   price_asc: { column: "l.monthly_rent", dir: "ASC" },
   price_desc: { column: "l.monthly_rent", dir: "DESC" },
+  // Closest to campus first; unknown distances (key 100000) after every known one (issue 15).
+  distance: { column: "l.distance_key", dir: "ASC" },
 };
+
+/** The cursor's sort value of a row, for each sort. */
+const sortValue = (sort: Sort, row: ListingOnlyRow): string | number =>
+  sort === "newest" ? row.created_at : sort === "distance" ? row.distance_key : row.monthly_rent;
 
 /** FTS5 query from free text: each word a prefix term, all required; quotes escaped. */
 export function ftsQuery(q: string): string | null {
@@ -261,12 +283,18 @@ export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluat
     add("l.available_from <= ?", query.available_from);
     add("l.available_to >= ?", query.available_to);
   }
-  // Sorted by date, a rent range is checked row by row along the date index (unary +: not an index
-  // term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows read for
-  // one page of 40 at 50,000 listings (issue 14's bench).
-  const rent = query.sort === "newest" ? "+l.monthly_rent" : "l.monthly_rent";
+  // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
+  // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows
+  // read for one page of 40 at 50,000 listings (issue 14's bench).
+  const byPrice = query.sort === "price_asc" || query.sort === "price_desc";
+  const rent = byPrice ? "l.monthly_rent" : "+l.monthly_rent";
   if (query.min_rent !== undefined) add(`${rent} >= ?`, query.min_rent);
   if (query.max_rent !== undefined) add(`${rent} <= ?`, query.max_rent);
+  // Distance to campus (issue 15): at most N miles; an unknown distance (key 100000) never matches,
+  // and a listing exactly N miles away does (distances are stored to 0.1 mile). Sorted by distance it
+  // bounds the walk of the distance index; in another order it is checked row by row along that
+  // order's index (unary +), for the same reason as the rent range.
+  if (query.within_miles !== undefined) add(`${query.sort === "distance" ? "l.distance_key" : "+l.distance_key"} <= ?`, query.within_miles);
   const fts = query.q ? ftsQuery(query.q) : null;
   if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
   return { where, binds, none: !!query.q && !fts };
@@ -313,7 +341,7 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   const last = page.at(-1);
   const nextToken =
     collected.length > limit && last
-      ? encodeCursor({ phase: last._phase, v: query.sort === "newest" ? last.created_at : last.monthly_rent, id: last.id, t: now })
+      ? encodeCursor({ phase: last._phase, v: sortValue(query.sort, last), id: last.id, t: now })
       : null;
   page.forEach((r) => delete (r as Partial<typeof r>)._phase);
   const { rows, rowsRead: lookups } = await withPeople(db, page);

@@ -8,3 +8,9 @@ export const listUniversities = (db: Db) =>
 export async function universityExists(db: Db, id: number): Promise<boolean> {
   return !!(await db.select({ id: universities.id }).from(universities).where(eq(universities.id, id)).get());
 }
+
+/** The university's campus coordinates (IPEDS, migration 0012), or null when it has none or does not exist. */
+export async function campusOf(db: Db, id: number): Promise<{ latitude: number; longitude: number } | null> {
+  const row = await db.select({ latitude: universities.latitude, longitude: universities.longitude }).from(universities).where(eq(universities.id, id)).get();
+  return row && row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null;
+}

@@ -69,6 +69,7 @@ export function toPrivateUser(u: UserWithUniversity): PrivateUser {
       email_on_message: u.emailOnMessage,
       email_on_listing_review: u.emailOnListingReview,
       email_on_verification_review: u.emailOnVerificationReview,
+      email_on_saved_search: u.emailOnSavedSearch,
     },
   };
 }

@@ -3,9 +3,10 @@
  * if any user exists it does nothing, so `npm start` twice keeps the data.
  */
 import { count, inArray } from "drizzle-orm";
-import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, nextTermDates, UNIT_TYPES } from "../../contract/constants";
 import { fairGenderPreference } from "../../contract/policies";
 import { badRequest } from "../../lib/errors";
+import { distanceToCampus, pointOf, type LatLng } from "../../lib/geo-distance";
 import { newId } from "../../lib/ids";
 import { hashPassword } from "../../services/passwords";
 import { IMMUTABLE } from "../../services/storage";
@@ -28,6 +29,24 @@ export interface SeedResult {
 
 const LISTINGS_PER_PLACE = 7;
 const DAY_MS = 86_400_000;
+/** Demo listings (by their number, place by place) left without coordinates: "unknown distance" shows too. */
+const WITHOUT_COORDINATES = new Set([3, 24, 52]);
+
+/**
+ * The n-th demo listing's place near its campus (issue 15): deterministic, about 0.2 to 3.8 miles
+ * away in a direction that turns by the golden angle from one listing to the next. No rnd call, so
+ * the rest of the demo data stays as it was.
+ */
+function demoPlace(campus: LatLng, n: number): LatLng {
+  const miles = 0.2 + ((n * 7) % 20) * 0.19;
+  const bearing = (n * 137.5 * Math.PI) / 180;
+  const latitude = campus.latitude + (miles * Math.cos(bearing)) / 69.0;
+  const longitude = campus.longitude + (miles * Math.sin(bearing)) / (69.0 * Math.cos((campus.latitude * Math.PI) / 180));
+  return { latitude: Number(latitude.toFixed(6)), longitude: Number(longitude.toFixed(6)) };
+}
+
+/** `YYYY-MM-DD` moved by whole days. */
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** A small deterministic PRNG so every fresh start shows the same marketplace. */
 function prng(seed: number) {
@@ -61,10 +80,11 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
 
   const abbreviations = [...new Set([...DEMO_PLACES.map((p) => p.abbr), ...DEMO_USERS.map((u) => u.uni)])];
   const uniRows = await db
-    .select({ id: universities.id, abbreviation: universities.abbreviation })
+    .select({ id: universities.id, abbreviation: universities.abbreviation, latitude: universities.latitude, longitude: universities.longitude })
     .from(universities)
     .where(inArray(universities.abbreviation, abbreviations));
   const uniId = new Map(uniRows.map((u) => [u.abbreviation, u.id]));
+  const campusAt = new Map(uniRows.map((u) => [u.abbreviation, pointOf(u.latitude, u.longitude)]));
   const missing = abbreviations.filter((a) => !uniId.has(a));
   if (missing.length) throw new Error(`Seed universities missing: ${missing.join(", ")}`);
 
@@ -144,6 +164,14 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         rnd.pick(DESCRIPTION_PARTS.closing),
       ].join(" ");
       const createdAt = new Date(now - (placeIndex * LISTINGS_PER_PLACE + i) * 0.4 * DAY_MS - rnd.int(0, 3600_000));
+      // Issue 15: coordinates near the campus (a few without), and the term's next typical dates,
+      // every fourth listing a week later in and ten days earlier out, so "I need it from ... to ..."
+      // and "within N miles" find demo listings.
+      const n = placeIndex * LISTINGS_PER_PLACE + i;
+      const campus = campusAt.get(place.abbr) ?? null;
+      const spot = campus && !WITHOUT_COORDINATES.has(n) ? demoPlace(campus, n) : null;
+      const typical = nextTermDates(term, new Date(now).toISOString().slice(0, 10));
+      const dates = n % 4 === 1 ? { from: addDays(typical.from, 7), to: addDays(typical.to, -10) } : typical;
       const promoted = i === 0 && placeIndex % 3 === 0;
       listingRows.push({
         id,
@@ -155,6 +183,11 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         address: `${rnd.int(100, 3999)} ${rnd.pick(place.streets)}, ${place.city}, ${place.state} ${place.zip}`,
         monthlyRent: Math.max(350, rent),
         leaseTerm: term,
+        availableFrom: dates.from,
+        availableTo: dates.to,
+        latitude: spot?.latitude ?? null,
+        longitude: spot?.longitude ?? null,
+        distanceMiles: distanceToCampus(spot, campus),
         parking: rnd.next() < 0.45,
         allowPets: rnd.next() < 0.35,
         // Picked for every unit (the rest of the demo data stays as it was), kept only for shared ones (decision 018).

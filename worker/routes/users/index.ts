@@ -73,6 +73,7 @@ export const usersRoutes = createRouter()
       ...(body.email_on_message !== undefined && { emailOnMessage: body.email_on_message }),
       ...(body.email_on_listing_review !== undefined && { emailOnListingReview: body.email_on_listing_review }),
       ...(body.email_on_verification_review !== undefined && { emailOnVerificationReview: body.email_on_verification_review }),
+      ...(body.email_on_saved_search !== undefined && { emailOnSavedSearch: body.email_on_saved_search }),
     });
     return c.json<NotificationSettingsResponse>({ data: toPrivateUser((await findUserById(db, user.id))!).notification_settings });
   })

@@ -1,4 +1,4 @@
-import { formatStay } from "@contract/constants";
+import { formatStay, withinMilesOf } from "@contract/constants";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { useUniversities } from "../../../lib/universities";
 import { stayOf, useBrowseFilters, type FilterKey } from "../hooks/use-browse-filters";
@@ -30,6 +30,9 @@ export function ActiveFilters() {
   // The stay needed: one chip for both dates ("May 20 - Aug 10"), once it is a whole stay.
   const stay = stayOf(params);
   if (stay) chips.push({ key: "stay", label: formatStay(stay.from, stay.to)!, remove: { from: null, to: null } });
+  // Distance to campus (issue 15), once it is a distance the API takes.
+  const within = withinMilesOf(params.get("within"));
+  if (within) chips.push({ key: "within", label: `Within ${within} mi of campus`, remove: { within: null } });
   if (!chips.length) return null;
   return (
     <ul className="filter-chips" aria-label="Active filters">

@@ -11,6 +11,7 @@ import { useMediaQuery } from "../../../lib/use-media-query";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
 import { ActiveFilters } from "./active-filters";
 import { FilterBar } from "./filter-bar";
+import { SaveSearchButton } from "./save-search";
 
 function useBatchSize() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
@@ -64,6 +65,7 @@ export function BrowsePage() {
       </section>
       <FilterBar key={params.get("q") ?? ""} />
       <ActiveFilters />
+      <SaveSearchButton query={key} active={active} />
       <section aria-labelledby="results-heading" aria-busy={results.isPending}>
         <h2 id="results-heading" className="visually-hidden">
           Listings

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "@contract/constants";
+import { DISTANCE, GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "@contract/constants";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { useUniversities } from "../../../lib/universities";
 import { stayOf, useBrowseFilters } from "../hooks/use-browse-filters";
@@ -11,7 +11,12 @@ export function FilterBar() {
   const [q, setQ] = useState(params.get("q") ?? "");
   // On phones the filters fold away behind a button so listings stay on the first screen.
   const [expanded, setExpanded] = useState(false);
-  const activeCount = ["university", "term", "unitType", "gender", "parking", "pets"].filter((k) => params.has(k)).length + (stayOf(params) ? 1 : 0);
+  const within = withinMilesOf(params.get("within"));
+  const activeCount =
+    ["university", "term", "unitType", "gender", "parking", "pets"].filter((k) => params.has(k)).length + (stayOf(params) ? 1 : 0) + (within ? 1 : 0);
+  // The choices, plus a distance from a shared link that is not one of them (within=3).
+  const withinOptions: number[] = [...DISTANCE.withinOptions];
+  if (within && !withinOptions.includes(within)) withinOptions.push(within);
   const from = params.get("from") ?? "";
   const to = params.get("to") ?? "";
   // The stay filters once both dates are there and in order; until then the inputs say what is missing.
@@ -98,6 +103,17 @@ export function FilterBar() {
           )}
         </fieldset>
         <label className="field">
+          <span className="field-label">Distance to campus</span>
+          <select value={within ?? ""} onChange={(e) => set("within", e.target.value || null)}>
+            <option value="">Any distance</option>
+            {withinOptions.map((miles) => (
+              <option key={miles} value={miles}>
+                Within {miles} mi
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
           <span className="field-label">Unit type</span>
           <select value={params.get("unitType") ?? ""} onChange={(e) => set("unitType", e.target.value || null)}>
             <option value="">Any unit</option>
@@ -125,6 +141,7 @@ export function FilterBar() {
             <option value="newest">Newest</option>
             <option value="price_asc">Price: low to high</option>
             <option value="price_desc">Price: high to low</option>
+            <option value="distance">Closest to campus</option>
           </select>
         </label>
         <div className="filter-checks">

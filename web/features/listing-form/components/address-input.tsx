@@ -7,6 +7,12 @@ interface Suggestion {
   lng: number | null;
 }
 
+/** Where a picked suggestion is (issue 15): the listing keeps it to show its distance to campus. */
+export interface AddressPoint {
+  latitude: number;
+  longitude: number;
+}
+
 const MIN_CHARS = 3;
 const DEBOUNCE_MS = 300;
 const MAX_RESULTS = 5;
@@ -14,9 +20,21 @@ const MAX_RESULTS = 5;
 /**
  * The address field with suggestions (WAI-ARIA combobox): from 3 characters, 300 ms after the
  * last keystroke, up to 5; ArrowUp/ArrowDown move, Enter picks, Escape closes. With no geocoder
- * configured the server answers no suggestions and this is a plain text field.
+ * configured the server answers no suggestions and this is a plain text field. A picked suggestion's
+ * coordinates come with the address (when the geocoder gave them); typing afterwards drops them, so
+ * an address never carries another address's coordinates.
  */
-export function AddressInput({ value, onChange, error, maxLength }: { value: string; onChange: (v: string) => void; error?: string; maxLength: number }) {
+export function AddressInput({
+  value,
+  onChange,
+  error,
+  maxLength,
+}: {
+  value: string;
+  onChange: (value: string, point: AddressPoint | null) => void;
+  error?: string;
+  maxLength: number;
+}) {
   const id = useId();
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [active, setActive] = useState(-1);
@@ -45,7 +63,7 @@ export function AddressInput({ value, onChange, error, maxLength }: { value: str
 
   function pick(s: Suggestion) {
     picked.current = s.description;
-    onChange(s.description);
+    onChange(s.description, typeof s.lat === "number" && typeof s.lng === "number" ? { latitude: s.lat, longitude: s.lng } : null);
     setOpen(false);
   }
 
@@ -70,7 +88,7 @@ export function AddressInput({ value, onChange, error, maxLength }: { value: str
         value={value}
         onChange={(e) => {
           picked.current = null;
-          onChange(e.target.value);
+          onChange(e.target.value, null);
         }}
         onBlur={() => window.setTimeout(() => setOpen(false), 150)}
         onKeyDown={(e) => {

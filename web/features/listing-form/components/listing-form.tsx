@@ -18,6 +18,9 @@ interface Fields {
   unit_type: string;
   monthly_rent: string;
   address: string;
+  /** The picked suggestion's coordinates (issue 15); null when typed by hand or unknown. */
+  latitude?: number | null;
+  longitude?: number | null;
   lease_term: string;
   /** `YYYY-MM-DD` as the date inputs give them; empty when not set. */
   available_from: string;
@@ -35,6 +38,8 @@ const empty: Fields = {
   unit_type: "",
   monthly_rent: "",
   address: "",
+  latitude: null,
+  longitude: null,
   lease_term: "",
   available_from: "",
   available_to: "",
@@ -76,6 +81,9 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           unit_type: listing.unit_type,
           monthly_rent: String(listing.monthly_rent),
           address: listing.address,
+          // Kept as they are unless the address is changed (the server keeps them too).
+          latitude: listing.latitude ?? null,
+          longitude: listing.longitude ?? null,
           lease_term: listing.lease_term,
           available_from: listing.available_from ?? "",
           available_to: listing.available_to ?? "",
@@ -224,7 +232,12 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         </SelectField>
         <TextField label="Monthly rent ($)" type="number" inputMode="numeric" min={1} step={1} value={fields.monthly_rent} error={errors.monthly_rent} onChange={(e) => set("monthly_rent", e.target.value)} />
       </div>
-      <AddressInput value={fields.address} onChange={(v) => set("address", v)} error={errors.address} maxLength={LIMITS.addressMax} />
+      <AddressInput
+        value={fields.address}
+        onChange={(address, point) => set("address", address, { latitude: point?.latitude ?? null, longitude: point?.longitude ?? null })}
+        error={errors.address}
+        maxLength={LIMITS.addressMax}
+      />
       <div className="grid-2">
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
           <option value="">Choose a term</option>

@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { formatStay } from "@contract/constants";
+import { formatDistance, formatStay } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
@@ -131,12 +131,15 @@ export function ListingPage() {
   const canMessageOwner = canMessage(session?.user, l.user_id);
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const stay = formatStay(l.available_from, l.available_to);
+  // "1.2 mi to UF" (issue 15); no row and no tag when the distance is unknown.
+  const distance = formatDistance(l.distance_miles, l.university_abbreviation);
   const details: [string, string][] = [
     ["Unit type", unitLabel(l.unit_type)],
     ["Lease term", termLabel(l.lease_term)],
     // The exact dates (issue 15), when the owner gave them.
     ...(stay ? [["Available", stay] as [string, string]] : []),
     ["University", `${l.university_name} (${l.university_abbreviation})`],
+    ...(distance ? [["Distance to campus", distance] as [string, string]] : []),
     ["Address", l.address],
     ["Parking", l.parking ? "Yes" : "No"],
     ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
@@ -191,6 +194,7 @@ export function ListingPage() {
             <li>{unitLabel(l.unit_type)}</li>
             <li>{termLabel(l.lease_term)}</li>
             {stay && <li>{stay}</li>}
+            {distance && <li>{distance}</li>}
             {l.parking && <li>Parking</li>}
             {l.allow_pets && <li>Pets OK</li>}
             {l.promoted && <li className="tag-featured">Featured</li>}

@@ -8,6 +8,7 @@ const TOGGLES: { key: keyof NotificationSettings; label: string }[] = [
   { key: "email_on_message", label: "Email me when I get a new message" },
   { key: "email_on_listing_review", label: "Email me when my listing is approved or rejected" },
   { key: "email_on_verification_review", label: "Email me when my identity review is done" },
+  { key: "email_on_saved_search", label: "Saved search alerts: email me new listings that match my saved searches" },
 ];
 
 export function NotificationToggles() {
@@ -32,7 +33,7 @@ export function NotificationToggles() {
       <legend className="visually-hidden">Email notifications</legend>
       {TOGGLES.map(({ key, label }) => (
         <label key={key} className="switch">
-          <input type="checkbox" checked={user.notification_settings[key]} disabled={saving(key)} onChange={(e) => toggle(key, e.target.checked)} />
+          <input type="checkbox" checked={user.notification_settings[key] ?? true} disabled={saving(key)} onChange={(e) => toggle(key, e.target.checked)} />
           {label}
         </label>
       ))}

@@ -10,6 +10,7 @@ import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
 import { NotificationToggles } from "./notification-toggles";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
+import { SavedSearches } from "./saved-searches";
 
 /** The badge's words; "approved" reads as Verified (spec: the user-side pages treat it so). */
 const ID_STATUS_TEXT: Record<string, string> = {
@@ -52,6 +53,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             <h2 id="notifications-heading">Email notifications</h2>
             <NotificationToggles />
           </section>
+          <SavedSearches />
           <BlockedUsers />
           <section className="panel stack-sm" aria-labelledby="account-heading">
             <h2 id="account-heading">Account</h2>

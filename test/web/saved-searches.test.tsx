@@ -1,0 +1,225 @@
+/** Issue 15, item 3: Save this search (browse), the profile's Saved searches, the unsubscribe page. */
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { SavedSearch } from "@contract/saved-searches";
+import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
+
+const universities = { data: [{ id: 7, name: "University of Florida", abbreviation: "UF" }] };
+const browse = { data: [makeOwnerListing({ id: "l9", title: "Sunny room" })], pagination: { next_token: null, has_more: false } };
+
+const search = (overrides: Partial<SavedSearch> = {}): SavedSearch => ({
+  id: "s1",
+  name: "UF fall",
+  query: "max=900&term=fall&university=7",
+  alert_frequency: "instant",
+  paused: false,
+  paused_at: null,
+  last_alert_at: null,
+  created_at: "2026-11-01T00:00:00.000Z",
+  updated_at: null,
+  ...overrides,
+});
+
+/** mockFetch plus handlers by path ending and method (for writes); returns the recorded calls. */
+function mockApi(routesByPath: Record<string, unknown>, handlers: Record<string, (init?: RequestInit) => Response>) {
+  const calls = mockFetch(routesByPath);
+  const base = globalThis.fetch;
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input).split("?")[0]!;
+    const method = init?.method ?? "GET";
+    const handler = Object.entries(handlers).find(([key]) => {
+      const [m, end] = key.split(" ");
+      return m === method && path.endsWith(end!);
+    })?.[1];
+    if (handler) {
+      calls.push({ url: String(input), init });
+      return handler(init);
+    }
+    return base(input, init);
+  }) as typeof fetch;
+  return calls;
+}
+const bodyOf = (call: { init?: RequestInit } | undefined) => JSON.parse(String(call?.init?.body)) as unknown;
+const writes = (calls: { url: string; init?: RequestInit }[], method: string, end: string) =>
+  calls.filter((c) => (c.init?.method ?? "GET") === method && c.url.split("?")[0]!.endsWith(end));
+
+describe("Save this search on browse", () => {
+  it("shows only while a filter is active", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": browse });
+    const first = renderApp("/?sort=price_asc", { token: "t", user: makeUser() });
+    await screen.findByText("Sunny room");
+    expect(screen.queryByRole("button", { name: "Save this search" })).toBeNull();
+    first.unmount();
+    renderApp("/?term=fall", { token: "t", user: makeUser() });
+    expect(await screen.findByRole("button", { name: "Save this search" })).toBeInTheDocument();
+  });
+
+  it("signed in: a dialog named from the filters saves the canonical query and frequency, then a toast links to the profile", async () => {
+    const calls = mockApi(
+      { "/api/v1/universities/": universities, "/api/v1/subleases/": browse },
+      { "POST /api/v1/saved-searches/": (init) => Response.json({ data: search({ name: String((bodyOf({ init }) as { name: string }).name) }) }, { status: 201 }) },
+    );
+    const ui = userEvent.setup();
+    const { router } = renderApp("/?university=7&term=fall&max=900", { token: "t", user: makeUser() });
+    await ui.click(await screen.findByRole("button", { name: "Save this search" }));
+    const dialog = await screen.findByRole("dialog", { name: "Save this search" });
+    const name = within(dialog).getByLabelText("Name");
+    await waitFor(() => expect(name).toHaveValue("UF · Fall · Up to $900"));
+    expect(within(dialog).getByRole("radio", { name: /Instant/ })).toBeChecked();
+    await ui.click(within(dialog).getByRole("radio", { name: /Daily digest/ }));
+    await ui.clear(name);
+    await ui.type(name, "Cheap fall");
+    await ui.click(within(dialog).getByRole("button", { name: "Save search" }));
+
+    await waitFor(() => expect(writes(calls, "POST", "/saved-searches/")).toHaveLength(1));
+    expect(bodyOf(writes(calls, "POST", "/saved-searches/")[0])).toEqual({ name: "Cheap fall", query: "max=900&term=fall&university=7", alert_frequency: "daily" });
+    expect(await screen.findByText("Search saved")).toBeInTheDocument();
+    expect(screen.queryByRole("dialog", { name: "Save this search" })).toBeNull();
+    const link = screen.getByRole("link", { name: "See saved searches" });
+    expect(link).toHaveAttribute("href", "/profile");
+    await ui.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+  });
+
+  it("shows the server's reason when it refuses (the cap)", async () => {
+    mockApi(
+      { "/api/v1/universities/": universities, "/api/v1/subleases/": browse },
+      { "POST /api/v1/saved-searches/": () => Response.json({ detail: "You can save up to 20 searches. Delete one in your profile to save another." }, { status: 409 }) },
+    );
+    const ui = userEvent.setup();
+    renderApp("/?term=spring", { token: "t", user: makeUser() });
+    await ui.click(await screen.findByRole("button", { name: "Save this search" }));
+    const dialog = await screen.findByRole("dialog", { name: "Save this search" });
+    await ui.click(within(dialog).getByRole("button", { name: "Save search" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("You can save up to 20 searches.");
+  });
+
+  it("a visitor is asked to sign in, and the dialog opens after signing in", async () => {
+    mockApi(
+      { "/api/v1/universities/": universities, "/api/v1/subleases/": browse, "/api/v1/auth/config": { google_client_id: null } },
+      { "POST /auth/login": () => Response.json({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser() }) },
+    );
+    const ui = userEvent.setup();
+    const { router } = renderApp("/?term=fall");
+    await ui.click(await screen.findByRole("button", { name: "Save this search" }));
+    expect(await screen.findByText("Please log in to save searches")).toBeInTheDocument();
+    const signIn = await screen.findByRole("dialog", { name: "Sign in" });
+    await ui.type(within(signIn).getByLabelText("Email"), "maya@ufl.edu");
+    await ui.type(within(signIn).getByLabelText("Password"), "secret1");
+    await ui.click(within(signIn).getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByRole("dialog", { name: "Save this search" })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe("/?term=fall");
+  });
+});
+
+describe("the profile's saved searches", () => {
+  const profile = (searches: SavedSearch[]) => ({
+    "/api/v1/universities/": universities,
+    "/api/v1/users/profile": { data: makeUser() },
+    "/api/v1/users/listings": { data: [] },
+    "/api/v1/saved-searches/": { data: searches },
+  });
+
+  it("says how to save one when there are none", async () => {
+    mockFetch(profile([]));
+    renderApp("/profile", { token: "t", user: makeUser() });
+    expect(await screen.findByText(/No saved searches yet/)).toBeInTheDocument();
+  });
+
+  it("lists name, filters, frequency and Paused; Open, Rename, Pause/Resume and Delete (after confirming) do what they say", async () => {
+    const calls = mockApi(profile([search(), search({ id: "s2", name: "Pets ok", query: "pets=true", paused: true, paused_at: "2026-11-02T00:00:00.000Z", alert_frequency: "daily" })]), {
+      "PATCH /api/v1/saved-searches/s1": (init) => Response.json({ data: search({ ...(bodyOf({ init }) as Partial<SavedSearch>) }) }),
+      "PATCH /api/v1/saved-searches/s2": () => Response.json({ data: search({ id: "s2", name: "Pets ok", query: "pets=true" }) }),
+      "DELETE /api/v1/saved-searches/s1": () => new Response(null, { status: 204 }),
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user: makeUser() });
+    const section = (await screen.findByRole("heading", { name: "Saved searches" })).closest("section")!;
+    const row = async (name: string) => (await within(section).findByText(name)).closest("li")!;
+
+    const first = await row("UF fall");
+    await waitFor(() => expect(first).toHaveTextContent("UF · Fall · Up to $900"));
+    expect(within(first).queryByText("Paused")).toBeNull();
+    expect(within(first).getByRole("combobox", { name: "How alerts for UF fall arrive" })).toHaveValue("instant");
+    expect(within(first).getByRole("link", { name: "Open UF fall" })).toHaveAttribute("href", "/?max=900&term=fall&university=7");
+    const second = await row("Pets ok");
+    expect(within(second).getByText("Paused")).toBeInTheDocument();
+    expect(within(second).getByRole("combobox", { name: "How alerts for Pets ok arrive" })).toHaveValue("daily");
+
+    await ui.click(within(first).getByRole("button", { name: "Pause alerts for UF fall" }));
+    await waitFor(() => expect(writes(calls, "PATCH", "/saved-searches/s1")).toHaveLength(1));
+    expect(bodyOf(writes(calls, "PATCH", "/saved-searches/s1")[0])).toEqual({ paused: true });
+    await ui.click(within(second).getByRole("button", { name: "Resume alerts for Pets ok" }));
+    await waitFor(() => expect(writes(calls, "PATCH", "/saved-searches/s2")).toHaveLength(1));
+    expect(bodyOf(writes(calls, "PATCH", "/saved-searches/s2")[0])).toEqual({ paused: false });
+
+    await ui.click(within(first).getByRole("button", { name: "Rename UF fall" }));
+    const rename = await screen.findByRole("dialog", { name: "Rename saved search" });
+    await ui.clear(within(rename).getByLabelText("Name"));
+    await ui.type(within(rename).getByLabelText("Name"), "Fall near campus");
+    await ui.click(within(rename).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(writes(calls, "PATCH", "/saved-searches/s1")).toHaveLength(2));
+    expect(bodyOf(writes(calls, "PATCH", "/saved-searches/s1")[1])).toEqual({ name: "Fall near campus" });
+
+    await ui.click(within(first).getByRole("button", { name: /^Delete / }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete saved search?" });
+    expect(writes(calls, "DELETE", "/saved-searches/s1")).toHaveLength(0);
+    await ui.click(within(confirm).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(writes(calls, "DELETE", "/saved-searches/s1")).toHaveLength(1));
+  });
+
+  it("has the Saved search alerts toggle beside the other email toggles", async () => {
+    const user = makeUser();
+    const calls = mockApi(profile([]), {
+      "PATCH /api/v1/users/notifications": () => Response.json({ data: { ...user.notification_settings, email_on_saved_search: false } }),
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const toggle = await screen.findByRole("checkbox", { name: /Saved search alerts/ });
+    expect(toggle).toBeChecked();
+    await ui.click(toggle);
+    await waitFor(() => expect(toggle).not.toBeChecked());
+    expect(bodyOf(writes(calls, "PATCH", "/users/notifications")[0])).toEqual({ email_on_saved_search: false });
+  });
+});
+
+describe("the unsubscribe page", () => {
+  it("changes nothing on load; Stop alerts pauses, Undo resumes, without signing in", async () => {
+    const calls = mockApi(
+      { "/api/v1/universities/": universities },
+      {
+        "POST /api/v1/saved-searches/unsubscribe": () => Response.json({ name: "Harbor", paused: true }),
+        "POST /api/v1/saved-searches/resubscribe": () => Response.json({ name: "Harbor", paused: false }),
+      },
+    );
+    const ui = userEvent.setup();
+    renderApp("/unsubscribe?token=tok-1");
+    const stop = await screen.findByRole("button", { name: "Stop alerts" });
+    expect(writes(calls, "POST", "/unsubscribe")).toHaveLength(0);
+    await ui.click(stop);
+    expect(await screen.findByText("Alerts for “Harbor” are off.")).toBeInTheDocument();
+    const [unsub] = writes(calls, "POST", "/saved-searches/unsubscribe");
+    expect(bodyOf(unsub)).toEqual({ token: "tok-1" });
+    expect(new Headers(unsub!.init!.headers).get("Authorization")).toBeNull();
+    await ui.click(screen.getByRole("button", { name: "Undo" }));
+    expect(await screen.findByText("Alerts for “Harbor” are back on.")).toBeInTheDocument();
+    expect(bodyOf(writes(calls, "POST", "/saved-searches/resubscribe")[0])).toEqual({ token: "tok-1" });
+  });
+
+  it("a refused link says why and offers the profile; a missing token needs no request", async () => {
+    mockApi(
+      { "/api/v1/universities/": universities },
+      { "POST /api/v1/saved-searches/unsubscribe": () => Response.json({ detail: "This unsubscribe link is not valid. Sign in and pause the alerts from your profile." }, { status: 400 }) },
+    );
+    const ui = userEvent.setup();
+    const first = renderApp("/unsubscribe?token=bad");
+    await ui.click(await screen.findByRole("button", { name: "Stop alerts" }));
+    expect((await screen.findByText(/This unsubscribe link is not valid/)).closest("[role=alert]")).not.toBeNull();
+    expect(screen.getByRole("link", { name: "Manage saved searches" })).toHaveAttribute("href", "/profile");
+    first.unmount();
+    renderApp("/unsubscribe");
+    expect(await screen.findByText(/This unsubscribe link is not valid/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
+  });
+});

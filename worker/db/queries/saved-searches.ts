@@ -1,0 +1,209 @@
+/**
+ * Saved searches (issue 15) and their hits: a student's own searches (CRUD), the candidate searches
+ * of a newly approved listing, matching through browse's own filters (browseFilterSql), and the
+ * searches whose alert email is due.
+ */
+import { and, count, desc, eq } from "drizzle-orm";
+import type { BrowseQuery } from "../../contract/listings";
+import type { SavedSearch } from "../../contract/saved-searches";
+import type { Db } from "../client";
+import { savedSearches } from "../schema";
+import { browseFilterSql } from "./listings";
+import { PUBLIC_LISTING_SQL } from "./public-listing";
+
+type SavedSearchRow = typeof savedSearches.$inferSelect;
+
+export const toSavedSearch = (r: SavedSearchRow): SavedSearch => ({
+  id: r.id,
+  name: r.name,
+  query: r.query,
+  alert_frequency: r.alertFrequency === "daily" ? "daily" : "instant",
+  paused: r.pausedAt !== null,
+  paused_at: r.pausedAt,
+  last_alert_at: r.lastAlertAt,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+/** A student's searches, newest first (the (user_id, created_at) index). */
+export const savedSearchesOf = (db: Db, userId: string) =>
+  db.select().from(savedSearches).where(eq(savedSearches.userId, userId)).orderBy(desc(savedSearches.createdAt), desc(savedSearches.id));
+
+export async function countSavedSearches(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(savedSearches).where(eq(savedSearches.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** One of the student's own searches; someone else's is as missing as a deleted one. */
+export const findOwnSavedSearch = (db: Db, userId: string, id: string) =>
+  db.select().from(savedSearches).where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId))).get();
+
+export const findSavedSearch = (db: Db, id: string) => db.select().from(savedSearches).where(eq(savedSearches.id, id)).get();
+
+export const insertSavedSearch = (db: Db, values: typeof savedSearches.$inferInsert) => db.insert(savedSearches).values(values).returning().get();
+
+export const updateOwnSavedSearch = (db: Db, userId: string, id: string, set: Partial<typeof savedSearches.$inferInsert>) =>
+  db.update(savedSearches).set(set).where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId))).returning().get();
+
+export const deleteOwnSavedSearch = (db: Db, userId: string, id: string) =>
+  db.delete(savedSearches).where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId))).returning({ id: savedSearches.id });
+
+/** The unsubscribe link: pauses (keeping an earlier pause's time) or resumes a search by id. */
+export const setSavedSearchPaused = (db: Db, id: string, pausedAt: string | null, now: string) =>
+  db
+    .update(savedSearches)
+    .set({ pausedAt, updatedAt: now })
+    .where(eq(savedSearches.id, id))
+    .returning()
+    .get();
+
+export interface CandidateSearch {
+  id: string;
+  query: string;
+}
+
+/**
+ * The searches a newly approved listing could match: its university's and those for any university
+ * (NULL), not paused, not its owner's own, of students who want these emails and are not suspended.
+ */
+export async function candidateSearches(db: D1Database, listingId: string): Promise<CandidateSearch[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT s.id, s.query FROM listings l
+       JOIN saved_searches s ON (s.university_id = l.university_id OR s.university_id IS NULL) AND s.paused_at IS NULL AND s.user_id != l.user_id
+       JOIN users u ON u.id = s.user_id AND u.email_on_saved_search = 1 AND u.suspended_at IS NULL
+       WHERE l.id = ?`,
+    )
+    .bind(listingId)
+    .all<CandidateSearch>();
+  return results;
+}
+
+/** D1 runs at most this many statements in one batch comfortably; larger sets go in several. */
+const BATCH = 50;
+
+/**
+ * Which of these searches (their filters already parsed) the listing matches: one
+ * `SELECT 1 FROM listings l WHERE l.id = ? AND <browse's filters>` per search, batched. Browse's own
+ * filters (browseFilterSql, public visibility included) are the only definition of a match.
+ */
+export async function matchingSearches(
+  db: D1Database,
+  listingId: string,
+  searches: { id: string; filters: Omit<BrowseQuery, "limit" | "last_evaluated_key"> }[],
+): Promise<string[]> {
+  const statements: { id: string; stmt: D1PreparedStatement }[] = [];
+  for (const s of searches) {
+    const { where, binds, none } = browseFilterSql(s.filters);
+    if (none) continue;
+    statements.push({ id: s.id, stmt: db.prepare(`SELECT 1 AS hit FROM listings l WHERE l.id = ? AND ${where.join(" AND ")}`).bind(listingId, ...binds) });
+  }
+  const matched: string[] = [];
+  for (let i = 0; i < statements.length; i += BATCH) {
+    const chunk = statements.slice(i, i + BATCH);
+    const results = await db.batch(chunk.map((c) => c.stmt));
+    results.forEach((r, j) => {
+      if (r.results.length) matched.push(chunk[j]!.id);
+    });
+  }
+  return matched;
+}
+
+/** Records hits; a pair already recorded (a re-approval) stays as it was, emailed or not. */
+export async function recordHits(db: D1Database, listingId: string, searchIds: string[], now: string): Promise<void> {
+  for (let i = 0; i < searchIds.length; i += BATCH) {
+    await db.batch(
+      searchIds
+        .slice(i, i + BATCH)
+        .map((id) => db.prepare("INSERT OR IGNORE INTO saved_search_hits (search_id, listing_id, created_at) VALUES (?, ?, ?)").bind(id, listingId, now)),
+    );
+  }
+}
+
+export interface DueSearch {
+  id: string;
+  user_id: string;
+  name: string;
+  query: string;
+  last_alert_at: string | null;
+  email: string;
+  first_name: string;
+  email_on_saved_search: number;
+  suspended_at: string | null;
+}
+
+/**
+ * Searches whose alert email is due at `now`: not paused, with hits waiting, no alert in the last day
+ * (`alertedBefore`); a daily search also waits until its oldest waiting hit is a day old (`digestBefore`).
+ * `only` narrows to some searches (right after an approval).
+ */
+export async function dueSearches(db: D1Database, alertedBefore: string, digestBefore: string, limit: number, only?: string[]): Promise<DueSearch[]> {
+  const binds: (string | number)[] = [alertedBefore, digestBefore];
+  let onlyClause = "";
+  if (only) {
+    if (!only.length) return [];
+    onlyClause = `AND s.id IN (${only.map(() => "?").join(",")})`;
+    binds.push(...only);
+  }
+  binds.push(limit);
+  const { results } = await db
+    .prepare(
+      `SELECT s.id, s.user_id, s.name, s.query, s.last_alert_at, u.email, u.first_name, u.email_on_saved_search, u.suspended_at
+       FROM (SELECT search_id, MIN(created_at) AS oldest FROM saved_search_hits WHERE emailed_at IS NULL GROUP BY search_id) h
+       JOIN saved_searches s ON s.id = h.search_id
+       JOIN users u ON u.id = s.user_id
+       WHERE s.paused_at IS NULL AND (s.last_alert_at IS NULL OR s.last_alert_at <= ?)
+         AND (s.alert_frequency = 'instant' OR h.oldest <= ?) ${onlyClause}
+       ORDER BY h.oldest LIMIT ?`,
+    )
+    .bind(...binds)
+    .all<DueSearch>();
+  return results;
+}
+
+export interface WaitingHit {
+  listing_id: string;
+  title: string;
+  monthly_rent: number;
+  created_at: string;
+}
+
+/** A search's waiting hits whose listing is still public, newest first. */
+export async function waitingHits(db: D1Database, searchId: string): Promise<WaitingHit[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT h.listing_id, l.title, l.monthly_rent, h.created_at FROM saved_search_hits h JOIN listings l ON l.id = h.listing_id
+       WHERE h.search_id = ? AND h.emailed_at IS NULL AND ${PUBLIC_LISTING_SQL}
+       ORDER BY h.created_at DESC, h.listing_id`,
+    )
+    .bind(searchId)
+    .all<WaitingHit>();
+  return results;
+}
+
+/** Forgets a search's waiting hits whose listing is no longer public (nothing to announce). */
+export const dropHiddenHits = (db: D1Database, searchId: string) =>
+  db
+    .prepare(
+      `DELETE FROM saved_search_hits WHERE search_id = ? AND emailed_at IS NULL
+       AND listing_id NOT IN (SELECT l.id FROM listings l WHERE ${PUBLIC_LISTING_SQL})`,
+    )
+    .bind(searchId)
+    .run();
+
+/** Marks a search's waiting hits recorded up to `upTo` as handled (sent, or not wanted: notifications off). */
+export const markHitsEmailed = (db: D1Database, searchId: string, upTo: string, now: string) =>
+  db.prepare("UPDATE saved_search_hits SET emailed_at = ? WHERE search_id = ? AND emailed_at IS NULL AND created_at <= ?").bind(now, searchId, upTo).run();
+
+/** Claims a search's alert for `now`: false when another run sent one within the day (or it was paused). */
+export async function claimAlert(db: D1Database, searchId: string, now: string, alertedBefore: string): Promise<boolean> {
+  const res = await db
+    .prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND paused_at IS NULL AND (last_alert_at IS NULL OR last_alert_at <= ?)")
+    .bind(now, searchId, alertedBefore)
+    .run();
+  return (res.meta.changes ?? 0) > 0;
+}
+
+/** Gives a claim back after the email could not be sent, so the next run tries again. */
+export const releaseAlert = (db: D1Database, searchId: string, claimedAt: string, previous: string | null) =>
+  db.prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND last_alert_at = ?").bind(previous, searchId, claimedAt).run();

@@ -1,0 +1,59 @@
+/**
+ * Saved searches (issue 15): a student's own searches (someone else's answer 404), and the alert
+ * emails' unsubscribe link, which works without signing in (the signed token is the permission),
+ * throttled by address. Unsubscribing is a POST: mail scanners open links, and must never act.
+ */
+import {
+  savedSearchCreateSchema,
+  savedSearchPatchSchema,
+  savedSearchTokenSchema,
+  type SavedSearchResponse,
+  type SavedSearchesResponse,
+  type SavedSearchUnsubscribeResponse,
+} from "../../contract/saved-searches";
+import { createRouter } from "../../lib/context";
+import { parseJson } from "../../lib/validate";
+import { requireUser } from "../../middleware/auth";
+import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
+import {
+  applyUnsubscribeLink,
+  createSavedSearch,
+  deleteSavedSearch,
+  listSavedSearches,
+  updateSavedSearch,
+} from "../../services/saved-searches";
+
+export const savedSearchesRoutes = createRouter()
+  .get("/", async (c) => {
+    const user = await requireUser(c);
+    return c.json<SavedSearchesResponse>({ data: await listSavedSearches(c.env, user.id) });
+  })
+  .post("/unsubscribe", async (c) => {
+    await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
+    const { token } = await parseJson(c, savedSearchTokenSchema);
+    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.env, c.var.config, token, true));
+  })
+  // The unsubscribe page's Undo: the same token resumes the alerts.
+  .post("/resubscribe", async (c) => {
+    await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
+    const { token } = await parseJson(c, savedSearchTokenSchema);
+    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.env, c.var.config, token, false));
+  })
+  .post("/", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const input = await parseJson(c, savedSearchCreateSchema);
+    return c.json<SavedSearchResponse>({ data: await createSavedSearch(c.env, user.id, input) }, 201);
+  })
+  .patch("/:id", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const patch = await parseJson(c, savedSearchPatchSchema);
+    return c.json<SavedSearchResponse>({ data: await updateSavedSearch(c.env, user.id, c.req.param("id"), patch) });
+  })
+  .delete("/:id", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await deleteSavedSearch(c.env, user.id, c.req.param("id"));
+    return c.body(null, 204);
+  });
