@@ -57,7 +57,7 @@ describe("pages rendered at the edge", () => {
     const calls = watchApi(page);
     const console = watchConsole(page);
     // A filter no other file asks for: a page another file had cached more than the SPA's 30 s
-    // staleTime ago is rightly refetched after hydration .
+    // staleTime ago is rightly refetched after hydration.
     await page.goto(`/?term=fall&min=${1 + Math.floor(Math.random() * 98)}`);
     await hydrated(page);
     await page.waitForLoadState("networkidle");
