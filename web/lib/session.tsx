@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import type { ProfileResponse } from "@contract/users";
 import { TIMINGS } from "@contract/constants";
 import { ApiError, apiRequest } from "./api-client";
@@ -44,9 +45,22 @@ export async function restoreSession(retryDelayMs: number = TIMINGS.profileRetry
   }
 }
 
+/** Cached answers that are the same for everyone and outlive a session (reference data). */
+const PUBLIC_QUERY_ROOTS = new Set<unknown>(["universities"]);
+
 export function SessionBootstrap() {
+  const queryClient = useQueryClient();
   useEffect(() => {
     void restoreSession();
-  }, []);
+    // One person's answers (saved searches, favourites, own listings, messages) must not outlive
+    // their session in this tab: when the signed-in user changes, only reference data is kept.
+    let userId = authStore.get()?.user.id ?? null;
+    const unsubscribe = authStore.subscribe(() => {
+      const next = authStore.get()?.user.id ?? null;
+      if (userId !== null && next !== userId) queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERY_ROOTS.has(q.queryKey[0]) });
+      userId = next;
+    });
+    return () => void unsubscribe();
+  }, [queryClient]);
   return null;
 }
