@@ -1,7 +1,8 @@
 /** Issue 15, item 3: saved searches (CRUD), matching on approval, alert emails, the unsubscribe link. */
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SAVED_SEARCH } from "../../worker/contract/saved-searches";
+import entry from "../../worker/index";
 import { runHousekeeping } from "../../worker/services/housekeeping";
 import { signAccessToken } from "../../worker/services/tokens";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
@@ -57,6 +58,51 @@ async function approve(id: string) {
 const hitsOf = async (searchId: string) =>
   (await env.DB.prepare("SELECT listing_id, emailed_at FROM saved_search_hits WHERE search_id = ? ORDER BY listing_id").bind(searchId).all<{ listing_id: string; emailed_at: string | null }>()).results;
 const linkIn = (text: string, label: string) => /: (\S+)$/.exec(text.split("\n").find((l) => l.startsWith(`${label}: `)) ?? "")?.[1] ?? null;
+/**
+ * env.DB watched: every statement prepared through it (a request's D1 session included), with how many
+ * values it bound; `fail` makes chosen statements throw when run (a mail provider that is down).
+ */
+function watchedDb(fail?: (sql: string, values: unknown[]) => boolean) {
+  const statements: { sql: string; binds: number }[] = [];
+  const watch = (prepare: (query: string) => D1PreparedStatement) => (query: string) => {
+    const stmt = prepare(query);
+    const seen = { sql: query, binds: 0 };
+    statements.push(seen);
+    const bind = stmt.bind.bind(stmt);
+    stmt.bind = (...values: unknown[]) => {
+      seen.binds = values.length;
+      if (fail?.(query, values)) {
+        const refuse = () => Promise.reject(new Error("mail provider down"));
+        return { run: refuse, all: refuse, raw: refuse, first: refuse } as unknown as D1PreparedStatement;
+      }
+      return bind(...values);
+    };
+    return stmt;
+  };
+  const real = env.DB;
+  const db = {
+    prepare: watch((q) => real.prepare(q)),
+    batch: (list: D1PreparedStatement[]) => real.batch(list),
+    exec: (q: string) => real.exec(q),
+    dump: () => real.dump(),
+    withSession: (constraint?: string) => {
+      const session = real.withSession(constraint);
+      return { prepare: watch((q) => session.prepare(q)), batch: (list: D1PreparedStatement[]) => session.batch(list), getBookmark: () => session.getBookmark() };
+    },
+  } as unknown as D1Database;
+  /** The statements of this feature (its tables, or an id list passed as JSON). */
+  const ours = () => statements.filter((st) => /saved_search|json_each/i.test(st.sql));
+  return { db, statements, ours };
+}
+/** A request to the worker with env.DB replaced (watchedDb). */
+async function apiOn(db: D1Database, path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const res = await entry.fetch(new Request(`http://localhost${path}`, init) as Request<unknown, IncomingRequestCfProperties>, { ...env, DB: db }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+const verifyInit = () => authed(adminToken, { method: "PATCH", body: JSON.stringify({ status: "approved" }), headers: { "content-type": "application/json" } });
+
 const tokenIn = (mail: Mail) => new URL(linkIn(mail.text, "Unsubscribe from this search")!).searchParams.get("token")!;
 
 describe("saving searches", () => {
@@ -313,5 +359,167 @@ describe("the unsubscribe link", () => {
     const gone = await post("/api/v1/saved-searches/unsubscribe", { token });
     expect(gone.status).toBe(404);
     expect((await json<{ detail: string }>(gone)).detail).toBe("This saved search no longer exists, so it sends no alerts.");
+  });
+});
+
+describe("saving the same search twice at once", () => {
+  it("one save wins (201), the other answers 409 naming it, and one row is stored", async () => {
+    const student = await signUp("ss-race@ufl.edu");
+    const answers = await Promise.all([save(student, "Race A", "q=racing&university=1"), save(student, "Race B", "university=1&q=racing")]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const winner = (await json<{ data: Saved }>(answers.find((r) => r.status === 201)!)).data;
+    expect((await json<{ detail: string }>(answers.find((r) => r.status === 409)!)).detail).toBe(`You already saved this search as "${winner.name}".`);
+    const rows = await env.DB.prepare("SELECT id FROM saved_searches WHERE user_id = ?").bind(student.user.id).all();
+    expect(rows.results).toHaveLength(1);
+  });
+});
+
+describe("approving many listings at once", () => {
+  it("verify-all runs one statement per search (not per listing and search) and records the right hits", async () => {
+    const a = await signUp("ss-many-a@ufl.edu");
+    const b = await signUp("ss-many-b@ufl.edu");
+    // 30 pending listings: rent 600 + 10k, fall when k is even (else spring), all at university 1.
+    const listings = Array.from({ length: 30 }, (_, k) => ({ id: `z${k}`, rent: 600 + 10 * k, term: k % 2 ? "spring" : "fall" }));
+    for (const l of listings) await pending(l.id, { title: `Zephyr room ${l.id}`, monthly_rent: l.rent, lease_term: l.term });
+    // 40 searches: a's (instant, any university, some at another university) and b's (daily, university 1).
+    const searches: { query: string; match: (l: (typeof listings)[number]) => boolean; id?: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      searches.push(
+        i % 5 === 4
+          ? { query: `q=zephyr&university=2&max=${700 + i}`, match: () => false }
+          : { query: `q=zephyr&max=${600 + 10 * i}`, match: (l) => l.rent <= 600 + 10 * i },
+      );
+    }
+    for (let i = 0; i < 20; i++) {
+      const term = i % 2 ? "spring" : "fall";
+      searches.push({ query: `q=zephyr&university=1&term=${term}&min=${600 + 10 * i}`, match: (l) => l.term === term && l.rent >= 600 + 10 * i });
+    }
+    for (const [i, s] of searches.entries()) s.id = (await saved(i < 20 ? a : b, `Zephyr ${i}`, s.query, i < 20 ? "instant" : "daily")).id;
+    const own = await saved(lister, "My zephyrs", "q=zephyr");
+    const total = (await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_searches").first<{ n: number }>())!.n;
+
+    const watched = watchedDb();
+    const res = await apiOn(watched.db, "/api/v1/admin/listings/verify-all", authed(adminToken, { method: "POST" }));
+    expect(res.status).toBe(200);
+    expect((await json<{ verified_count: number }>(res)).verified_count).toBeGreaterThanOrEqual(30);
+
+    const ours = watched.ours();
+    // One candidate query for all the listings; one match statement per candidate search.
+    expect(ours.filter((st) => st.sql.includes("u.email_on_saved_search = 1"))).toHaveLength(1);
+    const matching = ours.filter((st) => st.sql.startsWith("SELECT l.id FROM json_each(?) j CROSS JOIN listings l"));
+    expect(matching.length).toBeGreaterThanOrEqual(40);
+    expect(matching.length).toBeLessThanOrEqual(total);
+    // Per search at most its match, its hits and its email (due, dropped hits, waiting hits, claim,
+    // mark): O(searches). Matched per listing it was over 30 x 40.
+    expect(ours.length).toBeLessThanOrEqual(7 * total + 5);
+
+    for (const s of searches) {
+      const want = listings.filter(s.match).map((l) => l.id);
+      expect((await hitsOf(s.id!)).map((h) => h.listing_id).sort(), s.query).toEqual(want.sort());
+    }
+    expect(await hitsOf(own.id)).toEqual([]);
+    // a's instant searches with a match were emailed in the same request; b's daily ones wait.
+    const emailed = searches.slice(0, 20).filter((s) => listings.some(s.match)).length;
+    expect(await alerts(a.user.email)).toHaveLength(emailed);
+    expect(await alerts(b.user.email)).toEqual([]);
+  });
+
+  it("150 searches matched by one approval: no statement binds more than D1's 100 values; 100 emails now, the rest from the cron", async () => {
+    const ids: string[] = [];
+    for (let u = 0; ids.length < 150; u++) {
+      const student = await signUp(`ss-wide-${u}@ufl.edu`);
+      for (let i = 0; i < 19 && ids.length < 150; i++) ids.push((await saved(student, `Quartz ${ids.length}`, `q=quartz&min=${ids.length}`)).id);
+    }
+    await pending("q1", { title: "Quartz loft", monthly_rent: 800 });
+    const watched = watchedDb();
+    expect((await apiOn(watched.db, "/api/v1/admin/listings/q1/verify", verifyInit())).status).toBe(200);
+    expect(watched.ours().length).toBeGreaterThan(150);
+    const widest = watched.ours().reduce((max, st) => (st.binds > max.binds ? st : max));
+    expect(widest.binds, widest.sql).toBeLessThanOrEqual(100);
+
+    const emailed = async () => {
+      let n = 0;
+      for (const id of ids) {
+        const hits = await hitsOf(id);
+        expect(hits.map((h) => h.listing_id)).toEqual(["q1"]);
+        if (hits[0]!.emailed_at) n++;
+      }
+      return n;
+    };
+    // The approval request sends at most 100 (it stays bounded); the cron sends the rest.
+    expect(await emailed()).toBe(100);
+    await runHousekeeping(env, Date.now() + 60_000);
+    expect(await emailed()).toBe(150);
+  });
+});
+
+describe("a failing alert email", () => {
+  it("is tried again in an hour, not on every cron run, and others still go out", async () => {
+    const failing = await signUp("ss-bounce@ufl.edu");
+    const fine = await signUp("ss-fine@ufl.edu");
+    const broken = await saved(failing, "Basalt", "q=basalt");
+    await saved(fine, "Basalt too", "q=basalt");
+    let attempts = 0;
+    const bouncing = watchedDb((sql, values) => {
+      const hit = /insert into "dev_emails"/i.test(sql) && values.includes(failing.user.email);
+      if (hit) attempts++;
+      return hit;
+    });
+    const start = Date.now();
+    await pending("b1", { title: "Basalt house" });
+    expect((await apiOn(bouncing.db, "/api/v1/admin/listings/b1/verify", verifyInit())).status).toBe(200);
+    expect(attempts).toBe(1);
+    expect(await alerts(failing.user.email)).toEqual([]);
+    expect((await alerts(fine.user.email)).map((m) => m.subject)).toEqual(['New listing for "Basalt too"']);
+
+    // The next cron runs (15 and 45 minutes on) leave it alone; an hour on, it is tried again.
+    const cron = (at: number) => runHousekeeping({ ...env, DB: bouncing.db }, at);
+    await cron(start + 15 * 60_000);
+    await cron(start + 45 * 60_000);
+    expect(attempts).toBe(1);
+    await cron(start + 61 * 60_000);
+    expect(attempts).toBe(2);
+    // Once the provider works again (an hour after that failure), the waiting hit goes out.
+    await runHousekeeping(env, start + 122 * 60_000);
+    expect((await alerts(failing.user.email)).map((m) => m.subject)).toEqual(['New listing for "Basalt"']);
+    expect((await hitsOf(broken.id)).map((h) => h.emailed_at !== null)).toEqual([true]);
+  });
+});
+
+describe("the unsubscribe link's Undo", () => {
+  it("never resumes alerts paused in the profile, nor the link's own pause after an hour (409, saying why)", async () => {
+    const student = await signUp("ss-undo@ufl.edu");
+    const search = await saved(student, "Marble", "q=marble");
+    await pending("r1", { title: "Marble flat" });
+    await approve("r1");
+    const token = tokenIn((await alerts(student.user.email))[0]!);
+    const isPaused = async () => (await list(student)).find((s) => s.id === search.id)!.paused;
+
+    // Paused in the profile: the old email's link cannot switch the alerts back on, even after Stop alerts.
+    await send(student.access_token, "PATCH", `/${search.id}`, { paused: true });
+    for (const step of ["resubscribe", "unsubscribe", "resubscribe"]) {
+      const res = await post(`/api/v1/saved-searches/${step}`, { token });
+      if (step === "unsubscribe") {
+        expect(await json(res)).toEqual({ name: "Marble", paused: true });
+        continue;
+      }
+      expect(res.status).toBe(409);
+      expect((await json<{ detail: string }>(res)).detail).toBe("These alerts were paused in your profile; resume them there.");
+      expect(await isPaused()).toBe(true);
+    }
+
+    // Resumed in the profile, stopped by the link: Undo works within the hour...
+    await send(student.access_token, "PATCH", `/${search.id}`, { paused: false });
+    expect(await json(await post("/api/v1/saved-searches/unsubscribe", { token }))).toEqual({ name: "Marble", paused: true });
+    expect(await json(await post("/api/v1/saved-searches/resubscribe", { token }))).toEqual({ name: "Marble", paused: false });
+    // ...and pressed twice it changes nothing.
+    expect(await json(await post("/api/v1/saved-searches/resubscribe", { token }))).toEqual({ name: "Marble", paused: false });
+    // ...but not once the link's pause is over an hour old.
+    await post("/api/v1/saved-searches/unsubscribe", { token });
+    await env.DB.prepare("UPDATE saved_searches SET paused_at = ? WHERE id = ?").bind(new Date(Date.now() - 61 * 60_000).toISOString(), search.id).run();
+    const late = await post("/api/v1/saved-searches/resubscribe", { token });
+    expect(late.status).toBe(409);
+    expect((await json<{ detail: string }>(late)).detail).toBe("Undo works for an hour after stopping the alerts. Sign in and resume them from your profile.");
+    expect(await isPaused()).toBe(true);
   });
 });

@@ -18,6 +18,10 @@ export const SAVED_SEARCH = {
   listingsPerEmail: 10,
   /** How long an emailed unsubscribe link works. */
   unsubscribeTokenTtlDays: 365,
+  /** The unsubscribe page's Undo resumes a pause made by the link for this long (an hour). */
+  undoWithinMs: 3_600_000,
+  /** A failed alert email is tried again after this long (an hour), not on the next cron run. */
+  retryFailedAfterMs: 3_600_000,
 } as const;
 
 export const ALERT_FREQUENCIES = ["instant", "daily"] as const;
@@ -65,6 +69,10 @@ export const savedSearchTokenSchema = z.object({ token: z.string("The link is mi
 /** The refusal of a tampered or expired unsubscribe link. */
 export const UNSUBSCRIBE_LINK_INVALID = "This unsubscribe link is not valid. Sign in and pause the alerts from your profile.";
 export const SAVED_SEARCH_GONE = "This saved search no longer exists, so it sends no alerts.";
+/** Undo refused: the alerts were paused in the profile (the link can only undo its own pause). */
+export const UNDO_NOT_LINK_PAUSE = "These alerts were paused in your profile; resume them there.";
+/** Undo refused: the link paused them more than an hour ago. */
+export const UNDO_TOO_LATE = "Undo works for an hour after stopping the alerts. Sign in and resume them from your profile.";
 
 /** A saved search as its owner sees it. */
 export interface SavedSearch {

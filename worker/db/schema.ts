@@ -556,6 +556,8 @@ export const savedSearches = sqliteTable(
     alertFrequency: text("alert_frequency").notNull().default("instant"),
     /** Alerts paused by the student (or by the email's unsubscribe link); the search stays saved. */
     pausedAt: text("paused_at"),
+    /** Who paused them: link (the email's unsubscribe link, which may Undo it for an hour) | owner; null when not paused. */
+    pausedBy: text("paused_by"),
     /** When the last alert email for this search went out (at most one a day). */
     lastAlertAt: text("last_alert_at"),
     createdAt: createdAt(),
@@ -564,6 +566,8 @@ export const savedSearches = sqliteTable(
   (t) => [
     index("saved_searches_user_idx").on(t.userId, t.createdAt),
     index("saved_searches_university_idx").on(t.universityId, t.pausedAt),
+    // The same filters saved twice at once: the second insert fails and answers 409.
+    uniqueIndex("saved_searches_user_query_idx").on(t.userId, t.query),
   ],
 );
 

@@ -12,6 +12,8 @@ import {
   canonicalSavedQuery,
   SAVED_SEARCH,
   SAVED_SEARCH_GONE,
+  UNDO_NOT_LINK_PAUSE,
+  UNDO_TOO_LATE,
   UNSUBSCRIBE_LINK_INVALID,
   type SavedSearch,
   type SavedSearchCreate,
@@ -31,17 +33,18 @@ import {
   findSavedSearch,
   insertSavedSearch,
   markHitsEmailed,
-  matchingSearches,
+  matchingListings,
+  pauseSavedSearchByLink,
   recordHits,
-  releaseAlert,
+  resumeLinkPause,
+  retryAlertLater,
   savedSearchesOf,
-  setSavedSearchPaused,
   toSavedSearch,
   updateOwnSavedSearch,
   waitingHits,
   type DueSearch,
 } from "../db/queries/saved-searches";
-import { apiError, conflict, notFound, validationFailed } from "../lib/errors";
+import { apiError, conflict, databaseErrorCode, isDatabaseError, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
@@ -84,15 +87,23 @@ export async function createSavedSearch(env: Env, userId: string, input: SavedSe
   if (mine.length >= SAVED_SEARCH.maxPerUser) {
     throw conflict(`You can save up to ${SAVED_SEARCH.maxPerUser} searches. Delete one in your profile to save another.`);
   }
-  const row = await insertSavedSearch(db, {
-    id: newId(),
-    userId,
-    name: input.name,
-    query: canonical,
-    universityId,
-    alertFrequency: input.alert_frequency,
-    createdAt: isoNow(),
-  });
+  let row;
+  try {
+    row = await insertSavedSearch(db, {
+      id: newId(),
+      userId,
+      name: input.name,
+      query: canonical,
+      universityId,
+      alertFrequency: input.alert_frequency,
+      createdAt: isoNow(),
+    });
+  } catch (err) {
+    // The same filters saved twice at once: the unique (user_id, query) index lets one through.
+    if (!isUniqueViolation(err)) throw err;
+    const first = (await savedSearchesOf(db, userId)).find((s) => s.query === canonical);
+    throw conflict(first ? `You already saved this search as "${first.name}".` : "You already saved this search.");
+  }
   // Two saves at once could pass the cap together: the later one gives way.
   if ((await countSavedSearches(db, userId)) > SAVED_SEARCH.maxPerUser) {
     await deleteOwnSavedSearch(db, userId, row.id);
@@ -109,7 +120,8 @@ export async function updateSavedSearch(env: Env, userId: string, id: string, pa
   const updated = await updateOwnSavedSearch(db, userId, id, {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.alert_frequency !== undefined && { alertFrequency: patch.alert_frequency }),
-    ...(patch.paused !== undefined && { pausedAt: patch.paused ? (row.pausedAt ?? now) : null }),
+    // Paused here, it is the owner's pause (even over the link's): the link's Undo cannot resume it.
+    ...(patch.paused !== undefined && { pausedAt: patch.paused ? (row.pausedAt ?? now) : null, pausedBy: patch.paused ? "owner" : null }),
     updatedAt: now,
   });
   if (!updated) throw notFound("Saved search not found");
@@ -121,62 +133,91 @@ export async function deleteSavedSearch(env: Env, userId: string, id: string): P
   if (!deleted.length) throw notFound("Saved search not found");
 }
 
-/** The unsubscribe link (no sign-in): pauses the search's alerts, or resumes them (Undo). */
-export async function applyUnsubscribeLink(env: Env, config: Config, token: string, paused: boolean): Promise<SavedSearchUnsubscribeResponse> {
+/**
+ * The unsubscribe link (no sign-in): pauses the search's alerts, or (the page's Undo) resumes them, but
+ * only a pause the link itself made within the hour: someone holding an old email cannot switch back on
+ * alerts the owner paused in the profile (409 saying so).
+ */
+export async function applyUnsubscribeLink(env: Env, config: Config, token: string, paused: boolean, now: number = Date.now()): Promise<SavedSearchUnsubscribeResponse> {
   const id = await verifySavedSearchToken(config.jwtSecret, token);
   if (!id) throw apiError(400, { detail: UNSUBSCRIBE_LINK_INVALID });
   const db = createDb(env);
+  const nowIso = isoNow(now);
+  if (paused) {
+    const updated = await pauseSavedSearchByLink(db, id, nowIso);
+    if (!updated) throw notFound(SAVED_SEARCH_GONE);
+    return { name: updated.name, paused: true };
+  }
+  const resumed = await resumeLinkPause(db, id, isoNow(now - SAVED_SEARCH.undoWithinMs), nowIso);
+  if (resumed) return { name: resumed.name, paused: false };
   const row = await findSavedSearch(db, id);
   if (!row) throw notFound(SAVED_SEARCH_GONE);
-  const now = isoNow();
-  const updated = await setSavedSearchPaused(db, id, paused ? (row.pausedAt ?? now) : null, now);
-  if (!updated) throw notFound(SAVED_SEARCH_GONE);
-  return { name: updated.name, paused: updated.pausedAt !== null };
+  // Already on (Undo pressed twice, or resumed in the profile): nothing to do.
+  if (row.pausedAt === null) return { name: row.name, paused: false };
+  throw conflict(row.pausedBy === "link" ? UNDO_TOO_LATE : UNDO_NOT_LINK_PAUSE);
 }
+
+/** Approved listings matched in one pass: one statement per candidate search covers this many listings. */
+const MATCH_CHUNK = 1000;
 
 /**
  * Staff approved these listings: record a hit for every matching saved search, then email the
- * instant ones now when their daily allowance permits. Never throws (the approval stands).
+ * instant ones now when their daily allowance permits. Never throws (the approval stands). Costs one
+ * candidate query, one match statement per candidate search and one insert per matching search (for
+ * up to MATCH_CHUNK listings), then the sends: O(searches), however many listings were approved.
  */
 export async function alertSavedSearches(env: Env, config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
   try {
+    const ids = [...new Set(listingIds)];
     const touched = new Set<string>();
-    for (const listingId of listingIds) {
-      const candidates = await candidateSearches(env.DB, listingId);
+    const filtersOf = new Map<string, Filters | null>();
+    for (let i = 0; i < ids.length; i += MATCH_CHUNK) {
+      const chunk = ids.slice(i, i + MATCH_CHUNK);
+      const candidates = await candidateSearches(env.DB, chunk);
       if (!candidates.length) continue;
       const parsed = candidates.flatMap((c) => {
-        const read = savedQueryFilters(c.query);
-        return read.ok ? [{ id: c.id, filters: read.filters }] : [];
+        if (!filtersOf.has(c.id)) {
+          const read = savedQueryFilters(c.query);
+          filtersOf.set(c.id, read.ok ? read.filters : null);
+        }
+        const filters = filtersOf.get(c.id);
+        return filters ? [{ id: c.id, userId: c.user_id, filters }] : [];
       });
-      const matched = await matchingSearches(env.DB, listingId, parsed);
-      await recordHits(env.DB, listingId, matched, isoNow(now));
-      matched.forEach((id) => touched.add(id));
+      const hits = await matchingListings(env.DB, chunk, parsed);
+      await recordHits(env.DB, hits, isoNow(now));
+      for (const id of hits.keys()) touched.add(id);
     }
     if (touched.size) await sendSavedSearchAlerts(env, config, now, [...touched]);
   } catch (err) {
-    log.error("saved_search_alerts_failed", { message: String(err) });
+    logFailure("saved_search_alerts_failed", err);
   }
 }
 
-/** At most this many alert emails per run (the cron comes back in 15 minutes for the rest). */
+/** A database error's message may carry bound values (addresses, names): only its code is logged. */
+function logFailure(event: string, err: unknown) {
+  if (isDatabaseError(err)) log.error(event, { code: databaseErrorCode(err) ?? "database" });
+  else log.error(event, { message: String(err) });
+}
+
+/**
+ * At most this many alert emails per run, the approval's included (so an approval request stays
+ * bounded); the cron comes back in 15 minutes for the rest.
+ */
 const SEND_BATCH = 100;
 
 /**
- * Sends every alert due at `now` (or only those of `only`): see dueSearches for the rule. Returns how
- * many emails went out.
+ * Sends the alerts due at `now` (or only those of `only`), at most SEND_BATCH, oldest waiting hit
+ * first: see dueSearches for the rule. Returns how many emails went out.
  */
 export async function sendSavedSearchAlerts(env: Env, config: Config, now: number = Date.now(), only?: string[]): Promise<number> {
   const alertedBefore = isoNow(now - SAVED_SEARCH.alertEveryMs);
   const digestBefore = isoNow(now - SAVED_SEARCH.digestAfterMs);
   let sent = 0;
-  for (let i = 0; i < (only?.length ?? 1); i += SEND_BATCH) {
-    const due = await dueSearches(env.DB, alertedBefore, digestBefore, SEND_BATCH, only?.slice(i, i + SEND_BATCH));
-    for (const search of due) {
-      try {
-        if (await sendOne(env, config, search, now, alertedBefore)) sent++;
-      } catch (err) {
-        log.warn("saved_search_alert_failed", { message: String(err) });
-      }
+  for (const search of await dueSearches(env.DB, alertedBefore, digestBefore, SEND_BATCH, only)) {
+    try {
+      if (await sendOne(env, config, search, now, alertedBefore)) sent++;
+    } catch (err) {
+      log.warn("saved_search_alert_failed", isDatabaseError(err) ? { code: databaseErrorCode(err) ?? "database" } : { message: String(err) });
     }
   }
   return sent;
@@ -213,8 +254,9 @@ async function sendOne(env: Env, config: Config, search: DueSearch, now: number,
   try {
     await sendEmail(env, config, message);
   } catch (err) {
-    // The hits stay waiting and the allowance is given back: the next cron run tries again.
-    await releaseAlert(env.DB, search.id, nowIso, search.last_alert_at);
+    // The hits stay waiting and the allowance permits again in an hour (not at once: a search whose
+    // sends keep failing must not come first in every run and starve the others).
+    await retryAlertLater(env.DB, search.id, nowIso, isoNow(now - SAVED_SEARCH.alertEveryMs + SAVED_SEARCH.retryFailedAfterMs));
     throw err;
   }
   // Exactly what this email covered: a hit recorded while it was being sent waits for the next one.

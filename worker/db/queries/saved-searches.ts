@@ -1,9 +1,9 @@
 /**
  * Saved searches (issue 15) and their hits: a student's own searches (CRUD), the candidate searches
- * of a newly approved listing, matching through browse's own filters (browseFilterSql), and the
+ * of newly approved listings, matching through browse's own filters (browseFilterSql), and the
  * searches whose alert email is due.
  */
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { BrowseQuery } from "../../contract/listings";
 import type { SavedSearch } from "../../contract/saved-searches";
 import type { Db } from "../client";
@@ -48,33 +48,48 @@ export const updateOwnSavedSearch = (db: Db, userId: string, id: string, set: Pa
 export const deleteOwnSavedSearch = (db: Db, userId: string, id: string) =>
   db.delete(savedSearches).where(and(eq(savedSearches.id, id), eq(savedSearches.userId, userId))).returning({ id: savedSearches.id });
 
-/** The unsubscribe link: pauses (keeping an earlier pause's time) or resumes a search by id. */
-export const setSavedSearchPaused = (db: Db, id: string, pausedAt: string | null, now: string) =>
+/** The unsubscribe link's Stop alerts: pauses by the link, unless already paused (that pause, and who made it, stay). */
+export const pauseSavedSearchByLink = (db: Db, id: string, now: string) =>
   db
     .update(savedSearches)
-    .set({ pausedAt, updatedAt: now })
+    .set({
+      pausedAt: sql`coalesce(${savedSearches.pausedAt}, ${now})`,
+      pausedBy: sql`case when ${savedSearches.pausedAt} is null then 'link' else ${savedSearches.pausedBy} end`,
+      updatedAt: now,
+    })
     .where(eq(savedSearches.id, id))
+    .returning()
+    .get();
+
+/** The unsubscribe link's Undo: resumes only a pause made by the link since `since`; undefined otherwise. */
+export const resumeLinkPause = (db: Db, id: string, since: string, now: string) =>
+  db
+    .update(savedSearches)
+    .set({ pausedAt: null, pausedBy: null, updatedAt: now })
+    .where(and(eq(savedSearches.id, id), eq(savedSearches.pausedBy, "link"), gte(savedSearches.pausedAt, since)))
     .returning()
     .get();
 
 export interface CandidateSearch {
   id: string;
+  user_id: string;
   query: string;
 }
 
 /**
- * The searches a newly approved listing could match: its university's and those for any university
- * (NULL), not paused, not its owner's own, of students who want these emails and are not suspended.
+ * The searches newly approved listings could match, in one query: their universities' and those for
+ * any university (NULL), not paused, of students who want these emails and are not suspended. (A
+ * search never matches its owner's own listings: matchingListings leaves them out.)
  */
-export async function candidateSearches(db: D1Database, listingId: string): Promise<CandidateSearch[]> {
+export async function candidateSearches(db: D1Database, listingIds: string[]): Promise<CandidateSearch[]> {
   const { results } = await db
     .prepare(
-      `SELECT s.id, s.query FROM listings l
-       JOIN saved_searches s ON (s.university_id = l.university_id OR s.university_id IS NULL) AND s.paused_at IS NULL AND s.user_id != l.user_id
+      `SELECT s.id, s.user_id, s.query FROM saved_searches s
        JOIN users u ON u.id = s.user_id AND u.email_on_saved_search = 1 AND u.suspended_at IS NULL
-       WHERE l.id = ?`,
+       WHERE s.paused_at IS NULL
+         AND (s.university_id IS NULL OR s.university_id IN (SELECT l.university_id FROM listings l WHERE l.id IN (SELECT value FROM json_each(?))))`,
     )
-    .bind(listingId)
+    .bind(JSON.stringify(listingIds))
     .all<CandidateSearch>();
   return results;
 }
@@ -83,41 +98,51 @@ export async function candidateSearches(db: D1Database, listingId: string): Prom
 const BATCH = 50;
 
 /**
- * Which of these searches (their filters already parsed) the listing matches: one
- * `SELECT 1 FROM listings l WHERE l.id = ? AND <browse's filters>` per search, batched. Browse's own
- * filters (browseFilterSql, public visibility included) are the only definition of a match.
+ * Which of these listings each search (its filters already parsed) matches: ONE statement per search
+ * covering all the listings, `SELECT l.id FROM json_each(?) j CROSS JOIN listings l ON l.id = j.value
+ * WHERE l.user_id != ? AND <browse's filters>`, batched; so an approval of many listings costs one statement per search.
+ * Browse's own filters (browseFilterSql, public visibility included) are the only definition of a
+ * match; a search never matches its owner's own listings. Searches matching nothing are left out.
  */
-export async function matchingSearches(
+export async function matchingListings(
   db: D1Database,
-  listingId: string,
-  searches: { id: string; filters: Omit<BrowseQuery, "limit" | "last_evaluated_key"> }[],
-): Promise<string[]> {
+  listingIds: string[],
+  searches: { id: string; userId: string; filters: Omit<BrowseQuery, "limit" | "last_evaluated_key"> }[],
+): Promise<Map<string, string[]>> {
+  const ids = JSON.stringify(listingIds);
   const statements: { id: string; stmt: D1PreparedStatement }[] = [];
   for (const s of searches) {
     const { where, binds, none } = browseFilterSql(s.filters);
     if (none) continue;
-    statements.push({ id: s.id, stmt: db.prepare(`SELECT 1 AS hit FROM listings l WHERE l.id = ? AND ${where.join(" AND ")}`).bind(listingId, ...binds) });
+    statements.push({
+      id: s.id,
+      stmt: db
+        // CROSS JOIN keeps json_each outside: each id is a primary-key lookup. (Written as `l.id IN
+        // (SELECT value FROM json_each(?))`, SQLite walked a browse index over every public listing
+        // of the university instead.)
+        .prepare(`SELECT l.id FROM json_each(?) j CROSS JOIN listings l ON l.id = j.value WHERE l.user_id != ? AND ${where.join(" AND ")}`)
+        .bind(ids, s.userId, ...binds),
+    });
   }
-  const matched: string[] = [];
+  const matched = new Map<string, string[]>();
   for (let i = 0; i < statements.length; i += BATCH) {
     const chunk = statements.slice(i, i + BATCH);
-    const results = await db.batch(chunk.map((c) => c.stmt));
+    const results = await db.batch<{ id: string }>(chunk.map((c) => c.stmt));
     results.forEach((r, j) => {
-      if (r.results.length) matched.push(chunk[j]!.id);
+      if (r.results.length) matched.set(chunk[j]!.id, r.results.map((row) => row.id));
     });
   }
   return matched;
 }
 
-/** Records hits; a pair already recorded (a re-approval) stays as it was, emailed or not. */
-export async function recordHits(db: D1Database, listingId: string, searchIds: string[], now: string): Promise<void> {
-  for (let i = 0; i < searchIds.length; i += BATCH) {
-    await db.batch(
-      searchIds
-        .slice(i, i + BATCH)
-        .map((id) => db.prepare("INSERT OR IGNORE INTO saved_search_hits (search_id, listing_id, created_at) VALUES (?, ?, ?)").bind(id, listingId, now)),
-    );
-  }
+/** Records hits (one statement per search); a pair already recorded (a re-approval) stays as it was, emailed or not. */
+export async function recordHits(db: D1Database, hits: Map<string, string[]>, now: string): Promise<void> {
+  const statements = [...hits].map(([searchId, listingIds]) =>
+    db
+      .prepare("INSERT OR IGNORE INTO saved_search_hits (search_id, listing_id, created_at) SELECT ?, value, ? FROM json_each(?)")
+      .bind(searchId, now, JSON.stringify(listingIds)),
+  );
+  for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH));
 }
 
 export interface DueSearch {
@@ -135,15 +160,16 @@ export interface DueSearch {
 /**
  * Searches whose alert email is due at `now`: not paused, with hits waiting, no alert in the last day
  * (`alertedBefore`); a daily search also waits until its oldest waiting hit is a day old (`digestBefore`).
- * `only` narrows to some searches (right after an approval).
+ * `only` narrows to some searches (right after an approval), passed as one JSON parameter.
  */
 export async function dueSearches(db: D1Database, alertedBefore: string, digestBefore: string, limit: number, only?: string[]): Promise<DueSearch[]> {
   const binds: (string | number)[] = [alertedBefore, digestBefore];
   let onlyClause = "";
   if (only) {
     if (!only.length) return [];
-    onlyClause = `AND s.id IN (${only.map(() => "?").join(",")})`;
-    binds.push(...only);
+    // One parameter however many ids (D1 allows 100 bound values per statement).
+    onlyClause = "AND s.id IN (SELECT value FROM json_each(?))";
+    binds.push(JSON.stringify(only));
   }
   binds.push(limit);
   const { results } = await db
@@ -204,6 +230,9 @@ export async function claimAlert(db: D1Database, searchId: string, now: string, 
   return (res.meta.changes ?? 0) > 0;
 }
 
-/** Gives a claim back after the email could not be sent, so the next run tries again. */
-export const releaseAlert = (db: D1Database, searchId: string, claimedAt: string, previous: string | null) =>
-  db.prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND last_alert_at = ?").bind(previous, searchId, claimedAt).run();
+/**
+ * After the email could not be sent: moves the claim back so the allowance permits again at `retryAt`
+ * (an hour on), not at once, so a search whose sends keep failing does not come first in every run.
+ */
+export const retryAlertLater = (db: D1Database, searchId: string, claimedAt: string, lastAlertAt: string) =>
+  db.prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND last_alert_at = ?").bind(lastAlertAt, searchId, claimedAt).run();

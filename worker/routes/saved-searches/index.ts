@@ -33,7 +33,7 @@ export const savedSearchesRoutes = createRouter()
     const { token } = await parseJson(c, savedSearchTokenSchema);
     return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.env, c.var.config, token, true));
   })
-  // The unsubscribe page's Undo: the same token resumes the alerts.
+  // The unsubscribe page's Undo: the same token resumes a pause the link made within the hour (else 409).
   .post("/resubscribe", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, savedSearchTokenSchema);

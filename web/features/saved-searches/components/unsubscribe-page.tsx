@@ -22,7 +22,8 @@ function InvalidLink({ detail }: { detail: string }) {
 
 /**
  * Where a saved-search alert's "Unsubscribe" link lands (issue 15): no sign-in needed. Nothing happens
- * on load (mail scanners open links); Stop alerts pauses that search's emails, and Undo resumes them.
+ * on load (mail scanners open links); Stop alerts pauses that search's emails, and Undo (within the hour)
+ * resumes them. A pause made in the profile is not the link's to undo: the server says so (409).
  */
 export function UnsubscribePage() {
   const [search] = useSearchParams();
@@ -54,7 +55,7 @@ export function UnsubscribePage() {
         </p>
         <p className="muted">
           {last.paused
-            ? "The search stays saved: resume its alerts here or from your profile."
+            ? "The search stays saved: Undo works for an hour; after that, resume its alerts from your profile."
             : "You will get an email when a new listing matches (at most one a day)."}
         </p>
         <div className="row row-start">
