@@ -189,16 +189,22 @@ describe("the unsubscribe page", () => {
     const calls = mockApi(
       { "/api/v1/universities/": universities },
       {
+        "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: false }),
         "POST /api/v1/saved-searches/unsubscribe": () => Response.json({ name: "Harbor", paused: true }),
         "POST /api/v1/saved-searches/resubscribe": () => Response.json({ name: "Harbor", paused: false }),
       },
     );
     const ui = userEvent.setup();
     renderApp("/unsubscribe?token=tok-1");
-    const stop = await screen.findByRole("button", { name: "Stop alerts" });
+    // The page names the search before anything changes.
+    expect(await screen.findByText(/Stop the emails about new listings for “Harbor”\?/)).toBeInTheDocument();
+    expect(bodyOf(writes(calls, "POST", "/saved-searches/link")[0])).toEqual({ token: "tok-1" });
+    const stop = screen.getByRole("button", { name: "Stop alerts" });
     expect(writes(calls, "POST", "/unsubscribe")).toHaveLength(0);
     await ui.click(stop);
-    expect(await screen.findByText("Alerts for “Harbor” are off.")).toBeInTheDocument();
+    const done = await screen.findByText("Alerts for “Harbor” are off.");
+    // Focus follows the answer (it was on the button, which is gone).
+    await waitFor(() => expect(done).toHaveFocus());
     const [unsub] = writes(calls, "POST", "/saved-searches/unsubscribe");
     expect(bodyOf(unsub)).toEqual({ token: "tok-1" });
     expect(new Headers(unsub!.init!.headers).get("Authorization")).toBeNull();
@@ -207,19 +213,27 @@ describe("the unsubscribe page", () => {
     expect(bodyOf(writes(calls, "POST", "/saved-searches/resubscribe")[0])).toEqual({ token: "tok-1" });
   });
 
-  it("a refused link says why and offers the profile; a missing token needs no request", async () => {
-    mockApi(
+  it("a refused link says why at once and offers the profile; a missing token needs no request", async () => {
+    const calls = mockApi(
       { "/api/v1/universities/": universities },
-      { "POST /api/v1/saved-searches/unsubscribe": () => Response.json({ detail: "This unsubscribe link is not valid. Sign in and pause the alerts from your profile." }, { status: 400 }) },
+      { "POST /api/v1/saved-searches/link": () => Response.json({ detail: "This unsubscribe link is not valid. Sign in and pause the alerts from your profile." }, { status: 400 }) },
     );
-    const ui = userEvent.setup();
     const first = renderApp("/unsubscribe?token=bad");
-    await ui.click(await screen.findByRole("button", { name: "Stop alerts" }));
     expect((await screen.findByText(/This unsubscribe link is not valid/)).closest("[role=alert]")).not.toBeNull();
+    expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
+    expect(writes(calls, "POST", "/saved-searches/unsubscribe")).toHaveLength(0);
     expect(screen.getByRole("link", { name: "Manage saved searches" })).toHaveAttribute("href", "/profile");
     first.unmount();
     renderApp("/unsubscribe");
     expect(await screen.findByText(/This unsubscribe link is not valid/)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
+  });
+
+  it("a search whose alerts are already off says so and offers the profile", async () => {
+    mockApi({ "/api/v1/universities/": universities }, { "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: true }) });
+    renderApp("/unsubscribe?token=tok-1");
+    expect(await screen.findByText(/Alerts for “Harbor” are already off/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Manage saved searches" })).toHaveAttribute("href", "/profile");
   });
 });

@@ -331,9 +331,15 @@ describe("the unsubscribe link", () => {
     const [mail] = await alerts(student.user.email);
     const token = tokenIn(mail!);
 
+    // The page first reads what the link is about: that changes nothing.
+    const about = await post("/api/v1/saved-searches/link", { token });
+    expect(await json(about)).toEqual({ name: "Granite", paused: false });
+    expect((await list(student)).find((s) => s.id === search.id)?.paused).toBe(false);
+
     const res = await post("/api/v1/saved-searches/unsubscribe", { token });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ name: "Granite", paused: true });
+    expect(await json(await post("/api/v1/saved-searches/link", { token }))).toEqual({ name: "Granite", paused: true });
     expect((await list(student)).find((s) => s.id === search.id)?.paused).toBe(true);
     // Paused: a new match is not even recorded.
     await pending("u2", { title: "Granite loft" });
@@ -348,14 +354,17 @@ describe("the unsubscribe link", () => {
     const flipped = signature!.startsWith("A") ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;
     const forged = await signAccessToken(env.JWT_SECRET, search.id);
     for (const bad of [`${head}.${payload}.${flipped}`, forged, "not-a-token"]) {
-      const r = await post("/api/v1/saved-searches/unsubscribe", { token: bad });
-      expect(r.status).toBe(400);
-      expect((await json<{ detail: string }>(r)).detail).toBe("This unsubscribe link is not valid. Sign in and pause the alerts from your profile.");
+      for (const action of ["link", "unsubscribe"]) {
+        const r = await post(`/api/v1/saved-searches/${action}`, { token: bad });
+        expect(r.status).toBe(400);
+        expect((await json<{ detail: string }>(r)).detail).toBe("This unsubscribe link is not valid. Sign in and pause the alerts from your profile.");
+      }
     }
     expect((await post("/api/v1/saved-searches/unsubscribe", {})).status).toBe(422);
 
     // A deleted search: its link says so.
     expect((await send(student.access_token, "DELETE", `/${search.id}`)).status).toBe(204);
+    expect((await post("/api/v1/saved-searches/link", { token })).status).toBe(404);
     const gone = await post("/api/v1/saved-searches/unsubscribe", { token });
     expect(gone.status).toBe(404);
     expect((await json<{ detail: string }>(gone)).detail).toBe("This saved search no longer exists, so it sends no alerts.");

@@ -2,7 +2,7 @@
  * Saved searches (issue 15): the calls shared by browse (save), the profile (list, rename, pause,
  * delete) and the unsubscribe page, with their query keys, and the short summary of a search's filters.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { University } from "@contract/api";
 import { formatStay } from "@contract/constants";
 import { stayOf } from "@contract/browse-url";
@@ -58,6 +58,15 @@ export function useDeleteSavedSearch() {
     },
   });
 }
+
+/** What an unsubscribe link is about (its search's name and state), read when the page opens; changes nothing. */
+export const unsubscribeLinkQuery = (token: string) =>
+  queryOptions({
+    queryKey: [...savedSearchKeys.all, "link", token] as const,
+    queryFn: () => apiRequest<SavedSearchUnsubscribeResponse>("saved-searches/link", { method: "POST", auth: false, body: { token } }),
+    enabled: token !== "",
+    staleTime: Infinity,
+  });
 
 /** The unsubscribe link's Stop alerts (paused: true) and Undo (paused: false): no sign-in, the token is the permission. */
 export function useUnsubscribeLink() {

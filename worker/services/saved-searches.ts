@@ -138,6 +138,15 @@ export async function deleteSavedSearch(env: Env, userId: string, id: string): P
  * only a pause the link itself made within the hour: someone holding an old email cannot switch back on
  * alerts the owner paused in the profile (409 saying so).
  */
+/** What an unsubscribe link is about (the page names the search before anything changes); nothing changes. */
+export async function readUnsubscribeLink(env: Env, config: Config, token: string): Promise<SavedSearchUnsubscribeResponse> {
+  const id = await verifySavedSearchToken(config.jwtSecret, token);
+  if (!id) throw apiError(400, { detail: UNSUBSCRIBE_LINK_INVALID });
+  const row = await findSavedSearch(createDb(env), id);
+  if (!row) throw notFound(SAVED_SEARCH_GONE);
+  return { name: row.name, paused: row.pausedAt !== null };
+}
+
 export async function applyUnsubscribeLink(env: Env, config: Config, token: string, paused: boolean, now: number = Date.now()): Promise<SavedSearchUnsubscribeResponse> {
   const id = await verifySavedSearchToken(config.jwtSecret, token);
   if (!id) throw apiError(400, { detail: UNSUBSCRIBE_LINK_INVALID });

@@ -17,6 +17,7 @@ import { requireUser } from "../../middleware/auth";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import {
   applyUnsubscribeLink,
+  readUnsubscribeLink,
   createSavedSearch,
   deleteSavedSearch,
   listSavedSearches,
@@ -27,6 +28,12 @@ export const savedSearchesRoutes = createRouter()
   .get("/", async (c) => {
     const user = await requireUser(c);
     return c.json<SavedSearchesResponse>({ data: await listSavedSearches(c.env, user.id) });
+  })
+  // The unsubscribe page names the search before the student decides (reading changes nothing).
+  .post("/link", async (c) => {
+    await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
+    const { token } = await parseJson(c, savedSearchTokenSchema);
+    return c.json<SavedSearchUnsubscribeResponse>(await readUnsubscribeLink(c.env, c.var.config, token));
   })
   .post("/unsubscribe", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
