@@ -100,6 +100,39 @@ describe("admin panel", () => {
     expect(JSON.parse(String(review!.init!.body))).toEqual({ status: "rejected", rejection_reason: "Blurry photos" });
   });
 
+  it("review shows each listing's distance to campus next to its address, or that it has no location", async () => {
+    mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/listings/pending": {
+        listings: [
+          adminListing("p1", { verification_status: "pending", address: "1 SW 13th St, Gainesville, FL", latitude: 29.6495, longitude: -82.3349, distance_miles: 1.2 }),
+          adminListing("p2", { verification_status: "pending", address: "Reitz Union, Gainesville, FL", latitude: 29.6463, longitude: -82.3479, distance_miles: 0 }),
+          adminListing("p3", { verification_status: "pending", latitude: null, longitude: null, distance_miles: null }),
+          adminListing("p4", { verification_status: "pending", university_abbreviation: "NCF", latitude: 27.38, longitude: -82.56, distance_miles: null }),
+        ],
+      },
+    });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    const tile = async (title: string) => (await screen.findByText(title)).closest("li")!;
+    expect(within(await tile("Room p1")).getByText("1.2 mi to UF")).toBeInTheDocument();
+    expect(within(await tile("Room p2")).getByText("0.0 mi to UF")).toBeInTheDocument();
+    expect(within(await tile("Room p3")).getByText("No location")).toBeInTheDocument();
+    expect(within(await tile("Room p3")).queryByText(/mi to/)).toBeNull();
+    expect(within(await tile("Room p4")).getByText("No distance: NCF's campus has no coordinates")).toBeInTheDocument();
+
+    await user.click(within(await tile("Room p2")).getByRole("button", { name: "View Details" }));
+    const dialog = screen.getByRole("dialog", { name: "Room p2" });
+    const value = (term: string) => within(dialog).getByText(term).nextElementSibling;
+    expect(value("Address")).toHaveTextContent(/^Reitz Union, Gainesville, FL$/);
+    expect(value("Distance to campus")).toHaveTextContent(/^0\.0 mi to UF$/);
+    await user.click(within(dialog).getAllByRole("button", { name: "Close" }).at(-1)!);
+    await user.click(within(await tile("Room p3")).getByRole("button", { name: "View Details" }));
+    expect(within(screen.getByRole("dialog", { name: "Room p3" })).getByText("Distance to campus").nextElementSibling).toHaveTextContent(/^No location$/);
+  });
+
   it("the details modal shows words, not codes, and the lister's name opens their user card", async () => {
     const lister = makeUser({ id: "owner-7", first_name: "Jordan", last_name: "Kim", email: "jordan@utexas.edu", id_verification_status: "verified" });
     mockFetch({

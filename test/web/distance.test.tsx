@@ -125,8 +125,10 @@ describe("listing form: the address's coordinates", () => {
   const verified = makeUser({ id: "owner-1", id_verification_status: "verified" });
   const suggestions = {
     data: [
-      { description: "1 SW 13th St, Gainesville, FL", lat: 29.6495, lng: -82.3349 },
+      { description: "1 SW 13th St, Gainesville, FL", lat: 29.6495, lng: -82.3349, location_token: "v1.token-of-1-sw-13th" },
       { description: "13 Elm St, Gainesville, FL", lat: null, lng: null },
+      // Coordinates without a token (a server that did not sign them): the server would refuse them.
+      { description: "14 Oak St, Gainesville, FL", lat: 29.66, lng: -82.33 },
     ],
   };
 
@@ -154,16 +156,20 @@ describe("listing form: the address's coordinates", () => {
   const address = () => screen.getByRole("combobox", { name: "Address" });
   const patchBody = (calls: ReturnType<typeof fakeApi>) => callsOf(calls, `PATCH ${API}/subleases/l1`)[0]?.body as Record<string, unknown> | undefined;
 
-  it("an edit that leaves the address keeps the listing's coordinates", async () => {
+  it("an edit that leaves the address sends no coordinates: the server keeps the stored ones", async () => {
     const calls = editPage();
     const ui = userEvent.setup();
     await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
     await ui.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "100 Main St, Gainesville, FL", latitude: 29.651, longitude: -82.325 });
+    const body = patchBody(calls)!;
+    expect(body).toMatchObject({ address: "100 Main St, Gainesville, FL" });
+    expect(body).not.toHaveProperty("latitude");
+    expect(body).not.toHaveProperty("longitude");
+    expect(body).not.toHaveProperty("location_token");
   });
 
-  it("a picked suggestion sends its coordinates with the address", async () => {
+  it("a picked suggestion sends its coordinates and their token with the address", async () => {
     const calls = editPage();
     const ui = userEvent.setup();
     await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
@@ -173,10 +179,10 @@ describe("listing form: the address's coordinates", () => {
     expect(address()).toHaveValue("1 SW 13th St, Gainesville, FL");
     await ui.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "1 SW 13th St, Gainesville, FL", latitude: 29.6495, longitude: -82.3349 });
+    expect(patchBody(calls)).toMatchObject({ address: "1 SW 13th St, Gainesville, FL", latitude: 29.6495, longitude: -82.3349, location_token: "v1.token-of-1-sw-13th" });
   });
 
-  it("typing after a pick drops the picked coordinates", async () => {
+  it("typing after a pick drops the picked coordinates and their token", async () => {
     const calls = editPage();
     const ui = userEvent.setup();
     await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
@@ -187,7 +193,7 @@ describe("listing form: the address's coordinates", () => {
     expect(address()).toHaveValue("1 SW 13th St, Gainesville, FL Apt 4");
     await ui.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "1 SW 13th St, Gainesville, FL Apt 4", latitude: null, longitude: null });
+    expect(patchBody(calls)).toMatchObject({ address: "1 SW 13th St, Gainesville, FL Apt 4", latitude: null, longitude: null, location_token: null });
   });
 
   it("a suggestion the geocoder gave without coordinates sends none", async () => {
@@ -199,6 +205,18 @@ describe("listing form: the address's coordinates", () => {
     await ui.click(await screen.findByRole("option", { name: "13 Elm St, Gainesville, FL" }));
     await ui.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "13 Elm St, Gainesville, FL", latitude: null, longitude: null });
+    expect(patchBody(calls)).toMatchObject({ address: "13 Elm St, Gainesville, FL", latitude: null, longitude: null, location_token: null });
+  });
+
+  it("a suggestion with coordinates but no token sends none (the server would refuse them)", async () => {
+    const calls = editPage();
+    const ui = userEvent.setup();
+    await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
+    await ui.clear(address());
+    await ui.type(address(), "14 Oak");
+    await ui.click(await screen.findByRole("option", { name: "14 Oak St, Gainesville, FL" }));
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(patchBody(calls)).toBeDefined());
+    expect(patchBody(calls)).toMatchObject({ address: "14 Oak St, Gainesville, FL", latitude: null, longitude: null, location_token: null });
   });
 });

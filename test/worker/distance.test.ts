@@ -1,7 +1,9 @@
 /** Distance to campus (issue 15 item 2): listings keep their coordinates, store miles to campus; browse sorts and filters by it. */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { BrowseResponse, CreateListingResponse, OwnerListing, OwnerListingResponse, PublicListing } from "../../worker/contract/listings";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../worker/app";
+import type { AddressSuggestion, BrowseResponse, CreateListingResponse, OwnerListing, OwnerListingResponse, PublicListing } from "../../worker/contract/listings";
+import { LOCATION_TOKEN_REFUSED, signLocationToken } from "../../worker/services/geo-token";
 import { api, authed, json, signUp, type Session } from "./helpers";
 import { dataUrl, insertListing as insertOwnListing, JPEG_1x1 } from "./fixtures";
 
@@ -55,12 +57,13 @@ async function uploadPhoto(s: Session): Promise<string> {
 }
 
 let photo: string;
+const ADDRESS = "12 SE 1st Ave, Gainesville, FL";
 const newListing = (extra: Record<string, unknown> = {}) => ({
   title: "Room near campus",
   description: "A bright room",
   unit_type: "2x2",
   monthly_rent: 850,
-  address: "12 SE 1st Ave, Gainesville, FL",
+  address: ADDRESS,
   lease_term: "fall",
   university_id: UF.id,
   pictures: [photo],
@@ -79,6 +82,11 @@ const patched = async (id: string, body: unknown): Promise<OwnerListing> => {
   return (await json<OwnerListingResponse>(res)).data;
 };
 
+/** The token the address autocomplete gives with a suggestion (the worker's own signer, the test env's secret). */
+const tokenFor = (address: string, point: { latitude: number; longitude: number }) => signLocationToken(env.JWT_SECRET, address, point);
+/** A picked suggestion's fields as the form sends them: the address, its coordinates and their token. */
+const at = async (point: { latitude: number; longitude: number }, address = ADDRESS) => ({ address, ...point, location_token: await tokenFor(address, point) });
+
 beforeAll(async () => {
   owner = await signUp("owner@ufl.edu");
   verified = await signUp("verified@ufl.edu");
@@ -88,7 +96,7 @@ beforeAll(async () => {
 
 describe("a listing's coordinates and distance to campus", () => {
   it("stores the distance to its campus's IPEDS coordinates, to 0.1 mile, and keeps the coordinates for its owner only", async () => {
-    const listing = await created(newListing(DOWNTOWN));
+    const listing = await created(newListing(await at(DOWNTOWN)));
     const expected = haversineMiles(DOWNTOWN, UF); // about 1.44 miles
     expect(listing.distance_miles).not.toBeNull();
     expect(Math.abs(listing.distance_miles! - expected)).toBeLessThanOrEqual(0.1);
@@ -120,7 +128,7 @@ describe("a listing's coordinates and distance to campus", () => {
 
   it("has no distance when its campus has no coordinates (nothing guessed from the university's city)", async () => {
     await env.DB.prepare("UPDATE universities SET latitude = NULL, longitude = NULL WHERE id = 5").run();
-    const listing = await created(newListing({ ...DOWNTOWN, university_id: 5 }));
+    const listing = await created(newListing({ ...(await at(DOWNTOWN)), university_id: 5 }));
     expect(listing).toMatchObject({ latitude: DOWNTOWN.latitude, longitude: DOWNTOWN.longitude, distance_miles: null });
   });
 
@@ -140,7 +148,7 @@ describe("a listing's coordinates and distance to campus", () => {
       expect((await json<{ detail: string }>(res)).detail).toBe(detail);
     }
     // The edges of the ranges are places.
-    expect((await create(newListing({ latitude: 90, longitude: -180 }))).status).toBe(201);
+    expect((await create(newListing(await at({ latitude: 90, longitude: -180 })))).status).toBe(201);
     // The same rules on an edit.
     const listing = await created(newListing());
     const half = await patch(listing.id, { latitude: 29.65 });
@@ -150,26 +158,29 @@ describe("a listing's coordinates and distance to campus", () => {
   });
 
   it("an edit of the address without coordinates clears them; an edit that leaves the address keeps them", async () => {
-    const listing = await created(newListing(DOWNTOWN));
+    const listing = await created(newListing(await at(DOWNTOWN)));
     // Not touching the address (or sending the same one) keeps the place.
     expect(await patched(listing.id, { title: "Renamed room" })).toMatchObject({ ...DOWNTOWN, distance_miles: 1.4 });
     expect(await patched(listing.id, { address: listing.address, monthly_rent: 900 })).toMatchObject({ ...DOWNTOWN, distance_miles: 1.4 });
     // A new address with its own coordinates: the new distance.
     const near = { latitude: 29.6462, longitude: -82.3489 };
-    const moved = await patched(listing.id, { address: "Near Century Tower, Gainesville, FL", ...near });
+    const moved = await patched(listing.id, await at(near, "Near Century Tower, Gainesville, FL"));
     expect(moved).toMatchObject({ ...near, distance_miles: Math.round(haversineMiles(near, UF) * 10) / 10 });
     expect(moved.distance_miles).toBe(0.1);
     // A new address typed by hand: the old address's coordinates go, and so does the distance.
     expect(await patched(listing.id, { address: "400 SW 2nd Ave, Gainesville, FL" })).toMatchObject({ latitude: null, longitude: null, distance_miles: null });
     const row = await env.DB.prepare("SELECT latitude, longitude, distance_miles, distance_key FROM listings WHERE id = ?").bind(listing.id).first();
     expect(row).toEqual({ latitude: null, longitude: null, distance_miles: null, distance_key: 100000 });
-    // Coordinates sent alone (same address) set them; nulls clear them.
-    expect(await patched(listing.id, DOWNTOWN)).toMatchObject({ distance_miles: 1.4 });
+    // Coordinates sent alone (same address) set them, with a token for the stored address; nulls clear
+    // them, no token needed.
+    expect(await patched(listing.id, { ...DOWNTOWN, location_token: await tokenFor("400 SW 2nd Ave, Gainesville, FL", DOWNTOWN) })).toMatchObject({
+      distance_miles: 1.4,
+    });
     expect(await patched(listing.id, { latitude: null, longitude: null })).toMatchObject({ latitude: null, distance_miles: null });
   });
 
   it("a change of university recomputes the distance to the new campus", async () => {
-    const listing = await created(newListing(DOWNTOWN));
+    const listing = await created(newListing(await at(DOWNTOWN)));
     expect(listing.distance_miles).toBe(1.4);
     const toFsu = await patched(listing.id, { university_id: FSU.id });
     expect(Math.abs(toFsu.distance_miles! - haversineMiles(DOWNTOWN, FSU))).toBeLessThanOrEqual(0.1);
@@ -179,6 +190,114 @@ describe("a listing's coordinates and distance to campus", () => {
     // Without coordinates a university change leaves no distance.
     const plain = await created(newListing());
     expect((await patched(plain.id, { university_id: FSU.id })).distance_miles).toBeNull();
+  });
+});
+
+describe("coordinates only as the address suggestions gave them (location_token)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // Its own verified owner, so these writes do not add up with the ones above against the per-user write limit.
+  let placer: Session;
+  let placerPhoto: string;
+  beforeAll(async () => {
+    placer = await signUp("placer@ufl.edu");
+    await env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id = ?").bind(placer.user.id).run();
+    placerPhoto = await uploadPhoto(placer);
+  });
+  const mine = (extra: Record<string, unknown> = {}) => newListing({ pictures: [placerPhoto], ...extra });
+  const create = (body: unknown) => api("/api/v1/subleases/", authed(placer.access_token, { method: "POST", body: JSON.stringify(body) }));
+  const patch = (id: string, body: unknown) => api(`/api/v1/subleases/${id}`, authed(placer.access_token, { method: "PATCH", body: JSON.stringify(body) }));
+  const created = async (body: unknown) => {
+    const res = await create(body);
+    expect(res.status).toBe(201);
+    return (await json<CreateListingResponse>(res)).data;
+  };
+  const patched = async (id: string, body: unknown): Promise<OwnerListing> => {
+    const res = await patch(id, body);
+    expect(res.status).toBe(200);
+    return (await json<OwnerListingResponse>(res)).data;
+  };
+
+  const countOwn = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE user_id = ?").bind(placer.user.id).first<{ n: number }>())!.n;
+  async function refused(res: Response) {
+    expect(res.status).toBe(422);
+    const body = await json<{ detail: string; errors: { path: string; message: string }[] }>(res);
+    expect(body.detail).toBe(LOCATION_TOKEN_REFUSED);
+    expect(body.errors).toEqual([{ path: "address", message: LOCATION_TOKEN_REFUSED }]);
+  }
+
+  it("refuses a create with coordinates but no token, a token for another address or other coordinates, or a forged one; stores nothing", async () => {
+    const before = await countOwn();
+    await refused(await create(mine(DOWNTOWN)));
+    await refused(await create(mine({ ...DOWNTOWN, location_token: null })));
+    // A token for another address (the one the geocoder placed there), sent with this address.
+    await refused(await create(mine({ ...DOWNTOWN, location_token: await tokenFor("1 Other St, Gainesville, FL", DOWNTOWN) })));
+    // This address's token, but for other coordinates (the campus's sent instead of the suggestion's).
+    await refused(await create(mine({ latitude: UF.latitude, longitude: UF.longitude, location_token: await tokenFor(ADDRESS, DOWNTOWN) })));
+    // Nearly the same coordinates are other coordinates.
+    await refused(await create(mine({ latitude: DOWNTOWN.latitude + 0.000001, longitude: DOWNTOWN.longitude, location_token: await tokenFor(ADDRESS, DOWNTOWN) })));
+    // Made with another secret, garbage, or an access token.
+    await refused(await create(mine({ ...DOWNTOWN, location_token: await signLocationToken("another-secret-0123456789abcdef0123456789", ADDRESS, DOWNTOWN) })));
+    await refused(await create(mine({ ...DOWNTOWN, location_token: "v1.AAAA" })));
+    await refused(await create(mine({ ...DOWNTOWN, location_token: placer.access_token.slice(0, 200) })));
+    expect(await countOwn()).toBe(before);
+    // The right token is taken (the address is compared after trimming, as it is stored).
+    expect(await created(mine({ ...(await at(DOWNTOWN)), address: `  ${ADDRESS} ` }))).toMatchObject({ ...DOWNTOWN, distance_miles: 1.4 });
+    expect(await countOwn()).toBe(before + 1);
+  });
+
+  it("refuses the campus's coordinates PATCHed onto an approved listing: the distance stays and it stays approved", async () => {
+    const listing = await created(mine(await at(DOWNTOWN)));
+    await env.DB.prepare("UPDATE listings SET verification_status = 'approved' WHERE id = ?").bind(listing.id).run();
+    const campus = { latitude: UF.latitude, longitude: UF.longitude };
+    await refused(await patch(listing.id, campus));
+    await refused(await patch(listing.id, { ...campus, location_token: await tokenFor(ADDRESS, DOWNTOWN) }));
+    // A genuine token for the campus's own suggestion does not fit this listing's address.
+    await refused(await patch(listing.id, { ...campus, location_token: await tokenFor("University of Florida, Gainesville, FL", campus) }));
+    // Nor with a title edit alongside (nothing of the refused edit is applied).
+    await refused(await patch(listing.id, { title: "Closest room ever", ...campus }));
+    const row = await env.DB.prepare("SELECT title, latitude, longitude, distance_miles, verification_status FROM listings WHERE id = ?").bind(listing.id).first();
+    expect(row).toEqual({ title: "Room near campus", ...DOWNTOWN, distance_miles: 1.4, verification_status: "approved" });
+    const detail = await json<{ data: PublicListing }>(await api(`/api/v1/subleases/${listing.id}`, { headers: { "Cache-Control": "no-cache" } }));
+    expect(detail.data.distance_miles).toBe(1.4);
+    expect((await browse(`university_id=${UF.id}&within_miles=0.5`)).data.map((l) => l.id)).not.toContain(listing.id);
+
+    // The stored coordinates sent back unchanged for the unchanged address change nothing: no token needed.
+    expect(await patched(listing.id, { ...DOWNTOWN, address: ADDRESS, monthly_rent: 875 })).toMatchObject({ ...DOWNTOWN, distance_miles: 1.4, verification_status: "approved" });
+    // But not with a new address: those are the old address's coordinates.
+    await refused(await patch(listing.id, { ...DOWNTOWN, address: "400 SW 2nd Ave, Gainesville, FL" }));
+
+    // The only way to the campus's coordinates is the campus's address, which reviewers see again.
+    const moved = await patched(listing.id, await at(campus, "University of Florida, Gainesville, FL"));
+    expect(moved).toMatchObject({ address: "University of Florida, Gainesville, FL", distance_miles: 0, verification_status: "pending" });
+    // Clearing needs no token.
+    expect(await patched(listing.id, { latitude: null, longitude: null, location_token: null })).toMatchObject({ latitude: null, longitude: null, distance_miles: null });
+    await env.DB.prepare("UPDATE listings SET status = 'hidden' WHERE id = ?").bind(listing.id).run();
+  });
+
+  it("the address autocomplete's suggestions carry tokens the create accepts", async () => {
+    const spot = { latitude: 29.6488, longitude: -82.3433 };
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json([
+        { display_name: "1 Fake St, Gainesville, Alachua County, Florida, 32601, United States", lat: String(spot.latitude), lon: String(spot.longitude) },
+        { display_name: "2 Fake St, Gainesville, FL", lat: "29.65", lon: "-82.33" },
+      ]),
+    );
+    const geocoder: Record<string, string> = { GEO_PROVIDER: "nominatim", NOMINATIM_URL: "https://geo.test/search" };
+    const res = await createApp().fetch(new Request("http://localhost/api/v1/geo/autocomplete?q=Fake%20St"), { ...env, ...geocoder } as Env);
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: AddressSuggestion[] }>(res);
+    vi.restoreAllMocks();
+    expect(data).toHaveLength(2);
+    const [first, second] = data as [AddressSuggestion, AddressSuggestion];
+    expect(first).toMatchObject({ lat: spot.latitude, lng: spot.longitude, location_token: expect.stringMatching(/^v1\.[A-Za-z0-9_-]{43}$/) });
+    expect(first.location_token).not.toBe(second.location_token);
+
+    const listing = await created(mine({ address: first.description, latitude: first.lat, longitude: first.lng, location_token: first.location_token }));
+    expect(listing).toMatchObject({ address: first.description, ...spot, distance_miles: Math.round(haversineMiles(spot, UF) * 10) / 10 });
+    // One suggestion's token does not carry another's address.
+    await refused(await create(mine({ address: second.description, latitude: first.lat, longitude: first.lng, location_token: first.location_token })));
+    await refused(await create(mine({ address: first.description, latitude: second.lat, longitude: second.lng, location_token: first.location_token })));
   });
 });
 

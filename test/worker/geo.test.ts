@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";
+import { signLocationToken } from "../../worker/services/geo-token";
 import { api, json } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -27,7 +28,13 @@ describe("address autocomplete", () => {
     const res = await call("13th St", { GEO_PROVIDER: "nominatim", NOMINATIM_URL: "https://geo.test/search" });
     const { data } = await json<{ data: { description: string; lat: number }[] }>(res);
     expect(data).toHaveLength(5);
-    expect(data[0]).toEqual({ description: "0 SW 13th St, Gainesville, FL", lat: 29.6, lng: -82.3 });
+    // With the token a listing needs to keep those coordinates (services/geo-token).
+    expect(data[0]).toEqual({
+      description: "0 SW 13th St, Gainesville, FL",
+      lat: 29.6,
+      lng: -82.3,
+      location_token: await signLocationToken(env.JWT_SECRET, "0 SW 13th St, Gainesville, FL", { latitude: 29.6, longitude: -82.3 }),
+    });
     expect(spy).toHaveBeenCalledOnce();
   });
 
@@ -36,6 +43,7 @@ describe("address autocomplete", () => {
       expect(new Headers(init?.headers).get("X-Goog-Api-Key")).toBe("k");
       return Response.json({ suggestions: [{ placePrediction: { text: { text: "1 Main St, Gainesville, FL" } } }] });
     });
+    // No coordinates, no token.
     expect(await json(await call("1 Main", { GEO_PROVIDER: "google", GOOGLE_PLACES_API_KEY: "k" }))).toEqual({
       data: [{ description: "1 Main St, Gainesville, FL", lat: null, lng: null }],
     });

@@ -28,6 +28,17 @@ export function checkDateRange(
     ctx.addIssue({ code: "custom", message: `"${labels.to}" must be after "${labels.from}"`, path: [names.to] });
 }
 
+/**
+ * GET geo/autocomplete: `{ data: AddressSuggestion[] }`, up to 5. A suggestion with coordinates
+ * carries `location_token`, which a listing's create or edit sends with them (docs/decisions/019).
+ */
+export interface AddressSuggestion {
+  description: string;
+  lat: number | null;
+  lng: number | null;
+  location_token?: string;
+}
+
 /** A coordinate in degrees within [-max, max]; null clears it on an edit. */
 const coordinate = (label: string, max: number) =>
   z
@@ -65,6 +76,12 @@ const listingFields = {
   /** Where the place is (issue 15): both or neither; null clears them on an edit. Never shown publicly. */
   latitude: coordinate("Latitude", 90).nullable().optional(),
   longitude: coordinate("Longitude", 180).nullable().optional(),
+  /**
+   * The picked suggestion's `location_token` (GET geo/autocomplete): required with coordinates, made
+   * for exactly this address (the stored one when an edit leaves it) and these coordinates. Clearing
+   * them (nulls) needs none.
+   */
+  location_token: z.string("location_token must be a string").max(200, "location_token is not a token from the address suggestions").nullable().optional(),
   university_id: z.coerce.number().int().positive("Please choose a university"),
   parking: flag,
   allow_pets: flag,

@@ -5,14 +5,15 @@
  *  - "google": Google Places Autocomplete (New) with GOOGLE_PLACES_API_KEY,
  *  - empty: none (the address field stays free text).
  * Restricted to the US, biased toward Gainesville, Florida (spec). Failures answer no suggestions.
+ * A suggestion with coordinates carries a `location_token` (services/geo-token): the only way a
+ * listing gets coordinates (docs/decisions/019).
  */
+import type { AddressSuggestion } from "../contract/listings";
+import { pointOf } from "../lib/geo-distance";
 import { log } from "../lib/log";
+import { signLocationToken } from "./geo-token";
 
-export interface Suggestion {
-  description: string;
-  lat: number | null;
-  lng: number | null;
-}
+export type Suggestion = AddressSuggestion;
 
 const MAX = 5;
 const BIAS = { lat: 29.6516, lng: -82.3248 };
@@ -33,7 +34,10 @@ export async function suggestAddresses(env: Env, q: string): Promise<Suggestion[
       const res = await fetch(url, { headers: { "User-Agent": "CampusNest/1.0 (address suggestions)", Accept: "application/json" } });
       if (!res.ok) throw new Error(`nominatim ${res.status}`);
       const rows = (await res.json()) as { display_name: string; lat: string; lon: string }[];
-      return rows.slice(0, MAX).map((r) => ({ description: r.display_name, lat: Number(r.lat), lng: Number(r.lon) }));
+      return rows.slice(0, MAX).map((r) => {
+        const place = pointOf(Number(r.lat), Number(r.lon));
+        return { description: r.display_name, lat: place?.latitude ?? null, lng: place?.longitude ?? null };
+      });
     }
     if (provider === "google" && raw.GOOGLE_PLACES_API_KEY) {
       const res = await fetch(raw.GOOGLE_PLACES_URL || "https://places.googleapis.com/v1/places:autocomplete", {
@@ -57,4 +61,14 @@ export async function suggestAddresses(env: Env, q: string): Promise<Suggestion[
     log.warn("geo_provider_failed", { provider, message: String(err) });
   }
   return [];
+}
+
+/** Each suggestion with coordinates signed for the listing form to send back with them. */
+export function withLocationTokens(secret: string, suggestions: Suggestion[]): Promise<Suggestion[]> {
+  return Promise.all(
+    suggestions.map(async (s) => {
+      const place = pointOf(s.lat, s.lng);
+      return place ? { ...s, location_token: await signLocationToken(secret, s.description, place) } : s;
+    }),
+  );
 }

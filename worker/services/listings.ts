@@ -38,6 +38,7 @@ import { startPendingPromotion, stopSubscriptionsBeforeDelete } from "./promotio
 import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
+import { requireLocationToken } from "./geo-token";
 import { deleteObjects } from "./storage";
 import { purgeListingCache } from "./edge-cache";
 
@@ -71,11 +72,14 @@ async function placeFields(db: Db, universityId: number, place: LatLng | null) {
 /** The owner's listing as stored (it exists: the caller just wrote it). */
 const loadOwnerListing = async (env: Env, id: string) => (await findOwnerListing(env.DB, id))!;
 
-export async function createListing(env: Env, userId: string, input: ListingInput): Promise<OwnerListing> {
+export async function createListing(env: Env, config: Config, userId: string, input: ListingInput): Promise<OwnerListing> {
   const db = createDb(env);
   await checkUniversity(db, input.university_id);
+  // Coordinates only as the address autocomplete gave them for this address (services/geo-token).
+  const point = pointOf(input.latitude, input.longitude);
+  if (point) await requireLocationToken(config.jwtSecret, input.location_token, input.address, point);
   const photos = await checkPictures(env, userId, input.pictures, new Set());
-  const place = await placeFields(db, input.university_id, pointOf(input.latitude, input.longitude));
+  const place = await placeFields(db, input.university_id, point);
   const id = newId();
   await db.batch(
     insertListing(
@@ -110,7 +114,7 @@ export async function createListing(env: Env, userId: string, input: ListingInpu
 }
 
 /** The owner's edit. A change people could be misled by sends an approved listing back to review. */
-export async function updateOwnListing(env: Env, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
+export async function updateOwnListing(env: Env, config: Config, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
   const db = createDb(env);
   await checkUniversity(db, input.university_id);
   const current = await photosOfListing(db, row.id);
@@ -124,12 +128,17 @@ export async function updateOwnListing(env: Env, userId: string, row: ListingRow
     picturesChanged;
   // Where the place is (issue 15): the coordinates sent (null clears them); an address changed without
   // them clears them (never the old address's coordinates); otherwise the stored ones. The distance is
-  // recomputed whenever the place or the university changes. Coordinates alone do not send a listing
-  // back to review: reviewers judge the address, which the coordinates follow.
+  // recomputed whenever the place or the university changes. Coordinates sent need the suggestion's
+  // token for the listing's address after this edit (services/geo-token), so they always follow the
+  // address, and coordinates alone do not send a listing back to review: reviewers judge the address
+  // (and see the distance). Sending back the stored ones for the stored address changes nothing and
+  // needs no token (an edit form opened before tokens existed).
   const addressChanged = input.address !== undefined && input.address !== row.address;
   const coordinatesSent = input.latitude !== undefined || input.longitude !== undefined;
   const point = coordinatesSent ? pointOf(input.latitude, input.longitude) : addressChanged ? null : pointOf(row.latitude, row.longitude);
   const placeChanged = (point?.latitude ?? null) !== (row.latitude ?? null) || (point?.longitude ?? null) !== (row.longitude ?? null);
+  if (coordinatesSent && point && (placeChanged || addressChanged))
+    await requireLocationToken(config.jwtSecret, input.location_token, input.address ?? row.address, point);
   const universityChanged = input.university_id !== undefined && input.university_id !== row.university_id;
   const place = placeChanged || universityChanged ? await placeFields(db, input.university_id ?? row.university_id, point) : null;
   // A rejected listing goes back to review on any edit but its availability alone: the rejection

@@ -3,7 +3,7 @@ import { createRouter } from "../../lib/context";
 import { parseQuery } from "../../lib/validate";
 import { optionalUserId } from "../../middleware/optional-user";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
-import { suggestAddresses } from "../../services/geo";
+import { suggestAddresses, withLocationTokens } from "../../services/geo";
 
 export const geoRoutes = createRouter().get("/autocomplete", async (c) => {
   const { q } = parseQuery(c, z.object({ q: z.string().trim().max(200).default("") }));
@@ -11,5 +11,6 @@ export const geoRoutes = createRouter().get("/autocomplete", async (c) => {
   // Per person when signed in (the listing form), else per address: a campus shares a few addresses.
   await enforceLimit(c, "WRITE_LIMITER", `geo:${(await optionalUserId(c)) ?? addressKey(clientIp(c))}`);
   c.header("Cache-Control", "private, max-age=300");
-  return c.json({ data: await suggestAddresses(c.env, q) });
+  // Tokens do not expire (services/geo-token), so the private cache stays right.
+  return c.json({ data: await withLocationTokens(c.var.config.jwtSecret, await suggestAddresses(c.env, q)) });
 });

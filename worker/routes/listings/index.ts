@@ -70,7 +70,7 @@ export const listingsRoutes = createRouter()
     if (!canCreateListing(actorOf(user))) throw forbidden("You must be verified to create a listing");
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingInputSchema);
-    const listing = await createListing(c.env, user.id, input);
+    const listing = await createListing(c.env, c.var.config, user.id, input);
     return c.json<CreateListingResponse>({ id: listing.id, data: listing }, 201);
   })
 
@@ -80,7 +80,7 @@ export const listingsRoutes = createRouter()
     if (!canEditListing(user, row)) throw forbidden("You are not authorized to edit this listing.");
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingPatchSchema);
-    return c.json<OwnerListingResponse>({ data: await updateOwnListing(c.env, user.id, row, input) });
+    return c.json<OwnerListingResponse>({ data: await updateOwnListing(c.env, c.var.config, user.id, row, input) });
   })
 
   // Fresh listings: the owner says a live or paused listing is still available (others: 409).

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Dialog } from "../../../components/ui/dialog";
 import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
-import { formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
+import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 
 /** The review state, the owner's state and staff's own hiding, in words. */
 function statusText(listing: AdminListing) {
@@ -31,6 +31,7 @@ export function ListingDetailsDialog({
     ? [
         ["Price", `${formatRent(listing.price)}/month`],
         ["Address", listing.address],
+        ["Distance to campus", distanceText(listing)],
         ["Unit type", unitLabel(listing.unit_type)],
         ["Lease term", termLabel(listing.lease_term)],
         ["Status", statusText(listing)],

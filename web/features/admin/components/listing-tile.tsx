@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
-import { formatStaffTime, REVIEW_STATUS_LABELS } from "../lib/format";
+import { distanceText, formatStaffTime, REVIEW_STATUS_LABELS } from "../lib/format";
 
 export function ListingTile({ listing, children }: { listing: AdminListing; children: ReactNode }) {
   return (
@@ -15,6 +15,8 @@ export function ListingTile({ listing, children }: { listing: AdminListing; chil
         <span className="muted">
           {listing.location} · {listing.university_abbreviation}
         </span>
+        {/* Judged against the address (decision 019): coordinates follow the picked suggestion. */}
+        <span className="muted">{distanceText(listing)}</span>
         {listing.rent_check_median !== null && listing.rent_check_median !== undefined && (
           <span className="rent-check-flag">Rent far below similar listings: median {formatRent(listing.rent_check_median)}</span>
         )}

@@ -1,4 +1,5 @@
 import type { AdminListing } from "@contract/admin";
+import { formatDistance } from "@contract/constants";
 
 /**
  * Every staff-panel timestamp (joined, created, submitted, promoted until, feedback, audit) in one
@@ -27,3 +28,13 @@ export const REVIEW_STATUS_LABELS: Record<AdminListing["verification_status"], s
 
 /** The owner's own state in words. */
 export const LISTING_STATUS_LABELS: Record<AdminListing["status"], string> = { available: "Available", taken: "Taken", hidden: "Hidden by owner", paused: "Paused: availability not confirmed" };
+
+/**
+ * The stored distance to campus, for staff to judge against the address (decision 019): "1.2 mi to
+ * UF", "No location" without coordinates, or why a placed listing has none.
+ */
+export function distanceText(listing: Pick<AdminListing, "distance_miles" | "university_abbreviation" | "latitude">): string {
+  const distance = formatDistance(listing.distance_miles, listing.university_abbreviation);
+  if (distance) return distance;
+  return typeof listing.latitude !== "number" ? "No location" : `No distance: ${listing.university_abbreviation}'s campus has no coordinates`;
+}

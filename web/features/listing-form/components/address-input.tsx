@@ -1,16 +1,15 @@
 import { useEffect, useId, useRef, useState } from "react";
+import type { AddressSuggestion as Suggestion } from "@contract/listings";
 import { apiRequest } from "../../../lib/api-client";
 
-interface Suggestion {
-  description: string;
-  lat: number | null;
-  lng: number | null;
-}
-
-/** Where a picked suggestion is (issue 15): the listing keeps it to show its distance to campus. */
+/**
+ * Where a picked suggestion is (issue 15): the listing keeps it to show its distance to campus. The
+ * server takes the coordinates only with the suggestion's token, made for that address and place.
+ */
 export interface AddressPoint {
   latitude: number;
   longitude: number;
+  location_token: string;
 }
 
 const MIN_CHARS = 3;
@@ -21,8 +20,8 @@ const MAX_RESULTS = 5;
  * The address field with suggestions (WAI-ARIA combobox): from 3 characters, 300 ms after the
  * last keystroke, up to 5; ArrowUp/ArrowDown move, Enter picks, Escape closes. With no geocoder
  * configured the server answers no suggestions and this is a plain text field. A picked suggestion's
- * coordinates come with the address (when the geocoder gave them); typing afterwards drops them, so
- * an address never carries another address's coordinates.
+ * coordinates and their token come with the address (when the geocoder gave them); typing afterwards
+ * drops all three, so an address never carries another address's coordinates.
  */
 export function AddressInput({
   value,
@@ -63,7 +62,10 @@ export function AddressInput({
 
   function pick(s: Suggestion) {
     picked.current = s.description;
-    onChange(s.description, typeof s.lat === "number" && typeof s.lng === "number" ? { latitude: s.lat, longitude: s.lng } : null);
+    onChange(
+      s.description,
+      typeof s.lat === "number" && typeof s.lng === "number" && s.location_token ? { latitude: s.lat, longitude: s.lng, location_token: s.location_token } : null,
+    );
     setOpen(false);
   }
 

@@ -18,9 +18,13 @@ interface Fields {
   unit_type: string;
   monthly_rent: string;
   address: string;
-  /** The picked suggestion's coordinates (issue 15); null when typed by hand or unknown. */
+  /**
+   * The picked suggestion's coordinates and token (issue 15); null when typed by hand or unknown.
+   * Undefined (not sent) while an edit leaves the address alone: the server keeps the stored ones.
+   */
   latitude?: number | null;
   longitude?: number | null;
+  location_token?: string | null;
   lease_term: string;
   /** `YYYY-MM-DD` as the date inputs give them; empty when not set. */
   available_from: string;
@@ -40,6 +44,7 @@ const empty: Fields = {
   address: "",
   latitude: null,
   longitude: null,
+  location_token: null,
   lease_term: "",
   available_from: "",
   available_to: "",
@@ -81,9 +86,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           unit_type: listing.unit_type,
           monthly_rent: String(listing.monthly_rent),
           address: listing.address,
-          // Kept as they are unless the address is changed (the server keeps them too).
-          latitude: listing.latitude ?? null,
-          longitude: listing.longitude ?? null,
+          // No coordinates sent unless the address is changed: the server keeps the stored ones
+          // (sending them would need the token of the suggestion they came from).
           lease_term: listing.lease_term,
           available_from: listing.available_from ?? "",
           available_to: listing.available_to ?? "",
@@ -234,7 +238,9 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       </div>
       <AddressInput
         value={fields.address}
-        onChange={(address, point) => set("address", address, { latitude: point?.latitude ?? null, longitude: point?.longitude ?? null })}
+        onChange={(address, point) =>
+          set("address", address, { latitude: point?.latitude ?? null, longitude: point?.longitude ?? null, location_token: point?.location_token ?? null })
+        }
         error={errors.address}
         maxLength={LIMITS.addressMax}
       />
