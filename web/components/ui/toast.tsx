@@ -19,7 +19,10 @@ interface Toast {
   action?: ToastAction;
 }
 interface ToastValue {
-  show: (message: string, options?: { kind?: ToastKind; durationMs?: number; action?: ToastAction }) => void;
+  /** Shows a toast and returns its id (for dismiss). */
+  show: (message: string, options?: { kind?: ToastKind; durationMs?: number; action?: ToastAction }) => number;
+  /** Takes a toast away early (a "Please log in to …" prompt once the sign-in succeeded). */
+  dismiss: (id: number) => void;
 }
 
 const ToastContext = createContext<ToastValue | null>(null);
@@ -35,10 +38,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       const id = nextId.current++;
       setToasts((all) => [...all, { id, message, kind: options.kind ?? "info", action: options.action }]);
       window.setTimeout(() => dismiss(id), clampToastDuration(options.durationMs ?? TIMINGS.toastDefaultMs));
+      return id;
     },
     [dismiss],
   );
-  const value = useMemo(() => ({ show }), [show]);
+  const value = useMemo(() => ({ show, dismiss }), [show, dismiss]);
   return (
     <ToastContext.Provider value={value}>
       {children}

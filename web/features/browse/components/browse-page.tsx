@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "react-router-dom";
+import type { BrowseParams } from "@contract/browse-url";
 import { MOBILE_BREAKPOINT_PX, PAGE_SIZES } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
@@ -22,6 +23,13 @@ function useBatchSize() {
 export function resultsCount(loaded: number, more: boolean): string {
   if (more) return `${loaded}+ listings`;
   return loaded === 1 ? "1 listing" : `${loaded} listings`;
+}
+
+/** What to try when nothing matches: the distance and the dates are named when they are what filters. */
+export function emptyHint(browse: BrowseParams): string {
+  const wider = [browse.within_miles && "a wider distance", browse.available_from && "other dates"].filter(Boolean);
+  if (wider.length === 0) return "Try another university or term, or remove a filter.";
+  return `Try ${wider.join(", ")}, or another university or term.`;
 }
 
 export function BrowsePage() {
@@ -82,7 +90,7 @@ export function BrowsePage() {
         ) : listings.length === 0 ? (
           <div className="panel empty-state">
             <h3>No listings match your search</h3>
-            <p className="muted">Try another university or term, or remove a filter.</p>
+            <p className="muted">{emptyHint(browse)}</p>
             {active && (
               <button type="button" className="button button-primary" onClick={clear}>
                 Clear filters

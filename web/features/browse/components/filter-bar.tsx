@@ -49,7 +49,7 @@ export function FilterBar() {
         Filters{activeCount ? ` (${activeCount})` : ""}
       </button>
       <div id="browse-filters" className={`filters${expanded ? " filters-open" : ""}`}>
-        <label className="field">
+        <label className="field field-wide">
           <span className="field-label">University</span>
           <select value={params.get("university") ?? ""} onChange={(e) => set("university", e.target.value || null)}>
             <option value="">{universities.isPending ? "Loading universities..." : "All universities"}</option>
@@ -135,7 +135,7 @@ export function FilterBar() {
             ))}
           </select>
         </label>
-        <label className="field">
+        <label className="field field-wide">
           <span className="field-label">Sort</span>
           <select value={params.get("sort") ?? "newest"} onChange={(e) => set("sort", e.target.value === "newest" ? null : e.target.value)}>
             <option value="newest">Newest</option>

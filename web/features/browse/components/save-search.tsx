@@ -20,8 +20,14 @@ export function SaveSearchButton({ query, active }: { query: string; active: boo
 
   function onClick() {
     if (!session) {
-      toast.show("Please log in to save searches", { kind: "info", durationMs: 3000 });
-      signInHere({ afterSignIn: () => setOpen(true) });
+      const prompt = toast.show("Please log in to save searches", { kind: "info", durationMs: 3000 });
+      // Signed in, the prompt has done its job: gone, it does not cover the dialog that opens (its Cancel on a phone).
+      signInHere({
+        afterSignIn: () => {
+          toast.dismiss(prompt);
+          setOpen(true);
+        },
+      });
       return;
     }
     setOpen(true);

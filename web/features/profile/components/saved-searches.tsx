@@ -7,7 +7,7 @@ import { Loadable } from "../../../components/ui/loadable";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
-import { describeSavedQuery, useDeleteSavedSearch, useSavedSearches, useUpdateSavedSearch } from "../../../lib/saved-searches-api";
+import { defaultSearchName, describeSavedQuery, useDeleteSavedSearch, useSavedSearches, useUpdateSavedSearch } from "../../../lib/saved-searches-api";
 import { useUniversities } from "../../../lib/universities";
 import { useSessionExpiry } from "../hooks/use-profile-errors";
 
@@ -44,7 +44,9 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
   const expireOn401 = useSessionExpiry();
   const [renaming, setRenaming] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const summary = describeSavedQuery(search.query, universities.data).join(" · ");
+  const filters = describeSavedQuery(search.query, universities.data).join(" · ");
+  // A search still named after its filters (the default name) would say them twice.
+  const summary = filters === search.name || defaultSearchName(search.query, universities.data) === search.name ? "" : filters;
   const failed = (fallback: string) => (err: unknown) => {
     expireOn401(err);
     toast.show(errorMessage(err, fallback), { kind: "error", durationMs: 3000 });
