@@ -30,14 +30,8 @@ export function FavoriteButton({ listingId, ownerId, large, visibleToVisitors }:
     event.preventDefault();
     event.stopPropagation();
     if (!session) {
-      const prompt = toast.show("Please log in to add favorites", { kind: "info", durationMs: 3000 });
-      // Adding is idempotent on the server: a listing already favourited stays so. Signed in, the prompt goes.
-      signInHere({
-        afterSignIn: () => {
-          toast.dismiss(prompt);
-          toggle.mutate({ listingId, active: false });
-        },
-      });
+      // Adding is idempotent on the server: a listing already favourited stays so.
+      signInHere({ prompt: "Please log in to add favorites", afterSignIn: () => toggle.mutate({ listingId, active: false }) });
       return;
     }
     toggle.mutate({ listingId, active });

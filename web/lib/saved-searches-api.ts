@@ -4,8 +4,6 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { University } from "@contract/api";
-import { formatStay } from "@contract/constants";
-import { stayOf } from "@contract/browse-url";
 import type {
   AlertFrequency,
   SavedSearch,
@@ -15,7 +13,7 @@ import type {
   SavedSearchUnsubscribeResponse,
 } from "@contract/saved-searches";
 import { apiRequest } from "./api-client";
-import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "./listings-api";
+import { browseFilterLabels } from "./browse-filter-labels";
 
 export const savedSearchKeys = {
   all: ["saved-searches"] as const,
@@ -78,26 +76,9 @@ export function useUnsubscribeLink() {
   });
 }
 
-/** A search's filters in a few words ("UF · Fall · Up to $900"), from its browse query string. */
-export function describeSavedQuery(query: string, universities: University[] | undefined): string[] {
-  const params = new URLSearchParams(query);
-  const parts: string[] = [];
-  const value = (key: string) => params.get(key) ?? "";
-  if (value("university")) parts.push(universities?.find((u) => String(u.id) === value("university"))?.abbreviation ?? "One university");
-  if (value("term")) parts.push(termLabel(value("term")));
-  if (value("unitType")) parts.push(unitLabel(value("unitType")));
-  const stay = stayOf(params);
-  if (stay) parts.push(formatStay(stay.from, stay.to)!);
-  if (value("min") && value("max")) parts.push(`${formatRent(Number(value("min")))}–${formatRent(Number(value("max")))}`);
-  else if (value("min")) parts.push(`From ${formatRent(Number(value("min")))}`);
-  else if (value("max")) parts.push(`Up to ${formatRent(Number(value("max")))}`);
-  if (value("within")) parts.push(`Within ${value("within")} mi`);
-  if (value("parking") === "true") parts.push("Parking");
-  if (value("pets") === "true") parts.push("Pets allowed");
-  if (value("gender")) parts.push(GENDER_LABELS[value("gender")] ?? value("gender"));
-  if (value("q")) parts.push(`“${value("q")}”`);
-  return parts;
-}
+/** A search's filters in a few words ("UF", "Fall", "Up to $900"): the browse page's chip labels. */
+export const describeSavedQuery = (query: string, universities: University[] | undefined): string[] =>
+  browseFilterLabels(new URLSearchParams(query), universities).map((f) => f.label);
 
 /** The name a new saved search starts with: its filters in words, within the name's 60 characters. */
 export function defaultSearchName(query: string, universities: University[] | undefined, max = 60): string {

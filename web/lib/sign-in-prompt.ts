@@ -1,5 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useLocation } from "react-router-dom";
+import { useToast } from "../components/ui/toast";
 
 /**
  * What a visitor was doing when Sign In was asked of them: where to go after signing in (a path with
@@ -51,8 +52,26 @@ export function useSignInPrompt(): PromptState {
   return useSyncExternalStore(subscribe, () => state, () => serverState);
 }
 
-/** Opens the popup for an action on this page: after signing in the user comes back here (query string included). */
-export function useSignInHere(): (intent?: Omit<SignInIntent, "returnTo">) => void {
+/**
+ * Opens the popup for an action on this page: after signing in the user comes back here (query string
+ * included). `prompt` ("Please log in to add favorites") shows as a short toast until the sign-in
+ * succeeds; then it goes, so it never covers what the action opens next (a dialog's buttons on a phone).
+ */
+export function useSignInHere(): (intent?: Omit<SignInIntent, "returnTo"> & { prompt?: string }) => void {
   const { pathname, search, hash } = useLocation();
-  return useCallback((intent = {}) => signInPrompt.openFor({ ...intent, returnTo: pathname + search + hash }), [pathname, search, hash]);
+  const toast = useToast();
+  return useCallback(
+    ({ prompt, afterSignIn, ...intent } = {}) => {
+      const shown = prompt ? toast.show(prompt, { kind: "info", durationMs: 3000 }) : null;
+      signInPrompt.openFor({
+        ...intent,
+        returnTo: pathname + search + hash,
+        afterSignIn: () => {
+          if (shown !== null) toast.dismiss(shown);
+          afterSignIn?.();
+        },
+      });
+    },
+    [pathname, search, hash, toast],
+  );
 }

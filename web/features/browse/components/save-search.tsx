@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { deferred } from "../../../components/ui/deferred";
-import { useToast } from "../../../components/ui/toast";
 import { useSession } from "../../../lib/session";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
 
@@ -14,20 +13,12 @@ const SaveSearchDialog = deferred(() => import("./save-search-dialog").then((m) 
 export function SaveSearchButton({ query, active }: { query: string; active: boolean }) {
   const { session } = useSession();
   const signInHere = useSignInHere();
-  const toast = useToast();
   const [open, setOpen] = useState(false);
   if (!active) return null;
 
   function onClick() {
     if (!session) {
-      const prompt = toast.show("Please log in to save searches", { kind: "info", durationMs: 3000 });
-      // Signed in, the prompt has done its job: gone, it does not cover the dialog that opens (its Cancel on a phone).
-      signInHere({
-        afterSignIn: () => {
-          toast.dismiss(prompt);
-          setOpen(true);
-        },
-      });
+      signInHere({ prompt: "Please log in to save searches", afterSignIn: () => setOpen(true) });
       return;
     }
     setOpen(true);
