@@ -46,7 +46,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const filters = describeSavedQuery(search.query, universities.data).join(" · ");
   // A search still named after its filters (the default name) would say them twice.
-  const summary = filters === search.name || defaultSearchName(search.query, universities.data) === search.name ? "" : filters;
+  const summary = defaultSearchName(search.query, universities.data) === search.name ? "" : filters;
   const failed = (fallback: string) => (err: unknown) => {
     expireOn401(err);
     toast.show(errorMessage(err, fallback), { kind: "error", durationMs: 3000 });
