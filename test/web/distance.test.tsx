@@ -196,27 +196,18 @@ describe("listing form: the address's coordinates", () => {
     expect(patchBody(calls)).toMatchObject({ address: "1 SW 13th St, Gainesville, FL Apt 4", latitude: null, longitude: null, location_token: null });
   });
 
-  it("a suggestion the geocoder gave without coordinates sends none", async () => {
+  it.each([
+    ["the geocoder gave without coordinates", "13 Elm", "13 Elm St, Gainesville, FL"],
+    ["with coordinates but no token (the server would refuse them)", "14 Oak", "14 Oak St, Gainesville, FL"],
+  ])("a suggestion %s sends no coordinates", async (_, typed, option) => {
     const calls = editPage();
     const ui = userEvent.setup();
     await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
     await ui.clear(address());
-    await ui.type(address(), "13 Elm");
-    await ui.click(await screen.findByRole("option", { name: "13 Elm St, Gainesville, FL" }));
+    await ui.type(address(), typed);
+    await ui.click(await screen.findByRole("option", { name: option }));
     await ui.click(screen.getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "13 Elm St, Gainesville, FL", latitude: null, longitude: null, location_token: null });
-  });
-
-  it("a suggestion with coordinates but no token sends none (the server would refuse them)", async () => {
-    const calls = editPage();
-    const ui = userEvent.setup();
-    await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
-    await ui.clear(address());
-    await ui.type(address(), "14 Oak");
-    await ui.click(await screen.findByRole("option", { name: "14 Oak St, Gainesville, FL" }));
-    await ui.click(screen.getByRole("button", { name: "Save changes" }));
-    await waitFor(() => expect(patchBody(calls)).toBeDefined());
-    expect(patchBody(calls)).toMatchObject({ address: "14 Oak St, Gainesville, FL", latitude: null, longitude: null, location_token: null });
+    expect(patchBody(calls)).toMatchObject({ address: option, latitude: null, longitude: null, location_token: null });
   });
 });
