@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BrowseResponse, CreateListingResponse, OwnerListingResponse } from "../../worker/contract/listings";
 import { api, authed, json, signUp, type Session } from "./helpers";
 import { dataUrl, insertListing as insertOwnListing, JPEG_1x1 } from "./fixtures";
+import { monthOf, STAY_CELL_SPAN, stayCells } from "../../worker/db/stay-cells";
 
 let owner: Session;
 let verified: Session;
@@ -173,17 +174,127 @@ describe("browse by dates at a few hundred listings", () => {
     expect(priced.ids.sort()).toEqual(expected.results.map((r) => r.id).sort());
   });
 
-  it("reads a page's rows along the sort index: about returned / share of listings that match", async () => {
-    // The date filter is checked row by row along the browse index (no sort of every match). Here a
-    // summer stay with the term filter reads the university + term index, where nearly every row
-    // matches: within 1.5x of the rows returned.
-    const termPage = await browse(`${SUMMER_STAY}&lease_term=summer&university_id=1&limit=20`);
-    expect(termPage.data).toHaveLength(20);
-    expect(termPage.meta.rows_read).toBeLessThanOrEqual(1.5 * 20 + 12);
-    // Dates alone: the newest index, where about 29% of the rows match (summer listings with
-    // dates): bounded by returned / share, never the whole table.
-    const datesOnly = await browse(`${SUMMER_STAY}&limit=20`);
-    expect(datesOnly.data).toHaveLength(20);
-    expect(datesOnly.meta.rows_read).toBeLessThanOrEqual(4 * 20 + 12);
+  it("reads about the rows it returns: the stay's cells, not every listing (docs/decisions/021)", async () => {
+    // Dates alone: about 29% of these listings cover the stay, but browse reads only the cells that
+    // can (here the summer ones), where every row but the edge months' few covers it.
+    for (const query of [SUMMER_STAY, `${SUMMER_STAY}&university_id=1`, `${SUMMER_STAY}&lease_term=summer&university_id=1`, `${SUMMER_STAY}&sort=price_asc`, `${SUMMER_STAY}&sort=distance`]) {
+      const page = await browse(`${query}&limit=20`);
+      expect(page.data, query).toHaveLength(20);
+      expect(page.meta.rows_read, query).toBeLessThanOrEqual(1.5 * 20);
+    }
+    // A stay nobody covers reads next to nothing: its cells are empty (a walk along the newest index
+    // read all 400 listings to find that out).
+    const none = await browse("available_from=2031-02-01&available_to=2031-03-01&limit=20");
+    expect(none.data).toHaveLength(0);
+    expect(none.meta.rows_read).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("stay cells (docs/decisions/021): the same answers as the rule itself", () => {
+  beforeAll(async () => {
+    // 160 listings with dates of every shape: a day to 30 months long (a fifth longer than
+    // STAY_CELL_SPAN), starting anywhere from mid-2025 to mid-2027, two universities, distances known
+    // or not. A small generator of its own, so the data is the same on every run.
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const rows: string[] = [];
+    for (let i = 0; i < 160; i++) {
+      const start = Date.UTC(2025, 5, 1) + Math.floor(rand() * 730) * 86_400_000;
+      const days = i % 5 === 0 ? 366 + Math.floor(rand() * 550) : 1 + Math.floor(rand() * 300);
+      const distance = rand() < 0.2 ? "NULL" : (Math.floor(rand() * 80) / 10).toFixed(1);
+      const created = new Date(Date.UTC(2025, 3, 1) + i * 3_600_000).toISOString();
+      rows.push(
+        `('c${String(i).padStart(3, "0")}','${owner.user.id}',${1 + (i % 2) * 2},'Cell room ${i}','A room','2x2','${i} Cell St',${500 + Math.floor(rand() * 20) * 25},'fall','approved','available','${created}','${day(start)}','${day(start + days * 86_400_000)}',${distance})`,
+      );
+    }
+    for (let i = 0; i < rows.length; i += 80) {
+      await env.DB.prepare(
+        `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,verification_status,status,created_at,available_from,available_to,distance_miles) VALUES ${rows.slice(i, i + 80).join(",")}`,
+      ).run();
+    }
+  });
+
+  const STAYS = [
+    ["2026-05-20", "2026-08-10"], // a summer
+    ["2026-06-01", "2026-06-20"], // within one month: the most cells
+    ["2026-12-20", "2027-01-05"], // across a new year
+    ["2026-03-31", "2026-04-01"], // the last and first day of two months
+    ["2026-01-01", "2027-06-30"], // longer than STAY_CELL_SPAN months: long listings only
+  ];
+  const SORTS = [
+    ["newest", "created_at DESC, id DESC"],
+    ["price_asc", "monthly_rent ASC, id ASC"],
+    ["price_desc", "monthly_rent DESC, id DESC"],
+    ["distance", "distance_key ASC, id ASC"],
+  ];
+
+  it("every sort, with and without a university, over a cursor walk", async () => {
+    let compared = 0;
+    for (const [from, to] of STAYS) {
+      for (const [sort, order] of SORTS) {
+        for (const university of [null, 3]) {
+          const expected = await env.DB.prepare(
+            `SELECT id FROM listings WHERE verification_status = 'approved' AND status = 'available' AND moderation_status = 'visible'
+             AND available_from <= ?1 AND available_to >= ?2 ${university ? `AND university_id = ${university}` : ""} ORDER BY ${order}`,
+          )
+            .bind(from, to)
+            .all<{ id: string }>();
+          const query = `available_from=${from}&available_to=${to}&sort=${sort}${university ? `&university_id=${university}` : ""}`;
+          const { ids } = await walk(query, 25);
+          expect(ids, query).toEqual(expected.results.map((r) => r.id));
+          compared += ids.length;
+        }
+      }
+    }
+    // The shapes above do find listings, long ones included (not a comparison of empty lists).
+    expect(compared).toBeGreaterThan(300);
+    expect((await browse("available_from=2026-01-01&available_to=2027-06-30")).data.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("with every filter at once, on a stay within one month (the most cells: one statement under D1's 100 KB)", async () => {
+    const expected = await env.DB.prepare(
+      `SELECT id FROM listings WHERE verification_status = 'approved' AND status = 'available' AND moderation_status = 'visible'
+       AND available_from <= '2026-06-01' AND available_to >= '2026-06-20' AND university_id = 3 AND lease_term = 'fall' AND unit_type = '2x2'
+       AND parking = 0 AND allow_pets = 0 AND gender_preference = 'no_preference' AND monthly_rent BETWEEN 500 AND 900 AND distance_key <= 5
+       ORDER BY distance_key ASC, id ASC`,
+    ).all<{ id: string }>();
+    const { ids } = await walk(
+      "available_from=2026-06-01&available_to=2026-06-20&university_id=3&lease_term=fall&unit_type=2x2&parking=false&allow_pets=false" +
+        "&gender_preference=no_preference&min_rent=500&max_rent=900&within_miles=5&sort=distance",
+      2,
+    );
+    expect(ids).toEqual(expected.results.map((r) => r.id));
+    expect(ids.length).toBeGreaterThan(2);
+  });
+
+  it("with free text too (the full-text index leads there)", async () => {
+    const expected = await env.DB.prepare(
+      `SELECT id FROM listings WHERE verification_status = 'approved' AND status = 'available' AND available_from <= '2026-05-20' AND available_to >= '2026-08-10'
+       AND title LIKE 'Cell room%' ORDER BY created_at DESC, id DESC`,
+    ).all<{ id: string }>();
+    const { ids } = await walk(`${SUMMER_STAY}&q=cell`, 8);
+    expect(ids).toEqual(expected.results.map((r) => r.id));
+    expect(ids.length).toBeGreaterThan(0);
+  });
+
+  it("a covering listing of at most STAY_CELL_SPAN months is always in one of the stay's cells", () => {
+    let seed = 5;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    let covering = 0;
+    for (let i = 0; i < 3000; i++) {
+      const s = Date.UTC(2026, 0, 1) + Math.floor(rand() * 700) * 86_400_000;
+      const stay = [day(s), day(s + (1 + Math.floor(rand() * 200)) * 86_400_000)] as const;
+      const f = s - Math.floor(rand() * 400) * 86_400_000;
+      const listing = [day(f), day(f + Math.floor(rand() * 420) * 86_400_000)] as const;
+      const long = monthOf(listing[1]) - monthOf(listing[0]) > STAY_CELL_SPAN;
+      if (listing[0] > stay[0] || listing[1] < stay[1] || long) continue;
+      covering++;
+      expect(stayCells(stay[0], stay[1]), `${listing} covers ${stay}`).toContainEqual([monthOf(listing[0]), monthOf(listing[1])]);
+    }
+    expect(covering).toBeGreaterThan(200);
+    expect(stayCells("2026-06-01", "2026-06-20")).toHaveLength(91);
+    expect(stayCells("2026-01-01", "2027-06-30")).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LONG_STAY_SQL, MONTH_OF } from "./stay-cells";
 
 const createdAt = () =>
   text("created_at")
@@ -164,6 +165,12 @@ export const listings = sqliteTable(
     /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings from before issue 15). */
     availableFrom: text("available_from"),
     availableTo: text("available_to"),
+    /**
+     * The calendar month of each date as one number (year * 12 + month - 1): the cell a listing's stay
+     * sits in, which the browse indexes below walk for "I need it from ... to ..." (docs/decisions/021).
+     */
+    availableFromMonth: integer("available_from_month").generatedAlwaysAs(sql.raw(MONTH_OF("available_from")), { mode: "virtual" }),
+    availableToMonth: integer("available_to_month").generatedAlwaysAs(sql.raw(MONTH_OF("available_to")), { mode: "virtual" }),
     /** Where the place is, as the address autocomplete gave it (both or neither; never guessed). */
     latitude: real("latitude"),
     longitude: real("longitude"),
@@ -240,6 +247,18 @@ export const listings = sqliteTable(
     // Closest to campus first, and "within N miles" (issue 15).
     index("listings_browse_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id),
     index("listings_browse_university_distance_idx").on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id),
+    // A stay needed (issue 15, docs/decisions/021): listings in one cell (the months of their dates),
+    // in each sort's order; browse merges the cells that can cover the stay. Stays longer than
+    // STAY_CELL_SPAN months are few: their own small indexes.
+    index("listings_stay_newest_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
+    index("listings_stay_price_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index("listings_stay_distance_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
+    index("listings_university_stay_newest_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
+    index("listings_university_stay_price_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index("listings_university_stay_distance_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
+    index("listings_long_stay_newest_idx").on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql.raw(LONG_STAY_SQL)),
+    index("listings_long_stay_price_idx").on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql.raw(LONG_STAY_SQL)),
+    index("listings_long_stay_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql.raw(LONG_STAY_SQL)),
     index("listings_promotion_end_idx").on(t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.

@@ -16,6 +16,7 @@ import { encodeCursor } from "../../lib/cursor";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
 import { listingPhotos, listings } from "../schema";
+import { LONG_STAY_SQL, stayCells } from "../stay-cells";
 import { imageUrl } from "./users";
 
 const DAY_MS = 86_400_000;
@@ -275,10 +276,8 @@ export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluat
   if (query.allow_pets !== undefined) add("l.allow_pets = ?", query.allow_pets ? 1 : 0);
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
   // The stay needed (issue 15): listings available for all of it; a listing without dates never
-  // matches (NULL compares false). No index has the dates: they are checked row by row along the
-  // sort index (a date range cannot keep the sort order), so a page reads about returned / share
-  // of walked rows that match; the term index (listings_browse_term_newest_idx) keeps that share
-  // high when a term is chosen too (docs/decisions/006).
+  // matches (NULL compares false). Browse reads them through the stay cells (stayCellsSql), where
+  // these two clauses still decide at the edge months.
   if (query.available_from && query.available_to) {
     add("l.available_from <= ?", query.available_from);
     add("l.available_to >= ?", query.available_to);
@@ -327,10 +326,16 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
       params.push(cursor.v, cursor.id);
     }
     const want = limit + 1 - collected.length;
-    // The promoted set is small: read it through the promotion_end index, never a full scan.
-    const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
-    const sql = `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
+    let sql: string;
+    if (current === "n" && query.available_from && query.available_to && !query.q) {
+      // A stay needed: the cells that can cover it, merged in the sort's order (docs/decisions/021).
+      sql = `${stayCellsSql(query, { from: query.available_from, to: query.available_to }, numbered(clauses.join(" AND ")))} LIMIT ?${params.length + 1}`;
+    } else {
+      // The promoted set is small: read it through the promotion_end index, never a full scan.
+      const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
+      sql = `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`;
+    }
     const result = await db.prepare(sql).bind(...params, want).all<ListingOnlyRow>();
     rowsRead += result.meta.rows_read ?? 0;
     for (const row of result.results) collected.push(Object.assign(row, { _phase: current }));
@@ -347,6 +352,53 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
   return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+}
+
+/** `?` placeholders numbered ?1, ?2, ...: the same text can then stand in many arms of one statement with one set of binds. */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `?${++n}`);
+};
+
+/** D1 allows at most this many terms in a compound SELECT. */
+const COMPOUND_TERMS = 5;
+
+/**
+ * `arms` (each already in `orderBy`'s order through its index) as one statement in that order:
+ * SQLite merges ordered compound terms lazily, so a LIMIT reads only the rows it returns plus one
+ * look-ahead per arm. More arms than D1 allows in one compound nest, each level in the same order.
+ */
+function mergedInOrder(arms: string[], orderBy: string): string {
+  if (arms.length <= COMPOUND_TERMS) return `${arms.join(" UNION ALL ")} ORDER BY ${orderBy}`;
+  const size = Math.ceil(arms.length / COMPOUND_TERMS);
+  const groups: string[] = [];
+  for (let i = 0; i < arms.length; i += size) {
+    const group = arms.slice(i, i + size);
+    groups.push(group.length === 1 ? group[0]! : `SELECT * FROM (${mergedInOrder(group, orderBy)})`);
+  }
+  return `${groups.join(" UNION ALL ")} ORDER BY ${orderBy}`;
+}
+
+/** The stay-cell indexes of each sort (migration 0014). */
+const STAY_INDEX: Record<Sort, string> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance" };
+
+/**
+ * Browse with a stay needed (docs/decisions/021): one arm per cell that can cover the stay, walked
+ * through the cell index of the sort (the university's when one is chosen), plus the long listings
+ * through their partial index; every arm checks all the filters (`where`, placeholders numbered), so
+ * the cells only choose where to read. Free text is not planned here (the full-text index leads).
+ */
+function stayCellsSql(query: BrowseQuery, stay: { from: string; to: string }, where: string): string {
+  const { column, dir } = ORDER[query.sort];
+  const index = STAY_INDEX[query.sort];
+  const cellIndex = query.university_id ? `listings_university_stay_${index}_idx` : `listings_stay_${index}_idx`;
+  const arms = stayCells(stay.from, stay.to).map(
+    ([fromMonth, toMonth]) =>
+      `SELECT l.* FROM listings l INDEXED BY ${cellIndex} WHERE l.available_from_month = ${fromMonth} AND l.available_to_month = ${toMonth} AND ${where}`,
+  );
+  arms.push(`SELECT l.* FROM listings l INDEXED BY listings_long_stay_${index}_idx WHERE ${LONG_STAY_SQL} AND ${where}`);
+  // Compound terms are ordered by their result columns' names.
+  return mergedInOrder(arms, `${column.replace("l.", "")} ${dir}, id ${dir}`);
 }
 
 /**
