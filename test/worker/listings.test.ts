@@ -139,6 +139,30 @@ describe("browse", () => {
       await env.DB.prepare("DELETE FROM listings WHERE id LIKE 'r%'").run();
     }
   });
+
+  it("sorted by price with a rent bound on the walk's side, every page reads about what it returns (not the pages before again)", async () => {
+    for (let i = 0; i < 300; i += 100) {
+      const rows = Array.from({ length: 100 }, (_, k) => i + k).map(
+        (n) => `('p${String(n).padStart(3, "0")}','${owner.user.id}',1,'Room ${n}','A room','2x2','${n} Main St',${500 + n},'fall','approved','available','2025-01-01T00:00:00.000Z')`,
+      );
+      await env.DB.prepare(
+        `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,verification_status,status,created_at) VALUES ${rows.join(",")}`,
+      ).run();
+    }
+    try {
+      for (const query of ["sort=price_asc&min_rent=520", "sort=price_desc&max_rent=780"]) {
+        let token: string | null = null;
+        for (let n = 0; n < 6; n++) {
+          const page: BrowseResponse = await browse(`${query}&limit=10${token ? `&last_evaluated_key=${encodeURIComponent(token)}` : ""}`);
+          expect(page.data, `${query}, page ${n + 1}`).toHaveLength(10);
+          expect(page.meta.rows_read, `${query}, page ${n + 1}`).toBeLessThanOrEqual(10 * 1.5);
+          token = page.pagination.next_token;
+        }
+      }
+    } finally {
+      await env.DB.prepare("DELETE FROM listings WHERE id LIKE 'p%'").run();
+    }
+  });
 });
 
 describe("listing detail and visibility", () => {

@@ -11,6 +11,7 @@
 import { and, eq, inArray, isNotNull, lt, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { BrowseQuery, OwnerListing, PublicListing, Sort } from "../../contract/listings";
+import { PUBLIC_LISTING } from "../../contract/policies";
 import { PUBLIC_LISTING_SQL } from "./public-listing";
 import { encodeCursor } from "../../lib/cursor";
 import { newId } from "../../lib/ids";
@@ -262,7 +263,10 @@ export interface BrowseResult {
  * filter means, used by browse and by saved searches' matching (issue 15). `none`: the filters can
  * match nothing (free text without a word).
  */
-export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluated_key">): { where: string[]; binds: (string | number)[]; none: boolean } {
+export function browseFilterSql(
+  query: Omit<BrowseQuery, "limit" | "last_evaluated_key">,
+  { afterCursor = false }: { afterCursor?: boolean } = {},
+): { where: string[]; binds: (string | number)[]; none: boolean } {
   const where: string[] = [PUBLIC_LISTING_SQL];
   const binds: (string | number)[] = [];
   const add = (clause: string, ...values: (string | number)[]) => {
@@ -284,11 +288,13 @@ export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluat
   }
   // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
   // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows
-  // read for one page of 40 at 50,000 listings (issue 14's bench).
+  // read for one page of 40 at 50,000 listings (issue 14's bench). Sorted by price, past the first
+  // page the bound on the cursor's side is a row check too: the cursor lies inside it, and SQLite
+  // seeked to the bound instead, reading every earlier page again (361 rows for page 2 of 40).
   const byPrice = query.sort === "price_asc" || query.sort === "price_desc";
-  const rent = byPrice ? "l.monthly_rent" : "+l.monthly_rent";
-  if (query.min_rent !== undefined) add(`${rent} >= ?`, query.min_rent);
-  if (query.max_rent !== undefined) add(`${rent} <= ?`, query.max_rent);
+  const rent = (seekable: boolean) => (byPrice && seekable ? "l.monthly_rent" : "+l.monthly_rent");
+  if (query.min_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_asc"))} >= ?`, query.min_rent);
+  if (query.max_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_desc"))} <= ?`, query.max_rent);
   // Distance to campus (issue 15): at most N miles; an unknown distance (key 100000) never matches,
   // and a listing exactly N miles away does (distances are stored to 0.1 mile). Sorted by distance it
   // bounds the walk of the distance index; in another order it is checked row by row along that
@@ -302,8 +308,7 @@ export function browseFilterSql(query: Omit<BrowseQuery, "limit" | "last_evaluat
 export async function browseListings(db: D1Database, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
   const now = cursor?.t ?? Date.now();
   const nowIso = new Date(now).toISOString();
-  const { where, binds, none } = browseFilterSql(query);
-  if (none) return { listings: [], nextToken: null, rowsRead: 0 };
+  if (browseFilterSql(query).none) return { listings: [], nextToken: null, rowsRead: 0 };
 
   const { column, dir } = ORDER[query.sort];
   const cmp = dir === "DESC" ? "<" : ">";
@@ -316,20 +321,23 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
 
   for (const current of phase === "p" ? (["p", "n"] as const) : (["n"] as const)) {
     phase = current;
-    const clauses = [...where];
-    const params = [...binds];
+    const afterCursor = cursor?.phase === current;
+    const { where: clauses, binds: params } = browseFilterSql(query, { afterCursor });
     clauses.push(current === "p" ? promotedClause : notPromotedClause);
     params.push(nowIso, nowIso);
-    if (cursor && cursor.phase === current) {
-      // A row-value comparison, so SQLite seeks the index to the cursor instead of scanning to it.
-      clauses.push(`(${column}, l.id) ${cmp} (?, ?)`);
+    // A row-value comparison, so SQLite seeks the index to the cursor instead of scanning to it.
+    const seek = `(${column}, l.id) ${cmp} (?, ?)`;
+    if (cursor && afterCursor) {
+      clauses.push(seek);
       params.push(cursor.v, cursor.id);
     }
     const want = limit + 1 - collected.length;
     let sql: string;
     if (current === "n" && query.available_from && query.available_to && !query.q) {
       // A stay needed: the cells that can cover it, merged in the sort's order (docs/decisions/021).
-      sql = `${stayCellsSql(query, { from: query.available_from, to: query.available_to }, numbered(clauses.join(" AND ")))} LIMIT ?${params.length + 1}`;
+      const stay = { from: query.available_from, to: query.available_to };
+      const armSeek = afterCursor ? numbered(seek, params.length - 2) : null;
+      sql = `${stayCellsSql(query, stay, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${params.length + 1}`;
     } else {
       // The promoted set is small: read it through the promotion_end index, never a full scan.
       const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
@@ -354,9 +362,9 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
   return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
 }
 
-/** `?` placeholders numbered ?1, ?2, ...: the same text can then stand in many arms of one statement with one set of binds. */
-const numbered = (sql: string) => {
-  let n = 0;
+/** `?` placeholders numbered from `after` + 1: the same text can then stand in many places of one statement with one set of binds. */
+const numbered = (sql: string, after = 0) => {
+  let n = after;
   return sql.replace(/\?/g, () => `?${++n}`);
 };
 
@@ -385,20 +393,35 @@ const STAY_INDEX: Record<Sort, string> = { newest: "newest", price_asc: "price",
 /**
  * Browse with a stay needed (docs/decisions/021): one arm per cell that can cover the stay, walked
  * through the cell index of the sort (the university's when one is chosen), plus the long listings
- * through their partial index; every arm checks all the filters (`where`, placeholders numbered), so
- * the cells only choose where to read. Free text is not planned here (the full-text index leads).
+ * through their partial index. The arms only choose where to read (the cell, the public rule's
+ * indexed part, the university, the cursor `seek`); `where`, all the filters with placeholders
+ * numbered, decides what matches, over the merged rows (SQLite also copies it into each arm, where
+ * its indexable terms bound the walk). Free text is not planned here (the full-text index leads).
+ *
+ * A seek that finds no row of its cell still reads the row it lands on when the walk is bounded (a
+ * cursor, a rent or distance bound): one per empty cell, up to 91. So each cell's key is first looked
+ * up by equality, which reads nothing for an empty cell: the arm's key is the cell's month, or NULL
+ * (no seek at all) when the cell holds no public listing (of the university); one row per cell that does.
  */
-function stayCellsSql(query: BrowseQuery, stay: { from: string; to: string }, where: string): string {
+function stayCellsSql(query: BrowseQuery, stay: { from: string; to: string }, where: string, seek: string | null): string {
   const { column, dir } = ORDER[query.sort];
   const index = STAY_INDEX[query.sort];
-  const cellIndex = query.university_id ? `listings_university_stay_${index}_idx` : `listings_stay_${index}_idx`;
+  // The university as a literal (a validated integer), so the lookups need no binds of their own.
+  const university = query.university_id === undefined ? null : Math.trunc(Number(query.university_id));
+  const cellIndex = university === null ? `listings_stay_${index}_idx` : `listings_university_stay_${index}_idx`;
+  const walk = (alias: string) =>
+    `${university === null ? "" : `${alias}.university_id = ${university} AND `}${alias}.verification_status = '${PUBLIC_LISTING.verification_status}' AND ${alias}.status = '${PUBLIC_LISTING.status}'`;
+  const fromMonthIfAny = (fromMonth: number, toMonth: number) =>
+    `(SELECT ${fromMonth} WHERE EXISTS (SELECT 1 FROM listings c INDEXED BY ${cellIndex} WHERE c.available_from_month = ${fromMonth} AND c.available_to_month = ${toMonth} AND ${walk("c")}))`;
+  const bounded = seek ? ` AND ${seek}` : "";
   const arms = stayCells(stay.from, stay.to).map(
     ([fromMonth, toMonth]) =>
-      `SELECT l.* FROM listings l INDEXED BY ${cellIndex} WHERE l.available_from_month = ${fromMonth} AND l.available_to_month = ${toMonth} AND ${where}`,
+      `SELECT l.* FROM listings l INDEXED BY ${cellIndex} WHERE l.available_from_month = ${fromMonthIfAny(fromMonth, toMonth)} AND l.available_to_month = ${toMonth} AND ${walk("l")}${bounded}`,
   );
-  arms.push(`SELECT l.* FROM listings l INDEXED BY listings_long_stay_${index}_idx WHERE ${LONG_STAY_SQL} AND ${where}`);
+  arms.push(`SELECT l.* FROM listings l INDEXED BY listings_long_stay_${index}_idx WHERE ${LONG_STAY_SQL} AND ${walk("l")}${bounded}`);
   // Compound terms are ordered by their result columns' names.
-  return mergedInOrder(arms, `${column.replace("l.", "")} ${dir}, id ${dir}`);
+  const order = `${column.replace("l.", "")} ${dir}, id ${dir}`;
+  return `SELECT * FROM (${mergedInOrder(arms, order)}) AS l WHERE ${where} ORDER BY ${order}`;
 }
 
 /**
