@@ -412,10 +412,44 @@ describe("rows read by distance queries at a few hundred listings", () => {
     expect(all.meta.rows_read).toBeLessThanOrEqual(1.5 * 20 + 10);
   });
 
-  it("checks the distance along the sort's own index in newest order: bounded by returned / share that match", async () => {
-    // About half of university 3's listings are within 2 miles: the newest index walk reads about 2x.
-    const page = await browse("university_id=3&within_miles=2&limit=20");
-    expect(page.data).toHaveLength(20);
-    expect(page.meta.rows_read).toBeLessThanOrEqual(3 * 20 + 12);
+  it("reads the distance bands in newest and price order: every page about what it returns (docs/decisions/021)", async () => {
+    // About half of university 3's listings are within 2 miles; a walk along the newest index read
+    // about 2x. The bands 0-2 hold exactly those listings.
+    for (const query of ["university_id=3&within_miles=2", "within_miles=2", "university_id=3&within_miles=2&sort=price_asc", "within_miles=1&sort=price_desc&max_rent=900"]) {
+      let token: string | null = null;
+      for (let n = 0; n < 3; n++) {
+        const page: BrowseResponse = await browse(`${query}&limit=20${token ? `&last_evaluated_key=${encodeURIComponent(token)}` : ""}`);
+        expect(page.data, `${query}, page ${n + 1}`).toHaveLength(20);
+        expect(page.meta.rows_read, `${query}, page ${n + 1}`).toBeLessThanOrEqual(1.5 * 20);
+        token = page.pagination.next_token;
+      }
+    }
   });
+
+  it("within N miles in every order, with and without a university, gives what the rule gives (bands up to N rounded up)", async () => {
+    const orders = [
+      ["newest", "created_at DESC, id DESC"],
+      ["price_asc", "monthly_rent ASC, id ASC"],
+      ["price_desc", "monthly_rent DESC, id DESC"],
+      ["distance", "distance_key ASC, id ASC"],
+    ];
+    let compared = 0;
+    for (const miles of [0.5, 1, 2, 2.5, 4]) {
+      for (const [sort, order] of orders) {
+        for (const university of [null, 3]) {
+          const expected = await env.DB.prepare(
+            `SELECT id FROM listings WHERE verification_status = 'approved' AND status = 'available' AND moderation_status = 'visible'
+             AND distance_miles <= ?1 ${university ? `AND university_id = ${university}` : ""} ORDER BY ${order}`,
+          )
+            .bind(miles)
+            .all<{ id: string }>();
+          const query = `within_miles=${miles}&sort=${sort}${university ? `&university_id=${university}` : ""}`;
+          const { ids: walked } = await walk(query, 37);
+          expect(walked, query).toEqual(expected.results.map((r) => r.id));
+          compared += walked.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  }, 60_000);
 });

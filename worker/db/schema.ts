@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { LONG_STAY_SQL, MONTH_OF } from "./stay-cells";
+import { DISTANCE_BAND_SQL, LONG_STAY_SQL, MONTH_OF } from "./browse-cells";
 
 const createdAt = () =>
   text("created_at")
@@ -181,6 +181,8 @@ export const listings = sqliteTable(
      * the browse indexes can walk it in order and the keyset cursor stays one number).
      */
     distanceKey: real("distance_key").generatedAlwaysAs(sql`ifnull(distance_miles, 100000)`, { mode: "virtual" }),
+    /** The distance in whole miles rounded up: the cell "within N miles" reads in another order (docs/decisions/021). */
+    distanceBand: integer("distance_band").generatedAlwaysAs(sql.raw(DISTANCE_BAND_SQL), { mode: "virtual" }),
     parking: integer("parking", { mode: "boolean" }).notNull().default(false),
     allowPets: integer("allow_pets", { mode: "boolean" }).notNull().default(false),
     /** no_preference | male_preferred | female_preferred */
@@ -259,6 +261,11 @@ export const listings = sqliteTable(
     index("listings_long_stay_newest_idx").on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql.raw(LONG_STAY_SQL)),
     index("listings_long_stay_price_idx").on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql.raw(LONG_STAY_SQL)),
     index("listings_long_stay_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql.raw(LONG_STAY_SQL)),
+    // Within N miles, newest first or by price: listings in one distance band, in the sort's order.
+    index("listings_distance_band_newest_idx").on(t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
+    index("listings_distance_band_price_idx").on(t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index("listings_university_distance_band_newest_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
+    index("listings_university_distance_band_price_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
     index("listings_promotion_end_idx").on(t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.

@@ -17,7 +17,7 @@ import { encodeCursor } from "../../lib/cursor";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
 import { listingPhotos, listings } from "../schema";
-import { LONG_STAY_SQL, stayCells } from "../stay-cells";
+import { distanceBands, LONG_STAY_SQL, stayCells } from "../browse-cells";
 import { imageUrl } from "./users";
 
 const DAY_MS = 86_400_000;
@@ -297,8 +297,8 @@ export function browseFilterSql(
   if (query.max_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_desc"))} <= ?`, query.max_rent);
   // Distance to campus (issue 15): at most N miles; an unknown distance (key 100000) never matches,
   // and a listing exactly N miles away does (distances are stored to 0.1 mile). Sorted by distance it
-  // bounds the walk of the distance index; in another order it is checked row by row along that
-  // order's index (unary +), for the same reason as the rent range.
+  // bounds the walk of the distance index; in another order browse reads the distance bands up to N
+  // (cellPlan), where it is a row check (unary +: for the same reason as the rent range).
   if (query.within_miles !== undefined) add(`${query.sort === "distance" ? "l.distance_key" : "+l.distance_key"} <= ?`, query.within_miles);
   const fts = query.q ? ftsQuery(query.q) : null;
   if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
@@ -333,11 +333,11 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
     }
     const want = limit + 1 - collected.length;
     let sql: string;
-    if (current === "n" && query.available_from && query.available_to && !query.q) {
-      // A stay needed: the cells that can cover it, merged in the sort's order (docs/decisions/021).
-      const stay = { from: query.available_from, to: query.available_to };
+    const plan = current === "n" ? cellPlan(query) : null;
+    if (plan) {
+      // A stay needed or within N miles: the cells that hold the matches, merged in the sort's order.
       const armSeek = afterCursor ? numbered(seek, params.length - 2) : null;
-      sql = `${stayCellsSql(query, stay, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${params.length + 1}`;
+      sql = `${cellsSql(query, plan, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${params.length + 1}`;
     } else {
       // The promoted set is small: read it through the promotion_end index, never a full scan.
       const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
@@ -387,38 +387,72 @@ function mergedInOrder(arms: string[], orderBy: string): string {
   return `${groups.join(" UNION ALL ")} ORDER BY ${orderBy}`;
 }
 
-/** The stay-cell indexes of each sort (migration 0014). */
-const STAY_INDEX: Record<Sort, string> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance" };
+/** The index name part of each sort, in the cell indexes (migrations 0014 and 0015). */
+const CELL_SORT: Record<Sort, string> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance" };
 
 /**
- * Browse with a stay needed (docs/decisions/021): one arm per cell that can cover the stay, walked
- * through the cell index of the sort (the university's when one is chosen), plus the long listings
- * through their partial index. The arms only choose where to read (the cell, the public rule's
- * indexed part, the university, the cursor `seek`); `where`, all the filters with placeholders
- * numbered, decides what matches, over the merged rows (SQLite also copies it into each arm, where
- * its indexable terms bound the walk). Free text is not planned here (the full-text index leads).
+ * Where browse reads through cells (docs/decisions/021): the cell index (the university's when one is
+ * chosen), each cell's key columns and values, and arms of their own (listings too long for a cell).
+ */
+interface CellPlan {
+  index: string;
+  cells: [column: string, value: number][][];
+  extraArms: { index: string; where: string }[];
+}
+
+/**
+ * The cells to read for this query, or null for the plain walk along the sort's index. A stay needed:
+ * the cells that can cover it, plus the long listings. Within N miles, unless sorted by distance (whose
+ * index walks the range itself): the distance bands up to N. Not with free text (the full-text index
+ * leads) nor in the promoted phase (a small set).
+ */
+function cellPlan(query: BrowseQuery): CellPlan | null {
+  if (query.q) return null;
+  const sort = CELL_SORT[query.sort];
+  const ofUniversity = query.university_id === undefined ? "" : "university_";
+  if (query.available_from && query.available_to) {
+    return {
+      index: `listings_${ofUniversity}stay_${sort}_idx`,
+      cells: stayCells(query.available_from, query.available_to).map(([fromMonth, toMonth]) => [
+        ["available_from_month", fromMonth],
+        ["available_to_month", toMonth],
+      ]),
+      extraArms: [{ index: `listings_long_stay_${sort}_idx`, where: LONG_STAY_SQL }],
+    };
+  }
+  if (query.within_miles !== undefined && query.sort !== "distance") {
+    return { index: `listings_${ofUniversity}distance_band_${sort}_idx`, cells: distanceBands(query.within_miles).map((band) => [["distance_band", band]]), extraArms: [] };
+  }
+  return null;
+}
+
+/**
+ * Browse through cells (docs/decisions/021): one arm per cell, walked through the cell index in the
+ * sort's order, plus the plan's own arms, merged in that order. The arms only choose where to read
+ * (the cell, the public rule's indexed part, the university, the cursor `seek`); `where`, all the
+ * filters with placeholders numbered, decides what matches, over the merged rows (SQLite also copies
+ * it into each arm, where its indexable terms bound the walk).
  *
  * A seek that finds no row of its cell still reads the row it lands on when the walk is bounded (a
  * cursor, a rent or distance bound): one per empty cell, up to 91. So each cell's key is first looked
- * up by equality, which reads nothing for an empty cell: the arm's key is the cell's month, or NULL
- * (no seek at all) when the cell holds no public listing (of the university); one row per cell that does.
+ * up by equality, which reads nothing for an empty cell: the arm's first key is the cell's value, or
+ * NULL (no seek at all) when the cell holds no public listing (of the university); one row per cell that does.
  */
-function stayCellsSql(query: BrowseQuery, stay: { from: string; to: string }, where: string, seek: string | null): string {
+function cellsSql(query: BrowseQuery, plan: CellPlan, where: string, seek: string | null): string {
   const { column, dir } = ORDER[query.sort];
-  const index = STAY_INDEX[query.sort];
   // The university as a literal (a validated integer), so the lookups need no binds of their own.
   const university = query.university_id === undefined ? null : Math.trunc(Number(query.university_id));
-  const cellIndex = university === null ? `listings_stay_${index}_idx` : `listings_university_stay_${index}_idx`;
   const walk = (alias: string) =>
     `${university === null ? "" : `${alias}.university_id = ${university} AND `}${alias}.verification_status = '${PUBLIC_LISTING.verification_status}' AND ${alias}.status = '${PUBLIC_LISTING.status}'`;
-  const fromMonthIfAny = (fromMonth: number, toMonth: number) =>
-    `(SELECT ${fromMonth} WHERE EXISTS (SELECT 1 FROM listings c INDEXED BY ${cellIndex} WHERE c.available_from_month = ${fromMonth} AND c.available_to_month = ${toMonth} AND ${walk("c")}))`;
   const bounded = seek ? ` AND ${seek}` : "";
-  const arms = stayCells(stay.from, stay.to).map(
-    ([fromMonth, toMonth]) =>
-      `SELECT l.* FROM listings l INDEXED BY ${cellIndex} WHERE l.available_from_month = ${fromMonthIfAny(fromMonth, toMonth)} AND l.available_to_month = ${toMonth} AND ${walk("l")}${bounded}`,
-  );
-  arms.push(`SELECT l.* FROM listings l INDEXED BY listings_long_stay_${index}_idx WHERE ${LONG_STAY_SQL} AND ${walk("l")}${bounded}`);
+  const arms = plan.cells.map((keys) => {
+    const inCell = (alias: string) => keys.map(([key, value]) => `${alias}.${key} = ${value}`).join(" AND ");
+    const [[firstKey, firstValue]] = keys as [[string, number]];
+    const firstIfAny = `(SELECT ${firstValue} WHERE EXISTS (SELECT 1 FROM listings c INDEXED BY ${plan.index} WHERE ${inCell("c")} AND ${walk("c")}))`;
+    const rest = keys.slice(1).map(([key, value]) => ` AND l.${key} = ${value}`).join("");
+    return `SELECT l.* FROM listings l INDEXED BY ${plan.index} WHERE l.${firstKey} = ${firstIfAny}${rest} AND ${walk("l")}${bounded}`;
+  });
+  for (const extra of plan.extraArms) arms.push(`SELECT l.* FROM listings l INDEXED BY ${extra.index} WHERE ${extra.where} AND ${walk("l")}${bounded}`);
   // Compound terms are ordered by their result columns' names.
   const order = `${column.replace("l.", "")} ${dir}, id ${dir}`;
   return `SELECT * FROM (${mergedInOrder(arms, order)}) AS l WHERE ${where} ORDER BY ${order}`;

@@ -1,6 +1,6 @@
 /**
- * Stay cells (issue 15, docs/decisions/021): how browse finds the listings available for a whole
- * stay without reading the listings that are not.
+ * Browse cells (issue 15, docs/decisions/021): how browse finds the listings available for a whole
+ * stay, or within N miles of campus, in the order asked for, without reading the listings that are not.
  *
  * A listing covers a stay when it is available from on or before the stay's first day to on or after
  * its last: two date ranges, which no index can walk in a sort's order. So each listing sits in a
@@ -9,6 +9,10 @@
  * hold a listing covering it; each cell is dense with matches (all of a cell matches but the edge
  * months', where the exact days are still checked). A listing longer than STAY_CELL_SPAN months would
  * need far more cells: those few are walked through their own small (partial) indexes instead.
+ *
+ * "Within N miles" in another order than distance is the same problem with one range: a listing's
+ * distance band is its distance rounded up to a whole mile, and the bands 0 to N (rounded up) hold
+ * exactly the listings within N miles (all but the last band's when N is not whole).
  */
 
 /** Listings whose dates are at most this many months apart are found through their cell. */
@@ -41,3 +45,9 @@ export function stayCells(from: string, to: string): [fromMonth: number, toMonth
   }
   return cells;
 }
+
+/** SQL: a distance's band, the whole miles rounded up (2.0 is band 2, 2.1 band 3; null stays null). */
+export const DISTANCE_BAND_SQL = "CAST(distance_miles AS INTEGER) + (distance_miles > CAST(distance_miles AS INTEGER))";
+
+/** The bands holding every listing within `miles` of its campus: 0 to `miles` rounded up. */
+export const distanceBands = (miles: number): number[] => Array.from({ length: Math.ceil(miles) + 1 }, (_, band) => band);
