@@ -272,6 +272,25 @@ describe("stay cells (docs/decisions/021): the same answers as the rule itself",
     expect(ids.length).toBeGreaterThan(2);
   });
 
+  it("answers extreme stays and the widest distance without an error", async () => {
+    for (const query of [
+      "available_from=0001-01-01&available_to=9999-12-31",
+      "available_from=9999-11-01&available_to=9999-12-31&sort=price_desc",
+      "available_from=0001-01-01&available_to=0001-01-02&university_id=3&within_miles=50&sort=distance",
+      "within_miles=50&university_id=3&min_rent=1&max_rent=100000&lease_term=fall&unit_type=2x2&parking=false&allow_pets=false",
+    ]) {
+      // browse() asserts the 200; every listing returned still meets the filters.
+      const { pages } = await walk(query, 3);
+      const params = new URLSearchParams(query);
+      for (const l of pages.flatMap((p) => p.data)) {
+        if (params.get("available_from")) expect(l.available_from! <= params.get("available_from")! && l.available_to! >= params.get("available_to")!, query).toBe(true);
+        if (params.get("within_miles")) expect(l.distance_miles, query).not.toBeNull();
+      }
+    }
+    // Only the widest distance finds anything here (nobody is available from year 1).
+    expect((await walk("within_miles=50&university_id=3", 50)).ids.length).toBeGreaterThan(0);
+  });
+
   it("with free text too (the full-text index leads there)", async () => {
     const expected = await env.DB.prepare(
       `SELECT id FROM listings WHERE verification_status = 'approved' AND status = 'available' AND available_from <= '2026-05-20' AND available_to >= '2026-08-10'
