@@ -129,6 +129,27 @@ describe("browse", () => {
     expect(page.meta.rows_read).toBeLessThanOrEqual(3 * 2 + 12);
   });
 
+  it("a university's page 1 reads its own promotions, not every campus's", async () => {
+    const future = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const rows = Array.from({ length: 60 }, (_, n) =>
+      `('q${String(n).padStart(3, "0")}','${owner.user.id}',5,'Room ${n}','A room','2x2','${n} Main St',700,'fall','approved','available','2025-01-01T00:00:00.000Z','${future}')`,
+    );
+    await env.DB.prepare(
+      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,verification_status,status,created_at,promotion_end) VALUES ${rows.join(",")}`,
+    ).run();
+    try {
+      const page = await browse("university_id=1&limit=3");
+      expect(page.data.map((l) => l.id)).toEqual(["b04", "b09", "b05"]);
+      expect(page.meta.rows_read).toBeLessThanOrEqual(3 * 2 + 12);
+      // Without a university every campus's promotion comes first: all 60 read (what the first page above skips).
+      const all = await browse("limit=4");
+      expect(all.data.every((l) => l.promoted)).toBe(true);
+      expect(all.meta.rows_read).toBeGreaterThanOrEqual(60);
+    } finally {
+      await env.DB.prepare("DELETE FROM listings WHERE id LIKE 'q%'").run();
+    }
+  });
+
   it("reads about as many rows as it returns on the newest page with a rent range, not every listing in the range", async () => {
     for (let i = 0; i < 300; i++) await insertListing(`r${String(i).padStart(3, "0")}`, { monthly_rent: 500 + i, created_at: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() });
     try {

@@ -267,6 +267,7 @@ export const listings = sqliteTable(
     index("listings_university_distance_band_newest_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
     index("listings_university_distance_band_price_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
     index("listings_promotion_end_idx").on(t.promotionEnd),
+    index("listings_university_promotion_end_idx").on(t.universityId, t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
     index("listings_availability_idx").on(t.status, t.availabilityConfirmedAt),

@@ -339,8 +339,10 @@ export async function browseListings(db: D1Database, query: BrowseQuery, cursor:
       const armSeek = afterCursor ? numbered(seek, params.length - 2) : null;
       sql = `${cellsSql(query, plan, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${params.length + 1}`;
     } else {
-      // The promoted set is small: read it through the promotion_end index, never a full scan.
-      const from = current === "p" ? "listings l INDEXED BY listings_promotion_end_idx" : "listings l";
+      // The promoted set is small: read it through the promotion_end index (the university's, when
+      // one is chosen, so a campus's page 1 skips other campuses' promotions), never a full scan.
+      const promotedIndex = query.university_id === undefined ? "listings_promotion_end_idx" : "listings_university_promotion_end_idx";
+      const from = current === "p" ? `listings l INDEXED BY ${promotedIndex}` : "listings l";
       sql = `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`;
     }

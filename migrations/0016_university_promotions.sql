@@ -1,0 +1,2 @@
+-- Promoted listings of one university (page 1 of a campus's browse reads only its own promotions, not every campus's).
+CREATE INDEX `listings_university_promotion_end_idx` ON `listings` (`university_id`,`promotion_end`);
