@@ -23,7 +23,9 @@ export default defineConfig(async () => {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
-                  ENVIRONMENT: "test",
+                  // Development: the tests read codes from the dev mailbox and use the dev routes (only
+                  // `development` serves them; hardening.test.ts checks `test` and `production` do not).
+                  ENVIRONMENT: "development",
                   JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
                   ADMIN_PASSWORD: "admin-test-password",
                   ALLOWED_ORIGINS: "https://app.campusnest.test",

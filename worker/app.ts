@@ -8,11 +8,12 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { ConfigError, getConfig } from "./env";
 import type { AppContext } from "./lib/context";
-import { apiError, conflict, databaseErrorCode, isDatabaseError, isUniqueViolation, notFound, SERVER_ERROR_DETAIL } from "./lib/errors";
+import { apiError, conflict, databaseErrorCode, detailFor, isDatabaseError, isUniqueViolation, notFound, SERVER_ERROR_DETAIL, withErrorDetail } from "./lib/errors";
 import { log } from "./lib/log";
 import { newId } from "./lib/ids";
 import { securityHeaders } from "./lib/security-headers";
 import { limitBodySize } from "./middleware/body-limit";
+import { checkIdParams } from "./middleware/id-params";
 import { d1Session } from "./middleware/d1-session";
 import { D1_BOOKMARK_HEADER } from "./db/client";
 import { edgeCacheScope } from "./services/edge-cache";
@@ -51,6 +52,14 @@ export function createApp() {
     c.set("requestId", requestId);
     c.set("config", getConfig(c.env));
     await next();
+    // Every API 4xx answers `{detail}`, whoever made it (a sub-router's default, a handler's own body).
+    if (c.req.path.startsWith("/api/") && c.res.status >= 400 && c.res.status < 500 && c.req.method !== "HEAD") {
+      const res = await withErrorDetail(c.res);
+      if (res !== c.res) {
+        c.res = undefined;
+        c.res = res;
+      }
+    }
     c.res.headers.set("X-Request-Id", requestId);
     const viteDevServer = (c.env as { DEV_SERVER?: string }).DEV_SERVER === "vite";
     // A route that set a stricter header of its own (a private document's `sandbox` CSP) keeps it.
@@ -70,7 +79,7 @@ export function createApp() {
   app.use("/api/*", (c, next) =>
     cors({
       origin: (origin) => (c.var.config.allowedOrigins.includes(origin) ? origin : null),
-      allowHeaders: ["Authorization", "Content-Type", D1_BOOKMARK_HEADER],
+      allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", D1_BOOKMARK_HEADER],
       exposeHeaders: [D1_BOOKMARK_HEADER],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       maxAge: 600,
@@ -78,6 +87,7 @@ export function createApp() {
   );
 
   app.use("/api/*", limitBodySize);
+  app.use("/api/*", checkIdParams);
   // One D1 session per request (read replicas, bookmarks), and the scope edge-cache purges use.
   app.use("*", d1Session);
   app.use("*", edgeCacheScope);
@@ -119,9 +129,12 @@ export function createApp() {
     throw apiError(405, { detail: "Method not allowed" });
   });
 
+  app.notFound((c) => c.json({ detail: "Not found" }, 404));
+
   app.onError((err, c) => {
     const requestId = c.var.requestId ?? "unknown";
-    if (err instanceof HTTPException) return err.getResponse();
+    // Ours carry a `{detail}` response; Hono's own (and any thrown without one) get it here.
+    if (err instanceof HTTPException) return err.res ? err.getResponse() : c.json({ detail: detailFor(err.status, err.message) }, err.status);
     if (err instanceof ConfigError) {
       // The message names the missing or invalid setting (never its value).
       log.error("config_error", { request_id: requestId, message: err.message });

@@ -7,8 +7,6 @@ import { z } from "zod";
 
 export type AppEnv = Env;
 
-const DEV_ENVIRONMENTS = ["development", "test"] as const;
-
 /**
  * The webhook secret of development without Stripe keys (the test checkout signs its events with it).
  * Published in `.dev.vars.example`; production refuses it.
@@ -76,6 +74,18 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** An absolute https:// URL with a host and nothing after the path (no query, no fragment). */
+function isAbsoluteHttpsUrl(value: string): boolean {
+  const trimmed = value.trim();
+  if (!/^https:\/\//i.test(trimmed)) return false;
+  try {
+    const url = new URL(trimmed);
+    return url.protocol === "https:" && url.hostname.length > 0 && !url.search && !url.hash && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
 const cache = new WeakMap<object, Config>();
 
 /**
@@ -124,15 +134,23 @@ export function getConfig(env: AppEnv): Config {
       );
     }
   }
+  // Every emailed link (codes, resets, alerts, billing) and the canonical tags are built on it: empty
+  // or relative would mail links that lead nowhere. `test` (staging) sends real email too.
+  if (c.ENVIRONMENT !== "development" && !isAbsoluteHttpsUrl(c.PUBLIC_BASE_URL)) {
+    throw new ConfigError(
+      `Invalid configuration: ${c.ENVIRONMENT} requires PUBLIC_BASE_URL, the site's absolute https:// address (for example https://campusnest.app)`,
+    );
+  }
   const config: Config = {
     environment: c.ENVIRONMENT,
-    isDevelopment: (DEV_ENVIRONMENTS as readonly string[]).includes(c.ENVIRONMENT),
+    // Only development: `test` (a staging or CI deployment) serves no dev mailbox, test checkout or seeding.
+    isDevelopment: c.ENVIRONMENT === "development",
     jwtSecret: c.JWT_SECRET,
     adminPassword: c.ADMIN_PASSWORD,
     allowedOrigins: c.ALLOWED_ORIGINS.split(",")
       .map((o) => o.trim())
       .filter(Boolean),
-    publicBaseUrl: c.PUBLIC_BASE_URL,
+    publicBaseUrl: c.PUBLIC_BASE_URL.trim().replace(/\/+$/, ""),
     supportEmail: c.SUPPORT_EMAIL,
     emailFrom: c.EMAIL_FROM,
     googleClientId: c.GOOGLE_CLIENT_ID.trim(),

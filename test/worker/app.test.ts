@@ -56,14 +56,14 @@ describe("the one error shape", () => {
   });
 });
 
-/** Production requires Stripe's key and webhook secret. */
-const STRIPE_KEYS = { STRIPE_SECRET_KEY: "sk_test_config", STRIPE_WEBHOOK_SECRET: "whsec_config_test" };
+/** Production requires Stripe's key and webhook secret, and the site's absolute https:// address. */
+const STRIPE_KEYS = { STRIPE_SECRET_KEY: "sk_test_config", STRIPE_WEBHOOK_SECRET: "whsec_config_test", PUBLIC_BASE_URL: "https://campusnest.example" };
 
 describe("configuration is checked at start", () => {
   it("a production worker without Stripe's key and webhook secret refuses to serve and names them", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     // Explicitly empty: the test must not depend on what a developer's .dev.vars holds.
-    const res = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "production", STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" });
+    const res = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://campusnest.example", STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" });
     expect(res.status).toBe(500);
     expect((await json<{ detail: string }>(res)).detail).toContain("production requires STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
   });

@@ -34,6 +34,7 @@ describe("development mailbox", () => {
       const res = await app.fetch(new Request(`http://localhost${path}`, { method: path.endsWith("seed") ? "POST" : "GET" }), {
         ...env,
         ENVIRONMENT: "production",
+        PUBLIC_BASE_URL: "https://campusnest.example",
         STRIPE_SECRET_KEY: "sk_test_config",
         STRIPE_WEBHOOK_SECRET: "whsec_config_test",
       });
@@ -115,7 +116,7 @@ describe("demo data", () => {
       .bind("lister@campusnest.dev")
       .first<{ password_hash: string; id_verification_status: string }>();
     expect(lister!.id_verification_status).toBe("verified");
-    expect(lister!.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);
+    expect(lister!.password_hash).toMatch(/^scrypt\$8192\$8\$10\$/);
     expect(await verifyPassword("lister-demo-123", lister!.password_hash)).toBe(true);
     const student = await env.DB.prepare("SELECT id_verification_status FROM users WHERE email = ?")
       .bind("student@campusnest.dev")

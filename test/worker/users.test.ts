@@ -7,6 +7,34 @@ import { dataUrl, PDF, PNG_1x1 } from "./fixtures";
 const patch = (token: string, path: string, body: unknown) =>
   api(path, authed(token, { method: "PATCH", body: JSON.stringify(body) }));
 
+describe("names are never links", () => {
+  const ADDRESSES = ["Claim $500 at evil.example now", "https://evil.example", "www.evil", "bit.ly/win", "me@evil.co", "evil\u3002example", "hxxp://x.y"];
+
+  it("sign-up refuses a name with a URL or a domain (422, a clear detail) and creates no account", async () => {
+    for (const [i, name] of ADDRESSES.entries()) {
+      const email = `name-link-${i}@ufl.edu`;
+      const res = await post("/api/v1/auth/register", { email, password: "secret-pass-1", first_name: "Maya", last_name: name });
+      expect(res.status, name).toBe(422);
+      expect(await json(res), name).toMatchObject({ detail: "Names can't contain links or web addresses", errors: [{ path: "last_name" }] });
+      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first("n"), name).toBe(0);
+    }
+  });
+
+  it("profile edit refuses one too and keeps the old name; ordinary names with dots pass", async () => {
+    const s = await signUp("name-edit@ufl.edu");
+    for (const name of ADDRESSES) {
+      const res = await patch(s.access_token, "/api/v1/users/profile", { first_name: name });
+      expect(res.status, name).toBe(422);
+      expect((await json<{ detail: string }>(res)).detail).toBe("Names can't contain links or web addresses");
+    }
+    expect((await json<{ data: { first_name: string } }>(await api("/api/v1/users/profile", authed(s.access_token)))).data.first_name).toBe("Test");
+    for (const name of ["J.R.R.", "St. John", "Mary-Ann O'Neil", "Zoë", "李 小龙"]) {
+      const res = await patch(s.access_token, "/api/v1/users/profile", { last_name: name });
+      expect(res.status, name).toBe(200);
+    }
+  });
+});
+
 describe("profile", () => {
   it("reads and edits the own profile; every users route refuses a visitor with 401", async () => {
     const s = await signUp("prof@ufl.edu");

@@ -1,4 +1,4 @@
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
@@ -60,15 +60,13 @@ export function checkCoordinates(value: Record<string, unknown>, ctx: { addIssue
 
 /** A listing's fields, without defaults (a PATCH must never fill in what the owner did not send). */
 const listingFields = {
-  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`),
-  description: z
-    .string()
-    .trim()
+  title: visibleText().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`),
+  description: visibleText({ multiline: true })
     .min(1, "Description is required")
     .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`),
   unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
   monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
-  address: z.string().trim().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
+  address: visibleText().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
   /** The exact stay offered (issue 15): optional, both or neither (null clears them on an edit). */
   available_from: isoDate("Available from").nullable().optional(),
@@ -216,18 +214,16 @@ export interface UploadResponse {
   uploaded_files: { url: string; thumbnail_url: string | null; filename: string; size: number }[];
   failed_files: { filename: string; error: string }[];
 }
+/** One entry of POST upload/multiple-base64 (the route reads the body one entry at a time). */
+export const uploadImageSchema = z.object({
+  filename: visibleText().min(1, "Each image needs a file name").max(200, "File names must be at most 200 characters"),
+  content_type: z.string().max(100).default(""),
+  image_data: z.string("Each image needs its data"),
+  thumbnail_data: z.string().optional(),
+});
+export const UPLOAD_MESSAGES = { none: "No images were uploaded successfully", max: "Maximum 10 photos allowed" } as const;
 export const uploadRequestSchema = z.object({
-  images: z
-    .array(
-      z.object({
-        filename: z.string().trim().min(1).max(200),
-        content_type: z.string().max(100).default(""),
-        image_data: z.string(),
-        thumbnail_data: z.string().optional(),
-      }),
-    )
-    .min(1, "No images were uploaded successfully")
-    .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
+  images: z.array(uploadImageSchema).min(1, UPLOAD_MESSAGES.none).max(LIMITS.photosPerListing, UPLOAD_MESSAGES.max),
 });
 
 /* ---------- response bodies ---------- */

@@ -1,13 +1,11 @@
 import { z } from "./zod";
 import { LEASE_TERMS } from "./constants";
 import { phoneSchema } from "./auth";
-
-const name = (label: string) =>
-  z.string().trim().min(1, `${label} is required`).max(50, `${label} must be at most 50 characters`);
+import { personName } from "./users";
 
 export const profileUpdateSchema = z.object({
-  first_name: name("First name").optional(),
-  last_name: name("Last name").optional(),
+  first_name: personName("First name").optional(),
+  last_name: personName("Last name").optional(),
   phone: phoneSchema.nullable().optional(),
   university_id: z.number().int().positive().nullable().optional(),
 });

@@ -2,7 +2,7 @@
  * Reports, blocks and suspension (issue 13, item 3): what a person may report and why, what staff do
  * with a report, and the texts both sides show.
  */
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 import type { Pagination } from "./listings";
 
 export const REPORT_REASONS = ["scam", "taken", "wrong_info", "inappropriate", "discriminatory", "other"] as const;
@@ -36,7 +36,7 @@ export const REPORT_TEXTS = {
   noListing: "This report is not about a listing",
 } as const;
 
-const details = z.string().trim().max(REPORT_DETAILS_MAX, REPORT_TEXTS.detailsTooLong).nullable().optional();
+const details = visibleText({ multiline: true }).max(REPORT_DETAILS_MAX, REPORT_TEXTS.detailsTooLong).nullable().optional();
 const reason = z.enum(REPORT_REASONS, REPORT_TEXTS.reasonRequired);
 const id = z.string().trim().min(1).max(64);
 
@@ -53,7 +53,7 @@ export type ReportInput = z.infer<typeof reportSchema>;
 
 /** The SPA's dialog: the reason and details, whatever is reported. */
 export const reportFormSchema = z
-  .object({ reason, details: z.string().trim().max(REPORT_DETAILS_MAX, REPORT_TEXTS.detailsTooLong) })
+  .object({ reason, details: visibleText({ multiline: true }).max(REPORT_DETAILS_MAX, REPORT_TEXTS.detailsTooLong) })
   .refine(detailsForOther, { message: REPORT_TEXTS.detailsRequired, path: ["details"] });
 
 export const resolveReportSchema = z.object({ action: z.enum(REPORT_ACTIONS, "action must be hide_listing, suspend_user or dismiss") });

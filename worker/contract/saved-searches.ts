@@ -4,7 +4,7 @@
  * is a chunk of its own), so zod is fine here.
  */
 import { FILTER_KEYS } from "./browse-url";
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 
 export const SAVED_SEARCH = {
   /** Saved searches per student. */
@@ -39,9 +39,8 @@ export function canonicalSavedQuery(query: string): string {
   return out.toString();
 }
 
-const name = z
-  .string("Name is required")
-  .trim()
+// Line breaks are kept (multiline) only so the regex can refuse them with its own words.
+const name = visibleText({ multiline: true, error: "Name is required" })
   .min(1, "Name is required")
   .max(SAVED_SEARCH.nameMaxLength, `Name must be at most ${SAVED_SEARCH.nameMaxLength} characters`)
   // It becomes an email subject: one line.

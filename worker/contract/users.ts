@@ -1,3 +1,4 @@
+import { visibleText } from "./zod";
 import type { IdVerificationStatus } from "./constants";
 
 export interface NotificationSettings {
@@ -100,3 +101,25 @@ export interface NotificationSettingsResponse {
 export interface AvatarResponse {
   avatar_url: string | null;
 }
+
+/**
+ * Something in a name that a mail client or chat would turn into a link: a scheme ("https://"),
+ * "www.", or a dotted host name ("evil.example", "bit.ly", "a@b.co"). Full-width and ideographic
+ * dots count as dots (IDNA treats them so). "J.R.", "St. John" and "Mary-Ann" are not addresses.
+ */
+export function containsWebAddress(text: string): boolean {
+  const normalized = text.normalize("NFKC").replace(/[\u3002\uff61\uff0e]/g, ".");
+  return /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i.test(normalized) || /[\p{L}\p{N}-]{1,63}\.(?:[\p{L}\p{N}-]{1,63}\.)*[\p{L}]{2,63}(?![\p{L}\p{N}])/u.test(normalized);
+}
+
+export const NAME_MESSAGES = { noWebAddress: "Names can't contain links or web addresses" } as const;
+
+/**
+ * A first or last name as a person types it (sign-up, profile): visible text, at most 50 characters,
+ * and never a link: names are shown to other students and go into emails we send.
+ */
+export const personName = (label: string) =>
+  visibleText()
+    .min(1, `${label} is required`)
+    .max(50, `${label} must be at most 50 characters`)
+    .refine((value) => !containsWebAddress(value), NAME_MESSAGES.noWebAddress);

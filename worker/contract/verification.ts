@@ -1,16 +1,16 @@
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
 
 export const uploadDocumentSchema = z.object({
-  filename: z.string().trim().max(200).optional(),
+  filename: visibleText().max(200).optional(),
   content_type: z.string().max(100).optional(),
   image_data: z.string().min(1, "Please select a document to upload."),
 });
 
 export const submitVerificationSchema = z.object({
   document_type: z.enum(DOCUMENT_TYPES, "Please choose a document type."),
-  notes: z.string().trim().max(1000, "Notes must be at most 1000 characters").nullable().optional(),
+  notes: visibleText({ multiline: true }).max(1000, "Notes must be at most 1000 characters").nullable().optional(),
   id_document_url: z.string().min(1, "Please select a document to upload."),
 });
 

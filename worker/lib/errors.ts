@@ -53,3 +53,46 @@ export function isUniqueViolation(err: unknown): boolean {
   for (const e of errorChain(err)) if (/UNIQUE constraint failed/.test(e.message)) return true;
   return false;
 }
+
+/** A sentence for a status whose error came without one (Hono's own errors, a platform answer). */
+export function detailFor(status: number, message = ""): string {
+  // Hono's own messages ("Payload Too Large", "Malformed JSON in request body") are plain enough.
+  if (message && message.length <= 200 && !message.includes("\n")) return message;
+  return DETAILS_BY_STATUS[status] ?? "The request could not be handled.";
+}
+
+const DETAILS_BY_STATUS: Record<number, string> = {
+  400: "Bad request",
+  401: "Not authenticated",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  408: "The request took too long. Please try again.",
+  409: "Conflict",
+  411: "The request needs a Content-Length",
+  413: "The request is too large.",
+  415: "Unsupported content type",
+  422: "Invalid input",
+  429: "Too many requests. Please try again later.",
+};
+
+/**
+ * An error response with the contract's `{detail}`: returned as it is when it has one; a JSON object
+ * without it keeps its fields and gains `detail`; any other body (text, HTML, empty) is replaced.
+ */
+export async function withErrorDetail(res: Response): Promise<Response> {
+  let body: unknown = null;
+  if ((res.headers.get("content-type") ?? "").includes("json")) {
+    try {
+      body = await res.clone().json();
+    } catch {
+      body = null;
+    }
+  }
+  const object = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  if (object && typeof object.detail === "string" && object.detail.trim()) return res;
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json; charset=UTF-8");
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...object, detail: detailFor(res.status) }), { status: res.status, statusText: res.statusText, headers });
+}

@@ -11,3 +11,10 @@ export function newId(size = 21): string {
   }
   return id + newId(size - id.length);
 }
+
+/**
+ * Could this be one of our ids? `newId()` makes 21 characters of base62; shorter ones, `-` and `_`
+ * are let through (tests and fixtures name rows "l1" or "msg-l1"; a lookup of such an id simply finds
+ * nothing in production). Anything longer, or with another character (NUL, %, spaces, non-ASCII), is not.
+ */
+export const isIdLike = (value: string) => /^[0-9A-Za-z_-]{1,21}$/.test(value);

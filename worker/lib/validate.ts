@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import { badRequest, validationFailed } from "./errors";
 
@@ -15,7 +16,9 @@ export async function parseJson<S extends z.ZodType>(c: Context, schema: S): Pro
   let body: unknown;
   try {
     body = await c.req.json();
-  } catch {
+  } catch (err) {
+    // A body cut off at its size cap (middleware/body-limit.ts) is that 413, not bad JSON.
+    if (err instanceof HTTPException) throw err;
     throw badRequest("Request body must be valid JSON");
   }
   const result = schema.safeParse(body);

@@ -1,5 +1,5 @@
 /**
- * Development-only routes (ENVIRONMENT=development or test): the dev mailbox of the API contract
+ * Development-only routes (ENVIRONMENT=development only): the dev mailbox of the API contract
  * and the demo-data seeder used by `npm start`. Outside development every path here is 404.
  */
 import { z } from "zod";
