@@ -4,23 +4,54 @@
  * (browsers cannot set headers on WebSocket requests); an access token is refused, so no long-lived
  * credential ever sits in a URL.
  * Inbox rooms are named by user id and open only to that user; conversation rooms only to the
- * conversation's two participants (anyone else gets 404, as for the HTTP routes).
+ * conversation's two participants (anyone else gets 404, as for the HTTP routes). A path that cannot
+ * name a room (unknown kind, a name that is not one of our ids) is 404 before anything else is asked.
  */
 import { routePartykitRequest } from "partyserver";
+import { PARTIES } from "../worker/contract/constants";
 import { getConfig } from "../worker/env";
 import { createDb } from "../worker/db/client";
 import { isParticipant } from "../worker/db/queries/conversations";
 import { isActiveUser } from "../worker/db/queries/users";
+import { isIdLike } from "../worker/lib/ids";
+import { log } from "../worker/lib/log";
 import { verifySocketTicket } from "../worker/services/tokens";
 
 export const USER_HEADER = "x-campusnest-user-id";
 
-function deny(status: 401 | 404, detail: string) {
+function deny(status: 401 | 404 | 503, detail: string) {
   return Response.json({ detail }, { status });
 }
 
-/** Routes a WebSocket upgrade under /parties/ to its room, or answers why not. */
-export function routePartyRequest(request: Request, env: Env): Promise<Response | null> {
+const ROOM_KINDS: ReadonlySet<string> = new Set(Object.values(PARTIES));
+
+/**
+ * Whether the path names a room that could exist: /parties/{conversation|inbox}/{an id}. Anything else
+ * (another kind, an over-long or malformed name, extra segments) is refused here, before partyserver
+ * derives a Durable Object from it, logs the URL (with its ticket) or answers in its own words.
+ */
+function isRoomPath(pathname: string): boolean {
+  const parts = pathname.split("/").filter(Boolean);
+  if (parts.length !== 3 || parts[0] !== "parties") return false;
+  return ROOM_KINDS.has(parts[1]!) && isIdLike(parts[2]!);
+}
+
+/**
+ * Routes a WebSocket upgrade under /parties/ to its room, or answers why not: always a short JSON
+ * refusal ({detail}), never a stack trace, whatever the path or whatever fails on the way.
+ */
+export async function routePartyRequest(request: Request, env: Env): Promise<Response | null> {
+  if (!isRoomPath(new URL(request.url).pathname)) return deny(404, "Not found");
+  try {
+    return await routeRoom(request, env);
+  } catch (err) {
+    // Ids only: the URL carries the socket ticket.
+    log.error("realtime_connect_failed", { error: err instanceof Error ? err.name : "unknown" });
+    return deny(503, "Real-time updates are unavailable right now. Please try again later.");
+  }
+}
+
+function routeRoom(request: Request, env: Env): Promise<Response | null> {
   return routePartykitRequest(request, env, {
     onBeforeConnect: async (req, lobby) => {
       const token = new URL(req.url).searchParams.get("token");

@@ -18,6 +18,11 @@ export const messageSchema = z.object({
    * false for the sender's own view (the reasons are never sent to either side).
    */
   safety_notice: z.boolean().default(false),
+  /**
+   * The `Idempotency-Key` the sender sent it with, in the sender's own view only (null for everyone
+   * else): the sender's optimistic bubble is matched to its stored message by it.
+   */
+  client_key: z.string().nullable().optional(),
 });
 
 export const serverEventSchema = z.discriminatedUnion("type", [

@@ -1,4 +1,4 @@
-import { act, renderHook, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, renderHook, screen, waitFor, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import userEvent from "@testing-library/user-event";
@@ -42,6 +42,17 @@ const convPage = (data: Conversation[]) => ({ data, pagination: { next_token: nu
 
 const API = "/api/v1/messages";
 const signedIn = () => ({ token: "t", user: makeUser({ id: ME }) });
+
+/** Records the Idempotency-Key of every send through the fake API installed by fakeApi (call it after). */
+function recordIdempotencyKeys(): (string | null)[] {
+  const keys: (string | null)[] = [];
+  const inner = globalThis.fetch;
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input).endsWith("/send")) keys.push(new Headers(init?.headers).get("Idempotency-Key"));
+    return inner(input, init);
+  }) as typeof fetch;
+  return keys;
+}
 
 /** A WebSocket double: records instances; the test opens, closes and speaks for the server. */
 class FakeWebSocket extends EventTarget {
@@ -367,7 +378,7 @@ describe("messages page", () => {
     expect(await within(log).findByText("Seen")).toBeInTheDocument();
   });
 
-  it("my message echoed by the room before the send call answers shows once", async () => {
+  it("my message echoed by the room before the send call answers shows once (matched by its key)", async () => {
     let release: (r: Response) => void = () => {};
     const stored = msg("e1", { sender_id: ME, text: "Echo me", timestamp: "2026-11-21T10:00:00.000Z", is_read: false });
     fakeApi({
@@ -377,6 +388,7 @@ describe("messages page", () => {
       [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
       [`POST ${API}/conversations/c1/send`]: () => new Promise<Response>((r) => (release = r)),
     });
+    const keys = recordIdempotencyKeys();
     const user = userEvent.setup();
     renderApp("/messages?conversation=c1", signedIn());
     const log = await screen.findByRole("log");
@@ -386,11 +398,139 @@ describe("messages page", () => {
     act(() => room.serverOpen());
     await user.type(screen.getByRole("textbox", { name: /Message to/ }), "Echo me{Enter}");
     expect(await within(log).findByText("Sending…")).toBeInTheDocument();
-    act(() => room.serverSend({ type: "message", message: stored }));
+    const mine = { ...stored, client_key: keys[0] };
+    act(() => room.serverSend({ type: "message", message: mine }));
     await waitFor(() => expect(within(log).queryByText("Sending…")).toBeNull());
     expect(within(log).getAllByText("Echo me")).toHaveLength(1);
-    await act(async () => release(json(stored, 201)));
+    await act(async () => release(json(mine, 201)));
     expect(within(log).getAllByText("Echo me")).toHaveLength(1);
+  });
+
+  it("a message of mine with the same text but another key is not taken for the one being sent", async () => {
+    const earlier = msg("old1", { sender_id: ME, text: "ok", timestamp: "2026-11-21T09:00:00.000Z", client_key: "an-earlier-key" });
+    fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+      [`POST ${API}/conversations/c1/send`]: () => new Promise<Response>(() => {}),
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const log = await screen.findByRole("log");
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
+    const room = FakeWebSocket.instances.find((s) => s.url.includes("/parties/conversation/c1?"))!;
+    act(() => room.serverOpen());
+    await user.type(screen.getByRole("textbox", { name: /Message to/ }), "ok{Enter}");
+    expect(await within(log).findByText("Sending…")).toBeInTheDocument();
+    act(() => room.serverSend({ type: "message", message: earlier }));
+    await waitFor(() => expect(within(log).getAllByText("ok")).toHaveLength(2));
+    expect(within(log).getByText("Sending…")).toBeInTheDocument();
+  });
+
+  it("a send dropped by the network and retried repeats its Idempotency-Key; the thread shows one bubble", async () => {
+    let attempts = 0;
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/conversations/c1/send`]: () => {
+        attempts += 1;
+        // The first attempt reached the server and was stored, but its answer never came back.
+        if (attempts === 1) throw new TypeError("Failed to fetch");
+        return json(msg("kept1", { sender_id: ME, text: "Still free?", timestamp: "2026-11-21T10:00:00.000Z", client_key: keys[0] }), 201);
+      },
+    });
+    const keys = recordIdempotencyKeys();
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const box = await screen.findByRole("textbox", { name: /Message to/ });
+    await user.type(box, "Still free?{Enter}");
+    const log = screen.getByRole("log");
+    expect(await within(log).findByText("Failed to send message")).toBeInTheDocument();
+    await user.click(within(log).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(within(log).queryByText("Failed to send message")).toBeNull());
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(2);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(within(log).getAllByText("Still free?")).toHaveLength(1);
+    expect(within(log).queryByText("Sending…")).toBeNull();
+    // Answered: nothing is kept for a reload.
+    expect(Object.keys(localStorage).filter((k) => k.startsWith("campusnest_unsent:"))).toEqual([]);
+
+    // A second message gets a key of its own.
+    await user.type(box, "And parking?{Enter}");
+    await waitFor(() => expect(keys).toHaveLength(3));
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it("a reload keeps the unsent message and its key: Retry repeats the key; once stored it shows once", async () => {
+    let online = false;
+    let storedOnServer: Message | null = null;
+    fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: () => page(storedOnServer ? [storedOnServer] : []),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/conversations/c1/send`]: () => {
+        if (!online) throw new TypeError("Failed to fetch");
+        storedOnServer = msg("r1", { sender_id: ME, text: "See you at 5", timestamp: "2026-11-21T10:00:00.000Z", client_key: keys[0] });
+        return json(storedOnServer, 201);
+      },
+    });
+    const keys = recordIdempotencyKeys();
+    const user = userEvent.setup();
+    const first = renderApp("/messages?conversation=c1", signedIn());
+    await user.type(await screen.findByRole("textbox", { name: /Message to/ }), "See you at 5{Enter}");
+    expect(await within(screen.getByRole("log")).findByText("Failed to send message")).toBeInTheDocument();
+
+    // Reload: the failed message is still there, with Retry.
+    first.unmount();
+    renderApp("/messages?conversation=c1", signedIn());
+    let log = await screen.findByRole("log");
+    expect(await within(log).findByText("See you at 5")).toBeInTheDocument();
+    expect(within(log).getByText("Failed to send message")).toBeInTheDocument();
+    online = true;
+    await user.click(within(log).getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(within(log).queryByText("Failed to send message")).toBeNull());
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(within(log).getAllByText("See you at 5")).toHaveLength(1);
+
+    // Reload again: only the stored message, no bubble left over.
+    cleanup();
+    renderApp("/messages?conversation=c1", signedIn());
+    log = await screen.findByRole("log");
+    expect(await within(log).findByText("See you at 5")).toBeInTheDocument();
+    expect(within(log).getAllByText("See you at 5")).toHaveLength(1);
+    expect(within(log).queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+
+  it("after a reload, a kept message the server did store (found by its key in the thread) shows once, without Retry", async () => {
+    let storedOnServer: Message | null = null;
+    fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: () => page(storedOnServer ? [storedOnServer] : []),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/conversations/c1/send`]: () => {
+        // Stored, then the connection dropped before the answer.
+        storedOnServer = msg("d1", { sender_id: ME, text: "Dropped but kept", timestamp: "2026-11-21T10:00:00.000Z", client_key: keys[0] });
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    const keys = recordIdempotencyKeys();
+    const user = userEvent.setup();
+    const first = renderApp("/messages?conversation=c1", signedIn());
+    await user.type(await screen.findByRole("textbox", { name: /Message to/ }), "Dropped but kept{Enter}");
+    expect(await within(screen.getByRole("log")).findByText("Failed to send message")).toBeInTheDocument();
+    first.unmount();
+    renderApp("/messages?conversation=c1", signedIn());
+    const log = await screen.findByRole("log");
+    expect(await within(log).findByText("Dropped but kept")).toBeInTheDocument();
+    await waitFor(() => expect(Object.keys(localStorage).filter((k) => k.startsWith("campusnest_unsent:"))).toEqual([]));
+    expect(within(log).getAllByText("Dropped but kept")).toHaveLength(1);
+    expect(within(log).queryByText("Failed to send message")).toBeNull();
+    expect(keys).toHaveLength(1);
   });
 
   it("?userId= of oneself says 'You cannot message yourself' and starts nothing", async () => {

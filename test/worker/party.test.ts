@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { signAccessToken, signSocketTicket } from "../../worker/services/tokens";
 import { getServerByName } from "partyserver";
 import type { ServerEvent } from "../../party/protocol";
@@ -91,6 +91,46 @@ describe("conversation room", () => {
       }),
     );
     expect(res.status).toBe(401);
+  });
+});
+
+describe("a path that cannot name a room", () => {
+  /** A plain refusal: JSON {detail}, nothing of the code's insides. */
+  async function expectPlainRefusal(res: Response, status: number, detail: string) {
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ detail });
+    expect(text).not.toMatch(/\bat |Error|\.ts:|\.js:/);
+  }
+
+  it("answers 404 {detail} for an over-long or malformed room id, an unknown kind or extra segments, ticket or not", async () => {
+    const token = await ticket("alice");
+    const names = ["a".repeat(22), "a".repeat(5000), "a".repeat(60_000), "%00", "al%20ice", "%F0%9F%98%80", "..", "alice%2Fbob", "%ZZ"];
+    for (const query of [`?token=${token}`, ""]) {
+      for (const kind of ["inbox", "conversation"]) {
+        for (const name of names) await expectPlainRefusal(await connect(`/parties/${kind}/${name}${query}`), 404, "Not found");
+      }
+      for (const path of ["/parties/nope/alice", "/parties/main/alice", "/parties/inbox", "/parties/inbox/alice/extra", "/parties/"]) {
+        await expectPlainRefusal(await connect(`${path}${query}`), 404, "Not found");
+      }
+    }
+    // Its own inbox still opens.
+    const res = await connect(`/parties/inbox/alice?token=${token}`);
+    expect(res.status).toBe(101);
+    res.webSocket!.accept();
+    res.webSocket!.close();
+  });
+
+  it("answers 503 {detail} (no stack trace) when something fails on the way to the room", async () => {
+    const spy = vi.spyOn(env.Inbox, "idFromName").mockImplementation(() => {
+      throw new Error("boom at party/auth.ts:1");
+    });
+    try {
+      await expectPlainRefusal(await connect(`/parties/inbox/alice?token=${await ticket("alice")}`), 503, "Real-time updates are unavailable right now. Please try again later.");
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

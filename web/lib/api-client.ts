@@ -36,6 +36,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** Send this bearer token instead of the session's (the staff panel's admin token); no refresh on 401. */
   bearer?: string | null;
+  /** Extra request headers (a write's `Idempotency-Key`). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -80,7 +82,7 @@ function rememberBookmark(method: string, res: Response) {
 
 async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
   const method = options.method ?? "GET";
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const held = currentBookmark();

@@ -2,7 +2,7 @@
  * Messaging: the requests the SPA sends and the answers it reads (api-contract "Messages"), shared
  * by the worker, the rooms and the SPA. Real-time events are in party/protocol.ts.
  */
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 import type { Message } from "../../party/protocol";
 import { LIMITS } from "./constants";
 import type { Pagination } from "./listings";
@@ -20,6 +20,8 @@ export const MESSAGING_MESSAGES = {
   sendFailed: "Failed to send message",
   empty: "Message cannot be empty",
   tooLong: `Message must be at most ${LIMITS.messageMax} characters`,
+  /** A send's Idempotency-Key that already stored a different message (another text or conversation). */
+  keyReused: "This Idempotency-Key was already used for a different message. Send a new message with a new key.",
 } as const;
 
 /** Per user: a real conversation never meets it; a script spraying messages does. */
@@ -29,9 +31,7 @@ export const SOCKET_TICKET_TTL_SECONDS = 60;
 /** At most one new-message email per conversation and recipient in this window. */
 export const MESSAGE_EMAIL_GAP_MS = 15 * 60 * 1000;
 
-export const messageTextSchema = z
-  .string(MESSAGING_MESSAGES.empty)
-  .trim()
+export const messageTextSchema = visibleText({ multiline: true, error: MESSAGING_MESSAGES.empty })
   .min(1, MESSAGING_MESSAGES.empty)
   .max(LIMITS.messageMax, MESSAGING_MESSAGES.tooLong);
 
@@ -83,7 +83,11 @@ export interface MessagesResponse {
   messages: Message[];
   pagination: Pagination;
 }
-/** POST messages/conversations/{id}/send: 201 with the stored message. */
+/**
+ * POST messages/conversations/{id}/send: 201 with the stored message. With an `Idempotency-Key`, a
+ * repeat within 24 hours answers the same 201 and message; the key reused for another text or
+ * conversation answers 422 (keyReused).
+ */
 export type SendMessageResponse = Message;
 /** POST messages/conversations/{id}/read. */
 export interface MarkReadResponse {

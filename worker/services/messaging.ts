@@ -11,7 +11,7 @@ import { CLOSE_CODES, type ServerEvent } from "../../party/protocol";
 import { MESSAGE_EMAIL_GAP_MS, MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
 import { canMessage, canViewListing, type Actor } from "../contract/policies";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import { createDb, sessionAsD1 } from "../db/client";
 import {
   claimMessageEmail,
   conversationIdsOf,
@@ -25,13 +25,17 @@ import {
   setConversationListing,
   toMessage,
   unreadCount,
+  findMessageByClientKey,
   type ConversationRow,
+  type MessageRow,
 } from "../db/queries/conversations";
 import { findListingRow } from "../db/queries/listings";
 import { hasBlocked } from "../db/queries/reports";
 import { REPORT_TEXTS } from "../contract/reports";
 import { findUserById, type UserRow } from "../db/queries/users";
-import { badRequest, forbidden, notFound, validationFailed } from "../lib/errors";
+import { badRequest, forbidden, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
+import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
+import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { sendEmail } from "./email";
 import { newMessageEmail } from "./email-templates";
@@ -151,18 +155,60 @@ export async function requireConversation(env: Env, userId: string, conversation
 /**
  * Stores a message from `sender`, then (in the background) publishes it to the conversation room,
  * the recipient's new unread count to their inbox room, and emails a recipient who is away.
+ *
+ * With a `clientKey` (the request's Idempotency-Key, api-contract "Retries"): the sender's message
+ * already stored under that key within IDEMPOTENCY_WINDOW_MS is answered again and nothing else
+ * happens (no second row, push, unread count, email or scam-shield entry); the same key for another
+ * conversation or another text is refused (422). Two deliveries at once both try to insert; the unique
+ * index lets one in and the other answers the stored row. `created` says whether this call stored it.
  */
-export async function sendMessage(env: Env, config: Config, defer: Defer, sender: UserRow, conversationId: string, text: string): Promise<Message> {
+export async function sendMessage(
+  env: Env,
+  config: Config,
+  defer: Defer,
+  sender: UserRow,
+  conversationId: string,
+  text: string,
+  clientKey: string | null = null,
+  now = Date.now(),
+): Promise<{ message: Message; created: boolean }> {
   const db = createDb(env);
   const conversation = await requireConversation(env, sender.id, conversationId);
+  const claim = clientKey ? { key: clientKey, sinceIso: isoNow(now - IDEMPOTENCY_WINDOW_MS) } : null;
+  if (claim) {
+    const earlier = await findMessageByClientKey(db, sender.id, claim.key, claim.sinceIso);
+    if (earlier) return { message: replayOf(earlier, sender.id, conversation.id, text), created: false };
+  }
   const recipient = await findUserById(db, otherParticipant(conversation, sender.id));
   if (!recipient) throw notFound("This user has deleted their account");
   if (await hasBlocked(db, recipient.id, sender.id)) throw forbidden(REPORT_TEXTS.blockedSend);
-  // Scam shield: a match is stored and queued for staff, and the message is still delivered.
-  const row = await insertMessage(db, conversation.id, sender.id, text, scanMessage(text));
+  let row: MessageRow;
+  try {
+    // Scam shield: a match is stored and queued for staff, and the message is still delivered.
+    row = await insertMessage(db, conversation.id, sender.id, text, scanMessage(text), claim);
+  } catch (err) {
+    // The same key arrived at the same moment (or the lookup read a replica behind the primary) and
+    // its twin was stored first: answer the twin, read from the primary, which has it.
+    const twin = claim && isUniqueViolation(err) ? await findMessageByClientKey(primaryDb(env), sender.id, claim.key, claim.sinceIso) : null;
+    if (!twin) throw err;
+    return { message: replayOf(twin, sender.id, conversation.id, text), created: false };
+  }
   const message = toMessage(row, sender.id);
   defer(afterSend(env, config, conversation, sender, recipient, message, toMessage(row, recipient.id)));
-  return message;
+  return { message, created: true };
+}
+
+/** The database's primary: a request's D1 session may read a replica (middleware/d1-session.ts). */
+function primaryDb(env: Env) {
+  return typeof env.DB.withSession === "function" ? createDb({ DB: sessionAsD1(env.DB.withSession("first-primary"), env.DB) }) : createDb(env);
+}
+
+/** The stored answer to a repeated key, or 422 when the key was used for a different message. */
+function replayOf(stored: MessageRow, senderId: string, conversationId: string, text: string): Message {
+  if (stored.conversationId !== conversationId || stored.text !== text) {
+    throw validationFailed([{ path: "Idempotency-Key", message: MESSAGING_MESSAGES.keyReused }]);
+  }
+  return toMessage(stored, senderId);
 }
 
 async function afterSend(env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {

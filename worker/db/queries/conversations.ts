@@ -4,7 +4,7 @@
  * (names, avatars, listing titles, card photos and unread counts come from joins and correlated
  * subqueries on indexes, never from one query per conversation).
  */
-import { and, desc, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
 import type { ScamReason } from "../../contract/safety";
 import { newId } from "../../lib/ids";
@@ -168,6 +168,8 @@ export const toMessage = (m: MessageRow, viewerId: string): Message => ({
   is_read: !!m.readAt,
   conversation_id: m.conversationId,
   safety_notice: !!m.safetyFlags && m.senderId !== viewerId,
+  // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
+  client_key: m.senderId === viewerId ? m.clientKey : null,
 });
 
 export interface MessageCursor {
@@ -193,32 +195,56 @@ export const messagesPage = (db: Db, conversationId: string, cursor: MessageCurs
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(limit);
 
-/** Stores a message and makes it the conversation's latest, atomically; returns the message. */
+/** The sender's message stored under `clientKey` at or after `sinceIso` (the key's window), or null. */
+export async function findMessageByClientKey(db: Db, senderId: string, clientKey: string, sinceIso: string): Promise<MessageRow | null> {
+  const row = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.senderId, senderId), eq(messages.clientKey, clientKey), gte(messages.createdAt, sinceIso)))
+    .get();
+  return row ?? null;
+}
+
+/** A send's `Idempotency-Key` and the start of its window: an older message with the key gives it up. */
+export interface ClientKeyClaim {
+  key: string;
+  sinceIso: string;
+}
+
 /**
  * Stores a message and makes it the conversation's latest, atomically; returns the message. With
  * scam-shield reasons (`flags`), the message keeps them and the conversation joins the staff Safety
  * queue in the same batch: flagged now unless it is already waiting for review (a flag after a review
- * queues it again), its reasons the union of all seen.
+ * queues it again), its reasons the union of all seen. With a client key, a message of the sender
+ * holding it from before the window gives it up in the same batch; a message holding it within the
+ * window makes the whole batch fail on messages_sender_client_key_unique (isUniqueViolation).
  */
-export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly ScamReason[] = []): Promise<MessageRow> {
+export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly ScamReason[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
   const now = isoNow();
   const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
-  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, createdAt: now };
-  await db.batch([
-    db.insert(messages).values(row),
-    db
-      .update(conversations)
-      .set({
-        lastMessagePreview: preview(text),
-        lastMessageAt: now,
-        updatedAt: now,
-        ...(safetyFlags && {
-          safetyFlaggedAt: sql`CASE WHEN ${conversations.safetyFlaggedAt} IS NULL OR (${conversations.safetyReviewedAt} IS NOT NULL AND ${conversations.safetyReviewedAt} >= ${conversations.safetyFlaggedAt}) THEN ${now} ELSE ${conversations.safetyFlaggedAt} END`,
-          safetyReasons: sql`(SELECT json_group_array(value) FROM (SELECT value FROM json_each(COALESCE(${conversations.safetyReasons}, '[]')) UNION SELECT value FROM json_each(${safetyFlags})))`,
-        }),
-      })
-      .where(eq(conversations.id, conversationId)),
-  ]);
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, createdAt: now };
+  const insert = db.insert(messages).values(row);
+  const makeLatest = db
+    .update(conversations)
+    .set({
+      lastMessagePreview: preview(text),
+      lastMessageAt: now,
+      updatedAt: now,
+      ...(safetyFlags && {
+        safetyFlaggedAt: sql`CASE WHEN ${conversations.safetyFlaggedAt} IS NULL OR (${conversations.safetyReviewedAt} IS NOT NULL AND ${conversations.safetyReviewedAt} >= ${conversations.safetyFlaggedAt}) THEN ${now} ELSE ${conversations.safetyFlaggedAt} END`,
+        safetyReasons: sql`(SELECT json_group_array(value) FROM (SELECT value FROM json_each(COALESCE(${conversations.safetyReasons}, '[]')) UNION SELECT value FROM json_each(${safetyFlags})))`,
+      }),
+    })
+    .where(eq(conversations.id, conversationId));
+  if (clientKey) {
+    const releaseExpiredKey = db
+      .update(messages)
+      .set({ clientKey: null })
+      .where(and(eq(messages.senderId, senderId), eq(messages.clientKey, clientKey.key), lt(messages.createdAt, clientKey.sinceIso)));
+    await db.batch([releaseExpiredKey, insert, makeLatest]);
+  } else {
+    await db.batch([insert, makeLatest]);
+  }
   return row;
 }
 

@@ -21,6 +21,7 @@ import { conversationsPage, cursorOf, messagesPage, toMessage, unreadCount } fro
 import { createRouter } from "../../lib/context";
 import { decodeCursor, encodeCursor } from "../../lib/cursor";
 import { validationFailed } from "../../lib/errors";
+import { idempotencyKeyOf } from "../../lib/idempotency";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
@@ -90,11 +91,13 @@ export const messagesRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "MESSAGE_LIMITER", user.id);
     const id = c.req.param("id");
+    const clientKey = idempotencyKeyOf(c);
     const { text, conversation_id } = await parseJson(c, sendMessageSchema);
     if (conversation_id !== undefined && conversation_id !== id) {
       throw validationFailed([{ path: "conversation_id", message: "conversation_id does not match the conversation of the path" }]);
     }
-    const message = await sendMessage(c.env, c.var.config, defer(c), user, id, text);
+    // A repeated key answers the first send again, with the same 201.
+    const { message } = await sendMessage(c.env, c.var.config, defer(c), user, id, text, clientKey);
     return c.json<SendMessageResponse>(message, 201);
   })
 

@@ -44,10 +44,12 @@ export const getMessagePage = (conversationId: string, cursor: string | null) =>
     query: { limit: PAGE_SIZES.messages, last_evaluated_key: cursor },
   });
 
-export const sendMessage = (conversationId: string, text: string) =>
+/** `key` is the send's Idempotency-Key: the same for every retry of one message (lib/unsent.ts). */
+export const sendMessage = (conversationId: string, text: string, key: string) =>
   apiRequest<SendMessageResponse>(`messages/conversations/${enc(conversationId)}/send`, {
     method: "POST",
     body: { text, conversation_id: conversationId },
+    headers: { "Idempotency-Key": key },
   });
 
 export const markConversationRead = (conversationId: string) =>

@@ -1,78 +1,73 @@
 /** The messaging writes, each a useMutation hook that updates or invalidates the keys it changes. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Conversation, Message } from "@contract/messages";
 import { MESSAGING_MESSAGES } from "@contract/messages";
 import { REPORT_TEXTS } from "@contract/reports";
 import { ApiError } from "../../../lib/api-client";
-import { applyMessageToList, listConversations, markThreadRead, threadMessages, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { applyMessageToList, listConversations, markThreadRead, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { newClientKey, readUnsent, writeUnsent, type UnsentMessage } from "../lib/unsent";
 import { createConversation, getConversationWith, markConversationRead, messageKeys, sendMessage } from "./messages-api";
 
 /** A message on its way (shown at once) or one that failed (shown with Retry). */
-export interface PendingMessage {
-  tempId: string;
-  text: string;
+export interface PendingMessage extends UnsentMessage {
   status: "sending" | "failed";
-  createdAt: string;
-  /** My messages with the same text already in the thread when it was sent (see isEchoed). */
-  knownIds: string[];
 }
-
-/**
- * Whether the room already delivered this message before the send call answered (its echo): a message
- * of mine with the same text that was not in the thread when it was sent. The bubble then hides.
- */
-export const isEchoed = (p: PendingMessage, messages: Message[], me: string) =>
-  p.status === "sending" && messages.some((m) => m.sender_id === me && m.text === p.text && !p.knownIds.includes(m.id));
 
 /** The answer to a message for someone who blocked the sender. */
 const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
 
-let tempCounter = 0;
-const nextTempId = () => `pending-${Date.now()}-${++tempCounter}`;
-
 /**
  * Sends in one conversation with an optimistic bubble: it shows at once, disappears into the thread when
- * the server answers, or stays with 'Failed to send message' and a Retry.
+ * the server answers, or stays with 'Failed to send message' and a Retry. Each message has one
+ * Idempotency-Key from its first send, kept across Retry and (in localStorage) across a reload: after
+ * a reload it shows as failed, with Retry. A bubble whose key appears on a stored message of the thread
+ * (the POST's answer, the room's push or a poll, in any order) is that message, and goes.
  */
-export function useSendMessage(conversationId: string, me: string) {
+export function useSendMessage(conversationId: string, me: string, thread: readonly Message[]) {
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState<PendingMessage[]>([]);
+  const [pending, setPending] = useState<PendingMessage[]>(() => readUnsent(me, conversationId).map((u) => ({ ...u, status: "failed" })));
   /** The other person blocked me (issue 13): the composer gives way to the reason. */
   const [blocked, setBlocked] = useState(false);
+
+  useEffect(() => writeUnsent(me, conversationId, pending), [me, conversationId, pending]);
+
+  // Settled: the thread holds the stored message of a pending key. Dropped while rendering (React's
+  // "adjust state when a prop changes"), so no frame shows both.
+  const storedKeys = new Set(thread.flatMap((m) => (m.sender_id === me && m.client_key ? [m.client_key] : [])));
+  if (pending.some((p) => storedKeys.has(p.key))) setPending((list) => list.filter((p) => !storedKeys.has(p.key)));
+
   const mutation = useMutation({
-    mutationFn: ({ text }: { tempId: string; text: string }) => sendMessage(conversationId, text),
-    onMutate: ({ tempId, text }) => {
-      const knownIds = threadMessages(queryClient.getQueryData<ThreadData>(messageKeys.thread(conversationId)))
-        .filter((m) => m.sender_id === me && m.text === text)
-        .map((m) => m.id);
+    mutationFn: ({ key, text }: { key: string; text: string }) => sendMessage(conversationId, text, key),
+    onMutate: ({ key, text }) => {
       setPending((list) =>
-        list.some((p) => p.tempId === tempId)
-          ? list.map((p) => (p.tempId === tempId ? { ...p, status: "sending", knownIds } : p))
-          : [...list, { tempId, text, status: "sending", createdAt: new Date().toISOString(), knownIds }],
+        list.some((p) => p.key === key)
+          ? list.map((p) => (p.key === key ? { ...p, status: "sending" } : p))
+          : [...list, { key, text, status: "sending", createdAt: new Date().toISOString() }],
       );
     },
-    onSuccess: (message: Message, { tempId }) => {
+    onSuccess: (message: Message, { key }) => {
       queryClient.setQueryData<ThreadData>(messageKeys.thread(conversationId), (d) => upsertThreadMessage(d, message));
       queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, message, me, true));
-      setPending((list) => list.filter((p) => p.tempId !== tempId));
+      setPending((list) => list.filter((p) => p.key !== key));
       return queryClient.invalidateQueries({ queryKey: messageKeys.conversations() });
     },
-    onError: (err, { tempId }) => {
+    onError: (err, { key }) => {
       // Blocked: no Retry would help, so the bubble goes and the thread says why instead.
       if (isBlockedError(err)) {
         setBlocked(true);
-        setPending((list) => list.filter((p) => p.tempId !== tempId));
+        setPending((list) => list.filter((p) => p.key !== key));
         return;
       }
-      setPending((list) => list.map((p) => (p.tempId === tempId ? { ...p, status: "failed" } : p)));
+      setPending((list) => list.map((p) => (p.key === key ? { ...p, status: "failed" } : p)));
     },
   });
   const { mutate } = mutation;
-  const send = useCallback((text: string) => mutate({ tempId: nextTempId(), text }), [mutate]);
-  const retry = useCallback((p: PendingMessage) => mutate({ tempId: p.tempId, text: p.text }), [mutate]);
-  const discard = useCallback((tempId: string) => setPending((list) => list.filter((p) => p.tempId !== tempId)), []);
-  return { pending, send, retry, discard, blocked };
+  const send = useCallback((text: string) => mutate({ key: newClientKey(), text }), [mutate]);
+  // The same key again: if the first attempt was stored after all, the server answers that message.
+  const retry = useCallback((p: PendingMessage) => mutate({ key: p.key, text: p.text }), [mutate]);
+  const discard = useCallback((key: string) => setPending((list) => list.filter((p) => p.key !== key)), []);
+  return { pending: pending.filter((p) => !storedKeys.has(p.key)), send, retry, discard, blocked };
 }
 
 /**

@@ -8,7 +8,7 @@ import { REPORT_TEXTS } from "@contract/reports";
 import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
-import { isEchoed, useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
+import { useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useMessages, useThreadSocket } from "../api/messages-queries";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
@@ -38,10 +38,9 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
   const connected = useThreadSocket(loadedBefore ? conversationId : null, me);
   const query = useMessages(conversationId, connected);
   const gone = isGoneError(query.error);
-  const { pending: allPending, send, retry, discard, blocked } = useSendMessage(conversationId, me);
-  const { mutate: markRead } = useMarkRead(me);
   const messages = threadMessages(query.data);
-  const pending = allPending.filter((p) => !isEchoed(p, messages, me));
+  const { pending, send, retry, discard, blocked } = useSendMessage(conversationId, me, messages);
+  const { mutate: markRead } = useMarkRead(me);
   const name = conversation?.participant_name ?? "Conversation";
 
   // Opening marks the conversation read; so does every unread message from the other person that arrives.
@@ -152,7 +151,7 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
             {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
             <MessageList messages={messages} me={me} name={name} seenId={seenId} />
             {pending.map((p) => (
-              <PendingBubble key={p.tempId} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.tempId)} />
+              <PendingBubble key={p.key} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.key)} />
             ))}
           </>
         )}
