@@ -1,7 +1,12 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { createQueryClient } from "../../web/app/providers";
+import { isGoogleLinkRequired } from "../../web/features/auth/api/auth-api";
+import { GoogleLinkDialog } from "../../web/features/auth/components/google-link-dialog";
 import { validateSignup } from "../../web/features/auth/components/signup-page";
+import { ApiError } from "../../web/lib/api-client";
 import { checkDocument } from "../../web/features/verification/components/verification-page";
 import { authStore } from "../../web/lib/auth-store";
 import { makeUser, mockFetch, renderApp } from "./render";
@@ -113,6 +118,97 @@ describe("sign-in popup", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(router.state.location.pathname).toBe("/");
     expect(screen.getByRole("button", { name: "Account menu" })).toBeInTheDocument();
+  });
+});
+
+describe("sign-in when throttled, and Google linking (issue 22)", () => {
+  const session = (email: string) => ({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser({ email }) });
+
+  it("a throttled sign-in offers the emailed code first, and the code signs the student in", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/auth/config": { google_client_id: null } });
+    const bodies: Record<string, unknown[]> = {};
+    const base = globalThis.fetch;
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input).replace(/^.*\/api\/v1\//, "");
+      if (path.startsWith("auth/")) (bodies[path] ??= []).push(JSON.parse(String(init?.body)));
+      if (path === "auth/login")
+        return Response.json({ detail: "Too many failed sign-ins on this account today. Sign in with an emailed code, or try your password again in 15 minutes.", retry_after: 900 }, { status: 429 });
+      if (path === "auth/send-sign-in-code") return Response.json({ message: "If an account exists for this email, we sent it a 6-digit code." });
+      if (path === "auth/login-with-code") return Response.json(session("maya@ufl.edu"));
+      return base(input, init);
+    }) as typeof fetch;
+    const user = userEvent.setup();
+    const { router } = renderApp("/support");
+    await user.click(await screen.findByRole("button", { name: "Sign In" }));
+    const dialog = screen.getByRole("dialog", { name: "Sign in" });
+    await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
+    await user.type(within(dialog).getByLabelText("Password"), "right-pass");
+    await user.click(within(dialog).getByRole("button", { name: "Sign In" }));
+    expect(await within(dialog).findByText(/Sign in with an emailed code, or try your password again in 15 minutes/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Email me a sign-in code" }));
+
+    const codeDialog = await screen.findByRole("dialog", { name: "Sign-in code by email" });
+    expect(within(codeDialog).getByLabelText("Email")).toHaveValue("maya@ufl.edu");
+    await user.click(within(codeDialog).getByRole("button", { name: "Email me a code" }));
+    await user.type(await within(codeDialog).findByLabelText("Code"), "123456");
+    await user.click(within(codeDialog).getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(router.state.location.pathname).toBe("/");
+    expect(authStore.get()?.token).toBe("tok");
+    expect(bodies["auth/send-sign-in-code"]).toEqual([{ email: "maya@ufl.edu" }]);
+    expect(bodies["auth/login-with-code"]).toEqual([{ email: "maya@ufl.edu", code: "123456" }]);
+  });
+
+  it("Google's link_required answer asks for the password (or an emailed code) before any session", async () => {
+    const linkRequired = new ApiError(409, "An account with this email already exists.", {
+      detail: "An account with this email already exists.",
+      code: "google_link_required",
+      link_required: true,
+      email: "owner@ufl.edu",
+    } as never);
+    expect(isGoogleLinkRequired(linkRequired)).toBe(true);
+    expect(isGoogleLinkRequired(new ApiError(409, "taken", { detail: "taken" }))).toBe(false);
+
+    const links: unknown[] = [];
+    const sent: unknown[] = [];
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const body = JSON.parse(String(init?.body)) as { password?: string };
+      if (url.endsWith("/auth/send-sign-in-code")) {
+        sent.push(body);
+        return Response.json({ message: "sent" });
+      }
+      links.push(body);
+      if (body.password === "wrong") return Response.json({ detail: "Incorrect password" }, { status: 401 });
+      return Response.json(session("owner@ufl.edu"));
+    }) as typeof fetch;
+    authStore.signOut();
+    let signedIn = 0;
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <GoogleLinkDialog link={{ email: "owner@ufl.edu", token: "google-cred", detail: "Confirm it is yours once." }} onClose={() => {}} onSignedIn={() => signedIn++} />
+      </QueryClientProvider>,
+    );
+    const dialog = screen.getByRole("dialog", { name: "Link your Google account" });
+    expect(within(dialog).getByLabelText("Email")).toHaveValue("owner@ufl.edu");
+    await user.type(within(dialog).getByLabelText("Password"), "wrong");
+    await user.click(within(dialog).getByRole("button", { name: "Link and sign in" }));
+    expect(await within(dialog).findByText("Incorrect password")).toBeInTheDocument();
+    expect(authStore.get()).toBeNull();
+    expect(within(dialog).getByLabelText("Password")).toHaveValue("wrong");
+
+    // The emailed code instead.
+    await user.click(within(dialog).getByRole("button", { name: "Email me a code instead" }));
+    await user.type(await within(dialog).findByLabelText(/^Code/), "654321");
+    await user.click(within(dialog).getByRole("button", { name: "Link and sign in" }));
+    await waitFor(() => expect(signedIn).toBe(1));
+    expect(sent).toEqual([{ email: "owner@ufl.edu" }]);
+    expect(links).toEqual([
+      { token: "google-cred", password: "wrong" },
+      { token: "google-cred", code: "654321" },
+    ]);
+    expect(authStore.get()?.token).toBe("tok");
   });
 });
 

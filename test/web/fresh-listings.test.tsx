@@ -16,12 +16,17 @@ describe("the availability page (emailed links)", () => {
       "/api/v1/availability/check": link("available"),
       "/api/v1/availability/confirm": { ...link("available"), applied: true },
     });
-    renderApp("/availability?token=abc");
+    renderApp("/availability#token=abc");
     expect(await screen.findByText("Thanks! Sunny 2x2 is marked as still available.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "View the listing" })).toHaveAttribute("href", "/listing/l1");
+    // The token travels in POST bodies only, never in an API URL (request logs keep URLs).
+    const checks = callsTo(calls, "/availability/check", "POST");
+    expect(checks).toHaveLength(1);
+    expect(JSON.parse(String(checks[0]!.init!.body))).toEqual({ token: "abc" });
     const posts = callsTo(calls, "/availability/confirm", "POST");
     expect(posts).toHaveLength(1);
     expect(JSON.parse(String(posts[0]!.init!.body))).toEqual({ token: "abc" });
+    expect(calls.every((c) => !String(c.url).includes("abc"))).toBe(true);
   });
 
   it("a 'taken' link changes nothing until the owner clicks once", async () => {
@@ -30,6 +35,7 @@ describe("the availability page (emailed links)", () => {
       "/api/v1/availability/confirm": { ...link("taken", "taken"), applied: true },
     });
     const ui = userEvent.setup();
+    // A link mailed before the token moved to the fragment still works.
     renderApp("/availability?token=abc");
     const button = await screen.findByRole("button", { name: "Yes, mark it as taken" });
     expect(callsTo(calls, "/availability/confirm", "POST")).toHaveLength(0);
@@ -40,7 +46,7 @@ describe("the availability page (emailed links)", () => {
 
   it("an expired or invalid link says so and offers to sign in to the profile", async () => {
     mockFetch({ "/api/v1/availability/check": json({ detail: "This link has expired or is not valid." }, 400) });
-    renderApp("/availability?token=old");
+    renderApp("/availability#token=old");
     const alert = (await screen.findByText("This link has expired or is not valid.")).closest("[role=alert]") as HTMLElement;
     expect(alert).not.toBeNull();
     expect(within(alert).getByRole("link", { name: "Sign in to your profile" })).toHaveAttribute("href", "/profile");

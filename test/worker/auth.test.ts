@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";
+import { hashConcurrencyPeak, hashPassword, MAX_CONCURRENT_HASHES, needsRehash, verifyPassword } from "../../worker/services/passwords";
 import { signAccessToken } from "../../worker/services/tokens";
 import { api, authed, json, latestCode, post, signUp, type Session } from "./helpers";
 
@@ -67,16 +68,20 @@ describe("sign-up and email verification", () => {
     expect(await json(uni)).toMatchObject({ detail: "Please choose a university from the list" });
   });
 
-  it("voids a code after 5 wrong tries and enforces the 60 s resend cooldown", async () => {
+  it("ends a code for an address after 5 wrong tries from it (not for others) and enforces the 60 s resend cooldown", async () => {
     await post("/api/v1/auth/register", { email: "tries@ufl.edu", password: "secret-pass-1", first_name: "T", last_name: "R" });
     const code = await latestCode("tries@ufl.edu");
     const wrong = code === "000000" ? "111111" : "000000";
+    const guesser = { "cf-connecting-ip": "192.0.2.77" };
     for (let i = 0; i < 5; i++) {
-      const res = await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code: wrong });
+      const res = await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code: wrong }, guesser);
       expect(res.status).toBe(400);
       expect(await json(res)).toEqual({ detail: "Invalid or expired verification code" });
     }
-    expect((await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code })).status).toBe(400);
+    // That address has had its five tries, even with the right code; the owner elsewhere has not.
+    expect((await post("/api/v1/auth/verify-email", { email: "tries@ufl.edu", code }, guesser)).status).toBe(400);
+    const row = await env.DB.prepare("SELECT attempts, consumed_at FROM email_codes WHERE email = ?").bind("tries@ufl.edu").first<{ attempts: number; consumed_at: string | null }>();
+    expect(row).toEqual({ attempts: 5, consumed_at: null });
 
     const resend = await post("/api/v1/auth/send-verification-code", { email: "tries@ufl.edu" });
     expect(resend.status).toBe(429);
@@ -183,8 +188,9 @@ describe("sessions", () => {
 });
 
 describe("password reset", () => {
-  it("resets by emailed code and signs out every session", async () => {
+  it("resets by emailed code and signs out every session, its access tokens at once", async () => {
     const s = await signUp("forgot@ufl.edu", "old-password");
+    expect((await api("/api/v1/users/profile", authed(s.access_token))).status).toBe(200);
     await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), "forgot@ufl.edu").run();
     expect((await post("/api/v1/auth/forgot-password", { email: "forgot@ufl.edu" })).status).toBe(200);
     const code = await latestCode("forgot@ufl.edu");
@@ -192,10 +198,93 @@ describe("password reset", () => {
     expect(bad.status).toBe(400);
     const ok = await post("/api/v1/auth/reset-password", { email: "forgot@ufl.edu", code, new_password: "new-password" });
     expect(ok.status).toBe(200);
+    // The access token issued before the reset is refused right away, not 15 minutes later.
+    const stale = await api("/api/v1/users/profile", authed(s.access_token));
+    expect(stale.status).toBe(401);
+    expect(await json(stale)).toEqual({ detail: "Not authenticated" });
     expect((await post("/api/v1/auth/refresh-token", { refresh_token: s.refresh_token })).status).toBe(401);
     expect((await post("/api/v1/auth/login", { email: "forgot@ufl.edu", password: "old-password" })).status).toBe(401);
-    expect((await post("/api/v1/auth/login", { email: "forgot@ufl.edu", password: "new-password" })).status).toBe(200);
+    const fresh = await post("/api/v1/auth/login", { email: "forgot@ufl.edu", password: "new-password" });
+    expect(fresh.status).toBe(200);
+    // A session started after the reset works.
+    expect((await api("/api/v1/users/profile", authed((await json<Session>(fresh)).access_token))).status).toBe(200);
   });
+
+  it("guesses at a reset code from another address do not void the code the owner types", async () => {
+    const email = "reset-owner@ufl.edu";
+    await signUp(email, "old-password");
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
+    await post("/api/v1/auth/forgot-password", { email });
+    const code = await latestCode(email);
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0");
+    // Twelve wrong guesses at once from one address: exactly five count, the code stays live.
+    const attacker = { "cf-connecting-ip": "203.0.113.66" };
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post("/api/v1/auth/reset-password", { email, code: wrong(i), new_password: "attacker-pass" }, attacker)),
+    );
+    expect(guesses.every((r) => r.status === 400 || r.status === 429)).toBe(true);
+    const row = await env.DB.prepare("SELECT attempts, consumed_at FROM email_codes WHERE email = ? AND purpose = 'reset_password'").bind(email).first<{ attempts: number; consumed_at: string | null }>();
+    expect(row).toEqual({ attempts: 5, consumed_at: null });
+    // The owner, on their own network, types the code: it works.
+    const ok = await post("/api/v1/auth/reset-password", { email, code, new_password: "owner-new-pass" }, { "cf-connecting-ip": "198.18.5.5" });
+    expect(ok.status).toBe(200);
+    expect((await post("/api/v1/auth/login", { email, password: "owner-new-pass" })).status).toBe(200);
+  });
+
+  it("a code that 50 wrong tries from many addresses reached is void; a new one on request works", async () => {
+    const email = "reset-many@ufl.edu";
+    await signUp(email, "old-password");
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
+    await post("/api/v1/auth/forgot-password", { email });
+    const code = await latestCode(email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    // Ten addresses, six tries each (one more than an address is allowed), all at once.
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        post("/api/v1/auth/reset-password", { email, code: wrong, new_password: "attacker-pass" }, { "cf-connecting-ip": `198.19.${i % 10}.1` }),
+      ),
+    );
+    const row = await env.DB.prepare("SELECT attempts, consumed_at FROM email_codes WHERE email = ? AND purpose = 'reset_password'").bind(email).first<{ attempts: number; consumed_at: string | null }>();
+    expect(row!.attempts).toBe(50);
+    expect(row!.consumed_at).not.toBeNull();
+    expect((await post("/api/v1/auth/reset-password", { email, code, new_password: "owner-new-pass" })).status).toBe(400);
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), email).run();
+    expect((await post("/api/v1/auth/forgot-password", { email })).status).toBe(200);
+    const next = await latestCode(email);
+    expect((await post("/api/v1/auth/reset-password", { email, code: next, new_password: "owner-new-pass" })).status).toBe(200);
+  });
+});
+
+describe("passwords", () => {
+  // Made with N=2^15, r=8, p=3 (the parameters before issue 22: 32 MiB a hash) for "old-password-1".
+  const OLD_HASH = "scrypt$32768$8$3$cmMBZrlm8sUkR0VDe2x1ww==$rqIIA9GgVk8mfk6HUWwNq0pAb8DkuG0jYDNm8oqCg0o=";
+
+  it("hashes with N=2^13, r=8, p=10 (8 MiB)", async () => {
+    expect(await hashPassword("x-password")).toMatch(/^scrypt\$8192\$8\$10\$/);
+    expect(needsRehash(OLD_HASH)).toBe(true);
+    expect(needsRehash(await hashPassword("x-password"))).toBe(false);
+  });
+
+  it("an old-parameter hash still signs in and is upgraded on the way", async () => {
+    await env.DB.prepare("INSERT INTO users (id, email, password_hash, first_name, last_name, email_verification_status) VALUES ('old-hash-user', 'oldhash@ufl.edu', ?, 'Old', 'Hash', 'verified')")
+      .bind(OLD_HASH)
+      .run();
+    expect((await post("/api/v1/auth/login", { email: "oldhash@ufl.edu", password: "old-password-1" })).status).toBe(200);
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = 'old-hash-user'").first<{ password_hash: string }>();
+    expect(row!.password_hash).toMatch(/^scrypt\$8192\$8\$10\$/);
+    expect(await verifyPassword("old-password-1", row!.password_hash)).toBe(true);
+    expect((await post("/api/v1/auth/login", { email: "oldhash@ufl.edu", password: "old-password-1" })).status).toBe(200);
+    expect((await post("/api/v1/auth/login", { email: "oldhash@ufl.edu", password: "wrong-password" })).status).toBe(401);
+  });
+
+  it("runs at most two hashes at once per isolate, queueing the rest", async () => {
+    hashConcurrencyPeak({ reset: true });
+    const hashes = await Promise.all(Array.from({ length: 10 }, (_, i) => hashPassword(`parallel-${i}`)));
+    expect(new Set(hashes).size).toBe(10);
+    expect(hashConcurrencyPeak()).toBe(MAX_CONCURRENT_HASHES);
+    expect(MAX_CONCURRENT_HASHES).toBe(2);
+    expect(await verifyPassword("parallel-3", hashes[3]!)).toBe(true);
+  }, 60_000);
 });
 
 describe("Google sign-in", () => {
@@ -220,16 +309,17 @@ describe("Google sign-in", () => {
         .setIssuedAt()
         .setExpirationTime(expiresIn)
         .sign(privateKey);
-    const call = (token: string) =>
+    const call = (token: string) => link("google-login", { token });
+    const link = (path: string, body: Record<string, unknown>) =>
       app.fetch(
-        new Request("http://localhost/api/v1/auth/google-login", {
+        new Request(`http://localhost/api/v1/auth/${path}`, {
           method: "POST",
-          body: JSON.stringify({ token }),
+          body: JSON.stringify(body),
           headers: { "cf-connecting-ip": "192.0.2.10" },
         }),
         testEnv,
       );
-    return { sign, call };
+    return { sign, call, link };
   }
 
   it("creates the account on first use with the email verified, then signs the same user in", async () => {
@@ -253,17 +343,61 @@ describe("Google sign-in", () => {
     const res = await call(await sign({ email: "squat@ufl.edu", email_verified: true, given_name: "Real" }));
     expect(res.status).toBe(200);
     expect((await json<Session>(res)).user.id).toBe(squatter!.id);
+    // Its access tokens end too (token version).
+    const squatterToken = await signAccessToken(env.JWT_SECRET, squatter!.id);
+    expect((await api("/api/v1/users/profile", authed(squatterToken))).status).toBe(401);
     const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(squatter!.id).first<{ password_hash: string | null }>();
     expect(row!.password_hash).toBeNull();
     expect((await env.DB.prepare("SELECT revoked_at FROM refresh_tokens WHERE id = 'sq1'").first<{ revoked_at: string | null }>())!.revoked_at).not.toBeNull();
     expect((await post("/api/v1/auth/login", { email: "squat@ufl.edu", password: "squatter-pass" })).status).toBe(401);
   });
 
-  it("linking an address that was verified keeps its password", async () => {
-    const { sign, call } = await setup();
-    await signUp("owner@ufl.edu", "owner-password");
-    expect((await call(await sign({ email: "owner@ufl.edu", email_verified: true }))).status).toBe(200);
+  const sessionsOf = async (userId: string) =>
+    (await env.DB.prepare("SELECT count(*) AS n FROM refresh_tokens WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+
+  it("a verified password account is linked only after its password: 409 link_required first, no session", async () => {
+    const { sign, call, link } = await setup();
+    const owner = await signUp("owner@ufl.edu", "owner-password");
+    const token = await sign({ email: "owner@ufl.edu", email_verified: true });
+    const before = await sessionsOf(owner.user.id);
+    const asked = await call(token);
+    expect(asked.status).toBe(409);
+    const body = await json(asked);
+    expect(body).toEqual({ detail: expect.stringMatching(/password or a code/), code: "google_link_required", link_required: true, email: "owner@ufl.edu" });
+    expect(JSON.stringify(body)).not.toContain("access_token");
+    expect(await sessionsOf(owner.user.id)).toBe(before);
+    expect((await env.DB.prepare("SELECT google_sub FROM users WHERE id = ?").bind(owner.user.id).first<{ google_sub: string | null }>())!.google_sub).toBeNull();
+
+    // A wrong password links nothing and starts no session; neither does a call without any proof.
+    const wrong = await link("google-link", { token, password: "not-the-password" });
+    expect(wrong.status).toBe(401);
+    expect(await json(wrong)).toEqual({ detail: "Incorrect password" });
+    expect((await link("google-link", { token })).status).toBe(422);
+    expect(await sessionsOf(owner.user.id)).toBe(before);
+
+    const linked = await link("google-link", { token, password: "owner-password" });
+    expect(linked.status).toBe(200);
+    expect((await json<Session>(linked)).user.id).toBe(owner.user.id);
+    // From now on Google signs them in directly, and the password still works.
+    expect((await call(token)).status).toBe(200);
     expect((await post("/api/v1/auth/login", { email: "owner@ufl.edu", password: "owner-password" })).status).toBe(200);
+  });
+
+  it("a verified account can be linked with an emailed code instead of its password", async () => {
+    const { sign, call, link } = await setup();
+    const owner = await signUp("coded@ufl.edu", "owner-password");
+    const token = await sign({ email: "coded@ufl.edu", email_verified: true });
+    expect((await call(token)).status).toBe(409);
+    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 120_000).toISOString(), "coded@ufl.edu").run();
+    expect((await link("send-sign-in-code", { email: "coded@ufl.edu" })).status).toBe(200);
+    const code = await latestCode("coded@ufl.edu");
+    const wrongCode = code === "000000" ? "111111" : "000000";
+    expect((await link("google-link", { token, code: wrongCode })).status).toBe(400);
+    expect(await sessionsOf(owner.user.id)).toBe(1);
+    const linked = await link("google-link", { token, code });
+    expect(linked.status).toBe(200);
+    expect((await json<Session>(linked)).user.id).toBe(owner.user.id);
+    expect((await call(token)).status).toBe(200);
   });
 
   it("refuses a wrong audience, an expired token and an unverified email", async () => {

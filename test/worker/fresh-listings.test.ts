@@ -31,10 +31,14 @@ const statusOf = async (id: string) =>
 // answer not taken from the edge cache (other visitors see it within 90 s; docs/decisions/016).
 const uncached = { headers: { "cache-control": "no-cache" } };
 const browseIds = async () => (await json<{ data: { id: string }[] }>(await api("/api/v1/subleases?limit=100", uncached))).data.map((l) => l.id);
+/** The token of an emailed link: in the fragment (#token=), which browsers never send to a server. */
 const linkOf = (text: string, label: string) => {
   const m = new RegExp(`${label}: (\\S+)`).exec(text);
-  return new URL(m![1]!).searchParams.get("token")!;
+  const url = new URL(m![1]!);
+  expect(url.search).toBe("");
+  return new URLSearchParams(url.hash.slice(1)).get("token")!;
 };
+const check = (token: string) => post("/api/v1/availability/check", { token });
 
 describe("the freshness cron", () => {
   it("asks once at 14 days (two runs, one email) with two links, and pauses at 21 days", async () => {
@@ -91,12 +95,16 @@ describe("availability links", () => {
   const secret = () => env.JWT_SECRET;
   const ttl = 7 * 86_400;
 
-  it("GET check changes nothing; a taken link needs the POST", async () => {
+  it("check (token in the body) changes nothing; a taken link needs confirm; no token in an API URL", async () => {
     await insertListing(owner.user.id, "fl1", { title: "Quiet studio", availability_confirmed_at: ago(1) });
     const token = await signAvailabilityToken(secret(), { listingId: "fl1", ownerId: owner.user.id, action: "taken" }, ttl);
-    const check = await api(`/api/v1/availability/check?token=${encodeURIComponent(token)}`);
-    expect(check.status).toBe(200);
-    expect(await json(check)).toMatchObject({ action: "taken", title: "Quiet studio", status: "available", applied: false });
+    const checked = await check(token);
+    expect(checked.status).toBe(200);
+    expect(await json(checked)).toMatchObject({ action: "taken", title: "Quiet studio", status: "available", applied: false });
+    // The old shape (a 30-day token in the query string, kept by request logs) is gone.
+    const old = await api(`/api/v1/availability/check?token=${encodeURIComponent(token)}`);
+    expect(old.status).toBe(404);
+    expect(await json(old)).toEqual({ detail: expect.any(String) });
     expect((await statusOf("fl1")).status).toBe("available");
     const res = await post("/api/v1/availability/confirm", { token });
     expect(await json(res)).toMatchObject({ action: "taken", status: "taken", applied: true });
@@ -138,9 +146,10 @@ describe("availability links", () => {
       const res = await post("/api/v1/availability/confirm", { token });
       expect(res.status).toBe(400);
       expect((await json<{ detail: string }>(res)).detail).toBe("This link has expired or is not valid.");
-      expect((await api(`/api/v1/availability/check?token=${encodeURIComponent(token)}`)).status).toBe(400);
+      expect((await check(token)).status).toBe(400);
     }
     expect((await post("/api/v1/availability/confirm", {})).status).toBe(422);
+    expect((await post("/api/v1/availability/check", {})).status).toBe(422);
     expect((await statusOf("fl2")).status).toBe("available");
     expect((await post("/api/v1/availability/confirm", { token: good })).status).toBe(200);
   });

@@ -188,11 +188,15 @@ describe("suspension and Google sign-in", () => {
         .setIssuedAt()
         .setExpirationTime("5m")
         .sign(privateKey);
-      const call = () =>
+      const callTo = (path: string, body: Record<string, unknown>) =>
         createApp().fetch(
-          new Request("http://localhost/api/v1/auth/google-login", { method: "POST", body: JSON.stringify({ token }), headers: { "cf-connecting-ip": "192.0.2.77" } }),
+          new Request(`http://localhost/api/v1/auth/${path}`, { method: "POST", body: JSON.stringify(body), headers: { "cf-connecting-ip": "192.0.2.77" } }),
           testEnv,
         );
+      const call = () => callTo("google-login", { token });
+      // A verified password account is linked only with its password (issue 22).
+      expect((await call()).status).toBe(409);
+      expect((await callTo("google-link", { token, password: "secret-pass-1" })).status).toBe(200);
       expect((await call()).status).toBe(200);
       const { data: rep } = await json<{ data: { id: string } }>(await as(renter, "/api/v1/reports", "POST", { kind: "user", user_id: target.user.id, reason: "scam", conversation_id: await startConversation(renter, target) }));
       spy.mockRestore();

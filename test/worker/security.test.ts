@@ -1,20 +1,22 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hashPassword, needsRehash, verifyPassword } from "../../worker/services/passwords";
-import { signAccessToken, verifyAccessToken } from "../../worker/services/tokens";
+import { signAccessToken, verifyAccessClaim, verifyAccessToken } from "../../worker/services/tokens";
 import { newId } from "../../worker/lib/ids";
 
 describe("passwords", () => {
-  it("hash with scrypt N=2^15 r=8 p=3, parameters stored beside a per-user salt", async () => {
+  it("hash with scrypt N=2^13 r=8 p=10 (8 MiB), parameters stored beside a per-user salt", async () => {
     const a = await hashPassword("correct horse");
     const b = await hashPassword("correct horse");
-    expect(a).toMatch(/^scrypt\$32768\$8\$3\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect(a).toMatch(/^scrypt\$8192\$8\$10\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
     expect(a).not.toBe(b);
     expect(await verifyPassword("correct horse", a)).toBe(true);
     expect(await verifyPassword("correct horsf", a)).toBe(false);
     expect(await verifyPassword("correct horse", "garbage")).toBe(false);
     expect(needsRehash(a)).toBe(false);
     expect(needsRehash("scrypt$16384$8$1$c2FsdA==$aGFzaA==")).toBe(true);
+    // The parameters before issue 22 (32 MiB a hash) are upgraded too, though N is larger.
+    expect(needsRehash("scrypt$32768$8$3$c2FsdA==$aGFzaA==")).toBe(true);
   });
 });
 
@@ -32,6 +34,11 @@ describe("access tokens", () => {
     expect(await verifyAccessToken("another-secret-0123456789abcdef0123", token)).toBeNull();
     expect(await verifyAccessToken(env.JWT_SECRET, await signAccessToken(env.JWT_SECRET, "user-1", -10))).toBeNull();
     expect(await verifyAccessToken(env.JWT_SECRET, null)).toBeNull();
+  });
+
+  it("carry the user's token version; a token without one is version 0", async () => {
+    expect(await verifyAccessClaim(env.JWT_SECRET, await signAccessToken(env.JWT_SECRET, "user-1", 60, 3))).toEqual({ userId: "user-1", tokenVersion: 3 });
+    expect(await verifyAccessClaim(env.JWT_SECRET, await signAccessToken(env.JWT_SECRET, "user-1"))).toEqual({ userId: "user-1", tokenVersion: 0 });
   });
 });
 

@@ -3,15 +3,17 @@
  * freely, while brute force against one account, one code or the staff password is refused.
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createDb } from "../../worker/db/client";
+import { backoffSeconds, countAttempt } from "../../worker/services/auth-throttle";
 import { addressKey } from "../../worker/middleware/rate-limit";
-import { api, json, latestCode, post, signUp } from "./helpers";
+import { api, authed, json, latestCode, post, signUp, type Session } from "./helpers";
 
 const CAMPUS = { "cf-connecting-ip": "203.0.113.10" };
 
 describe("a campus behind one address", () => {
-  it("lets 100 students sign up, verify and sign in from one address within two minutes", async () => {
-    const started = Date.now();
+  it("lets 100 students sign up, verify and sign in from one address", async () => {
+    // No wall-clock bound (it measured the machine's load, not the product): every call must succeed.
     const statuses: number[] = [];
     // Ten at a time, as students at the start of a term would arrive.
     for (let batch = 0; batch < 10; batch++) {
@@ -27,8 +29,7 @@ describe("a campus behind one address", () => {
     }
     expect(statuses.length).toBe(300);
     expect(statuses.filter((s) => s !== 200 && s !== 201)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(120_000);
-  }, 180_000);
+  }, 300_000);
 
   it("still has a ceiling per address, and keys IPv6 by its /64", async () => {
     // 1,000 a minute per address; one /64 rotating its interface ids is one address. The limiter
@@ -64,24 +65,97 @@ describe("a campus behind one address", () => {
 });
 
 describe("failed attempts per account", () => {
-  it("refuses brute force on one account with 429 and retry_after, even spread over addresses", async () => {
+  // An injected clock (Date only; timers stay real): the throttle's windows are calendar minutes and
+  // UTC days, so every test here starts at a known moment instead of waiting for one.
+  const NOON = Date.parse("2026-03-02T12:00:00.000Z");
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(NOON);
+  });
+  afterEach(() => vi.useRealTimers());
+  const at = (ms: number) => vi.setSystemTime(NOON + ms);
+
+  it("an attacker's address uses up its tries; the owner on their own network still signs in", async () => {
+    await signUp("locked@ufl.edu", "right-password");
+    const attacker = { "cf-connecting-ip": "203.0.113.99" };
+    const owner = { "cf-connecting-ip": "2001:db8:77:1::5" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await post("/api/v1/auth/login", { email: "locked@ufl.edu", password: `guess-${i}` }, attacker)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // Even the right password from the attacker's address waits out the minute, and is told about the code.
+    const refused = await post("/api/v1/auth/login", { email: "locked@ufl.edu", password: "right-password" }, attacker);
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toMatchObject({ detail: expect.stringContaining("sign in with an emailed code"), retry_after: 60 });
+    // The owner's phone (another /64) is unaffected.
+    expect((await post("/api/v1/auth/login", { email: "locked@ufl.edu", password: "right-password" }, owner)).status).toBe(200);
+    // A minute later the attacker's address may try again.
+    at(60_000);
+    expect((await post("/api/v1/auth/login", { email: "locked@ufl.edu", password: "guess-again" }, attacker)).status).toBe(401);
+  }, 60_000);
+
+  it("30 parallel guesses from 30 addresses: the account's daily free failures (20) are counted exactly, then it backs off", async () => {
     await signUp("target@ufl.edu", "right-password");
-    // Windows are calendar minutes: start early in one, so the whole test (30 password checks on a
-    // busy machine) stays inside it.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 30_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post("/api/v1/auth/login", { email: "target@ufl.edu", password: `guess-${i}` })),
+      Array.from({ length: 30 }, (_, i) => post("/api/v1/auth/login", { email: "target@ufl.edu", password: `guess-${i}` }, { "cf-connecting-ip": `198.18.1.${i + 1}` })),
     );
     const statuses = results.map((r) => r.status);
-    // Counted atomically before the password is checked: at most 10 get a real answer.
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(20);
+    expect(statuses.filter((s) => s === 401).length).toBe(20);
+    expect(statuses.filter((s) => s === 429).length).toBe(10);
     const refused = await json<{ detail: string; retry_after: number }>(results[statuses.indexOf(429)]!);
-    expect(refused.retry_after).toBeGreaterThan(0);
-    expect(refused.retry_after).toBeLessThanOrEqual(60);
-    // The right password is refused too until the minute ends.
+    expect(refused).toEqual({ detail: "Too many failed sign-ins on this account today. Sign in with an emailed code, or try your password again in 2 seconds.", retry_after: 2 });
+    // The right password waits too, from anywhere (the ceiling is the account's)...
     expect((await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "right-password" })).status).toBe(429);
+    // ...and the wait doubles with each failure after it.
+    at(2_000);
+    expect((await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "guess-21" })).status).toBe(401);
+    const next = await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "guess-22" });
+    expect(next.status).toBe(429);
+    expect((await json<{ retry_after: number }>(next)).retry_after).toBe(4);
+    at(6_000);
+    expect((await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "right-password" })).status).toBe(200);
+  }, 90_000);
+
+  it("a throttled owner signs in with an emailed code", async () => {
+    const email = "coded-in@ufl.edu";
+    await signUp(email, "right-password");
+    await Promise.all(Array.from({ length: 21 }, (_, i) => post("/api/v1/auth/login", { email, password: `guess-${i}` })));
+    expect((await post("/api/v1/auth/login", { email, password: "right-password" })).status).toBe(429);
+    at(61_000); // past the sign-up code's resend cooldown
+    expect((await post("/api/v1/auth/send-sign-in-code", { email })).status).toBe(200);
+    const code = await latestCode(email);
+    const res = await post("/api/v1/auth/login-with-code", { email, code });
+    expect(res.status).toBe(200);
+    const session = await json<Session>(res);
+    expect(session.user.email).toBe(email);
+    expect((await api("/api/v1/users/profile", authed(session.access_token))).status).toBe(200);
+    // The code works once; an unknown email hears the same 200 to the send.
+    expect((await post("/api/v1/auth/login-with-code", { email, code })).status).toBe(400);
+    expect((await post("/api/v1/auth/send-sign-in-code", { email: "nobody-here@ufl.edu" })).status).toBe(200);
+  }, 60_000);
+
+  it("bounds guessing at about 123 passwords a day per account, however many addresses", async () => {
+    // The counter itself, driven by the clock: a guesser who tries again the moment each wait ends.
+    const db = createDb(env);
+    let allowed = 0;
+    let now = NOON - (NOON % 86_400_000);
+    const end = now + 86_400_000;
+    for (let guess = 0; now < end; guess++) {
+      try {
+        await countAttempt(db, "login", "ceiling@ufl.edu", `198.18.${guess >> 8}.${guess & 255}`, now);
+        allowed++;
+      } catch (err) {
+        const { retry_after } = (await (err as { getResponse(): Response }).getResponse().json()) as { retry_after: number };
+        now += retry_after * 1000;
+      }
+    }
+    // 20 free, 9 after the doubling waits (2 s to 512 s), then one per 15 minutes for the rest of the day.
+    expect(allowed).toBe(20 + 9 + Math.floor((86_400 - 1_022 - 1) / 900));
+    expect(allowed).toBe(123);
+    expect(backoffSeconds(19)).toBe(0);
+    expect(backoffSeconds(20)).toBe(2);
+    expect(backoffSeconds(28)).toBe(512);
+    expect(backoffSeconds(29)).toBe(900);
   }, 90_000);
 
   it("does not count successes: a student signing in again and again is never throttled", async () => {
@@ -91,20 +165,22 @@ describe("failed attempts per account", () => {
     }
   }, 60_000);
 
-  it("voids a code after 20 parallel wrong guesses: each guess counts before the compare", async () => {
+  it("20 parallel wrong guesses at a code from one address: five count, the code stays the owner's", async () => {
     await post("/api/v1/auth/register", { email: "guessed@ufl.edu", password: "secret-pass-1", first_name: "G", last_name: "U" });
     const code = await latestCode("guessed@ufl.edu");
     const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0");
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code: wrong(i) })));
+    const guesser = { "cf-connecting-ip": "192.0.2.123" };
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code: wrong(i) }, guesser)));
     expect(results.every((r) => r.status === 400 || r.status === 429)).toBe(true);
     const row = await env.DB.prepare("SELECT attempts, consumed_at FROM email_codes WHERE email = ?").bind("guessed@ufl.edu").first<{ attempts: number; consumed_at: string | null }>();
-    expect(row!.attempts).toBe(5);
-    expect(row!.consumed_at).not.toBeNull();
-    // With the account's minute forgotten, the right code still fails: it is void.
-    await env.DB.prepare("DELETE FROM auth_throttle").run();
-    const late = await post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code });
+    expect(row).toEqual({ attempts: 5, consumed_at: null });
+    // With the address's minute over, the right code from that address still fails: its five tries are used.
+    at(60_000);
+    const late = await post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code }, guesser);
     expect(late.status).toBe(400);
     expect(await json(late)).toEqual({ detail: "Invalid or expired verification code" });
+    // The owner's own network: it works.
+    expect((await post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code }, { "cf-connecting-ip": "192.0.2.124" })).status).toBe(200);
   });
 
   it("mails at most 10 codes a day to one address, sign-up and reset together", async () => {

@@ -9,13 +9,13 @@ import type { ListingStatus } from "./constants";
 export const AVAILABILITY_ACTIONS = ["available", "taken"] as const;
 export type AvailabilityAction = (typeof AVAILABILITY_ACTIONS)[number];
 
-/** POST availability/confirm and GET availability/check: the signed token of an emailed link. */
+/** POST availability/confirm and POST availability/check: the signed token of an emailed link (in the body, never a URL). */
 export const availabilityTokenSchema = z.object({ token: z.string().trim().min(1, "The link is missing its token").max(2000, "The link is not valid") });
 
 /** The refusal of an expired, tampered or outdated link (the page adds a link to sign in). */
 export const AVAILABILITY_LINK_INVALID = "This link has expired or is not valid.";
 
-/** What an emailed link is about: GET availability/check (changes nothing) and POST availability/confirm (applies it). */
+/** What an emailed link is about: POST availability/check (changes nothing) and POST availability/confirm (applies it). */
 export interface AvailabilityLinkResponse {
   action: AvailabilityAction;
   listing_id: string;

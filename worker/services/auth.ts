@@ -1,24 +1,26 @@
 /**
- * Sign-up with an emailed code, sign-in, password reset and Google sign-in. Failed sign-ins and
- * failed code checks are also throttled per account (auth-throttle.ts); routes throttle per address.
+ * Sign-up with an emailed code, sign-in (password or emailed code), password reset and Google sign-in.
+ * Failed sign-ins and failed code checks are also throttled per account and address, sign-ins per
+ * account a day (auth-throttle.ts); routes throttle per address. `address` is the client's throttling
+ * key (middleware/rate-limit addressKey).
  */
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
-import type { AuthResponse, RegisterInput } from "../contract/auth";
+import { GOOGLE_LINK_REQUIRED, type AuthResponse, type GoogleLinkRequiredResponse, type RegisterInput } from "../contract/auth";
 import type { Config } from "../env";
 import { createDb } from "../db/client";
-import { findUserByEmail, findUserByGoogleSub, insertUser, normalizeEmail, updateUser, updateUserQuietly } from "../db/queries/users";
+import { bumpTokenVersion, findUserByEmail, findUserByGoogleSub, insertUser, normalizeEmail, updateUser, updateUserQuietly, type UserRow } from "../db/queries/users";
 import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { countAttempt, forgiveAttempt } from "./auth-throttle";
 import { sendEmail } from "./email";
 import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-codes";
-import { passwordResetEmail, verificationCodeEmail } from "./email-templates";
+import { passwordResetEmail, signInCodeEmail, verificationCodeEmail } from "./email-templates";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { revokeAllSessions, startSession } from "./sessions";
 import { checkUniversity } from "./universities";
 
-/** A real hash of a random password: unknown emails cost the same scrypt work as known ones. */
-const DUMMY_HASH = "scrypt$32768$8$3$nrk3NkMn6UumMzyegMcp2Q==$14obcPk78TDTI//+FcFsJIkHPsGimzHIkCiQkAOGcOo=";
+/** A real hash of a random password (today's parameters): unknown emails cost the same scrypt work as known ones. */
+const DUMMY_HASH = "scrypt$8192$8$10$9AvSurwPW+TD4ERfJX9v3w==$NV8AuujvJV3xFgUGDRNlvIIBDFud5hsOgYfeRZfTxCo=";
 
 const INVALID_CODE = "Invalid or expired verification code";
 const EMAIL_TAKEN = "An account with this email already exists";
@@ -67,22 +69,26 @@ export async function sendCode(env: Env, config: Config, email: string, purpose:
     throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
   }
   const message =
-    purpose === "verify_email" ? verificationCodeEmail(email, user.firstName, issued.code) : passwordResetEmail(email, user.firstName, issued.code);
+    purpose === "verify_email"
+      ? verificationCodeEmail(email, user.firstName, issued.code)
+      : purpose === "reset_password"
+        ? passwordResetEmail(email, user.firstName, issued.code)
+        : signInCodeEmail(email, issued.code);
   await sendEmail(env, config, message);
 }
 
 /** The account whose emailed code this is (the code is used up), or 400. */
-async function userByCode(env: Env, config: Config, email: string, purpose: CodePurpose, code: string) {
+async function userByCode(env: Env, config: Config, email: string, purpose: CodePurpose, code: string, address: string) {
   const db = createDb(env);
-  const attempt = await countAttempt(db, "code", email);
+  const attempt = await countAttempt(db, "code", email, address);
   const user = await findUserByEmail(db, email);
-  if (!user || !(await consumeCode(db, config.jwtSecret, email, purpose, code))) throw badRequest(INVALID_CODE);
+  if (!user || !(await consumeCode(db, config.jwtSecret, email, purpose, code, address))) throw badRequest(INVALID_CODE);
   await forgiveAttempt(db, attempt);
   return user;
 }
 
-export async function verifyEmail(env: Env, config: Config, email: string, code: string): Promise<AuthResponse> {
-  const user = await userByCode(env, config, email, "verify_email", code);
+export async function verifyEmail(env: Env, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
+  const user = await userByCode(env, config, email, "verify_email", code, address);
   const db = createDb(env);
   // Accounts made before sign-up set it: the university chosen at sign-up becomes the preferred one.
   const preferred = user.preferredUniversityId === null && user.universityId !== null ? { preferredUniversityId: user.universityId } : {};
@@ -90,9 +96,9 @@ export async function verifyEmail(env: Env, config: Config, email: string, code:
   return startSession(db, config, user.id);
 }
 
-export async function signIn(env: Env, config: Config, email: string, password: string): Promise<AuthResponse> {
+export async function signIn(env: Env, config: Config, email: string, password: string, address: string): Promise<AuthResponse> {
   const db = createDb(env);
-  const attempt = await countAttempt(db, "login", email);
+  const attempt = await countAttempt(db, "login", email, address);
   const user = await findUserByEmail(db, email);
   // Same work and the same answer whether or not the email exists.
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
@@ -106,12 +112,27 @@ export async function signIn(env: Env, config: Config, email: string, password: 
   return startSession(db, config, user.id);
 }
 
-/** Sets a new password and ends every session; the code proved the address is theirs. */
-export async function resetPassword(env: Env, config: Config, email: string, code: string, newPassword: string) {
-  const user = await userByCode(env, config, email, "reset_password", code);
+/**
+ * Signs in with an emailed code (auth/send-sign-in-code): the way in that the password throttles never
+ * block, since the code proves the address is theirs (an unverified address becomes verified).
+ */
+export async function signInWithCode(env: Env, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
+  const user = await userByCode(env, config, email, "sign_in", code, address);
+  const db = createDb(env);
+  if (user.emailVerificationStatus !== "verified") await updateUser(db, user.id, { emailVerificationStatus: "verified" });
+  return startSession(db, config, user.id);
+}
+
+/**
+ * Sets a new password and ends every session, access tokens included (the token version); the code
+ * proved the address is theirs.
+ */
+export async function resetPassword(env: Env, config: Config, email: string, code: string, newPassword: string, address: string) {
+  const user = await userByCode(env, config, email, "reset_password", code, address);
   const db = createDb(env);
   await db.batch([
     updateUser(db, user.id, { passwordHash: await hashPassword(newPassword), emailVerificationStatus: "verified" }),
+    bumpTokenVersion(db, user.id),
     revokeAllSessions(db, user.id),
   ]);
 }
@@ -126,11 +147,15 @@ function googleKeys(url: string): JWTVerifyGetKey {
   return keys;
 }
 
-/**
- * Signs in with a Google ID token (the route checked that Google sign-in is configured): the
- * Google account, else the account with its email (linked), else a new one.
- */
-export async function googleSignIn(env: Env, config: Config, token: string): Promise<AuthResponse> {
+interface GoogleClaims {
+  sub: string;
+  email: string;
+  given_name?: unknown;
+  family_name?: unknown;
+}
+
+/** The claims of a valid Google ID token with a verified email, or 401. */
+async function verifyGoogleToken(config: Config, token: string): Promise<GoogleClaims> {
   const { googleClientId, googleJwksUrl } = config;
   let claims: { sub?: string; email?: unknown; email_verified?: unknown; given_name?: unknown; family_name?: unknown };
   try {
@@ -142,32 +167,93 @@ export async function googleSignIn(env: Env, config: Config, token: string): Pro
     throw unauthorized("Google login failed");
   }
   if (!claims.sub || typeof claims.email !== "string" || claims.email_verified !== true) throw unauthorized("Google login failed");
+  return { ...claims, sub: claims.sub, email: normalizeEmail(claims.email) };
+}
+
+/** Links the Google account to the user (its email now counts as verified) and starts a session. */
+async function linkGoogle(db: ReturnType<typeof createDb>, config: Config, user: UserRow, sub: string): Promise<AuthResponse> {
+  try {
+    await updateUser(db, user.id, { googleSub: sub, emailVerificationStatus: "verified" });
+  } catch (err) {
+    // The same link twice at once: the Google account is linked already (to this user, or refused).
+    if (!isUniqueViolation(err)) throw err;
+    if ((await findUserByGoogleSub(db, sub))?.id !== user.id) throw conflict("This Google account is linked to another account.");
+  }
+  return startSession(db, config, user.id);
+}
+
+/**
+ * Signs in with a Google ID token (the route checked that Google sign-in is configured): the Google
+ * account; else, for an account with its email, the link (see below); else a new account.
+ *
+ * An existing *verified* account is not linked on Google's word alone: whoever holds the Google
+ * account must prove they own this one too (its password or an emailed code, googleLink), so 409
+ * {detail, link_required: true, email} and no session. An unverified one may not belong to the
+ * address's owner at all: Google vouches for the address, so it is linked, its password cleared and
+ * every session ended (access tokens too), and only the address's real owner keeps access.
+ */
+export async function googleSignIn(env: Env, config: Config, token: string): Promise<AuthResponse> {
+  const claims = await verifyGoogleToken(config, token);
   const db = createDb(env);
-  const email = normalizeEmail(claims.email);
-  let userId = (await findUserByGoogleSub(db, claims.sub))?.id;
-  if (!userId) {
-    const byEmail = await findUserByEmail(db, email);
-    if (byEmail) {
-      // Google vouches for the address: link the account and count the email as verified. If the
-      // address was never verified, whoever registered it may not be its owner: their password
-      // and sessions end, so only the address's real owner keeps access.
-      const takeover = byEmail.emailVerificationStatus !== "verified";
-      await db.batch([
-        updateUser(db, byEmail.id, { googleSub: claims.sub, emailVerificationStatus: "verified", ...(takeover && { passwordHash: null }) }),
-        ...(takeover ? [revokeAllSessions(db, byEmail.id)] : []),
-      ]);
-      userId = byEmail.id;
-    } else {
-      userId = newId();
-      await insertUser(db, {
-        id: userId,
-        email,
-        googleSub: claims.sub,
-        firstName: (typeof claims.given_name === "string" && claims.given_name.slice(0, 50)) || email.split("@")[0]!.slice(0, 50),
-        lastName: (typeof claims.family_name === "string" && claims.family_name.slice(0, 50)) || "",
-        emailVerificationStatus: "verified",
-      });
+  const linked = await findUserByGoogleSub(db, claims.sub);
+  if (linked) return startSession(db, config, linked.id);
+  const byEmail = await findUserByEmail(db, claims.email);
+  if (byEmail) {
+    if (byEmail.emailVerificationStatus === "verified") {
+      const body: GoogleLinkRequiredResponse = { detail: GOOGLE_LINK_REQUIRED, code: "google_link_required", link_required: true, email: byEmail.email };
+      throw apiError(409, body);
     }
+    await db.batch([
+      updateUser(db, byEmail.id, { googleSub: claims.sub, emailVerificationStatus: "verified", passwordHash: null }),
+      bumpTokenVersion(db, byEmail.id),
+      revokeAllSessions(db, byEmail.id),
+    ]);
+    return startSession(db, config, byEmail.id);
+  }
+  const userId = newId();
+  try {
+    await insertUser(db, {
+      id: userId,
+      email: claims.email,
+      googleSub: claims.sub,
+      firstName: (typeof claims.given_name === "string" && claims.given_name.slice(0, 50)) || claims.email.split("@")[0]!.slice(0, 50),
+      lastName: (typeof claims.family_name === "string" && claims.family_name.slice(0, 50)) || "",
+      emailVerificationStatus: "verified",
+    });
+  } catch (err) {
+    // The same Google sign-in twice at once: the unique index keeps one account; sign the other in to it.
+    if (!isUniqueViolation(err)) throw err;
+    const winner = await findUserByGoogleSub(db, claims.sub);
+    if (!winner) throw conflict(EMAIL_TAKEN);
+    return startSession(db, config, winner.id);
   }
   return startSession(db, config, userId);
+}
+
+/**
+ * The second step of a Google sign-in that answered link_required: the Google token again plus the
+ * account's password or an emailed code (auth/send-sign-in-code). Wrong proofs count like failed
+ * sign-ins (auth-throttle.ts). No session before the proof.
+ */
+export async function googleLink(
+  env: Env,
+  config: Config,
+  token: string,
+  proof: { password?: string | undefined; code?: string | undefined },
+  address: string,
+): Promise<AuthResponse> {
+  const claims = await verifyGoogleToken(config, token);
+  const db = createDb(env);
+  const linked = await findUserByGoogleSub(db, claims.sub);
+  if (linked) return startSession(db, config, linked.id);
+  if (proof.code) {
+    const user = await userByCode(env, config, claims.email, "sign_in", proof.code, address);
+    return linkGoogle(db, config, user, claims.sub);
+  }
+  const attempt = await countAttempt(db, "login", claims.email, address);
+  const user = await findUserByEmail(db, claims.email);
+  const valid = await verifyPassword(proof.password ?? "", user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect password");
+  await forgiveAttempt(db, attempt);
+  return linkGoogle(db, config, user, claims.sub);
 }

@@ -1,17 +1,22 @@
 /**
- * One-time 6-digit codes (email verification, password reset): 15-minute life, one per 60 s per
- * address and purpose, at most 10 per address a day, 5 tries void a code. Only an HMAC of the code
- * is stored.
+ * One-time 6-digit codes (email verification, password reset, sign-in by code): 15-minute life, one
+ * per 60 s per address and purpose, at most 10 per address a day. Wrong tries count per client
+ * address (IPv6 by /64): 5 from one address end the code for that address only, so guesses from
+ * elsewhere never void the code the owner is about to type; 50 across all addresses void it (a new
+ * code on request). Only an HMAC of the code is stored.
  */
 import { and, count, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { TIMINGS } from "../contract/constants";
 import type { Db } from "../db/client";
 import { emailCodes } from "../db/schema";
-import { timingSafeEqualText } from "../lib/encoding";
+import { sha256Hex, timingSafeEqualText } from "../lib/encoding";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 
-export type CodePurpose = "verify_email" | "reset_password";
+export type CodePurpose = "verify_email" | "reset_password" | "sign_in";
+
+/** Wrong tries at one code across every address before it is void: at most 500 guesses a day per email (10 codes). */
+export const CODE_TRIES_ACROSS_ADDRESSES = 50;
 
 async function hashCode(secret: string, email: string, purpose: CodePurpose, code: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
@@ -116,28 +121,39 @@ export async function issueCode(
 
 /**
  * True when `code` is the live code for this address; consumes it. Every check counts a try
- * atomically *before* the compare (UPDATE ... attempts < 5 RETURNING), so parallel wrong guesses
- * each count, and the fifth try, right or wrong, is the last.
+ * atomically *before* the compare (one upsert per code and client address, refused at 5 tries from
+ * that address or 50 in all), so parallel wrong guesses each count and the fifth try from an address
+ * is its last; other addresses keep theirs.
  */
-export async function consumeCode(db: Db, secret: string, email: string, purpose: CodePurpose, code: string): Promise<boolean> {
+export async function consumeCode(db: Db, secret: string, email: string, purpose: CodePurpose, code: string, address: string): Promise<boolean> {
   const now = isoNow();
   const live = await db
-    .select({ id: emailCodes.id })
+    .select({ id: emailCodes.id, codeHash: emailCodes.codeHash })
     .from(emailCodes)
     .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, now)))
     .orderBy(desc(emailCodes.createdAt))
     .get();
   if (!live) return false;
-  const [counted] = await db
-    .update(emailCodes)
-    .set({ attempts: sql`${emailCodes.attempts} + 1` })
-    .where(and(eq(emailCodes.id, live.id), lt(emailCodes.attempts, TIMINGS.emailCodeMaxTries), isNull(emailCodes.consumedAt)))
-    .returning({ attempts: emailCodes.attempts, codeHash: emailCodes.codeHash });
-  if (!counted) return false;
-  const right = timingSafeEqualText(counted.codeHash, await hashCode(secret, email, purpose, code));
+  const d1 = db.$client;
+  const [counted] = await d1.batch<{ tries: number }>([
+    d1
+      .prepare(
+        `INSERT INTO email_code_tries (code_id, address_hash, tries)
+         SELECT ?1, ?2, 1 WHERE EXISTS (SELECT 1 FROM email_codes WHERE id = ?1 AND consumed_at IS NULL)
+           AND (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) < ?4
+         ON CONFLICT (code_id, address_hash) DO UPDATE SET tries = tries + 1 WHERE tries < ?3
+         RETURNING tries`,
+      )
+      .bind(live.id, await sha256Hex(address), TIMINGS.emailCodeMaxTries, CODE_TRIES_ACROSS_ADDRESSES),
+    // The code's own count is the total across addresses (what staff and the cron see).
+    d1.prepare("UPDATE email_codes SET attempts = (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) WHERE id = ?1").bind(live.id),
+  ]);
+  if (!counted?.results.length) return false;
+  const right = timingSafeEqualText(live.codeHash, await hashCode(secret, email, purpose, code));
   if (!right) {
-    if (counted.attempts >= TIMINGS.emailCodeMaxTries) {
-      await db.update(emailCodes).set({ consumedAt: now }).where(eq(emailCodes.id, live.id));
+    const [total] = await db.select({ attempts: emailCodes.attempts }).from(emailCodes).where(eq(emailCodes.id, live.id));
+    if ((total?.attempts ?? 0) >= CODE_TRIES_ACROSS_ADDRESSES) {
+      await db.update(emailCodes).set({ consumedAt: now }).where(and(eq(emailCodes.id, live.id), isNull(emailCodes.consumedAt)));
     }
     return false;
   }

@@ -47,7 +47,8 @@ export async function runFreshness(env: Env, config: Config, now: number = Date.
       if (!owner) continue;
       const ttl = FRESHNESS.tokenTtlDays * 86_400;
       const link = async (action: AvailabilityAction) =>
-        `${config.publicBaseUrl}/availability?token=${encodeURIComponent(await signAvailabilityToken(config.jwtSecret, { listingId: listing.id, ownerId: owner.id, action }, ttl, now))}`;
+        // In the fragment: browsers never send it, so the 30-day token stays out of request logs.
+        `${config.publicBaseUrl}/availability#token=${encodeURIComponent(await signAvailabilityToken(config.jwtSecret, { listingId: listing.id, ownerId: owner.id, action }, ttl, now))}`;
       await sendEmail(env, config, stillAvailableEmail(owner.email, owner.firstName, listing.title, await link("available"), await link("taken")));
     } catch (err) {
       // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way.
@@ -55,6 +56,7 @@ export async function runFreshness(env: Env, config: Config, now: number = Date.
     }
   }
   const paused = await pauseUnconfirmedListings(env.DB, nowIso, isoNow(now - FRESHNESS.pauseAfterDays * DAY_MS)).run();
+  if (paused.meta.changes) await purgeListingCache([], env.DB);
   return { asked: due.length, paused: paused.meta.changes ?? 0 };
 }
 

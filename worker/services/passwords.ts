@@ -1,20 +1,66 @@
 /**
- * Password hashing with scrypt (node:crypto, native under nodejs_compat). N=2^15, r=8, p=3 meets
- * OWASP's scrypt minimum (ASVS 5.0 points to the Password Storage Cheat Sheet) and needs 32 MiB,
- * well inside Workers' 128 MB. The parameters are stored beside each hash
- * (`scrypt$N$r$p$salt$hash`), so they can be raised later without breaking old hashes.
+ * Password hashing with scrypt (node:crypto, native under nodejs_compat). N=2^13, r=8, p=10 is
+ * OWASP's lower-memory equivalent of its scrypt minimum (ASVS 5.0 points to the Password Storage
+ * Cheat Sheet): 8 MiB per hash (128 * N * r bytes) instead of the 32 MiB of N=2^15, r=8, p=3, for the
+ * same work. One Workers isolate has 128 MB for every request it serves at once, so at most
+ * `MAX_CONCURRENT_HASHES` hashes run at once per isolate and the rest wait their turn (a sign-up rush
+ * behind one campus address lands on few isolates). The parameters are stored beside each hash
+ * (`scrypt$N$r$p$salt$hash`): old hashes still verify, and `needsRehash` upgrades them at sign-in.
  */
 import { scrypt, timingSafeEqual, randomBytes } from "node:crypto";
 
-export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 } as const;
+export const SCRYPT_PARAMS = { N: 2 ** 13, r: 8, p: 10, keyLength: 32 } as const;
+
+/** Hashes running at once in this isolate: 2 x 8 MiB, whatever the burst (docs/decisions/004). */
+export const MAX_CONCURRENT_HASHES = 2;
+
+/** How often a queued hash looks for a free slot, and when a slot whose request never finished is reclaimed. */
+const SLOT_POLL_MS = 10;
+const SLOT_STALE_MS = 30_000;
+
+const slots = new Map<number, number>(); // slot id -> when its hash started
+let nextSlotId = 0;
+let mostAtOnce = 0;
+
+function liveSlots(now: number): number {
+  // A request cancelled mid-hash never runs its `finally`: its slot must not be lost for good.
+  for (const [id, startedAt] of slots) if (now - startedAt > SLOT_STALE_MS) slots.delete(id);
+  return slots.size;
+}
+
+/**
+ * Runs `work` once fewer than MAX_CONCURRENT_HASHES hashes are running in this isolate. Each waiter
+ * polls on its own timer rather than awaiting a promise another request resolves: Workers cancels a
+ * request that waits only on another request's promise as hung.
+ */
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  while (liveSlots(Date.now()) >= MAX_CONCURRENT_HASHES) await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+  // No await between the check and the claim: two waiters cannot both take the last slot.
+  const id = nextSlotId++;
+  slots.set(id, Date.now());
+  mostAtOnce = Math.max(mostAtOnce, slots.size);
+  try {
+    return await work();
+  } finally {
+    slots.delete(id);
+  }
+}
+
+/** For tests: the most hashes this isolate has run at once since the last reset. */
+export function hashConcurrencyPeak({ reset = false } = {}): number {
+  const peak = mostAtOnce;
+  if (reset) mostAtOnce = slots.size;
+  return peak;
+}
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // maxmem must exceed 128 * N * r bytes (32 MiB for the defaults).
-    scrypt(password.normalize("NFKC"), salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  return withHashSlot(
+    () =>
+      new Promise((resolve, reject) => {
+        // maxmem must exceed 128 * N * r bytes (8 MiB today, 32 MiB for hashes made before issue 22).
+        scrypt(password.normalize("NFKC"), salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -32,8 +78,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** True when a stored hash uses weaker parameters than today's, so it can be upgraded at next sign-in. */
+/**
+ * True when a stored hash was made with other parameters than today's, so it is upgraded at the next
+ * sign-in (the N=2^15, p=3 hashes made before issue 22 included: they cost 32 MiB to check).
+ */
 export function needsRehash(stored: string): boolean {
   const [, n, r, p] = stored.split("$");
-  return Number(n) < SCRYPT_PARAMS.N || Number(r) < SCRYPT_PARAMS.r || Number(p) < SCRYPT_PARAMS.p;
+  return Number(n) !== SCRYPT_PARAMS.N || Number(r) !== SCRYPT_PARAMS.r || Number(p) !== SCRYPT_PARAMS.p;
 }

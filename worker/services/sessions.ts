@@ -78,7 +78,8 @@ const revokeFamily = (db: Db, familyId: string) =>
 /** Starts a new session (sign-in, verified email, Google). */
 export async function startSession(db: Db, config: Config, userId: string, now = Date.now()): Promise<AuthResponse> {
   // A suspended account gets no session (sign-in, Google, a verified email): 403 with the reason.
-  if ((await findUserById(db, userId))?.suspendedAt) throw suspended();
+  const user = await findUserById(db, userId);
+  if (user?.suspendedAt) throw suspended();
   const token = newRefreshToken();
   await db.insert(refreshTokens).values({
     id: newId(),
@@ -88,7 +89,7 @@ export async function startSession(db: Db, config: Config, userId: string, now =
     expiresAt: isoNow(now + REFRESH_TOKEN_TTL_MS),
     familyExpiresAt: isoNow(now + SESSION_MAX_AGE_MS),
   });
-  return withUser(db, userId, { access_token: await signAccessToken(config.jwtSecret, userId), refresh_token: token });
+  return withUser(db, userId, { access_token: await signAccessToken(config.jwtSecret, userId, undefined, user?.tokenVersion ?? 0), refresh_token: token });
 }
 
 /** Exchanges a refresh token for a new pair. */
@@ -96,7 +97,8 @@ export async function rotateSession(db: Db, config: Config, presented: string, n
   const hash = await sha256Hex(presented);
   const row = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
   // A suspended account's tokens were revoked with the suspension; it hears why rather than "expired".
-  if (row && (await findUserById(db, row.userId))?.suspendedAt) throw suspended();
+  const user = row ? await findUserById(db, row.userId) : null;
+  if (user?.suspendedAt) throw suspended();
   const nowIso = isoNow(now);
   if (!row || row.revokedAt || row.expiresAt <= nowIso) throw unauthorized(SESSION_EXPIRED);
   const familyEnd = row.familyExpiresAt ?? isoNow(Date.parse(row.createdAt) + SESSION_MAX_AGE_MS);
@@ -104,14 +106,15 @@ export async function rotateSession(db: Db, config: Config, presented: string, n
   if (row.rotatedAt) return replayWithinGrace(db, config, row, presented, now);
 
   const next = newRefreshToken();
-  const pair: TokenPair = { access_token: await signAccessToken(config.jwtSecret, row.userId), refresh_token: next };
+  const pair: TokenPair = { access_token: await signAccessToken(config.jwtSecret, row.userId, undefined, user?.tokenVersion ?? 0), refresh_token: next };
   const sealed = await seal(config.jwtSecret, presented, pair);
   const nextExpiry = Math.min(now + REFRESH_TOKEN_TTL_MS, Date.parse(familyEnd));
   // One transaction: the guarded update marks the token rotated (only one of two racing requests
   // wins), and the new token is inserted only if this request's update is the one that landed.
   const d1 = db.$client;
   const [rotated] = await d1.batch([
-    d1.prepare("UPDATE refresh_tokens SET rotated_at = ?, successor = ? WHERE id = ? AND rotated_at IS NULL").bind(nowIso, sealed, row.id),
+    // revoked_at too: a reset or sign-out landing between the read above and this batch wins.
+    d1.prepare("UPDATE refresh_tokens SET rotated_at = ?, successor = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL").bind(nowIso, sealed, row.id),
     d1
       .prepare(
         `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, family_expires_at, created_at)
@@ -156,7 +159,10 @@ export async function endSession(db: Db, presented: string): Promise<void> {
   if (row) await revokeFamily(db, row.familyId);
 }
 
-/** Password reset, Google taking over an unverified account: every session of the user ends. */
+/**
+ * Password reset, Google taking over an unverified account: every session of the user ends (refresh
+ * tokens here; access tokens by the token version the caller bumps in the same batch).
+ */
 export const revokeAllSessions = (db: Db, userId: string) =>
   db
     .update(refreshTokens)

@@ -25,7 +25,7 @@ type Kind = keyof typeof KINDS;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-async function signToken(kind: Kind, secret: string, subject: string, ttlSeconds: number, claims: Record<string, string> = {}, now: number = Date.now()): Promise<string> {
+async function signToken(kind: Kind, secret: string, subject: string, ttlSeconds: number, claims: Record<string, string | number> = {}, now: number = Date.now()): Promise<string> {
   const at = Math.floor(now / 1000);
   return new SignJWT({ ...claims, typ: KINDS[kind].typ })
     .setProtectedHeader({ alg: "HS256" })
@@ -49,8 +49,29 @@ async function verifyToken(kind: Kind, secret: string, token: string | null | un
   }
 }
 
-export const signAccessToken = (secret: string, userId: string, ttlSeconds: number = ACCESS_TOKEN_TTL_SECONDS) => signToken("access", secret, userId, ttlSeconds);
-export const verifyAccessToken = async (secret: string, token: string | null | undefined) => (await verifyToken("access", secret, token))?.sub ?? null;
+/**
+ * An access token carries the user's token version (`ver`): requireUser compares it with the user row,
+ * so a password reset (which bumps the version) ends every access token issued before it at once.
+ */
+export const signAccessToken = (secret: string, userId: string, ttlSeconds: number = ACCESS_TOKEN_TTL_SECONDS, tokenVersion = 0) =>
+  signToken("access", secret, userId, ttlSeconds, { ver: tokenVersion });
+
+export interface AccessClaim {
+  userId: string;
+  /** 0 for tokens issued before versions existed (every user's version starts at 0). */
+  tokenVersion: number;
+}
+
+export async function verifyAccessClaim(secret: string, token: string | null | undefined): Promise<AccessClaim | null> {
+  const payload = await verifyToken("access", secret, token);
+  if (!payload) return null;
+  const ver = payload.ver ?? 0;
+  if (typeof ver !== "number" || !Number.isInteger(ver)) return null;
+  return { userId: payload.sub, tokenVersion: ver };
+}
+
+/** The user id of a valid access token (its version unchecked: requireUser checks it against the user row). */
+export const verifyAccessToken = async (secret: string, token: string | null | undefined) => (await verifyAccessClaim(secret, token))?.userId ?? null;
 export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signToken("socket", secret, userId, ttlSeconds);
 export const verifySocketTicket = async (secret: string, token: string | null | undefined) => (await verifyToken("socket", secret, token))?.sub ?? null;
 

@@ -1,4 +1,4 @@
-import { count, desc, eq, or } from "drizzle-orm";
+import { count, desc, eq, or, sql } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
@@ -100,6 +100,16 @@ export const updateUser = (db: Db, id: string, changes: UserChanges) =>
   db
     .update(users)
     .set({ ...changes, updatedAt: isoNow() })
+    .where(eq(users.id, id));
+
+/**
+ * Ends every access token of the user at once (requireUser compares the version; a statement, for
+ * db.batch with the change that calls for it: a password reset, Google taking over an account).
+ */
+export const bumpTokenVersion = (db: Db, id: string) =>
+  db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: isoNow() })
     .where(eq(users.id, id));
 
 /** Changes one user without stamping updated_at (a password rehash at sign-in is not an edit). */

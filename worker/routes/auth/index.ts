@@ -1,9 +1,11 @@
 /**
- * Auth: sign-up with an emailed code, sign-in, rotating refresh tokens, sign-out, password reset,
- * Google sign-in. Every route is throttled per address (sized for a campus NAT).
+ * Auth: sign-up with an emailed code, sign-in (password or emailed code), rotating refresh tokens,
+ * sign-out, password reset, Google sign-in (linking an existing account only with its proof). Every route is throttled per address (sized for a campus NAT).
  */
 import {
+  codeLoginSchema,
   emailOnlySchema,
+  googleLinkSchema,
   googleLoginSchema,
   loginSchema,
   refreshSchema,
@@ -21,7 +23,7 @@ import { badRequest } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { parseJson } from "../../lib/validate";
 import { addressKey, clientIp, enforceLimit, limitByAddress } from "../../middleware/rate-limit";
-import { googleSignIn, register, resetPassword, sendCode, signIn, verifyEmail } from "../../services/auth";
+import { googleLink, googleSignIn, register, resetPassword, sendCode, signIn, signInWithCode, verifyEmail } from "../../services/auth";
 import { endSession, rotateSession } from "../../services/sessions";
 
 const CODE_SENT = "If an account exists for this email, we sent it a 6-digit code.";
@@ -47,13 +49,27 @@ export const authRoutes = createRouter()
   .post("/verify-email", async (c) => {
     await limitByAddress(c);
     const { email, code } = await parseJson(c, verifyEmailSchema);
-    return c.json<AuthResponse>(await verifyEmail(c.env, c.var.config, email, code));
+    return c.json<AuthResponse>(await verifyEmail(c.env, c.var.config, email, code, addressKey(clientIp(c))));
   })
 
   .post("/login", async (c) => {
     await limitByAddress(c);
     const { email, password } = await parseJson(c, loginSchema);
-    return c.json<AuthResponse>(await signIn(c.env, c.var.config, email, password));
+    return c.json<AuthResponse>(await signIn(c.env, c.var.config, email, password, addressKey(clientIp(c))));
+  })
+
+  // Sign-in by emailed code: the way in when password sign-in is throttled (never blocked by it).
+  .post("/send-sign-in-code", async (c) => {
+    await limitByAddress(c);
+    const { email } = await parseJson(c, emailOnlySchema);
+    await sendCode(c.env, c.var.config, email, "sign_in");
+    return c.json<MessageResponse>({ message: CODE_SENT });
+  })
+
+  .post("/login-with-code", async (c) => {
+    await limitByAddress(c);
+    const { email, code } = await parseJson(c, codeLoginSchema);
+    return c.json<AuthResponse>(await signInWithCode(c.env, c.var.config, email, code, addressKey(clientIp(c))));
   })
 
   .post("/refresh-token", async (c) => {
@@ -78,7 +94,7 @@ export const authRoutes = createRouter()
   .post("/reset-password", async (c) => {
     await limitByAddress(c);
     const { email, code, new_password } = await parseJson(c, resetPasswordSchema);
-    await resetPassword(c.env, c.var.config, email, code, new_password);
+    await resetPassword(c.env, c.var.config, email, code, new_password, addressKey(clientIp(c)));
     return c.json<MessageResponse>({ message: "Your password was changed. Please sign in with your new password." });
   })
 
@@ -87,4 +103,12 @@ export const authRoutes = createRouter()
     if (!c.var.config.googleClientId) throw badRequest("Google sign-in is not available");
     const { token } = await parseJson(c, googleLoginSchema);
     return c.json<AuthResponse>(await googleSignIn(c.env, c.var.config, token));
+  })
+
+  // After google-login's 409 link_required: the existing account's password or an emailed code.
+  .post("/google-link", async (c) => {
+    await limitByAddress(c);
+    if (!c.var.config.googleClientId) throw badRequest("Google sign-in is not available");
+    const { token, password, code } = await parseJson(c, googleLinkSchema);
+    return c.json<AuthResponse>(await googleLink(c.env, c.var.config, token, { password, code }, addressKey(clientIp(c))));
   });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import type { AuthConfigResponse, AuthResponse, MessageResponse, RegisterInput, RegisterResponse } from "@contract/auth";
-import { apiRequest } from "../../../lib/api-client";
+import type { AuthConfigResponse, AuthResponse, GoogleLinkRequiredResponse, MessageResponse, RegisterInput, RegisterResponse } from "@contract/auth";
+import { ApiError, apiRequest } from "../../../lib/api-client";
 import { authStore } from "../../../lib/auth-store";
 
 export const login = (email: string, password: string) =>
@@ -28,6 +28,21 @@ export const resetPassword = (email: string, code: string, newPassword: string) 
 export const googleLogin = (token: string) =>
   apiRequest<AuthResponse>("auth/google-login", { method: "POST", body: { token }, auth: false });
 
+/** The second step of a Google sign-in that answered 409 link_required: the existing account's password or an emailed code. */
+export const googleLink = (token: string, proof: { password: string } | { code: string }) =>
+  apiRequest<AuthResponse>("auth/google-link", { method: "POST", body: { token, ...proof }, auth: false });
+
+/** Sign-in by emailed code: the way in when password sign-in is throttled (and the code for a Google link). */
+export const sendSignInCode = (email: string) =>
+  apiRequest<MessageResponse>("auth/send-sign-in-code", { method: "POST", body: { email }, auth: false });
+
+export const loginWithCode = (email: string, code: string) =>
+  apiRequest<AuthResponse>("auth/login-with-code", { method: "POST", body: { email, code }, auth: false });
+
+/** The 409 of google-login asking for proof of the existing account (no session yet). */
+export const isGoogleLinkRequired = (err: unknown): err is ApiError & { body: GoogleLinkRequiredResponse } =>
+  err instanceof ApiError && err.status === 409 && (err.body as Partial<GoogleLinkRequiredResponse> | null)?.link_required === true;
+
 export function useAuthConfig() {
   return useQuery({
     queryKey: ["auth-config"],
@@ -54,3 +69,14 @@ export const useResetPassword = () =>
   useMutation({ mutationFn: ({ email, code, password }: { email: string; code: string; password: string }) => resetPassword(email, code, password) });
 
 export const useGoogleLogin = () => useMutation({ mutationFn: googleLogin, onSuccess: (auth) => authStore.signIn(auth) });
+
+export const useGoogleLink = () =>
+  useMutation({
+    mutationFn: ({ token, proof }: { token: string; proof: { password: string } | { code: string } }) => googleLink(token, proof),
+    onSuccess: (auth) => authStore.signIn(auth),
+  });
+
+export const useSendSignInCode = () => useMutation({ mutationFn: sendSignInCode });
+
+export const useLoginWithCode = () =>
+  useMutation({ mutationFn: ({ email, code }: { email: string; code: string }) => loginWithCode(email, code), onSuccess: (auth) => authStore.signIn(auth) });

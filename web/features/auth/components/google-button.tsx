@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../../lib/api-client";
-import { useAuthConfig, useGoogleLogin } from "../api/auth-api";
+import { isGoogleLinkRequired, useAuthConfig, useGoogleLogin } from "../api/auth-api";
+import { GoogleLinkDialog } from "./google-link-dialog";
 
 const GIS_SRC = "https://accounts.google.com/gsi/client";
 
@@ -41,7 +42,9 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const google = useGoogleLogin();
   const signInWithGoogle = google.mutate;
-  const error = problem ?? (google.error && errorMessage(google.error, "Google login failed"));
+  // An existing account with this email, not linked yet: proof first (GoogleLinkDialog), not an error.
+  const [link, setLink] = useState<{ email: string; token: string; detail: string } | null>(null);
+  const error = problem ?? (google.error && !isGoogleLinkRequired(google.error) ? errorMessage(google.error, "Google login failed") : null);
   const clientId = config.data?.google_client_id ?? null;
 
   useEffect(() => {
@@ -59,7 +62,12 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
               return;
             }
             setProblem(null);
-            signInWithGoogle(credential, { onSuccess: onSignedIn });
+            signInWithGoogle(credential, {
+              onSuccess: onSignedIn,
+              onError: (err) => {
+                if (isGoogleLinkRequired(err)) setLink({ email: err.body.email, token: credential, detail: err.body.detail });
+              },
+            });
           },
         });
         window.google.accounts.id.renderButton(container.current, { width: 300, theme: "outline", size: "large" });
@@ -82,6 +90,15 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: () => void }) {
           {error}
         </p>
       )}
+      <GoogleLinkDialog
+        key={link?.token ?? "none"}
+        link={link}
+        onClose={() => setLink(null)}
+        onSignedIn={() => {
+          setLink(null);
+          onSignedIn();
+        }}
+      />
     </div>
   );
 }

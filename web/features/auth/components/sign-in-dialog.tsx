@@ -13,6 +13,7 @@ import { GoogleButton } from "./google-button";
 // The rarer steps load when they are reached (issue 14): the popup itself is already a lazy chunk.
 const VerifyEmailDialog = deferred(() => import("./verify-email-dialog").then((m) => m.VerifyEmailDialog));
 const ForgotPasswordDialog = deferred(() => import("./forgot-password-dialog").then((m) => m.ForgotPasswordDialog));
+const CodeSignInDialog = deferred(() => import("./code-sign-in-dialog").then((m) => m.CodeSignInDialog));
 
 const isUnverifiedEmail = (err: unknown) => err instanceof ApiError && err.body?.code === "email_not_verified";
 
@@ -41,6 +42,7 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
   const login = useLogin();
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   const [forgotOpen, setForgotOpen] = useState(false);
+  const [codeOpen, setCodeOpen] = useState(false);
 
   const resetLogin = login.reset;
   const finish = useCallback(() => {
@@ -74,6 +76,13 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
   }
   // An unverified email is not an error here: the code dialog takes over.
   const error = invalid ?? (login.error && !isUnverifiedEmail(login.error) ? errorMessage(login.error, "Login failed") : null);
+  // Throttled (429): the server's detail points to the emailed code, offered first here. (Its label
+  // avoids "Sign in", which the browser journeys' role queries match as a substring.)
+  const throttled = login.error instanceof ApiError && login.error.status === 429;
+  const openCodeSignIn = () => {
+    onClose();
+    setCodeOpen(true);
+  };
 
   return (
     <>
@@ -82,9 +91,19 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
           <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
           <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
           <FormError message={error} />
-          <button type="submit" className="button button-primary" disabled={login.isPending}>
+          {throttled && (
+            <button type="button" className="button button-primary" onClick={openCodeSignIn}>
+              Email me a sign-in code
+            </button>
+          )}
+          <button type="submit" className={throttled ? "button button-ghost" : "button button-primary"} disabled={login.isPending}>
             {login.isPending ? "Signing in…" : "Sign In"}
           </button>
+          {!throttled && (
+            <button type="button" className="link-button" onClick={openCodeSignIn}>
+              Email me a sign-in code
+            </button>
+          )}
           <button
             type="button"
             className="link-button"
@@ -110,6 +129,17 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
         onClose={() => setVerifyEmail(null)}
         onVerified={() => {
           setVerifyEmail(null);
+          finish();
+        }}
+      />
+      <CodeSignInDialog
+        key={`code-${String(codeOpen)}`}
+        load={codeOpen}
+        open={codeOpen}
+        initialEmail={email}
+        onClose={() => setCodeOpen(false)}
+        onSignedIn={() => {
+          setCodeOpen(false);
           finish();
         }}
       />

@@ -8,11 +8,14 @@ export const availabilityKeys = {
   link: (token: string) => ["availability-link", token] as const,
 };
 
-/** What a link is about (changes nothing). */
+/**
+ * What a link is about (changes nothing). A POST with the token in the body: a 30-day token in the API's
+ * URL would land in request logs. It only reads, so it runs as a query.
+ */
 export function useAvailabilityLink(token: string) {
   return useQuery({
     queryKey: availabilityKeys.link(token),
-    queryFn: () => apiRequest<AvailabilityLinkResponse>("availability/check", { auth: false, query: { token } }),
+    queryFn: () => apiRequest<AvailabilityLinkResponse>("availability/check", { method: "POST", auth: false, body: { token } }),
     enabled: !!token,
     retry: false,
   });

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { Link, useLocation, useSearchParams } from "react-router-dom";
 import { AVAILABILITY_LINK_INVALID } from "@contract/freshness";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
@@ -28,7 +28,10 @@ function InvalidLink({ detail }: { detail: string }) {
  */
 export function AvailabilityPage() {
   const [search] = useSearchParams();
-  const token = search.get("token") ?? "";
+  const { hash } = useLocation();
+  // Emailed links carry the token in the fragment (#token=: never sent to a server, so never in a
+  // request log); links mailed before that carry it in the query.
+  const token = new URLSearchParams(hash.replace(/^#/, "")).get("token") ?? search.get("token") ?? "";
   const link = useAvailabilityLink(token);
   const apply = useApplyAvailabilityLink();
   const started = useRef(false);

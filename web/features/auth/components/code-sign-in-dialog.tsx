@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from "react";
+import { Dialog } from "../../../components/ui/dialog";
+import { FormError, TextField } from "../../../components/ui/field";
+import { errorMessage } from "../../../lib/api-client";
+import { useLoginWithCode, useSendSignInCode } from "../api/auth-api";
+
+interface CodeSignInDialogProps {
+  open: boolean;
+  initialEmail: string;
+  onClose: () => void;
+  onSignedIn: () => void;
+}
+
+/**
+ * Sign in with an emailed code: the way in that the password throttles never block (an attacker
+ * guessing elsewhere can slow password sign-in, never this). Ask for the email, then the code.
+ */
+export function CodeSignInDialog({ open, initialEmail, onClose, onSignedIn }: CodeSignInDialogProps) {
+  const [step, setStep] = useState<"email" | "code">("email");
+  const [email, setEmail] = useState(initialEmail);
+  const [code, setCode] = useState("");
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const send = useSendSignInCode();
+  const login = useLoginWithCode();
+  const failed = send.error ?? login.error;
+  const error = invalid ?? (failed && errorMessage(failed));
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setInvalid(null);
+    send.reset();
+    login.reset();
+    if (step === "code") {
+      if (!/^\d{6}$/.test(code)) return setInvalid("Please enter a 6-digit verification code");
+      login.mutate({ email, code }, { onSuccess: onSignedIn });
+    } else {
+      if (!email.trim()) return setInvalid("Please enter your email");
+      send.mutate(email, { onSuccess: () => setStep("code") });
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="sm"
+      title="Sign-in code by email"
+      description={step === "email" ? "We'll email you a 6-digit code that signs you in." : `If an account exists for ${email}, we sent it a code. Enter it to sign in.`}
+    >
+      <form onSubmit={onSubmit} noValidate className="stack">
+        {step === "email" ? (
+          <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
+        ) : (
+          <TextField
+            label="Code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+            data-autofocus
+          />
+        )}
+        <FormError message={error} />
+        <button type="submit" className="button button-primary" disabled={send.isPending || login.isPending}>
+          {step === "email" ? "Email me a code" : login.isPending ? "Signing in…" : "Sign In"}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
