@@ -7,7 +7,15 @@ import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./ren
 
 function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
   const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
-  return { ...listing, price: listing.monthly_rent, location: listing.address, rent_check_median: null, ...overrides };
+  return {
+    ...listing,
+    price: listing.monthly_rent,
+    location: listing.address,
+    rent_check_median: null,
+    revision: 0,
+    price_check: { comparables: 0, median: null, far_below: false, approved_rent: null },
+    ...overrides,
+  };
 }
 
 const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }] } };
@@ -97,7 +105,7 @@ describe("admin panel", () => {
     await user.click(within(dialog).getByRole("button", { name: "Reject" }));
     expect(await screen.findByText("Listing rejected successfully!")).toBeInTheDocument();
     const [review] = callsTo(calls, "/admin/listings/p1/verify", "PATCH");
-    expect(JSON.parse(String(review!.init!.body))).toEqual({ status: "rejected", rejection_reason: "Blurry photos" });
+    expect(JSON.parse(String(review!.init!.body))).toEqual({ status: "rejected", rejection_reason: "Blurry photos", revision: 0 });
   });
 
   it("review shows each listing's distance to campus next to its address, or that it has no location", async () => {
@@ -186,5 +194,55 @@ describe("admin panel", () => {
     await user.click(within(alert).getByRole("button", { name: "Retry" }));
     expect(await screen.findByText("Love it")).toBeInTheDocument();
     expect(callsTo(calls, "/feedback/admin")).toHaveLength(1);
+  });
+
+  it("approving a listing that changed since the list loaded: the 409's detail is shown, the list reloads, and the new version is approved by its revision", async () => {
+    const routes: Record<string, unknown> = {
+      ...signedInRoutes,
+      "/api/v1/admin/listings/pending": { listings: [adminListing("p1", { verification_status: "pending", revision: 3 })] },
+    };
+    const calls = mockFetch(routes);
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    await screen.findByText("Room p1");
+    // Meanwhile the owner edits it: the server has revision 4 and refuses a decision on 3.
+    routes["/api/v1/admin/listings/pending"] = { listings: [adminListing("p1", { verification_status: "pending", revision: 4, title: "Room p1 at $150" })] };
+    routes["/api/v1/admin/listings/p1/verify"] = new Response(JSON.stringify({ detail: "This listing changed since you opened it. Review the new version." }), { status: 409 });
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(await screen.findByText("Failed to approve listing: This listing changed since you opened it. Review the new version.")).toBeInTheDocument();
+    expect(await screen.findByText("Room p1 at $150")).toBeInTheDocument();
+    expect(JSON.parse(String(callsTo(calls, "/admin/listings/p1/verify", "PATCH")[0]!.init!.body))).toMatchObject({ status: "approved", revision: 3 });
+
+    routes["/api/v1/admin/listings/p1/verify"] = { success: true, changed: true, listing: adminListing("p1", { verification_status: "approved", revision: 5 }) };
+    await user.click(screen.getByRole("button", { name: "Approve" }));
+    expect(await screen.findByText("Listing approved successfully!")).toBeInTheDocument();
+    expect(JSON.parse(String(callsTo(calls, "/admin/listings/p1/verify", "PATCH")[1]!.init!.body))).toMatchObject({ status: "approved", revision: 4 });
+  });
+
+  it("every review shows the price check: the median of similar listings, a far-below flag, and a cut since approval", async () => {
+    mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/listings/pending": {
+        listings: [
+          adminListing("p1", { verification_status: "pending", monthly_rent: 1100, price_check: { comparables: 6, median: 1150, far_below: false, approved_rent: null } }),
+          adminListing("p2", { verification_status: "pending", monthly_rent: 400, rent_check_median: 1150, price_check: { comparables: 6, median: 1150, far_below: true, approved_rent: null } }),
+          adminListing("p3", { verification_status: "pending", monthly_rent: 700, price_check: { comparables: 2, median: 900, far_below: false, approved_rent: 1000 } }),
+          adminListing("p4", { verification_status: "pending", price_check: { comparables: 0, median: null, far_below: false, approved_rent: null } }),
+        ],
+      },
+    });
+    const user = userEvent.setup();
+    await openPanelSignedIn();
+    await user.click(screen.getByRole("tab", { name: "Listings" }));
+    await user.click(screen.getByRole("tab", { name: "Pending" }));
+    const tile = async (title: string) => (await screen.findByText(title)).closest("li")!;
+    expect(within(await tile("Room p1")).getByText("Price check: Median of 6 similar: $1,150")).toBeInTheDocument();
+    expect(within(await tile("Room p2")).getByText("Rent far below similar listings: median $1,150")).toHaveClass("rent-check-flag");
+    expect(within(await tile("Room p3")).getByText("Price check: Median of 2 similar: $900 (too few to judge) · was $1,000 when approved")).toHaveClass("rent-check-flag");
+    expect(within(await tile("Room p4")).getByText("Price check: No similar approved listings to compare with")).toBeInTheDocument();
+    await user.click(within(await tile("Room p1")).getByRole("button", { name: "View Details" }));
+    expect(within(screen.getByRole("dialog", { name: "Room p1" })).getByRole("note")).toHaveTextContent("Price check: Median of 6 similar: $1,150");
   });
 });

@@ -8,7 +8,7 @@ import { checkFiles, fitWithin, MESSAGES } from "../../web/features/listing-form
 import { uploadPhotos } from "../../web/features/listing-form/api/listing-form-api";
 import { Carousel, PLACEHOLDER_IMAGE } from "../../web/components/ui/carousel";
 import { render } from "@testing-library/react";
-import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
+import { fakeApi, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
 function makeListing(i: number, overrides: Partial<OwnerListing> = {}): OwnerListing {
   return makeOwnerListing({
@@ -248,5 +248,57 @@ describe("filters", () => {
       sort.dispatchEvent(new Event("change", { bubbles: true }));
     });
     await waitFor(() => expect(router.state.location.search).toBe("?unitType=studio&sort=price_asc"));
+  });
+});
+
+// Issue 22, item 5: the edit form says when saving sends a live listing back to review (the contract's rule).
+describe("edit form: the review warning", () => {
+  const API = "/api/v1";
+  const owner = makeUser({ id: "owner-1", id_verification_status: "verified" });
+  function editPage(status: OwnerListing["verification_status"] = "approved") {
+    const listing = makeOwnerListing({
+      user_id: "owner-1",
+      verification_status: status,
+      monthly_rent: 1000,
+      unit_type: "2x2",
+      address: "100 Main St, Gainesville, FL",
+      pictures: ["/api/v1/images/listings/owner-1_a.jpg", "/api/v1/images/listings/owner-1_b.jpg"],
+      thumbnails: ["/api/v1/images/listings/owner-1_a.thumb.jpg", "/api/v1/images/listings/owner-1_b.thumb.jpg"],
+    });
+    fakeApi({
+      [`GET ${API}/universities/`]: { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }, { id: 2, name: "Florida State University", abbreviation: "FSU" }] },
+      [`GET ${API}/subleases/l1`]: { data: listing },
+      [`GET ${API}/users/profile`]: { data: owner },
+    });
+    renderApp("/edit/l1", { token: "t", user: owner });
+  }
+  const warning = () => screen.queryByText(/Saving sends your listing back for a short review/);
+
+  it("a small rent cut or parking says nothing; a new description, unit type or a cut of more than a quarter names the change", async () => {
+    editPage();
+    const ui = userEvent.setup();
+    const rent = await screen.findByLabelText("Monthly rent ($)");
+    await waitFor(() => expect(rent).toHaveValue(1000));
+    await ui.clear(rent);
+    await ui.type(rent, "750");
+    expect(warning()).toBeNull();
+    await ui.clear(rent);
+    await ui.type(rent, "749");
+    expect(warning()).toHaveTextContent(/again: rent cut by more than a quarter\.$/);
+    await ui.clear(rent);
+    await ui.type(rent, "1000");
+    await ui.selectOptions(screen.getByLabelText("Unit type"), "studio");
+    expect(warning()).toHaveTextContent(/again: a new unit type\.$/);
+    await ui.selectOptions(screen.getByLabelText("Unit type"), "2x2");
+    await ui.type(screen.getByLabelText("Description"), " Fixed.");
+    expect(warning()).toHaveTextContent(/again: a new description\.$/);
+  });
+
+  it("a listing still under review shows no warning", async () => {
+    editPage("pending");
+    const ui = userEvent.setup();
+    await waitFor(() => expect(screen.getByLabelText("Monthly rent ($)")).toHaveValue(1000));
+    await ui.selectOptions(screen.getByLabelText("Unit type"), "studio");
+    expect(warning()).toBeNull();
   });
 });

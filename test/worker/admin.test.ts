@@ -324,3 +324,92 @@ describe("conversations, read-only for moderation", () => {
     expect((await admin("/api/v1/admin/conversations/pc1/messages", { method: "POST" })).status).toBe(404);
   });
 });
+
+// Issue 22, item 10: a review applies to the version staff saw (its revision), or is refused with 409.
+describe("reviews apply to the version staff saw", () => {
+  type Listed = { id: string; revision: number; verification_status: string; price_check: { comparables: number; median: number | null; far_below: boolean; approved_rent: number | null } };
+  const listed = async (id: string, path = "/api/v1/admin/listings") => (await json<{ listings: Listed[] }>(await admin(path))).listings.find((l) => l.id === id)!;
+  const verify = (id: string, body: Record<string, unknown>) => admin(`/api/v1/admin/listings/${id}/verify`, { method: "PATCH", body: JSON.stringify(body) });
+  const decisions = async (id: string) =>
+    (await json<{ audit: { action: string; item_id: string }[] }>(await admin("/api/v1/admin/audit"))).audit.filter((a) => a.item_id === id && /^listing_(approved|rejected)$/.test(a.action));
+  const stateOf = async (id: string) => (await env.DB.prepare("SELECT verification_status, revision FROM listings WHERE id = ?").bind(id).first<{ verification_status: string; revision: number }>())!;
+
+  it("an owner's edit after staff opened it: 409 with a readable detail, nothing changes; the new version is approved", async () => {
+    await insertListing("rv1");
+    const seen = await listed("rv1", "/api/v1/admin/listings/pending");
+    expect(seen.revision).toBe(0);
+    const edit = await api("/api/v1/subleases/rv1", authed(student.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 150, university_id: 2 }) }));
+    expect(edit.status).toBe(200);
+    const stale = await verify("rv1", { status: "approved", revision: seen.revision });
+    expect(stale.status).toBe(409);
+    expect(await json(stale)).toEqual({ detail: "This listing changed since you opened it. Review the new version." });
+    expect(await stateOf("rv1")).toEqual({ verification_status: "pending", revision: 1 });
+    expect(await decisions("rv1")).toEqual([]);
+    expect((await api("/api/v1/subleases/rv1")).status).toBe(404);
+
+    const fresh = await listed("rv1");
+    expect(fresh.revision).toBe(1);
+    const ok = await verify("rv1", { status: "approved", revision: fresh.revision });
+    expect(ok.status).toBe(200);
+    expect(await json(ok)).toMatchObject({ success: true, changed: true, listing: { id: "rv1", verification_status: "approved", monthly_rent: 150, revision: 2 } });
+    expect(await decisions("rv1")).toHaveLength(1);
+    // The retry of that click: nothing changes, nothing more is logged.
+    expect(await json(await verify("rv1", { status: "approved", revision: fresh.revision }))).toMatchObject({ changed: false });
+    expect(await decisions("rv1")).toHaveLength(1);
+  });
+
+  it("refuses a revision that is not a whole number (422), and without one applies to the listing as it is (the contract's bare body)", async () => {
+    await insertListing("rv2");
+    expect((await verify("rv2", { status: "approved", revision: "latest" })).status).toBe(422);
+    expect((await verify("rv2", { status: "approved", revision: -1 })).status).toBe(422);
+    expect((await verify("rv2", { status: "approved" })).status).toBe(200);
+    expect((await stateOf("rv2")).verification_status).toBe("approved");
+  });
+
+  it("two staff deciding at once (approve and reject, many times): one decision applies and is logged once, the other hears 409", async () => {
+    for (let i = 0; i < 6; i++) {
+      const id = `rvc${i}`;
+      await insertListing(id);
+      const { revision } = await listed(id, "/api/v1/admin/listings/pending");
+      const [a, b] = await Promise.all([
+        verify(id, { status: "approved", revision }),
+        verify(id, { status: "rejected", rejection_reason: "Photos do not match", revision }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const winner = a.status === 200 ? "approved" : "rejected";
+      expect(await json(a.status === 409 ? a : b)).toEqual({ detail: "This listing changed since you opened it. Review the new version." });
+      expect(await stateOf(id)).toEqual({ verification_status: winner, revision: revision + 1 });
+      const logged = await decisions(id);
+      expect(logged.map((d) => d.action)).toEqual([`listing_${winner}`]);
+    }
+  });
+
+  it("two staff approving at once: one applies (changed true), the other changes nothing (changed false); one audit entry", async () => {
+    for (let i = 0; i < 4; i++) {
+      const id = `rva${i}`;
+      await insertListing(id);
+      const { revision } = await listed(id, "/api/v1/admin/listings/pending");
+      const answers = await Promise.all([verify(id, { status: "approved", revision }), verify(id, { status: "approved", revision })]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      const changed = await Promise.all(answers.map(async (r) => (await json<{ changed: boolean }>(r)).changed));
+      expect(changed.sort()).toEqual([false, true]);
+      expect(await decisions(id)).toHaveLength(1);
+      expect((await stateOf(id)).revision).toBe(revision + 1);
+    }
+  });
+
+  it("shows the price check on every listing, pending or approved: comparables, median, verdict and the approved rent", async () => {
+    for (let i = 0; i < 5; i++) await insertListing(`pcc${i}`, "approved", { university_id: 5, unit_type: "4x4", monthly_rent: 1000 + i * 100 });
+    await insertListing("pcp", "pending", { university_id: 5, unit_type: "4x4", monthly_rent: 450 });
+    await insertListing("pca", "approved", { university_id: 5, unit_type: "4x4", monthly_rent: 1100, approved_rent: 1300 });
+    const pending = await listed("pcp", "/api/v1/admin/listings/pending");
+    // Median of 1000..1400 and the approved 1100 (6 rents: 1100 and 1200 in the middle).
+    expect(pending.price_check).toEqual({ comparables: 6, median: 1150, far_below: true, approved_rent: null });
+    const live = await listed("pca");
+    // Its own rent left out: 1000..1400, median 1200.
+    expect(live.price_check).toEqual({ comparables: 5, median: 1200, far_below: false, approved_rent: 1300 });
+    // The review's answer carries it too.
+    const reviewed = await json<{ listing: Listed }>(await verify("pcp", { status: "rejected", rejection_reason: "Price too good to be true", revision: pending.revision }));
+    expect(reviewed.listing.price_check).toMatchObject({ comparables: 6, median: 1150, far_below: true });
+  });
+});

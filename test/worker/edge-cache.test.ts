@@ -49,7 +49,6 @@ describe("browse", () => {
     expect(second.headers.get("X-Request-Id")).toBeTruthy();
     expect(second.headers.get("X-Request-Id")).not.toBe(first.headers.get("X-Request-Id"));
     expect(second.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    expect(second.headers.get("x-d1-bookmark")).toBeNull();
   });
 
   it("never gives one filter another filter's page", async () => {
@@ -127,15 +126,15 @@ describe("detail and purge", () => {
     expect(status(after)).toBe("MISS");
     expect((await json<ListingResponse>(after)).data.monthly_rent).toBe(950);
     expect(status(await api("/api/v1/subleases/e02"))).toBe("HIT");
-    // A new title sends it back to review: signed out, it is gone at once (never served from the cache).
-    const renamed = await api("/api/v1/subleases/e02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "New title" }) }));
-    expect(renamed.status).toBe(200);
+    // A new address sends it back to review: signed out, it is gone at once (never served from the cache).
+    const moved = await api("/api/v1/subleases/e02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ address: "9 New St" }) }));
+    expect(moved.status).toBe(200);
     const hidden = await api("/api/v1/subleases/e02");
     expect(hidden.status).toBe(404);
-    // The owner reads the new title (signed in: never cached).
+    // The owner reads the new address (signed in: never cached).
     const own = await api("/api/v1/subleases/e02", authed(owner.access_token));
     expect(status(own)).toBe("BYPASS");
-    expect((await json<ListingResponse>(own)).data.title).toBe("New title");
+    expect((await json<ListingResponse>(own)).data.address).toBe("9 New St");
   });
 
   it("purges on delete", async () => {
@@ -202,4 +201,197 @@ describe("universities", () => {
 it("leaves the D1 binding's data alone (sanity: the listing rows are there)", async () => {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE id LIKE 'e0%'").first<{ n: number }>();
   expect(row!.n).toBeGreaterThan(0);
+});
+
+// Issue 22, item 7: every listing write is visible to signed-out readers at once, in every data center
+// (the listings generation, decision 016), while a read after no write stays a cache hit.
+describe("writes visible at once (the listings generation)", () => {
+  let adminToken: string;
+  let writer: Session;
+  const admin = (path: string, init: RequestInit = {}) => api(path, authed(adminToken, init));
+  const BROWSE = "/api/v1/subleases/?limit=100";
+  const browseIds = async () => {
+    const res = await api(BROWSE);
+    return { status: status(res), ids: (await json<BrowseResponse>(res)).data.map((l) => l.id) };
+  };
+  const browseListing = async (id: string) => (await json<BrowseResponse>(await api(BROWSE))).data.find((l) => l.id === id);
+  /**
+   * Browse and the listing's detail, each read twice signed out: the second is a hit (the cache is
+   * warm) and shows the listing. Fixtures are written straight to D1, past the services, so the
+   * generation is moved first, as the write that made them public would have.
+   */
+  const warm = async (id: string) => {
+    await env.DB.prepare("UPDATE cache_generation SET generation = generation + 1 WHERE id = 1").run();
+    for (const url of [BROWSE, `/api/v1/subleases/${id}`]) {
+      await api(url);
+      expect(status(await api(url))).toBe("HIT");
+    }
+    expect((await browseIds()).ids).toContain(id);
+  };
+  const generation = async () => (await env.DB.prepare("SELECT generation FROM cache_generation WHERE id = 1").first<{ generation: number }>())!.generation;
+
+  beforeAll(async () => {
+    ({ token: adminToken } = await json<{ token: string }>(await api("/api/v1/admin/login", { method: "POST", body: JSON.stringify({ password: env.ADMIN_PASSWORD }) })));
+    writer = await signUp("edge-writer@ufl.edu");
+  });
+
+  it("a read after no write is a hit that reads one row (the generation) and renders nothing", async () => {
+    let renders = 0;
+    const app = new Hono<AppContext>();
+    app.get("/p", (c) => edgeCached(c, async () => (renders++, c.html("<p>p</p>"))));
+    const page = async () => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(new Request("http://gen.test/p"), env, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    expect(status(await page())).toBe("MISS");
+    expect(status(await page())).toBe("HIT");
+    expect(status(await page())).toBe("HIT");
+    expect(renders).toBe(1);
+    // The price of the check: one primary-key read of one row.
+    const read = await env.DB.prepare("SELECT generation FROM cache_generation WHERE id = 1").all();
+    expect(read.meta.rows_read).toBe(1);
+  });
+
+  it("approval: a pending listing appears on browse and its detail at once", async () => {
+    await insertListing(writer.user.id, "w01", { verification_status: "pending" });
+    await warm("e01");
+    expect((await api("/api/v1/subleases/w01")).status).toBe(404);
+    expect((await browseIds()).ids).not.toContain("w01");
+    expect((await admin("/api/v1/admin/listings/w01/verify", { method: "PATCH", body: JSON.stringify({ status: "approved" }) })).status).toBe(200);
+    const after = await browseIds();
+    expect(after.status).toBe("MISS");
+    expect(after.ids).toContain("w01");
+    expect((await api("/api/v1/subleases/w01")).status).toBe(200);
+  });
+
+  it("rejection of an approved listing: gone from browse and detail at once", async () => {
+    await insertListing(writer.user.id, "w02");
+    await warm("w02");
+    expect((await admin("/api/v1/admin/listings/w02/verify", { method: "PATCH", body: JSON.stringify({ status: "rejected", rejection_reason: "Fake" }) })).status).toBe(200);
+    expect((await browseIds()).ids).not.toContain("w02");
+    expect((await api("/api/v1/subleases/w02")).status).toBe(404);
+  });
+
+  it("staff hide: gone at once", async () => {
+    await insertListing(writer.user.id, "w03");
+    await warm("w03");
+    expect((await admin("/api/v1/admin/listings/w03", { method: "PATCH", body: JSON.stringify({ moderation_status: "hidden" }) })).status).toBe(200);
+    expect((await browseIds()).ids).not.toContain("w03");
+    expect((await api("/api/v1/subleases/w03")).status).toBe(404);
+  });
+
+  it("suspension takes every listing of the user off browse, detail and the rendered pages at once; lifting it brings them back at once", async () => {
+    const scammer = await signUp("edge-scammer@ufl.edu");
+    await insertListing(scammer.user.id, "w04", { title: "Bait studio w04" });
+    await insertListing(scammer.user.id, "w05", { title: "Bait loft w05" });
+    await warm("w04");
+    await api("/");
+    const home = await api("/");
+    expect(status(home)).toBe("HIT");
+    expect(await home.text()).toContain("Bait studio w04");
+    await api("/listing/w05");
+    expect(status(await api("/listing/w05"))).toBe("HIT");
+
+    const reporter = await signUp("edge-reporter@ufl.edu");
+    const report = await json<{ data: { id: string } }>(
+      await api("/api/v1/reports", authed(reporter.access_token, { method: "POST", body: JSON.stringify({ kind: "listing", listing_id: "w04", reason: "scam" }) })),
+    );
+    const resolved = await admin(`/api/v1/admin/reports/${report.data.id}/resolve`, { method: "POST", body: JSON.stringify({ action: "suspend_user" }) });
+    expect(resolved.status).toBe(200);
+    const ids = (await browseIds()).ids;
+    expect(ids).not.toContain("w04");
+    expect(ids).not.toContain("w05");
+    expect((await api("/api/v1/subleases/w04")).status).toBe(404);
+    const homeAfter = await api("/");
+    expect(status(homeAfter)).not.toBe("HIT");
+    expect(await homeAfter.text()).not.toContain("Bait studio w04");
+    expect(await (await api("/listing/w05")).text()).not.toContain("Bait loft w05");
+
+    await warm("e01");
+    expect((await admin(`/api/v1/admin/users/${scammer.user.id}/unsuspend`, { method: "POST" })).status).toBe(200);
+    expect((await browseIds()).ids).toEqual(expect.arrayContaining(["w04", "w05"]));
+  });
+
+  it("deletion by the owner and by staff: gone at once", async () => {
+    const own = await signUp("edge-deleter@ufl.edu");
+    await insertListing(own.user.id, "w06");
+    await insertListing(own.user.id, "w07");
+    await warm("w06");
+    expect((await api("/api/v1/subleases/w06", authed(own.access_token, { method: "DELETE" }))).status).toBe(204);
+    expect((await browseIds()).ids).not.toContain("w06");
+    await warm("w07");
+    expect((await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "listings", itemId: "w07" }) })).status).toBe(200);
+    expect((await browseIds()).ids).not.toContain("w07");
+    expect((await api("/api/v1/subleases/w07")).status).toBe(404);
+  });
+
+  it("account deletion: the account's listings are gone at once", async () => {
+    const leaving = await signUp("edge-leaving@ufl.edu");
+    await insertListing(leaving.user.id, "w08");
+    await warm("w08");
+    expect((await admin("/api/v1/admin/delete-item", { method: "DELETE", body: JSON.stringify({ tableName: "users", itemId: leaving.user.id }) })).status).toBe(200);
+    expect((await browseIds()).ids).not.toContain("w08");
+  });
+
+  it("an owner's edit that stays live: the new rent shows at once on browse and detail", async () => {
+    await insertListing(writer.user.id, "w09", { monthly_rent: 880 });
+    await warm("w09");
+    const edit = await api("/api/v1/subleases/w09", authed(writer.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 860, description: "Sunny room near campus, fixed typo" }) }));
+    expect((await json<{ data: { verification_status: string } }>(edit)).data.verification_status).toBe("approved");
+    expect((await browseListing("w09"))?.monthly_rent).toBe(860);
+    expect((await json<ListingResponse>(await api("/api/v1/subleases/w09"))).data.monthly_rent).toBe(860);
+  });
+
+  it("promotion start and end by staff, and the bulk clean-up: shown at once", async () => {
+    await insertListing(writer.user.id, "w10");
+    await warm("w10");
+    expect((await admin("/api/v1/admin/listings/w10/promote", { method: "POST" })).status).toBe(200);
+    expect((await browseListing("w10"))?.promoted).toBe(true);
+    expect((await admin("/api/v1/admin/listings/w10/unpromote", { method: "POST" })).status).toBe(200);
+    expect((await browseListing("w10"))?.promoted).toBe(false);
+
+    await insertListing(writer.user.id, "w11", { promotion_start: "2026-01-01T00:00:00.000Z", promotion_end: "2099-01-01T00:00:00.000Z", promotion_source: "admin" });
+    await generationBumpedBy(() => admin("/api/v1/admin/listings/w11/unpromote", { method: "POST" }));
+    // The clean-up of lapsed staff promotions (none lapsed: no bump; one lapsed: a bump).
+    await insertListing(writer.user.id, "w12", { promotion_start: "2026-01-01T00:00:00.000Z", promotion_end: "2026-01-02T00:00:00.000Z", promotion_source: "admin" });
+    await generationBumpedBy(() => admin("/api/v1/cleanup-expired-promotions".replace("/api/v1/", "/api/v1/admin/"), { method: "POST" }));
+  });
+
+  it("the cron's writes (lapsed promotions, listings paused for freshness) move the generation", async () => {
+    const { runHousekeeping } = await import("../../worker/services/housekeeping");
+    await insertListing(writer.user.id, "w13", { promotion_start: "2026-01-01T00:00:00.000Z", promotion_end: "2026-01-02T00:00:00.000Z", promotion_source: "stripe", auto_renew: 0 });
+    await generationBumpedBy(() => runHousekeeping(env, Date.parse("2026-02-01T00:00:00.000Z")));
+    await insertListing(writer.user.id, "w14", { availability_confirmed_at: "2026-01-01T00:00:00.000Z", availability_asked_at: "2026-01-16T00:00:00.000Z" });
+    const before = await generation();
+    await runHousekeeping(env, Date.parse("2026-01-23T00:00:00.000Z"));
+    expect((await env.DB.prepare("SELECT status FROM listings WHERE id = 'w14'").first<{ status: string }>())!.status).toBe("paused");
+    expect(await generation()).toBeGreaterThan(before);
+  });
+
+  it("verify-all: every approved listing appears at once", async () => {
+    await insertListing(writer.user.id, "w15", { verification_status: "pending" });
+    await warm("e01");
+    expect((await admin("/api/v1/admin/listings/verify-all", { method: "POST" })).status).toBe(200);
+    expect((await browseIds()).ids).toContain("w15");
+  });
+
+  it("a stale copy is never served across a write: past 30 s, the first read after a write is a miss with the change", async () => {
+    await insertListing(writer.user.id, "w16", { monthly_rent: 990 });
+    const start = Date.now();
+    setEdgeCacheClock(() => start);
+    await api(BROWSE);
+    setEdgeCacheClock(() => start + 45_000);
+    expect((await admin("/api/v1/admin/listings/w16", { method: "PATCH", body: JSON.stringify({ moderation_status: "hidden" }) })).status).toBe(200);
+    const after = await browseIds();
+    expect(after.status).toBe("MISS");
+    expect(after.ids).not.toContain("w16");
+  });
+
+  async function generationBumpedBy(write: () => Promise<unknown>) {
+    const before = await generation();
+    await write();
+    expect(await generation()).toBeGreaterThan(before);
+  }
 });

@@ -293,7 +293,7 @@ describe("create, edit, delete", () => {
     expect(await json(none)).toMatchObject({ detail: "Please upload at least one photo" });
   });
 
-  it("edits: owner only (403 for another's public listing, 404 for another's pending one); content changes go back to review", async () => {
+  it("edits: owner only (403 for another's public listing, 404 for another's pending one); material changes go back to review", async () => {
     expect((await api("/api/v1/subleases/b03", authed(other.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 1 }) }))).status).toBe(403);
     expect((await api("/api/v1/subleases/b06", authed(other.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 1 }) }))).status).toBe(404);
 
@@ -301,6 +301,7 @@ describe("create, edit, delete", () => {
     expect(rent.status).toBe(200);
     expect((await json<OwnerListingResponse>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
 
+    // Material changes (listing-visibility.test.ts has each rule, issue 22 and decision 015).
     const title = await api("/api/v1/subleases/b02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "Renamed studio" }) }));
     expect((await json<OwnerListingResponse>(title)).data.verification_status).toBe("pending");
     await env.DB.prepare("UPDATE listings SET verification_status = 'approved', status = 'available' WHERE id IN ('b02', 'b09')").run();

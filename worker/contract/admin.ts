@@ -1,24 +1,37 @@
-import { z } from "./zod";
+import { visibleText, z } from "./zod";
 import { LIMITS } from "./constants";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
 
-const reason = z.string().trim().max(LIMITS.rejectionReasonMax, "Reason must be at most 500 characters").nullable().optional();
+const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, "Reason must be at most 500 characters").nullable().optional();
 
-/** A review: approve, or reject with a required reason. */
-export const reviewSchema = z
-  .object({ status: z.enum(["approved", "rejected"], "status must be approved or rejected"), rejection_reason: reason })
-  .refine((r) => r.status === "approved" || !!r.rejection_reason, {
-    message: "Please provide a reason for rejection",
-    path: ["rejection_reason"],
-  });
+/** The answer to a review of a version that is no longer the listing's (409). */
+export const LISTING_CHANGED_DETAIL = "This listing changed since you opened it. Review the new version.";
+
+const reviewFields = z.object({ status: z.enum(["approved", "rejected"], "status must be approved or rejected"), rejection_reason: reason });
+const reasonWhenRejected: [(r: { status: string; rejection_reason?: string | null }) => boolean, { message: string; path: string[] }] = [
+  (r) => r.status === "approved" || !!r.rejection_reason,
+  { message: "Please provide a reason for rejection", path: ["rejection_reason"] },
+];
+
+/** A review (of an identity document): approve, or reject with a required reason. */
+export const reviewSchema = reviewFields.refine(...reasonWhenRejected);
+
+/**
+ * A listing review. `revision` is the version staff saw (the listing's `revision` as the staff lists
+ * answered it): the decision applies to that version or is refused with 409. The panel always sends
+ * it; without it (the API contract's bare body) the decision applies to the listing as it is.
+ */
+export const listingReviewSchema = reviewFields
+  .extend({
+    revision: z.number("revision must be a whole number").int("revision must be a whole number").min(0, "revision must be a whole number").optional(),
+  })
+  .refine(...reasonWhenRejected);
 
 /** What staff may correct on any listing (moderation: fix a typo, a price, or hide it). */
 export const adminListingEditSchema = z.object({
-  title: z.string().trim().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`).optional(),
-  description: z
-    .string()
-    .trim()
+  title: visibleText().min(1, "Title is required").max(LIMITS.titleMaxApi, `Title must be at most ${LIMITS.titleMaxApi} characters`).optional(),
+  description: visibleText({ multiline: true })
     .min(1, "Description is required")
     .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`)
     .optional(),
@@ -36,7 +49,7 @@ export const DELETABLE_TABLES = ["users", "listings", "feedback", "verification_
 
 export const feedbackSchema = z.object({
   email: z.string().trim().min(1, "Please fill in all fields").pipe(z.email("Please enter a valid email address").max(254)),
-  message: z.string().trim().min(1, "Please fill in all fields").max(LIMITS.feedbackMessageMax, "Message is too long"),
+  message: visibleText({ multiline: true }).min(1, "Please fill in all fields").max(LIMITS.feedbackMessageMax, "Message is too long"),
 });
 
 export interface FeedbackItem {
@@ -108,6 +121,24 @@ export interface AdminListing extends OwnerListing {
   location: string;
   /** Price check (issue 13): the median rent of similar approved listings, only when this rent is below half of it. */
   rent_check_median: number | null;
+  /** The version staff see: a review sends it back, and is refused (409) once the listing moved on (issue 22). */
+  revision: number;
+  /** The price check on every listing, pending or edited (issue 22). */
+  price_check: PriceCheck;
+}
+
+/**
+ * The rent against similar listings: approved listings of the same university and unit type, this one
+ * left out. `far_below` is the listing page's verdict (below half the median of at least 5 of them).
+ */
+export interface PriceCheck {
+  /** How many similar approved listings there are. */
+  comparables: number;
+  /** Their median monthly rent (null when there are none). */
+  median: number | null;
+  far_below: boolean;
+  /** The rent staff last approved (null: never approved), so a cut since then shows. */
+  approved_rent: number | null;
 }
 
 /** GET admin/listings, admin/listings/pending, admin/listings/promoted. */

@@ -143,3 +143,63 @@ export function isRentFarBelow(rent: number, comparables: { count: number; media
   if (comparables.count < PRICE_CHECK.minComparables || comparables.median === null) return false;
   return rent < comparables.median * PRICE_CHECK.belowFraction;
 }
+
+/**
+ * An approved listing's rent may drop by at most this share of the rent staff last approved without
+ * another review (issue 22): a bigger cut is the bait-price pattern (approved at a real rent, then
+ * lowered to draw deposits). Exactly a quarter is allowed; more is not.
+ */
+export const MAX_RENT_DROP_WITHOUT_REVIEW = 0.25;
+
+/** What staff judged when they approved a listing: the facts an owner's edit is compared on. */
+export interface ReviewedFacts {
+  title: string;
+  description: string;
+  university_id: number;
+  unit_type: string;
+  address: string;
+  monthly_rent: number;
+  /** The photos in order (keys or addresses: only compared with each other). */
+  photos: readonly string[];
+}
+
+/** Why an edit sends an approved listing back to review (staff and the edit form can say which). */
+export type MaterialChange = "title" | "description" | "university" | "unit_type" | "address" | "photos" | "rent_far_below" | "rent_drop";
+
+/**
+ * The material changes of an owner's edit of an approved listing (issue 22, docs/decisions/015): the
+ * title, the description, the university, the unit type, the address and the photos (any added,
+ * removed or reordered) always (text is what a bait-and-switch rewrites, so staff read every new
+ * word); the rent when it is lowered below the price check's "far below typical" line
+ * (`isRentFarBelow` on `comparables`, null when unknown) or to less than three quarters of
+ * `approvedRent` (the rent staff last approved; the rent before this edit when unknown). Anything
+ * else (the dates, parking, pets, a higher rent, availability) keeps the listing live.
+ */
+export function materialChanges(
+  before: ReviewedFacts & { approvedRent?: number | null },
+  after: ReviewedFacts,
+  comparables: { count: number; median: number | null } | null,
+): MaterialChange[] {
+  const changes: MaterialChange[] = [];
+  if (after.title.trim() !== before.title.trim()) changes.push("title");
+  if (after.description.trim() !== before.description.trim()) changes.push("description");
+  if (after.university_id !== before.university_id) changes.push("university");
+  if (after.unit_type !== before.unit_type) changes.push("unit_type");
+  if (after.address.trim() !== before.address.trim()) changes.push("address");
+  if (after.photos.length !== before.photos.length || after.photos.some((p, i) => p !== before.photos[i])) changes.push("photos");
+  if (after.monthly_rent < before.monthly_rent) {
+    if (comparables && isRentFarBelow(after.monthly_rent, comparables)) changes.push("rent_far_below");
+    const approved = before.approvedRent ?? before.monthly_rent;
+    if (after.monthly_rent < approved * (1 - MAX_RENT_DROP_WITHOUT_REVIEW)) changes.push("rent_drop");
+  }
+  return changes;
+}
+
+/** Whether an owner's edit of an approved listing sends it back to review (see `materialChanges`). */
+export function editNeedsReview(
+  before: ReviewedFacts & { approvedRent?: number | null },
+  after: ReviewedFacts,
+  comparables: { count: number; median: number | null } | null,
+): boolean {
+  return materialChanges(before, after, comparables).length > 0;
+}

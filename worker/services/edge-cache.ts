@@ -11,9 +11,14 @@
  *   `Cache-Control: no-cache` / `Pragma: no-cache` (a hard reload).
  * - Stored: 200 answers without `Set-Cookie` or `Cache-Control: private | no-store`; body and content
  *   headers only (request id, security headers and CORS are added again by app.ts on every answer).
- * - Purge: every listing write calls `purgeListingCache(ids)`: the detail API key and `/listing/{id}`.
- *   Browse pages cannot be enumerated: they expire within 90 s. `cache.delete` only purges the local
- *   data center.
+ * - Generation: every entry is stored with the listings generation it was produced at (one row of
+ *   `cache_generation`). Each request reads the current generation (one primary-key read, in the
+ *   request's D1 session, so the answer is built from data at least that new) and never serves an
+ *   entry of an older one, fresh or stale: every data center, every browse page, at once (issue 22:
+ *   writes visible within seconds, not 90 s).
+ * - Purge: every listing write calls `purgeListingCache(ids)` right after it: it bumps the generation
+ *   (the one place that does) and drops the detail API key and `/listing/{id}` in this data center
+ *   (they would be refused anyway: it frees them early).
  * - `X-Edge-Cache: HIT | STALE | MISS | BYPASS` on every answer that went through here.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -21,6 +26,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "../contract/constants";
 import { D1_BOOKMARK_HEADER } from "../db/client";
+import { bumpCacheGeneration, readCacheGeneration } from "../db/queries/cache-generation";
 import type { AppContext } from "../lib/context";
 import { log } from "../lib/log";
 import { APP_VERSION } from "../version";
@@ -34,6 +40,8 @@ export const EDGE_STALE_MS = 60_000;
 /** Stored with the entry: when it was produced (ms), and the Cache-Control the answer itself carried. */
 const CACHED_AT = "X-Edge-Cached-At";
 const ORIGINAL_CACHE_CONTROL = "X-Edge-Cache-Control";
+/** Stored with the entry: the listings generation its data was read at. */
+const GENERATION = "X-Edge-Generation";
 /** The headers of an answer that are its content (everything else is per request and added again). */
 const CONTENT_HEADERS = ["content-type", "content-language", "cache-control", "last-modified", "x-rows-read"];
 
@@ -51,8 +59,8 @@ export interface EdgeCacheOptions {
   query?: boolean;
 }
 
-/** The origins a purge in this request reaches and the build it runs (set by `edgeCacheScope`). */
-const scope = new AsyncLocalStorage<{ origins: string[]; build: string }>();
+/** The origins a purge in this request reaches, the build it runs and its database (set by `edgeCacheScope`). */
+const scope = new AsyncLocalStorage<{ origins: string[]; build: string; db: D1Database }>();
 
 /**
  * The deployed build: the version plus Cloudflare's id of this deployment (version_metadata in
@@ -74,7 +82,7 @@ export const edgeCacheScope: MiddlewareHandler<AppContext> = (c, next) => {
       // An unparsable PUBLIC_BASE_URL: the request's origin only.
     }
   }
-  return scope.run({ origins: [...origins], build: buildOf(c.env) }, next);
+  return scope.run({ origins: [...origins], build: buildOf(c.env), db: c.env.DB }, next);
 };
 
 /** The cache key of `path` + `search` under `origin`, for this request's build. */
@@ -135,6 +143,13 @@ export async function edgeCached(c: Context<AppContext>, produce: () => Promise<
   // Called without an execution context (a test calling createApp().fetch): no background work, no cache.
   const ctx = executionContext(c);
   if (!ctx || bypassReason(c, options)) return mark(await produce(), "BYPASS");
+  // Read before any data, in the same D1 session: whatever `produce` reads is at least this new, so
+  // an entry is never stamped with a newer generation than its data. Unreadable: no cache at all.
+  const generation = await readCacheGeneration(c.env.DB).catch((err: unknown) => {
+    log.warn("edge_cache_error", { op: "generation", message: String(err) });
+    return null;
+  });
+  if (generation === null) return mark(await produce(), "BYPASS");
   const url = new URL(c.req.url);
   const key = edgeCacheKey(url.origin, url.pathname, url.search);
   const cache = caches.default;
@@ -144,11 +159,14 @@ export async function edgeCached(c: Context<AppContext>, produce: () => Promise<
   });
   if (cached) {
     const age = clock() - Number(cached.headers.get(CACHED_AT));
-    if (age >= 0 && age < EDGE_FRESH_MS) return served(cached, "HIT");
-    if (age >= 0 && age < EDGE_FRESH_MS + EDGE_STALE_MS) {
+    // An entry of an older generation predates a listing write: never served, fresh or stale. One of a
+    // newer generation (this request's replica lags behind the one that produced it) has newer data.
+    const current = Number(cached.headers.get(GENERATION)) >= generation;
+    if (current && age >= 0 && age < EDGE_FRESH_MS) return served(cached, "HIT");
+    if (current && age >= 0 && age < EDGE_FRESH_MS + EDGE_STALE_MS) {
       if (!refreshing.has(key)) {
         refreshing.add(key);
-        ctx.waitUntil(refresh(cache, key, produce));
+        ctx.waitUntil(refresh(cache, key, generation, produce));
       }
       return served(cached, "STALE");
     }
@@ -158,16 +176,16 @@ export async function edgeCached(c: Context<AppContext>, produce: () => Promise<
   if (!storable(res)) return mark(res, "MISS");
   const body = await res.arrayBuffer();
   ctx.waitUntil(
-    store(cache, key, new Response(body, res)).catch((err: unknown) => log.warn("edge_cache_error", { op: "put", message: String(err) })),
+    store(cache, key, generation, new Response(body, res)).catch((err: unknown) => log.warn("edge_cache_error", { op: "put", message: String(err) })),
   );
   return mark(new Response(body, res), "MISS");
 }
 
 /** The stale entry's background refresh; an answer that may not be shared any more (the listing went away: 404) drops it. */
-async function refresh(cache: Cache, key: string, produce: () => Promise<Response>): Promise<void> {
+async function refresh(cache: Cache, key: string, generation: number, produce: () => Promise<Response>): Promise<void> {
   try {
     const fresh = await produce();
-    if (storable(fresh)) await store(cache, key, fresh);
+    if (storable(fresh)) await store(cache, key, generation, fresh);
     else await cache.delete(key);
   } catch (err) {
     if (!(err instanceof HTTPException)) log.warn("edge_cache_error", { op: "refresh", message: String(err) });
@@ -181,8 +199,8 @@ async function refresh(cache: Cache, key: string, produce: () => Promise<Respons
 const storable = (res: Response) =>
   res.status === 200 && !res.headers.has("set-cookie") && !/\b(private|no-store)\b/i.test(res.headers.get("cache-control") ?? "");
 
-/** Stores the content of `res` (if storable) under `key`, stamped with the time; the edge drops it after fresh + stale. */
-async function store(cache: Cache, key: string, res: Response): Promise<void> {
+/** Stores the content of `res` (if storable) under `key`, stamped with the time and the generation; the edge drops it after fresh + stale. */
+async function store(cache: Cache, key: string, generation: number, res: Response): Promise<void> {
   if (!storable(res)) return;
   const headers = new Headers();
   for (const name of CONTENT_HEADERS) {
@@ -193,6 +211,7 @@ async function store(cache: Cache, key: string, res: Response): Promise<void> {
   if (own !== null) headers.set(ORIGINAL_CACHE_CONTROL, own);
   headers.set("cache-control", `public, max-age=${(EDGE_FRESH_MS + EDGE_STALE_MS) / 1000}`);
   headers.set(CACHED_AT, String(clock()));
+  headers.set(GENERATION, String(generation));
   await cache.put(key, new Response(await res.arrayBuffer(), { status: 200, headers }));
 }
 
@@ -217,12 +236,20 @@ function mark(res: Response, status: EdgeCacheStatus): Response {
 }
 
 /**
- * Purges these listings' entries (the detail API and the bare `/listing/{id}` page) in this data
- * center. Called by the services after every listing write. Outside a request (the cron) it does
- * nothing: those changes show within fresh + stale (90 s).
+ * Every listing write calls this right after it (services: listings, promotions, reports, freshness,
+ * accounts; the cron): bumps the listings generation, so no data center serves an answer produced
+ * before the write (within one D1 read of it), then drops these listings' entries (the detail API and
+ * the bare `/listing/{id}` page) in this data center. In a request it uses the request's database;
+ * outside one (the cron) pass `db`. A failed bump is logged, not thrown: the write itself is done,
+ * and the old answers still expire within fresh + stale (90 s).
  */
-export async function purgeListingCache(ids: Iterable<string | null | undefined>): Promise<void> {
-  const origins = scope.getStore()?.origins;
+export async function purgeListingCache(ids: Iterable<string | null | undefined>, db?: D1Database): Promise<void> {
+  const store = scope.getStore();
+  const database = db ?? store?.db;
+  if (database) {
+    await bumpCacheGeneration(database).catch((err: unknown) => log.error("edge_cache_error", { op: "bump", message: String(err) }));
+  }
+  const origins = store?.origins;
   if (!origins) return;
   const keys = [...new Set(ids)]
     .filter((id): id is string => !!id)

@@ -15,6 +15,7 @@ import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
+import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
 
 const DAY_MS = 86_400_000;
@@ -35,6 +36,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     deleteExpiredAdminRevocations(db, now),
     endLapsedCancelledSubscriptions(db, nowIso),
   ]);
+  // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
+  if (promotions.meta.changes) await purgeListingCache([], env.DB);
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
   // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(env, getConfig(env), now).catch((err: unknown) => {

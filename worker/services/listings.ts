@@ -4,7 +4,7 @@
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
-import type { adminListingEditSchema, reviewSchema } from "../contract/admin";
+import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
 import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
 import { createDb, type Db } from "../db/client";
@@ -19,15 +19,20 @@ import {
   photosOfListing,
   replacePhotos,
   updateListing,
-  updateListingUnlessReview,
+  updateListingForReview,
+  nextRevision,
+  approvedRentIfApproved,
+  findStaffListing,
   approvedRentsByGroup,
   rentComparables,
   rentGroupKey,
   type ListingRow,
   type PhotoValues,
+  type StaffListing,
 } from "../db/queries/listings";
-import { notFound, validationFailed } from "../lib/errors";
-import { allowsGenderPreference, fairGenderPreference, isRentFarBelow } from "../contract/policies";
+import { auditIfChanged } from "../db/queries/admin";
+import { conflict, notFound, validationFailed } from "../lib/errors";
+import { allowsGenderPreference, editNeedsReview, fairGenderPreference, isRentFarBelow } from "../contract/policies";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
@@ -121,11 +126,6 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   const attached = new Set(current.map((p) => p.key));
   const photos = input.pictures ? await checkPictures(env, userId, input.pictures, attached) : null;
   const picturesChanged = !!photos && photos.map((p) => p.key).join() !== current.map((p) => p.key).join();
-  const contentChanged =
-    (input.title !== undefined && input.title !== row.title) ||
-    (input.description !== undefined && input.description !== row.description) ||
-    (input.address !== undefined && input.address !== row.address) ||
-    picturesChanged;
   // Where the place is (issue 15): the coordinates sent (null clears them); an address changed without
   // them clears them (never the old address's coordinates); otherwise the stored ones. The distance is
   // recomputed whenever the place or the university changes. Coordinates sent need the suggestion's
@@ -142,10 +142,12 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   const universityChanged = input.university_id !== undefined && input.university_id !== row.university_id;
   const place = placeChanged || universityChanged ? await placeFields(db, input.university_id ?? row.university_id, point) : null;
   // A rejected listing goes back to review on any edit but its availability alone: the rejection
-  // email promises that saving the fixed listing sends it to the team again.
+  // email promises that saving the fixed listing sends it to the team again. An approved one on a
+  // material change (contract/policies editNeedsReview, issue 22).
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
   const backToReview =
-    (contentChanged && row.verification_status === "approved") || (detailsEdited && row.verification_status === "rejected");
+    (row.verification_status === "approved" && (await approvedEditNeedsReview(env.DB, row, input, current, photos))) ||
+    (detailsEdited && row.verification_status === "rejected");
   // Fair preferences (decision 018): the unit type after this edit decides. A whole unit stores
   // no_preference, whatever was sent or stored before (an edit from 2x2 to studio drops the preference).
   const genderPreference = allowsGenderPreference(input.unit_type ?? row.unit_type) ? input.gender_preference : "no_preference";
@@ -169,6 +171,8 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
       // Marking it available confirms it is (fresh listings).
       ...(input.status === "available" && { availabilityConfirmedAt: isoNow() }),
       ...(backToReview && { verificationStatus: "pending", rejectionReason: null }),
+      // A new version for staff: a review of the version before this edit is refused (409).
+      revision: nextRevision,
       updatedAt: isoNow(),
     }),
   ];
@@ -182,6 +186,41 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   await purgeListingCache([row.id]);
   await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, removedKeys));
   return loadOwnerListing(env, row.id);
+}
+
+/**
+ * Whether this owner edit of an approved listing is material (policies `editNeedsReview`): compares the
+ * listing as staff approved it with the listing after the edit. The price check's comparables are read
+ * only when the rent is lowered.
+ */
+async function approvedEditNeedsReview(
+  d1: D1Database,
+  row: ListingRow,
+  input: ListingPatch,
+  currentPhotos: { key: string }[],
+  newPhotos: PhotoValues[] | null,
+): Promise<boolean> {
+  const before = {
+    title: row.title,
+    description: row.description,
+    university_id: row.university_id,
+    unit_type: row.unit_type,
+    address: row.address,
+    monthly_rent: row.monthly_rent,
+    photos: currentPhotos.map((p) => p.key),
+    approvedRent: row.approved_rent ?? null,
+  };
+  const after = {
+    title: input.title ?? row.title,
+    description: input.description ?? row.description,
+    university_id: input.university_id ?? row.university_id,
+    unit_type: input.unit_type ?? row.unit_type,
+    address: input.address ?? row.address,
+    monthly_rent: input.monthly_rent ?? row.monthly_rent,
+    photos: newPhotos ? newPhotos.map((p) => p.key) : before.photos,
+  };
+  const comparables = after.monthly_rent < before.monthly_rent ? await rentComparables(d1, row.id, after.university_id, after.unit_type) : null;
+  return editNeedsReview(before, after, comparables);
 }
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
@@ -204,8 +243,21 @@ export async function unreferencedKeys(db: D1Database, keys: (string | null)[]):
 
 /* ---------- staff ---------- */
 
-/** A listing as staff read it: the owner's view with the spec's display aliases (and the price check, when known). */
-export const toAdminListing = (l: OwnerListing, rentCheckMedian: number | null = null) => ({ ...l, price: l.monthly_rent, location: l.address, rent_check_median: rentCheckMedian });
+type Comparables = { count: number; median: number | null };
+
+/** A listing as staff read it: the owner's view with the spec's display aliases, its revision and the price check. */
+export function toAdminListing({ listing: l, revision, approvedRent }: StaffListing, comparables: Comparables): AdminListing {
+  const farBelow = isRentFarBelow(l.monthly_rent, comparables);
+  const median = comparables.median === null ? null : Math.round(comparables.median);
+  return {
+    ...l,
+    price: l.monthly_rent,
+    location: l.address,
+    rent_check_median: farBelow ? median : null,
+    revision,
+    price_check: { comparables: comparables.count, median, far_below: farBelow, approved_rent: approvedRent },
+  };
+}
 
 /* ---------- price check (issue 13) ---------- */
 
@@ -214,71 +266,82 @@ export async function isRentBelowTypical(db: D1Database, row: Pick<ListingRow, "
   return isRentFarBelow(row.monthly_rent, await rentComparables(db, row.id, row.university_id, row.unit_type));
 }
 
-/** The median staff see on a listing whose rent is far below similar ones, else null. */
-export async function rentCheckMedian(db: D1Database, l: Pick<OwnerListing, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<number | null> {
-  const comparables = await rentComparables(db, l.id, l.university_id, l.unit_type);
-  return isRentFarBelow(l.monthly_rent, comparables) ? Math.round(comparables.median!) : null;
-}
-
 /**
- * Staff lists with the price check: one read per (university, unit type) group of the list, each
- * listing's median taken without its own rent (when it is approved, it is one of the group's rows).
+ * Staff lists with the price check on every listing: one read per (university, unit type) group of the
+ * list, each listing's median taken without its own rent (when it is approved, it is one of the group's rows).
  */
-export async function toAdminListingsWithRentCheck(db: D1Database, list: OwnerListing[]) {
-  const groups = [...new Map(list.map((l) => [rentGroupKey(l.university_id, l.unit_type), { universityId: l.university_id, unitType: l.unit_type }])).values()];
+export async function toAdminListingsWithRentCheck(db: D1Database, list: StaffListing[]): Promise<AdminListing[]> {
+  const groups = [...new Map(list.map(({ listing: l }) => [rentGroupKey(l.university_id, l.unit_type), { universityId: l.university_id, unitType: l.unit_type }])).values()];
   const rents = await approvedRentsByGroup(db, groups);
-  return list.map((l) => {
+  return list.map((staff) => {
+    const l = staff.listing;
     const group = [...(rents.get(rentGroupKey(l.university_id, l.unit_type)) ?? [])];
     if (l.verification_status === "approved") {
       const own = group.indexOf(l.monthly_rent);
       if (own >= 0) group.splice(own, 1);
     }
-    const m = median(group);
-    return toAdminListing(l, isRentFarBelow(l.monthly_rent, { count: group.length, median: m }) ? Math.round(m!) : null);
+    return toAdminListing(staff, { count: group.length, median: median(group) });
   });
 }
 
-async function loadAdminListing(env: Env, id: string) {
-  const listing = await findOwnerListing(env.DB, id);
-  if (!listing) throw notFound("Listing not found");
-  return toAdminListing(listing, await rentCheckMedian(env.DB, listing));
+async function loadAdminListing(env: Env, id: string): Promise<AdminListing> {
+  const staff = await findStaffListing(env.DB, id);
+  if (!staff) throw notFound("Listing not found");
+  const l = staff.listing;
+  return toAdminListing(staff, await rentComparables(env.DB, l.id, l.university_id, l.unit_type));
 }
 
 /**
- * Staff's review, guarded: approving an approved listing (or a retry) changes nothing and sends
- * nothing. Approval starts a promotion bought while the listing was pending.
+ * Staff's review of the version they saw (`review.revision`, issue 22): applied in one batch with its
+ * audit entry only if the listing still is that version and not already so decided, moving it to the
+ * next revision; so of two decisions made at once exactly one applies and is audited. A listing that
+ * moved on answers 409, changing nothing, unless it already has the requested status (a retry, or
+ * another reviewer made the same decision): then nothing changes and nothing is sent (changed false).
+ * Approval records the approved rent and starts a promotion bought while the listing was pending.
  */
-export async function reviewListing(env: Env, config: Config, actor: string, id: string, review: z.infer<typeof reviewSchema>) {
+export async function reviewListing(env: Env, config: Config, actor: string, id: string, review: z.infer<typeof listingReviewSchema>) {
   const db = createDb(env);
   const row = await findListing(db, id);
   if (!row) throw notFound("Listing not found");
+  const unchanged = async () => ({ changed: false, listing: await loadAdminListing(env, id) });
+  if (row.verificationStatus === review.status) return unchanged();
+  if (review.revision !== undefined && review.revision !== row.revision) throw conflict(LISTING_CHANGED_DETAIL);
   const now = Date.now();
   const [changed] = await db.batch([
-    updateListingUnlessReview(db, id, review.status, {
+    updateListingForReview(db, id, row.revision, review.status, {
       verificationStatus: review.status,
       rejectionReason: review.status === "rejected" ? review.rejection_reason! : null,
-      ...(review.status === "approved" && startPendingPromotion(row.promotionPendingDays, now)),
+      ...(review.status === "approved" && { approvedRent: row.monthlyRent, ...startPendingPromotion(row.promotionPendingDays, now) }),
       updatedAt: isoNow(now),
     }),
-    audit(db, actor, `listing_${review.status}`, "listings", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
+    // Only when the decision above applied (its own statement's change count): one audit entry per decision.
+    auditIfChanged(db, actor, `listing_${review.status}`, "listings", id, {
+      revision: row.revision,
+      ...(review.rejection_reason ? { reason: review.rejection_reason } : {}),
+    }),
   ]);
-  if (changed.meta.changes) {
-    await purgeListingCache([id]);
-    await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
-    if (review.status === "approved") await alertSavedSearches(env, config, [id], now);
+  if (!changed.meta.changes) {
+    // Another decision or an edit landed between our read and our write.
+    const now = await findListing(db, id);
+    if (now?.verificationStatus === review.status) return unchanged();
+    throw conflict(LISTING_CHANGED_DETAIL);
   }
-  return { changed: !!changed.meta.changes, listing: await loadAdminListing(env, id) };
+  await purgeListingCache([id]);
+  await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  if (review.status === "approved") await alertSavedSearches(env, config, [id], now);
+  return { changed: true, listing: await loadAdminListing(env, id) };
 }
 
-/** Staff's correction of a listing (typo, price, or hiding it). */
+/** Staff's correction of a listing (typo, price, or hiding it): a new revision; a rent staff set on an approved listing is the approved rent. */
 export async function editListingByStaff(env: Env, actor: string, id: string, edit: z.infer<typeof adminListingEditSchema>) {
   const db = createDb(env);
   const [res] = await db.batch([
     updateListing(db, id, {
       ...(edit.title !== undefined && { title: edit.title }),
       ...(edit.description !== undefined && { description: edit.description }),
-      ...(edit.monthly_rent !== undefined && { monthlyRent: edit.monthly_rent }),
+      ...(edit.monthly_rent !== undefined && { monthlyRent: edit.monthly_rent, approvedRent: approvedRentIfApproved(edit.monthly_rent) }),
       ...(edit.moderation_status !== undefined && { moderationStatus: edit.moderation_status }),
+      revision: nextRevision,
       updatedAt: isoNow(),
     }),
     audit(db, actor, "listing_edit", "listings", id, edit),
@@ -293,6 +356,7 @@ export async function approveAllListings(env: Env, config: Config, actor: string
   const db = createDb(env);
   const pending = await listingsAwaitingReview(db);
   const [updated] = await db.batch([approveAllPending(db, isoNow()), audit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
+  if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
   for (const p of pending) await notifyListingReview(env, config, p.userId, p.title, true, null);
   await alertSavedSearches(env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };

@@ -49,8 +49,9 @@ export default function SupportRoute() {
         </p>
         <h3>How long until my listing is live?</h3>
         <p>
-          Our team reviews every new listing, typically within 24-48 hours. Changing the title, description, address
-          or photos of a live listing sends it back for a short review.
+          Our team reviews every new listing, typically within 24-48 hours. Changing the title, description,
+          university, unit type, address or photos of a live listing, or cutting its rent a lot, sends it back for a
+          short review.
         </p>
         <h3>What does promoting a listing do?</h3>
         <p>

@@ -8,7 +8,7 @@
  * the last sort value and id, and the instant the walk started, so pages stay consistent while
  * listings are added or promotions end.
  */
-import { and, eq, inArray, isNotNull, lt, ne } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { BrowseQuery, OwnerListing, PublicListing, Sort } from "../../contract/listings";
 import { PUBLIC_LISTING } from "../../contract/policies";
@@ -28,7 +28,7 @@ const LISTING_COLUMNS = `
   l.university_id, un.name AS university_name, un.abbreviation AS university_abbreviation,
   l.parking, l.allow_pets, l.gender_preference, l.created_at, l.updated_at, l.verification_status,
   l.rejection_reason, l.status, l.moderation_status, l.promotion_start, l.promotion_end, l.auto_renew, l.stripe_subscription_id,
-  l.availability_confirmed_at,
+  l.availability_confirmed_at, l.revision, l.approved_rent,
   u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
 const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
@@ -77,6 +77,9 @@ export interface ListingRow {
   auto_renew: number;
   stripe_subscription_id: string | null;
   availability_confirmed_at: string | null;
+  /** The version staff review and the rent they last approved (single-listing and staff reads; browse rows lack them). */
+  revision?: number;
+  approved_rent?: number | null;
   user_first_name: string;
   user_last_name: string;
   user_avatar_key: string | null;
@@ -195,12 +198,37 @@ export async function findOwnerListing(db: D1Database, id: string): Promise<Owne
   return row ? ((await rowsToListings(db, [row]))[0] ?? null) : null;
 }
 
-async function listingsWhere(db: D1Database, where: string, order: string, binds: unknown[] = [], limit = 500): Promise<OwnerListing[]> {
+async function listingRowsWhere(db: D1Database, where: string, order: string, binds: unknown[], limit: number): Promise<ListingRow[]> {
   const { results } = await db
     .prepare(`SELECT ${LISTING_COLUMNS} FROM ${LISTING_FROM} WHERE ${where} ORDER BY ${order} LIMIT ${limit}`)
     .bind(...binds)
     .all<ListingRow>();
-  return rowsToListings(db, results);
+  return results;
+}
+
+async function listingsWhere(db: D1Database, where: string, order: string, binds: unknown[] = [], limit = 500): Promise<OwnerListing[]> {
+  return rowsToListings(db, await listingRowsWhere(db, where, order, binds, limit));
+}
+
+/** A listing as staff review it: the owner's view, its revision (the version a review names) and the rent staff last approved. */
+export interface StaffListing {
+  listing: OwnerListing;
+  revision: number;
+  approvedRent: number | null;
+}
+
+async function toStaffListings(db: D1Database, rows: ListingRow[]): Promise<StaffListing[]> {
+  const photos = await photosFor(db, rows.map((r) => r.id));
+  const now = Date.now();
+  return rows.map((r) => ({ listing: toOwnerListing(r, photos.get(r.id) ?? [], now), revision: r.revision ?? 0, approvedRent: r.approved_rent ?? null }));
+}
+
+const staffListingsWhere = async (db: D1Database, where: string, order: string) => toStaffListings(db, await listingRowsWhere(db, where, order, [], 500));
+
+/** One listing as staff review it, or null. */
+export async function findStaffListing(db: D1Database, id: string): Promise<StaffListing | null> {
+  const row = await findListingRow(db, id);
+  return row ? ((await toStaffListings(db, [row]))[0] ?? null) : null;
 }
 
 /** A user's own listings, newest first; without includeUnavailable only the available ones. */
@@ -212,9 +240,9 @@ export const promotedListingsOfUser = (db: D1Database, userId: string) =>
   listingsWhere(db, "l.user_id = ? AND (l.promotion_end IS NOT NULL OR l.promotion_pending_days IS NOT NULL)", "l.promotion_end DESC", [userId], 200);
 
 /* Staff lists: at most 500 each. */
-export const allListings = (db: D1Database) => listingsWhere(db, "1 = 1", "l.created_at DESC");
-export const pendingListings = (db: D1Database) => listingsWhere(db, "l.verification_status = 'pending'", "l.created_at ASC");
-export const promotedListings = (db: D1Database) => listingsWhere(db, "l.promotion_end IS NOT NULL", "l.promotion_end ASC");
+export const allListings = (db: D1Database) => staffListingsWhere(db, "1 = 1", "l.created_at DESC");
+export const pendingListings = (db: D1Database) => staffListingsWhere(db, "l.verification_status = 'pending'", "l.created_at ASC");
+export const promotedListings = (db: D1Database) => staffListingsWhere(db, "l.promotion_end IS NOT NULL", "l.promotion_end ASC");
 
 /* ---------- browse ---------- */
 
@@ -514,7 +542,14 @@ function universityNames(db: D1Database) {
 /* ---------- writes (drizzle) ---------- */
 
 type ListingValues = typeof listings.$inferInsert;
-type ListingChanges = Partial<Omit<ListingValues, "id" | "userId">>;
+/** Column values, or SQL over the row's own columns (`nextRevision`). */
+type ListingChanges = { [K in keyof Omit<ListingValues, "id" | "userId">]?: ListingValues[K] | SQL };
+
+/** The listing's next revision (issue 22): every edit of what staff review and every review decision sets it. */
+export const nextRevision = sql`${listings.revision} + 1`;
+
+/** A rent staff set: the approved rent too when the listing is approved (staff's figure is a reviewed one). */
+export const approvedRentIfApproved = (rent: number) => sql`CASE WHEN ${listings.verificationStatus} = 'approved' THEN ${rent} ELSE ${listings.approvedRent} END`;
 export interface PhotoValues {
   key: string;
   thumbKey: string | null;
@@ -548,9 +583,16 @@ export const replacePhotos = (db: Db, listingId: string, photos: PhotoValues[]) 
 /** Changes one listing (a statement, for db.batch or await). */
 export const updateListing = (db: Db, id: string, changes: ListingChanges) => db.update(listings).set(changes).where(eq(listings.id, id));
 
-/** Changes one listing unless its review status already is `unless` (a retried review applies once). */
-export const updateListingUnlessReview = (db: Db, id: string, unless: string, changes: ListingChanges) =>
-  db.update(listings).set(changes).where(and(eq(listings.id, id), ne(listings.verificationStatus, unless)));
+/**
+ * A review decision: changes one listing if it still is `revision` (the version staff saw) and its
+ * review status is not already `unless` (a retried review applies once), and moves it to the next
+ * revision, so of two decisions made on one version, exactly one applies.
+ */
+export const updateListingForReview = (db: Db, id: string, revision: number, unless: string, changes: ListingChanges) =>
+  db
+    .update(listings)
+    .set({ ...changes, revision: nextRevision })
+    .where(and(eq(listings.id, id), eq(listings.revision, revision), ne(listings.verificationStatus, unless)));
 
 export const deleteListingRow = (db: Db, id: string) => db.delete(listings).where(eq(listings.id, id));
 
@@ -559,7 +601,10 @@ export const listingsAwaitingReview = (db: Db) =>
 
 /** Approves every pending listing (one statement, for db.batch). */
 export const approveAllPending = (db: Db, now: string) =>
-  db.update(listings).set({ verificationStatus: "approved", rejectionReason: null, updatedAt: now }).where(eq(listings.verificationStatus, "pending"));
+  db
+    .update(listings)
+    .set({ verificationStatus: "approved", rejectionReason: null, approvedRent: sql`${listings.monthlyRent}`, revision: nextRevision, updatedAt: now })
+    .where(eq(listings.verificationStatus, "pending"));
 
 /** Of these photo keys, the ones some listing still uses (as photo or thumbnail). */
 export async function photoKeysInUse(db: D1Database, keys: string[]): Promise<Set<string>> {

@@ -1,16 +1,16 @@
 /** Staff's listing tools: lists, review, corrections, promotions. */
-import { adminListingEditSchema, reviewSchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
-import type { OwnerListing } from "../../contract/listings";
+import { adminListingEditSchema, listingReviewSchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
 import { createDb } from "../../db/client";
-import { allListings, pendingListings, promotedListings } from "../../db/queries/listings";
+import { allListings, pendingListings, promotedListings, type StaffListing } from "../../db/queries/listings";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { approveAllListings, editListingByStaff, reviewListing, toAdminListingsWithRentCheck } from "../../services/listings";
 import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
+import { purgeListingCache } from "../../services/edge-cache";
 
-const answer = async (db: D1Database, listings: OwnerListing[]): Promise<AdminListingsResponse> => ({ listings: await toAdminListingsWithRentCheck(db, listings) });
+const answer = async (db: D1Database, listings: StaffListing[]): Promise<AdminListingsResponse> => ({ listings: await toAdminListingsWithRentCheck(db, listings) });
 
 export const adminListingsRoutes = createRouter()
   .get("/listings", async (c) => {
@@ -28,7 +28,7 @@ export const adminListingsRoutes = createRouter()
 
   .patch("/listings/:id/verify", async (c) => {
     const actor = await requireAdmin(c);
-    const review = await parseJson(c, reviewSchema);
+    const review = await parseJson(c, listingReviewSchema);
     const result = await reviewListing(c.env, c.var.config, actor, c.req.param("id"), review);
     return c.json<AdminListingReviewResponse>({ success: true, ...result });
   })
@@ -58,5 +58,8 @@ export const adminListingsRoutes = createRouter()
 
   .post("/cleanup-expired-promotions", async (c) => {
     const actor = await requireAdmin(c);
-    return c.json<CleanupPromotionsResponse>({ expired_count: await endLapsedStaffPromotions(createDb(c.env), actor) });
+    const expired = await endLapsedStaffPromotions(createDb(c.env), actor);
+    // Every listing write moves the edge cache's generation (decision 016); this bulk one is made here.
+    if (expired) await purgeListingCache([]);
+    return c.json<CleanupPromotionsResponse>({ expired_count: expired });
   });

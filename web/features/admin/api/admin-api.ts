@@ -87,8 +87,9 @@ export const adminApi = {
   setUserStatus: (id: string, status: AdminUserStatus) => adminRequest<AdminUserResponse>(`admin/users/${id}/verify`, { method: "PATCH", body: { verification_status: status } }),
   listings: (which: AdminListingsView) =>
     adminRequest<AdminListingsResponse>(which === "all" ? "admin/listings" : `admin/listings/${which}`).then((r) => r.listings),
-  reviewListing: (id: string, status: ReviewDecision, reason?: string) =>
-    adminRequest<AdminListingReviewResponse>(`admin/listings/${id}/verify`, { method: "PATCH", body: { status, rejection_reason: reason ?? null } }),
+  /** A decision on the version staff saw (`revision`): a listing that changed since answers 409. */
+  reviewListing: (id: string, status: ReviewDecision, revision: number, reason?: string) =>
+    adminRequest<AdminListingReviewResponse>(`admin/listings/${id}/verify`, { method: "PATCH", body: { status, rejection_reason: reason ?? null, revision } }),
   editListing: (id: string, edit: AdminListingEdit) =>
     adminRequest<AdminListingEditResponse>(`admin/listings/${id}`, { method: "PATCH", body: edit }),
   verifyAll: () => adminRequest<VerifyAllResponse>("admin/listings/verify-all", { method: "POST" }),

@@ -3,6 +3,7 @@
  * written there); the screens show their own toasts.
  */
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { ApiError } from "../../../lib/api-client";
 import { adminApi, adminSession, type AdminListingEdit, type AdminUserStatus, type ReviewDecision } from "./admin-api";
 import { adminKeys } from "./admin-queries";
 
@@ -28,8 +29,20 @@ export const useReviewVerification = () =>
     [adminKeys.verifications(), adminKeys.users()],
   );
 
-export const useReviewListing = () =>
-  useAdminMutation((v: { id: string; decision: ReviewDecision; reason?: string }) => adminApi.reviewListing(v.id, v.decision, v.reason), [adminKeys.listings()]);
+/**
+ * A review names the version staff saw. A 409 (the owner edited it, or another reviewer decided it,
+ * since the list was loaded) reloads the lists, so staff see the new version (the screen shows the detail).
+ */
+export function useReviewListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: string; revision: number; decision: ReviewDecision; reason?: string }) => adminApi.reviewListing(v.id, v.decision, v.revision, v.reason),
+    onSettled: (_data, error) => {
+      if (error && !(error instanceof ApiError && error.status === 409)) return;
+      return Promise.all([adminKeys.listings(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+  });
+}
 
 export const useEditListing = () => useAdminMutation((v: { id: string; edit: AdminListingEdit }) => adminApi.editListing(v.id, v.edit), [adminKeys.listings()]);
 

@@ -3,6 +3,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
+import { PriceCheck } from "./price-check";
 
 /** The review state, the owner's state and staff's own hiding, in words. */
 function statusText(listing: AdminListing) {
@@ -66,11 +67,7 @@ export function ListingDetailsDialog({
         )
       }
     >
-      {listing && listing.rent_check_median !== null && listing.rent_check_median !== undefined && (
-        <p className="panel notice notice-rejected rent-check-flag" role="note">
-          Rent far below similar listings: median {formatRent(listing.rent_check_median)}
-        </p>
-      )}
+      {listing && <PriceCheck listing={listing} asNotice />}
       {listing && (
         <dl className="details">
           {rows.map(([k, v]) => (

@@ -3,6 +3,7 @@ import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, REVIEW_STATUS_LABELS } from "../lib/format";
+import { PriceCheck } from "./price-check";
 
 export function ListingTile({ listing, children }: { listing: AdminListing; children: ReactNode }) {
   return (
@@ -17,9 +18,7 @@ export function ListingTile({ listing, children }: { listing: AdminListing; chil
         </span>
         {/* Judged against the address (decision 019): coordinates follow the picked suggestion. */}
         <span className="muted">{distanceText(listing)}</span>
-        {listing.rent_check_median !== null && listing.rent_check_median !== undefined && (
-          <span className="rent-check-flag">Rent far below similar listings: median {formatRent(listing.rent_check_median)}</span>
-        )}
+        <PriceCheck listing={listing} />
         {listing.promotion_end && <span className="muted">
             Promoted until <time dateTime={listing.promotion_end}>{formatStaffTime(listing.promotion_end)}</time>
           </span>}

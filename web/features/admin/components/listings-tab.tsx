@@ -49,7 +49,7 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
   const [rejecting, setRejecting] = useState<AdminListing | null>(null);
   const [deleting, setDeleting] = useState<AdminListing | null>(null);
   const [editing, setEditing] = useState<AdminListing | null>(null);
-  const approve = (l: AdminListing) => review.mutate({ id: l.id, decision: "approved" }, toasts("Listing approved successfully!", "Failed to approve listing"));
+  const approve = (l: AdminListing) => review.mutate({ id: l.id, revision: l.revision, decision: "approved" }, toasts("Listing approved successfully!", "Failed to approve listing"));
   return (
     <div className="stack">
       {which === "pending" && (
@@ -179,7 +179,7 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
         onSubmit={(reason) => {
           const l = rejecting;
           setRejecting(null);
-          if (l) review.mutate({ id: l.id, decision: "rejected", reason }, toasts("Listing rejected successfully!", "Failed to reject listing"));
+          if (l) review.mutate({ id: l.id, revision: l.revision, decision: "rejected", reason }, toasts("Listing rejected successfully!", "Failed to reject listing"));
         }}
       />
       <DeleteListingDialog

@@ -48,7 +48,7 @@ export function EditListingPage() {
     );
   }
   return (
-    <PageFrame title="Edit listing" lead="Changing the title, description, address or photos sends the listing back for a short review." width="narrow">
+    <PageFrame title="Edit listing" lead="Changing the university, unit type, address or photos, or cutting the rent a lot, sends a live listing back for a short review." width="narrow">
       {saved && (
         <p className="panel notice notice-verified" role="status">
           Listing updated successfully! Redirecting to your listing...

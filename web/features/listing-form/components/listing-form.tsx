@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { GENDER_PREFERENCE_TEXTS, GENDER_PREFERENCES, LEASE_TERMS, LIMITS, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
 import { listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
-import { allowsGenderPreference } from "@contract/policies";
+import { allowsGenderPreference, materialChanges, type MaterialChange } from "@contract/policies";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
@@ -66,6 +66,48 @@ function parseListing(f: Fields, photoCount: number): { errors: FieldErrors; dat
 }
 
 const isDate = (key: string) => key === "available_from" || key === "available_to";
+
+/** What the owner is told a change does to a live listing (the server decides with the same rule, plus the price check). */
+const REVIEW_REASONS: Partial<Record<MaterialChange, string>> = {
+  title: "a new title",
+  description: "a new description",
+  university: "a new university",
+  unit_type: "a new unit type",
+  address: "a new address",
+  photos: "changed photos",
+  rent_drop: "rent cut by more than a quarter",
+};
+
+/**
+ * The material changes the form holds for an approved listing (contract/policies `materialChanges`,
+ * issue 22): the comparables are the server's, so the price check's own line is left to it.
+ */
+function reviewReasons(listing: OwnerListing | undefined, fields: Fields, photos: FormPhoto[]): string[] {
+  if (!listing || listing.verification_status !== "approved") return [];
+  const rent = Number(fields.monthly_rent);
+  const changes = materialChanges(
+    {
+      title: listing.title,
+      description: listing.description,
+      university_id: listing.university_id,
+      unit_type: listing.unit_type,
+      address: listing.address,
+      monthly_rent: listing.monthly_rent,
+      photos: listing.pictures,
+    },
+    {
+      title: fields.title,
+      description: fields.description,
+      university_id: Number(fields.university_id) || listing.university_id,
+      unit_type: fields.unit_type || listing.unit_type,
+      address: fields.address,
+      monthly_rent: Number.isFinite(rent) && rent > 0 ? rent : listing.monthly_rent,
+      photos: photos.map((p) => (p.kind === "existing" ? p.url : p.preview)),
+    },
+    null,
+  );
+  return changes.flatMap((c) => REVIEW_REASONS[c] ?? []);
+}
 
 export const validateListing = (f: Fields, photoCount: number): FieldErrors => parseListing(f, photoCount).errors;
 
@@ -198,6 +240,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   const descriptionLength = fields.description.length;
   const busy = submit.isPending;
   const formError = submit.error?.message ?? null;
+  const reasons = reviewReasons(listing, fields, photos);
   return (
     <form onSubmit={onSubmit} noValidate className="stack listing-form">
       <TextField
@@ -345,6 +388,11 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         </p>
       )}
       {progress !== null && <ProgressBar value={progress} label="Uploading photos" />}
+      {reasons.length > 0 && (
+        <p className="panel notice" role="status">
+          Saving sends your listing back for a short review before it is live again: {reasons.join(", ")}.
+        </p>
+      )}
       <FormError message={formError} />
       <button type="submit" className="button button-primary button-lg" disabled={busy}>
         {busy && stage ? stage : editing ? "Save changes" : "Submit listing"}
