@@ -42,6 +42,7 @@ describe("promote page", () => {
     const posts = callsTo(calls, "/promotions/create-checkout-session", "POST");
     expect(posts).toHaveLength(1);
     expect(JSON.parse(String(posts[0]!.init!.body))).toEqual({ listing_id: "l1" });
+    expect(new Headers(posts[0]!.init!.headers).get("idempotency-key")).toMatch(/^checkout-[0-9a-f-]{36}$/);
     // No second session while the browser leaves.
     expect(screen.getByRole("button", { name: "Opening checkout…" })).toBeDisabled();
   });
@@ -52,7 +53,7 @@ describe("promote page", () => {
       "/api/v1/subleases/l1": { data: mine() },
       "/api/v1/promotions/create-checkout-session": new Response(JSON.stringify({ detail: "This listing already has an active promotion" }), { status: 409 }),
     };
-    mockFetch(routes);
+    const calls = mockFetch(routes);
     const ui = userEvent.setup();
     renderApp("/promote?listing_id=l1", session);
     await ui.click(await screen.findByRole("button", { name: "Promote!" }));
@@ -63,6 +64,16 @@ describe("promote page", () => {
     await ui.click(screen.getByRole("button", { name: "Promote!" }));
     expect(await screen.findByText("Failed to create checkout session")).toHaveAttribute("role", "alert");
     expect(assign).not.toHaveBeenCalled();
+
+    // Too many tries: the server's words (429 {detail, retry_after}).
+    routes["/api/v1/promotions/create-checkout-session"] = new Response(JSON.stringify({ detail: "Too many checkout attempts. Please wait a minute and try again.", retry_after: 30 }), { status: 429 });
+    await ui.click(screen.getByRole("button", { name: "Promote!" }));
+    expect(await screen.findByText("Too many checkout attempts. Please wait a minute and try again.")).toHaveAttribute("role", "alert");
+    expect(assign).not.toHaveBeenCalled();
+    // Every retry of this checkout carried the same Idempotency-Key.
+    const keys = callsTo(calls, "/promotions/create-checkout-session", "POST").map((c) => new Headers(c.init!.headers).get("idempotency-key"));
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
   });
 
   it("says 'Failed to fetch listing' when the listing cannot be read", async () => {

@@ -66,8 +66,16 @@ const listingRow = (id: string) =>
 const billingRows = async (listingId: string) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM billing_history WHERE listing_id = ?").bind(listingId).first<{ n: number }>())!.n;
 
+/**
+ * Earlier sessions of this file's owner are moved a minute back: the checkout rate cap (10 new
+ * sessions a minute) is tested on its own, and this file buys more often than a person would.
+ */
+const ageCheckoutSessions = (userId: string) =>
+  env.DB.prepare("UPDATE checkout_sessions SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-2 minutes') WHERE user_id = ?").bind(userId).run();
+
 /** Checkout through the built-in test checkout: the session, then Pay. */
 async function buyWithTestCheckout(listingId: string) {
+  await ageCheckoutSessions(owner.user.id);
   const res = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: listingId }) });
   expect(res.status).toBe(200);
   const { data } = await json<{ data: { checkout_url: string; session_id: string } }>(res);
@@ -281,7 +289,7 @@ describe("the development test checkout", () => {
   });
 
   it("is 404 in production, every route", async () => {
-    const production = { ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_live_x" };
+    const production = { ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://campusnest.example", STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_live_x" };
     for (const [method, path] of [
       ["GET", "/dev/checkout/cs_test_1"],
       ["GET", "/dev/checkout.css"],
@@ -533,5 +541,274 @@ describe("cancel, approval, the cron and the promoted-listings list", () => {
     // A new purchase is possible again once the cancelled one ended.
     const again = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: cancelled }) });
     expect(again.status).toBe(200);
+  });
+});
+
+/* ---------- issue 22: paid means paid, malformed events, one live subscription per listing ---------- */
+
+describe("signed events of an unexpected shape", () => {
+  it("answer 400 {detail}, change nothing and are not recorded as applied", async () => {
+    const id = freshId("bad");
+    await insertListing(owner.user.id, id);
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+    const good = testCheckoutCompleted(`cs_${id}`, s, nowS());
+    const bodies: unknown[] = [
+      { id: "evt_nodata_1", object: "event", created: nowS(), type: "checkout.session.completed" },
+      { ...good, id: "evt_string_object_1", data: { object: "checkout.session" } },
+      { ...good, id: "evt_array_object_1", data: { object: [good.data.object] } },
+      { ...good, id: "evt_null_data_1", data: null },
+      [good],
+      "checkout.session.completed",
+      42,
+      { ...good, id: undefined },
+      { ...good, id: "evt_no_sub_1", data: { object: { ...good.data.object, subscription: null } } },
+      { ...good, id: "evt_no_session_id_1", data: { object: { ...good.data.object, id: undefined } } },
+      { ...subscriptionEvent("customer.subscription.deleted", s), id: "evt_no_sub_id_1", data: { object: { object: "subscription", status: "canceled" } } },
+      { ...testInvoice("invoice.paid", s, nowS(), nowS()), id: "evt_no_invoice_id_1", data: { object: { object: "invoice", subscription: s.subscriptionId } } },
+    ];
+    for (const body of bodies) {
+      const res = await deliver(body as object);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(typeof (await json<{ detail: string }>(res)).detail).toBe("string");
+    }
+    const recorded = await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE id LIKE 'evt_%_1' AND id IN ('evt_nodata_1','evt_string_object_1','evt_array_object_1','evt_null_data_1','evt_no_sub_1','evt_no_session_id_1','evt_no_sub_id_1','evt_no_invoice_id_1')").first<{ n: number }>();
+    expect(recorded!.n).toBe(0);
+    expect(await statusOf(id)).toMatchObject({ promoted: false, state: "none" });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_subscriptions WHERE listing_id = ?").bind(id).first<{ n: number }>()).toEqual({ n: 0 });
+    // The well-formed event still applies afterwards.
+    expect((await deliver(good)).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: true });
+  });
+});
+
+describe("paid means paid (delayed payment methods)", () => {
+  const sub = (id: string): TestSubscription => ({ subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id });
+
+  it("an unpaid completed checkout waits; async_payment_succeeded promotes it", async () => {
+    const id = freshId("async");
+    await insertListing(owner.user.id, id);
+    const s = sub(id);
+    expect((await deliver(testCheckoutCompleted(`cs_${id}`, s, nowS(), "checkout.session.completed", "unpaid"))).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: false, state: "none" });
+    expect(await listingRow(id)).toMatchObject({ promotion_end: null, stripe_subscription_id: null });
+    // The payment is on its way: a second purchase is refused meanwhile.
+    const again = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: id }) });
+    expect(again.status).toBe(409);
+    expect((await deliver(testCheckoutCompleted(`cs_${id}`, s, nowS(), "checkout.session.async_payment_succeeded", "paid"))).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: true, state: "promoted", auto_renew: true });
+  });
+
+  it("async_payment_failed ends it, and a new checkout is possible", async () => {
+    const id = freshId("async");
+    await insertListing(owner.user.id, id);
+    const s = sub(id);
+    await deliver(testCheckoutCompleted(`cs_${id}`, s, nowS(), "checkout.session.completed", "unpaid"));
+    expect((await deliver(testCheckoutCompleted(`cs_${id}`, s, nowS(), "checkout.session.async_payment_failed", "unpaid"))).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: false, state: "none" });
+    expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(s.subscriptionId).first()).toEqual({ ended: 1 });
+    await ageCheckoutSessions(owner.user.id);
+    expect((await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: id }) })).status).toBe(200);
+  });
+
+  it("no_payment_required counts as paid", async () => {
+    const id = freshId("async");
+    await insertListing(owner.user.id, id);
+    await deliver(testCheckoutCompleted(`cs_${id}`, sub(id), nowS(), "checkout.session.completed", "no_payment_required"));
+    expect(await statusOf(id)).toMatchObject({ promoted: true, state: "promoted" });
+  });
+});
+
+describe("one checkout session per listing", () => {
+  let buyer: Session;
+  beforeAll(async () => {
+    buyer = await signUp("promo-buyer@ufl.edu");
+  });
+  const create = (listingId: string, key?: string, s: Session = buyer) =>
+    as(s, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: listingId }), headers: key ? { "idempotency-key": key } : {} });
+  const sessionsOf = async (listingId: string) => (await env.DB.prepare("SELECT COUNT(*) AS n FROM checkout_sessions WHERE listing_id = ?").bind(listingId).first<{ n: number }>())!.n;
+
+  it("the same Idempotency-Key answers the same session, twice in a row and twice at once; another listing's key is refused", async () => {
+    await ageCheckoutSessions(buyer.user.id);
+    const id = freshId("idem");
+    await insertListing(buyer.user.id, id);
+    const first = await json<{ data: { session_id: string; checkout_url: string } }>(await create(id, "key-1"));
+    const again = await json<{ data: { session_id: string; checkout_url: string } }>(await create(id, "key-1"));
+    expect(again.data).toEqual(first.data);
+    const [x, y] = await Promise.all([create(id, "key-1"), create(id, "key-1")]);
+    expect([x.status, y.status]).toEqual([200, 200]);
+    expect((await json<{ data: unknown }>(x)).data).toEqual(first.data);
+    expect((await json<{ data: unknown }>(y)).data).toEqual(first.data);
+    expect(await sessionsOf(id)).toBe(1);
+    const other = freshId("idem");
+    await insertListing(buyer.user.id, other);
+    const misuse = await create(other, "key-1");
+    expect(misuse.status).toBe(409);
+    expect((await json<{ detail: string }>(misuse)).detail).toMatch(/Idempotency-Key/);
+    expect((await create(id, "   ")).status).toBe(400);
+  });
+
+  it("an open session is answered again (two tabs, Back), even created at the same instant", async () => {
+    await ageCheckoutSessions(buyer.user.id);
+    const id = freshId("open");
+    await insertListing(buyer.user.id, id);
+    const answers = await Promise.all([create(id), create(id), create(id, "tab-a"), create(id, "tab-b")]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const sessions = new Set(await Promise.all(answers.map(async (r) => (await json<{ data: { session_id: string } }>(r)).data.session_id)));
+    expect(sessions.size).toBe(1);
+    expect(await sessionsOf(id)).toBe(1);
+    // An expired session is not offered again.
+    await env.DB.prepare("UPDATE checkout_sessions SET expires_at = ? WHERE listing_id = ?").bind(new Date(Date.now() - 1000).toISOString(), id).run();
+    const fresh = await json<{ data: { session_id: string } }>(await create(id));
+    expect(sessions.has(fresh.data.session_id)).toBe(false);
+  });
+
+  it("caps new sessions at 10 a minute per user: 429 {detail, retry_after}", async () => {
+    const busy = await signUp("promo-busy-buyer@ufl.edu");
+    const ids = Array.from({ length: 11 }, () => freshId("cap"));
+    for (const id of ids) await insertListing(busy.user.id, id);
+    const statuses: number[] = [];
+    for (const id of ids.slice(0, 10)) statuses.push((await create(id, undefined, busy)).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    const refused = await create(ids[10]!, undefined, busy);
+    expect(refused.status).toBe(429);
+    const body = await json<{ detail: string; retry_after: number }>(refused);
+    expect(body.detail).toMatch(/checkout/i);
+    expect(body.retry_after).toBeGreaterThan(0);
+    expect(body.retry_after).toBeLessThanOrEqual(60);
+    // An open session is still answered (nothing new is started).
+    expect((await create(ids[0]!, undefined, busy)).status).toBe(200);
+  });
+});
+
+describe("a second paid subscription of one listing (Stripe keys, fake Stripe)", () => {
+  function fakeStripeRefunds() {
+    const calls: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+      const form = request.method === "POST" ? new URLSearchParams(await request.text()) : new URLSearchParams();
+      calls.push(`${request.method} ${url.pathname}${url.pathname === "/v1/refunds" ? ` ${form.get("payment_intent")}` : url.search.includes("invoice=") ? ` ${url.searchParams.get("invoice")}` : ""}`);
+      const answer = (body: object) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", "request-id": "req_fake" } });
+      const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (sub && request.method === "GET") return answer({ id: sub[1], object: "subscription", status: "active", latest_invoice: `in_${sub[1]}` });
+      if (sub && request.method === "DELETE") return answer({ id: sub[1], object: "subscription", status: "canceled" });
+      if (url.pathname === "/v1/invoice_payments") {
+        const invoice = url.searchParams.get("invoice");
+        return answer({ object: "list", has_more: false, data: [{ id: `inpay_${invoice}`, object: "invoice_payment", status: "paid", payment: { type: "payment_intent", payment_intent: `pi_${invoice}` } }] });
+      }
+      if (url.pathname === "/v1/refunds") return answer({ id: `re_${form.get("payment_intent")}`, object: "refund", status: "succeeded" });
+      return new Response(JSON.stringify({ error: { message: "not faked" } }), { status: 404, headers: { "content-type": "application/json" } });
+    });
+    return calls;
+  }
+  const deliverWithKeys = async (event: object) => {
+    const payload = JSON.stringify(event);
+    return fetchWith(STRIPE_KEYS, "/api/v1/promotions/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "stripe-signature": await signWebhookPayload(STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, payload) },
+    });
+  };
+
+  it("is cancelled at Stripe at once, refunded, recorded, and the owner is told; the first keeps the promotion", async () => {
+    const id = freshId("dup");
+    await insertListing(owner.user.id, id);
+    const first: TestSubscription = { subscriptionId: `sub_first_${id}`, listingId: id, userId: owner.user.id };
+    const second: TestSubscription = { subscriptionId: `sub_second_${id}`, listingId: id, userId: owner.user.id };
+    const calls = fakeStripeRefunds();
+    const start = nowS();
+    for (const e of [testCheckoutCompleted(`cs_a_${id}`, first, start), testInvoice("invoice.paid", first, start, start)]) expect((await deliverWithKeys(e)).status).toBe(200);
+    const before = await listingRow(id);
+    const secondInvoice = testInvoice("invoice.paid", second, start, start);
+    for (const e of [testCheckoutCompleted(`cs_b_${id}`, second, start), secondInvoice]) expect((await deliverWithKeys(e)).status).toBe(200);
+    expect(calls).toContain(`DELETE /v1/subscriptions/${second.subscriptionId}`);
+    // Its latest invoice at once (the fake names it in_<subscription>), and the invoice its invoice.paid reports.
+    expect(calls.filter((c) => c.startsWith("POST /v1/refunds"))).toEqual([
+      `POST /v1/refunds pi_in_${second.subscriptionId}`,
+      `POST /v1/refunds pi_${secondInvoice.data.object.id}`,
+    ]);
+    expect(calls.some((c) => c.includes(first.subscriptionId))).toBe(false);
+    expect(await env.DB.prepare("SELECT ended, duplicate FROM stripe_subscriptions WHERE id = ?").bind(second.subscriptionId).first()).toEqual({ ended: 1, duplicate: 1 });
+    expect(await listingRow(id)).toEqual(before);
+    const statuses = (await env.DB.prepare("SELECT subscription_id, status FROM billing_history WHERE listing_id = ? ORDER BY subscription_id").bind(id).all()).results;
+    expect(statuses).toEqual([
+      { subscription_id: first.subscriptionId, status: "paid" },
+      { subscription_id: second.subscriptionId, status: "refunded" },
+    ]);
+    const mail = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(owner.user.email)}`));
+    expect(mail.data.filter((m) => m.subject.includes("duplicate promotion payment"))).toHaveLength(1);
+  });
+
+  it("when Stripe refuses the refund: 502, nothing recorded, and Stripe's redelivery applies it", async () => {
+    const id = freshId("dupfail");
+    await insertListing(owner.user.id, id);
+    const first: TestSubscription = { subscriptionId: `sub_first_${id}`, listingId: id, userId: owner.user.id };
+    const second: TestSubscription = { subscriptionId: `sub_second_${id}`, listingId: id, userId: owner.user.id };
+    fakeStripeRefunds();
+    expect((await deliverWithKeys(testCheckoutCompleted(`cs_a_${id}`, first, nowS()))).status).toBe(200);
+    vi.restoreAllMocks();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(JSON.stringify({ error: { message: "down" } }), { status: 400, headers: { "content-type": "application/json" } }));
+    const event = testCheckoutCompleted(`cs_b_${id}`, second, nowS());
+    const refused = await deliverWithKeys(event);
+    expect(refused.status).toBe(502);
+    expect((await json<{ detail: string }>(refused)).detail).toMatch(/refund/i);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?").bind(event.id).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_subscriptions WHERE id = ?").bind(second.subscriptionId).first()).toEqual({ n: 0 });
+    vi.restoreAllMocks();
+    fakeStripeRefunds();
+    expect((await deliverWithKeys(event)).status).toBe(200);
+    expect(await env.DB.prepare("SELECT ended, duplicate FROM stripe_subscriptions WHERE id = ?").bind(second.subscriptionId).first()).toEqual({ ended: 1, duplicate: 1 });
+  });
+
+  it("two paid at the same instant: exactly one holds the listing, the other is refunded", async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      const id = freshId("dup2");
+      await insertListing(owner.user.id, id);
+      const subs = ["a", "b"].map((k): TestSubscription => ({ subscriptionId: `sub_${k}_${id}`, listingId: id, userId: owner.user.id }));
+      fakeStripeRefunds();
+      const start = nowS();
+      const answers = await Promise.all(subs.map((s, i) => deliverWithKeys(testCheckoutCompleted(`cs_${i}_${id}`, s, start))));
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      const rows = (await env.DB.prepare("SELECT id, ended, duplicate FROM stripe_subscriptions WHERE listing_id = ?").bind(id).all<{ id: string; ended: number; duplicate: number }>()).results;
+      expect(rows.filter((r) => !r.ended)).toHaveLength(1);
+      expect(rows.filter((r) => r.duplicate)).toHaveLength(1);
+      const holder = rows.find((r) => !r.ended)!;
+      expect(await listingRow(id)).toMatchObject({ stripe_subscription_id: holder.id, auto_renew: 1, promotion_source: "stripe" });
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe("every live subscription ends", () => {
+  /** Two live subscriptions of one listing, as an older release could leave them. */
+  async function twoLive(userId: string, id: string) {
+    await insertListing(userId, id);
+    const start = nowS();
+    for (const k of ["old", "new"]) {
+      const s: TestSubscription = { subscriptionId: `sub_${k}_${id}`, listingId: id, userId };
+      await deliver(testCheckoutCompleted(`cs_${k}_${id}`, s, start));
+    }
+    // Undo the duplicate handling to get the legacy state.
+    await env.DB.prepare("UPDATE stripe_subscriptions SET ended = 0, duplicate = 0, status = 'active' WHERE listing_id = ?").bind(id).run();
+    return [`sub_old_${id}`, `sub_new_${id}`];
+  }
+
+  it("Cancel stops renewal of each of them", async () => {
+    const id = freshId("all");
+    const ids = await twoLive(owner.user.id, id);
+    expect((await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" })).status).toBe(200);
+    const rows = (await env.DB.prepare("SELECT id, cancel_at_period_end FROM stripe_subscriptions WHERE listing_id = ? ORDER BY id").bind(id).all()).results;
+    expect(rows).toEqual(ids.sort().map((sid) => ({ id: sid, cancel_at_period_end: 1 })));
+  });
+
+  it("suspension ends them here too (without Stripe keys), and the paid promotion with them", async () => {
+    const user = await signUp("promo-suspend-local@ufl.edu");
+    const id = freshId("all");
+    await twoLive(user.user.id, id);
+    await suspendUser(env, "test-admin", user.user.id);
+    const rows = (await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE listing_id = ?").bind(id).all<{ ended: number }>()).results;
+    expect(rows.map((r) => r.ended)).toEqual([1, 1]);
+    expect(await listingRow(id)).toMatchObject({ promotion_end: null, auto_renew: 0, stripe_subscription_id: null });
   });
 });

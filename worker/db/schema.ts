@@ -58,6 +58,11 @@ export const users = sqliteTable(
     emailOnSavedSearch: integer("email_on_saved_search", { mode: "boolean" }).notNull().default(true),
     /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
     suspendedAt: text("suspended_at"),
+    /**
+     * Embedded in every access token and compared on each request: a password reset or change bumps
+     * it, so access tokens issued before it stop working at once (not 15 minutes later).
+     */
+    tokenVersion: integer("token_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -90,18 +95,38 @@ export const emailCodes = sqliteTable(
 );
 
 /**
- * Failed sign-ins and failed code checks per account, in fixed one-minute windows. The key is a
- * SHA-256 of purpose and email, so this table holds no addresses.
+ * Failed sign-ins and failed code checks (services/auth-throttle.ts, decision 010): per account and
+ * address in one-minute windows, and per account in UTC-day windows (with the back-off's clock). The
+ * key is a SHA-256 of action, email (and address), so this table holds no addresses.
  */
 export const authThrottle = sqliteTable(
   "auth_throttle",
   {
     key: text("key").notNull(),
-    /** Start of the minute, epoch milliseconds. */
+    /** Start of the window (a minute or a UTC day), epoch milliseconds. */
     windowStart: integer("window_start").notNull(),
     failures: integer("failures").notNull().default(0),
+    /** Day windows: when the last counted attempt came (epoch ms); the back-off waits from it. */
+    lastFailureAt: integer("last_failure_at"),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+/**
+ * Wrong tries at one emailed code, per address (a SHA-256 of the throttling key, IPv6 by /64): five
+ * from one address void the code for that address only, so a guesser elsewhere cannot void the code
+ * the owner is about to type; the code's own `attempts` is the total across addresses.
+ */
+export const emailCodeTries = sqliteTable(
+  "email_code_tries",
+  {
+    codeId: text("code_id")
+      .notNull()
+      .references(() => emailCodes.id, { onDelete: "cascade" }),
+    addressHash: text("address_hash").notNull(),
+    tries: integer("tries").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.codeId, t.addressHash] })],
 );
 
 /** Staff tokens ended by logout before their 2-hour expiry (admin tokens are otherwise stateless JWTs). */
@@ -213,6 +238,18 @@ export const listings = sqliteTable(
     promotionPendingDays: integer("promotion_pending_days"),
     autoRenew: integer("auto_renew", { mode: "boolean" }).notNull().default(false),
     stripeSubscriptionId: text("stripe_subscription_id"),
+    /**
+     * Bumped by every write of the promotion columns or of the listing's Stripe subscriptions, and
+     * checked by the write (compare-and-set): no promotion write is based on a stale read (decision 013).
+     */
+    promotionVersion: integer("promotion_version").notNull().default(0),
+    /**
+     * The version staff review: bumped by every owner or staff edit and every review decision; a
+     * review names the revision it saw and is refused (409) when it moved (issue 22, decision 015).
+     */
+    revision: integer("revision").notNull().default(0),
+    /** The rent staff last approved (null: never approved); an owner's cut of more than a quarter from it goes back to review. */
+    approvedRent: integer("approved_rent"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -396,10 +433,17 @@ export const messages = sqliteTable(
     /** Scam shield reasons this message matched (JSON array), or null. The message is still delivered. */
     safetyFlags: text("safety_flags"),
     readAt: text("read_at"),
+    /**
+     * The sender's `Idempotency-Key` (lib/idempotency.ts): a retried send answers this row instead of
+     * storing a second one. Honoured for IDEMPOTENCY_WINDOW_MS; a reuse after that clears it here first.
+     */
+    clientKey: text("client_key"),
     createdAt: createdAt(),
   },
   (t) => [
     index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+    // One message per sender and key, even for two deliveries at once (NULLs never collide).
+    uniqueIndex("messages_sender_client_key_unique").on(t.senderId, t.clientKey),
     // Unread counts read only the unread rows.
     index("messages_unread_idx")
       .on(t.conversationId, t.senderId)
@@ -461,6 +505,16 @@ export const blocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
 );
 
+/**
+ * The listings generation (one row, id 1): part of every edge cache key, so a write that changes what
+ * the public sees retires every cached page at once (docs/decisions/016). Bumped by every listing
+ * write through services/edge-cache (`purgeListingCache`, `listingsGenerationBump`).
+ */
+export const cacheGeneration = sqliteTable("cache_generation", {
+  id: integer("id").primaryKey(),
+  generation: integer("generation").notNull().default(0),
+});
+
 /** Every admin action: who (the admin session), what, on which row, when. */
 export const adminAudit = sqliteTable(
   "admin_audit",
@@ -514,7 +568,11 @@ export const stripeSubscriptions = sqliteTable(
     updatedEventAt: integer("updated_event_at").notNull().default(0),
     /** Checkout completed: the promotion may start. */
     checkedOut: integer("checked_out", { mode: "boolean" }).notNull().default(false),
+    /** Checked out with a delayed payment method whose payment has not arrived: not promoted yet. */
+    awaitingPayment: integer("awaiting_payment", { mode: "boolean" }).notNull().default(false),
     ended: integer("ended", { mode: "boolean" }).notNull().default(false),
+    /** A second paid subscription of a listing that already had one: cancelled at Stripe, refunded, the owner told. */
+    duplicate: integer("duplicate", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("stripe_subscriptions_listing_idx").on(t.listingId)],
@@ -548,19 +606,32 @@ export const billingHistory = sqliteTable(
 );
 
 /** Checkout sessions started by owners (Stripe's, or the development test checkout's). */
-export const checkoutSessions = sqliteTable("checkout_sessions", {
-  id: text("id").primaryKey(),
-  listingId: text("listing_id")
-    .notNull()
-    .references(() => listings.id, { onDelete: "cascade" }),
-  userId: text("user_id").notNull(),
-  /** stripe | test */
-  kind: text("kind").notNull(),
-  successUrl: text("success_url").notNull(),
-  cancelUrl: text("cancel_url").notNull(),
-  completedAt: text("completed_at"),
-  createdAt: createdAt(),
-});
+export const checkoutSessions = sqliteTable(
+  "checkout_sessions",
+  {
+    id: text("id").primaryKey(),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    /** stripe | test */
+    kind: text("kind").notNull(),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    completedAt: text("completed_at"),
+    /** The page to send the browser to (answered again while the session is open). */
+    url: text("url"),
+    /** ISO; after it the session cannot be paid (Stripe's expires_at). Null on sessions from before 0017. */
+    expiresAt: text("expires_at"),
+    /** The request's Idempotency-Key: the same key from the same user answers this session again. */
+    idempotencyKey: text("idempotency_key"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("checkout_sessions_user_key_unique").on(t.userId, t.idempotencyKey),
+    index("checkout_sessions_listing_idx").on(t.listingId, t.createdAt),
+  ],
+);
 
 /**
  * A student's saved browse search (issue 15): its filters, and how its alerts go out. A newly

@@ -8,7 +8,7 @@
 import type { Config } from "../env";
 import { createDb } from "../db/client";
 import { findListing } from "../db/queries/listings";
-import { findCheckoutSession, findSubscription, liveSubscriptionsOfListing, markCheckoutSessionCompleted } from "../db/queries/promotions";
+import { findCheckoutSession, findSubscription, liveSubscriptionsOfListing, markCheckoutSessionCompleted, reopenCheckoutSession } from "../db/queries/promotions";
 import { PROMOTION_PLAN } from "../contract/promotions";
 import { newId } from "../lib/ids";
 import { notFound, conflict } from "../lib/errors";
@@ -61,15 +61,27 @@ h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4
 .note{font-size:14px;color:#5b6472}form{margin-top:12px}button{width:100%;font:inherit;font-weight:700;border-radius:8px;padding:12px;cursor:pointer}
 .pay{background:#1f6feb;color:#fff;border:0}.cancel{background:#fff;color:#14171c;border:1px solid #dde1e7}`;
 
-/** Pay: checkout.session.completed + invoice.paid, signed and delivered; answers where to go. Paying twice plays nothing. */
+/**
+ * Pay: checkout.session.completed + invoice.paid, signed and delivered; answers where to go. The
+ * session is claimed first, so paying twice (even at once) plays nothing the second time; an expired
+ * session cannot be paid.
+ */
 export async function completeTestCheckout(env: Env, config: Config, sessionId: string): Promise<string> {
   const session = await testSession(env, sessionId);
   if (session.completedAt) return session.successUrl;
+  if (session.expiresAt && session.expiresAt <= isoNow()) throw conflict("This checkout has expired. Start a new one from the promote page.");
+  const db = createDb(env);
+  const claimed = await markCheckoutSessionCompleted(db, session.id, isoNow()).run();
+  if (!claimed.meta.changes) return session.successUrl;
   const now = Math.floor(Date.now() / 1000);
   const sub: TestSubscription = { subscriptionId: `sub_test_${newId(24)}`, listingId: session.listingId, userId: session.userId };
-  await deliver(env, config, testCheckoutCompleted(session.id, sub, now));
-  await deliver(env, config, testInvoice("invoice.paid", sub, now, now));
-  await markCheckoutSessionCompleted(createDb(env), session.id, isoNow());
+  try {
+    await deliver(env, config, testCheckoutCompleted(session.id, sub, now));
+    await deliver(env, config, testInvoice("invoice.paid", sub, now, now));
+  } catch (err) {
+    await reopenCheckoutSession(db, session.id).run();
+    throw err;
+  }
   return session.successUrl;
 }
 

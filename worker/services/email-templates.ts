@@ -7,6 +7,22 @@ import type { EmailMessage } from "./email";
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
+/**
+ * A name someone typed, as emails show it: quoted plain text that no mail client turns into a link.
+ * Names with web addresses are refused at sign-up and profile edit, but older names, Google's names
+ * and look-alikes must still never become a link in an email we send (to any address): each dot
+ * becomes U+2024 ONE DOT LEADER and each slash U+2215 DIVISION SLASH (they look the same, and
+ * linkifiers do not read them as a host or a scheme). HTML escaping is render()'s, as for every value.
+ */
+export function quotedName(name: string): string {
+  const plain = name
+    .replace(/[\p{Cc}\p{Cf}]/gu, "")
+    .replace(/[.\u3002\uff0e\uff61]/g, "\u2024")
+    .replace(/[/\uff0f]/g, "\u2215")
+    .trim();
+  return `\u201c${plain}\u201d`;
+}
+
 interface Layout {
   /** Further buttons after `link` (HTML) and addresses (text). */
   moreLinks?: { href: string; label: string }[];
@@ -46,7 +62,7 @@ export function verificationCodeEmail(to: string, firstName: string, code: strin
     to,
     subject: `${code} is your CampusNest verification code`,
     preheader: `Your code is ${code}. It expires in 15 minutes.`,
-    heading: `Welcome, ${firstName}!`,
+    heading: `Welcome, ${quotedName(firstName)}!`,
     paragraphs: ["Enter this code on CampusNest to verify your email address. It expires in 15 minutes."],
     code,
     footnote: "If you didn't create a CampusNest account, you can ignore this email.",
@@ -58,7 +74,7 @@ export function passwordResetEmail(to: string, firstName: string, code: string):
     to,
     subject: `${code} is your CampusNest password reset code`,
     preheader: `Your reset code is ${code}. It expires in 15 minutes.`,
-    heading: `Reset your password, ${firstName}`,
+    heading: `Reset your password, ${quotedName(firstName)}`,
     paragraphs: [
       "Enter this code on CampusNest to choose a new password. It expires in 15 minutes.",
       "Resetting your password signs you out on every device.",
@@ -68,12 +84,25 @@ export function passwordResetEmail(to: string, firstName: string, code: string):
   });
 }
 
+/** Sign-in by emailed code (issue 22: the way in when password sign-in is throttled, or to link Google). */
+export function signInCodeEmail(to: string, code: string): EmailMessage {
+  return render({
+    to,
+    subject: `${code} is your CampusNest sign-in code`,
+    preheader: `Your sign-in code is ${code}. It expires in 15 minutes.`,
+    heading: "Your sign-in code",
+    paragraphs: ["Enter this code on CampusNest to sign in. It expires in 15 minutes."],
+    code,
+    footnote: "If you didn't try to sign in, ignore this email: nobody can sign in without this code.",
+  });
+}
+
 export function listingReviewEmail(to: string, firstName: string, title: string, approved: boolean, reason: string | null): EmailMessage {
   return render({
     to,
     subject: approved ? `Your listing "${title}" is live` : `Your listing "${title}" needs changes`,
     preheader: approved ? "Students can now find it on CampusNest." : "Our team could not approve it yet.",
-    heading: approved ? `Good news, ${firstName}!` : `About your listing, ${firstName}`,
+    heading: approved ? `Good news, ${quotedName(firstName)}!` : `About your listing, ${quotedName(firstName)}`,
     paragraphs: approved
       ? [`"${title}" was approved and is now visible to students on CampusNest.`]
       : [`"${title}" was not approved.`, `Reason: ${reason ?? "not given"}`, "Edit the listing to fix it; it goes back to review when you save."],
@@ -86,7 +115,7 @@ export function verificationReviewEmail(to: string, firstName: string, approved:
     to,
     subject: approved ? "You're verified on CampusNest" : "Your CampusNest identity check needs another look",
     preheader: approved ? "You can now create listings." : "Please submit a new document.",
-    heading: approved ? `You're verified, ${firstName}!` : `About your identity check, ${firstName}`,
+    heading: approved ? `You're verified, ${quotedName(firstName)}!` : `About your identity check, ${quotedName(firstName)}`,
     paragraphs: approved
       ? ["Our team approved your document. You can now create listings."]
       : ["Our team could not verify your document.", `Reason: ${reason ?? "not given"}`, "You can submit a new document from the Get verified page."],
@@ -95,12 +124,13 @@ export function verificationReviewEmail(to: string, firstName: string, approved:
 }
 
 /** A new message while the recipient was away (at most one per conversation every 15 minutes). */
-export function newMessageEmail(to: string, firstName: string, senderName: string, url: string): EmailMessage {
+export function newMessageEmail(to: string, firstName: string, senderFirstName: string, url: string): EmailMessage {
+  const senderName = quotedName(senderFirstName);
   return render({
     to,
     subject: `New message from ${senderName} on CampusNest`,
     preheader: `${senderName} sent you a message.`,
-    heading: `You have a new message, ${firstName}`,
+    heading: `You have a new message, ${quotedName(firstName)}`,
     paragraphs: [`${senderName} sent you a message on CampusNest. Open your messages to read it and reply.`],
     link: { href: url, label: "Open messages" },
     footnote: "You can turn these emails off in your profile's notification settings.",
@@ -113,10 +143,26 @@ export function promotionPaymentFailedEmail(to: string, firstName: string, title
     to,
     subject: `Payment failed for the promotion of "${title}"`,
     preheader: "We could not renew your listing's promotion.",
-    heading: `About your promotion, ${firstName}`,
+    heading: `About your promotion, ${quotedName(firstName)}`,
     paragraphs: [
       `We could not charge your card for the weekly promotion of "${title}".`,
       "The payment will be retried. Update your card to keep the listing promoted; otherwise the promotion ends.",
+    ],
+    link: { href: url, label: "Open billing" },
+    footnote: "You receive this email because you bought a promotion on CampusNest.",
+  });
+}
+
+/** A second promotion subscription of one listing was paid (two tabs, Back): cancelled and refunded (a billing email: always sent). */
+export function promotionDuplicateRefundedEmail(to: string, firstName: string, title: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `We refunded a duplicate promotion payment for "${title}"`,
+    preheader: "Your listing was already promoted; the second payment is refunded.",
+    heading: `About your promotion, ${quotedName(firstName)}`,
+    paragraphs: [
+      `"${title}" was paid for twice (for example from two tabs). A listing has one promotion, so we cancelled the second subscription at once and refunded its payment.`,
+      "Your first promotion keeps running as before. The refund reaches your card within 5 to 10 business days.",
     ],
     link: { href: url, label: "Open billing" },
     footnote: "You receive this email because you bought a promotion on CampusNest.",
@@ -129,7 +175,7 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
     to,
     subject: `Is ${title} still available?`,
     preheader: "One click keeps your listing in search results.",
-    heading: `Is ${title} still available, ${firstName}?`,
+    heading: `Is ${title} still available, ${quotedName(firstName)}?`,
     paragraphs: [
       "Students trust listings that are up to date. Tell us with one click (no need to sign in):",
       "If we don't hear from you, the listing is paused 21 days after you last confirmed it. You can bring it back from your profile at any time.",
@@ -159,7 +205,7 @@ export function savedSearchAlertEmail(
     subject: total === 1 ? `New listing for "${searchName}"` : `${total} new listings for "${searchName}"`,
     preheader: total === 1 ? `${listings[0]?.title ?? "A new listing"} matches your saved search.` : `${total} new listings match your saved search.`,
     heading: `New on CampusNest for "${searchName}"`,
-    paragraphs: [`Hi ${firstName}, ${total === 1 ? "a listing that matches your saved search was just published" : `${total} listings that match your saved search were published`}:`],
+    paragraphs: [`Hi ${quotedName(firstName)}, ${total === 1 ? "a listing that matches your saved search was just published" : `${total} listings that match your saved search were published`}:`],
     items: listings.map((l) => ({ href: l.url, label: l.title, detail: `$${l.monthlyRent.toLocaleString("en-US")}/month` })),
     link: { href: searchUrl, label: more > 0 ? `Open your search (${more} more)` : "Open your search" },
     moreLinks: [{ href: unsubscribeUrl, label: "Unsubscribe from this search" }],

@@ -7,7 +7,7 @@ import { createDb } from "../db/client";
 import { findUserById } from "../db/queries/users";
 import { log } from "../lib/log";
 import { sendEmail } from "./email";
-import { listingReviewEmail, promotionPaymentFailedEmail, verificationReviewEmail } from "./email-templates";
+import { listingReviewEmail, promotionDuplicateRefundedEmail, promotionPaymentFailedEmail, verificationReviewEmail } from "./email-templates";
 
 export async function notifyListingReview(env: Env, config: Config, userId: string, title: string, approved: boolean, reason: string | null) {
   const user = await findUserById(createDb(env), userId);
@@ -32,5 +32,15 @@ export async function notifyPromotionPaymentFailed(env: Env, config: Config, use
   const url = `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
   await sendEmail(env, config, promotionPaymentFailedEmail(user.email, user.firstName, title, url)).catch((err) =>
     log.warn("notification_failed", { kind: "promotion_payment_failed", message: String(err) }),
+  );
+}
+
+/** A second paid subscription of one listing was cancelled and refunded: a billing email, sent whatever the toggles say. */
+export async function notifyPromotionDuplicateRefunded(env: Env, config: Config, userId: string, title: string, listingId: string) {
+  const user = await findUserById(createDb(env), userId);
+  if (!user) return;
+  const url = `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
+  await sendEmail(env, config, promotionDuplicateRefundedEmail(user.email, user.firstName, title, url)).catch((err) =>
+    log.warn("notification_failed", { kind: "promotion_duplicate_refunded", message: String(err) }),
   );
 }

@@ -28,34 +28,47 @@ export interface CheckoutRequest {
   listingTitle: string;
   successUrl: string;
   cancelUrl: string;
+  /** Epoch seconds after which the session cannot be paid (Stripe accepts 30 minutes to 24 hours). */
+  expiresAt: number;
+  /** Stripe's own idempotency key (a retried create answers the same session). */
+  idempotencyKey?: string;
 }
 
 /** A Checkout session in subscription mode for the weekly plan; its id and hosted page address. */
 export async function createStripeCheckoutSession(config: StripeConfig, req: CheckoutRequest): Promise<{ id: string; url: string }> {
   const metadata = { listing_id: req.listingId, user_id: req.userId };
-  const session = await stripeClient(config).checkout.sessions.create({
-    mode: "subscription",
-    line_items: [
-      config.priceId
-        ? { price: config.priceId, quantity: 1 }
-        : {
-            quantity: 1,
-            price_data: {
-              currency: PROMOTION_PLAN.currency,
-              unit_amount: PROMOTION_PLAN.amount,
-              recurring: { interval: PROMOTION_PLAN.interval },
-              product_data: { name: `${PROMOTION_PLAN.name}: ${req.listingTitle}`.slice(0, 250) },
+  const session = await stripeClient(config).checkout.sessions.create(
+    {
+      mode: "subscription",
+      line_items: [
+        config.priceId
+          ? { price: config.priceId, quantity: 1 }
+          : {
+              quantity: 1,
+              price_data: {
+                currency: PROMOTION_PLAN.currency,
+                unit_amount: PROMOTION_PLAN.amount,
+                recurring: { interval: PROMOTION_PLAN.interval },
+                product_data: { name: `${PROMOTION_PLAN.name}: ${req.listingTitle}`.slice(0, 250) },
+              },
             },
-          },
-    ],
-    metadata,
-    subscription_data: { metadata },
-    client_reference_id: req.listingId,
-    success_url: req.successUrl,
-    cancel_url: req.cancelUrl,
-  });
+      ],
+      metadata,
+      subscription_data: { metadata },
+      client_reference_id: req.listingId,
+      success_url: req.successUrl,
+      cancel_url: req.cancelUrl,
+      expires_at: req.expiresAt,
+    },
+    req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : undefined,
+  );
   if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
   return { id: session.id, url: session.url };
+}
+
+/** Closes a session nobody should pay (it lost a race to another session of the same listing). */
+export async function expireStripeCheckoutSession(config: StripeConfig, sessionId: string): Promise<void> {
+  await stripeClient(config).checkout.sessions.expire(sessionId);
 }
 
 /** Stops renewal at the end of the current period. */
@@ -78,6 +91,40 @@ export async function signWebhookPayload(secret: string, payload: string, timest
 
 /* ---------- reading events ---------- */
 
+/** A verified event's envelope: what every event we read must carry. */
+export interface StripeEventEnvelope {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown> };
+}
+
+/**
+ * The envelope of a verified payload, or null when its shape is not an event's (not an object, no
+ * id or type, no `data.object` object). A signed payload can still be malformed: it is refused.
+ */
+export function eventEnvelope(payload: unknown): StripeEventEnvelope | null {
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) return null;
+  const e = payload as Obj;
+  const data = e.data;
+  if (!str(e.id) || !str(e.type) || num(e.created) === undefined) return null;
+  if (!data || typeof data !== "object" || Array.isArray(data)) return null;
+  const object = (data as Obj).object;
+  if (!object || typeof object !== "object" || Array.isArray(object)) return null;
+  return { id: e.id as string, type: e.type as string, created: e.created as number, data: { object: object as Obj } };
+}
+
+/** The event types promotion reads; any other verified event is acknowledged and ignored. */
+export const PROMOTION_EVENT_TYPES = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+] as const;
+
 /** What one event says about a subscription (the promotions service decides what it means). */
 export interface SubscriptionChange {
   subscriptionId: string;
@@ -89,6 +136,10 @@ export interface SubscriptionChange {
   /** Epoch seconds: the end of the period whose payment failed, when the invoice says. */
   failedPeriodEnd?: number;
   checkedOut?: boolean;
+  /** Checked out, its payment still on its way (a delayed method): waits for async_payment_succeeded. */
+  awaitingPayment?: boolean;
+  /** The checkout session this event completes (so it is not offered again). */
+  checkoutSessionId?: string;
   ended?: boolean;
   /** A subscription update, applied only if not older than the last one applied. */
   update?: { at: number; cancelAtPeriodEnd: boolean; status: string };
@@ -102,21 +153,39 @@ const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : u
 const idOf = (v: unknown) => str(v) ?? str(obj(v).id);
 const firstOf = (list: unknown) => obj((obj(list).data as unknown[] | undefined)?.[0]);
 
+/** An event of a type we read whose object lacks what that type must carry (answered 400). */
+export class MalformedEventError extends Error {}
+
 /**
- * The facts of the five events promotion listens to, read field by field so that both older and
- * newer API versions' shapes work (invoice.subscription or invoice.parent.subscription_details).
+ * The facts of the events promotion listens to, read field by field so that both older and newer
+ * API versions' shapes work (invoice.subscription or invoice.parent.subscription_details). Null: not
+ * ours (another mode, an invoice of no subscription). Throws MalformedEventError when an object of a
+ * type we read lacks its ids.
+ *
+ * A completed checkout is paid when its payment_status is `paid` or `no_payment_required`; `unpaid`
+ * (a delayed method) waits for checkout.session.async_payment_succeeded, and ..._failed ends it.
  */
 export function readSubscriptionEvent(event: { type: string; created: number; data: { object: unknown } }): SubscriptionChange | null {
   const o = obj(event.data.object);
   switch (event.type) {
-    case "checkout.session.completed": {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.async_payment_failed": {
+      const sessionId = str(o.id);
+      if (!sessionId) throw new MalformedEventError("checkout session without an id");
+      if (o.mode !== "subscription") return null;
       const subscriptionId = idOf(o.subscription);
-      if (o.mode !== "subscription" || !subscriptionId) return null;
+      if (!subscriptionId) throw new MalformedEventError("subscription checkout without a subscription");
       const md = obj(o.metadata);
-      return { subscriptionId, listingId: str(md.listing_id) ?? str(o.client_reference_id), userId: str(md.user_id), checkedOut: true };
+      const base = { subscriptionId, listingId: str(md.listing_id) ?? str(o.client_reference_id), userId: str(md.user_id), checkoutSessionId: sessionId };
+      if (event.type === "checkout.session.async_payment_failed") return { ...base, ended: true };
+      if (event.type === "checkout.session.async_payment_succeeded") return { ...base, checkedOut: true };
+      const paid = o.payment_status === "paid" || o.payment_status === "no_payment_required";
+      return paid ? { ...base, checkedOut: true } : { ...base, awaitingPayment: true };
     }
     case "invoice.paid":
     case "invoice.payment_failed": {
+      if (!str(o.id)) throw new MalformedEventError("invoice without an id");
       const details = obj(obj(o.parent).subscription_details);
       const subscriptionId = idOf(o.subscription) ?? idOf(details.subscription);
       if (!subscriptionId) return null;
@@ -147,11 +216,13 @@ export function readSubscriptionEvent(event: { type: string; created: number; da
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
       const subscriptionId = str(o.id);
-      if (!subscriptionId) return null;
+      if (!subscriptionId) throw new MalformedEventError("subscription without an id");
       const md = obj(o.metadata);
       const base = { subscriptionId, listingId: str(md.listing_id), userId: str(md.user_id) };
-      if (event.type === "customer.subscription.deleted") return { ...base, ended: true };
-      return { ...base, update: { at: event.created, cancelAtPeriodEnd: o.cancel_at_period_end === true, status: str(o.status) ?? "active" } };
+      const status = str(o.status) ?? "active";
+      // A subscription whose first payment never came (incomplete_expired) or that Stripe cancelled is over.
+      if (event.type === "customer.subscription.deleted" || status === "canceled" || status === "incomplete_expired") return { ...base, ended: true };
+      return { ...base, update: { at: event.created, cancelAtPeriodEnd: o.cancel_at_period_end === true, status } };
     }
     default:
       return null;
@@ -176,12 +247,14 @@ const testEvent = (type: string, object: Obj, created: number) => ({
   data: { object },
 });
 
-/** checkout.session.completed, shaped like Stripe's. */
-export function testCheckoutCompleted(sessionId: string, s: TestSubscription, now: number) {
+type CheckoutEventType = "checkout.session.completed" | "checkout.session.async_payment_succeeded" | "checkout.session.async_payment_failed";
+
+/** checkout.session.completed (or its delayed payment's outcome), shaped like Stripe's. */
+export function testCheckoutCompleted(sessionId: string, s: TestSubscription, now: number, type: CheckoutEventType = "checkout.session.completed", paymentStatus: "paid" | "unpaid" | "no_payment_required" = "paid") {
   const metadata = { listing_id: s.listingId, user_id: s.userId };
   return testEvent(
-    "checkout.session.completed",
-    { id: sessionId, object: "checkout.session", mode: "subscription", status: "complete", payment_status: "paid", subscription: s.subscriptionId, client_reference_id: s.listingId, metadata },
+    type,
+    { id: sessionId, object: "checkout.session", mode: "subscription", status: "complete", payment_status: paymentStatus, subscription: s.subscriptionId, client_reference_id: s.listingId, metadata },
     now,
   );
 }
@@ -211,5 +284,37 @@ export function testInvoice(type: "invoice.paid" | "invoice.payment_failed", s: 
 
 /** Ends a subscription now (its listing or account is being deleted): no further charge. */
 export async function cancelStripeSubscriptionNow(config: StripeConfig, subscriptionId: string): Promise<void> {
-  await stripeClient(config).subscriptions.cancel(subscriptionId);
+  await stripeClient(config).subscriptions.cancel(subscriptionId, undefined, { idempotencyKey: `cancel-now-${subscriptionId}` });
+}
+
+/**
+ * Refunds what was paid for one invoice (every paid payment of it). Idempotency keys make a repeat
+ * (a retried webhook, a second event of the same duplicate) refund nothing twice.
+ */
+export async function refundStripeInvoice(config: StripeConfig, invoiceId: string): Promise<number> {
+  const stripe = stripeClient(config);
+  const payments = await stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+  let refunded = 0;
+  for (const p of payments.data) {
+    if (p.status !== "paid") continue;
+    const target = idOf(p.payment.payment_intent) ? { payment_intent: idOf(p.payment.payment_intent)! } : idOf(p.payment.charge) ? { charge: idOf(p.payment.charge)! } : null;
+    if (!target) continue;
+    await stripe.refunds.create({ ...target, reason: "duplicate", metadata: { invoice_id: invoiceId } }, { idempotencyKey: `refund-${invoiceId}-${p.id}` });
+    refunded++;
+  }
+  return refunded;
+}
+
+/**
+ * A second subscription of a listing that already has one: ended at Stripe now and its latest
+ * invoice refunded. Safe to repeat (idempotency keys; an already cancelled one is not cancelled again).
+ */
+export async function cancelAndRefundSubscription(config: StripeConfig, subscriptionId: string): Promise<void> {
+  const stripe = stripeClient(config);
+  const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+  if (subscription.status !== "canceled" && subscription.status !== "incomplete_expired") {
+    await stripe.subscriptions.cancel(subscriptionId, undefined, { idempotencyKey: `cancel-duplicate-${subscriptionId}` });
+  }
+  const invoiceId = idOf(subscription.latest_invoice);
+  if (invoiceId) await refundStripeInvoice(config, invoiceId);
 }

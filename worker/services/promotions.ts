@@ -7,23 +7,35 @@
  * cron). A purchase still waiting for approval is not a running promotion: only staff's unpromote
  * cancels it too.
  */
-import type { BatchItem } from "drizzle-orm/batch";
+import { sql, type SQL } from "drizzle-orm";
 import { getConfig, type Config } from "../env";
 import { createDb, type Db } from "../db/client";
 import { purgeListingCache } from "./edge-cache";
 import { findListing, promotedListingsOfUser, updateLapsedPromotionsNotRenewing, updateLapsedStaffPromotions, updateListing } from "../db/queries/listings";
 import {
   billingHistoryOfListing,
+  checkoutSessionsStartedSince,
+  findCheckoutSessionByKey,
   findSubscription,
-  insertBillingRow,
-  insertCheckoutSession,
+  forgetStaleCheckoutKey,
+  insertBillingRowIf,
+  insertCheckoutSessionIf,
   insertStripeEvent,
+  insertStripeEventIf,
   isEventApplied,
   liveSubscriptionsOfListing,
   liveSubscriptionsOfUser,
+  markCheckoutSessionCompletedIf,
   markLapsedCancelledSubscriptionsEnded,
+  nextPromotionVersion,
+  openCheckoutSessionOfListing,
   pendingPromotionsOfUser,
-  saveSubscription,
+  promotionBatch,
+  saveSubscriptionIf,
+  updateListingPromotionIf,
+  updateListingPromotionNow,
+  type GuardedStatement,
+  type CheckoutSessionRow,
   type SubscriptionRecord,
 } from "../db/queries/promotions";
 import { canBuyPromotion, canStaffPromoteListing, canViewListing, isListingOwner } from "../contract/policies";
@@ -36,23 +48,50 @@ import {
   type PromotionStatus,
 } from "../contract/promotions";
 import { audit } from "./audit";
-import { notifyPromotionPaymentFailed } from "./notifications";
+import { notifyPromotionDuplicateRefunded, notifyPromotionPaymentFailed } from "./notifications";
 import {
+  cancelAndRefundSubscription,
   cancelStripeSubscriptionAtPeriodEnd,
   cancelStripeSubscriptionNow,
   createStripeCheckoutSession,
+  eventEnvelope,
+  expireStripeCheckoutSession,
+  MalformedEventError,
   readSubscriptionEvent,
+  refundStripeInvoice,
   stripeConfigured,
   verifyWebhookEvent,
+  type StripeEventEnvelope,
   type SubscriptionChange,
 } from "./payments";
-import { apiError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from "../lib/errors";
+import { apiError, badRequest, conflict, forbidden, isUniqueViolation, notFound, tooManyRequests } from "../lib/errors";
+import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 import { isoIn, isoNow } from "../lib/time";
 
 const DAY_MS = 86_400_000;
 const ADMIN_PROMOTION_DAYS = 7;
+/**
+ * A promotion write that lost its compare-and-set re-reads and tries again this many times; then
+ * 503 (Stripe retries the event later; the owner's click can be repeated). Decision 013.
+ */
+const MAX_ATTEMPTS = 8;
+/** A checkout session can be paid for an hour (Stripe accepts 30 minutes to 24 hours). */
+const CHECKOUT_SESSION_MS = 3_600_000;
+/** An open session is answered again only if the owner still has this long to pay. */
+const CHECKOUT_REUSE_MARGIN_MS = 10 * 60_000;
+/** New checkout sessions a user may start a minute (each one is a call to Stripe). */
+export const CHECKOUT_SESSIONS_PER_MINUTE = 10;
+
+const busy = () => apiError(503, { detail: "The promotion is being updated by another request. Please try again." });
+
+/**
+ * Writes of the promotion columns that do not read them first (staff, approval, the cron) still move
+ * the version on, so a guarded write based on a read from before them retries. (drizzle writes an
+ * SQL value as it is; the insert type only knows numbers.)
+ */
+const bumpVersion = { promotionVersion: nextPromotionVersion as unknown as number };
 
 type PromotionSource = "stripe" | "admin";
 
@@ -66,9 +105,24 @@ const promotionStarted = (days: number, source: PromotionSource, now: number) =>
 /** The columns of a listing whose promotion ended. */
 const promotionEnded = () => ({ promotionStart: null, promotionEnd: null, promotionSource: null, autoRenew: false });
 
-/** On approval: the promotion bought while the listing was pending starts now (columns to merge into the review update). */
-export function startPendingPromotion(pendingDays: number | null, now: number) {
-  return pendingDays ? { ...promotionStarted(pendingDays, "stripe", now), promotionPendingDays: null } : {};
+/**
+ * On approval: the promotion bought while the listing was pending starts now (columns to merge into
+ * the review update). Read from the row by the UPDATE itself, not from the caller's earlier read, so a
+ * purchase completed between staff's click and the write is not lost; the version moves on, so an
+ * event applied from a read of "pending" retries on the approved listing. (`_pendingDaysRead` is kept
+ * for the caller's signature.)
+ */
+export function startPendingPromotion(_pendingDaysRead: number | null, now: number) {
+  const nowIso = isoNow(now);
+  const pending = sql`promotion_pending_days IS NOT NULL`;
+  const asText = (v: SQL) => v as unknown as string;
+  return {
+    promotionStart: asText(sql`CASE WHEN ${pending} THEN ${nowIso} ELSE promotion_start END`),
+    promotionEnd: asText(sql`CASE WHEN ${pending} THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${nowIso}, '+' || promotion_pending_days || ' days') ELSE promotion_end END`),
+    promotionSource: asText(sql`CASE WHEN ${pending} THEN 'stripe' ELSE promotion_source END`),
+    promotionPendingDays: null,
+    ...bumpVersion,
+  };
 }
 
 /** Staff promote an approved listing for a week (a running promotion starts again from now). */
@@ -79,7 +133,7 @@ export async function promoteByStaff(db: Db, actor: string, id: string): Promise
   const now = Date.now();
   const started = promotionStarted(ADMIN_PROMOTION_DAYS, "admin", now);
   await db.batch([
-    updateListing(db, id, { ...started, autoRenew: false, updatedAt: isoNow(now) }),
+    updateListing(db, id, { ...started, autoRenew: false, ...bumpVersion, updatedAt: isoNow(now) }),
     audit(db, actor, "listing_promote", "listings", id),
   ]);
   await purgeListingCache([id]);
@@ -88,30 +142,35 @@ export async function promoteByStaff(db: Db, actor: string, id: string): Promise
 
 /** Staff end a listing's promotion and cancel one waiting for approval; false when there is no such listing. */
 export async function unpromoteByStaff(db: Db, actor: string, id: string): Promise<boolean> {
-  // A paid promotion is the owner's subscription: ending only the window would keep charging them.
-  if ((await liveSubscriptionsOfListing(db, id)).length) {
-    throw conflict("This promotion is paid by a subscription. Delete the listing (which cancels it) or cancel the subscription in Stripe.");
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const listing = await findListing(db, id);
+    if (!listing) return false;
+    // A paid promotion is the owner's subscription: ending only the window would keep charging them.
+    if ((await liveSubscriptionsOfListing(db, id)).length) {
+      throw conflict("This promotion is paid by a subscription. Delete the listing (which cancels it) or cancel the subscription in Stripe.");
+    }
+    // Guarded: a checkout completed since the check above makes this retry (and then refuse).
+    const res = await updateListingPromotionNow(db, id, listing.promotionVersion, { ...promotionEnded(), promotionPendingDays: null, updatedAt: isoNow() });
+    if (!res.meta.changes) continue;
+    await audit(db, actor, "listing_unpromote", "listings", id);
+    await purgeListingCache([id]);
+    return true;
   }
-  const [res] = await db.batch([
-    updateListing(db, id, { ...promotionEnded(), promotionPendingDays: null, updatedAt: isoNow() }),
-    audit(db, actor, "listing_unpromote", "listings", id),
-  ]);
-  await purgeListingCache([id]);
-  return !!res.meta.changes;
+  throw busy();
 }
 
 /** Staff's cleanup: ends staff promotions whose window has passed. Returns how many ended. */
 export async function endLapsedStaffPromotions(db: Db, actor: string): Promise<number> {
   const now = isoNow();
   const [res] = await db.batch([
-    updateLapsedStaffPromotions(db, now, { ...promotionEnded(), updatedAt: now }),
+    updateLapsedStaffPromotions(db, now, { ...promotionEnded(), ...bumpVersion, updatedAt: now }),
     audit(db, actor, "cleanup_expired_promotions", "listings", null),
   ]);
   return res.meta.changes ?? 0;
 }
 
 /** The cron's statement (for its db.batch): lapsed promotions that will not renew end. */
-export const endLapsedPromotions = (db: Db, nowIso: string) => updateLapsedPromotionsNotRenewing(db, nowIso, { ...promotionEnded(), updatedAt: nowIso });
+export const endLapsedPromotions = (db: Db, nowIso: string) => updateLapsedPromotionsNotRenewing(db, nowIso, { ...promotionEnded(), ...bumpVersion, updatedAt: nowIso });
 
 /* ---------- paid promotion (Stripe) ---------- */
 
@@ -131,8 +190,10 @@ const laterIso = (a: string | null, b: string | null) => (!a ? b : !b ? a : a > 
 const isLive = (r: SubscriptionRecord) => !r.ended && (r.checkedOut || !!r.currentPeriodEnd);
 /** A renewal failed: its period reaches beyond what was paid. */
 const isPastDue = (r: SubscriptionRecord) => !r.ended && !!r.failedPeriodEnd && (!r.currentPeriodEnd || r.failedPeriodEnd > r.currentPeriodEnd);
-/** Blocks a second purchase: not ended, unless it was cancelled and its paid period is over. */
-const blocksCheckout = (r: SubscriptionRecord, nowIso: string) => !r.ended && !(r.cancelAtPeriodEnd && r.currentPeriodEnd && r.currentPeriodEnd <= nowIso);
+/** The subscription the listing's promotion belongs to: live, and not a cancelled one whose paid period is over. */
+const holdsListing = (r: SubscriptionRecord, nowIso: string) => isLive(r) && !(r.cancelAtPeriodEnd && r.currentPeriodEnd && r.currentPeriodEnd <= nowIso);
+/** Blocks a second purchase: holds the listing, or its delayed payment is on its way. */
+const blocksCheckout = (r: SubscriptionRecord, nowIso: string) => !r.ended && (holdsListing(r, nowIso) || r.awaitingPayment);
 
 /** The record after one event's facts. */
 function mergeSubscription(existing: SubscriptionRecord | undefined, change: SubscriptionChange, listing: ListingRecord, now: number): SubscriptionRecord {
@@ -146,7 +207,9 @@ function mergeSubscription(existing: SubscriptionRecord | undefined, change: Sub
     cancelAtPeriodEnd: false,
     updatedEventAt: 0,
     checkedOut: false,
+    awaitingPayment: false,
     ended: false,
+    duplicate: false,
     createdAt: isoNow(now),
   };
   const r = { ...base };
@@ -158,6 +221,9 @@ function mergeSubscription(existing: SubscriptionRecord | undefined, change: Sub
     r.failedPeriodEnd = laterIso(r.failedPeriodEnd, failedEnd);
   }
   if (change.checkedOut) r.checkedOut = true;
+  // Waiting for a delayed payment only until it is paid (checked out, or an invoice paid).
+  if (change.awaitingPayment && !r.checkedOut) r.awaitingPayment = true;
+  if (r.checkedOut || r.currentPeriodEnd) r.awaitingPayment = false;
   if (change.update && change.update.at >= r.updatedEventAt) {
     r.updatedEventAt = change.update.at;
     r.cancelAtPeriodEnd = change.update.cancelAtPeriodEnd;
@@ -167,18 +233,25 @@ function mergeSubscription(existing: SubscriptionRecord | undefined, change: Sub
     r.ended = true;
     r.status = "canceled";
   }
+  if (r.ended) r.awaitingPayment = false;
   return r;
 }
 
 type ListingRecord = NonNullable<Awaited<ReturnType<typeof findListing>>>;
 
-/** The listing's promotion columns that follow from its subscription record (null: leave them). */
-function listingColumnsFor(r: SubscriptionRecord, listing: ListingRecord, now: number) {
+/**
+ * The listing's promotion columns that follow from its subscription record (null: leave them).
+ * `othersLive`: another subscription of the listing has not ended (then an ended one only clears
+ * what names it).
+ */
+function listingColumnsFor(r: SubscriptionRecord, listing: ListingRecord, now: number, othersLive = false) {
+  if (r.duplicate) return null;
   if (r.ended) {
     // Only the promotion this subscription paid for ends (not a newer one, not staff's).
+    const wasLive = r.checkedOut || !!r.currentPeriodEnd;
     const ours =
       listing.stripeSubscriptionId === r.id ||
-      (listing.stripeSubscriptionId === null && (listing.promotionSource === "stripe" || listing.promotionPendingDays !== null));
+      (wasLive && !othersLive && listing.stripeSubscriptionId === null && (listing.promotionSource === "stripe" || listing.promotionPendingDays !== null));
     return ours ? { ...promotionEnded(), stripeSubscriptionId: null, promotionPendingDays: null } : null;
   }
   if (!isLive(r)) return null;
@@ -209,39 +282,89 @@ export interface WebhookResult {
   reason?: "duplicate" | "ignored" | "unknown_listing";
 }
 
+type Statement = GuardedStatement;
+/** Whether a guarded batch applied: its last statement (the listing's version) changed a row. */
+const applied = (results: D1Result[]) => !!results[results.length - 1]!.meta.changes;
+
 /**
- * Applies one verified Stripe event, once: the event id is inserted in the same batch as its
- * effect, so a second delivery (even a concurrent one) changes nothing.
+ * Applies one verified Stripe event, once, as one compare-and-set (decision 013): the subscription
+ * record and the listing are read with the listing's promotion_version; the event id, the record,
+ * the billing row and the listing's columns are written in one batch whose every statement requires
+ * that version, the last one moving it on. Another write in between (an event, the owner's Cancel,
+ * staff, the cron) makes the batch change nothing: re-read and apply again (MAX_ATTEMPTS, then 503 so
+ * Stripe retries). The event id is inserted in the same batch, so a second delivery changes nothing.
+ *
+ * One live subscription per listing: a subscription that becomes live while another holds the listing
+ * (two tabs, Back, a checkout left open) is cancelled at Stripe and refunded before it is recorded as
+ * such, and the owner is told.
  */
-export async function applyStripeEvent(env: Env, config: Config, event: { id: string; type: string; created: number; data: { object: unknown } }): Promise<WebhookResult> {
+export async function applyStripeEvent(env: Env, config: Config, event: StripeEventEnvelope): Promise<WebhookResult> {
   const db = createDb(env);
-  if (await isEventApplied(db, event.id)) return { applied: false, reason: "duplicate" };
-  const change = readSubscriptionEvent(event);
-  const existing = change ? await findSubscription(db, change.subscriptionId) : undefined;
-  const listingId = existing?.listingId ?? change?.listingId;
-  const listing = listingId ? await findListing(db, listingId) : undefined;
-  if (!change || !listing) {
-    await insertStripeEvent(db, event.id, event.type).onConflictDoNothing();
-    if (change) log.warn("stripe_event_unknown_listing", { event_id: event.id, type: event.type });
-    return { applied: false, reason: change ? "unknown_listing" : "ignored" };
-  }
-  const now = Date.now();
-  const record = mergeSubscription(existing, change, listing, now);
-  const columns = listingColumnsFor(record, listing, now);
-  const statements: BatchItem<"sqlite">[] = [insertStripeEvent(db, event.id, event.type), saveSubscription(db, record)];
-  if (change.billing) statements.push(insertBillingRow(db, { ...change.billing, listingId: listing.id, subscriptionId: record.id }));
-  if (columns) statements.push(updateListing(db, listing.id, { ...columns, updatedAt: isoNow(now) }));
+  let change: SubscriptionChange | null;
   try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    change = readSubscriptionEvent(event);
   } catch (err) {
-    if (isUniqueViolation(err) && (await isEventApplied(db, event.id))) return { applied: false, reason: "duplicate" };
+    if (err instanceof MalformedEventError) throw badRequest(`Malformed ${event.type} event: ${err.message}`);
     throw err;
   }
-  if (columns) await purgeListingCache([listing.id]);
-  if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
-    await notifyPromotionPaymentFailed(env, config, listing.userId, listing.title, listing.id);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await isEventApplied(db, event.id)) return { applied: false, reason: "duplicate" };
+    const known = change ? await findSubscription(db, change.subscriptionId) : undefined;
+    const listingId = known?.listingId ?? change?.listingId;
+    // The listing (its version) is read BEFORE what the event merges with: a write committed after
+    // this read moves the version on, so the batch below cannot apply on top of an older record.
+    const listing = listingId ? await findListing(db, listingId) : undefined;
+    if (!change || !listing) {
+      // Nothing of ours to change: the id alone, so a repeat is known.
+      await insertStripeEvent(db, event.id, event.type).onConflictDoNothing();
+      if (change) log.warn("stripe_event_unknown_listing", { event_id: event.id, type: event.type });
+      return { applied: false, reason: change ? "unknown_listing" : "ignored" };
+    }
+    const version = listing.promotionVersion;
+    const existing = await findSubscription(db, change.subscriptionId);
+    if (existing && existing.listingId !== listing.id) continue;
+    const now = Date.now();
+    const nowIso = isoNow(now);
+    const others = (await liveSubscriptionsOfListing(db, listing.id)).filter((r) => r.id !== change.subscriptionId);
+    let record = mergeSubscription(existing, change, listing, now);
+    // Only when this event makes it live: a subscription that already held the listing stays as it is.
+    const becomesDuplicate =
+      !record.duplicate && holdsListing(record, nowIso) && !(existing && holdsListing(existing, nowIso)) && others.some((o) => holdsListing(o, nowIso));
+    if (becomesDuplicate) record = { ...record, duplicate: true, ended: true, status: "canceled" };
+    // Money back before the record says so: a Stripe failure answers 502 and Stripe delivers again.
+    if (stripeConfigured(config.stripe) && (becomesDuplicate || (record.duplicate && change.billing && change.billing.amount > 0))) {
+      try {
+        if (becomesDuplicate) await cancelAndRefundSubscription(config.stripe, record.id);
+        if (change.billing) await refundStripeInvoice(config.stripe, change.billing.id);
+      } catch (err) {
+        log.error("stripe_refund_failed", { subscription_id: record.id, message: err instanceof Error ? err.message : "unknown" });
+        throw apiError(502, { detail: "Could not refund a duplicate promotion subscription. Please retry." });
+      }
+    }
+    const columns = listingColumnsFor(record, listing, now, others.length > 0);
+    const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, listing.id, version), saveSubscriptionIf(db, record, version)];
+    if (change.billing) {
+      const billing = { ...change.billing, status: record.duplicate ? "refunded" : change.billing.status };
+      statements.push(insertBillingRowIf(db, { ...billing, listingId: listing.id, subscriptionId: record.id }, version));
+    }
+    if (change.checkoutSessionId) statements.push(markCheckoutSessionCompletedIf(db, change.checkoutSessionId, nowIso, listing.id, version));
+    statements.push(updateListingPromotionIf(db, listing.id, version, columns ? { ...columns, updatedAt: nowIso } : {}));
+    let results: D1Result[];
+    try {
+      results = await promotionBatch(db, statements);
+    } catch (err) {
+      if (isUniqueViolation(err) && (await isEventApplied(db, event.id))) return { applied: false, reason: "duplicate" };
+      throw err;
+    }
+    if (!applied(results)) continue;
+    if (columns) await purgeListingCache([listing.id]);
+    if (becomesDuplicate) await notifyPromotionDuplicateRefunded(env, config, listing.userId, listing.title, listing.id);
+    else if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
+      await notifyPromotionPaymentFailed(env, config, listing.userId, listing.title, listing.id);
+    }
+    return { applied: true };
   }
-  return { applied: true };
+  throw busy();
 }
 
 /** The facts the rules read, from a listing row and its subscription record. */
@@ -294,10 +417,11 @@ async function ownListing(db: Db, user: { id: string }, listingId: string): Prom
   return listing;
 }
 
+const newest = (records: SubscriptionRecord[]) => [...records].sort((a, b) => (b.createdAt > a.createdAt ? 1 : -1))[0];
+
 /** The listing's current subscription record: the live one, if any. */
 async function currentSubscription(db: Db, listingId: string): Promise<SubscriptionRecord | undefined> {
-  const live = await liveSubscriptionsOfListing(db, listingId);
-  return live.sort((a, b) => (b.createdAt > a.createdAt ? 1 : -1))[0];
+  return newest(await liveSubscriptionsOfListing(db, listingId));
 }
 
 export async function promotionStatus(env: Env, user: { id: string }, listingId: string): Promise<PromotionStatus> {
@@ -321,13 +445,32 @@ export async function billingHistory(env: Env, user: { id: string }, listingId: 
   }));
 }
 
+const sessionAnswer = (session: Pick<CheckoutSessionRow, "id" | "url">) => ({ checkout_url: session.url ?? `/dev/checkout/${session.id}`, session_id: session.id });
+
 /**
  * Starts a checkout for the owner's approved or pending listing: Stripe Checkout with keys; without
  * them (development only) the built-in test checkout.
+ *
+ * One live subscription per listing: a listing that holds a subscription (or waits for a delayed
+ * payment) is refused (409); one with a session that can still be paid answers that session again
+ * (two tabs, Back, a double click). The session row is written under the listing's promotion_version,
+ * so two requests at once make one session (the loser's Stripe session is expired, and it answers
+ * the winner's). The same Idempotency-Key from the same user within 24 hours answers the first
+ * session. A user starts at most CHECKOUT_SESSIONS_PER_MINUTE new sessions a minute.
  */
-export async function startCheckout(env: Env, config: Config, user: { id: string }, listingId: string, origin: string) {
+export async function startCheckout(env: Env, config: Config, user: { id: string }, listingId: string, origin: string, idempotencyKey: string | null = null) {
   const db = createDb(env);
-  const listing = await ownListing(db, user, listingId);
+  const windowStart = isoNow(Date.now() - IDEMPOTENCY_WINDOW_MS);
+  const answerForKey = async () => {
+    if (!idempotencyKey) return null;
+    const first = await findCheckoutSessionByKey(db, user.id, idempotencyKey, windowStart);
+    if (!first) return null;
+    if (first.listingId !== listingId) throw conflict("This Idempotency-Key was already used for another listing's checkout");
+    return sessionAnswer(first);
+  };
+  const replay = await answerForKey();
+  if (replay) return replay;
+  let listing = await ownListing(db, user, listingId);
   const facts = { user_id: listing.userId, verification_status: listing.verificationStatus, status: listing.status, moderation_status: listing.moderationStatus };
   if (!canBuyPromotion(user, facts)) {
     throw conflict(
@@ -336,53 +479,118 @@ export async function startCheckout(env: Env, config: Config, user: { id: string
         : "Only approved listings, or listings waiting for review, can be promoted",
     );
   }
-  const nowIso = isoNow();
-  if ((await liveSubscriptionsOfListing(db, listing.id)).some((r) => blocksCheckout(r, nowIso))) {
-    throw conflict("This listing already has an active promotion subscription");
-  }
+  if (idempotencyKey) await forgetStaleCheckoutKey(db, user.id, idempotencyKey, windowStart).run();
   const base = (config.publicBaseUrl || origin).replace(/\/+$/, "");
   const id = encodeURIComponent(listing.id);
   const successUrl = `${base}/profile?promotion_success=true&listing_id=${id}`;
   const cancelUrl = `${base}/promote?listing_id=${id}`;
-  if (stripeConfigured(config.stripe)) {
-    const session = await createStripeCheckoutSession(config.stripe, { listingId: listing.id, userId: user.id, listingTitle: listing.title, successUrl, cancelUrl });
-    await insertCheckoutSession(db, { id: session.id, listingId: listing.id, userId: user.id, kind: "stripe", successUrl, cancelUrl });
-    return { checkout_url: session.url, session_id: session.id };
+  const useStripe = stripeConfigured(config.stripe);
+  if (!useStripe && !config.isDevelopment) throw apiError(503, { detail: PROMOTION_MESSAGES.checkoutFailed });
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (attempt > 0) {
+      const again = await answerForKey();
+      if (again) return again;
+      listing = (await findListing(db, listing.id)) ?? listing;
+    }
+    const version = listing.promotionVersion;
+    const now = Date.now();
+    const nowIso = isoNow(now);
+    if ((await liveSubscriptionsOfListing(db, listing.id)).some((r) => blocksCheckout(r, nowIso))) {
+      throw conflict("This listing already has an active promotion subscription");
+    }
+    const open = await openCheckoutSessionOfListing(db, listing.id, isoNow(now + CHECKOUT_REUSE_MARGIN_MS));
+    if (open && open.kind === (useStripe ? "stripe" : "test")) return sessionAnswer(open);
+
+    const started = await checkoutSessionsStartedSince(db, user.id, isoNow(now - 60_000));
+    if (started && started.n >= CHECKOUT_SESSIONS_PER_MINUTE) {
+      const retryAfter = started.oldest ? Math.max(1, Math.ceil((Date.parse(started.oldest) + 60_000 - now) / 1000)) : 60;
+      throw tooManyRequests(retryAfter, "Too many checkout attempts. Please wait a minute and try again.");
+    }
+    const expiresAt = now + CHECKOUT_SESSION_MS;
+    let session: { id: string; url: string; kind: "stripe" | "test"; successUrl: string; cancelUrl: string };
+    if (useStripe) {
+      const created = await createStripeCheckoutSession(config.stripe, {
+        listingId: listing.id,
+        userId: user.id,
+        listingTitle: listing.title,
+        successUrl,
+        cancelUrl,
+        expiresAt: Math.floor(expiresAt / 1000),
+        ...(idempotencyKey && { idempotencyKey: `checkout-${user.id}-${listing.id}-${idempotencyKey}` }),
+      });
+      session = { ...created, kind: "stripe", successUrl, cancelUrl };
+    } else {
+      // The test checkout is served by this worker: its return addresses are paths on the same origin
+      // (whatever port the development server runs on; the CSP's form-action 'self' covers them).
+      const sessionId = `cs_test_${newId(24)}`;
+      session = { id: sessionId, url: `/dev/checkout/${sessionId}`, kind: "test", successUrl: successUrl.slice(base.length), cancelUrl: cancelUrl.slice(base.length) };
+    }
+    let won = false;
+    try {
+      won = applied(
+        await promotionBatch(db, [
+          insertCheckoutSessionIf(db, { ...session, listingId: listing.id, userId: user.id, expiresAt: isoNow(expiresAt), idempotencyKey, createdAt: nowIso }, version),
+          updateListingPromotionIf(db, listing.id, version, {}),
+        ]),
+      );
+    } catch (err) {
+      // The same key at once from another request: answer the session it made (next attempt).
+      if (!isUniqueViolation(err)) throw err;
+    }
+    if (won) return sessionAnswer(session);
+    // Another write came first (most likely the same owner's other request): nobody should pay this one.
+    if (useStripe) {
+      await expireStripeCheckoutSession(config.stripe, session.id).catch((err) =>
+        log.warn("stripe_expire_failed", { session_id: session.id, message: err instanceof Error ? err.message : "unknown" }),
+      );
+    }
   }
-  if (!config.isDevelopment) throw apiError(503, { detail: PROMOTION_MESSAGES.checkoutFailed });
-  // The test checkout is served by this worker: its return addresses are paths on the same origin
-  // (whatever port the development server runs on; the CSP's form-action 'self' covers them).
-  const sessionId = `cs_test_${newId(24)}`;
-  await insertCheckoutSession(db, {
-    id: sessionId,
-    listingId: listing.id,
-    userId: user.id,
-    kind: "test",
-    successUrl: successUrl.slice(base.length),
-    cancelUrl: cancelUrl.slice(base.length),
-  });
-  return { checkout_url: `/dev/checkout/${sessionId}`, session_id: sessionId };
+  throw busy();
+}
+
+/** Moves a listing's live subscription records and promotion columns under the compare-and-set, retrying a lost race. */
+async function changeSubscriptionsOfListing(
+  db: Db,
+  listingId: string,
+  change: (live: SubscriptionRecord[], listing: ListingRecord, now: number) => { records: SubscriptionRecord[]; columns: ReturnType<typeof listingColumnsFor> } | null,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const listing = await findListing(db, listingId);
+    if (!listing) return false;
+    const now = Date.now();
+    const next = change(await liveSubscriptionsOfListing(db, listingId), listing, now);
+    if (!next) return false;
+    const statements: Statement[] = next.records.map((r) => saveSubscriptionIf(db, r, listing.promotionVersion));
+    statements.push(updateListingPromotionIf(db, listingId, listing.promotionVersion, next.columns ? { ...next.columns, updatedAt: isoNow(now) } : {}));
+    if (!applied(await promotionBatch(db, statements))) continue;
+    if (next.columns) await purgeListingCache([listingId]);
+    return true;
+  }
+  throw busy();
 }
 
 /**
- * The owner stops renewal: the promotion runs to promotion_end and then ends (cron or Stripe's
- * deletion). With keys Stripe is told first; the same change is applied here at once.
+ * The owner stops renewal of every live subscription of the listing (normally one): the promotion
+ * runs to promotion_end and then ends (cron or Stripe's deletion). With keys Stripe is told first; the
+ * same change is applied here at once, under the compare-and-set.
  */
 export async function cancelPromotion(env: Env, config: Config, user: { id: string }, listingId: string): Promise<PromotionStatus> {
   const db = createDb(env);
   const listing = await ownListing(db, user, listingId);
-  const subscription = await currentSubscription(db, listing.id);
-  if (!subscription) throw conflict("This listing has no promotion subscription to cancel");
-  if (!subscription.cancelAtPeriodEnd) {
-    if (stripeConfigured(config.stripe)) await cancelStripeSubscriptionAtPeriodEnd(config.stripe, subscription.id);
-    const now = Date.now();
-    const record: SubscriptionRecord = { ...subscription, cancelAtPeriodEnd: true, updatedEventAt: Math.max(subscription.updatedEventAt, Math.floor(now / 1000)) };
-    const columns = listingColumnsFor(record, listing, now);
-    const statements: BatchItem<"sqlite">[] = [saveSubscription(db, record)];
-    if (columns) statements.push(updateListing(db, listing.id, { ...columns, updatedAt: isoNow(now) }));
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-    if (columns) await purgeListingCache([listing.id]);
+  const live = await liveSubscriptionsOfListing(db, listing.id);
+  if (!live.length) throw conflict("This listing has no promotion subscription to cancel");
+  if (stripeConfigured(config.stripe)) {
+    for (const r of live) if (!r.cancelAtPeriodEnd) await cancelStripeSubscriptionAtPeriodEnd(config.stripe, r.id);
   }
+  await changeSubscriptionsOfListing(db, listing.id, (current, row, now) => {
+    const toCancel = current.filter((r) => !r.cancelAtPeriodEnd);
+    if (!toCancel.length) return null;
+    const at = Math.floor(now / 1000);
+    const records = toCancel.map((r) => ({ ...r, cancelAtPeriodEnd: true, updatedEventAt: Math.max(r.updatedEventAt, at) }));
+    const holder = newest(current.map((r) => records.find((c) => c.id === r.id) ?? r));
+    return { records, columns: holder ? listingColumnsFor(holder, row, now) : null };
+  });
   const fresh = (await findListing(db, listing.id))!;
   return statusOf(fresh, await currentSubscription(db, listing.id));
 }
@@ -420,35 +628,51 @@ export const endLapsedCancelledSubscriptions = (db: Db, nowIso: string) => markL
 
 /**
  * The webhook's entry: verifies the Stripe-Signature of the raw body (tolerance 300 s) and applies
- * the event. A bad or stale signature is a 400 and changes nothing.
+ * the event. A bad or stale signature, or a signed payload that is not an event of the expected shape,
+ * is a 400 and changes nothing (the event is not recorded as applied).
  */
 export async function receiveWebhook(env: Env, config: Config, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
   if (!signature || !config.stripe.webhookSecret) throw badRequest("Invalid signature");
-  let event: Awaited<ReturnType<typeof verifyWebhookEvent>>;
+  let payload: unknown;
   try {
-    event = await verifyWebhookEvent(config.stripe, rawBody, signature);
+    payload = await verifyWebhookEvent(config.stripe, rawBody, signature);
   } catch {
     throw badRequest("Invalid signature");
   }
-  return applyStripeEvent(env, config, event as unknown as Parameters<typeof applyStripeEvent>[2]);
+  const event = eventEnvelope(payload);
+  if (!event) throw badRequest("Malformed event: expected an object with id, type, created and data.object");
+  return applyStripeEvent(env, config, event);
 }
 
 /**
- * Before a listing (or a whole account) is deleted: its live subscriptions are cancelled at Stripe
- * now, so nobody keeps paying for a listing that is gone. Without keys there is nothing to tell.
- * A Stripe failure stops the deletion (502): retrying is better than charging on.
+ * Before a listing (or a whole account) is deleted, and when an account is suspended: its live
+ * subscriptions (every one, not only the newest) are cancelled at Stripe now, so nobody keeps paying
+ * for a listing that is gone or that nobody can see, and are ended here at once (the listing's paid
+ * promotion with them). Without keys there is nothing to tell Stripe. A Stripe failure stops the
+ * deletion (502): retrying is better than charging on.
  */
 export async function stopSubscriptionsBeforeDelete(env: Env, scope: { listingId: string } | { userId: string }): Promise<void> {
   const config = getConfig(env);
-  if (!stripeConfigured(config.stripe)) return;
   const db = createDb(env);
   const live = "listingId" in scope ? await liveSubscriptionsOfListing(db, scope.listingId) : await liveSubscriptionsOfUser(db, scope.userId);
-  for (const subscription of live) {
-    try {
-      await cancelStripeSubscriptionNow(config.stripe, subscription.id);
-    } catch (err) {
-      log.error("stripe_cancel_failed", { subscription_id: subscription.id, message: err instanceof Error ? err.message : "unknown" });
-      throw apiError(502, { detail: "Could not cancel the promotion subscription. Please try again." });
+  if (stripeConfigured(config.stripe)) {
+    for (const subscription of live) {
+      try {
+        await cancelStripeSubscriptionNow(config.stripe, subscription.id);
+      } catch (err) {
+        log.error("stripe_cancel_failed", { subscription_id: subscription.id, message: err instanceof Error ? err.message : "unknown" });
+        throw apiError(502, { detail: "Could not cancel the promotion subscription. Please try again." });
+      }
     }
+  }
+  const stopped = new Set(live.map((r) => r.id));
+  for (const listingId of new Set(live.map((r) => r.listingId))) {
+    await changeSubscriptionsOfListing(db, listingId, (current, row, now) => {
+      const ending = current.filter((r) => stopped.has(r.id)).map((r) => ({ ...r, ended: true, status: "canceled" }));
+      if (!ending.length) return null;
+      const othersLive = current.some((r) => !stopped.has(r.id));
+      const columns = ending.map((r) => listingColumnsFor(r, row, now, othersLive)).find((c) => c) ?? null;
+      return { records: ending, columns };
+    });
   }
 }

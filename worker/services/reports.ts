@@ -119,6 +119,7 @@ export async function unsuspendUser(env: Env, actor: string, userId: string): Pr
     setOwnerListingsModeration(db, userId, "suspended", "visible"),
     audit(db, actor, "user_unsuspend", "users", userId),
   ]);
+  if (restored.meta.changes) await purgeListingCache([]);
   return restored.meta.changes ?? 0;
 }
 

@@ -1,5 +1,5 @@
 /** Paid promotion's tables: Stripe subscriptions, applied webhook events, billing history, checkout sessions. */
-import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { billingHistory, checkoutSessions, listings, stripeEvents, stripeSubscriptions } from "../schema";
 
@@ -17,32 +17,190 @@ export const liveSubscriptionsOfListing = (db: Db, listingId: string) =>
     .where(and(eq(stripeSubscriptions.listingId, listingId), eq(stripeSubscriptions.ended, false)))
     .all();
 
-/** Writes the whole record (insert or replace its fields). */
-export const saveSubscription = (db: Db, record: SubscriptionRecord) => {
-  const { id, createdAt: _createdAt, ...rest } = record;
-  return db
-    .insert(stripeSubscriptions)
-    .values({ ...rest, id })
-    .onConflictDoUpdate({ target: stripeSubscriptions.id, set: rest });
+/* ---------- compare-and-set on the listing's promotion_version (decision 013) ---------- */
+
+/**
+ * A guarded batch's statements are D1 statements (drizzle 0.45 cannot batch raw SQL with parameters);
+ * `promotionBatch` runs them as one D1 batch, that is one transaction.
+ */
+export type GuardedStatement = D1PreparedStatement;
+
+const d1 = (db: Db) => db.$client;
+const raw = (db: Db, query: string, ...params: unknown[]) => d1(db).prepare(query).bind(...params);
+const fromDrizzle = (db: Db, query: { toSQL(): { sql: string; params: unknown[] } }) => {
+  const { sql: text, params } = query.toSQL();
+  return raw(db, text, ...params);
 };
 
-/** Plain insert: a second delivery of the same event fails on the primary key (and its batch with it). */
+/** Runs a guarded batch; its results in order (the last one's `changes` says whether it applied). */
+export const promotionBatch = (db: Db, statements: GuardedStatement[]) => d1(db).batch(statements);
+
+/**
+ * True while the listing's promotion_version still is the one the caller read. Every statement of a
+ * guarded batch carries it and the batch's LAST statement moves the version on (updateListingPromotionIf),
+ * so inside the batch's transaction either every statement applies or none does.
+ */
+const VERSION_IS = "EXISTS (SELECT 1 FROM listings WHERE id = ? AND promotion_version = ?)";
+
+/** For writes that do not read first (staff, approval, the cron): any guarded batch based on an older read then retries. */
+export const nextPromotionVersion = sql`promotion_version + 1`;
+
+const listingPromotionUpdate = (db: Db, listingId: string, version: number, changes: Partial<typeof listings.$inferInsert>) =>
+  db
+    .update(listings)
+    .set({ ...changes, promotionVersion: version + 1 })
+    .where(and(eq(listings.id, listingId), eq(listings.promotionVersion, version)));
+
+/**
+ * The guarded batch's last statement: the listing's promotion columns, and the version moved on. Its
+ * `changes` is 1 when the batch applied, 0 when another write came first (re-read and retry).
+ */
+export const updateListingPromotionIf = (db: Db, listingId: string, version: number, changes: Partial<typeof listings.$inferInsert>) =>
+  fromDrizzle(db, listingPromotionUpdate(db, listingId, version, changes));
+
+/** The same, alone (not in a batch): 1 change when it applied. */
+export const updateListingPromotionNow = (db: Db, listingId: string, version: number, changes: Partial<typeof listings.$inferInsert>) =>
+  listingPromotionUpdate(db, listingId, version, changes).run();
+
+/**
+ * Writes the whole record, under the version guard. `ended`, `checked_out`, `duplicate` and the
+ * periods also only move forward here (the cron ends subscriptions without the guard).
+ */
+export const saveSubscriptionIf = (db: Db, r: SubscriptionRecord, version: number) =>
+  raw(
+    db,
+    `INSERT INTO stripe_subscriptions
+      (id, listing_id, user_id, status, current_period_end, failed_period_end, cancel_at_period_end, updated_event_at, checked_out, awaiting_payment, ended, duplicate, created_at)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${VERSION_IS}
+    ON CONFLICT (id) DO UPDATE SET
+      status = CASE WHEN stripe_subscriptions.ended THEN stripe_subscriptions.status ELSE excluded.status END,
+      current_period_end = coalesce(max(stripe_subscriptions.current_period_end, excluded.current_period_end), stripe_subscriptions.current_period_end, excluded.current_period_end),
+      failed_period_end = coalesce(max(stripe_subscriptions.failed_period_end, excluded.failed_period_end), stripe_subscriptions.failed_period_end, excluded.failed_period_end),
+      cancel_at_period_end = excluded.cancel_at_period_end,
+      updated_event_at = max(stripe_subscriptions.updated_event_at, excluded.updated_event_at),
+      checked_out = max(stripe_subscriptions.checked_out, excluded.checked_out),
+      awaiting_payment = excluded.awaiting_payment,
+      ended = max(stripe_subscriptions.ended, excluded.ended),
+      duplicate = max(stripe_subscriptions.duplicate, excluded.duplicate)`,
+    r.id,
+    r.listingId,
+    r.userId,
+    r.status,
+    r.currentPeriodEnd,
+    r.failedPeriodEnd,
+    +r.cancelAtPeriodEnd,
+    r.updatedEventAt,
+    +r.checkedOut,
+    +r.awaitingPayment,
+    +r.ended,
+    +r.duplicate,
+    r.createdAt,
+    r.listingId,
+    version,
+  );
+
+/**
+ * The event id, under the version guard. Plain insert: an event already applied fails on the
+ * primary key, and its whole batch with it.
+ */
+export const insertStripeEventIf = (db: Db, id: string, type: string, listingId: string, version: number) =>
+  raw(db, `INSERT INTO stripe_events (id, type) SELECT ?, ? WHERE ${VERSION_IS}`, id, type, listingId, version);
+
+export const insertBillingRowIf = (db: Db, row: BillingRow, version: number) =>
+  raw(
+    db,
+    `INSERT INTO billing_history (id, listing_id, subscription_id, amount, currency, period_start, period_end, created, status)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${VERSION_IS}
+    ON CONFLICT (id) DO NOTHING`,
+    row.id,
+    row.listingId,
+    row.subscriptionId ?? null,
+    row.amount,
+    row.currency,
+    row.periodStart,
+    row.periodEnd,
+    row.created,
+    row.status,
+    row.listingId,
+    version,
+  );
+
+/** The checkout's session is paid for (or Stripe's completion arrived): it is not offered again. */
+export const markCheckoutSessionCompletedIf = (db: Db, sessionId: string, at: string, listingId: string, version: number) =>
+  raw(db, `UPDATE checkout_sessions SET completed_at = ? WHERE id = ? AND completed_at IS NULL AND ${VERSION_IS}`, at, sessionId, listingId, version);
+
+/** A new checkout session, under the version guard (two requests at once make one). */
+export const insertCheckoutSessionIf = (db: Db, row: typeof checkoutSessions.$inferInsert & { createdAt: string }, version: number) =>
+  raw(
+    db,
+    `INSERT INTO checkout_sessions (id, listing_id, user_id, kind, success_url, cancel_url, url, expires_at, idempotency_key, created_at)
+    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${VERSION_IS}`,
+    row.id,
+    row.listingId,
+    row.userId,
+    row.kind,
+    row.successUrl,
+    row.cancelUrl,
+    row.url ?? null,
+    row.expiresAt ?? null,
+    row.idempotencyKey ?? null,
+    row.createdAt,
+    row.listingId,
+    version,
+  );
+
+/** Plain insert (events that concern no listing of ours): a second delivery fails on the primary key. */
 export const insertStripeEvent = (db: Db, id: string, type: string) => db.insert(stripeEvents).values({ id, type });
 
 export const isEventApplied = async (db: Db, id: string) =>
   !!(await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, id)).get());
 
-export const insertBillingRow = (db: Db, row: BillingRow) => db.insert(billingHistory).values(row).onConflictDoNothing();
-
 export const billingHistoryOfListing = (db: Db, listingId: string) =>
   db.select().from(billingHistory).where(eq(billingHistory.listingId, listingId)).orderBy(desc(billingHistory.created)).limit(200).all();
 
-export const insertCheckoutSession = (db: Db, row: typeof checkoutSessions.$inferInsert) => db.insert(checkoutSessions).values(row);
+/** The session this user started with this Idempotency-Key since `sinceIso`. */
+export const findCheckoutSessionByKey = (db: Db, userId: string, key: string, sinceIso: string) =>
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.userId, userId), eq(checkoutSessions.idempotencyKey, key), gt(checkoutSessions.createdAt, sinceIso)))
+    .get();
+
+/** A key older than the idempotency window is forgotten, so it can start a new session. */
+export const forgetStaleCheckoutKey = (db: Db, userId: string, key: string, sinceIso: string) =>
+  db
+    .update(checkoutSessions)
+    .set({ idempotencyKey: null })
+    .where(and(eq(checkoutSessions.userId, userId), eq(checkoutSessions.idempotencyKey, key), lte(checkoutSessions.createdAt, sinceIso)));
+
+/** The listing's newest session that can still be paid until `openUntilIso` (not completed, not expired). */
+export const openCheckoutSessionOfListing = (db: Db, listingId: string, openUntilIso: string) =>
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.listingId, listingId), isNull(checkoutSessions.completedAt), gt(checkoutSessions.expiresAt, openUntilIso)))
+    .orderBy(desc(checkoutSessions.createdAt))
+    .get();
+
+/** How many sessions the user started since `sinceIso`, and the oldest of them (the checkout rate cap). */
+export const checkoutSessionsStartedSince = (db: Db, userId: string, sinceIso: string) =>
+  db
+    .select({ n: sql<number>`count(*)`, oldest: sql<string | null>`min(${checkoutSessions.createdAt})` })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.userId, userId), gt(checkoutSessions.createdAt, sinceIso)))
+    .get();
+
+/** A session that could not be claimed (the test checkout's Pay failed) can be paid again. */
+export const reopenCheckoutSession = (db: Db, id: string) => db.update(checkoutSessions).set({ completedAt: null }).where(eq(checkoutSessions.id, id));
 
 export const findCheckoutSession = (db: Db, id: string) => db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get();
 
+/** Claims the session for payment: 1 change for the one request that claims it, 0 when already paid. */
 export const markCheckoutSessionCompleted = (db: Db, id: string, at: string) =>
-  db.update(checkoutSessions).set({ completedAt: at }).where(eq(checkoutSessions.id, id));
+  db
+    .update(checkoutSessions)
+    .set({ completedAt: at })
+    .where(and(eq(checkoutSessions.id, id), isNull(checkoutSessions.completedAt)));
 
 /** A user's subscriptions that have not ended. */
 export const liveSubscriptionsOfUser = (db: Db, userId: string) =>

@@ -9,15 +9,20 @@ import {
   type PromotionStatusResponse,
 } from "../../contract/promotions";
 import { createRouter } from "../../lib/context";
+import { idempotencyKeyOf } from "../../lib/idempotency";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
 import { billingHistory, cancelPromotion, promotionStatus, receiveWebhook, startCheckout } from "../../services/promotions";
 
 export const promotionsRoutes = createRouter()
   .post("/create-checkout-session", async (c) => {
     const user = await requireUser(c);
+    // The shared write budget; startCheckout also caps new sessions (CHECKOUT_SESSIONS_PER_MINUTE).
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const idempotencyKey = idempotencyKeyOf(c);
     const { listing_id } = await parseJson(c, checkoutSessionSchema);
-    const data = await startCheckout(c.env, c.var.config, user, listing_id, new URL(c.req.url).origin);
+    const data = await startCheckout(c.env, c.var.config, user, listing_id, new URL(c.req.url).origin, idempotencyKey);
     return c.json<CheckoutSessionResponse>({ data });
   })
 

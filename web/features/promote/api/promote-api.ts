@@ -4,10 +4,21 @@ import { PROMOTION_MESSAGES, type CheckoutSessionResponse } from "@contract/prom
 import { ApiError, apiRequest } from "../../../lib/api-client";
 import { browserNavigation } from "../../../lib/browser-navigation";
 
-export const createCheckoutSession = (listingId: string) =>
-  apiRequest<CheckoutSessionResponse>("promotions/create-checkout-session", { method: "POST", body: { listing_id: listingId } }).then((r) => r.data);
+/**
+ * `key` is the checkout's Idempotency-Key: one per visit of the promote page for a listing, so a
+ * retried click (after a dropped connection or an error) answers the session the first one made.
+ */
+export const createCheckoutSession = ({ listingId, key }: { listingId: string; key: string }) =>
+  apiRequest<CheckoutSessionResponse>("promotions/create-checkout-session", {
+    method: "POST",
+    body: { listing_id: listingId },
+    headers: { "Idempotency-Key": key },
+  }).then((r) => r.data);
 
-/** The server's reason when it gave one (403 not yours, 409 already subscribed), else the spec's text. */
+/** A fresh Idempotency-Key for one intended checkout. */
+export const newCheckoutKey = () => `checkout-${crypto.randomUUID()}`;
+
+/** The server's reason when it gave one (403 not yours, 409 already subscribed, 429 too many tries), else the spec's text. */
 export function checkoutErrorMessage(err: unknown): string {
   if (err instanceof ApiError && typeof err.body?.detail === "string" && err.body.detail) return err.body.detail;
   return PROMOTION_MESSAGES.checkoutFailed;

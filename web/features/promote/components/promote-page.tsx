@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { OwnerListing, PublicListing } from "@contract/listings";
 import { canPromoteListing, isListingOwner, PUBLIC_LISTING, type Actor } from "@contract/policies";
@@ -8,7 +9,7 @@ import { paths } from "../../../config/paths";
 import { formatRent, isOwnerView, useListing } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
-import { checkoutErrorMessage, useCreateCheckoutSession } from "../api/promote-api";
+import { checkoutErrorMessage, newCheckoutKey, useCreateCheckoutSession } from "../api/promote-api";
 
 /** Why this listing cannot be promoted now, in the owner's words; null when it can. */
 function blockedReason(user: Actor, listing: PublicListing | OwnerListing): string | null {
@@ -63,6 +64,12 @@ export function PromotePage() {
   const signInHere = useSignInHere();
   const listing = useListing(session ? listingId : undefined);
   const checkout = useCreateCheckoutSession();
+  // One key per intended checkout of a listing: every click on this visit sends the same one.
+  const checkoutKeys = useRef(new Map<string, string>());
+  const checkoutKeyFor = (id: string) => {
+    if (!checkoutKeys.current.has(id)) checkoutKeys.current.set(id, newCheckoutKey());
+    return checkoutKeys.current.get(id)!;
+  };
 
   let body;
   if (!listingId) {
@@ -129,7 +136,7 @@ export function PromotePage() {
                 className="button button-primary button-lg"
                 disabled={busy}
                 aria-busy={busy || undefined}
-                onClick={() => checkout.mutate(data.id)}
+                onClick={() => checkout.mutate({ listingId: data.id, key: checkoutKeyFor(data.id) })}
               >
                 {busy ? "Opening checkout…" : "Promote!"}
               </button>
