@@ -338,7 +338,7 @@ describe("writes visible at once (the listings generation)", () => {
   it("an owner's edit that stays live: the new rent shows at once on browse and detail", async () => {
     await insertListing(writer.user.id, "w09", { monthly_rent: 880 });
     await warm("w09");
-    const edit = await api("/api/v1/subleases/w09", authed(writer.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 860, description: "Sunny room near campus, fixed typo" }) }));
+    const edit = await api("/api/v1/subleases/w09", authed(writer.access_token, { method: "PATCH", body: JSON.stringify({ monthly_rent: 860, parking: true }) }));
     expect((await json<{ data: { verification_status: string } }>(edit)).data.verification_status).toBe("approved");
     expect((await browseListing("w09"))?.monthly_rent).toBe(860);
     expect((await json<ListingResponse>(await api("/api/v1/subleases/w09"))).data.monthly_rent).toBe(860);

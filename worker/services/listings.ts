@@ -21,6 +21,7 @@ import {
   updateListing,
   updateListingForReview,
   nextRevision,
+  pendingIfReviewedSince,
   approvedRentIfApproved,
   findStaffListing,
   approvedRentsByGroup,
@@ -120,6 +121,7 @@ export async function createListing(env: Env, config: Config, userId: string, in
 
 /** The owner's edit. A change people could be misled by sends an approved listing back to review. */
 export async function updateOwnListing(env: Env, config: Config, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
+  // `row` is the listing as read before this edit (its revision included).
   const db = createDb(env);
   await checkUniversity(db, input.university_id);
   const current = await photosOfListing(db, row.id);
@@ -145,9 +147,10 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   // email promises that saving the fixed listing sends it to the team again. An approved one on a
   // material change (contract/policies editNeedsReview, issue 22).
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
-  const backToReview =
-    (row.verification_status === "approved" && (await approvedEditNeedsReview(env.DB, row, input, current, photos))) ||
-    (detailsEdited && row.verification_status === "rejected");
+  const material = row.verification_status !== "rejected" && (await approvedEditNeedsReview(env.DB, row, input, current, photos));
+  const backToReview = (row.verification_status === "approved" && material) || (detailsEdited && row.verification_status === "rejected");
+  // Read as pending, but staff may approve the version before this edit while it is on its way.
+  const reviewMayHaveRaced = row.verification_status === "pending" && material;
   // Fair preferences (decision 018): the unit type after this edit decides. A whole unit stores
   // no_preference, whatever was sent or stored before (an edit from 2x2 to studio drops the preference).
   const genderPreference = allowsGenderPreference(input.unit_type ?? row.unit_type) ? input.gender_preference : "no_preference";
@@ -171,6 +174,7 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
       // Marking it available confirms it is (fresh listings).
       ...(input.status === "available" && { availabilityConfirmedAt: isoNow() }),
       ...(backToReview && { verificationStatus: "pending", rejectionReason: null }),
+      ...(reviewMayHaveRaced && { verificationStatus: pendingIfReviewedSince(row.revision ?? 0) }),
       // A new version for staff: a review of the version before this edit is refused (409).
       revision: nextRevision,
       updatedAt: isoNow(),

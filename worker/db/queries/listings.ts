@@ -548,6 +548,14 @@ type ListingChanges = { [K in keyof Omit<ListingValues, "id" | "userId">]?: List
 /** The listing's next revision (issue 22): every edit of what staff review and every review decision sets it. */
 export const nextRevision = sql`${listings.revision} + 1`;
 
+/**
+ * The review status of an owner's material edit of a listing read as pending at `revision`: unchanged
+ * while the listing still is that revision, pending when staff decided in between (the decision moved
+ * the revision on), so a material change never lands on an approval of the version before it.
+ */
+export const pendingIfReviewedSince = (revision: number) =>
+  sql`CASE WHEN ${listings.revision} = ${revision} THEN ${listings.verificationStatus} ELSE 'pending' END`;
+
 /** A rent staff set: the approved rent too when the listing is approved (staff's figure is a reviewed one). */
 export const approvedRentIfApproved = (rent: number) => sql`CASE WHEN ${listings.verificationStatus} = 'approved' THEN ${rent} ELSE ${listings.approvedRent} END`;
 export interface PhotoValues {

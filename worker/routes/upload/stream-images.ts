@@ -97,10 +97,12 @@ export async function* streamImageEntries(body: ReadableStream<Uint8Array>, maxE
             continue;
           }
           // Long strings (the base64) are skipped natively to their next quote or backslash.
-          if (nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i);
+          // Infinity: none left in this chunk (searched once, so a run of escapes stays linear).
+          if (nextQuote !== Infinity && nextQuote < i) nextQuote = chunk.indexOf(QUOTE, i);
+          if (nextQuote === -1) nextQuote = Infinity;
           if (nextBackslash !== Infinity && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
           if (nextBackslash === -1) nextBackslash = Infinity;
-          const stop = Math.min(nextQuote === -1 ? Infinity : nextQuote, nextBackslash);
+          const stop = Math.min(nextQuote, nextBackslash);
           if (stop === Infinity) {
             if (keyBytes) for (let k = i; k < chunk.length && keyBytes.length < KEY_MAX; k++) keyBytes.push(chunk[k]!);
             i = chunk.length;
