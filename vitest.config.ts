@@ -40,6 +40,9 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts"],
+            // Sized for a busy 2-core machine (CI, or a developer running other work): a few tests sign up
+            // dozens of students at production scrypt cost. A limit, not a timing assertion.
+            testTimeout: 30_000,
             setupFiles: ["./test/worker/setup.ts"],
           },
         },
@@ -51,6 +54,8 @@ export default defineConfig(async () => {
           test: {
             name: "web",
             include: ["test/web/**/*.test.tsx", "test/web/**/*.test.ts"],
+            // jsdom renders of whole routes take seconds on a busy 2-core machine.
+            testTimeout: 20_000,
             environment: "jsdom" as const,
             setupFiles: ["./test/web/setup.ts"],
           },
