@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../worker/db/client";
 import { backoffSeconds, countAttempt } from "../../worker/services/auth-throttle";
+import { CODE_COMPARISONS_PER_DAY, consumeCode, issueCode } from "../../worker/services/email-codes";
 import { addressKey } from "../../worker/middleware/rate-limit";
 import { api, authed, json, latestCode, post, signUp, type Session } from "./helpers";
 
@@ -183,37 +184,136 @@ describe("failed attempts per account", () => {
     expect((await post("/api/v1/auth/verify-email", { email: "guessed@ufl.edu", code }, { "cf-connecting-ip": "192.0.2.124" })).status).toBe(200);
   });
 
-  it("mails at most 10 codes a day to one address, sign-up and reset together", async () => {
+  it("mails at most 5 codes a day to one email at one network's request, sign-up and reset together", async () => {
     const email = "inbox@ufl.edu";
-    await post("/api/v1/auth/register", { email, password: "secret-pass-1", first_name: "I", last_name: "N" });
-    const age = () => env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 61_000).toISOString(), email).run();
+    const home = { "cf-connecting-ip": "192.0.2.40" };
+    await post("/api/v1/auth/register", { email, password: "secret-pass-1", first_name: "I", last_name: "N" }, home);
     let sent = 1;
     let res: Response;
     for (;;) {
-      await age(); // past the 60 s resend cooldown, still within the day
-      res = await post(sent % 2 ? "/api/v1/auth/forgot-password" : "/api/v1/auth/send-verification-code", { email });
+      at(61_000 * sent); // past the 60 s resend spacing, still within the day
+      res = await post(sent % 2 ? "/api/v1/auth/forgot-password" : "/api/v1/auth/send-verification-code", { email }, home);
       if (res.status !== 200) break;
       sent++;
-      if (sent > 15) break;
+      if (sent > 10) break;
     }
-    expect(sent).toBe(10);
+    expect(sent).toBe(5);
     expect(res.status).toBe(429);
     const body = await json<{ detail: string; retry_after: number }>(res);
-    expect(body.detail).toBe("Too many codes were sent to this email today. Please try again tomorrow.");
+    expect(body.detail).toBe("Too many codes were requested for this email from your network today. Please try again tomorrow, or from another network.");
     expect(body.retry_after).toBeGreaterThan(23 * 3600);
     const count = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ?").bind(email).first<{ n: number }>();
-    expect(count!.n).toBe(10);
+    expect(count!.n).toBe(5);
   });
 
-  it("mails one code when many requests for it arrive at once: the limits are checked in the insert", async () => {
+  it("an attacker's code request after the owner's does not void the owner's code", async () => {
+    const email = "keeps-code@ufl.edu";
+    await signUp(email, "right-password");
+    const ownerNet = { "cf-connecting-ip": "2001:db8:aa:1::7" };
+    const attackerNet = { "cf-connecting-ip": "203.0.113.200" };
+    expect((await post("/api/v1/auth/send-sign-in-code", { email }, ownerNet)).status).toBe(200);
+    const ownersCode = await latestCode(email);
+    // The attacker asks right after (a minute later too): each request mails a new code, none voids the owner's.
+    expect((await post("/api/v1/auth/send-sign-in-code", { email }, attackerNet)).status).toBe(200);
+    at(61_000);
+    expect((await post("/api/v1/auth/send-sign-in-code", { email }, attackerNet)).status).toBe(200);
+    const live = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ? AND purpose = 'sign_in' AND consumed_at IS NULL").bind(email).first<{ n: number }>();
+    expect(live!.n).toBe(3);
+    const res = await post("/api/v1/auth/login-with-code", { email, code: ownersCode }, ownerNet);
+    expect(res.status).toBe(200);
+    // Only the code that matched is used up; the others live out their 15 minutes.
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ? AND purpose = 'sign_in' AND consumed_at IS NULL").bind(email).first<{ n: number }>();
+    expect(after!.n).toBe(2);
+    expect((await post("/api/v1/auth/login-with-code", { email, code: ownersCode }, ownerNet)).status).toBe(400);
+    // 15 minutes after it was mailed, a code is over.
+    expect((await post("/api/v1/auth/send-sign-in-code", { email }, ownerNet)).status).toBe(200);
+    const late = await latestCode(email);
+    at(61_000 + 15 * 60_000 + 1);
+    expect((await post("/api/v1/auth/login-with-code", { email, code: late }, ownerNet)).status).toBe(400);
+  });
+
+  it("an attacker who uses up their own day's codes for the owner's email leaves the owner's address able to get one", async () => {
+    const email = "flooded@ufl.edu";
+    await signUp(email, "right-password");
+    const attackerNet = { "cf-connecting-ip": "203.0.113.201" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      at(61_000 * i);
+      statuses.push((await post(i % 2 ? "/api/v1/auth/forgot-password" : "/api/v1/auth/send-sign-in-code", { email }, attackerNet)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const ownerNet = { "cf-connecting-ip": "198.18.200.1" };
+    expect((await post("/api/v1/auth/send-sign-in-code", { email }, ownerNet)).status).toBe(200);
+    expect((await post("/api/v1/auth/login-with-code", { email, code: await latestCode(email) }, ownerNet)).status).toBe(200);
+  });
+
+  it("mails at most 30 codes a day to one email however many networks ask at once (the inbox-flood ceiling)", async () => {
+    const email = "ceiling-mail@ufl.edu";
+    await signUp(email, "right-password"); // its sign-up code is the first of the day
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post("/api/v1/auth/send-sign-in-code", { email }, { "cf-connecting-ip": `198.18.210.${i + 1}` })),
+    );
+    expect(results.filter((r) => r.status === 200).length).toBe(29);
+    const refused = results.find((r) => r.status === 429)!;
+    expect(await json(refused)).toMatchObject({ detail: "Too many codes were sent to this email today. Please try again tomorrow." });
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ?").bind(email).first<{ n: number }>();
+    expect(count!.n).toBe(30);
+  });
+
+  it("mails one code when many requests from one network arrive at once: the limits are checked in the insert", async () => {
     const email = "parallel@ufl.edu";
     await signUp(email);
-    await env.DB.prepare("UPDATE email_codes SET created_at = ? WHERE email = ?").bind(new Date(Date.now() - 61_000).toISOString(), email).run();
-    await Promise.all(Array.from({ length: 12 }, () => post("/api/v1/auth/forgot-password", { email })));
+    const home = { "cf-connecting-ip": "192.0.2.41" };
+    await Promise.all(Array.from({ length: 12 }, () => post("/api/v1/auth/forgot-password", { email }, home)));
     const codes = await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ? AND purpose = 'reset_password'").bind(email).first<{ n: number }>();
     expect(codes!.n).toBe(1);
     const mailbox = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(email)}`));
     expect(mailbox.data.filter((m) => /reset/i.test(m.subject)).length).toBe(1);
+  });
+
+  it("wrong guesses from other addresses, all at once, use up the email's 200 comparisons a day but never stop the owner's code", async () => {
+    const db = createDb(env);
+    const email = "compared@ufl.edu";
+    const owner = "198.18.220.1";
+    const asker = "203.0.113.220"; // an attacker who requested a code too
+    const issued = await issueCode(db, env.JWT_SECRET, email, "sign_in", owner);
+    expect(await issueCode(db, env.JWT_SECRET, email, "sign_in", asker)).toHaveProperty("code");
+    const code = "code" in issued ? issued.code : "";
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0");
+    // Two live codes: each guess is compared with both, so 100 guesses reach the 200 comparisons.
+    const guesses = await Promise.all(Array.from({ length: 120 }, (_, i) => consumeCode(db, env.JWT_SECRET, email, "sign_in", wrong(i), `198.18.${221 + (i >> 6)}.${i & 63}`)));
+    expect(guesses.every((ok) => !ok)).toBe(true);
+    const totals = () =>
+      env.DB.prepare("SELECT sum(t.tries) AS tries, sum(t.compared) AS compared FROM email_code_tries t JOIN email_codes c ON c.id = t.code_id WHERE c.email = ?")
+        .bind(email)
+        .first<{ tries: number; compared: number }>();
+    expect(await totals()).toEqual({ tries: 100, compared: 200 });
+    // Past the ceiling an address that asked for no code is not compared at all, even with the right code.
+    expect(await consumeCode(db, env.JWT_SECRET, email, "sign_in", code, "198.18.230.1")).toBe(false);
+    // The attacker who asked for a code is compared with that code only (mailed to the owner, unknown to them).
+    expect(await consumeCode(db, env.JWT_SECRET, email, "sign_in", code, asker)).toBe(false);
+    expect(await totals()).toEqual({ tries: 101, compared: 201 });
+    // The owner, from the address that asked, gets in.
+    expect(await consumeCode(db, env.JWT_SECRET, email, "sign_in", code, owner)).toBe(true);
+    expect(CODE_COMPARISONS_PER_DAY).toBe(200);
+  });
+
+  it("an address has five tries at the live codes of an email, however many codes it asks for", async () => {
+    const db = createDb(env);
+    const email = "five-tries@ufl.edu";
+    const guesser = "203.0.113.230";
+    let now = NOON;
+    const first = await issueCode(db, env.JWT_SECRET, email, "reset_password", guesser, now);
+    const code = "code" in first ? first.code : "";
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) expect(await consumeCode(db, env.JWT_SECRET, email, "reset_password", wrong, guesser, now)).toBe(false);
+    now += 61_000;
+    const second = await issueCode(db, env.JWT_SECRET, email, "reset_password", guesser, now);
+    // A new code does not give the address new tries while its tried codes live: even the right one is refused.
+    expect(await consumeCode(db, env.JWT_SECRET, email, "reset_password", "code" in second ? second.code : "", guesser, now)).toBe(false);
+    // Once the tried code has expired, the address may try the newer one.
+    now = NOON + 15 * 60_000 + 1;
+    expect(await consumeCode(db, env.JWT_SECRET, email, "reset_password", "code" in second ? second.code : "", guesser, now)).toBe(true);
   });
 });
 

@@ -45,9 +45,12 @@ export const PAGE_SIZES = {
 export const TIMINGS = {
   emailCodeTtlMs: 15 * 60 * 1000,
   emailCodeResendMs: 60 * 1000,
+  /** Wrong tries from one client address at the live codes of one email and purpose. */
   emailCodeMaxTries: 5,
-  /** Codes of any purpose mailed to one address in 24 hours. */
-  emailCodesPerDay: 10,
+  /** Codes of any purpose mailed to one email at the request of one client address in 24 hours. */
+  emailCodesPerDayPerAddress: 5,
+  /** Codes of any purpose mailed to one email in 24 hours, whoever asks (the inbox-flood ceiling). */
+  emailCodesPerDay: 30,
   profileRetryMs: 1000,
   verificationPopupMs: 3000,
   toastDefaultMs: 2000,

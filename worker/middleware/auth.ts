@@ -14,16 +14,21 @@ export function bearerToken(c: Context<AppContext>): string | null {
 }
 
 /**
- * The signed-in user, or 401. Called at the top of every handler that needs a user: a missing,
- * malformed, tampered or expired token, a deleted account, or a token issued before the last password
- * reset, all end here.
+ * The user of the request's access token, or null for a missing, malformed, tampered or expired
+ * token, a deleted account, or a token issued before the last password reset. One row read: the row
+ * (needed anyway for suspension) carries the token version.
  */
-export async function requireUser(c: Context<AppContext>) {
+export async function userOfAccessToken(c: Context<AppContext>) {
   const claim = await verifyAccessClaim(c.var.config.jwtSecret, bearerToken(c));
-  if (!claim) throw unauthorized("Not authenticated");
+  if (!claim) return null;
   const user = await findUserById(createDb(c.env), claim.userId);
-  // The row read anyway (suspension) also ends tokens issued before a password reset (token_version).
-  if (!user || user.tokenVersion !== claim.tokenVersion) throw unauthorized("Not authenticated");
+  return user && user.tokenVersion === claim.tokenVersion ? user : null;
+}
+
+/** The signed-in user, or 401 (see userOfAccessToken). Called at the top of every handler that needs a user. */
+export async function requireUser(c: Context<AppContext>) {
+  const user = await userOfAccessToken(c);
+  if (!user) throw unauthorized("Not authenticated");
   // A suspended account's access tokens stop working at once (issue 13).
   if (user.suspendedAt) throw apiError(403, { detail: REPORT_TEXTS.suspended, code: "account_suspended" });
   return user;

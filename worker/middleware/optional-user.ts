@@ -1,9 +1,13 @@
 import type { Context } from "hono";
 import type { AppContext } from "../lib/context";
-import { bearerToken } from "./auth";
-import { verifyAccessToken } from "../services/tokens";
+import { userOfAccessToken } from "./auth";
 
-/** The caller's user id when a valid token came with the request; null for visitors. */
+/**
+ * The caller's user id when a valid token came with the request; null for visitors. Checked like
+ * requireUser (token version, so a token from before a password reset is a visitor's), and a
+ * suspended account reads as a visitor too.
+ */
 export async function optionalUserId(c: Context<AppContext>): Promise<string | null> {
-  return verifyAccessToken(c.var.config.jwtSecret, bearerToken(c));
+  const user = await userOfAccessToken(c);
+  return user && !user.suspendedAt ? user.id : null;
 }

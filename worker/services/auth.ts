@@ -14,6 +14,7 @@ import { newId } from "../lib/ids";
 import { countAttempt, forgiveAttempt } from "./auth-throttle";
 import { sendEmail } from "./email";
 import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-codes";
+import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { passwordResetEmail, signInCodeEmail, verificationCodeEmail } from "./email-templates";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { revokeAllSessions, startSession } from "./sessions";
@@ -26,12 +27,12 @@ const INVALID_CODE = "Invalid or expired verification code";
 const EMAIL_TAKEN = "An account with this email already exists";
 
 /** Creates the account and mails its first code; returns the new user's id. */
-export async function register(env: Env, config: Config, body: RegisterInput): Promise<string> {
+export async function register(env: Env, config: Config, body: RegisterInput, address: string): Promise<string> {
   const db = createDb(env);
   await checkUniversity(db, body.university_id);
   if (await findUserByEmail(db, body.email)) throw conflict(EMAIL_TAKEN);
   // An address deleted and registered again and again must not become a way to flood an inbox.
-  const wait = await nextCodeWait(db, body.email, "verify_email");
+  const wait = await nextCodeWait(db, body.email, "verify_email", address);
   if (wait) throw tooManyRequests(wait.seconds, wait.detail);
   const id = newId();
   try {
@@ -52,18 +53,18 @@ export async function register(env: Env, config: Config, body: RegisterInput): P
     throw err;
   }
   // The account exists now; if a parallel request took the last code of the day, a resend later mails one.
-  const issued = await issueCode(db, config.jwtSecret, body.email, "verify_email");
+  const issued = await issueCode(db, config.jwtSecret, body.email, "verify_email", address);
   if ("code" in issued) await sendEmail(env, config, verificationCodeEmail(body.email, body.first_name, issued.code));
   return id;
 }
 
-/** Sends a code when the account exists (and, for verification, is unverified); 429 within the cooldown or over the daily cap. */
-export async function sendCode(env: Env, config: Config, email: string, purpose: CodePurpose, { quietCooldown = false } = {}) {
+/** Sends a code at `address`'s request when the account exists (and, for verification, is unverified); 429 within the cooldown or over a daily cap. */
+export async function sendCode(env: Env, config: Config, email: string, purpose: CodePurpose, address: string, { quietCooldown = false } = {}) {
   const db = createDb(env);
   const user = await findUserByEmail(db, email);
   if (!user) return;
   if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
-  const issued = await issueCode(db, config.jwtSecret, email, purpose);
+  const issued = await issueCode(db, config.jwtSecret, email, purpose, address);
   if ("wait" in issued) {
     if (quietCooldown) return;
     throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
@@ -105,7 +106,7 @@ export async function signIn(env: Env, config: Config, email: string, password: 
   if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect email or password");
   await forgiveAttempt(db, attempt);
   if (user.emailVerificationStatus !== "verified") {
-    await sendCode(env, config, email, "verify_email", { quietCooldown: true });
+    await sendCode(env, config, email, "verify_email", address, { quietCooldown: true });
     throw apiError(403, { detail: "Please verify your email first. We sent a 6-digit code to your inbox.", code: "email_not_verified" });
   }
   if (needsRehash(user.passwordHash)) await updateUserQuietly(db, user.id, { passwordHash: await hashPassword(password) });
@@ -124,8 +125,8 @@ export async function signInWithCode(env: Env, config: Config, email: string, co
 }
 
 /**
- * Sets a new password and ends every session, access tokens included (the token version); the code
- * proved the address is theirs.
+ * Sets a new password and ends every session: refresh tokens, access tokens (the token version) and
+ * open sockets; the code proved the address is theirs.
  */
 export async function resetPassword(env: Env, config: Config, email: string, code: string, newPassword: string, address: string) {
   const user = await userByCode(env, config, email, "reset_password", code, address);
@@ -135,6 +136,7 @@ export async function resetPassword(env: Env, config: Config, email: string, cod
     bumpTokenVersion(db, user.id),
     revokeAllSessions(db, user.id),
   ]);
+  await closeSocketsOfUser(env, user.id, await conversationIdsOfUser(env, user.id), "Password reset");
 }
 
 const googleKeySets = new Map<string, JWTVerifyGetKey>();
@@ -208,6 +210,8 @@ export async function googleSignIn(env: Env, config: Config, token: string): Pro
       bumpTokenVersion(db, byEmail.id),
       revokeAllSessions(db, byEmail.id),
     ]);
+    // Before the new session exists, so only the squatter's sockets close.
+    await closeSocketsOfUser(env, byEmail.id, await conversationIdsOfUser(env, byEmail.id), "Signed in with Google");
     return startSession(db, config, byEmail.id);
   }
   const userId = newId();

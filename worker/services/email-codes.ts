@@ -1,22 +1,35 @@
 /**
- * One-time 6-digit codes (email verification, password reset, sign-in by code): 15-minute life, one
- * per 60 s per address and purpose, at most 10 per address a day. Wrong tries count per client
- * address (IPv6 by /64): 5 from one address end the code for that address only, so guesses from
- * elsewhere never void the code the owner is about to type; 50 across all addresses void it (a new
- * code on request). Only an HMAC of the code is stored.
+ * One-time 6-digit codes (email verification, password reset, sign-in by code), built so nobody but
+ * the owner can spend the owner's way in (docs/decisions/010):
+ * - every code lives its 15 minutes: a newer code does not void older ones, and a check accepts any
+ *   live code of the email and purpose (consuming only the one it matched), so a code someone else
+ *   requests for the owner's email never voids the one the owner is about to type;
+ * - sending: one per 60 s per email, purpose and requesting address, 5 a day per email and requesting
+ *   address, and 30 a day per email whoever asks (the inbox-flood ceiling);
+ * - checking: 5 wrong tries per client address at the live codes of an email and purpose (guesses from
+ *   elsewhere never spend the owner's tries, and never void a code); and per email a day, at most 200
+ *   code comparisons from any address (a guess compared with 3 live codes counts 3). Past that, an
+ *   address is compared only with the codes it requested itself, so the owner who asked for a code
+ *   still gets in, and a guesser learns nothing from codes mailed to someone else's request.
+ * Limits are checked inside the statement that counts or stores, so parallel requests cannot all pass
+ * a check made before it. Only an HMAC of the code is stored; addresses only as a SHA-256.
  */
 import { and, count, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { TIMINGS } from "../contract/constants";
 import type { Db } from "../db/client";
-import { emailCodes } from "../db/schema";
+import { emailCodeTries, emailCodes } from "../db/schema";
 import { sha256Hex, timingSafeEqualText } from "../lib/encoding";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 
 export type CodePurpose = "verify_email" | "reset_password" | "sign_in";
 
-/** Wrong tries at one code across every address before it is void: at most 500 guesses a day per email (10 codes). */
-export const CODE_TRIES_ACROSS_ADDRESSES = 50;
+/**
+ * Code comparisons per email in 24 hours from any address (a guess compared with 3 live codes counts
+ * 3): 200 against 10^6 possible codes is a 0.02% chance a day of guessing one. Past it, an address is
+ * compared only with codes it requested (at most 30 a day, 5 tries each: 150 more, 0.035% in all).
+ */
+export const CODE_COMPARISONS_PER_DAY = 200;
 
 async function hashCode(secret: string, email: string, purpose: CodePurpose, code: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
@@ -36,32 +49,49 @@ function randomCode(): string {
 
 const DAY_MS = 86_400_000;
 
+/** How a client address is stored next to codes (the throttling key's SHA-256, never the address). */
+const addressHashOf = (address: string) => sha256Hex(address);
+
 export interface CodeWait {
   /** Seconds until another code may be sent (0: now). */
   seconds: number;
   detail: string;
 }
 
+const waitUntil = (oldest: string, now: number) => Math.max(1, Math.ceil((Date.parse(oldest) + DAY_MS - now) / 1000));
+
 /**
- * When the next code may be mailed to this address: 60 s after the last one for the same purpose,
- * and at most `TIMINGS.emailCodesPerDay` codes (any purpose) in 24 hours, so nobody can flood an inbox.
+ * When the next code may be mailed to this email at this address's request: 60 s after the address's
+ * last one for the same purpose, at most `TIMINGS.emailCodesPerDayPerAddress` (any purpose) a day for
+ * the address and `TIMINGS.emailCodesPerDay` a day for the email. `address` is the throttling key.
  */
-export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, now = Date.now()): Promise<CodeWait | null> {
-  const [[last], [today]] = await db.batch([
+export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, address: string, now = Date.now()): Promise<CodeWait | null> {
+  const requester = await addressHashOf(address);
+  const dayAgo = isoNow(now - DAY_MS);
+  const [[last], [fromAddress], [today]] = await db.batch([
     db
       .select({ createdAt: emailCodes.createdAt })
       .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose)))
+      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), eq(emailCodes.requesterHash, requester)))
       .orderBy(desc(emailCodes.createdAt))
       .limit(1),
     db
       .select({ n: count(), oldest: sql<string | null>`min(${emailCodes.createdAt})` })
       .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, isoNow(now - DAY_MS)))),
+      .where(and(eq(emailCodes.email, email), eq(emailCodes.requesterHash, requester), gt(emailCodes.createdAt, dayAgo))),
+    db
+      .select({ n: count(), oldest: sql<string | null>`min(${emailCodes.createdAt})` })
+      .from(emailCodes)
+      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, dayAgo))),
   ]);
   if (today && today.n >= TIMINGS.emailCodesPerDay && today.oldest) {
-    const seconds = Math.ceil((Date.parse(today.oldest) + DAY_MS - now) / 1000);
-    return { seconds, detail: "Too many codes were sent to this email today. Please try again tomorrow." };
+    return { seconds: waitUntil(today.oldest, now), detail: "Too many codes were sent to this email today. Please try again tomorrow." };
+  }
+  if (fromAddress && fromAddress.n >= TIMINGS.emailCodesPerDayPerAddress && fromAddress.oldest) {
+    return {
+      seconds: waitUntil(fromAddress.oldest, now),
+      detail: "Too many codes were requested for this email from your network today. Please try again tomorrow, or from another network.",
+    };
   }
   if (!last) return null;
   const elapsed = now - Date.parse(last.createdAt);
@@ -71,98 +101,128 @@ export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, 
 }
 
 /**
- * Creates a code (voiding older ones for the same purpose) and returns it for the email, or the wait
- * when the address is within its cooldown or over its daily cap. The limits are checked inside the
- * INSERT itself, so parallel requests cannot all pass a check made before it.
+ * Creates a code at `address`'s request and returns it for the email, or the wait when a limit of
+ * nextCodeWait is reached. Older codes stay live. The limits are checked inside the INSERT itself,
+ * so parallel requests cannot all pass a check made before it.
  */
 export async function issueCode(
   db: Db,
   secret: string,
   email: string,
   purpose: CodePurpose,
+  address: string,
   now = Date.now(),
 ): Promise<{ code: string } | { wait: CodeWait }> {
   const code = randomCode();
-  const id = newId();
   const codeHash = await hashCode(secret, email, purpose, code);
-  const d1 = db.$client;
-  const [inserted] = await d1.batch([
-    d1
-      .prepare(
-        `INSERT INTO email_codes (id, email, purpose, code_hash, expires_at, created_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6
-         WHERE (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?7) < ?8
-           AND NOT EXISTS (SELECT 1 FROM email_codes WHERE email = ?2 AND purpose = ?3 AND created_at > ?9)`,
-      )
-      .bind(
-        id,
-        email,
-        purpose,
-        codeHash,
-        isoNow(now + TIMINGS.emailCodeTtlMs),
-        isoNow(now),
-        isoNow(now - DAY_MS),
-        TIMINGS.emailCodesPerDay,
-        isoNow(now - TIMINGS.emailCodeResendMs),
-      ),
-    // Only when the new code went in: older live codes for the same purpose stop working.
-    d1
-      .prepare(
-        `UPDATE email_codes SET consumed_at = ?4
-         WHERE email = ?1 AND purpose = ?2 AND consumed_at IS NULL AND id <> ?3
-           AND EXISTS (SELECT 1 FROM email_codes WHERE id = ?3)`,
-      )
-      .bind(email, purpose, id, isoNow(now)),
-  ]);
-  if (inserted?.meta.changes) return { code };
-  const wait = await nextCodeWait(db, email, purpose, now);
+  const requester = await addressHashOf(address);
+  const inserted = await db.$client
+    .prepare(
+      `INSERT INTO email_codes (id, email, purpose, code_hash, requester_hash, expires_at, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+       WHERE (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?8) < ?9
+         AND (SELECT count(*) FROM email_codes WHERE email = ?2 AND requester_hash = ?5 AND created_at > ?8) < ?10
+         AND NOT EXISTS (SELECT 1 FROM email_codes WHERE email = ?2 AND purpose = ?3 AND requester_hash = ?5 AND created_at > ?11)`,
+    )
+    .bind(
+      newId(),
+      email,
+      purpose,
+      codeHash,
+      requester,
+      isoNow(now + TIMINGS.emailCodeTtlMs),
+      isoNow(now),
+      isoNow(now - DAY_MS),
+      TIMINGS.emailCodesPerDay,
+      TIMINGS.emailCodesPerDayPerAddress,
+      isoNow(now - TIMINGS.emailCodeResendMs),
+    )
+    .run();
+  if (inserted.meta.changes) return { code };
+  const wait = await nextCodeWait(db, email, purpose, address, now);
   return { wait: wait ?? { seconds: Math.ceil(TIMINGS.emailCodeResendMs / 1000), detail: "Please wait before requesting a new code." } };
 }
 
 /**
- * True when `code` is the live code for this address; consumes it. Every check counts a try
- * atomically *before* the compare (one upsert per code and client address, refused at 5 tries from
- * that address or 50 in all), so parallel wrong guesses each count and the fifth try from an address
- * is its last; other addresses keep theirs.
+ * Counts one try from this address, before the compare, or refuses it (null). One statement: the
+ * address's tries at the unexpired codes of the email and purpose (used ones too, so a code someone
+ * uses does not hand tries back) stay under 5 and (unless the address
+ * is compared only with its own codes) the email's comparisons today under the ceiling, however many
+ * tries arrive at once. The try is recorded against the newest code it is compared with.
  */
-export async function consumeCode(db: Db, secret: string, email: string, purpose: CodePurpose, code: string, address: string): Promise<boolean> {
-  const now = isoNow();
-  const live = await db
-    .select({ id: emailCodes.id, codeHash: emailCodes.codeHash })
-    .from(emailCodes)
-    .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, now)))
-    .orderBy(desc(emailCodes.createdAt))
-    .get();
-  if (!live) return false;
+async function countTry(db: Db, email: string, purpose: CodePurpose, addressHash: string, against: string, comparisons: number, ownCodesOnly: boolean, now: number) {
   const d1 = db.$client;
+  const liveTriesOfAddress = `SELECT coalesce(sum(t.tries), 0) FROM email_code_tries t JOIN email_codes c ON c.id = t.code_id
+     WHERE c.email = ?3 AND c.purpose = ?4 AND c.expires_at > ?5 AND t.address_hash = ?2`;
+  const comparisonsToday = `SELECT coalesce(sum(t.compared), 0) FROM email_code_tries t JOIN email_codes c ON c.id = t.code_id
+     WHERE c.email = ?3 AND c.created_at > ?6`;
   const [counted] = await d1.batch<{ tries: number }>([
     d1
       .prepare(
-        `INSERT INTO email_code_tries (code_id, address_hash, tries)
-         SELECT ?1, ?2, 1 WHERE EXISTS (SELECT 1 FROM email_codes WHERE id = ?1 AND consumed_at IS NULL)
-           AND (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) < ?4
-         ON CONFLICT (code_id, address_hash) DO UPDATE SET tries = tries + 1 WHERE tries < ?3
+        `INSERT INTO email_code_tries (code_id, address_hash, tries, compared)
+         SELECT ?1, ?2, 1, ?7
+         WHERE EXISTS (SELECT 1 FROM email_codes WHERE id = ?1 AND consumed_at IS NULL)
+           AND (${liveTriesOfAddress}) < ?8
+           AND (?9 = 1 OR (${comparisonsToday}) + ?7 <= ?10)
+         ON CONFLICT (code_id, address_hash) DO UPDATE SET tries = tries + 1, compared = compared + excluded.compared
          RETURNING tries`,
       )
-      .bind(live.id, await sha256Hex(address), TIMINGS.emailCodeMaxTries, CODE_TRIES_ACROSS_ADDRESSES),
+      .bind(against, addressHash, email, purpose, isoNow(now), isoNow(now - DAY_MS), comparisons, TIMINGS.emailCodeMaxTries, ownCodesOnly ? 1 : 0, CODE_COMPARISONS_PER_DAY),
     // The code's own count is the total across addresses (what staff and the cron see).
-    d1.prepare("UPDATE email_codes SET attempts = (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) WHERE id = ?1").bind(live.id),
+    d1.prepare("UPDATE email_codes SET attempts = (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) WHERE id = ?1").bind(against),
   ]);
-  if (!counted?.results.length) return false;
-  const right = timingSafeEqualText(live.codeHash, await hashCode(secret, email, purpose, code));
-  if (!right) {
-    const [total] = await db.select({ attempts: emailCodes.attempts }).from(emailCodes).where(eq(emailCodes.id, live.id));
-    if ((total?.attempts ?? 0) >= CODE_TRIES_ACROSS_ADDRESSES) {
-      await db.update(emailCodes).set({ consumedAt: now }).where(and(eq(emailCodes.id, live.id), isNull(emailCodes.consumedAt)));
-    }
-    return false;
+  return counted?.results.length ? against : null;
+}
+
+/**
+ * True when `code` is one of the live codes of this email and purpose; consumes that one only. The
+ * try is counted first (countTry); the code is compared in constant time with every candidate.
+ */
+export async function consumeCode(
+  db: Db,
+  secret: string,
+  email: string,
+  purpose: CodePurpose,
+  code: string,
+  address: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const addressHash = await addressHashOf(address);
+  const [live, [spent]] = await db.batch([
+    db
+      .select({ id: emailCodes.id, codeHash: emailCodes.codeHash, requesterHash: emailCodes.requesterHash })
+      .from(emailCodes)
+      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, isoNow(now))))
+      .orderBy(desc(emailCodes.createdAt)),
+    db
+      .select({ n: sql<number>`coalesce(sum(${emailCodeTries.compared}), 0)` })
+      .from(emailCodeTries)
+      .innerJoin(emailCodes, eq(emailCodes.id, emailCodeTries.codeId))
+      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, isoNow(now - DAY_MS)))),
+  ]);
+  if (!live.length) return false;
+  const own = live.filter((c) => c.requesterHash === addressHash);
+  // Past the day's ceiling (or when this try would cross it), an address is compared only with its own codes.
+  let candidates = (spent?.n ?? 0) + live.length <= CODE_COMPARISONS_PER_DAY ? live : own;
+  let counted = candidates.length ? await countTry(db, email, purpose, addressHash, candidates[0]!.id, candidates.length, candidates === own, now) : null;
+  if (!counted && candidates !== own && own.length) {
+    // A parallel try took the last of the ceiling: this address may still try its own codes.
+    candidates = own;
+    counted = await countTry(db, email, purpose, addressHash, own[0]!.id, own.length, true, now);
   }
-  // Guarded: a code is used once even if two requests race.
-  const used = await db
-    .update(emailCodes)
-    .set({ consumedAt: now })
-    .where(and(eq(emailCodes.id, live.id), isNull(emailCodes.consumedAt)));
-  return (used.meta.changes ?? 0) > 0;
+  if (!counted) return false;
+  const tried = await hashCode(secret, email, purpose, code);
+  let matched: string | null = null;
+  // Every candidate is compared (no early exit), so the time says nothing about which one matched.
+  for (const candidate of candidates) if (timingSafeEqualText(candidate.codeHash, tried) && !matched) matched = candidate.id;
+  if (!matched) return false;
+  const d1 = db.$client;
+  // Guarded: a code is used once even if two requests race. The right try is not a wrong one.
+  const [used] = await d1.batch([
+    d1.prepare("UPDATE email_codes SET consumed_at = ?2 WHERE id = ?1 AND consumed_at IS NULL").bind(matched, isoNow(now)),
+    d1.prepare("UPDATE email_code_tries SET tries = max(tries - 1, 0) WHERE code_id = ?1 AND address_hash = ?2").bind(counted, addressHash),
+  ]);
+  return (used?.meta.changes ?? 0) > 0;
 }
 
 /** For the cron: codes past their life (kept a day, so the daily cap still sees them). */

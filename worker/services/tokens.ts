@@ -62,6 +62,7 @@ export interface AccessClaim {
   tokenVersion: number;
 }
 
+/** The claim of a valid access token. Its version is not checked here: use middleware/auth (userOfAccessToken, requireUser). */
 export async function verifyAccessClaim(secret: string, token: string | null | undefined): Promise<AccessClaim | null> {
   const payload = await verifyToken("access", secret, token);
   if (!payload) return null;
@@ -70,8 +71,6 @@ export async function verifyAccessClaim(secret: string, token: string | null | u
   return { userId: payload.sub, tokenVersion: ver };
 }
 
-/** The user id of a valid access token (its version unchecked: requireUser checks it against the user row). */
-export const verifyAccessToken = async (secret: string, token: string | null | undefined) => (await verifyAccessClaim(secret, token))?.userId ?? null;
 export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signToken("socket", secret, userId, ttlSeconds);
 export const verifySocketTicket = async (secret: string, token: string | null | undefined) => (await verifyToken("socket", secret, token))?.sub ?? null;
 

@@ -34,7 +34,7 @@ export const authRoutes = createRouter()
   .post("/register", async (c) => {
     await limitByAddress(c);
     const body = await parseJson(c, registerSchema);
-    const userId = await register(c.env, c.var.config, body);
+    const userId = await register(c.env, c.var.config, body, addressKey(clientIp(c)));
     log.info("user_registered", { request_id: c.var.requestId, user_id: userId });
     return c.json<RegisterResponse>({ message: "Account created. We sent a 6-digit code to your email.", user_id: userId }, 201);
   })
@@ -42,7 +42,7 @@ export const authRoutes = createRouter()
   .post("/send-verification-code", async (c) => {
     await limitByAddress(c);
     const { email } = await parseJson(c, emailOnlySchema);
-    await sendCode(c.env, c.var.config, email, "verify_email");
+    await sendCode(c.env, c.var.config, email, "verify_email", addressKey(clientIp(c)));
     return c.json<MessageResponse>({ message: CODE_SENT });
   })
 
@@ -62,7 +62,7 @@ export const authRoutes = createRouter()
   .post("/send-sign-in-code", async (c) => {
     await limitByAddress(c);
     const { email } = await parseJson(c, emailOnlySchema);
-    await sendCode(c.env, c.var.config, email, "sign_in");
+    await sendCode(c.env, c.var.config, email, "sign_in", addressKey(clientIp(c)));
     return c.json<MessageResponse>({ message: CODE_SENT });
   })
 
@@ -87,7 +87,7 @@ export const authRoutes = createRouter()
   .post("/forgot-password", async (c) => {
     await limitByAddress(c);
     const { email } = await parseJson(c, emailOnlySchema);
-    await sendCode(c.env, c.var.config, email, "reset_password");
+    await sendCode(c.env, c.var.config, email, "reset_password", addressKey(clientIp(c)));
     return c.json<MessageResponse>({ message: CODE_SENT });
   })
 
