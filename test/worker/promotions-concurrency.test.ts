@@ -9,6 +9,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEV_WEBHOOK_SECRET, getConfig } from "../../worker/env";
 import { startCheckout } from "../../worker/services/promotions";
+import { suspendUser } from "../../worker/services/reports";
 import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/payments";
 import { insertListing } from "./fixtures";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
@@ -270,6 +271,38 @@ describe("the owner and staff at the same instant as an event", () => {
         after(approveAfter!, () =>
           api(`/api/v1/admin/listings/${id}/verify`, authed(adminToken, { method: "PATCH", body: JSON.stringify({ status: "approved" }), headers: { "content-type": "application/json" } })),
         ),
+        after(hookAfter!, () => deliver(events.completed(s))),
+      ]);
+      expect([approve.status, hook.status]).toEqual([200, 200]);
+      const row = (await env.DB.prepare("SELECT verification_status, promotion_end, promotion_source, promotion_pending_days, auto_renew FROM listings WHERE id = ?")
+        .bind(id)
+        .first<{ verification_status: string; promotion_end: string | null; promotion_source: string | null; promotion_pending_days: number | null; auto_renew: number }>())!;
+      expect(row, `trial ${trial + 1}`).toMatchObject({ verification_status: "approved", promotion_source: "stripe", promotion_pending_days: null, auto_renew: 1 });
+      expect(Date.parse(row.promotion_end!) - Date.now()).toBeGreaterThan(6 * DAY_S * 1000);
+    }
+  }, 120_000);
+
+  it("suspension at the same instant as the owner's checkout completing: the subscription ends and nothing is promoted", async () => {
+    for (const [trial, [suspendAfter, hookAfter]] of OFFSETS.slice(0, 8).entries()) {
+      const user = await signUp(`promo-race-suspended-${trial}@ufl.edu`);
+      const id = freshId("suspendrace");
+      await insertListing(user.user.id, id);
+      const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: user.user.id };
+      const [, hook] = await Promise.all([after(suspendAfter!, () => suspendUser(env, "test-admin", user.user.id)), after(hookAfter!, () => deliver(events.completed(s)))]);
+      expect(hook.status).toBe(200);
+      expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(s.subscriptionId).first(), `trial ${trial + 1}`).toEqual({ ended: 1 });
+      const row = await env.DB.prepare("SELECT moderation_status, promotion_end, promotion_pending_days, stripe_subscription_id, auto_renew FROM listings WHERE id = ?").bind(id).first();
+      expect(row, `trial ${trial + 1}`).toEqual({ moderation_status: "suspended", promotion_end: null, promotion_pending_days: null, stripe_subscription_id: null, auto_renew: 0 });
+    }
+  }, 120_000);
+
+  it("approve all at the same instant as the checkout of a pending listing: the promotion starts", async () => {
+    for (const [trial, [approveAfter, hookAfter]] of OFFSETS.entries()) {
+      const id = freshId("approveall");
+      await insertListing(owner.user.id, id, { verification_status: "pending" });
+      const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+      const [approve, hook] = await Promise.all([
+        after(approveAfter!, () => api("/api/v1/admin/listings/verify-all", authed(adminToken, { method: "POST" }))),
         after(hookAfter!, () => deliver(events.completed(s))),
       ]);
       expect([approve.status, hook.status]).toEqual([200, 200]);

@@ -579,6 +579,38 @@ describe("signed events of an unexpected shape", () => {
     expect((await deliver(good)).status).toBe(200);
     expect(await statusOf(id)).toMatchObject({ promoted: true });
   });
+
+  it("a timestamp no date can hold (period end 1e16, negative, fractional, a string) answers 400, not 500, and changes nothing", async () => {
+    const id = freshId("badtime");
+    await insertListing(owner.user.id, id);
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+    expect((await deliver(testCheckoutCompleted(`cs_${id}`, s, nowS()))).status).toBe(200);
+    const before = await listingRow(id);
+    const invoice = testInvoice("invoice.paid", s, nowS(), nowS());
+    const withPeriod = (period: Record<string, unknown>, top: Record<string, unknown> = {}) => ({
+      ...invoice,
+      id: `evt_${crypto.randomUUID()}`,
+      data: { object: { ...invoice.data.object, ...top, lines: { object: "list", data: [{ period }] } } },
+    });
+    const bodies = [
+      withPeriod({ start: nowS(), end: 1e16 }),
+      withPeriod({ start: -5, end: nowS() }),
+      withPeriod({ start: nowS(), end: nowS() + 0.5 }),
+      withPeriod({ start: nowS(), end: String(nowS()) }),
+      withPeriod({}, { period_start: nowS(), period_end: 1e300 }),
+      withPeriod({ start: nowS(), end: nowS() + 7 * 86_400 }, { created: 1e16 }),
+      { ...testInvoice("invoice.payment_failed", s, nowS(), nowS()), id: `evt_${crypto.randomUUID()}`, data: { object: { ...invoice.data.object, lines: { object: "list", data: [{ period: { end: 1e16 } }] } } } },
+      { ...invoice, id: `evt_${crypto.randomUUID()}`, created: 1e16 },
+    ];
+    for (const body of bodies) {
+      const res = await deliver(body);
+      expect(res.status, JSON.stringify(body.data.object.lines ?? body.created)).toBe(400);
+      expect(typeof (await json<{ detail: string }>(res)).detail).toBe("string");
+      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE id = ?").bind(body.id).first()).toEqual({ n: 0 });
+    }
+    expect(await listingRow(id)).toEqual(before);
+    expect(await billingRows(id)).toBe(0);
+  });
 });
 
 describe("paid means paid (delayed payment methods)", () => {
@@ -677,6 +709,89 @@ describe("one checkout session per listing", () => {
     expect(body.retry_after).toBeLessThanOrEqual(60);
     // An open session is still answered (nothing new is started).
     expect((await create(ids[0]!, undefined, busy)).status).toBe(200);
+  });
+});
+
+describe("the checkout Idempotency-Key with Stripe keys (a fake Stripe that keeps idempotency keys like Stripe)", () => {
+  /**
+   * Stripe's rule: a create with a key already used answers the first result when the parameters are
+   * the same, and refuses (400 idempotency_error) when they differ. `holdUntil` creates wait until that
+   * many have arrived (two requests both reach Stripe before either stores its session).
+   */
+  function stripeKeepingKeys(holdUntil = 0) {
+    const byKey = new Map<string, { params: string; id: string }>();
+    const expired: string[] = [];
+    let arrived = 0;
+    let release!: () => void;
+    const allArrived = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+      const answer = (body: object, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "request-id": "req_fake" } });
+      if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+        const params = await request.text();
+        const key = request.headers.get("idempotency-key");
+        const prior = key ? byKey.get(key) : undefined;
+        if (prior && prior.params !== params) {
+          return answer({ error: { type: "idempotency_error", message: "Keys for idempotent requests can only be used with the same parameters they were first used with." } }, 400);
+        }
+        const id = prior?.id ?? `cs_test_keyed${++counter}`;
+        if (key && !prior) byKey.set(key, { params, id });
+        if (++arrived === holdUntil) release();
+        if (holdUntil) await allArrived;
+        return answer({ id, object: "checkout.session", url: `https://checkout.stripe.com/c/pay/${id}` });
+      }
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
+      if (request.method === "POST" && expire) {
+        expired.push(expire[1]!);
+        return answer({ id: expire[1], object: "checkout.session", status: "expired" });
+      }
+      return answer({ error: { message: "not faked" } }, 404);
+    });
+    return { expired };
+  }
+  const createWithKeys = (listingId: string, key: string) =>
+    fetchWith(STRIPE_KEYS, "/api/v1/promotions/create-checkout-session", {
+      method: "POST",
+      body: JSON.stringify({ listing_id: listingId }),
+      headers: { "content-type": "application/json", Authorization: `Bearer ${owner.access_token}`, "idempotency-key": key },
+    });
+  const storedSessions = async (listingId: string) =>
+    (await env.DB.prepare("SELECT id FROM checkout_sessions WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results.map((r) => r.id);
+
+  it("a retry with the same key after an earlier try reached Stripe but stored nothing gets a session (seconds later, other expires_at)", async () => {
+    await ageCheckoutSessions(owner.user.id);
+    stripeKeepingKeys();
+    const id = freshId("keyretry");
+    await insertListing(owner.user.id, id);
+    const first = await createWithKeys(id, "retry-key-1");
+    expect(first.status).toBe(200);
+    // As if the first try's session had been made at Stripe but its row never written (the request died).
+    await env.DB.prepare("DELETE FROM checkout_sessions WHERE listing_id = ?").bind(id).run();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 5_000);
+      const retry = await createWithKeys(id, "retry-key-1");
+      expect(retry.status).toBe(200);
+      const { data } = await json<{ data: { session_id: string } }>(retry);
+      expect(await storedSessions(id)).toEqual([data.session_id]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the same key twice at once: both answer the stored session, and the stored session is never expired", async () => {
+    await ageCheckoutSessions(owner.user.id);
+    const { expired } = stripeKeepingKeys(2);
+    const id = freshId("keyrace");
+    await insertListing(owner.user.id, id);
+    const answers = await Promise.all([createWithKeys(id, "race-key-1"), createWithKeys(id, "race-key-1")]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const [a, b] = await Promise.all(answers.map(async (r) => (await json<{ data: { session_id: string } }>(r)).data.session_id));
+    expect(a).toBe(b);
+    expect(await storedSessions(id)).toEqual([a]);
+    expect(expired).not.toContain(a);
   });
 });
 
@@ -810,5 +925,265 @@ describe("every live subscription ends", () => {
     const rows = (await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE listing_id = ?").bind(id).all<{ ended: number }>()).results;
     expect(rows.map((r) => r.ended)).toEqual([1, 1]);
     expect(await listingRow(id)).toMatchObject({ promotion_end: null, auto_renew: 0, stripe_subscription_id: null });
+  });
+});
+
+/**
+ * A fake Stripe for the whole billing path: checkout sessions (created, expired), subscriptions
+ * (retrieved active, cancelled), invoice payments and refunds. `down` makes every call fail. The
+ * calls, as "METHOD /path", refunds with their payment intent.
+ */
+function fakeStripeBilling() {
+  const state = { calls: [] as string[], down: false, afterCall: undefined as ((call: string) => Promise<void>) | undefined };
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.hostname !== "api.stripe.com") throw new Error(`unexpected outbound request to ${url.hostname}`);
+    const form = request.method === "POST" ? new URLSearchParams(await request.text()) : new URLSearchParams();
+    const call = `${request.method} ${url.pathname}${url.pathname === "/v1/refunds" ? ` ${form.get("payment_intent")}` : ""}`;
+    state.calls.push(call);
+    const response = answerAsStripe(request, url, form);
+    await state.afterCall?.(call);
+    return response;
+  });
+  const answerAsStripe = (request: Request, url: URL, form: URLSearchParams) => {
+    const answer = (body: object, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "request-id": "req_fake" } });
+    if (state.down) return answer({ error: { type: "api_error", message: "Stripe is down" } }, 400);
+    if (request.method === "POST" && url.pathname === "/v1/checkout/sessions") {
+      const id = `cs_test_billing${++counter}`;
+      return answer({ id, object: "checkout.session", url: `https://checkout.stripe.com/c/pay/${id}` });
+    }
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
+    if (expire) return answer({ id: expire[1], object: "checkout.session", status: "expired" });
+    const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (sub && request.method === "GET") return answer({ id: sub[1], object: "subscription", status: "active", latest_invoice: `in_${sub[1]}` });
+    if (sub && request.method === "DELETE") return answer({ id: sub[1], object: "subscription", status: "canceled" });
+    if (sub && request.method === "POST") return answer({ id: sub[1], object: "subscription", status: "active", cancel_at_period_end: true });
+    if (url.pathname === "/v1/invoice_payments") {
+      const invoice = url.searchParams.get("invoice");
+      return answer({ object: "list", has_more: false, data: [{ id: `inpay_${invoice}`, object: "invoice_payment", status: "paid", payment: { type: "payment_intent", payment_intent: `pi_${invoice}` } }] });
+    }
+    if (url.pathname === "/v1/refunds") return answer({ id: `re_${form.get("payment_intent")}`, object: "refund", status: "succeeded" });
+    return answer({ error: { message: "not faked" } }, 404);
+  };
+  return state;
+}
+
+const deliverWithStripeKeys = async (event: object) => {
+  const payload = JSON.stringify(event);
+  return fetchWith(STRIPE_KEYS, "/api/v1/promotions/webhook", {
+    method: "POST",
+    body: payload,
+    headers: { "stripe-signature": await signWebhookPayload(STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, payload) },
+  });
+};
+
+const checkoutWithStripeKeys = async (s: Session, listingId: string) => {
+  await ageCheckoutSessions(s.user.id);
+  const res = await fetchWith(STRIPE_KEYS, "/api/v1/promotions/create-checkout-session", {
+    method: "POST",
+    body: JSON.stringify({ listing_id: listingId }),
+    headers: { "content-type": "application/json", Authorization: `Bearer ${s.access_token}` },
+  });
+  expect(res.status).toBe(200);
+  return (await json<{ data: { session_id: string } }>(res)).data.session_id;
+};
+
+describe("a checkout left open when its listing is deleted or its owner suspended (Stripe keys)", () => {
+  it("deletion expires the open session; if it is paid anyway, the subscription is cancelled and refunded at Stripe", async () => {
+    const stripe = fakeStripeBilling();
+    const id = freshId("gone");
+    await insertListing(owner.user.id, id);
+    const sessionId = await checkoutWithStripeKeys(owner, id);
+    const deleted = await fetchWith(STRIPE_KEYS, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(deleted.status).toBeLessThan(300);
+    expect(stripe.calls).toContain(`POST /v1/checkout/sessions/${sessionId}/expire`);
+
+    // The tab was paid in the instant before the expiry reached Stripe.
+    stripe.calls.length = 0;
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+    const completed = testCheckoutCompleted(sessionId, s, nowS());
+    expect((await deliverWithStripeKeys(completed)).status).toBe(200);
+    expect(stripe.calls).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+    expect(stripe.calls).toContain(`POST /v1/refunds pi_in_${s.subscriptionId}`);
+    const paid = testInvoice("invoice.paid", s, nowS(), nowS());
+    expect((await deliverWithStripeKeys(paid)).status).toBe(200);
+    expect(stripe.calls).toContain(`POST /v1/refunds pi_${paid.data.object.id}`);
+    const recorded = await env.DB.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE id IN (?, ?)").bind(completed.id, paid.id).first();
+    expect(recorded).toEqual({ n: 2 });
+  });
+
+  it("deletion at the same instant as the payment's completion: the subscription is always cancelled at Stripe", async () => {
+    // Head starts, in database round trips, of the deletion and of the event: sweeps how their reads interleave.
+    const roundTrips = async (n: number) => {
+      for (let i = 0; i < n; i++) await env.DB.prepare("SELECT 1").first();
+    };
+    for (const [trial, [deleteAfter, hookAfter]] of [[0, 0], [0, 0], [1, 0], [0, 1], [2, 0], [0, 2], [4, 0], [0, 4]].entries()) {
+      const stripe = fakeStripeBilling();
+      const id = freshId("gonerace");
+      await insertListing(owner.user.id, id);
+      const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: owner.user.id };
+      const [deleted, hook] = await Promise.all([
+        roundTrips(deleteAfter!).then(() => fetchWith(STRIPE_KEYS, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } })),
+        roundTrips(hookAfter!).then(() => deliverWithStripeKeys(testCheckoutCompleted(`cs_${id}`, s, nowS()))),
+      ]);
+      expect([deleted.status < 300, hook.status], `trial ${trial + 1}`).toEqual([true, 200]);
+      expect(stripe.calls, `trial ${trial + 1}`).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE id = ?").bind(id).first()).toEqual({ n: 0 });
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("account deletion at the same instant as the payment's completion: the subscription is always cancelled at Stripe", async () => {
+    const roundTrips = async (n: number) => {
+      for (let i = 0; i < n; i++) await env.DB.prepare("SELECT 1").first();
+    };
+    for (const [trial, [deleteAfter, hookAfter]] of [[0, 0], [1, 0], [0, 1], [2, 0], [0, 2], [4, 0]].entries()) {
+      const user = await signUp(`promo-delete-race-${trial}@ufl.edu`);
+      const stripe = fakeStripeBilling();
+      const id = freshId("acctrace");
+      await insertListing(user.user.id, id);
+      const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: user.user.id };
+      const [deleted, hook] = await Promise.all([
+        roundTrips(deleteAfter!).then(() => fetchWith(STRIPE_KEYS, "/api/v1/users/profile", { method: "DELETE", headers: { Authorization: `Bearer ${user.access_token}` } })),
+        roundTrips(hookAfter!).then(() => deliverWithStripeKeys(testCheckoutCompleted(`cs_${id}`, s, nowS()))),
+      ]);
+      expect([deleted.status, hook.status], `trial ${trial + 1}`).toEqual([204, 200]);
+      expect(stripe.calls, `trial ${trial + 1}`).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE id = ?").bind(user.user.id).first()).toEqual({ n: 0 });
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("a suspension expires the owner's open sessions; one paid anyway is refused, refunded and does not promote", async () => {
+    const user = await signUp("promo-suspended-tab@ufl.edu");
+    const stripe = fakeStripeBilling();
+    const id = freshId("susptab");
+    await insertListing(user.user.id, id);
+    const sessionId = await checkoutWithStripeKeys(user, id);
+    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
+    expect(stripe.calls).toContain(`POST /v1/checkout/sessions/${sessionId}/expire`);
+    stripe.calls.length = 0;
+    const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: user.user.id };
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(sessionId, s, nowS()))).status).toBe(200);
+    expect(stripe.calls).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+    expect(stripe.calls).toContain(`POST /v1/refunds pi_in_${s.subscriptionId}`);
+    expect(await env.DB.prepare("SELECT ended, duplicate FROM stripe_subscriptions WHERE id = ?").bind(s.subscriptionId).first()).toEqual({ ended: 1, duplicate: 1 });
+    expect(await listingRow(id)).toMatchObject({ promotion_end: null, promotion_pending_days: null, stripe_subscription_id: null, auto_renew: 0 });
+  });
+
+  it("a suspension does not wait for Stripe: with Stripe down the listings leave public view at once, and the cron cancels the subscription later", async () => {
+    const user = await signUp("promo-suspended-outage@ufl.edu");
+    const id = freshId("outage");
+    const { subscriptionId } = await listingWithLiveSubscription(user.user.id, id);
+    vi.restoreAllMocks();
+    const stripe = fakeStripeBilling();
+    stripe.down = true;
+    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
+    expect(await env.DB.prepare("SELECT moderation_status FROM listings WHERE id = ?").bind(id).first()).toEqual({ moderation_status: "suspended" });
+    expect((await api(`/api/v1/subleases/${id}`)).status).toBe(404);
+    expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(subscriptionId).first()).toEqual({ ended: 0 });
+
+    stripe.down = false;
+    stripe.calls.length = 0;
+    const ctx = createExecutionContext();
+    await entry.scheduled(createScheduledController({ cron: "*/15 * * * *" }), { ...env, ...STRIPE_KEYS }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(stripe.calls).toContain(`DELETE /v1/subscriptions/${subscriptionId}`);
+    expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(subscriptionId).first()).toEqual({ ended: 1 });
+    expect(await listingRow(id)).toMatchObject({ promotion_end: null, stripe_subscription_id: null, auto_renew: 0 });
+  });
+});
+
+describe("approve all (staff)", () => {
+  it("starts a promotion bought while the listing was pending, like a single approval", async () => {
+    const id = freshId("all-pending");
+    await insertListing(owner.user.id, id, { verification_status: "pending" });
+    await buyWithTestCheckout(id);
+    expect((await listingRow(id))!.promotion_pending_days).toBe(7);
+    const before = (await env.DB.prepare("SELECT promotion_version FROM listings WHERE id = ?").bind(id).first<{ promotion_version: number }>())!.promotion_version;
+    const res = await api("/api/v1/admin/listings/verify-all", authed(adminToken, { method: "POST" }));
+    expect(res.status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ promoted: true, state: "promoted", days_remaining: 7, auto_renew: true });
+    expect(await listingRow(id)).toMatchObject({ promotion_pending_days: null, promotion_source: "stripe", auto_renew: 1 });
+    // The version moved on: a Stripe event applied from a read of "pending" retries on the approved listing.
+    const after = (await env.DB.prepare("SELECT promotion_version FROM listings WHERE id = ?").bind(id).first<{ promotion_version: number }>())!.promotion_version;
+    expect(after).toBeGreaterThan(before);
+  });
+});
+
+describe("Cancel with Stripe keys", () => {
+  it("marks cancelled only the subscriptions it told Stripe about, not one recorded while it talked to Stripe", async () => {
+    const id = freshId("told");
+    await insertListing(owner.user.id, id);
+    const first: TestSubscription = { subscriptionId: `sub_first_${id}`, listingId: id, userId: owner.user.id };
+    fakeStripeBilling();
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_${id}`, first, nowS()))).status).toBe(200);
+    vi.restoreAllMocks();
+    const stripe = fakeStripeBilling();
+    // While Stripe is being told, another subscription of the listing is recorded (as an older release could).
+    stripe.afterCall = async (call) => {
+      if (call !== `POST /v1/subscriptions/${first.subscriptionId}`) return;
+      await env.DB.prepare("INSERT INTO stripe_subscriptions (id, listing_id, user_id, status, checked_out) VALUES (?, ?, ?, 'active', 1)").bind(`sub_late_${id}`, id, owner.user.id).run();
+    };
+    const res = await fetchWith(STRIPE_KEYS, `/api/v1/promotions/cancel/${id}`, { method: "POST", headers: { Authorization: `Bearer ${owner.access_token}` } });
+    expect(res.status).toBe(200);
+    expect(stripe.calls.filter((c) => c.startsWith("POST /v1/subscriptions/"))).toEqual([`POST /v1/subscriptions/${first.subscriptionId}`]);
+    const rows = (await env.DB.prepare("SELECT id, cancel_at_period_end FROM stripe_subscriptions WHERE listing_id = ? ORDER BY id").bind(id).all()).results;
+    expect(rows).toEqual([
+      { id: first.subscriptionId, cancel_at_period_end: 1 },
+      { id: `sub_late_${id}`, cancel_at_period_end: 0 },
+    ]);
+  });
+});
+
+describe("a duplicate refunded, then its batch loses a race (Stripe keys)", () => {
+  it("stays ended and refunded when the first subscription's deletion commits meanwhile; the owner is told once", async () => {
+    const user = await signUp("promo-dup-race@ufl.edu");
+    const id = freshId("duprace");
+    await insertListing(user.user.id, id);
+    const first: TestSubscription = { subscriptionId: `sub_first_${id}`, listingId: id, userId: user.user.id };
+    const second: TestSubscription = { subscriptionId: `sub_second_${id}`, listingId: id, userId: user.user.id };
+    const stripe = fakeStripeBilling();
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_a_${id}`, first, nowS()))).status).toBe(200);
+    // The moment Stripe cancels the second, the first's deletion arrives and commits first.
+    stripe.afterCall = async (call) => {
+      if (call !== `DELETE /v1/subscriptions/${second.subscriptionId}`) return;
+      stripe.afterCall = undefined;
+      expect((await deliverWithStripeKeys(subscriptionEvent("customer.subscription.deleted", first, { status: "canceled" }))).status).toBe(200);
+    };
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_b_${id}`, second, nowS()))).status).toBe(200);
+    expect(stripe.calls).toContain(`POST /v1/refunds pi_in_${second.subscriptionId}`);
+    const rows = (await env.DB.prepare("SELECT id, ended, duplicate FROM stripe_subscriptions WHERE listing_id = ? ORDER BY id").bind(id).all()).results;
+    expect(rows).toEqual([
+      { id: first.subscriptionId, ended: 1, duplicate: 0 },
+      { id: second.subscriptionId, ended: 1, duplicate: 1 },
+    ]);
+    expect(await listingRow(id)).toMatchObject({ promotion_end: null, stripe_subscription_id: null, auto_renew: 0 });
+    const mail = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(user.user.email)}`));
+    expect(mail.data.filter((m) => m.subject.includes("duplicate promotion payment"))).toHaveLength(1);
+  });
+
+  it("a refund Stripe says is already done (its idempotency key forgotten after 24 hours) counts as done", async () => {
+    const id = freshId("duprefunded");
+    await insertListing(owner.user.id, id);
+    const first: TestSubscription = { subscriptionId: `sub_first_${id}`, listingId: id, userId: owner.user.id };
+    const second: TestSubscription = { subscriptionId: `sub_second_${id}`, listingId: id, userId: owner.user.id };
+    fakeStripeBilling();
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_a_${id}`, first, nowS()))).status).toBe(200);
+    vi.restoreAllMocks();
+    const stripe = fakeStripeBilling();
+    const realFetch = vi.mocked(globalThis.fetch).getMockImplementation()!;
+    vi.mocked(globalThis.fetch).mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new Request(input, init).url.endsWith("/v1/refunds")) {
+        stripe.calls.push("POST /v1/refunds (already refunded)");
+        const error = { type: "invalid_request_error", code: "charge_already_refunded", message: "Charge ch_1 has already been refunded." };
+        return new Response(JSON.stringify({ error }), { status: 400, headers: { "content-type": "application/json" } });
+      }
+      return realFetch(input, init);
+    });
+    expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_b_${id}`, second, nowS()))).status).toBe(200);
+    expect(stripe.calls).toContain("POST /v1/refunds (already refunded)");
+    expect(await env.DB.prepare("SELECT ended, duplicate FROM stripe_subscriptions WHERE id = ?").bind(second.subscriptionId).first()).toEqual({ ended: 1, duplicate: 1 });
   });
 });

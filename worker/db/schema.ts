@@ -74,15 +74,17 @@ export const users = sqliteTable(
   ],
 );
 
-/** One-time 6-digit codes sent by email (email verification, password reset). Only a hash is kept. */
+/** One-time 6-digit codes sent by email (email verification, password reset, sign-in). Only a hash is kept. */
 export const emailCodes = sqliteTable(
   "email_codes",
   {
     id: text("id").primaryKey(),
     email: text("email").notNull(),
-    /** verify_email | reset_password */
+    /** verify_email | reset_password | sign_in */
     purpose: text("purpose").notNull(),
     codeHash: text("code_hash").notNull(),
+    /** SHA-256 of the requesting client's throttling key: send limits per address, own-code checks (decision 010). */
+    requesterHash: text("requester_hash"),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: text("expires_at").notNull(),
     consumedAt: text("consumed_at"),
@@ -113,9 +115,11 @@ export const authThrottle = sqliteTable(
 );
 
 /**
- * Wrong tries at one emailed code, per address (a SHA-256 of the throttling key, IPv6 by /64): five
- * from one address void the code for that address only, so a guesser elsewhere cannot void the code
- * the owner is about to type; the code's own `attempts` is the total across addresses.
+ * Tries at the emailed codes of an email, per address (a SHA-256 of the throttling key, IPv6 by /64),
+ * recorded against the newest code compared (services/email-codes.ts): an address has 5 tries at the
+ * live codes of an email and purpose, so a guesser elsewhere cannot spend the owner's; `compared`
+ * (codes compared by those tries) feeds the email's daily ceiling. The code's own `attempts` is the
+ * total across addresses.
  */
 export const emailCodeTries = sqliteTable(
   "email_code_tries",
@@ -125,6 +129,7 @@ export const emailCodeTries = sqliteTable(
       .references(() => emailCodes.id, { onDelete: "cascade" }),
     addressHash: text("address_hash").notNull(),
     tries: integer("tries").notNull().default(0),
+    compared: integer("compared").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.codeId, t.addressHash] })],
 );
@@ -571,7 +576,7 @@ export const stripeSubscriptions = sqliteTable(
     /** Checked out with a delayed payment method whose payment has not arrived: not promoted yet. */
     awaitingPayment: integer("awaiting_payment", { mode: "boolean" }).notNull().default(false),
     ended: integer("ended", { mode: "boolean" }).notNull().default(false),
-    /** A second paid subscription of a listing that already had one: cancelled at Stripe, refunded, the owner told. */
+    /** Refused: a second paid subscription of a listing that already had one (the owner told), or one paid for a hidden or suspended listing; cancelled at Stripe, refunded. */
     duplicate: integer("duplicate", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },

@@ -1,9 +1,8 @@
 import { createDb } from "../db/client";
 import { listingsOfUser, photoKeysOfUser } from "../db/queries/listings";
-import { deleteUserRow } from "../db/queries/users";
 import { purgeListingCache } from "./edge-cache";
 import { unreferencedKeys } from "./listings";
-import { stopSubscriptionsBeforeDelete } from "./promotions";
+import { deleteAfterStoppingSubscriptions } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { deleteObjects, deletePrefix } from "./storage";
 
@@ -16,11 +15,11 @@ import { deleteObjects, deletePrefix } from "./storage";
  */
 export async function deleteAccount(env: Env, user: { id: string; avatarKey: string | null }) {
   const db = createDb(env);
-  await stopSubscriptionsBeforeDelete(env, { userId: user.id });
   const photos = await photoKeysOfUser(db, user.id);
   const listingIds = (await listingsOfUser(env.DB, user.id, true)).map((l) => l.id);
   const conversationIds = await conversationIdsOfUser(env, user.id);
-  await deleteUserRow(db, user.id);
+  // Its subscriptions are cancelled at Stripe first, and none can become live before the rows are gone.
+  await deleteAfterStoppingSubscriptions(env, { userId: user.id });
   await purgeListingCache(listingIds);
   // Their open sockets end now (inbox and conversation rooms); the other person's stay open.
   await closeSocketsOfUser(env, user.id, conversationIds);

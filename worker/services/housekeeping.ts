@@ -10,7 +10,7 @@ import { log } from "../lib/log";
 import { deleteExpiredAdminRevocations } from "../middleware/require-admin";
 import { deleteEndedWindows } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
-import { endLapsedCancelledSubscriptions, endLapsedPromotions } from "./promotions";
+import { endLapsedCancelledSubscriptions, endLapsedPromotions, stopSubscriptionsOfSuspendedUsers } from "./promotions";
 import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
@@ -38,6 +38,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
   if (promotions.meta.changes) await purgeListingCache([], env.DB);
+  // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
+  await stopSubscriptionsOfSuspendedUsers(env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
   // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(env, getConfig(env), now).catch((err: unknown) => {

@@ -10,7 +10,6 @@ import type { Config } from "../env";
 import { createDb, type Db } from "../db/client";
 import {
   approveAllPending,
-  deleteListingRow,
   findListing,
   findOwnerListing,
   insertListing,
@@ -40,7 +39,7 @@ import { isoNow } from "../lib/time";
 import { audit } from "./audit";
 import { notifyListingReview } from "./notifications";
 import { alertSavedSearches } from "./saved-searches";
-import { startPendingPromotion, stopSubscriptionsBeforeDelete } from "./promotions";
+import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
 import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
@@ -230,9 +229,9 @@ async function approvedEditNeedsReview(
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
 export async function deleteListing(env: Env, id: string) {
   const db = createDb(env);
-  await stopSubscriptionsBeforeDelete(env, { listingId: id });
   const photos = await photosOfListing(db, id);
-  await deleteListingRow(db, id);
+  // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
+  await deleteAfterStoppingSubscriptions(env, { listingId: id });
   await purgeListingCache([id]);
   await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])));
 }

@@ -30,8 +30,6 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** Epoch seconds after which the session cannot be paid (Stripe accepts 30 minutes to 24 hours). */
   expiresAt: number;
-  /** Stripe's own idempotency key (a retried create answers the same session). */
-  idempotencyKey?: string;
 }
 
 /** A Checkout session in subscription mode for the weekly plan; its id and hosted page address. */
@@ -60,7 +58,6 @@ export async function createStripeCheckoutSession(config: StripeConfig, req: Che
       cancel_url: req.cancelUrl,
       expires_at: req.expiresAt,
     },
-    req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : undefined,
   );
   if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
   return { id: session.id, url: session.url };
@@ -107,7 +104,7 @@ export function eventEnvelope(payload: unknown): StripeEventEnvelope | null {
   if (!payload || typeof payload !== "object" || Array.isArray(payload)) return null;
   const e = payload as Obj;
   const data = e.data;
-  if (!str(e.id) || !str(e.type) || num(e.created) === undefined) return null;
+  if (!str(e.id) || !str(e.type) || !isTimestamp(e.created)) return null;
   if (!data || typeof data !== "object" || Array.isArray(data)) return null;
   const object = (data as Obj).object;
   if (!object || typeof object !== "object" || Array.isArray(object)) return null;
@@ -151,6 +148,14 @@ const obj = (v: unknown): Obj => (v && typeof v === "object" ? (v as Obj) : {});
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 const idOf = (v: unknown) => str(v) ?? str(obj(v).id);
+/** Epoch seconds a Date can hold (before the year 5138): a larger one would throw when turned into a date. */
+const isTimestamp = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v > 0 && v < 1e11;
+/** An optional epoch-seconds field: absent is undefined, anything but a plausible timestamp is a malformed event (400, not a 500). */
+function timestamp(v: unknown, field: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isTimestamp(v)) throw new MalformedEventError(`${field} is not a timestamp`);
+  return v;
+}
 const firstOf = (list: unknown) => obj((obj(list).data as unknown[] | undefined)?.[0]);
 
 /** An event of a type we read whose object lacks what that type must carry (answered 400). */
@@ -191,8 +196,8 @@ export function readSubscriptionEvent(event: { type: string; created: number; da
       if (!subscriptionId) return null;
       const md = { ...obj(obj(o.subscription_details).metadata), ...obj(details.metadata) };
       const period = obj(firstOf(o.lines).period);
-      const start = num(period.start) ?? num(o.period_start);
-      const end = num(period.end) ?? num(o.period_end);
+      const start = timestamp(period.start, "period.start") ?? timestamp(o.period_start, "period_start");
+      const end = timestamp(period.end, "period.end") ?? timestamp(o.period_end, "period_end");
       const base = { subscriptionId, listingId: str(md.listing_id), userId: str(md.user_id) };
       if (event.type === "invoice.payment_failed") return { ...base, paymentFailed: true, failedPeriodEnd: end };
       const invoiceId = str(o.id);
@@ -207,7 +212,7 @@ export function readSubscriptionEvent(event: { type: string; created: number; da
                 currency: str(o.currency) ?? PROMOTION_PLAN.currency,
                 periodStart: start,
                 periodEnd: end,
-                created: num(o.created) ?? event.created,
+                created: timestamp(o.created, "created") ?? event.created,
                 status: str(o.status) ?? "paid",
               }
             : undefined,
@@ -299,7 +304,12 @@ export async function refundStripeInvoice(config: StripeConfig, invoiceId: strin
     if (p.status !== "paid") continue;
     const target = idOf(p.payment.payment_intent) ? { payment_intent: idOf(p.payment.payment_intent)! } : idOf(p.payment.charge) ? { charge: idOf(p.payment.charge)! } : null;
     if (!target) continue;
-    await stripe.refunds.create({ ...target, reason: "duplicate", metadata: { invoice_id: invoiceId } }, { idempotencyKey: `refund-${invoiceId}-${p.id}` });
+    try {
+      await stripe.refunds.create({ ...target, reason: "duplicate", metadata: { invoice_id: invoiceId } }, { idempotencyKey: `refund-${invoiceId}-${p.id}` });
+    } catch (err) {
+      // Stripe keeps idempotency keys 24 hours: a refund repeated later is refused as already done.
+      if ((err as { code?: string }).code !== "charge_already_refunded") throw err;
+    }
     refunded++;
   }
   return refunded;

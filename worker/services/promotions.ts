@@ -7,7 +7,6 @@
  * cron). A purchase still waiting for approval is not a running promotion: only staff's unpromote
  * cancels it too.
  */
-import { sql, type SQL } from "drizzle-orm";
 import { getConfig, type Config } from "../env";
 import { createDb, type Db } from "../db/client";
 import { purgeListingCache } from "./edge-cache";
@@ -15,6 +14,9 @@ import { findListing, promotedListingsOfUser, updateLapsedPromotionsNotRenewing,
 import {
   billingHistoryOfListing,
   checkoutSessionsStartedSince,
+  closeCheckoutSessions,
+  deleteIfPromotionVersion,
+  findCheckoutSession,
   findCheckoutSessionByKey,
   findSubscription,
   forgetStaleCheckoutKey,
@@ -26,12 +28,17 @@ import {
   liveSubscriptionsOfListing,
   liveSubscriptionsOfUser,
   markCheckoutSessionCompletedIf,
+  markSubscriptionRefused,
   markLapsedCancelledSubscriptionsEnded,
   nextPromotionVersion,
   openCheckoutSessionOfListing,
+  openCheckoutSessionsOf,
+  pendingPromotionStarts,
   pendingPromotionsOfUser,
   promotionBatch,
+  promotionVersionOf,
   saveSubscriptionIf,
+  suspendedUsersWithLiveSubscriptions,
   updateListingPromotionIf,
   updateListingPromotionNow,
   type GuardedStatement,
@@ -107,22 +114,11 @@ const promotionEnded = () => ({ promotionStart: null, promotionEnd: null, promot
 
 /**
  * On approval: the promotion bought while the listing was pending starts now (columns to merge into
- * the review update). Read from the row by the UPDATE itself, not from the caller's earlier read, so a
- * purchase completed between staff's click and the write is not lost; the version moves on, so an
- * event applied from a read of "pending" retries on the approved listing. (`_pendingDaysRead` is kept
- * for the caller's signature.)
+ * the review update; db/queries/promotions pendingPromotionStarts, also used by "approve all").
+ * (`_pendingDaysRead` is kept for the caller's signature.)
  */
 export function startPendingPromotion(_pendingDaysRead: number | null, now: number) {
-  const nowIso = isoNow(now);
-  const pending = sql`promotion_pending_days IS NOT NULL`;
-  const asText = (v: SQL) => v as unknown as string;
-  return {
-    promotionStart: asText(sql`CASE WHEN ${pending} THEN ${nowIso} ELSE promotion_start END`),
-    promotionEnd: asText(sql`CASE WHEN ${pending} THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${nowIso}, '+' || promotion_pending_days || ' days') ELSE promotion_end END`),
-    promotionSource: asText(sql`CASE WHEN ${pending} THEN 'stripe' ELSE promotion_source END`),
-    promotionPendingDays: null,
-    ...bumpVersion,
-  };
+  return pendingPromotionStarts(isoNow(now));
 }
 
 /** Staff promote an approved listing for a week (a running promotion starts again from now). */
@@ -283,6 +279,22 @@ export interface WebhookResult {
 }
 
 type Statement = GuardedStatement;
+
+/**
+ * A subscription nobody should pay for (a duplicate, or for a listing deleted, hidden or suspended):
+ * ended at Stripe now (unless `cancel` is false: already done) and `billing`'s invoice refunded.
+ * Idempotency keys make a repeat refund nothing twice. Without keys there is nothing to tell Stripe.
+ */
+async function cancelAndRefund(config: Config, subscriptionId: string, billing: SubscriptionChange["billing"], cancel = true) {
+  if (!stripeConfigured(config.stripe)) return;
+  try {
+    if (cancel) await cancelAndRefundSubscription(config.stripe, subscriptionId);
+    if (billing && billing.amount > 0) await refundStripeInvoice(config.stripe, billing.id);
+  } catch (err) {
+    log.error("stripe_refund_failed", { subscription_id: subscriptionId, message: err instanceof Error ? err.message : "unknown" });
+    throw apiError(502, { detail: "Could not refund a promotion subscription that cannot be kept. Please retry." });
+  }
+}
 /** Whether a guarded batch applied: its last statement (the listing's version) changed a row. */
 const applied = (results: D1Result[]) => !!results[results.length - 1]!.meta.changes;
 
@@ -315,6 +327,11 @@ export async function applyStripeEvent(env: Env, config: Config, event: StripeEv
     // this read moves the version on, so the batch below cannot apply on top of an older record.
     const listing = listingId ? await findListing(db, listingId) : undefined;
     if (!change || !listing) {
+      // Our subscription, paid for a listing deleted meanwhile (a checkout tab left open): nobody is
+      // billed for a listing that is gone. Cancelled and refunded before the id is recorded (502: Stripe retries).
+      if (change && listingId && !change.ended && (change.checkedOut || change.awaitingPayment || change.periodEnd !== undefined)) {
+        await cancelAndRefund(config, change.subscriptionId, change.billing);
+      }
       // Nothing of ours to change: the id alone, so a repeat is known.
       await insertStripeEvent(db, event.id, event.type).onConflictDoNothing();
       if (change) log.warn("stripe_event_unknown_listing", { event_id: event.id, type: event.type });
@@ -328,19 +345,19 @@ export async function applyStripeEvent(env: Env, config: Config, event: StripeEv
     const others = (await liveSubscriptionsOfListing(db, listing.id)).filter((r) => r.id !== change.subscriptionId);
     let record = mergeSubscription(existing, change, listing, now);
     // Only when this event makes it live: a subscription that already held the listing stays as it is.
-    const becomesDuplicate =
-      !record.duplicate && holdsListing(record, nowIso) && !(existing && holdsListing(existing, nowIso)) && others.some((o) => holdsListing(o, nowIso));
-    if (becomesDuplicate) record = { ...record, duplicate: true, ended: true, status: "canceled" };
+    const becomesLive = !record.duplicate && holdsListing(record, nowIso) && !(existing && holdsListing(existing, nowIso));
+    const becomesDuplicate = becomesLive && others.some((o) => holdsListing(o, nowIso));
+    // A checkout paid after staff hid the listing or suspended its owner (a tab left open) is refused the same way.
+    const refused = becomesDuplicate || (becomesLive && listing.moderationStatus !== "visible");
+    if (refused) record = { ...record, duplicate: true, ended: true, status: "canceled" };
     // Money back before the record says so: a Stripe failure answers 502 and Stripe delivers again.
-    if (stripeConfigured(config.stripe) && (becomesDuplicate || (record.duplicate && change.billing && change.billing.amount > 0))) {
-      try {
-        if (becomesDuplicate) await cancelAndRefundSubscription(config.stripe, record.id);
-        if (change.billing) await refundStripeInvoice(config.stripe, change.billing.id);
-      } catch (err) {
-        log.error("stripe_refund_failed", { subscription_id: record.id, message: err instanceof Error ? err.message : "unknown" });
-        throw apiError(502, { detail: "Could not refund a duplicate promotion subscription. Please retry." });
-      }
-    }
+    if (refused) {
+      await cancelAndRefund(config, record.id, change.billing);
+      // Recorded at once (not under the version): a retry after a lost race must not see a subscription
+      // cancelled at Stripe as live. The owner is told once, by the request that recorded it.
+      const firstToRecord = !!(await markSubscriptionRefused(db, record)).meta.changes;
+      if (firstToRecord && becomesDuplicate) await notifyPromotionDuplicateRefunded(env, config, listing.userId, listing.title, listing.id);
+    } else if (record.duplicate && change.billing) await cancelAndRefund(config, record.id, change.billing, false);
     const columns = listingColumnsFor(record, listing, now, others.length > 0);
     const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, listing.id, version), saveSubscriptionIf(db, record, version)];
     if (change.billing) {
@@ -358,8 +375,7 @@ export async function applyStripeEvent(env: Env, config: Config, event: StripeEv
     }
     if (!applied(results)) continue;
     if (columns) await purgeListingCache([listing.id]);
-    if (becomesDuplicate) await notifyPromotionDuplicateRefunded(env, config, listing.userId, listing.title, listing.id);
-    else if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
+    if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
       await notifyPromotionPaymentFailed(env, config, listing.userId, listing.title, listing.id);
     }
     return { applied: true };
@@ -517,7 +533,8 @@ export async function startCheckout(env: Env, config: Config, user: { id: string
         successUrl,
         cancelUrl,
         expiresAt: Math.floor(expiresAt / 1000),
-        ...(idempotencyKey && { idempotencyKey: `checkout-${user.id}-${listing.id}-${idempotencyKey}` }),
+        // No Stripe idempotency key of ours: its parameters (expires_at) differ on every try, so Stripe
+        // would refuse a reused key. Duplicates are prevented by the (user, key) unique index instead.
       });
       session = { ...created, kind: "stripe", successUrl, cancelUrl };
     } else {
@@ -539,8 +556,9 @@ export async function startCheckout(env: Env, config: Config, user: { id: string
       if (!isUniqueViolation(err)) throw err;
     }
     if (won) return sessionAnswer(session);
-    // Another write came first (most likely the same owner's other request): nobody should pay this one.
-    if (useStripe) {
+    // Another write came first (most likely the same owner's other request): nobody should pay this
+    // one, unless it is the session that request stored and answered.
+    if (useStripe && !(await findCheckoutSession(db, session.id))) {
       await expireStripeCheckoutSession(config.stripe, session.id).catch((err) =>
         log.warn("stripe_expire_failed", { session_id: session.id, message: err instanceof Error ? err.message : "unknown" }),
       );
@@ -580,11 +598,13 @@ export async function cancelPromotion(env: Env, config: Config, user: { id: stri
   const listing = await ownListing(db, user, listingId);
   const live = await liveSubscriptionsOfListing(db, listing.id);
   if (!live.length) throw conflict("This listing has no promotion subscription to cancel");
+  // Only these are marked cancelled here: one recorded after this read was not told to Stripe.
+  const toldStripe = new Set(live.filter((r) => !r.cancelAtPeriodEnd).map((r) => r.id));
   if (stripeConfigured(config.stripe)) {
-    for (const r of live) if (!r.cancelAtPeriodEnd) await cancelStripeSubscriptionAtPeriodEnd(config.stripe, r.id);
+    for (const id of toldStripe) await cancelStripeSubscriptionAtPeriodEnd(config.stripe, id);
   }
   await changeSubscriptionsOfListing(db, listing.id, (current, row, now) => {
-    const toCancel = current.filter((r) => !r.cancelAtPeriodEnd);
+    const toCancel = current.filter((r) => !r.cancelAtPeriodEnd && toldStripe.has(r.id));
     if (!toCancel.length) return null;
     const at = Math.floor(now / 1000);
     const records = toCancel.map((r) => ({ ...r, cancelAtPeriodEnd: true, updatedEventAt: Math.max(r.updatedEventAt, at) }));
@@ -648,12 +668,26 @@ export async function receiveWebhook(env: Env, config: Config, rawBody: string, 
  * Before a listing (or a whole account) is deleted, and when an account is suspended: its live
  * subscriptions (every one, not only the newest) are cancelled at Stripe now, so nobody keeps paying
  * for a listing that is gone or that nobody can see, and are ended here at once (the listing's paid
- * promotion with them). Without keys there is nothing to tell Stripe. A Stripe failure stops the
- * deletion (502): retrying is better than charging on.
+ * promotion with them); open checkout sessions are expired. Without keys there is nothing to tell
+ * Stripe. A Stripe failure stops a deletion (502): retrying is better than charging on. A suspension
+ * calls this after its takedown and does not wait for Stripe: the cron retries
+ * (stopSubscriptionsOfSuspendedUsers).
  */
 export async function stopSubscriptionsBeforeDelete(env: Env, scope: { listingId: string } | { userId: string }): Promise<void> {
   const config = getConfig(env);
   const db = createDb(env);
+  // Checkouts still open (a tab left open) are closed first. Best effort: a session paid anyway is
+  // cancelled and refunded when its events arrive (applyStripeEvent).
+  const open = await openCheckoutSessionsOf(db, scope, isoNow());
+  if (open.length) {
+    for (const session of open) {
+      if (session.kind !== "stripe" || !stripeConfigured(config.stripe)) continue;
+      await expireStripeCheckoutSession(config.stripe, session.id).catch((err) =>
+        log.warn("stripe_expire_failed", { session_id: session.id, message: err instanceof Error ? err.message : "unknown" }),
+      );
+    }
+    await closeCheckoutSessions(db, open.map((s) => s.id), isoNow()).run();
+  }
   const live = "listingId" in scope ? await liveSubscriptionsOfListing(db, scope.listingId) : await liveSubscriptionsOfUser(db, scope.userId);
   if (stripeConfigured(config.stripe)) {
     for (const subscription of live) {
@@ -675,4 +709,40 @@ export async function stopSubscriptionsBeforeDelete(env: Env, scope: { listingId
       return { records: ending, columns };
     });
   }
+}
+
+/**
+ * The cron's retry of a suspension's last step: suspended users whose subscriptions could not be
+ * cancelled then (Stripe down) are stopped now. The number of users stopped.
+ */
+export async function stopSubscriptionsOfSuspendedUsers(env: Env): Promise<number> {
+  let stopped = 0;
+  for (const { userId } of await suspendedUsersWithLiveSubscriptions(createDb(env))) {
+    try {
+      await stopSubscriptionsBeforeDelete(env, { userId });
+      stopped++;
+    } catch (err) {
+      log.error("suspended_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" });
+    }
+  }
+  return stopped;
+}
+
+/**
+ * Deletes a listing or an account with no subscription left live: every live one is stopped first
+ * (stopSubscriptionsBeforeDelete), then the row is deleted only if no Stripe event made one live in
+ * between (the promotion version it read); otherwise it stops again. An event that read the row before
+ * the delete finds it gone and cancels at Stripe itself (applyStripeEvent). False: nothing to delete.
+ */
+export async function deleteAfterStoppingSubscriptions(env: Env, scope: { listingId: string } | { userId: string }): Promise<boolean> {
+  const db = createDb(env);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    await stopSubscriptionsBeforeDelete(env, scope);
+    const version = await promotionVersionOf(db, scope);
+    if (version === null) return false;
+    const live = "listingId" in scope ? await liveSubscriptionsOfListing(db, scope.listingId) : await liveSubscriptionsOfUser(db, scope.userId);
+    if (live.length) continue;
+    if ((await deleteIfPromotionVersion(db, scope, version)).meta.changes) return true;
+  }
+  throw busy();
 }

@@ -23,8 +23,10 @@ import {
   toReport,
 } from "../db/queries/reports";
 import { findUserById, type UserRow } from "../db/queries/users";
+import { bumpPromotionVersionsOfUser } from "../db/queries/promotions";
 import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { audit } from "./audit";
 import { purgeListingCache } from "./edge-cache";
@@ -97,17 +99,22 @@ type Statement = Parameters<ReturnType<typeof createDb>["batch"]>[0][number];
 export async function suspendUser(env: Env, actor: string, userId: string, extra: readonly Statement[] = []) {
   const db = createDb(env);
   if (!(await findUserById(db, userId))) throw notFound("User not found");
-  // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself.
-  await stopSubscriptionsBeforeDelete(env, { userId });
   await db.batch([
     setSuspended(db, userId, isoNow()),
     setOwnerListingsModeration(db, userId, "visible", "suspended"),
+    // A Stripe event applied from a read before this batch retries, and sees the suspension.
+    bumpPromotionVersionsOfUser(db, userId),
     revokeRefreshTokensOf(db, userId),
     audit(db, actor, "user_suspend", "users", userId),
     ...extra,
   ] as unknown as Parameters<typeof db.batch>[0]);
   await purgeListingCache((await listingsOfUser(env.DB, userId, true)).map((l) => l.id));
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(env, userId), "Account suspended");
+  // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
+  // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
+  await stopSubscriptionsBeforeDelete(env, { userId }).catch((err: unknown) =>
+    log.error("suspension_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" }),
+  );
 }
 
 /** Lifts a suspension: the listings it hid are visible again. The number of listings restored. */

@@ -19,6 +19,7 @@ import type { Db } from "../client";
 import { listingPhotos, listings } from "../schema";
 import { distanceBands, LONG_STAY_SQL, stayCells } from "../browse-cells";
 import { imageUrl } from "./users";
+import { pendingPromotionStarts } from "./promotions";
 
 const DAY_MS = 86_400_000;
 
@@ -607,11 +608,14 @@ export const deleteListingRow = (db: Db, id: string) => db.delete(listings).wher
 export const listingsAwaitingReview = (db: Db) =>
   db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(eq(listings.verificationStatus, "pending"));
 
-/** Approves every pending listing (one statement, for db.batch). */
+/**
+ * Approves every pending listing (one statement, for db.batch); each one's promotion bought while
+ * pending starts now, and the promotion version moves on (decision 013).
+ */
 export const approveAllPending = (db: Db, now: string) =>
   db
     .update(listings)
-    .set({ verificationStatus: "approved", rejectionReason: null, approvedRent: sql`${listings.monthlyRent}`, revision: nextRevision, updatedAt: now })
+    .set({ verificationStatus: "approved", rejectionReason: null, approvedRent: sql`${listings.monthlyRent}`, revision: nextRevision, ...pendingPromotionStarts(now), updatedAt: now })
     .where(eq(listings.verificationStatus, "pending"));
 
 /** Of these photo keys, the ones some listing still uses (as photo or thumbnail). */

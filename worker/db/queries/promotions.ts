@@ -1,7 +1,7 @@
 /** Paid promotion's tables: Stripe subscriptions, applied webhook events, billing history, checkout sessions. */
-import { and, desc, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { billingHistory, checkoutSessions, listings, stripeEvents, stripeSubscriptions } from "../schema";
+import { billingHistory, checkoutSessions, listings, stripeEvents, stripeSubscriptions, users } from "../schema";
 
 export type SubscriptionRecord = typeof stripeSubscriptions.$inferSelect;
 export type BillingRow = typeof billingHistory.$inferInsert;
@@ -44,6 +44,24 @@ const VERSION_IS = "EXISTS (SELECT 1 FROM listings WHERE id = ? AND promotion_ve
 
 /** For writes that do not read first (staff, approval, the cron): any guarded batch based on an older read then retries. */
 export const nextPromotionVersion = sql`promotion_version + 1`;
+
+/**
+ * An approval's promotion columns: a promotion bought while the listing was pending starts at `nowIso`
+ * for its promotion_pending_days. Evaluated by the UPDATE on each row (not from an earlier read), and
+ * the version moves on, so an event applied from a read of "pending" retries on the approved listing.
+ * (drizzle writes an SQL value as it is; the insert type only knows plain values.)
+ */
+export function pendingPromotionStarts(nowIso: string) {
+  const pending = sql`promotion_pending_days IS NOT NULL`;
+  const asText = (v: SQL) => v as unknown as string;
+  return {
+    promotionStart: asText(sql`CASE WHEN ${pending} THEN ${nowIso} ELSE promotion_start END`),
+    promotionEnd: asText(sql`CASE WHEN ${pending} THEN strftime('%Y-%m-%dT%H:%M:%fZ', ${nowIso}, '+' || promotion_pending_days || ' days') ELSE promotion_end END`),
+    promotionSource: asText(sql`CASE WHEN ${pending} THEN 'stripe' ELSE promotion_source END`),
+    promotionPendingDays: null,
+    promotionVersion: nextPromotionVersion as unknown as number,
+  };
+}
 
 const listingPromotionUpdate = (db: Db, listingId: string, version: number, changes: Partial<typeof listings.$inferInsert>) =>
   db
@@ -98,6 +116,29 @@ export const saveSubscriptionIf = (db: Db, r: SubscriptionRecord, version: numbe
     r.listingId,
     version,
   );
+
+/**
+ * A subscription cancelled and refunded at Stripe (a duplicate, or refused), recorded at once and
+ * WITHOUT the version guard: if the guarded batch that follows loses its race, the retry must not
+ * see it as live. Forward only (ended, duplicate). 1 change only for the first to record it.
+ */
+export const markSubscriptionRefused = (db: Db, r: SubscriptionRecord) =>
+  raw(
+    db,
+    `INSERT INTO stripe_subscriptions
+      (id, listing_id, user_id, status, current_period_end, failed_period_end, cancel_at_period_end, updated_event_at, checked_out, awaiting_payment, ended, duplicate, created_at)
+    VALUES (?, ?, ?, 'canceled', ?, ?, ?, ?, ?, 0, 1, 1, ?)
+    ON CONFLICT (id) DO UPDATE SET ended = 1, duplicate = 1, status = 'canceled', awaiting_payment = 0 WHERE stripe_subscriptions.duplicate = 0`,
+    r.id,
+    r.listingId,
+    r.userId,
+    r.currentPeriodEnd,
+    r.failedPeriodEnd,
+    +r.cancelAtPeriodEnd,
+    r.updatedEventAt,
+    +r.checkedOut,
+    r.createdAt,
+  ).run();
 
 /**
  * The event id, under the version guard. Plain insert: an event already applied fails on the
@@ -231,3 +272,65 @@ export const markLapsedCancelledSubscriptionsEnded = (db: Db, nowIso: string) =>
         lte(stripeSubscriptions.currentPeriodEnd, nowIso),
       ),
     );
+
+/** Sessions of a listing or of a user that can still be paid at `nowIso` (not completed, not expired). */
+export const openCheckoutSessionsOf = (db: Db, scope: { listingId: string } | { userId: string }, nowIso: string) =>
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        "listingId" in scope ? eq(checkoutSessions.listingId, scope.listingId) : eq(checkoutSessions.userId, scope.userId),
+        isNull(checkoutSessions.completedAt),
+        gt(checkoutSessions.expiresAt, nowIso),
+      ),
+    )
+    .all();
+
+/** Sessions expired on purpose (deletion, suspension): never offered again. */
+export const closeCheckoutSessions = (db: Db, ids: string[], at: string) =>
+  db
+    .update(checkoutSessions)
+    .set({ completedAt: at })
+    .where(and(inArray(checkoutSessions.id, ids), isNull(checkoutSessions.completedAt)));
+
+/** For the suspension's batch: a Stripe event applied from a read before it retries (and sees the suspension). */
+export const bumpPromotionVersionsOfUser = (db: Db, userId: string) =>
+  db.update(listings).set({ promotionVersion: nextPromotionVersion as unknown as number }).where(eq(listings.userId, userId));
+
+/** Suspended users who still have a subscription that has not ended (the cron retries stopping them). */
+export const suspendedUsersWithLiveSubscriptions = (db: Db) =>
+  db
+    .selectDistinct({ userId: stripeSubscriptions.userId })
+    .from(stripeSubscriptions)
+    .innerJoin(users, eq(users.id, stripeSubscriptions.userId))
+    .where(and(eq(stripeSubscriptions.ended, false), isNotNull(users.suspendedAt)))
+    .limit(50)
+    .all();
+
+/**
+ * What a deletion checks its delete against: the listing's promotion_version, or the sum over the
+ * user's listings (versions only grow, so the sum moves when any one does). Null: nothing to delete.
+ */
+export const promotionVersionOf = async (db: Db, scope: { listingId: string } | { userId: string }) =>
+  "listingId" in scope
+    ? ((await db.select({ v: listings.promotionVersion }).from(listings).where(eq(listings.id, scope.listingId)).get())?.v ?? null)
+    : ((
+        await db
+          .select({ v: sql<number>`(SELECT coalesce(sum(promotion_version), 0) FROM listings WHERE user_id = ${scope.userId})` })
+          .from(users)
+          .where(eq(users.id, scope.userId))
+          .get()
+      )?.v ?? null);
+
+/**
+ * Deletes the listing (or the account, its listings cascading) only if no promotion write came since
+ * `version` was read (a Stripe event that made a subscription live in between): 1 change when deleted.
+ */
+export const deleteIfPromotionVersion = (db: Db, scope: { listingId: string } | { userId: string }, version: number) =>
+  "listingId" in scope
+    ? db.delete(listings).where(and(eq(listings.id, scope.listingId), eq(listings.promotionVersion, version))).run()
+    : db
+        .delete(users)
+        .where(and(eq(users.id, scope.userId), sql`(SELECT coalesce(sum(promotion_version), 0) FROM listings WHERE user_id = ${scope.userId}) = ${version}`))
+        .run();
