@@ -3,6 +3,13 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// The SPA's import boundary (docs/decisions/011). Flat config replaces a rule's options per block rather
+// than merging them, so every SPA block that sets no-restricted-imports repeats this pattern.
+const spaBoundary = {
+  group: ["**/worker/**", "**/party/**", "!**/worker/contract/**", "!**/party/protocol"],
+  message: "The SPA may import only worker/contract (@contract) and party/protocol (@party/protocol).",
+};
+
 export default tseslint.config(
   { ignores: ["dist", ".wrangler", "node_modules", "worker/worker-configuration.d.ts", "migrations"] },
   js.configs.recommended,
@@ -28,17 +35,7 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["**/worker/**", "**/party/**", "!**/worker/contract/**", "!**/party/protocol"],
-              message: "The SPA may import only worker/contract (@contract) and party/protocol (@party/protocol).",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [spaBoundary] }],
     },
   },
   {
@@ -49,6 +46,7 @@ export default tseslint.config(
         "error",
         {
           patterns: [
+            spaBoundary,
             { group: ["../../*/**", "!../../../**"], message: "Features never import other features." },
             { group: ["**/app/**"], message: "Features never import the app layer." },
           ],
