@@ -5,9 +5,10 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
 import { paths } from "../../web/config/paths";
-import { mergeMessages } from "../../web/features/messages/lib/thread";
+import { applyMessageToList, listConversations, mergeMessages, type ConversationListData } from "../../web/features/messages/lib/thread";
+import { createUnreadLedger, EXPECTATION_TTL_MS } from "../../web/features/messages/lib/unread-ledger";
 import { POLL_INTERVALS, pollInterval } from "../../web/lib/activity";
-import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays } from "../../web/lib/party-connection";
+import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays, STABLE_OPEN_MS } from "../../web/lib/party-connection";
 import { createQueryClient } from "../../web/app/providers";
 import { useUnreadCount } from "../../web/lib/unread";
 import { callsOf, fakeApi, makeUser, renderApp, type ApiCall } from "./render";
@@ -135,12 +136,15 @@ describe("party socket", () => {
   });
 
   it("connects with a fresh ticket each time, reports the state, and stops after an auth close", async () => {
+    // A moved clock, not a slept one: the stable-open and reconnect delays are seconds long.
+    vi.useFakeTimers();
     let n = 0;
     const getTicket = vi.fn(async () => `ticket-${++n}`);
     const events: unknown[] = [];
     const status: boolean[] = [];
     const disconnect = connectParty({ party: "conversation", room: "c1", onEvent: (e) => events.push(e), onStatus: (s) => status.push(s), getTicket, WebSocket: FakeWebSocket as unknown as typeof WebSocket, random: () => 0 });
-    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakeWebSocket.instances).toHaveLength(1);
     const first = FakeWebSocket.instances[0]!;
     expect(first.url).toMatch(/\/parties\/conversation\/c1\?/);
     expect(new URL(first.url).searchParams.get("token")).toBe("ticket-1");
@@ -150,18 +154,20 @@ describe("party socket", () => {
     expect(events).toEqual([{ type: "unread", unread_count: 2 }]);
     // Connected once it has stayed open for a moment.
     expect(status).toEqual([]);
-    await waitFor(() => expect(status).toEqual([true]), { timeout: 2000 });
+    await vi.advanceTimersByTimeAsync(STABLE_OPEN_MS);
+    expect(status).toEqual([true]);
 
     // A dropped connection reconnects (after 1-3 s) with a new ticket.
     first.serverClose(1006);
     expect(status).toEqual([true, false]);
-    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), { timeout: 3000 });
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(FakeWebSocket.instances).toHaveLength(2);
     const second = FakeWebSocket.instances[1]!;
     expect(new URL(second.url).searchParams.get("token")).toBe("ticket-2");
 
     // A refusal is final.
     second.serverClose(4001);
-    await new Promise((r) => setTimeout(r, 1500));
+    await vi.advanceTimersByTimeAsync(120_000);
     expect(FakeWebSocket.instances).toHaveLength(2);
     expect(getTicket).toHaveBeenCalledTimes(2);
     expect(AUTH_CLOSE_CODES.has(1008)).toBe(true);
@@ -242,7 +248,8 @@ describe("messages page", () => {
     });
     const user = userEvent.setup();
     renderApp("/messages", signedIn());
-    const list = await screen.findByRole("list");
+    // The first render of /messages in this file loads the page's chunk: slow on a busy machine.
+    const list = await screen.findByRole("list", {}, { timeout: 5000 });
     const first = within(list).getByRole("button", { name: /Jordan Kim/ });
     expect(first).toHaveTextContent("Sunny 2x2 near campus");
     expect(first).toHaveTextContent("Is it still available?");
@@ -564,6 +571,186 @@ describe("messages page", () => {
     fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]), [`GET ${API}/conversations/with/u2`]: () => json({ detail: "x" }, 500) });
     renderApp("/messages?userId=u2", signedIn());
     expect(await screen.findByText("Failed to start conversation", {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+});
+
+describe("the conversation list updated in place", () => {
+  const list = (convs: Conversation[][]): ConversationListData => ({ pages: convs.map(convPage), pageParams: convs.map(() => null) });
+
+  it("moves the conversation of a new message to the top with its preview; an incoming one to a closed thread counts as unread", () => {
+    const data = list([[conv({ id: "c1" }), conv({ id: "c2" })], [conv({ id: "c3", unread_count: 1 })]]);
+    const m = msg("n1", { conversation_id: "c3", text: "Hello again", timestamp: "2026-11-21T09:00:00.000Z", is_read: false });
+    const after = applyMessageToList(data, m, ME, false)!;
+    expect(listConversations(after).map((c) => c.id)).toEqual(["c3", "c1", "c2"]);
+    expect(listConversations(after)[0]).toMatchObject({ latest_message_preview: "Hello again", last_message_timestamp: m.timestamp, updated_at: m.timestamp, unread_count: 2 });
+    // The thread is open (it marks the message read itself), or the message is mine: no unread.
+    expect(listConversations(applyMessageToList(data, m, ME, true))[0]!.unread_count).toBe(1);
+    expect(listConversations(applyMessageToList(data, { ...m, sender_id: ME }, ME, false))[0]!.unread_count).toBe(1);
+  });
+
+  it("ignores a message older than the conversation's last one, and a conversation it does not hold", () => {
+    const data = list([[conv({ id: "c1" }), conv({ id: "c2" })]]);
+    expect(applyMessageToList(data, msg("old", { conversation_id: "c2", timestamp: "2026-11-19T00:00:00.000Z" }), ME, false)).toBe(data);
+    expect(applyMessageToList(data, msg("x", { conversation_id: "c9", timestamp: "2026-11-21T00:00:00.000Z" }), ME, false)).toBe(data);
+  });
+});
+
+describe("unread ledger", () => {
+  it("explains the pushed count by the messages pushed into the open thread and the reads made here, each once", () => {
+    let now = 0;
+    const ledger = createUnreadLedger(() => now);
+    ledger.expectIncoming("m1");
+    ledger.expectIncoming("m1");
+    ledger.expectRead(1);
+    expect(ledger.explain(4, 5)).toBe(true);
+    // m1 was counted once: a second +1 is news.
+    expect(ledger.explain(5, 6)).toBe(false);
+    expect(ledger.explain(6, 5)).toBe(true);
+    expect(ledger.explain(5, 4)).toBe(false);
+    expect(ledger.explain(4, 4)).toBe(true);
+    expect(ledger.explain(undefined, 4)).toBe(false);
+
+    // More than expected: news, and what was expected is spent.
+    ledger.expectIncoming("m2");
+    expect(ledger.explain(4, 6)).toBe(false);
+    expect(ledger.explain(6, 7)).toBe(false);
+
+    // An expectation whose event never came does not explain a later change.
+    ledger.expectIncoming("m3");
+    now += EXPECTATION_TTL_MS;
+    expect(ledger.explain(7, 8)).toBe(false);
+  });
+});
+
+describe("messaging without redundant reads", () => {
+  const readsOf = (calls: ApiCall[]) => calls.filter((c) => c.method === "GET" && /\/(conversations|messages|unread-count)/.test(c.path));
+  const socketOf = (part: string) => FakeWebSocket.instances.findLast((s) => s.url.includes(part))!;
+
+  /**
+   * The receiver on /messages with conversation c1 open, its room and the inbox room connected, and
+   * the refetches of connecting done. The clock is faked (moving on by itself) to pass STABLE_OPEN_MS.
+   */
+  async function receiverWithThreadOpen(extra: Record<string, unknown> = {}) {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let unread = 2;
+    const calls = fakeApi({
+      [`GET ${API}/unread-count`]: () => ({ data: { unread_count: unread } }),
+      [`GET ${API}/conversations/enriched`]: convPage([conv({ id: "c2", participant_id: "u3", participant_name: "Sam Lee", unread_count: 2, last_message_timestamp: "2026-11-20T16:00:00.000Z" }), conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([msg("m1", { text: "Earlier" })]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+      ...extra,
+    });
+    renderApp("/messages?conversation=c1", signedIn());
+    // The page's chunk may not be loaded yet (this test run alone).
+    const log = await screen.findByRole("log", {}, { timeout: 5000 });
+    await within(log).findByText("Earlier");
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
+    const room = socketOf("/parties/conversation/c1?");
+    const inbox = socketOf(`/parties/inbox/${ME}?`);
+    act(() => {
+      room.serverOpen();
+      inbox.serverOpen();
+    });
+    await act(() => vi.advanceTimersByTimeAsync(STABLE_OPEN_MS));
+    // Connecting refetches the thread, the list and the count once (pushes before the open were missed).
+    await waitFor(() => expect(callsOf(calls, `GET ${API}/conversations/c1/messages`)).toHaveLength(2));
+    await waitFor(() => expect(callsOf(calls, `GET ${API}/unread-count`).length).toBeGreaterThanOrEqual(2));
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    calls.length = 0;
+    return { calls, log, room, inbox, setUnread: (n: number) => (unread = n) };
+  }
+
+  /** Lets any refetch a push would start be sent. */
+  const settle = () => act(() => vi.advanceTimersByTimeAsync(100));
+
+  it("a message pushed into the open thread costs one POST read and no GET; the list and the badge follow the pushes", async () => {
+    const { calls, log, room, inbox } = await receiverWithThreadOpen();
+    const list = screen.getAllByRole("list")[0]!;
+    expect(within(list).getAllByRole("button").map((b) => b.textContent)).toEqual([expect.stringContaining("Sam Lee"), expect.stringContaining("Jordan Kim")]);
+
+    const arrived = msg("m2", { text: "Still free?", timestamp: "2026-11-21T10:00:00.000Z", is_read: false });
+    act(() => room.serverSend({ type: "message", message: arrived }));
+    expect(await within(log).findByText("Still free?")).toBeInTheDocument();
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/conversations/c1/read`)).toHaveLength(1));
+    // What the server pushes next: the count with the new message, then without it (read).
+    act(() => inbox.serverSend({ type: "unread", unread_count: 3 }));
+    act(() => inbox.serverSend({ type: "unread", unread_count: 2 }));
+    await settle();
+
+    expect(readsOf(calls)).toEqual([]);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`POST ${API}/conversations/c1/read`]);
+    // The list moved Jordan's conversation to the top with the new preview, and no unread pill.
+    const first = within(list).getAllByRole("button")[0]!;
+    expect(first).toHaveTextContent("Jordan Kim");
+    expect(first).toHaveTextContent("Still free?");
+    expect(first).not.toHaveTextContent("unread");
+    expect(screen.getByText("2 unread messages")).toBeInTheDocument();
+  });
+
+  it("my message echoed by the room and answered by the send call costs no GET", async () => {
+    const stored = msg("s1", { sender_id: ME, text: "On my way", timestamp: "2026-11-21T10:00:00.000Z", is_read: false });
+    const keys: string[] = [];
+    const { calls, log, room } = await receiverWithThreadOpen({
+      [`POST ${API}/conversations/c1/send`]: () => json({ ...stored, client_key: keys[0] }, 201),
+    });
+    const inner = globalThis.fetch;
+    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith("/send")) keys.push(new Headers(init?.headers).get("Idempotency-Key")!);
+      return inner(input, init);
+    }) as typeof fetch;
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.type(screen.getByRole("textbox", { name: /Message to/ }), "On my way{Enter}");
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(1));
+    act(() => room.serverSend({ type: "message", message: { ...stored, client_key: keys[0] } }));
+    await settle();
+    expect(within(log).getAllByText("On my way")).toHaveLength(1);
+    expect(within(log).queryByText("Sending…")).toBeNull();
+    expect(readsOf(calls)).toEqual([]);
+    expect(within(screen.getAllByRole("list")[0]!).getAllByRole("button")[0]).toHaveTextContent("On my way");
+  });
+
+  it("a pushed count for another conversation refetches the list once (the push does not say which one), nothing else", async () => {
+    const { calls } = await receiverWithThreadOpen();
+    act(() => socketOf(`/parties/inbox/${ME}?`).serverSend({ type: "unread", unread_count: 3 }));
+    await settle();
+    expect(readsOf(calls).map((c) => c.path)).toEqual([`${API}/conversations/enriched`]);
+    expect(await screen.findByText("3 unread messages")).toBeInTheDocument();
+  });
+
+  it("a message pushed for a conversation the list does not hold refetches the list once", async () => {
+    const { calls, room } = await receiverWithThreadOpen();
+    act(() => room.serverSend({ type: "message", message: msg("x1", { conversation_id: "c7", timestamp: "2026-11-21T10:00:00.000Z", is_read: true }) }));
+    await settle();
+    expect(readsOf(calls).map((c) => c.path)).toEqual([`${API}/conversations/enriched`]);
+  });
+
+  it("away from the messages page, a pushed count costs no GET; the list is fetched when the page opens", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    // The router scrolls to the top on navigation; jsdom has no scrolling.
+    vi.spyOn(window, "scrollTo").mockImplementation(() => {});
+    const calls = fakeApi({
+      [`GET ${API}/unread-count`]: { data: { unread_count: 1 } },
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+    });
+    const { router } = renderApp("/messages", signedIn());
+    await screen.findByRole("button", { name: /Jordan Kim/ }, { timeout: 5000 });
+    await act(() => router.navigate("/support"));
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
+    const inbox = socketOf(`/parties/inbox/${ME}?`);
+    act(() => inbox.serverOpen());
+    await act(() => vi.advanceTimersByTimeAsync(STABLE_OPEN_MS));
+    await settle();
+    calls.length = 0;
+    act(() => inbox.serverSend({ type: "unread", unread_count: 4 }));
+    expect(await screen.findByText("4 unread messages")).toBeInTheDocument();
+    await settle();
+    expect(readsOf(calls)).toEqual([]);
+    // Within the list's fresh time (30 s), yet stale: the page shows the conversations as they are now.
+    await act(() => router.navigate("/messages"));
+    await waitFor(() => expect(callsOf(calls, `GET ${API}/conversations/enriched`)).toHaveLength(1));
   });
 });
 

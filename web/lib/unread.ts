@@ -1,14 +1,14 @@
 /**
  * The unread badge on the navbar avatar and the inbox room (`/parties/inbox/{userId}`) that keeps it
- * live. The room's `unread` events set the count; while the room is not open the count is polled
- * every 30 s (GET messages/unread-count). A failed fetch sets the count to 0 (spec, section 8).
- * Other inbox events are passed to subscribers (the messages page merges them into its cache).
+ * live. The room sends only `unread` events (worker/services/messaging.ts): each sets the count; while
+ * the room is not open the count is polled every 30 s (GET messages/unread-count). A failed fetch sets
+ * the count to 0 (spec, section 8). Each change is also given to subscribers: the messages page decides
+ * whether its conversation list already shows it (see features/messages/lib/unread-ledger.ts).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import type { UnreadCountResponse } from "@contract/messages";
 import { PARTIES } from "@contract/constants";
-import type { ServerEvent } from "@party/protocol";
 import { pollInterval, useIdle } from "./activity";
 import { apiRequest } from "./api-client";
 import { usePartySocket } from "./party-socket";
@@ -31,13 +31,18 @@ export async function getUnreadCount(): Promise<number> {
   }
 }
 
-type InboxListener = (event: ServerEvent) => void;
+/** A move of the unread count pushed by the inbox room: `previous` is what the cache held. */
+export interface UnreadChange {
+  previous: number | undefined;
+  next: number;
+}
+type UnreadListener = (change: UnreadChange) => void;
 
-/** The inbox room's state, outside React: whether it is open, and who listens to its events. */
+/** The inbox room's state, outside React: whether it is open, and who listens to its count. */
 const inbox = (() => {
   let connected = false;
   const statusListeners = new Set<() => void>();
-  const eventListeners = new Set<InboxListener>();
+  const changeListeners = new Set<UnreadListener>();
   return {
     setConnected(value: boolean) {
       if (connected === value) return;
@@ -49,20 +54,25 @@ const inbox = (() => {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);
     },
-    emit(event: ServerEvent) {
-      eventListeners.forEach((l) => l(event));
+    /** How many listened. */
+    emit(change: UnreadChange): number {
+      changeListeners.forEach((l) => l(change));
+      return changeListeners.size;
     },
-    subscribe(listener: InboxListener) {
-      eventListeners.add(listener);
+    subscribe(listener: UnreadListener) {
+      changeListeners.add(listener);
       return () => {
-        eventListeners.delete(listener);
+        changeListeners.delete(listener);
       };
     },
   };
 })();
 
-/** Listen to the inbox room's events (message, read) while mounted. */
-export const subscribeInbox = inbox.subscribe;
+/** Listen to the pushed changes of the unread count (the messages page, while mounted). */
+export const subscribeUnreadChanges = inbox.subscribe;
+
+/** Whether the inbox room is open now: then every change of the count is pushed, no refetch needed. */
+export const isInboxConnected = inbox.getConnected;
 
 /** Whether the inbox room is open (the conversation list polls while it is not). */
 export function useInboxConnected(): boolean {
@@ -77,14 +87,13 @@ export function useUnreadCount(userId: string | null | undefined): number {
     party: PARTIES.inbox,
     room: userId,
     onEvent: (event) => {
-      if (event.type === "unread") {
-        queryClient.setQueryData(unreadCountKey(userId), event.unread_count);
-        // A new message somewhere: the list's previews, order and counts follow (it is not polled
-        // while this room is open).
-        void queryClient.invalidateQueries({ queryKey: conversationsRootKey });
-      } else if (event.type === "message" || event.type === "read") {
-        void queryClient.invalidateQueries({ queryKey: conversationsRootKey });
-        inbox.emit(event);
+      if (event.type !== "unread") return;
+      const previous = queryClient.getQueryData<number>(unreadCountKey(userId));
+      queryClient.setQueryData(unreadCountKey(userId), event.unread_count);
+      // Nobody shows the conversation list (the messages page is closed): it is only marked stale, and
+      // is fetched when the page opens.
+      if (inbox.emit({ previous, next: event.unread_count }) === 0) {
+        void queryClient.invalidateQueries({ queryKey: conversationsRootKey, refetchType: "none" });
       }
     },
     onConnected: () => {

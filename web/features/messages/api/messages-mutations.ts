@@ -5,7 +5,9 @@ import type { Conversation, Message } from "@contract/messages";
 import { MESSAGING_MESSAGES } from "@contract/messages";
 import { REPORT_TEXTS } from "@contract/reports";
 import { ApiError } from "../../../lib/api-client";
-import { applyMessageToList, listConversations, markThreadRead, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { isInboxConnected } from "../../../lib/unread";
+import { applyMessageToList, hasConversation, listConversations, markThreadRead, threadMessages, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { unreadLedgerOf } from "../lib/unread-ledger";
 import { newClientKey, readUnsent, writeUnsent, type UnsentMessage } from "../lib/unsent";
 import { createConversation, getConversationWith, markConversationRead, messageKeys, sendMessage } from "./messages-api";
 
@@ -48,9 +50,12 @@ export function useSendMessage(conversationId: string, me: string, thread: reado
     },
     onSuccess: (message: Message, { key }) => {
       queryClient.setQueryData<ThreadData>(messageKeys.thread(conversationId), (d) => upsertThreadMessage(d, message));
-      queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, message, me, true));
       setPending((list) => list.filter((p) => p.key !== key));
-      return queryClient.invalidateQueries({ queryKey: messageKeys.conversations() });
+      // The answer carries the message: the list is updated in place, refetched only to show a
+      // conversation it does not hold yet.
+      const list = queryClient.getQueryData<ConversationListData>(messageKeys.conversationList());
+      if (list && !hasConversation(list, conversationId)) return queryClient.invalidateQueries({ queryKey: messageKeys.conversationList() });
+      queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, message, me, true));
     },
     onError: (err, { key }) => {
       // Blocked: no Retry would help, so the bubble goes and the thread says why instead.
@@ -72,7 +77,9 @@ export function useSendMessage(conversationId: string, me: string, thread: reado
 
 /**
  * Marks a conversation read: its count in the list and the badge drop at once (by what it had), the
- * other person's messages count as read; the badge is refetched afterwards.
+ * other person's messages count as read. The badge's true count follows: pushed by the inbox room
+ * when it is open (what it will take off is noted in the unread ledger, so the list is not
+ * refetched for it), else, or when the call failed, fetched once the call is done.
  */
 export function useMarkRead(me: string) {
   const queryClient = useQueryClient();
@@ -81,11 +88,14 @@ export function useMarkRead(me: string) {
     onMutate: (conversationId) => {
       const list = queryClient.getQueryData<ConversationListData>(messageKeys.conversationList());
       const had = listConversations(list).find((c) => c.id === conversationId)?.unread_count ?? 0;
+      const unreadInThread = threadMessages(queryClient.getQueryData<ThreadData>(messageKeys.thread(conversationId))).filter((m) => m.sender_id !== me && !m.is_read).length;
+      unreadLedgerOf(queryClient).expectRead(unreadInThread - had);
       queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => updateConversation(d, conversationId, (c) => ({ ...c, unread_count: 0 })));
       queryClient.setQueryData<ThreadData>(messageKeys.thread(conversationId), (d) => markThreadRead(d, (m) => m.sender_id !== me));
       if (had > 0) queryClient.setQueriesData<number>({ queryKey: messageKeys.unreadCountRoot() }, (n) => (typeof n === "number" ? Math.max(0, n - had) : n));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: messageKeys.unreadCountRoot() }),
+    // A failed call pushes nothing: the badge is fetched to undo the optimistic drop.
+    onSettled: (_data, error) => (error || !isInboxConnected() ? queryClient.invalidateQueries({ queryKey: messageKeys.unreadCountRoot() }) : undefined),
   });
 }
 

@@ -1,13 +1,14 @@
 /** The messaging reads: the conversation list, one thread, and the thread's room. */
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useEffectEvent } from "react";
+import { useEffect } from "react";
 import type { ServerEvent } from "@party/protocol";
 import { PARTIES } from "@contract/constants";
 import { pollInterval, useIdle } from "../../../lib/activity";
 import { ApiError } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
-import { subscribeInbox, useInboxConnected } from "../../../lib/unread";
-import { applyMessageToList, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { subscribeUnreadChanges, useInboxConnected } from "../../../lib/unread";
+import { applyMessageToList, hasConversation, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
+import { unreadLedgerOf } from "../lib/unread-ledger";
 import { getConversationPage, getMessagePage, messageKeys } from "./messages-api";
 
 /** The conversation list, newest activity first; polled (30 s, 60 s idle) while the inbox room is closed. */
@@ -43,14 +44,21 @@ export function useMessages(conversationId: string, connected: boolean) {
 /** The answer to a conversation that does not exist or is not the caller's. */
 export const isGoneError = (err: unknown) => err instanceof ApiError && err.status === 404;
 
-/** What a room event changes in the cache (shared by the conversation room and the inbox room). */
+/**
+ * What a conversation room's event changes in the cache: the push carries the data, so nothing is
+ * refetched, except the list when the message's conversation is not in it yet.
+ */
 export function useApplyServerEvent(me: string, openConversationId: string | null) {
   const queryClient = useQueryClient();
   return (event: ServerEvent) => {
     if (event.type === "message") {
       const m = event.message;
+      // The inbox room's `unread` event that follows counts it; the list below already shows it.
+      if (m.sender_id !== me && !m.is_read) unreadLedgerOf(queryClient).expectIncoming(m.id);
       queryClient.setQueryData<ThreadData>(messageKeys.thread(m.conversation_id), (d) => upsertThreadMessage(d, m));
-      queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, m, me, m.conversation_id === openConversationId));
+      const list = queryClient.getQueryData<ConversationListData>(messageKeys.conversationList());
+      if (list && !hasConversation(list, m.conversation_id)) void queryClient.invalidateQueries({ queryKey: messageKeys.conversationList() });
+      else queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, m, me, m.conversation_id === openConversationId));
     } else if (event.type === "read" && event.reader_id !== me) {
       // The other person read the thread: my messages are seen.
       queryClient.setQueryData<ThreadData>(messageKeys.thread(event.conversation_id), (d) => markThreadRead(d, (m) => m.sender_id === me));
@@ -73,8 +81,18 @@ export function useThreadSocket(conversationId: string | null, me: string) {
   return connected;
 }
 
-/** Merges the inbox room's message and read events into the cache while the messages page is open. */
-export function useInboxEvents(me: string, openConversationId: string | null) {
-  const apply = useEffectEvent(useApplyServerEvent(me, openConversationId));
-  useEffect(() => subscribeInbox((e) => apply(e)), []);
+/**
+ * While the messages page is open: a pushed change of the unread count that this tab did not expect (a
+ * message in another conversation, a thread read on another device) refetches the conversation list,
+ * the only way to learn which conversation moved; an expected one (unread-ledger.ts) is already shown.
+ */
+export function useInboxUnreadSync() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      subscribeUnreadChanges(({ previous, next }) => {
+        if (!unreadLedgerOf(queryClient).explain(previous, next)) void queryClient.invalidateQueries({ queryKey: messageKeys.conversationList() });
+      }),
+    [queryClient],
+  );
 }

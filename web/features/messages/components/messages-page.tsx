@@ -6,7 +6,7 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { useSession } from "../../../lib/session";
 import { startConversationError, useStartConversation } from "../api/messages-mutations";
-import { useConversations, useInboxEvents } from "../api/messages-queries";
+import { useConversations, useInboxUnreadSync } from "../api/messages-queries";
 import { listConversations } from "../lib/thread";
 import { ConversationList } from "./conversation-list";
 import { isNarrow, Thread } from "./thread";
@@ -26,7 +26,7 @@ export function MessagesPage() {
 
   const conversationsQuery = useConversations();
   const conversations = listConversations(conversationsQuery.data);
-  useInboxEvents(user.id, selectedId);
+  useInboxUnreadSync();
 
   const start = useStartConversation();
   const { mutate: startConversation } = start;

@@ -63,19 +63,27 @@ export function updateConversation(data: ConversationListData | undefined, id: s
   return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((c) => (c.id === id ? change(c) : c)) })) };
 }
 
-/** A new message moves its conversation's preview (and, from the other person, its unread count). */
+/** Whether the cached list holds the conversation (one not in it is only shown by a refetch). */
+export const hasConversation = (data: ConversationListData | undefined, id: string) => !!data?.pages.some((p) => p.data.some((c) => c.id === id));
+
+/**
+ * A new message updates its conversation's preview and time (and, from the other person to a thread
+ * that is not open, its unread count) and moves it to the top: the list is newest activity first. An
+ * older message (a late push) changes nothing; a conversation not in the list is left to a refetch.
+ */
 export function applyMessageToList(data: ConversationListData | undefined, message: Message, me: string, open: boolean): ConversationListData | undefined {
-  return updateConversation(data, message.conversation_id, (c) =>
-    c.last_message_timestamp && c.last_message_timestamp > message.timestamp
-      ? c
-      : {
-          ...c,
-          latest_message_preview: message.text,
-          last_message_timestamp: message.timestamp,
-          updated_at: message.timestamp,
-          unread_count: message.sender_id !== me && !open && !message.is_read ? c.unread_count + 1 : c.unread_count,
-        },
-  );
+  const current = listConversations(data).find((c) => c.id === message.conversation_id);
+  if (!data || !current || (current.last_message_timestamp && current.last_message_timestamp > message.timestamp)) return data;
+  const updated: Conversation = {
+    ...current,
+    latest_message_preview: message.text,
+    last_message_timestamp: message.timestamp,
+    updated_at: message.timestamp,
+    unread_count: message.sender_id !== me && !open && !message.is_read ? current.unread_count + 1 : current.unread_count,
+  };
+  const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((c) => c.id !== current.id) }));
+  pages[0] = { ...pages[0]!, data: [updated, ...pages[0]!.data] };
+  return { ...data, pages };
 }
 
 /** The local calendar day of a timestamp, as a stable key. */
