@@ -10,6 +10,25 @@ const spaBoundary = {
   message: "The SPA may import only worker/contract (@contract) and party/protocol (@party/protocol).",
 };
 
+// The worker's one seam with the SPA is the built server renderer, imported as `@web/ssr` (docs/decisions/017).
+const noSpa = { group: ["**/web/**"], message: "The worker never imports the SPA (the server renderer comes in as @web/ssr)." };
+const partyBoundary = "party/ imports only party/* and worker/contract.";
+const noOtherRoute = "A route never imports another route: move what they share into a service.";
+/** Routes and middleware are the HTTP layer: what sits under it never reaches up into it. */
+/**
+ * One database handle per request (issue 23): middleware/d1-session.ts makes it (`c.var.db`), routes
+ * pass it to services and queries. Only work outside a request makes its own with createDb.
+ */
+const oneDbPerRequest = (who) => ({
+  group: ["**/db/client"],
+  importNames: ["createDb"],
+  message: `${who} never create a database handle: take the request's Db (c.var.db, set by middleware/d1-session.ts) and pass it on.`,
+});
+const httpLayer = (who) => ({
+  group: ["**/routes/**", "**/routes", "**/middleware/**", "**/middleware"],
+  message: `${who} never import routes or middleware: shared code goes to services, db/queries or lib.`,
+});
+
 export default tseslint.config(
   { ignores: ["dist", ".wrangler", "node_modules", "worker/worker-configuration.d.ts", "migrations"] },
   js.configs.recommended,
@@ -54,13 +73,66 @@ export default tseslint.config(
       ],
     },
   },
+  // The worker's zones (architecture.md "Code layout", issue 23). Each block lists every pattern that
+  // applies to its files, the shared ones included, for the reason given at spaBoundary.
   {
-    files: ["worker/**/*.ts", "party/**/*.ts"],
+    files: ["worker/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa] }] },
+  },
+  {
+    // Routes call services; a route that imports another route is a service waiting to be written.
+    // Files of one route's folder may import each other (admin/index.ts mounts admin/*.ts).
+    files: ["worker/routes/*/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), { regex: "^\\.\\./[^./][^/]*(/|$)", message: noOtherRoute }] }],
+    },
+  },
+  {
+    files: ["worker/routes/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), { regex: "^\\./", message: noOtherRoute }] }] },
+  },
+  {
+    files: ["worker/services/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services")] }] },
+  },
+  {
+    // The cron's run is outside any request: it makes one handle for the whole run and passes it down.
+    files: ["worker/services/housekeeping.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services")] }] },
+  },
+  {
+    files: ["worker/db/queries/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
-        // The one seam is the built server renderer, imported as `@web/ssr` (docs/decisions/017).
-        { patterns: [{ group: ["**/web/**"], message: "The worker never imports the SPA (the server renderer comes in as @web/ssr)." }] },
+        { patterns: [noSpa, httpLayer("db/queries"), { group: ["**/services/**"], message: "db/queries never imports services: a service calls its queries, not the other way round." }] },
+      ],
+    },
+  },
+  {
+    // The contract is shared by the worker, the rooms and the SPA: it stands alone (npm packages aside).
+    files: ["worker/contract/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["../**", "@web/**", "@party/**", "@contract/**"], message: "worker/contract imports nothing outside itself (npm packages only)." }] },
+      ],
+    },
+  },
+  {
+    // The rooms need no database: the worker checks who may connect (services/room-access.ts) and
+    // publishes over RPC, so party/ sees only its protocol and the contract.
+    files: ["party/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            // A regex: a gitignore-style group cannot re-include worker/contract once ../** excluded worker/.
+            { regex: "^\\.\\./(?!worker/contract/[^/.][^/]*$)", message: partyBoundary },
+            { group: ["@web/**", "@contract/**"], message: partyBoundary },
+          ],
+        },
       ],
     },
   },

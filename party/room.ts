@@ -1,6 +1,5 @@
 import { type Connection, type ConnectionContext, Server, type WSMessage } from "partyserver";
-import { clientEventSchema, type ServerEvent } from "./protocol";
-import { USER_HEADER } from "./auth";
+import { clientEventSchema, USER_HEADER, type ServerEvent } from "./protocol";
 
 interface ConnectionState {
   userId: string;

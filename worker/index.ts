@@ -3,7 +3,8 @@
  * trigger; and the Durable Object classes of the rooms (re-exported for wrangler).
  */
 import { createApp } from "./app";
-import { routePartyRequest } from "../party/auth";
+import { createDb } from "./db/client";
+import { routePartyRequest } from "./services/room-access";
 import { runHousekeeping } from "./services/housekeeping";
 
 export { ConversationRoom } from "../party/conversation-room";
@@ -15,7 +16,8 @@ export default {
   async fetch(request, env, ctx) {
     const isUpgrade = request.headers.get("Upgrade")?.toLowerCase() === "websocket";
     if (isUpgrade && new URL(request.url).pathname.startsWith("/parties/")) {
-      const response = await routePartyRequest(request, env);
+      // A socket upgrade never reaches the app (and its d1Session): its own handle on the binding.
+      const response = await routePartyRequest(createDb(env), request, env);
       if (response) return response;
     }
     return app.fetch(request, env, ctx);

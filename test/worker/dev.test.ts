@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../worker/app";
+import { createDb } from "../../worker/db/client";
 import { getConfig } from "../../worker/env";
 import { sendEmail } from "../../worker/services/email";
 import { allowsGenderPreference } from "../../worker/contract/policies";
 import { seedDemoData } from "../../worker/db/seed/seed";
-import { verifyPassword } from "../../worker/services/passwords";
+import { LIGHT_SCRYPT_COST, verifyPassword } from "../../worker/services/passwords";
 import { api, json } from "./helpers";
 
 // A 1x1 JPEG: enough for the seeder, which only checks the signature and stores the bytes.
@@ -15,10 +16,10 @@ const JPEG_BASE64 =
 describe("development mailbox", () => {
   it("lists kept emails for one address, newest first", async () => {
     const config = getConfig(env);
-    await sendEmail(env, config, { to: "Ana@Example.com", subject: "first", text: "1", html: "<p>1</p>" });
+    await sendEmail(createDb(env), env, config, { to: "Ana@Example.com", subject: "first", text: "1", html: "<p>1</p>" });
     await new Promise((r) => setTimeout(r, 5));
-    await sendEmail(env, config, { to: "ana@example.com", subject: "second", text: "2", html: "<p>2</p>" });
-    await sendEmail(env, config, { to: "bob@example.com", subject: "other", text: "3", html: "<p>3</p>" });
+    await sendEmail(createDb(env), env, config, { to: "ana@example.com", subject: "second", text: "2", html: "<p>2</p>" });
+    await sendEmail(createDb(env), env, config, { to: "bob@example.com", subject: "other", text: "3", html: "<p>3</p>" });
 
     const res = await api("/api/v1/dev/emails?to=ana%40example.com");
     expect(res.status).toBe(200);
@@ -111,12 +112,13 @@ describe("demo data", () => {
     }
     expect(keys.filter((k) => k.thumb_key).length).toBe(1);
 
-    // Demo logins: hashed with scrypt, the README's passwords work.
+    // Demo logins: hashed with scrypt (at the suite's light cost here, set by test/worker/setup.ts; `npm
+    // start` seeds in `wrangler dev`, where nothing lowers the defaults), the README's passwords work.
     const lister = await env.DB.prepare("SELECT password_hash, id_verification_status FROM users WHERE email = ?")
       .bind("lister@campusnest.dev")
       .first<{ password_hash: string; id_verification_status: string }>();
     expect(lister!.id_verification_status).toBe("verified");
-    expect(lister!.password_hash).toMatch(/^scrypt\$8192\$8\$10\$/);
+    expect(lister!.password_hash).toMatch(new RegExp(`^scrypt\\$${LIGHT_SCRYPT_COST.N}\\$${LIGHT_SCRYPT_COST.r}\\$${LIGHT_SCRYPT_COST.p}\\$`));
     expect(await verifyPassword("lister-demo-123", lister!.password_hash)).toBe(true);
     const student = await env.DB.prepare("SELECT id_verification_status FROM users WHERE email = ?")
       .bind("student@campusnest.dev")

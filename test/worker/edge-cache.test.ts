@@ -2,6 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { Hono } from "hono";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { BrowseResponse, ListingResponse } from "../../worker/contract/listings";
+import { createDb } from "../../worker/db/client";
 import type { AppContext } from "../../worker/lib/context";
 import { buildOf, edgeCached, edgeCacheKey, setEdgeCacheClock } from "../../worker/services/edge-cache";
 import { APP_VERSION } from "../../worker/version";
@@ -12,6 +13,8 @@ import { insertListing } from "./fixtures";
 
 let owner: Session;
 const status = (res: Response) => res.headers.get("X-Edge-Cache");
+/** A bare app for the wrapper: the request's `db` is what middleware/d1-session.ts would set. */
+const withDb = (app: Hono<AppContext>) => app.use("*", (c, next) => (c.set("db", createDb(c.env)), next()));
 
 beforeAll(async () => {
   owner = await signUp("edge-owner@ufl.edu");
@@ -153,7 +156,7 @@ describe("detail and purge", () => {
 
 describe("pages (the wrapper for a page handler)", () => {
   let renders = 0;
-  const app = new Hono<AppContext>();
+  const app = withDb(new Hono<AppContext>());
   app.get("/listing/:id", (c) => edgeCached(c, async () => (renders++, c.html(`<p>${c.req.param("id")}</p>`)), { query: false }));
   app.get("/", (c) => edgeCached(c, async () => (renders++, c.html(`<p>home ${c.req.query("q") ?? ""}</p>`))));
   const page = async (path: string) => {
@@ -237,7 +240,7 @@ describe("writes visible at once (the listings generation)", () => {
 
   it("a read after no write is a hit that reads one row (the generation) and renders nothing", async () => {
     let renders = 0;
-    const app = new Hono<AppContext>();
+    const app = withDb(new Hono<AppContext>());
     app.get("/p", (c) => edgeCached(c, async () => (renders++, c.html("<p>p</p>"))));
     const page = async () => {
       const ctx = createExecutionContext();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BrowseResponse, CreateListingResponse, OwnerListingResponse } from "../../worker/contract/listings";
 import { api, authed, json, signUp, type Session } from "./helpers";
 import { dataUrl, insertListing as insertOwnListing, JPEG_1x1 } from "./fixtures";
-import { monthOf, STAY_CELL_SPAN, stayCells } from "../../worker/db/browse-cells";
+import { monthOf, STAY_CELL_SPAN, stayCells } from "../../worker/db/browse/cells";
 
 let owner: Session;
 let verified: Session;

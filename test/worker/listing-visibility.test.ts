@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, authed, json, signUp, type Session } from "./helpers";
 import { dataUrl, insertListing, JPEG_1x1 } from "./fixtures";
+import { createDb } from "../../worker/db/client";
 import { findListingRow } from "../../worker/db/queries/listings";
 import { getConfig } from "../../worker/env";
 import { updateOwnListing } from "../../worker/services/listings";
@@ -133,20 +134,20 @@ describe("material edits of an approved listing", () => {
     await insertListing(editor.user.id, "mrace-1", { verification_status: "pending" });
     await insertListing(editor.user.id, "mrace-2", { verification_status: "pending" });
     // The owner's edit read the listing as pending; staff approve that version before the edit is written.
-    const [stale1, stale2] = [(await findListingRow(env.DB, "mrace-1"))!, (await findListingRow(env.DB, "mrace-2"))!];
+    const [stale1, stale2] = [(await findListingRow(createDb(env), "mrace-1"))!, (await findListingRow(createDb(env), "mrace-2"))!];
     const { token } = await json<{ token: string }>(await api("/api/v1/admin/login", { method: "POST", body: JSON.stringify({ password: env.ADMIN_PASSWORD }) }));
     for (const id of ["mrace-1", "mrace-2"]) {
       expect((await api(`/api/v1/admin/listings/${id}/verify`, authed(token, { method: "PATCH", body: JSON.stringify({ status: "approved" }) }))).status).toBe(200);
     }
     const config = getConfig(env);
-    expect((await updateOwnListing(env, config, editor.user.id, stale1, { monthly_rent: 150 })).verification_status).toBe("pending");
+    expect((await updateOwnListing(createDb(env), env, config, editor.user.id, stale1, { monthly_rent: 150 })).verification_status).toBe("pending");
     expect(await onBrowse("mrace-1")).toBe(false);
     // Not material: the approval stands.
-    expect((await updateOwnListing(env, config, editor.user.id, stale2, { parking: true })).verification_status).toBe("approved");
+    expect((await updateOwnListing(createDb(env), env, config, editor.user.id, stale2, { parking: true })).verification_status).toBe("approved");
     // Still pending (no decision in between): the edit leaves it pending, as it was.
     await insertListing(editor.user.id, "mrace-3", { verification_status: "pending" });
-    const fresh = (await findListingRow(env.DB, "mrace-3"))!;
-    expect((await updateOwnListing(env, config, editor.user.id, fresh, { title: "A new title" })).verification_status).toBe("pending");
+    const fresh = (await findListingRow(createDb(env), "mrace-3"))!;
+    expect((await updateOwnListing(createDb(env), env, config, editor.user.id, fresh, { title: "A new title" })).verification_status).toBe("pending");
   });
 
   it("rent: a cut of exactly a quarter of the approved rent stays live, one dollar more goes to review, counted from the approved rent", async () => {

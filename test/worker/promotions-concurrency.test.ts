@@ -7,6 +7,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../worker/db/client";
 import { DEV_WEBHOOK_SECRET, getConfig } from "../../worker/env";
 import { startCheckout } from "../../worker/services/promotions";
 import { suspendUser } from "../../worker/services/reports";
@@ -110,7 +111,7 @@ async function endState(listingId: string, eventIds: string[]): Promise<EndState
   // Whether a new checkout is possible now (then closed again, so it does not count as open). The
   // service is called directly: the route's per-user write budget (60 a minute) is not what is tested.
   await env.DB.prepare("UPDATE checkout_sessions SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '-2 minutes') WHERE user_id = ?").bind(owner.user.id).run();
-  const checkout = await startCheckout(env, getConfig(env), owner.user, listingId, "http://localhost").then(
+  const checkout = await startCheckout(createDb(env), getConfig(env), owner.user, listingId, "http://localhost").then(
     () => 200,
     (err: { status?: number }) => err.status ?? 500,
   );
@@ -288,7 +289,7 @@ describe("the owner and staff at the same instant as an event", () => {
       const id = freshId("suspendrace");
       await insertListing(user.user.id, id);
       const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: user.user.id };
-      const [, hook] = await Promise.all([after(suspendAfter!, () => suspendUser(env, "test-admin", user.user.id)), after(hookAfter!, () => deliver(events.completed(s)))]);
+      const [, hook] = await Promise.all([after(suspendAfter!, () => suspendUser(createDb(env), env, "test-admin", user.user.id)), after(hookAfter!, () => deliver(events.completed(s)))]);
       expect(hook.status).toBe(200);
       expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(s.subscriptionId).first(), `trial ${trial + 1}`).toEqual({ ended: 1 });
       const row = await env.DB.prepare("SELECT moderation_status, promotion_end, promotion_pending_days, stripe_subscription_id, auto_renew FROM listings WHERE id = ?").bind(id).first();

@@ -7,6 +7,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import entry from "../../worker/index";
 import { createApp } from "../../worker/app";
+import { createDb } from "../../worker/db/client";
 import { DEV_WEBHOOK_SECRET } from "../../worker/env";
 import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/payments";
 import type { BillingHistoryEntry, PromotedListing, PromotionStatus } from "../../worker/contract/promotions";
@@ -218,7 +219,7 @@ describe("a live subscription is cancelled at Stripe (Stripe keys)", () => {
   it("when its owner is suspended: a suspended account cannot cancel it itself", async () => {
     const suspended = await signUp("promo-suspended@ufl.edu");
     const { subscriptionId, stripeCalls } = await listingWithLiveSubscription(suspended.user.id, freshId("susp"));
-    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", suspended.user.id);
+    await suspendUser(createDb(env), { ...env, ...STRIPE_KEYS }, "test-admin", suspended.user.id);
     expect(stripeCalls).toEqual([`DELETE /v1/subscriptions/${subscriptionId}`]);
   });
 });
@@ -921,7 +922,7 @@ describe("every live subscription ends", () => {
     const user = await signUp("promo-suspend-local@ufl.edu");
     const id = freshId("all");
     await twoLive(user.user.id, id);
-    await suspendUser(env, "test-admin", user.user.id);
+    await suspendUser(createDb(env), env, "test-admin", user.user.id);
     const rows = (await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE listing_id = ?").bind(id).all<{ ended: number }>()).results;
     expect(rows.map((r) => r.ended)).toEqual([1, 1]);
     expect(await listingRow(id)).toMatchObject({ promotion_end: null, auto_renew: 0, stripe_subscription_id: null });
@@ -1061,7 +1062,7 @@ describe("a checkout left open when its listing is deleted or its owner suspende
     const id = freshId("susptab");
     await insertListing(user.user.id, id);
     const sessionId = await checkoutWithStripeKeys(user, id);
-    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
+    await suspendUser(createDb(env), { ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
     expect(stripe.calls).toContain(`POST /v1/checkout/sessions/${sessionId}/expire`);
     stripe.calls.length = 0;
     const s: TestSubscription = { subscriptionId: `sub_${id}`, listingId: id, userId: user.user.id };
@@ -1079,7 +1080,7 @@ describe("a checkout left open when its listing is deleted or its owner suspende
     vi.restoreAllMocks();
     const stripe = fakeStripeBilling();
     stripe.down = true;
-    await suspendUser({ ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
+    await suspendUser(createDb(env), { ...env, ...STRIPE_KEYS }, "test-admin", user.user.id);
     expect(await env.DB.prepare("SELECT moderation_status FROM listings WHERE id = ?").bind(id).first()).toEqual({ moderation_status: "suspended" });
     expect((await api(`/api/v1/subleases/${id}`)).status).toBe(404);
     expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(subscriptionId).first()).toEqual({ ended: 0 });

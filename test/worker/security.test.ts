@@ -1,12 +1,16 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { hashPassword, needsRehash, verifyPassword } from "../../worker/services/passwords";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword, LIGHT_SCRYPT_COST, needsRehash, useLightScryptCostForTests, verifyPassword } from "../../worker/services/passwords";
 import { signAccessToken, verifyAccessClaim } from "../../worker/services/tokens";
 
 const verifyAccessToken = async (secret: string, token: string | null) => (await verifyAccessClaim(secret, token))?.userId ?? null;
 import { newId } from "../../worker/lib/ids";
 
-describe("passwords", () => {
+describe("passwords, at the production cost", () => {
+  // test/worker/setup.ts lightens the cost for the rest of the suite; these run at the defaults.
+  beforeAll(() => useLightScryptCostForTests(false));
+  afterAll(() => useLightScryptCostForTests(true));
+
   it("hash with scrypt N=2^13 r=8 p=10 (8 MiB), parameters stored beside a per-user salt", async () => {
     const a = await hashPassword("correct horse");
     const b = await hashPassword("correct horse");
@@ -18,6 +22,20 @@ describe("passwords", () => {
     expect(needsRehash(a)).toBe(false);
     expect(needsRehash("scrypt$16384$8$1$c2FsdA==$aGFzaA==")).toBe(true);
     // The parameters before issue 22 (32 MiB a hash) are upgraded too, though N is larger.
+    expect(needsRehash("scrypt$32768$8$3$c2FsdA==$aGFzaA==")).toBe(true);
+    // A hash of the tests' light cost is weaker than today's: upgraded too.
+    expect(needsRehash(`scrypt$${LIGHT_SCRYPT_COST.N}$${LIGHT_SCRYPT_COST.r}$${LIGHT_SCRYPT_COST.p}$c2FsdA==$aGFzaA==`)).toBe(true);
+  });
+});
+
+describe("passwords, at the suite's light cost", () => {
+  it("verify, and are neither rehashed at every sign-in nor downgrade a default hash", async () => {
+    const light = await hashPassword("correct horse");
+    expect(light).toMatch(new RegExp(`^scrypt\\$${LIGHT_SCRYPT_COST.N}\\$${LIGHT_SCRYPT_COST.r}\\$${LIGHT_SCRYPT_COST.p}\\$`));
+    expect(await verifyPassword("correct horse", light)).toBe(true);
+    expect(await verifyPassword("correct horsf", light)).toBe(false);
+    expect(needsRehash(light)).toBe(false);
+    expect(needsRehash("scrypt$8192$8$10$c2FsdA==$aGFzaA==")).toBe(false);
     expect(needsRehash("scrypt$32768$8$3$c2FsdA==$aGFzaA==")).toBe(true);
   });
 });

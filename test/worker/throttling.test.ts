@@ -13,24 +13,22 @@ import { api, authed, json, latestCode, post, signUp, type Session } from "./hel
 const CAMPUS = { "cf-connecting-ip": "203.0.113.10" };
 
 describe("a campus behind one address", () => {
-  it("lets 100 students sign up, verify and sign in from one address", async () => {
-    // No wall-clock bound (it measured the machine's load, not the product): every call must succeed.
-    const statuses: number[] = [];
-    // Ten at a time, as students at the start of a term would arrive.
-    for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(
-        Array.from({ length: 10 }, async (_, i) => {
-          const email = `student${batch * 10 + i}@campus.edu`;
-          const reg = await post("/api/v1/auth/register", { email, password: "campus-pass-1", first_name: "Stu", last_name: "Dent" }, CAMPUS);
-          const verify = await post("/api/v1/auth/verify-email", { email, code: await latestCode(email) }, CAMPUS);
-          const login = await post("/api/v1/auth/login", { email, password: "campus-pass-1" }, CAMPUS);
-          statuses.push(reg.status, verify.status, login.status);
-        }),
-      );
-    }
-    expect(statuses.length).toBe(300);
-    expect(statuses.filter((s) => s !== 200 && s !== 201)).toEqual([]);
-  }, 300_000);
+  it("lets 50 students sign up, verify and sign in from one address, all at the same moment", async () => {
+    // Functional only, at the suite's light scrypt cost: every call succeeds (no per-address limit,
+    // code ceiling or hash queue refuses a campus). How long a rush takes at the production cost is
+    // measured by the bench (test/bench/signups.mjs, `npm run bench`), where timing belongs.
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const email = `student${i}@campus.edu`;
+        const reg = await post("/api/v1/auth/register", { email, password: "campus-pass-1", first_name: "Stu", last_name: "Dent" }, CAMPUS);
+        const verify = await post("/api/v1/auth/verify-email", { email, code: await latestCode(email) }, CAMPUS);
+        const login = await post("/api/v1/auth/login", { email, password: "campus-pass-1" }, CAMPUS);
+        return [reg.status, verify.status, login.status];
+      }),
+    );
+    expect(statuses.flat().length).toBe(150);
+    expect(statuses.filter(([reg, verify, login]) => reg !== 201 || verify !== 200 || login !== 200)).toEqual([]);
+  });
 
   it("still has a ceiling per address, and keys IPv6 by its /64", async () => {
     // 1,000 a minute per address; one /64 rotating its interface ids is one address. The limiter

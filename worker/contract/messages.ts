@@ -1,13 +1,11 @@
 /**
  * Messaging: the requests the SPA sends and the answers it reads (api-contract "Messages"), shared
- * by the worker, the rooms and the SPA. Real-time events are in party/protocol.ts.
+ * by the worker, the rooms and the SPA. Real-time events are in party/protocol.ts, which builds on the
+ * message defined here (the contract imports nothing outside itself).
  */
 import { visibleText, z } from "./zod";
-import type { Message } from "../../party/protocol";
 import { LIMITS } from "./constants";
 import type { Pagination } from "./listings";
-
-export type { Message } from "../../party/protocol";
 
 /** The spec's texts (section 8, Messaging). */
 export const MESSAGING_MESSAGES = {
@@ -20,9 +18,37 @@ export const MESSAGING_MESSAGES = {
   sendFailed: "Failed to send message",
   empty: "Message cannot be empty",
   tooLong: `Message must be at most ${LIMITS.messageMax} characters`,
+  /** Starting a conversation with an account that does not exist (or no longer does). */
+  userNotFound: "User not found",
+  /** Writing in a conversation whose other participant deleted their account. */
+  recipientDeleted: "This user has deleted their account",
+  /** Starting a conversation about a listing that does not exist or that the caller may not see. */
+  listingNotFound: "Listing not found",
+  /** Starting a conversation about a listing of a third person. */
+  listingNotTheirs: "The listing must belong to you or to the person you message",
   /** A send's Idempotency-Key that already stored a different message (another text or conversation). */
   keyReused: "This Idempotency-Key was already used for a different message. Send a new message with a new key.",
 } as const;
+
+export const messageSchema = z.object({
+  id: z.string(),
+  sender_id: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  is_read: z.boolean(),
+  conversation_id: z.string(),
+  /**
+   * Scam shield: this message matched a fraud pattern, so its recipient sees the safety notice. Always
+   * false for the sender's own view (the reasons are never sent to either side).
+   */
+  safety_notice: z.boolean().default(false),
+  /**
+   * The `Idempotency-Key` the sender sent it with, in the sender's own view only (null for everyone
+   * else): the sender's optimistic bubble is matched to its stored message by it.
+   */
+  client_key: z.string().nullable().optional(),
+});
+export type Message = z.infer<typeof messageSchema>;
 
 /** Per user: a real conversation never meets it; a script spraying messages does. */
 export const MESSAGES_PER_MINUTE = 30;

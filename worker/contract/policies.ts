@@ -4,6 +4,8 @@
  * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
  */
 import { PRICE_CHECK, type GenderPreference, type UnitType } from "./constants";
+import { MESSAGING_MESSAGES } from "./messages";
+import { REPORT_TEXTS } from "./reports";
 
 /**
  * Fair preferences (issue 15, docs/decisions/018): the unit types where the renter shares a living space
@@ -107,9 +109,83 @@ export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification
   return listing.verification_status === PUBLIC_LISTING.verification_status;
 }
 
+/**
+ * Promoted right now: the window has an end after `now` (ms) and a start at or before it (none: since
+ * always). One rule for the listing's badge, the promotion status and browse's promoted-first phase;
+ * its SQL twin is `promotedNowSql` (db/queries/listing-sql.ts), which compares the stored ISO strings.
+ */
+export function isPromotedNow(promotionStart: string | null, promotionEnd: string | null, now: number): boolean {
+  return !!promotionEnd && Date.parse(promotionEnd) > now && (!promotionStart || Date.parse(promotionStart) <= now);
+}
+
 /** Signed-in people message other people, never themselves. */
 export function canMessage(user: Actor, recipientId: string): boolean {
   return !!user && user.id !== recipientId;
+}
+
+/** Starting a conversation, writing in one, or opening a real-time room (an inbox or a conversation). */
+export type MessagingAct = "start" | "send" | "connect";
+
+/** The person acting, or null when there is no such account (deleted since a ticket was issued, or signed out). */
+type Messager = { id: string; suspended: boolean } | null;
+
+/** What the rule looks at; the worker reads it from the database, the SPA from what it has shown. */
+export type MessagingFacts =
+  | {
+      act: "start" | "send";
+      sender: Messager;
+      recipientId: string;
+      /** The person written to, or null once their account is deleted (or never existed). */
+      recipient: { id: string } | null;
+      /** Blocks go one way: the blocked cannot write to the blocker, who may still write (issue 13). */
+      recipientBlockedSender: boolean;
+      /** start only: the listing the conversation is about; undefined when none is named, null when none exists. */
+      listing?: ListingFacts | null;
+    }
+  | {
+      act: "connect";
+      sender: Messager;
+      /** The room is the sender's own inbox, or a conversation they take part in. */
+      inRoom: boolean;
+    };
+
+/** Why the act is refused: the API's status and words (the SPA shows the same words). */
+export interface MessagingRefusal {
+  status: 400 | 401 | 403 | 404 | 422;
+  detail: string;
+  code?: "account_suspended";
+  /** A refusal about one request field, answered as a validation error on it (422). */
+  field?: "listing_id";
+}
+
+const NOT_AUTHENTICATED: MessagingRefusal = { status: 401, detail: "Not authenticated" };
+
+/**
+ * Who may message whom (spec section 8, issue 13), for every way in: null when the act is allowed, else
+ * the first refusal in this order: no account (401); suspended (403 over HTTP; a socket's ticket is
+ * just refused, 401); then for a room, not its owner or participant (404). For a message: to oneself
+ * (400), to a deleted account (404), to someone who blocked the sender (403), about a listing that does
+ * not exist or the sender may not see (404) or that belongs to neither of them (422).
+ * A suspended recipient is not a refusal: the message waits, as the suspension may be lifted.
+ */
+export function messagingRefusal(facts: MessagingFacts): MessagingRefusal | null {
+  const { sender } = facts;
+  if (facts.act === "connect") {
+    if (!sender || sender.suspended) return NOT_AUTHENTICATED;
+    return facts.inRoom ? null : { status: 404, detail: "Not found" };
+  }
+  if (!sender) return NOT_AUTHENTICATED;
+  if (sender.suspended) return { status: 403, detail: REPORT_TEXTS.suspended, code: "account_suspended" };
+  if (sender.id === facts.recipientId) return { status: 400, detail: MESSAGING_MESSAGES.self };
+  if (!facts.recipient) return { status: 404, detail: facts.act === "start" ? MESSAGING_MESSAGES.userNotFound : MESSAGING_MESSAGES.recipientDeleted };
+  if (facts.recipientBlockedSender) return { status: 403, detail: REPORT_TEXTS.blockedSend };
+  const { listing } = facts;
+  if (listing === undefined) return null;
+  if (!listing || !canViewListing(sender, listing)) return { status: 404, detail: MESSAGING_MESSAGES.listingNotFound };
+  if (!isListingOwner(sender, listing) && !isListingOwner(facts.recipient, listing)) {
+    return { status: 422, detail: MESSAGING_MESSAGES.listingNotTheirs, field: "listing_id" };
+  }
+  return null;
 }
 
 /** The one state an owner's own listing is in, as the profile names it (each state has its own actions). */

@@ -7,7 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DISTANCE_BAND_SQL, LONG_STAY_SQL, MONTH_OF } from "./browse-cells";
+import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
   text("created_at")
@@ -294,27 +294,27 @@ export const listings = sqliteTable(
     // A stay needed (issue 15, docs/decisions/021): listings in one cell (the months of their dates),
     // in each sort's order; browse merges the cells that can cover the stay. Stays longer than
     // STAY_CELL_SPAN months are few: their own small indexes.
-    index("listings_stay_newest_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
-    index("listings_stay_price_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
-    index("listings_stay_distance_idx").on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
-    index("listings_university_stay_newest_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
-    index("listings_university_stay_price_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
-    index("listings_university_stay_distance_idx").on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
-    index("listings_long_stay_newest_idx").on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql.raw(LONG_STAY_SQL)),
-    index("listings_long_stay_price_idx").on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql.raw(LONG_STAY_SQL)),
-    index("listings_long_stay_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql.raw(LONG_STAY_SQL)),
+    index(BROWSE_INDEX.stay.newest).on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
+    index(BROWSE_INDEX.stay.price).on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index(BROWSE_INDEX.stay.distance).on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
+    index(BROWSE_INDEX.universityStay.newest).on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
+    index(BROWSE_INDEX.universityStay.price).on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index(BROWSE_INDEX.universityStay.distance).on(t.universityId, t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.distanceKey, t.id),
+    index(BROWSE_INDEX.longStay.newest).on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql.raw(LONG_STAY_SQL)),
+    index(BROWSE_INDEX.longStay.price).on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql.raw(LONG_STAY_SQL)),
+    index(BROWSE_INDEX.longStay.distance).on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql.raw(LONG_STAY_SQL)),
     // Within N miles, newest first or by price: listings in one distance band, in the sort's order.
-    index("listings_distance_band_newest_idx").on(t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
-    index("listings_distance_band_price_idx").on(t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
-    index("listings_university_distance_band_newest_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
-    index("listings_university_distance_band_price_idx").on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
-    index("listings_promotion_end_idx").on(t.promotionEnd),
-    index("listings_university_promotion_end_idx").on(t.universityId, t.promotionEnd),
+    index(BROWSE_INDEX.distanceBand.newest).on(t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
+    index(BROWSE_INDEX.distanceBand.price).on(t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index(BROWSE_INDEX.universityDistanceBand.newest).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
+    index(BROWSE_INDEX.universityDistanceBand.price).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
+    index(BROWSE_INDEX.promotionEnd).on(t.promotionEnd),
+    index(BROWSE_INDEX.universityPromotionEnd).on(t.universityId, t.promotionEnd),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
-    index("listings_availability_idx").on(t.status, t.availabilityConfirmedAt),
+    index(LISTING_INDEX.availability).on(t.status, t.availabilityConfirmedAt),
     // Price check: approved rents of one university and unit type, in order (median by offset).
-    index("listings_rent_comparables_idx").on(t.universityId, t.unitType, t.verificationStatus, t.monthlyRent),
+    index(LISTING_INDEX.rentComparables).on(t.universityId, t.unitType, t.verificationStatus, t.monthlyRent),
   ],
 );
 

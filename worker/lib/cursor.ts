@@ -4,6 +4,7 @@
  * of the wrong shape is `400 {"detail":"Invalid page token"}`, never a 500.
  */
 import type { z } from "zod";
+import type { Pagination } from "../contract/listings";
 import { badRequest } from "./errors";
 
 export function encodeCursor(value: unknown): string {
@@ -26,4 +27,16 @@ export function decodeCursor<S extends z.ZodType>(token: string | undefined | nu
   const result = schema.safeParse(parsed);
   if (!result.success) throw badRequest("Invalid page token");
   return result.data;
+}
+
+/**
+ * One keyset page from a read of `limit + 1` rows (the extra row only says whether more follow): the
+ * first `limit` rows, and the pagination whose `next_token` is the cursor of the last row's sort key
+ * (`keyOf`), null on the last page. Every paged list of the API answers this shape.
+ */
+export function keysetPage<T>(rows: readonly T[], limit: number, keyOf: (last: T) => unknown): { items: T[]; pagination: Pagination } {
+  const items = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = items.at(-1);
+  return { items, pagination: { next_token: hasMore && last !== undefined ? encodeCursor(keyOf(last)) : null, has_more: hasMore } };
 }

@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { createDb } from "../db/client";
 import { findUserById } from "../db/queries/users";
 import type { AppContext } from "../lib/context";
 import { apiError, unauthorized } from "../lib/errors";
@@ -21,7 +20,7 @@ export function bearerToken(c: Context<AppContext>): string | null {
 export async function userOfAccessToken(c: Context<AppContext>) {
   const claim = await verifyAccessClaim(c.var.config.jwtSecret, bearerToken(c));
   if (!claim) return null;
-  const user = await findUserById(createDb(c.env), claim.userId);
+  const user = await findUserById(c.var.db, claim.userId);
   return user && user.tokenVersion === claim.tokenVersion ? user : null;
 }
 

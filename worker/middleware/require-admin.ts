@@ -1,8 +1,6 @@
 import type { Context } from "hono";
-import { eq, lt } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
-import { createDb, type Db } from "../db/client";
-import { revokedAdminTokens } from "../db/schema";
+import { insertAdminTokenRevocation, isAdminTokenRevoked } from "../db/queries/admin-tokens";
 import type { AppContext } from "../lib/context";
 import { unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -51,8 +49,7 @@ async function verifyAdminToken(c: Context<AppContext>): Promise<AdminSession> {
   } catch {
     throw unauthorized(SESSION_EXPIRED);
   }
-  const revoked = await createDb(c.env).select({ jti: revokedAdminTokens.jti }).from(revokedAdminTokens).where(eq(revokedAdminTokens.jti, session.jti)).get();
-  if (revoked) throw unauthorized(SESSION_EXPIRED);
+  if (await isAdminTokenRevoked(c.var.db, session.jti)) throw unauthorized(SESSION_EXPIRED);
   return session;
 }
 
@@ -64,12 +61,6 @@ export async function requireAdmin(c: Context<AppContext>): Promise<string> {
 /** Staff logout: the token stops working on the server at once, not only in the browser. */
 export async function revokeAdminToken(c: Context<AppContext>): Promise<string> {
   const session = await verifyAdminToken(c);
-  await createDb(c.env)
-    .insert(revokedAdminTokens)
-    .values({ jti: session.jti, expiresAt: isoNow(session.expiresAt) })
-    .onConflictDoNothing();
+  await insertAdminTokenRevocation(c.var.db, session.jti, isoNow(session.expiresAt));
   return `admin:${session.jti}`;
 }
-
-/** For the cron: a revoked token past its expiry is refused by its signature's clock anyway. */
-export const deleteExpiredAdminRevocations = (db: Db, now: number) => db.delete(revokedAdminTokens).where(lt(revokedAdminTokens.expiresAt, isoNow(now)));

@@ -52,7 +52,7 @@ export const seoRoutes = createRouter()
     if (!ID_FIRST_CHARS.includes(first)) throw notFound();
     const origin = originOf(c);
     // Every id starting with `first`: from `first` up to (not including) the next character code.
-    const rows = await publicListingsInIdRange(c.env.DB, first, String.fromCharCode(first.charCodeAt(0) + 1));
+    const rows = await publicListingsInIdRange(c.var.db, first, String.fromCharCode(first.charCodeAt(0) + 1));
     const urls = rows.map((r) => `  <url><loc>${xmlEscape(`${origin}/listing/${r.id}`)}</loc><lastmod>${xmlEscape(r.lastmod.slice(0, 10))}</lastmod></url>`);
     return xml(c, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>`);
   });

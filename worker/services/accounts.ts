@@ -1,4 +1,4 @@
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import { listingsOfUser, photoKeysOfUser } from "../db/queries/listings";
 import { purgeListingCache } from "./edge-cache";
 import { unreferencedKeys } from "./listings";
@@ -13,17 +13,16 @@ import { deleteObjects, deletePrefix } from "./storage";
  * (sender_id is not a foreign key) and show as from a deleted user; the user's room sockets are
  * closed. Used by the user and by admins.
  */
-export async function deleteAccount(env: Env, user: { id: string; avatarKey: string | null }) {
-  const db = createDb(env);
+export async function deleteAccount(db: Db, env: Env, user: { id: string; avatarKey: string | null }) {
   const photos = await photoKeysOfUser(db, user.id);
-  const listingIds = (await listingsOfUser(env.DB, user.id, true)).map((l) => l.id);
-  const conversationIds = await conversationIdsOfUser(env, user.id);
+  const listingIds = (await listingsOfUser(db, user.id, true)).map((l) => l.id);
+  const conversationIds = await conversationIdsOfUser(db, user.id);
   // Its subscriptions are cancelled at Stripe first, and none can become live before the rows are gone.
-  await deleteAfterStoppingSubscriptions(env, { userId: user.id });
-  await purgeListingCache(listingIds);
+  await deleteAfterStoppingSubscriptions(db, env, { userId: user.id });
+  await purgeListingCache(listingIds, db);
   // Their open sockets end now (inbox and conversation rooms); the other person's stay open.
   await closeSocketsOfUser(env, user.id, conversationIds);
-  await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])))]);
+  await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])))]);
   // Every identity document the user ever uploaded (submitted, rejected or never submitted).
   await deletePrefix(env.ID_DOCUMENTS, `documents/${user.id}/`);
 }

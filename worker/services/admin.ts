@@ -1,6 +1,6 @@
 /** Staff tools that are not about one feature: site statistics, a user's identity status by hand, deleting any item. */
 import type { AdminStats } from "../contract/admin";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import { deletePlainRow, siteCounts } from "../db/queries/admin";
 import { deleteMessage } from "../db/queries/conversations";
 import { findListing } from "../db/queries/listings";
@@ -9,7 +9,7 @@ import { deleteRequest, findRequest } from "../db/queries/verification";
 import type { DELETABLE_TABLES } from "../contract/admin";
 import { notFound } from "../lib/errors";
 import { deleteAccount } from "./accounts";
-import { audit } from "./audit";
+import { insertAudit } from "../db/queries/audit";
 import { deleteListing } from "./listings";
 import { closeConversationRoom } from "./messaging";
 import { deleteObjects } from "./storage";
@@ -17,10 +17,10 @@ import { deleteObjects } from "./storage";
 const DAY_MS = 86_400_000;
 const GROWTH_DAYS = 10;
 
-export async function siteStats(env: Env): Promise<AdminStats> {
+export async function siteStats(db: Db): Promise<AdminStats> {
   const since = new Date(Date.now() - (GROWTH_DAYS - 1) * DAY_MS);
   since.setUTCHours(0, 0, 0, 0);
-  const { growth, ...totals } = await siteCounts(createDb(env), since.toISOString());
+  const { growth, ...totals } = await siteCounts(db, since.toISOString());
   const byDay = new Map(growth.map((g) => [g.day, g.n]));
   return {
     ...totals,
@@ -32,30 +32,28 @@ export async function siteStats(env: Env): Promise<AdminStats> {
 }
 
 /** Sets a user's identity status (staff's override of the review flow); 404 when there is no such user. */
-export async function setIdentityStatus(env: Env, actor: string, id: string, status: "unverified" | "pending" | "verified") {
-  const db = createDb(env);
+export async function setIdentityStatus(db: Db, actor: string, id: string, status: "unverified" | "pending" | "verified") {
   const [res] = await db.batch([
     updateUser(db, id, { idVerificationStatus: status }),
-    audit(db, actor, "user_verification_status", "users", id, { verification_status: status }),
+    insertAudit(db, actor, "user_verification_status", "users", id, { verification_status: status }),
   ]);
   if (!res.meta.changes) throw notFound("User not found");
   return toPrivateUser((await findUserById(db, id))!);
 }
 
 /** Deletes one item with whatever hangs off it (files, cascades), then records it; 404 when missing. */
-export async function deleteItem(env: Env, actor: string, table: (typeof DELETABLE_TABLES)[number], id: string) {
-  const db = createDb(env);
+export async function deleteItem(db: Db, env: Env, actor: string, table: (typeof DELETABLE_TABLES)[number], id: string) {
   const missing = () => notFound("Item not found");
   switch (table) {
     case "users": {
       const user = await findUserById(db, id);
       if (!user) throw missing();
-      await deleteAccount(env, user);
+      await deleteAccount(db, env, user);
       break;
     }
     case "listings": {
       if (!(await findListing(db, id))) throw missing();
-      await deleteListing(env, id);
+      await deleteListing(db, env, id);
       break;
     }
     case "verification_requests": {
@@ -77,5 +75,5 @@ export async function deleteItem(env: Env, actor: string, table: (typeof DELETAB
     default:
       if (!(await deletePlainRow(db, table, id))) throw missing();
   }
-  await audit(db, actor, "delete_item", table, id);
+  await insertAudit(db, actor, "delete_item", table, id);
 }

@@ -13,9 +13,8 @@
  * guesses cannot all slip under a limit), and a success takes its counts back. Counts live in D1
  * under a SHA-256 of action, account (and address), never the address itself.
  */
-import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { authThrottle } from "../db/schema";
+import { countThrottledAttempt, deleteThrottleWindowsBefore, findThrottleWindow, forgiveThrottledAttempt, type ThrottleWindow } from "../db/queries/auth-throttle";
 import { sha256Hex } from "../lib/encoding";
 import { tooManyRequests } from "../lib/errors";
 
@@ -41,8 +40,8 @@ export function backoffSeconds(failuresToday: number): number {
 }
 
 export interface CountedAttempt {
-  pair: { key: string; windowStart: number };
-  day: { key: string; windowStart: number } | null;
+  pair: ThrottleWindow;
+  day: ThrottleWindow | null;
 }
 
 /**
@@ -53,40 +52,16 @@ export interface CountedAttempt {
 export async function countAttempt(db: Db, action: ThrottledAction, email: string, address: string, now = Date.now()): Promise<CountedAttempt> {
   const pair = { key: await sha256Hex(`${action}:${email}:${address}`), windowStart: now - (now % MINUTE_MS) };
   const day = action === "login" ? { key: await sha256Hex(`${action}-day:${email}`), windowStart: now - (now % DAY_MS) } : null;
-  const d1 = db.$client;
-  const countPair = d1
-    .prepare(
-      `INSERT INTO auth_throttle (key, window_start, failures) VALUES (?1, ?2, 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1
-       RETURNING failures`,
-    )
-    .bind(pair.key, pair.windowStart);
-  // Counted only when the address is within its minute and the account is past its back-off: one
-  // statement, so parallel guesses each see the wait the previous one started.
-  const countDay = day
-    ? d1
-        .prepare(
-          `INSERT INTO auth_throttle (key, window_start, failures, last_failure_at)
-           SELECT ?1, ?2, 1, ?3 WHERE (SELECT failures FROM auth_throttle WHERE key = ?4 AND window_start = ?5) <= ?6
-           ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-             WHERE failures < ?7 OR ?3 >= coalesce(last_failure_at, 0) + min(1 << min(failures - ?7 + 1, 20), ?8) * 1000
-           RETURNING failures`,
-        )
-        .bind(day.key, day.windowStart, now, pair.key, pair.windowStart, PAIR_FAILURES_PER_MINUTE, DAILY_FREE_FAILURES, BACKOFF_CAP_SECONDS)
-    : null;
-  const [pairResult, dayResult] = await d1.batch<{ failures: number }>(countDay ? [countPair, countDay] : [countPair]);
+  const dayBackoff = day && { ...day, pairLimit: PAIR_FAILURES_PER_MINUTE, freeFailures: DAILY_FREE_FAILURES, capSeconds: BACKOFF_CAP_SECONDS };
+  const [pairResult, dayResult] = await countThrottledAttempt(db, pair, dayBackoff, now);
   const attempt = { pair, day };
   if ((pairResult?.results[0]?.failures ?? 0) > PAIR_FAILURES_PER_MINUTE) {
     throw tooManyRequests(Math.max(1, Math.ceil((pair.windowStart + MINUTE_MS - now) / 1000)), THROTTLED_FROM_ADDRESS);
   }
   if (day && !dayResult?.results.length) {
     // Refused by the back-off: this attempt was not checked, so the address's minute does not keep it.
-    await forgive(db, pair);
-    const row = await db
-      .select({ failures: authThrottle.failures, lastFailureAt: authThrottle.lastFailureAt })
-      .from(authThrottle)
-      .where(and(eq(authThrottle.key, day.key), eq(authThrottle.windowStart, day.windowStart)))
-      .get();
+    await forgiveThrottledAttempt(db, pair);
+    const row = await findThrottleWindow(db, day);
     const waitMs = (row?.lastFailureAt ?? now) + backoffSeconds(row?.failures ?? DAILY_FREE_FAILURES) * 1000 - now;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     throw tooManyRequests(seconds, throttledAccount(seconds));
@@ -94,16 +69,10 @@ export async function countAttempt(db: Db, action: ThrottledAction, email: strin
   return attempt;
 }
 
-const forgive = (db: Db, window: { key: string; windowStart: number }) =>
-  db
-    .update(authThrottle)
-    .set({ failures: sql`max(${authThrottle.failures} - 1, 0)` })
-    .where(and(eq(authThrottle.key, window.key), eq(authThrottle.windowStart, window.windowStart)));
-
 /** A successful attempt does not count against the account or the address. */
 export async function forgiveAttempt(db: Db, attempt: CountedAttempt): Promise<void> {
-  await db.batch([forgive(db, attempt.pair), ...(attempt.day ? [forgive(db, attempt.day)] : [])]);
+  await db.batch([forgiveThrottledAttempt(db, attempt.pair), ...(attempt.day ? [forgiveThrottledAttempt(db, attempt.day)] : [])]);
 }
 
 /** For the cron: windows that ended (the longest is a day) are of no use. */
-export const deleteEndedWindows = (db: Db, now: number) => db.delete(authThrottle).where(lt(authThrottle.windowStart, now - DAY_MS));
+export const deleteEndedWindows = (db: Db, now: number) => deleteThrottleWindowsBefore(db, now - DAY_MS);

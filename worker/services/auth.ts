@@ -7,17 +7,19 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { GOOGLE_LINK_REQUIRED, type AuthResponse, type GoogleLinkRequiredResponse, type RegisterInput } from "../contract/auth";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
+import { revokeRefreshTokensOfUser } from "../db/queries/sessions";
 import { bumpTokenVersion, findUserByEmail, findUserByGoogleSub, insertUser, normalizeEmail, updateUser, updateUserQuietly, type UserRow } from "../db/queries/users";
 import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { isoNow } from "../lib/time";
 import { countAttempt, forgiveAttempt } from "./auth-throttle";
 import { sendEmail } from "./email";
 import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-codes";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { passwordResetEmail, signInCodeEmail, verificationCodeEmail } from "./email-templates";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
-import { revokeAllSessions, startSession } from "./sessions";
+import { startSession } from "./sessions";
 import { checkUniversity } from "./universities";
 
 /** A real hash of a random password (today's parameters): unknown emails cost the same scrypt work as known ones. */
@@ -27,8 +29,7 @@ const INVALID_CODE = "Invalid or expired verification code";
 const EMAIL_TAKEN = "An account with this email already exists";
 
 /** Creates the account and mails its first code; returns the new user's id. */
-export async function register(env: Env, config: Config, body: RegisterInput, address: string): Promise<string> {
-  const db = createDb(env);
+export async function register(db: Db, env: Env, config: Config, body: RegisterInput, address: string): Promise<string> {
   await checkUniversity(db, body.university_id);
   if (await findUserByEmail(db, body.email)) throw conflict(EMAIL_TAKEN);
   // An address deleted and registered again and again must not become a way to flood an inbox.
@@ -54,13 +55,12 @@ export async function register(env: Env, config: Config, body: RegisterInput, ad
   }
   // The account exists now; if a parallel request took the last code of the day, a resend later mails one.
   const issued = await issueCode(db, config.jwtSecret, body.email, "verify_email", address);
-  if ("code" in issued) await sendEmail(env, config, verificationCodeEmail(body.email, body.first_name, issued.code));
+  if ("code" in issued) await sendEmail(db, env, config, verificationCodeEmail(body.email, body.first_name, issued.code));
   return id;
 }
 
 /** Sends a code at `address`'s request when the account exists (and, for verification, is unverified); 429 within the cooldown or over a daily cap. */
-export async function sendCode(env: Env, config: Config, email: string, purpose: CodePurpose, address: string, { quietCooldown = false } = {}) {
-  const db = createDb(env);
+export async function sendCode(db: Db, env: Env, config: Config, email: string, purpose: CodePurpose, address: string, { quietCooldown = false } = {}) {
   const user = await findUserByEmail(db, email);
   if (!user) return;
   if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
@@ -75,12 +75,11 @@ export async function sendCode(env: Env, config: Config, email: string, purpose:
       : purpose === "reset_password"
         ? passwordResetEmail(email, user.firstName, issued.code)
         : signInCodeEmail(email, issued.code);
-  await sendEmail(env, config, message);
+  await sendEmail(db, env, config, message);
 }
 
 /** The account whose emailed code this is (the code is used up), or 400. */
-async function userByCode(env: Env, config: Config, email: string, purpose: CodePurpose, code: string, address: string) {
-  const db = createDb(env);
+async function userByCode(db: Db, config: Config, email: string, purpose: CodePurpose, code: string, address: string) {
   const attempt = await countAttempt(db, "code", email, address);
   const user = await findUserByEmail(db, email);
   if (!user || !(await consumeCode(db, config.jwtSecret, email, purpose, code, address))) throw badRequest(INVALID_CODE);
@@ -88,17 +87,15 @@ async function userByCode(env: Env, config: Config, email: string, purpose: Code
   return user;
 }
 
-export async function verifyEmail(env: Env, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
-  const user = await userByCode(env, config, email, "verify_email", code, address);
-  const db = createDb(env);
+export async function verifyEmail(db: Db, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
+  const user = await userByCode(db, config, email, "verify_email", code, address);
   // Accounts made before sign-up set it: the university chosen at sign-up becomes the preferred one.
   const preferred = user.preferredUniversityId === null && user.universityId !== null ? { preferredUniversityId: user.universityId } : {};
   await updateUser(db, user.id, { emailVerificationStatus: "verified", ...preferred });
   return startSession(db, config, user.id);
 }
 
-export async function signIn(env: Env, config: Config, email: string, password: string, address: string): Promise<AuthResponse> {
-  const db = createDb(env);
+export async function signIn(db: Db, env: Env, config: Config, email: string, password: string, address: string): Promise<AuthResponse> {
   const attempt = await countAttempt(db, "login", email, address);
   const user = await findUserByEmail(db, email);
   // Same work and the same answer whether or not the email exists.
@@ -106,7 +103,7 @@ export async function signIn(env: Env, config: Config, email: string, password: 
   if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect email or password");
   await forgiveAttempt(db, attempt);
   if (user.emailVerificationStatus !== "verified") {
-    await sendCode(env, config, email, "verify_email", address, { quietCooldown: true });
+    await sendCode(db, env, config, email, "verify_email", address, { quietCooldown: true });
     throw apiError(403, { detail: "Please verify your email first. We sent a 6-digit code to your inbox.", code: "email_not_verified" });
   }
   if (needsRehash(user.passwordHash)) await updateUserQuietly(db, user.id, { passwordHash: await hashPassword(password) });
@@ -117,9 +114,8 @@ export async function signIn(env: Env, config: Config, email: string, password: 
  * Signs in with an emailed code (auth/send-sign-in-code): the way in that the password throttles never
  * block, since the code proves the address is theirs (an unverified address becomes verified).
  */
-export async function signInWithCode(env: Env, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
-  const user = await userByCode(env, config, email, "sign_in", code, address);
-  const db = createDb(env);
+export async function signInWithCode(db: Db, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
+  const user = await userByCode(db, config, email, "sign_in", code, address);
   if (user.emailVerificationStatus !== "verified") await updateUser(db, user.id, { emailVerificationStatus: "verified" });
   return startSession(db, config, user.id);
 }
@@ -128,15 +124,14 @@ export async function signInWithCode(env: Env, config: Config, email: string, co
  * Sets a new password and ends every session: refresh tokens, access tokens (the token version) and
  * open sockets; the code proved the address is theirs.
  */
-export async function resetPassword(env: Env, config: Config, email: string, code: string, newPassword: string, address: string) {
-  const user = await userByCode(env, config, email, "reset_password", code, address);
-  const db = createDb(env);
+export async function resetPassword(db: Db, env: Env, config: Config, email: string, code: string, newPassword: string, address: string) {
+  const user = await userByCode(db, config, email, "reset_password", code, address);
   await db.batch([
     updateUser(db, user.id, { passwordHash: await hashPassword(newPassword), emailVerificationStatus: "verified" }),
     bumpTokenVersion(db, user.id),
-    revokeAllSessions(db, user.id),
+    revokeRefreshTokensOfUser(db, user.id, isoNow()),
   ]);
-  await closeSocketsOfUser(env, user.id, await conversationIdsOfUser(env, user.id), "Password reset");
+  await closeSocketsOfUser(env, user.id, await conversationIdsOfUser(db, user.id), "Password reset");
 }
 
 const googleKeySets = new Map<string, JWTVerifyGetKey>();
@@ -173,7 +168,7 @@ async function verifyGoogleToken(config: Config, token: string): Promise<GoogleC
 }
 
 /** Links the Google account to the user (its email now counts as verified) and starts a session. */
-async function linkGoogle(db: ReturnType<typeof createDb>, config: Config, user: UserRow, sub: string): Promise<AuthResponse> {
+async function linkGoogle(db: Db, config: Config, user: UserRow, sub: string): Promise<AuthResponse> {
   try {
     await updateUser(db, user.id, { googleSub: sub, emailVerificationStatus: "verified" });
   } catch (err) {
@@ -194,9 +189,8 @@ async function linkGoogle(db: ReturnType<typeof createDb>, config: Config, user:
  * address's owner at all: Google vouches for the address, so it is linked, its password cleared and
  * every session ended (access tokens too), and only the address's real owner keeps access.
  */
-export async function googleSignIn(env: Env, config: Config, token: string): Promise<AuthResponse> {
+export async function googleSignIn(db: Db, env: Env, config: Config, token: string): Promise<AuthResponse> {
   const claims = await verifyGoogleToken(config, token);
-  const db = createDb(env);
   const linked = await findUserByGoogleSub(db, claims.sub);
   if (linked) return startSession(db, config, linked.id);
   const byEmail = await findUserByEmail(db, claims.email);
@@ -208,10 +202,10 @@ export async function googleSignIn(env: Env, config: Config, token: string): Pro
     await db.batch([
       updateUser(db, byEmail.id, { googleSub: claims.sub, emailVerificationStatus: "verified", passwordHash: null }),
       bumpTokenVersion(db, byEmail.id),
-      revokeAllSessions(db, byEmail.id),
+      revokeRefreshTokensOfUser(db, byEmail.id, isoNow()),
     ]);
     // Before the new session exists, so only the squatter's sockets close.
-    await closeSocketsOfUser(env, byEmail.id, await conversationIdsOfUser(env, byEmail.id), "Signed in with Google");
+    await closeSocketsOfUser(env, byEmail.id, await conversationIdsOfUser(db, byEmail.id), "Signed in with Google");
     return startSession(db, config, byEmail.id);
   }
   const userId = newId();
@@ -240,18 +234,17 @@ export async function googleSignIn(env: Env, config: Config, token: string): Pro
  * sign-ins (auth-throttle.ts). No session before the proof.
  */
 export async function googleLink(
-  env: Env,
+  db: Db,
   config: Config,
   token: string,
   proof: { password?: string | undefined; code?: string | undefined },
   address: string,
 ): Promise<AuthResponse> {
   const claims = await verifyGoogleToken(config, token);
-  const db = createDb(env);
   const linked = await findUserByGoogleSub(db, claims.sub);
   if (linked) return startSession(db, config, linked.id);
   if (proof.code) {
-    const user = await userByCode(env, config, claims.email, "sign_in", proof.code, address);
+    const user = await userByCode(db, config, claims.email, "sign_in", proof.code, address);
     return linkGoogle(db, config, user, claims.sub);
   }
   const attempt = await countAttempt(db, "login", claims.email, address);

@@ -6,7 +6,7 @@
  * Development only: the routes answer 404 elsewhere.
  */
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import { findListing } from "../db/queries/listings";
 import { findCheckoutSession, findSubscription, liveSubscriptionsOfListing, markCheckoutSessionCompleted, reopenCheckoutSession } from "../db/queries/promotions";
 import { PROMOTION_PLAN } from "../contract/promotions";
@@ -20,23 +20,22 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /** Signs `event` like Stripe and hands it to the webhook's entry; throws if it was refused. */
-async function deliver(env: Env, config: Config, event: object): Promise<void> {
+async function deliver(db: Db, env: Env, config: Config, event: object): Promise<void> {
   const payload = JSON.stringify(event);
   const signature = await signWebhookPayload(config.stripe.webhookSecret, payload);
-  await receiveWebhook(env, config, payload, signature);
+  await receiveWebhook(db, env, config, payload, signature);
 }
 
-async function testSession(env: Env, sessionId: string) {
-  const db = createDb(env);
+async function testSession(db: Db, sessionId: string) {
   const session = await findCheckoutSession(db, sessionId);
   if (!session || session.kind !== "test") throw notFound("Checkout session not found");
   return session;
 }
 
 /** The checkout page: plan, listing, a test-card note, Pay and Cancel (no script: the worker's CSP). */
-export async function testCheckoutPage(env: Env, sessionId: string): Promise<string> {
-  const session = await testSession(env, sessionId);
-  const listing = await findListing(createDb(env), session.listingId);
+export async function testCheckoutPage(db: Db, sessionId: string): Promise<string> {
+  const session = await testSession(db, sessionId);
+  const listing = await findListing(db, session.listingId);
   const title = listing?.title ?? "Your listing";
   const id = encodeURIComponent(session.id);
   const price = `$${(PROMOTION_PLAN.amount / 100).toFixed(0)}`;
@@ -66,18 +65,17 @@ h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4
  * session is claimed first, so paying twice (even at once) plays nothing the second time; an expired
  * session cannot be paid.
  */
-export async function completeTestCheckout(env: Env, config: Config, sessionId: string): Promise<string> {
-  const session = await testSession(env, sessionId);
+export async function completeTestCheckout(db: Db, env: Env, config: Config, sessionId: string): Promise<string> {
+  const session = await testSession(db, sessionId);
   if (session.completedAt) return session.successUrl;
   if (session.expiresAt && session.expiresAt <= isoNow()) throw conflict("This checkout has expired. Start a new one from the promote page.");
-  const db = createDb(env);
   const claimed = await markCheckoutSessionCompleted(db, session.id, isoNow()).run();
   if (!claimed.meta.changes) return session.successUrl;
   const now = Math.floor(Date.now() / 1000);
   const sub: TestSubscription = { subscriptionId: `sub_test_${newId(24)}`, listingId: session.listingId, userId: session.userId };
   try {
-    await deliver(env, config, testCheckoutCompleted(session.id, sub, now));
-    await deliver(env, config, testInvoice("invoice.paid", sub, now, now));
+    await deliver(db, env, config, testCheckoutCompleted(session.id, sub, now));
+    await deliver(db, env, config, testInvoice("invoice.paid", sub, now, now));
   } catch (err) {
     await reopenCheckoutSession(db, session.id).run();
     throw err;
@@ -85,13 +83,12 @@ export async function completeTestCheckout(env: Env, config: Config, sessionId: 
   return session.successUrl;
 }
 
-export async function cancelTestCheckout(env: Env, sessionId: string): Promise<string> {
-  return (await testSession(env, sessionId)).cancelUrl;
+export async function cancelTestCheckout(db: Db, sessionId: string): Promise<string> {
+  return (await testSession(db, sessionId)).cancelUrl;
 }
 
 /** Plays the next renewal of the listing's subscription: paid, or failed. */
-export async function playRenewal(env: Env, config: Config, listingId: string, outcome: "paid" | "failed"): Promise<void> {
-  const db = createDb(env);
+export async function playRenewal(db: Db, env: Env, config: Config, listingId: string, outcome: "paid" | "failed"): Promise<void> {
   const live = await liveSubscriptionsOfListing(db, listingId);
   const current = live.sort((a, b) => (b.createdAt > a.createdAt ? 1 : -1))[0];
   if (!current) throw conflict("This listing has no promotion subscription");
@@ -99,5 +96,5 @@ export async function playRenewal(env: Env, config: Config, listingId: string, o
   const now = Math.floor(Date.now() / 1000);
   const periodStart = record.currentPeriodEnd ? Math.floor(Date.parse(record.currentPeriodEnd) / 1000) : now;
   const sub: TestSubscription = { subscriptionId: record.id, listingId: record.listingId, userId: record.userId };
-  await deliver(env, config, testInvoice(outcome === "paid" ? "invoice.paid" : "invoice.payment_failed", sub, periodStart, now));
+  await deliver(db, env, config, testInvoice(outcome === "paid" ? "invoice.paid" : "invoice.payment_failed", sub, periodStart, now));
 }

@@ -25,7 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { API_PREFIX } from "../contract/constants";
-import { D1_BOOKMARK_HEADER } from "../db/client";
+import { D1_BOOKMARK_HEADER, type Db } from "../db/client";
 import { bumpCacheGeneration, readCacheGeneration } from "../db/queries/cache-generation";
 import type { AppContext } from "../lib/context";
 import { log } from "../lib/log";
@@ -60,7 +60,7 @@ export interface EdgeCacheOptions {
 }
 
 /** The origins a purge in this request reaches, the build it runs and its database (set by `edgeCacheScope`). */
-const scope = new AsyncLocalStorage<{ origins: string[]; build: string; db: D1Database }>();
+const scope = new AsyncLocalStorage<{ origins: string[]; build: string; db: Db }>();
 
 /**
  * The deployed build: the version plus Cloudflare's id of this deployment (version_metadata in
@@ -82,7 +82,7 @@ export const edgeCacheScope: MiddlewareHandler<AppContext> = (c, next) => {
       // An unparsable PUBLIC_BASE_URL: the request's origin only.
     }
   }
-  return scope.run({ origins: [...origins], build: buildOf(c.env), db: c.env.DB }, next);
+  return scope.run({ origins: [...origins], build: buildOf(c.env), db: c.var.db }, next);
 };
 
 /** The cache key of `path` + `search` under `origin`, for this request's build. */
@@ -145,7 +145,7 @@ export async function edgeCached(c: Context<AppContext>, produce: () => Promise<
   if (!ctx || bypassReason(c, options)) return mark(await produce(), "BYPASS");
   // Read before any data, in the same D1 session: whatever `produce` reads is at least this new, so
   // an entry is never stamped with a newer generation than its data. Unreadable: no cache at all.
-  const generation = await readCacheGeneration(c.env.DB).catch((err: unknown) => {
+  const generation = await readCacheGeneration(c.var.db).catch((err: unknown) => {
     log.warn("edge_cache_error", { op: "generation", message: String(err) });
     return null;
   });
@@ -243,7 +243,7 @@ function mark(res: Response, status: EdgeCacheStatus): Response {
  * outside one (the cron) pass `db`. A failed bump is logged, not thrown: the write itself is done,
  * and the old answers still expire within fresh + stale (90 s).
  */
-export async function purgeListingCache(ids: Iterable<string | null | undefined>, db?: D1Database): Promise<void> {
+export async function purgeListingCache(ids: Iterable<string | null | undefined>, db?: Db): Promise<void> {
   const store = scope.getStore();
   const database = db ?? store?.db;
   if (database) {

@@ -14,10 +14,9 @@
  * Limits are checked inside the statement that counts or stores, so parallel requests cannot all pass
  * a check made before it. Only an HMAC of the code is stored; addresses only as a SHA-256.
  */
-import { and, count, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { TIMINGS } from "../contract/constants";
 import type { Db } from "../db/client";
-import { emailCodeTries, emailCodes } from "../db/schema";
+import { codeSendCounts, countCodeTry, deleteCodesExpiredBefore, insertCodeWithinLimits, liveCodesAndComparisons, useCode } from "../db/queries/email-codes";
 import { sha256Hex, timingSafeEqualText } from "../lib/encoding";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
@@ -67,23 +66,7 @@ const waitUntil = (oldest: string, now: number) => Math.max(1, Math.ceil((Date.p
  */
 export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, address: string, now = Date.now()): Promise<CodeWait | null> {
   const requester = await addressHashOf(address);
-  const dayAgo = isoNow(now - DAY_MS);
-  const [[last], [fromAddress], [today]] = await db.batch([
-    db
-      .select({ createdAt: emailCodes.createdAt })
-      .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), eq(emailCodes.requesterHash, requester)))
-      .orderBy(desc(emailCodes.createdAt))
-      .limit(1),
-    db
-      .select({ n: count(), oldest: sql<string | null>`min(${emailCodes.createdAt})` })
-      .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.requesterHash, requester), gt(emailCodes.createdAt, dayAgo))),
-    db
-      .select({ n: count(), oldest: sql<string | null>`min(${emailCodes.createdAt})` })
-      .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, dayAgo))),
-  ]);
+  const { last, fromAddress, today } = await codeSendCounts(db, email, purpose, requester, isoNow(now - DAY_MS));
   if (today && today.n >= TIMINGS.emailCodesPerDay && today.oldest) {
     return { seconds: waitUntil(today.oldest, now), detail: "Too many codes were sent to this email today. Please try again tomorrow." };
   }
@@ -116,62 +99,34 @@ export async function issueCode(
   const code = randomCode();
   const codeHash = await hashCode(secret, email, purpose, code);
   const requester = await addressHashOf(address);
-  const inserted = await db.$client
-    .prepare(
-      `INSERT INTO email_codes (id, email, purpose, code_hash, requester_hash, expires_at, created_at)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?8) < ?9
-         AND (SELECT count(*) FROM email_codes WHERE email = ?2 AND requester_hash = ?5 AND created_at > ?8) < ?10
-         AND NOT EXISTS (SELECT 1 FROM email_codes WHERE email = ?2 AND purpose = ?3 AND requester_hash = ?5 AND created_at > ?11)`,
-    )
-    .bind(
-      newId(),
-      email,
-      purpose,
-      codeHash,
-      requester,
-      isoNow(now + TIMINGS.emailCodeTtlMs),
-      isoNow(now),
-      isoNow(now - DAY_MS),
-      TIMINGS.emailCodesPerDay,
-      TIMINGS.emailCodesPerDayPerAddress,
-      isoNow(now - TIMINGS.emailCodeResendMs),
-    )
-    .run();
-  if (inserted.meta.changes) return { code };
+  const inserted = await insertCodeWithinLimits(
+    db,
+    { id: newId(), email, purpose, codeHash, requesterHash: requester, expiresAt: isoNow(now + TIMINGS.emailCodeTtlMs), createdAt: isoNow(now) },
+    {
+      since: isoNow(now - DAY_MS),
+      perEmail: TIMINGS.emailCodesPerDay,
+      perEmailAndAddress: TIMINGS.emailCodesPerDayPerAddress,
+      lastAllowedBefore: isoNow(now - TIMINGS.emailCodeResendMs),
+    },
+  );
+  if (inserted) return { code };
   const wait = await nextCodeWait(db, email, purpose, address, now);
   return { wait: wait ?? { seconds: Math.ceil(TIMINGS.emailCodeResendMs / 1000), detail: "Please wait before requesting a new code." } };
 }
 
 /**
- * Counts one try from this address, before the compare, or refuses it (null). One statement: the
- * address's tries at the unexpired codes of the email and purpose (used ones too, so a code someone
- * uses does not hand tries back) stay under 5 and (unless the address
- * is compared only with its own codes) the email's comparisons today under the ceiling, however many
- * tries arrive at once. The try is recorded against the newest code it is compared with.
+ * Counts one try from this address, before the compare, or refuses it (null): the address's tries at
+ * the live codes stay under `TIMINGS.emailCodeMaxTries` and (unless the address is compared only with
+ * its own codes) the email's comparisons today under the ceiling, however many tries arrive at once.
+ * The try is recorded against the newest code it is compared with, whose id is returned.
  */
 async function countTry(db: Db, email: string, purpose: CodePurpose, addressHash: string, against: string, comparisons: number, ownCodesOnly: boolean, now: number) {
-  const d1 = db.$client;
-  const liveTriesOfAddress = `SELECT coalesce(sum(t.tries), 0) FROM email_code_tries t JOIN email_codes c ON c.id = t.code_id
-     WHERE c.email = ?3 AND c.purpose = ?4 AND c.expires_at > ?5 AND t.address_hash = ?2`;
-  const comparisonsToday = `SELECT coalesce(sum(t.compared), 0) FROM email_code_tries t JOIN email_codes c ON c.id = t.code_id
-     WHERE c.email = ?3 AND c.created_at > ?6`;
-  const [counted] = await d1.batch<{ tries: number }>([
-    d1
-      .prepare(
-        `INSERT INTO email_code_tries (code_id, address_hash, tries, compared)
-         SELECT ?1, ?2, 1, ?7
-         WHERE EXISTS (SELECT 1 FROM email_codes WHERE id = ?1 AND consumed_at IS NULL)
-           AND (${liveTriesOfAddress}) < ?8
-           AND (?9 = 1 OR (${comparisonsToday}) + ?7 <= ?10)
-         ON CONFLICT (code_id, address_hash) DO UPDATE SET tries = tries + 1, compared = compared + excluded.compared
-         RETURNING tries`,
-      )
-      .bind(against, addressHash, email, purpose, isoNow(now), isoNow(now - DAY_MS), comparisons, TIMINGS.emailCodeMaxTries, ownCodesOnly ? 1 : 0, CODE_COMPARISONS_PER_DAY),
-    // The code's own count is the total across addresses (what staff and the cron see).
-    d1.prepare("UPDATE email_codes SET attempts = (SELECT coalesce(sum(tries), 0) FROM email_code_tries WHERE code_id = ?1) WHERE id = ?1").bind(against),
-  ]);
-  return counted?.results.length ? against : null;
+  const counted = await countCodeTry(
+    db,
+    { email, purpose, addressHash, codeId: against, comparisons, ownCodesOnly },
+    { nowIso: isoNow(now), since: isoNow(now - DAY_MS), triesPerAddress: TIMINGS.emailCodeMaxTries, comparisonsPerDay: CODE_COMPARISONS_PER_DAY },
+  );
+  return counted ? against : null;
 }
 
 /**
@@ -188,22 +143,11 @@ export async function consumeCode(
   now = Date.now(),
 ): Promise<boolean> {
   const addressHash = await addressHashOf(address);
-  const [live, [spent]] = await db.batch([
-    db
-      .select({ id: emailCodes.id, codeHash: emailCodes.codeHash, requesterHash: emailCodes.requesterHash })
-      .from(emailCodes)
-      .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose), isNull(emailCodes.consumedAt), gt(emailCodes.expiresAt, isoNow(now))))
-      .orderBy(desc(emailCodes.createdAt)),
-    db
-      .select({ n: sql<number>`coalesce(sum(${emailCodeTries.compared}), 0)` })
-      .from(emailCodeTries)
-      .innerJoin(emailCodes, eq(emailCodes.id, emailCodeTries.codeId))
-      .where(and(eq(emailCodes.email, email), gt(emailCodes.createdAt, isoNow(now - DAY_MS)))),
-  ]);
+  const { live, comparisons: spent } = await liveCodesAndComparisons(db, email, purpose, isoNow(now), isoNow(now - DAY_MS));
   if (!live.length) return false;
   const own = live.filter((c) => c.requesterHash === addressHash);
   // Past the day's ceiling (or when this try would cross it), an address is compared only with its own codes.
-  let candidates = (spent?.n ?? 0) + live.length <= CODE_COMPARISONS_PER_DAY ? live : own;
+  let candidates = spent + live.length <= CODE_COMPARISONS_PER_DAY ? live : own;
   let counted = candidates.length ? await countTry(db, email, purpose, addressHash, candidates[0]!.id, candidates.length, candidates === own, now) : null;
   if (!counted && candidates !== own && own.length) {
     // A parallel try took the last of the ceiling: this address may still try its own codes.
@@ -216,15 +160,10 @@ export async function consumeCode(
   // Every candidate is compared (no early exit), so the time says nothing about which one matched.
   for (const candidate of candidates) if (timingSafeEqualText(candidate.codeHash, tried) && !matched) matched = candidate.id;
   if (!matched) return false;
-  const d1 = db.$client;
   // Guarded: a code is used once even if two requests race. The right try is not a wrong one.
-  const [used] = await d1.batch([
-    d1.prepare("UPDATE email_codes SET consumed_at = ?2 WHERE id = ?1 AND consumed_at IS NULL").bind(matched, isoNow(now)),
-    d1.prepare("UPDATE email_code_tries SET tries = max(tries - 1, 0) WHERE code_id = ?1 AND address_hash = ?2").bind(counted, addressHash),
-  ]);
-  return (used?.meta.changes ?? 0) > 0;
+  return useCode(db, matched, counted, addressHash, isoNow(now));
 }
 
 /** For the cron: codes past their life (kept a day, so the daily cap still sees them). */
-export const deleteOldCodes = (db: Db, now: number) => db.delete(emailCodes).where(lt(emailCodes.expiresAt, isoNow(now - DAY_MS)));
+export const deleteOldCodes = (db: Db, now: number) => deleteCodesExpiredBefore(db, isoNow(now - DAY_MS));
 

@@ -3,12 +3,11 @@
  * logs that one was sent; production posts it to an HTTP mail API configured by EMAIL_API_URL and
  * EMAIL_API_KEY (a Resend-compatible JSON body: {from, to, subject, html, text}).
  */
-import { desc, eq } from "drizzle-orm";
 import type { DevEmail } from "../contract/api";
 import type { Config } from "../env";
 import { ConfigError } from "../env";
-import { createDb, type Db } from "../db/client";
-import { devEmails } from "../db/schema";
+import type { Db } from "../db/client";
+import { devEmailsTo, insertDevEmail } from "../db/queries/dev-emails";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 
@@ -19,9 +18,9 @@ export interface EmailMessage {
   html: string;
 }
 
-export async function sendEmail(env: Env, config: Config, message: EmailMessage): Promise<void> {
+export async function sendEmail(db: Db, env: Env, config: Config, message: EmailMessage): Promise<void> {
   if (config.isDevelopment) {
-    await createDb(env).insert(devEmails).values({ id: newId(), ...message, to: message.to.trim().toLowerCase() });
+    await insertDevEmail(db, { id: newId(), ...message, to: message.to.trim().toLowerCase() });
     // Development only: the subject carries the code, so a developer can sign up from the log.
     log.info("email_kept_in_dev_mailbox", { subject: message.subject });
     return;
@@ -44,11 +43,6 @@ export async function sendEmail(env: Env, config: Config, message: EmailMessage)
 
 /** The dev mailbox, newest first (at most 100), optionally for one address. */
 export async function devMailbox(db: Db, to?: string): Promise<DevEmail[]> {
-  const rows = await db
-    .select()
-    .from(devEmails)
-    .where(to ? eq(devEmails.to, to.trim().toLowerCase()) : undefined)
-    .orderBy(desc(devEmails.createdAt), desc(devEmails.id))
-    .limit(100);
+  const rows = await devEmailsTo(db, to ? to.trim().toLowerCase() : undefined, 100);
   return rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, html: r.html, created_at: r.createdAt }));
 }

@@ -10,15 +10,9 @@ import { AVAILABILITY_LINK_INVALID } from "../contract/freshness";
 import { canConfirmAvailability } from "../contract/policies";
 import type { OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
-import {
-  claimAvailabilityAsks,
-  confirmListingAvailable,
-  findListing,
-  findOwnerListing,
-  markListingTaken,
-  pauseUnconfirmedListings,
-} from "../db/queries/listings";
+import type { Db } from "../db/client";
+import { findListing, findOwnerListing } from "../db/queries/listings";
+import { claimAvailabilityAsks, confirmListingAvailable, markListingTaken, pauseUnconfirmedListings } from "../db/queries/freshness";
 import { findUserById, isActiveUser } from "../db/queries/users";
 import { REPORT_TEXTS } from "../contract/reports";
 import { apiError, conflict, notFound } from "../lib/errors";
@@ -37,10 +31,9 @@ export interface FreshnessResult {
 }
 
 /** The cron's step: email the owners who are due a question, then pause what stayed unconfirmed. */
-export async function runFreshness(env: Env, config: Config, now: number = Date.now()): Promise<FreshnessResult> {
+export async function runFreshness(db: Db, env: Env, config: Config, now: number = Date.now()): Promise<FreshnessResult> {
   const nowIso = isoNow(now);
-  const due = await claimAvailabilityAsks(env.DB, nowIso, isoNow(now - FRESHNESS.askEveryDays * DAY_MS), FRESHNESS.askBatch);
-  const db = createDb(env);
+  const due = await claimAvailabilityAsks(db, nowIso, isoNow(now - FRESHNESS.askEveryDays * DAY_MS), FRESHNESS.askBatch);
   for (const listing of due) {
     try {
       const owner = await findUserById(db, listing.user_id);
@@ -49,31 +42,30 @@ export async function runFreshness(env: Env, config: Config, now: number = Date.
       const link = async (action: AvailabilityAction) =>
         // In the fragment: browsers never send it, so the 30-day token stays out of request logs.
         `${config.publicBaseUrl}/availability#token=${encodeURIComponent(await signAvailabilityToken(config.jwtSecret, { listingId: listing.id, ownerId: owner.id, action }, ttl, now))}`;
-      await sendEmail(env, config, stillAvailableEmail(owner.email, owner.firstName, listing.title, await link("available"), await link("taken")));
+      await sendEmail(db, env, config, stillAvailableEmail(owner.email, owner.firstName, listing.title, await link("available"), await link("taken")));
     } catch (err) {
       // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way.
       log.warn("freshness_email_failed", { message: String(err) });
     }
   }
-  const paused = await pauseUnconfirmedListings(env.DB, nowIso, isoNow(now - FRESHNESS.pauseAfterDays * DAY_MS)).run();
-  if (paused.meta.changes) await purgeListingCache([], env.DB);
+  const paused = await pauseUnconfirmedListings(db, nowIso, isoNow(now - FRESHNESS.pauseAfterDays * DAY_MS)).run();
+  if (paused.meta.changes) await purgeListingCache([], db);
   return { asked: due.length, paused: paused.meta.changes ?? 0 };
 }
 
 /** The owner's Confirm availability: a live or paused listing becomes available, confirmed now; others 409. */
-export async function confirmAvailability(env: Env, ownerId: string, listing: { id: string; status: string }): Promise<OwnerListing> {
+export async function confirmAvailability(db: Db, ownerId: string, listing: { id: string; status: string }): Promise<OwnerListing> {
   if (!canConfirmAvailability(listing)) throw conflict("Only an available or paused listing can be confirmed as available.");
-  const ok = await confirmListingAvailable(createDb(env), listing.id, ownerId, isoNow());
+  const ok = await confirmListingAvailable(db, listing.id, ownerId, isoNow());
   if (!ok) throw conflict("Only an available or paused listing can be confirmed as available.");
   await purgeListingCache([listing.id]);
-  return (await findOwnerListing(env.DB, listing.id))!;
+  return (await findOwnerListing(db, listing.id))!;
 }
 
 /** Reads an emailed link: its listing, whose owner must still be the one it was sent to. */
-async function readLink(env: Env, config: Config, token: string) {
+async function readLink(db: Db, config: Config, token: string) {
   const claim = await verifyAvailabilityToken(config.jwtSecret, token);
   if (!claim) throw apiError(400, { detail: AVAILABILITY_LINK_INVALID });
-  const db = createDb(env);
   const row = await findListing(db, claim.listingId);
   if (!row || row.userId !== claim.ownerId) throw apiError(400, { detail: AVAILABILITY_LINK_INVALID });
   // A suspended owner's links stop working like the rest of the account.
@@ -82,8 +74,8 @@ async function readLink(env: Env, config: Config, token: string) {
 }
 
 /** What a link is about, changing nothing (mail scanners open links: GET must never act). */
-export async function checkAvailabilityLink(env: Env, config: Config, token: string): Promise<AvailabilityLinkResponse> {
-  const { claim, row } = await readLink(env, config, token);
+export async function checkAvailabilityLink(db: Db, config: Config, token: string): Promise<AvailabilityLinkResponse> {
+  const { claim, row } = await readLink(db, config, token);
   return { action: claim.action, listing_id: row.id, title: row.title, status: row.status as AvailabilityLinkResponse["status"], applied: false };
 }
 
@@ -91,9 +83,8 @@ export async function checkAvailabilityLink(env: Env, config: Config, token: str
  * Applies a link: "available" confirms a live or paused listing (a taken or hidden one: 409, the owner
  * changes it from the profile); "taken" marks it taken. Repeating a link is harmless.
  */
-export async function applyAvailabilityLink(env: Env, config: Config, token: string): Promise<AvailabilityLinkResponse> {
-  const { claim, row } = await readLink(env, config, token);
-  const db = createDb(env);
+export async function applyAvailabilityLink(db: Db, config: Config, token: string): Promise<AvailabilityLinkResponse> {
+  const { claim, row } = await readLink(db, config, token);
   const nowIso = isoNow();
   if (claim.action === "available") {
     if (!canConfirmAvailability(row)) throw conflict("This listing is not available any more. You can change it from your profile.");

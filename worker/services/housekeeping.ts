@@ -3,15 +3,15 @@
  * small and lookups stay cheap. Each step is one guarded statement; running it twice is harmless.
  */
 import type { DevHousekeepingResponse } from "../contract/freshness";
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
+import { deleteExpiredAdminRevocations } from "../db/queries/admin-tokens";
+import { deleteDeadRefreshTokens } from "../db/queries/sessions";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
-import { deleteExpiredAdminRevocations } from "../middleware/require-admin";
 import { deleteEndedWindows } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
 import { endLapsedCancelledSubscriptions, endLapsedPromotions, stopSubscriptionsOfSuspendedUsers } from "./promotions";
-import { deleteDeadRefreshTokens } from "./sessions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
@@ -25,6 +25,7 @@ export const UNSUBMITTED_DOCUMENT_TTL_MS = DAY_MS;
 /** What one run did (the dev route answers it as is). */
 export type HousekeepingResult = DevHousekeepingResponse;
 
+/** Outside any request (the cron, or the dev route replaying it): one database handle for the whole run. */
 export async function runHousekeeping(env: Env, now: number = Date.now()): Promise<HousekeepingResult> {
   const db = createDb(env);
   const nowIso = isoNow(now);
@@ -33,21 +34,21 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     deleteDeadRefreshTokens(db, nowIso),
     endLapsedPromotions(db, nowIso),
     deleteEndedWindows(db, now),
-    deleteExpiredAdminRevocations(db, now),
+    deleteExpiredAdminRevocations(db, nowIso),
     endLapsedCancelledSubscriptions(db, nowIso),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
-  if (promotions.meta.changes) await purgeListingCache([], env.DB);
+  if (promotions.meta.changes) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
-  await stopSubscriptionsOfSuspendedUsers(env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
-  const unsubmittedDocuments = await deleteUnsubmittedDocuments(env, now);
+  await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
+  const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
   // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
-  const freshness = await runFreshness(env, getConfig(env), now).catch((err: unknown) => {
+  const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
     return { asked: 0, paused: 0 };
   });
   // Saved-search alerts (issue 15): what waited for its day's allowance, and the daily digests.
-  const savedSearchAlerts = await sendSavedSearchAlerts(env, getConfig(env), now).catch((err: unknown) => {
+  const savedSearchAlerts = await sendSavedSearchAlerts(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
@@ -65,12 +66,11 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
 }
 
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */
-async function deleteUnsubmittedDocuments(env: Env, now: number): Promise<number> {
-  const db = createDb(env);
+async function deleteUnsubmittedDocuments(db: Db, documents: R2Bucket, now: number): Promise<number> {
   const stale = await unsubmittedUploads(db, isoNow(now - UNSUBMITTED_DOCUMENT_TTL_MS));
   if (!stale.length) return 0;
   const keys = stale.map((d) => d.key);
-  await deleteObjects(env.ID_DOCUMENTS, keys);
+  await deleteObjects(documents, keys);
   await forgetUploads(db, keys);
   return keys.length;
 }

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
 import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
-import { createDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import {
   approveAllPending,
   findListing,
@@ -23,20 +23,18 @@ import {
   pendingIfReviewedSince,
   approvedRentIfApproved,
   findStaffListing,
-  approvedRentsByGroup,
-  rentComparables,
-  rentGroupKey,
   type ListingRow,
   type PhotoValues,
   type StaffListing,
 } from "../db/queries/listings";
+import { approvedRentsByGroup, rentComparables, rentGroupKey } from "../db/queries/price-check";
 import { auditIfChanged } from "../db/queries/admin";
+import { insertAudit } from "../db/queries/audit";
 import { conflict, notFound, validationFailed } from "../lib/errors";
 import { allowsGenderPreference, editNeedsReview, fairGenderPreference, isRentFarBelow } from "../contract/policies";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { audit } from "./audit";
 import { notifyListingReview } from "./notifications";
 import { alertSavedSearches } from "./saved-searches";
 import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
@@ -75,10 +73,9 @@ async function placeFields(db: Db, universityId: number, place: LatLng | null) {
 }
 
 /** The owner's listing as stored (it exists: the caller just wrote it). */
-const loadOwnerListing = async (env: Env, id: string) => (await findOwnerListing(env.DB, id))!;
+const loadOwnerListing = async (db: Db, id: string) => (await findOwnerListing(db, id))!;
 
-export async function createListing(env: Env, config: Config, userId: string, input: ListingInput): Promise<OwnerListing> {
-  const db = createDb(env);
+export async function createListing(db: Db, env: Env, config: Config, userId: string, input: ListingInput): Promise<OwnerListing> {
   await checkUniversity(db, input.university_id);
   // Coordinates only as the address autocomplete gave them for this address (services/geo-token).
   const point = pointOf(input.latitude, input.longitude);
@@ -115,13 +112,12 @@ export async function createListing(env: Env, config: Config, userId: string, in
       photos,
     ),
   );
-  return loadOwnerListing(env, id);
+  return loadOwnerListing(db, id);
 }
 
 /** The owner's edit. A change people could be misled by sends an approved listing back to review. */
-export async function updateOwnListing(env: Env, config: Config, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
+export async function updateOwnListing(db: Db, env: Env, config: Config, userId: string, row: ListingRow, input: ListingPatch): Promise<OwnerListing> {
   // `row` is the listing as read before this edit (its revision included).
-  const db = createDb(env);
   await checkUniversity(db, input.university_id);
   const current = await photosOfListing(db, row.id);
   const attached = new Set(current.map((p) => p.key));
@@ -146,7 +142,7 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   // email promises that saving the fixed listing sends it to the team again. An approved one on a
   // material change (contract/policies editNeedsReview, issue 22).
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
-  const material = row.verification_status !== "rejected" && (await approvedEditNeedsReview(env.DB, row, input, current, photos));
+  const material = row.verification_status !== "rejected" && (await approvedEditNeedsReview(db, row, input, current, photos));
   const backToReview = (row.verification_status === "approved" && material) || (detailsEdited && row.verification_status === "rejected");
   // Read as pending, but staff may approve the version before this edit while it is on its way.
   const reviewMayHaveRaced = row.verification_status === "pending" && material;
@@ -187,8 +183,8 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
   }
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await purgeListingCache([row.id]);
-  await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, removedKeys));
-  return loadOwnerListing(env, row.id);
+  await deleteObjects(env.IMAGES, await unreferencedKeys(db, removedKeys));
+  return loadOwnerListing(db, row.id);
 }
 
 /**
@@ -197,7 +193,7 @@ export async function updateOwnListing(env: Env, config: Config, userId: string,
  * only when the rent is lowered.
  */
 async function approvedEditNeedsReview(
-  d1: D1Database,
+  db: Db,
   row: ListingRow,
   input: ListingPatch,
   currentPhotos: { key: string }[],
@@ -222,22 +218,21 @@ async function approvedEditNeedsReview(
     monthly_rent: input.monthly_rent ?? row.monthly_rent,
     photos: newPhotos ? newPhotos.map((p) => p.key) : before.photos,
   };
-  const comparables = after.monthly_rent < before.monthly_rent ? await rentComparables(d1, row.id, after.university_id, after.unit_type) : null;
+  const comparables = after.monthly_rent < before.monthly_rent ? await rentComparables(db, row.id, after.university_id, after.unit_type) : null;
   return editNeedsReview(before, after, comparables);
 }
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
-export async function deleteListing(env: Env, id: string) {
-  const db = createDb(env);
+export async function deleteListing(db: Db, env: Env, id: string) {
   const photos = await photosOfListing(db, id);
   // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
-  await deleteAfterStoppingSubscriptions(env, { listingId: id });
+  await deleteAfterStoppingSubscriptions(db, env, { listingId: id });
   await purgeListingCache([id]);
-  await deleteObjects(env.IMAGES, await unreferencedKeys(env.DB, photos.flatMap((p) => [p.key, p.thumbKey])));
+  await deleteObjects(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
 }
 
 /** Of these photo keys, the ones no listing uses any more (demo listings share photos). */
-export async function unreferencedKeys(db: D1Database, keys: (string | null)[]): Promise<string[]> {
+export async function unreferencedKeys(db: Db, keys: (string | null)[]): Promise<string[]> {
   const list = keys.filter((k): k is string => !!k);
   if (!list.length) return [];
   const used = await photoKeysInUse(db, list);
@@ -265,7 +260,7 @@ export function toAdminListing({ listing: l, revision, approvedRent }: StaffList
 /* ---------- price check (issue 13) ---------- */
 
 /** The listing page's verdict: rent below half the median of at least 5 similar approved listings. */
-export async function isRentBelowTypical(db: D1Database, row: Pick<ListingRow, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<boolean> {
+export async function isRentBelowTypical(db: Db, row: Pick<ListingRow, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<boolean> {
   return isRentFarBelow(row.monthly_rent, await rentComparables(db, row.id, row.university_id, row.unit_type));
 }
 
@@ -273,7 +268,7 @@ export async function isRentBelowTypical(db: D1Database, row: Pick<ListingRow, "
  * Staff lists with the price check on every listing: one read per (university, unit type) group of the
  * list, each listing's median taken without its own rent (when it is approved, it is one of the group's rows).
  */
-export async function toAdminListingsWithRentCheck(db: D1Database, list: StaffListing[]): Promise<AdminListing[]> {
+export async function toAdminListingsWithRentCheck(db: Db, list: StaffListing[]): Promise<AdminListing[]> {
   const groups = [...new Map(list.map(({ listing: l }) => [rentGroupKey(l.university_id, l.unit_type), { universityId: l.university_id, unitType: l.unit_type }])).values()];
   const rents = await approvedRentsByGroup(db, groups);
   return list.map((staff) => {
@@ -287,11 +282,11 @@ export async function toAdminListingsWithRentCheck(db: D1Database, list: StaffLi
   });
 }
 
-async function loadAdminListing(env: Env, id: string): Promise<AdminListing> {
-  const staff = await findStaffListing(env.DB, id);
+async function loadAdminListing(db: Db, id: string): Promise<AdminListing> {
+  const staff = await findStaffListing(db, id);
   if (!staff) throw notFound("Listing not found");
   const l = staff.listing;
-  return toAdminListing(staff, await rentComparables(env.DB, l.id, l.university_id, l.unit_type));
+  return toAdminListing(staff, await rentComparables(db, l.id, l.university_id, l.unit_type));
 }
 
 /**
@@ -302,11 +297,10 @@ async function loadAdminListing(env: Env, id: string): Promise<AdminListing> {
  * another reviewer made the same decision): then nothing changes and nothing is sent (changed false).
  * Approval records the approved rent and starts a promotion bought while the listing was pending.
  */
-export async function reviewListing(env: Env, config: Config, actor: string, id: string, review: z.infer<typeof listingReviewSchema>) {
-  const db = createDb(env);
+export async function reviewListing(db: Db, env: Env, config: Config, actor: string, id: string, review: z.infer<typeof listingReviewSchema>) {
   const row = await findListing(db, id);
   if (!row) throw notFound("Listing not found");
-  const unchanged = async () => ({ changed: false, listing: await loadAdminListing(env, id) });
+  const unchanged = async () => ({ changed: false, listing: await loadAdminListing(db, id) });
   if (row.verificationStatus === review.status) return unchanged();
   if (review.revision !== undefined && review.revision !== row.revision) throw conflict(LISTING_CHANGED_DETAIL);
   const now = Date.now();
@@ -330,14 +324,13 @@ export async function reviewListing(env: Env, config: Config, actor: string, id:
     throw conflict(LISTING_CHANGED_DETAIL);
   }
   await purgeListingCache([id]);
-  await notifyListingReview(env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
-  if (review.status === "approved") await alertSavedSearches(env, config, [id], now);
-  return { changed: true, listing: await loadAdminListing(env, id) };
+  await notifyListingReview(db, env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  if (review.status === "approved") await alertSavedSearches(db, env, config, [id], now);
+  return { changed: true, listing: await loadAdminListing(db, id) };
 }
 
 /** Staff's correction of a listing (typo, price, or hiding it): a new revision; a rent staff set on an approved listing is the approved rent. */
-export async function editListingByStaff(env: Env, actor: string, id: string, edit: z.infer<typeof adminListingEditSchema>) {
-  const db = createDb(env);
+export async function editListingByStaff(db: Db, actor: string, id: string, edit: z.infer<typeof adminListingEditSchema>) {
   const [res] = await db.batch([
     updateListing(db, id, {
       ...(edit.title !== undefined && { title: edit.title }),
@@ -347,20 +340,19 @@ export async function editListingByStaff(env: Env, actor: string, id: string, ed
       revision: nextRevision,
       updatedAt: isoNow(),
     }),
-    audit(db, actor, "listing_edit", "listings", id, edit),
+    insertAudit(db, actor, "listing_edit", "listings", id, edit),
   ]);
   if (!res.meta.changes) throw notFound("Listing not found");
   await purgeListingCache([id]);
-  return loadAdminListing(env, id);
+  return loadAdminListing(db, id);
 }
 
 /** Approves every pending listing and tells each owner. */
-export async function approveAllListings(env: Env, config: Config, actor: string) {
-  const db = createDb(env);
+export async function approveAllListings(db: Db, env: Env, config: Config, actor: string) {
   const pending = await listingsAwaitingReview(db);
-  const [updated] = await db.batch([approveAllPending(db, isoNow()), audit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
+  const [updated] = await db.batch([approveAllPending(db, isoNow()), insertAudit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
   if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
-  for (const p of pending) await notifyListingReview(env, config, p.userId, p.title, true, null);
-  await alertSavedSearches(env, config, pending.map((p) => p.id));
+  for (const p of pending) await notifyListingReview(db, env, config, p.userId, p.title, true, null);
+  await alertSavedSearches(db, env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
 }

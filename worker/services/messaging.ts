@@ -9,9 +9,9 @@
 import { getServerByName } from "partyserver";
 import { CLOSE_CODES, type ServerEvent } from "../../party/protocol";
 import { MESSAGE_EMAIL_GAP_MS, MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
-import { canMessage, canViewListing, type Actor } from "../contract/policies";
+import { messagingRefusal, type MessagingRefusal } from "../contract/policies";
 import type { Config } from "../env";
-import { createDb, sessionAsD1 } from "../db/client";
+import { primaryOf, type Db } from "../db/client";
 import {
   claimMessageEmail,
   conversationIdsOf,
@@ -31,9 +31,8 @@ import {
 } from "../db/queries/conversations";
 import { findListingRow } from "../db/queries/listings";
 import { hasBlocked } from "../db/queries/reports";
-import { REPORT_TEXTS } from "../contract/reports";
 import { findUserById, type UserRow } from "../db/queries/users";
-import { badRequest, forbidden, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
+import { apiError, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
 import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
@@ -47,7 +46,14 @@ export type Defer = (task: Promise<unknown>) => void;
 
 const CONVERSATION_NOT_FOUND = "Conversation not found";
 
-const actorOf = (user: UserRow): Actor => ({ id: user.id, id_verification_status: user.idVerificationStatus });
+const senderOf = (user: UserRow) => ({ id: user.id, suspended: !!user.suspendedAt });
+
+/** Answers a refusal of the messaging rule (contract/policies) in the API's shape. */
+function refuseIf(refusal: MessagingRefusal | null): void {
+  if (!refusal) return;
+  if (refusal.field) throw validationFailed([{ path: refusal.field, message: refusal.detail }]);
+  throw apiError(refusal.status, refusal.code ? { detail: refusal.detail, code: refusal.code } : { detail: refusal.detail });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rooms.
@@ -101,50 +107,51 @@ export async function closeSocketsOfUser(env: Env, userId: string, conversationI
 }
 
 /** The ids of a user's conversations (read before the account goes). */
-export async function conversationIdsOfUser(env: Env, userId: string): Promise<string[]> {
-  return (await conversationIdsOf(createDb(env), userId)).map((r) => r.id);
+export async function conversationIdsOfUser(db: Db, userId: string): Promise<string[]> {
+  return (await conversationIdsOf(db, userId)).map((r) => r.id);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Conversations.
 
 /**
- * Starts (or finds) the conversation of the caller and `participant_id`: 400 to oneself, 404 for an
- * unknown or deleted user or a listing the caller cannot see, 422 for a listing of someone else.
+ * Starts (or finds) the conversation of the caller and `participant_id`, unless the messaging rule
+ * refuses (contract/policies `messagingRefusal`: 400 to oneself, 404 for an unknown or deleted user or a
+ * listing the caller cannot see, 403 when blocked, 422 for a listing of a third person).
  */
-export async function startConversation(env: Env, user: UserRow, input: StartConversationInput): Promise<{ conversation: Conversation; created: boolean }> {
-  const db = createDb(env);
-  if (!canMessage(actorOf(user), input.participant_id)) throw badRequest(MESSAGING_MESSAGES.self);
-  const participant = await findUserById(db, input.participant_id);
-  if (!participant) throw notFound("User not found");
-  // Someone who blocked the caller does not hear from them (issue 13).
-  if (await hasBlocked(db, participant.id, user.id)) throw forbidden(REPORT_TEXTS.blockedSend);
+export async function startConversation(db: Db, user: UserRow, input: StartConversationInput): Promise<{ conversation: Conversation; created: boolean }> {
   const listingId = input.listing_id ?? null;
-  if (listingId) {
-    const listing = await findListingRow(env.DB, listingId);
-    if (!listing || !canViewListing(user, listing)) throw notFound("Listing not found");
-    if (listing.user_id !== user.id && listing.user_id !== participant.id) {
-      throw validationFailed([{ path: "listing_id", message: "The listing must belong to you or to the person you message" }]);
-    }
-  }
+  const self = input.participant_id === user.id;
+  // The facts of the rule, read at once (none when writing to oneself, refused whatever they are).
+  const [participant, blocked, listing] = self
+    ? [null, false, undefined]
+    : await Promise.all([
+        findUserById(db, input.participant_id),
+        hasBlocked(db, input.participant_id, user.id),
+        listingId ? findListingRow(db, listingId) : undefined,
+      ]);
+  refuseIf(
+    messagingRefusal({ act: "start", sender: senderOf(user), recipientId: input.participant_id, recipient: participant, recipientBlockedSender: blocked, listing }),
+  );
+  if (!participant) throw notFound(MESSAGING_MESSAGES.userNotFound); // refused above: narrows the type
   const created = await insertConversation(db, user.id, participant.id, listingId);
   const row = (await findConversationOfPair(db, user.id, participant.id))!;
   // Contacting the same person about another listing: the conversation shows the newest one.
   if (!created && listingId && row.listingId !== listingId) await setConversationListing(db, row.id, listingId);
-  return { conversation: (await conversationView(env.DB, user.id, row.id))!, created };
+  return { conversation: (await conversationView(db, user.id, row.id))!, created };
 }
 
 /** The caller's conversation with `otherId`, or 404. */
-export async function conversationWith(env: Env, userId: string, otherId: string): Promise<Conversation> {
-  const row = otherId === userId ? null : await findConversationOfPair(createDb(env), userId, otherId);
-  const view = row ? await conversationView(env.DB, userId, row.id) : null;
+export async function conversationWith(db: Db, userId: string, otherId: string): Promise<Conversation> {
+  const row = otherId === userId ? null : await findConversationOfPair(db, userId, otherId);
+  const view = row ? await conversationView(db, userId, row.id) : null;
   if (!view) throw notFound(CONVERSATION_NOT_FOUND);
   return view;
 }
 
 /** The conversation if the user takes part in it; 404 for everyone else (and for no such conversation). */
-export async function requireConversation(env: Env, userId: string, conversationId: string): Promise<ConversationRow> {
-  const row = await findConversationOf(createDb(env), conversationId, userId);
+export async function requireConversation(db: Db, userId: string, conversationId: string): Promise<ConversationRow> {
+  const row = await findConversationOf(db, conversationId, userId);
   if (!row) throw notFound(CONVERSATION_NOT_FOUND);
   return row;
 }
@@ -163,6 +170,7 @@ export async function requireConversation(env: Env, userId: string, conversation
  * index lets one in and the other answers the stored row. `created` says whether this call stored it.
  */
 export async function sendMessage(
+  db: Db,
   env: Env,
   config: Config,
   defer: Defer,
@@ -172,16 +180,16 @@ export async function sendMessage(
   clientKey: string | null = null,
   now = Date.now(),
 ): Promise<{ message: Message; created: boolean }> {
-  const db = createDb(env);
-  const conversation = await requireConversation(env, sender.id, conversationId);
+  const conversation = await requireConversation(db, sender.id, conversationId);
   const claim = clientKey ? { key: clientKey, sinceIso: isoNow(now - IDEMPOTENCY_WINDOW_MS) } : null;
   if (claim) {
     const earlier = await findMessageByClientKey(db, sender.id, claim.key, claim.sinceIso);
     if (earlier) return { message: replayOf(earlier, sender.id, conversation.id, text), created: false };
   }
-  const recipient = await findUserById(db, otherParticipant(conversation, sender.id));
-  if (!recipient) throw notFound("This user has deleted their account");
-  if (await hasBlocked(db, recipient.id, sender.id)) throw forbidden(REPORT_TEXTS.blockedSend);
+  const recipientId = otherParticipant(conversation, sender.id);
+  const [recipient, blocked] = await Promise.all([findUserById(db, recipientId), hasBlocked(db, recipientId, sender.id)]);
+  refuseIf(messagingRefusal({ act: "send", sender: senderOf(sender), recipientId, recipient, recipientBlockedSender: blocked }));
+  if (!recipient) throw notFound(MESSAGING_MESSAGES.recipientDeleted); // refused above: narrows the type
   let row: MessageRow;
   try {
     // Scam shield: a match is stored and queued for staff, and the message is still delivered.
@@ -189,18 +197,13 @@ export async function sendMessage(
   } catch (err) {
     // The same key arrived at the same moment (or the lookup read a replica behind the primary) and
     // its twin was stored first: answer the twin, read from the primary, which has it.
-    const twin = claim && isUniqueViolation(err) ? await findMessageByClientKey(primaryDb(env), sender.id, claim.key, claim.sinceIso) : null;
+    const twin = claim && isUniqueViolation(err) ? await findMessageByClientKey(primaryOf(db), sender.id, claim.key, claim.sinceIso) : null;
     if (!twin) throw err;
     return { message: replayOf(twin, sender.id, conversation.id, text), created: false };
   }
   const message = toMessage(row, sender.id);
-  defer(afterSend(env, config, conversation, sender, recipient, message, toMessage(row, recipient.id)));
+  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id)));
   return { message, created: true };
-}
-
-/** The database's primary: a request's D1 session may read a replica (middleware/d1-session.ts). */
-function primaryDb(env: Env) {
-  return typeof env.DB.withSession === "function" ? createDb({ DB: sessionAsD1(env.DB.withSession("first-primary"), env.DB) }) : createDb(env);
 }
 
 /** The stored answer to a repeated key, or 422 when the key was used for a different message. */
@@ -211,9 +214,9 @@ function replayOf(stored: MessageRow, senderId: string, conversationId: string, 
   return toMessage(stored, senderId);
 }
 
-async function afterSend(env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {
+/** Runs after the answer (waitUntil) on the request's db: the work belongs to that request. */
+async function afterSend(db: Db, env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {
   try {
-    const db = createDb(env);
     // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
     await publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } });
     await publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: await unreadCount(db, recipient.id) });
@@ -223,16 +226,15 @@ async function afterSend(env: Env, config: Config, conversation: ConversationRow
     if (online !== null && online > 0) return;
     if (!(await claimMessageEmail(db, conversation, recipient.id, MESSAGE_EMAIL_GAP_MS))) return;
     const url = `${config.publicBaseUrl}/messages?userId=${encodeURIComponent(sender.id)}`;
-    await sendEmail(env, config, newMessageEmail(recipient.email, recipient.firstName, sender.firstName, url));
+    await sendEmail(db, env, config, newMessageEmail(recipient.email, recipient.firstName, sender.firstName, url));
   } catch (err) {
     log.warn("message_followup_failed", { error: err instanceof Error ? err.name : "unknown" });
   }
 }
 
 /** Marks the other person's messages read; tells the conversation room and the reader's inbox. */
-export async function markRead(env: Env, defer: Defer, reader: UserRow, conversationId: string): Promise<void> {
-  const db = createDb(env);
-  const conversation = await requireConversation(env, reader.id, conversationId);
+export async function markRead(db: Db, env: Env, defer: Defer, reader: UserRow, conversationId: string): Promise<void> {
+  const conversation = await requireConversation(db, reader.id, conversationId);
   const changed = await markConversationRead(db, conversation.id, reader.id);
   if (!changed) return;
   defer(

@@ -43,10 +43,11 @@ const scriptJson = (data: unknown) =>
 
 /** Open Graph and Twitter tags (title, rent, first photo) so a link pasted into a chat previews the listing. */
 async function listingHead(c: Context<AppContext>, id: string): Promise<{ title: string; tags: string } | null> {
-  const row = await findListingRow(c.env.DB, id);
+  const db = c.var.db;
+  const row = await findListingRow(db, id);
   if (!row || !isPublicListing(row)) return null;
   const origin = c.var.config.publicBaseUrl || new URL(c.req.url).origin;
-  const photo = (await photosFor(c.env.DB, [row.id])).get(row.id)?.[0];
+  const photo = (await photosFor(db, [row.id])).get(row.id)?.[0];
   const title = `${row.title} · $${row.monthly_rent.toLocaleString("en-US")}/month`;
   const description = `${row.university_abbreviation} sublease: ${row.description.slice(0, 160)}`;
   const image = photo ? `${origin}/api/v1/images/${photo.key}` : null;

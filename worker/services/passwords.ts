@@ -6,10 +6,29 @@
  * `MAX_CONCURRENT_HASHES` hashes run at once per isolate and the rest wait their turn (a sign-up rush
  * behind one campus address lands on few isolates). The parameters are stored beside each hash
  * (`scrypt$N$r$p$salt$hash`): old hashes still verify, and `needsRehash` upgrades them at sign-in.
+ * The API suite hashes at a light cost (`useLightScryptCostForTests`), a few tests at these defaults.
  */
 import { scrypt, timingSafeEqual, randomBytes } from "node:crypto";
 
 export const SCRYPT_PARAMS = { N: 2 ** 13, r: 8, p: 10, keyLength: 32 } as const;
+
+type ScryptCost = { readonly N: number; readonly r: number; readonly p: number };
+
+/** The API suite's cost: about 1/10,000 of the defaults' work, so hundreds of sign-ups cost nothing. */
+export const LIGHT_SCRYPT_COST: ScryptCost = { N: 2 ** 4, r: 1, p: 1 };
+
+/** The cost new hashes are made with: always SCRYPT_PARAMS in the worker (see useLightScryptCostForTests). */
+let cost: ScryptCost = SCRYPT_PARAMS;
+
+/**
+ * For the API suite only (test/worker/setup.ts, in the tests' own isolate): hash new passwords at
+ * LIGHT_SCRYPT_COST, or at the defaults again with `false`. No worker code calls it, and it is no
+ * binding or var, so no deployment's configuration can lower the cost: only code can, and only
+ * code under test/ does.
+ */
+export function useLightScryptCostForTests(light: boolean): void {
+  cost = light ? LIGHT_SCRYPT_COST : SCRYPT_PARAMS;
+}
 
 /** Hashes running at once in this isolate: 2 x 8 MiB, whatever the burst (docs/decisions/004). */
 export const MAX_CONCURRENT_HASHES = 2;
@@ -64,7 +83,8 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number,
 }
 
 export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p, keyLength } = SCRYPT_PARAMS;
+  const { N, r, p } = cost;
+  const { keyLength } = SCRYPT_PARAMS;
   const salt = randomBytes(16);
   const key = await derive(password, salt, N, r, p, keyLength);
   return ["scrypt", N, r, p, salt.toString("base64"), key.toString("base64")].join("$");
@@ -78,11 +98,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+const madeWith = (stored: string, { N, r, p }: ScryptCost) => {
+  const [, n, sr, sp] = stored.split("$");
+  return Number(n) === N && Number(sr) === r && Number(sp) === p;
+};
+
 /**
  * True when a stored hash was made with other parameters than today's, so it is upgraded at the next
- * sign-in (the N=2^15, p=3 hashes made before issue 22 included: they cost 32 MiB to check).
+ * sign-in (the N=2^15, p=3 hashes made before issue 22 included: they cost 32 MiB to check). In the
+ * worker today's are SCRYPT_PARAMS. Under the light test cost, neither light nor default hashes are
+ * rehashed: a default hash is never downgraded, and a light one is not rehashed at every sign-in.
  */
 export function needsRehash(stored: string): boolean {
-  const [, n, r, p] = stored.split("$");
-  return Number(n) !== SCRYPT_PARAMS.N || Number(r) !== SCRYPT_PARAMS.r || Number(p) !== SCRYPT_PARAMS.p;
+  return !madeWith(stored, cost) && !madeWith(stored, SCRYPT_PARAMS);
 }

@@ -1,8 +1,9 @@
 /** The signed-in user's own profile: edits that need checks beyond the input schema, and the avatar. */
 import { LIMITS } from "../contract/constants";
 import type { ProfileUpdate } from "../contract/profile";
-import { createDb, type Db } from "../db/client";
-import { imageUrl, updateUser, type UserRow } from "../db/queries/users";
+import type { Db } from "../db/client";
+import { updateUser, type UserRow } from "../db/queries/users";
+import { imageUrl } from "../lib/image-url";
 import { apiError, badRequest, validationFailed } from "../lib/errors";
 import { decodeDataUrl, decodedSize, detectFileType } from "./files";
 import { stripMetadata } from "./images";
@@ -20,7 +21,7 @@ export async function updateProfile(db: Db, userId: string, body: ProfileUpdate)
 }
 
 /** Stores a new avatar (checked from its bytes, metadata stripped) and deletes the old one; returns its URL. */
-export async function replaceAvatar(env: Env, user: Pick<UserRow, "id" | "avatarKey">, imageData: string) {
+export async function replaceAvatar(db: Db, env: Env, user: Pick<UserRow, "id" | "avatarKey">, imageData: string) {
   if (decodedSize(imageData) > LIMITS.avatarMaxBytes) throw apiError(413, { detail: "File size must be less than 10MB" });
   const bytes = decodeDataUrl(imageData);
   if (!bytes || bytes.length === 0) throw badRequest("Please select an image file");
@@ -30,7 +31,7 @@ export async function replaceAvatar(env: Env, user: Pick<UserRow, "id" | "avatar
   const clean = stripMetadata(bytes, type);
   if (!clean) throw validationFailed([{ path: "image_data", message: "This image is damaged or could not be read. Please choose another photo." }]);
   const key = await putImage(env, "avatars", clean, type);
-  await updateUser(createDb(env), user.id, { avatarKey: key });
+  await updateUser(db, user.id, { avatarKey: key });
   await deleteObjects(env.IMAGES, [user.avatarKey]);
   return imageUrl(key);
 }

@@ -8,7 +8,7 @@
  * cancels it too.
  */
 import { getConfig, type Config } from "../env";
-import { createDb, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import { purgeListingCache } from "./edge-cache";
 import { findListing, promotedListingsOfUser, updateLapsedPromotionsNotRenewing, updateLapsedStaffPromotions, updateListing } from "../db/queries/listings";
 import {
@@ -45,7 +45,7 @@ import {
   type CheckoutSessionRow,
   type SubscriptionRecord,
 } from "../db/queries/promotions";
-import { canBuyPromotion, canStaffPromoteListing, canViewListing, isListingOwner } from "../contract/policies";
+import { canBuyPromotion, canStaffPromoteListing, canViewListing, isListingOwner, isPromotedNow } from "../contract/policies";
 import {
   PROMOTION_MESSAGES,
   PROMOTION_PLAN,
@@ -54,7 +54,7 @@ import {
   type PromotionState,
   type PromotionStatus,
 } from "../contract/promotions";
-import { audit } from "./audit";
+import { insertAudit } from "../db/queries/audit";
 import { notifyPromotionDuplicateRefunded, notifyPromotionPaymentFailed } from "./notifications";
 import {
   cancelAndRefundSubscription,
@@ -130,7 +130,7 @@ export async function promoteByStaff(db: Db, actor: string, id: string): Promise
   const started = promotionStarted(ADMIN_PROMOTION_DAYS, "admin", now);
   await db.batch([
     updateListing(db, id, { ...started, autoRenew: false, ...bumpVersion, updatedAt: isoNow(now) }),
-    audit(db, actor, "listing_promote", "listings", id),
+    insertAudit(db, actor, "listing_promote", "listings", id),
   ]);
   await purgeListingCache([id]);
   return { promotion_end: started.promotionEnd };
@@ -148,7 +148,7 @@ export async function unpromoteByStaff(db: Db, actor: string, id: string): Promi
     // Guarded: a checkout completed since the check above makes this retry (and then refuse).
     const res = await updateListingPromotionNow(db, id, listing.promotionVersion, { ...promotionEnded(), promotionPendingDays: null, updatedAt: isoNow() });
     if (!res.meta.changes) continue;
-    await audit(db, actor, "listing_unpromote", "listings", id);
+    await insertAudit(db, actor, "listing_unpromote", "listings", id);
     await purgeListingCache([id]);
     return true;
   }
@@ -160,7 +160,7 @@ export async function endLapsedStaffPromotions(db: Db, actor: string): Promise<n
   const now = isoNow();
   const [res] = await db.batch([
     updateLapsedStaffPromotions(db, now, { ...promotionEnded(), ...bumpVersion, updatedAt: now }),
-    audit(db, actor, "cleanup_expired_promotions", "listings", null),
+    insertAudit(db, actor, "cleanup_expired_promotions", "listings", null),
   ]);
   return res.meta.changes ?? 0;
 }
@@ -310,8 +310,7 @@ const applied = (results: D1Result[]) => !!results[results.length - 1]!.meta.cha
  * (two tabs, Back, a checkout left open) is cancelled at Stripe and refunded before it is recorded as
  * such, and the owner is told.
  */
-export async function applyStripeEvent(env: Env, config: Config, event: StripeEventEnvelope): Promise<WebhookResult> {
-  const db = createDb(env);
+export async function applyStripeEvent(db: Db, env: Env, config: Config, event: StripeEventEnvelope): Promise<WebhookResult> {
   let change: SubscriptionChange | null;
   try {
     change = readSubscriptionEvent(event);
@@ -356,7 +355,7 @@ export async function applyStripeEvent(env: Env, config: Config, event: StripeEv
       // Recorded at once (not under the version): a retry after a lost race must not see a subscription
       // cancelled at Stripe as live. The owner is told once, by the request that recorded it.
       const firstToRecord = !!(await markSubscriptionRefused(db, record)).meta.changes;
-      if (firstToRecord && becomesDuplicate) await notifyPromotionDuplicateRefunded(env, config, listing.userId, listing.title, listing.id);
+      if (firstToRecord && becomesDuplicate) await notifyPromotionDuplicateRefunded(db, env, config, listing.userId, listing.title, listing.id);
     } else if (record.duplicate && change.billing) await cancelAndRefund(config, record.id, change.billing, false);
     const columns = listingColumnsFor(record, listing, now, others.length > 0);
     const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, listing.id, version), saveSubscriptionIf(db, record, version)];
@@ -376,7 +375,7 @@ export async function applyStripeEvent(env: Env, config: Config, event: StripeEv
     if (!applied(results)) continue;
     if (columns) await purgeListingCache([listing.id]);
     if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
-      await notifyPromotionPaymentFailed(env, config, listing.userId, listing.title, listing.id);
+      await notifyPromotionPaymentFailed(db, env, config, listing.userId, listing.title, listing.id);
     }
     return { applied: true };
   }
@@ -393,14 +392,11 @@ interface PromotionFacts {
   subscriptionId: string | null;
 }
 
-const isRunning = (f: Pick<PromotionFacts, "promotionStart" | "promotionEnd">, now: number) =>
-  !!f.promotionEnd && Date.parse(f.promotionEnd) > now && (!f.promotionStart || Date.parse(f.promotionStart) <= now);
-
 /** Where a listing's promotion stands (contract PromotionState). */
 export function promotionStateOf(f: PromotionFacts, subscription: SubscriptionRecord | undefined, now = Date.now()): PromotionState {
   if (f.pendingDays && f.verificationStatus !== "approved") return "awaiting_approval";
   if (subscription && isPastDue(subscription)) return "past_due";
-  if (!isRunning(f, now)) return "none";
+  if (!isPromotedNow(f.promotionStart, f.promotionEnd, now)) return "none";
   return f.autoRenew && f.subscriptionId ? "promoted" : "cancelled";
 }
 
@@ -413,7 +409,7 @@ function statusOf(listing: ListingRecord, subscription: SubscriptionRecord | und
     autoRenew: listing.autoRenew,
     subscriptionId: listing.stripeSubscriptionId,
   };
-  const promoted = isRunning(facts, now);
+  const promoted = isPromotedNow(facts.promotionStart, facts.promotionEnd, now);
   return {
     promoted,
     promotion_start: listing.promotionStart,
@@ -440,14 +436,12 @@ async function currentSubscription(db: Db, listingId: string): Promise<Subscript
   return newest(await liveSubscriptionsOfListing(db, listingId));
 }
 
-export async function promotionStatus(env: Env, user: { id: string }, listingId: string): Promise<PromotionStatus> {
-  const db = createDb(env);
+export async function promotionStatus(db: Db, user: { id: string }, listingId: string): Promise<PromotionStatus> {
   const listing = await ownListing(db, user, listingId);
   return statusOf(listing, await currentSubscription(db, listing.id));
 }
 
-export async function billingHistory(env: Env, user: { id: string }, listingId: string): Promise<BillingHistoryEntry[]> {
-  const db = createDb(env);
+export async function billingHistory(db: Db, user: { id: string }, listingId: string): Promise<BillingHistoryEntry[]> {
   const listing = await ownListing(db, user, listingId);
   const rows = await billingHistoryOfListing(db, listing.id);
   return rows.map((r) => ({
@@ -474,8 +468,7 @@ const sessionAnswer = (session: Pick<CheckoutSessionRow, "id" | "url">) => ({ ch
  * the winner's). The same Idempotency-Key from the same user within 24 hours answers the first
  * session. A user starts at most CHECKOUT_SESSIONS_PER_MINUTE new sessions a minute.
  */
-export async function startCheckout(env: Env, config: Config, user: { id: string }, listingId: string, origin: string, idempotencyKey: string | null = null) {
-  const db = createDb(env);
+export async function startCheckout(db: Db, config: Config, user: { id: string }, listingId: string, origin: string, idempotencyKey: string | null = null) {
   const windowStart = isoNow(Date.now() - IDEMPOTENCY_WINDOW_MS);
   const answerForKey = async () => {
     if (!idempotencyKey) return null;
@@ -593,8 +586,7 @@ async function changeSubscriptionsOfListing(
  * runs to promotion_end and then ends (cron or Stripe's deletion). With keys Stripe is told first; the
  * same change is applied here at once, under the compare-and-set.
  */
-export async function cancelPromotion(env: Env, config: Config, user: { id: string }, listingId: string): Promise<PromotionStatus> {
-  const db = createDb(env);
+export async function cancelPromotion(db: Db, config: Config, user: { id: string }, listingId: string): Promise<PromotionStatus> {
   const listing = await ownListing(db, user, listingId);
   const live = await liveSubscriptionsOfListing(db, listing.id);
   if (!live.length) throw conflict("This listing has no promotion subscription to cancel");
@@ -616,10 +608,9 @@ export async function cancelPromotion(env: Env, config: Config, user: { id: stri
 }
 
 /** GET users/promoted-listings: the user's listings that are or were promoted (or wait for approval), with their state. */
-export async function promotedListingsWithState(env: Env, userId: string): Promise<PromotedListing[]> {
-  const db = createDb(env);
+export async function promotedListingsWithState(db: Db, userId: string): Promise<PromotedListing[]> {
   const [listings, subscriptions, pending] = await Promise.all([
-    promotedListingsOfUser(env.DB, userId),
+    promotedListingsOfUser(db, userId),
     liveSubscriptionsOfUser(db, userId),
     pendingPromotionsOfUser(db, userId),
   ]);
@@ -651,7 +642,7 @@ export const endLapsedCancelledSubscriptions = (db: Db, nowIso: string) => markL
  * the event. A bad or stale signature, or a signed payload that is not an event of the expected shape,
  * is a 400 and changes nothing (the event is not recorded as applied).
  */
-export async function receiveWebhook(env: Env, config: Config, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+export async function receiveWebhook(db: Db, env: Env, config: Config, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
   if (!signature || !config.stripe.webhookSecret) throw badRequest("Invalid signature");
   let payload: unknown;
   try {
@@ -661,7 +652,7 @@ export async function receiveWebhook(env: Env, config: Config, rawBody: string, 
   }
   const event = eventEnvelope(payload);
   if (!event) throw badRequest("Malformed event: expected an object with id, type, created and data.object");
-  return applyStripeEvent(env, config, event);
+  return applyStripeEvent(db, env, config, event);
 }
 
 /**
@@ -673,9 +664,8 @@ export async function receiveWebhook(env: Env, config: Config, rawBody: string, 
  * calls this after its takedown and does not wait for Stripe: the cron retries
  * (stopSubscriptionsOfSuspendedUsers).
  */
-export async function stopSubscriptionsBeforeDelete(env: Env, scope: { listingId: string } | { userId: string }): Promise<void> {
+export async function stopSubscriptionsBeforeDelete(db: Db, env: Env, scope: { listingId: string } | { userId: string }): Promise<void> {
   const config = getConfig(env);
-  const db = createDb(env);
   // Checkouts still open (a tab left open) are closed first. Best effort: a session paid anyway is
   // cancelled and refunded when its events arrive (applyStripeEvent).
   const open = await openCheckoutSessionsOf(db, scope, isoNow());
@@ -715,11 +705,11 @@ export async function stopSubscriptionsBeforeDelete(env: Env, scope: { listingId
  * The cron's retry of a suspension's last step: suspended users whose subscriptions could not be
  * cancelled then (Stripe down) are stopped now. The number of users stopped.
  */
-export async function stopSubscriptionsOfSuspendedUsers(env: Env): Promise<number> {
+export async function stopSubscriptionsOfSuspendedUsers(db: Db, env: Env): Promise<number> {
   let stopped = 0;
-  for (const { userId } of await suspendedUsersWithLiveSubscriptions(createDb(env))) {
+  for (const { userId } of await suspendedUsersWithLiveSubscriptions(db)) {
     try {
-      await stopSubscriptionsBeforeDelete(env, { userId });
+      await stopSubscriptionsBeforeDelete(db, env, { userId });
       stopped++;
     } catch (err) {
       log.error("suspended_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" });
@@ -734,10 +724,9 @@ export async function stopSubscriptionsOfSuspendedUsers(env: Env): Promise<numbe
  * between (the promotion version it read); otherwise it stops again. An event that read the row before
  * the delete finds it gone and cancels at Stripe itself (applyStripeEvent). False: nothing to delete.
  */
-export async function deleteAfterStoppingSubscriptions(env: Env, scope: { listingId: string } | { userId: string }): Promise<boolean> {
-  const db = createDb(env);
+export async function deleteAfterStoppingSubscriptions(db: Db, env: Env, scope: { listingId: string } | { userId: string }): Promise<boolean> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    await stopSubscriptionsBeforeDelete(env, scope);
+    await stopSubscriptionsBeforeDelete(db, env, scope);
     const version = await promotionVersionOf(db, scope);
     if (version === null) return false;
     const live = "listingId" in scope ? await liveSubscriptionsOfListing(db, scope.listingId) : await liveSubscriptionsOfUser(db, scope.userId);

@@ -4,9 +4,10 @@
  * listing (the existing staff hide), suspending the user, or dismissing it; each is audited.
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
  */
+import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
 import { canViewListing } from "../contract/policies";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import { findListingRow, listingsOfUser } from "../db/queries/listings";
 import {
   blockedUsersOf,
@@ -17,31 +18,30 @@ import {
   insertBlock,
   insertReport,
   resolveReportRow,
-  revokeRefreshTokensOf,
   setOwnerListingsModeration,
   setSuspended,
   toReport,
 } from "../db/queries/reports";
+import { revokeRefreshTokensOfUser } from "../db/queries/sessions";
 import { findUserById, type UserRow } from "../db/queries/users";
 import { bumpPromotionVersionsOfUser } from "../db/queries/promotions";
 import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
-import { audit } from "./audit";
+import { insertAudit } from "../db/queries/audit";
 import { purgeListingCache } from "./edge-cache";
 import { editListingByStaff } from "./listings";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { stopSubscriptionsBeforeDelete } from "./promotions";
 
 /** Files a report, or answers the reporter's open report on the same target (created false). */
-export async function createReport(env: Env, reporter: UserRow, input: ReportInput): Promise<{ report: Report; created: boolean }> {
-  const db = createDb(env);
+export async function createReport(db: Db, reporter: UserRow, input: ReportInput): Promise<{ report: Report; created: boolean }> {
   let reportedUserId: string;
   let listingId: string | null = null;
   let conversationId: string | null = null;
   if (input.kind === "listing") {
-    const listing = await findListingRow(env.DB, input.listing_id);
+    const listing = await findListingRow(db, input.listing_id);
     if (!listing || !canViewListing(reporter, listing)) throw notFound("Listing not found");
     if (listing.user_id === reporter.id) throw forbidden(REPORT_TEXTS.ownListing);
     reportedUserId = listing.user_id;
@@ -69,19 +69,18 @@ export async function createReport(env: Env, reporter: UserRow, input: ReportInp
 }
 
 /** Applies staff's decision to an open report (409 once resolved); every step is audited. */
-export async function resolveReport(env: Env, actor: string, reportId: string, action: ReportAction): Promise<Report> {
-  const db = createDb(env);
+export async function resolveReport(db: Db, env: Env, actor: string, reportId: string, action: ReportAction): Promise<Report> {
   const report = await findReport(db, reportId);
   if (!report) throw notFound("Report not found");
   if (report.status !== "open") throw conflict(REPORT_TEXTS.reportNotOpen);
   const now = isoNow();
-  const resolve = [resolveReportRow(db, report.id, action, now), audit(db, actor, "report_resolve", "reports", report.id, { action })] as const;
+  const resolve = [resolveReportRow(db, report.id, action, now), insertAudit(db, actor, "report_resolve", "reports", report.id, { action })] as const;
   if (action === "suspend_user") {
-    await suspendUser(env, actor, report.reportedUserId, resolve);
+    await suspendUser(db, env, actor, report.reportedUserId, resolve);
   } else {
     if (action === "hide_listing") {
       if (!report.listingId) throw badRequest(REPORT_TEXTS.noListing);
-      await editListingByStaff(env, actor, report.listingId, { moderation_status: "hidden" });
+      await editListingByStaff(db, actor, report.listingId, { moderation_status: "hidden" });
     }
     const [res] = await db.batch(resolve);
     if (!res.meta.changes) throw conflict(REPORT_TEXTS.reportNotOpen);
@@ -89,60 +88,58 @@ export async function resolveReport(env: Env, actor: string, reportId: string, a
   return toReport((await findReport(db, report.id))!);
 }
 
-type Statement = Parameters<ReturnType<typeof createDb>["batch"]>[0][number];
+type Statement = BatchItem<"sqlite">;
 
 /**
  * Suspends an account in one batch (the flag, its visible listings to "suspended", every refresh
  * token revoked, the audit entry and any extra statements such as resolving the report), then
  * closes its sockets. Access tokens stop at requireUser.
  */
-export async function suspendUser(env: Env, actor: string, userId: string, extra: readonly Statement[] = []) {
-  const db = createDb(env);
+export async function suspendUser(db: Db, env: Env, actor: string, userId: string, extra: readonly Statement[] = []) {
   if (!(await findUserById(db, userId))) throw notFound("User not found");
+  const now = isoNow();
   await db.batch([
-    setSuspended(db, userId, isoNow()),
+    setSuspended(db, userId, now),
     setOwnerListingsModeration(db, userId, "visible", "suspended"),
     // A Stripe event applied from a read before this batch retries, and sees the suspension.
     bumpPromotionVersionsOfUser(db, userId),
-    revokeRefreshTokensOf(db, userId),
-    audit(db, actor, "user_suspend", "users", userId),
+    revokeRefreshTokensOfUser(db, userId, now),
+    insertAudit(db, actor, "user_suspend", "users", userId),
     ...extra,
-  ] as unknown as Parameters<typeof db.batch>[0]);
-  await purgeListingCache((await listingsOfUser(env.DB, userId, true)).map((l) => l.id));
-  await closeSocketsOfUser(env, userId, await conversationIdsOfUser(env, userId), "Account suspended");
+  ]);
+  await purgeListingCache((await listingsOfUser(db, userId, true)).map((l) => l.id), db);
+  await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
-  await stopSubscriptionsBeforeDelete(env, { userId }).catch((err: unknown) =>
+  await stopSubscriptionsBeforeDelete(db, env, { userId }).catch((err: unknown) =>
     log.error("suspension_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
 }
 
 /** Lifts a suspension: the listings it hid are visible again. The number of listings restored. */
-export async function unsuspendUser(env: Env, actor: string, userId: string): Promise<number> {
-  const db = createDb(env);
+export async function unsuspendUser(db: Db, actor: string, userId: string): Promise<number> {
   if (!(await findUserById(db, userId))) throw notFound("User not found");
   const [, restored] = await db.batch([
     setSuspended(db, userId, null),
     setOwnerListingsModeration(db, userId, "suspended", "visible"),
-    audit(db, actor, "user_unsuspend", "users", userId),
+    insertAudit(db, actor, "user_unsuspend", "users", userId),
   ]);
-  if (restored.meta.changes) await purgeListingCache([]);
+  if (restored.meta.changes) await purgeListingCache([], db);
   return restored.meta.changes ?? 0;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Blocks.
 
-export async function blockUser(env: Env, blocker: UserRow, blockedId: string) {
-  const db = createDb(env);
+export async function blockUser(db: Db, blocker: UserRow, blockedId: string) {
   if (blockedId === blocker.id) throw badRequest(REPORT_TEXTS.blockSelf);
   if (!(await findUserById(db, blockedId))) throw notFound("User not found");
   await insertBlock(db, blocker.id, blockedId);
   return blockedUsersOf(db, blocker.id);
 }
 
-export const unblockUser = async (env: Env, blocker: UserRow, blockedId: string) => {
-  await deleteBlock(createDb(env), blocker.id, blockedId);
+export const unblockUser = async (db: Db, blocker: UserRow, blockedId: string) => {
+  await deleteBlock(db, blocker.id, blockedId);
 };
 
-export const blockedUsers = (env: Env, userId: string) => blockedUsersOf(createDb(env), userId);
+export const blockedUsers = (db: Db, userId: string) => blockedUsersOf(db, userId);

@@ -2,12 +2,14 @@
  * Scam shield for staff (issue 13): the Safety queue of flagged conversations and their review. The
  * rules are in scam-shield.ts; messaging stores the flags with each message.
  */
+import type { Pagination } from "../contract/listings";
 import { isScamReason, SCAM_REASON_LABELS, SCAM_REASONS, type SafetyQueueItem, type ScamReason } from "../contract/safety";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import { findSafetyState, flaggedMessagesOf, markSafetyReviewed, safetyQueuePage, type SafetyCursor } from "../db/queries/safety";
+import { keysetPage } from "../lib/cursor";
 import { notFound } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { audit } from "./audit";
+import { insertAudit } from "../db/queries/audit";
 
 /** Flagged messages shown per conversation in the queue (the newest). */
 const MESSAGES_PER_ITEM = 20;
@@ -27,12 +29,11 @@ export function parseReasons(json: string | null): ScamReason[] {
 
 const nameOf = (first: string | null, last: string | null) => (first === null ? "Deleted user" : `${first} ${last ?? ""}`.trim());
 
-/** One page of the queue (`limit + 1` rows read, so the caller knows whether there is more). */
-export async function safetyQueue(env: Env, cursor: SafetyCursor | null, limit: number): Promise<{ items: SafetyQueueItem[]; hasMore: boolean }> {
-  const rows = await safetyQueuePage(env.DB, cursor, limit + 1);
-  const page = rows.slice(0, limit);
+/** One page of the queue, newest flag first. */
+export async function safetyQueue(db: Db, cursor: SafetyCursor | null, limit: number): Promise<{ items: SafetyQueueItem[]; pagination: Pagination }> {
+  const { items: page, pagination } = keysetPage(await safetyQueuePage(db, cursor, limit + 1), limit, (last) => ({ t: last.safety_flagged_at, id: last.id }));
   const messages = await flaggedMessagesOf(
-    env.DB,
+    db,
     page.map((r) => r.id),
     MESSAGES_PER_ITEM,
   );
@@ -52,18 +53,17 @@ export async function safetyQueue(env: Env, cursor: SafetyCursor | null, limit: 
         .map((m) => ({ id: m.id, sender_id: m.sender_id, text: m.text, timestamp: m.created_at, reasons: parseReasons(m.safety_flags) })),
     };
   });
-  return { items, hasMore: rows.length > limit };
+  return { items, pagination };
 }
 
 /**
  * Staff reviewed a flagged conversation: it leaves the queue (until a new flag). 404 for no such
  * conversation or one never flagged; a second review is a no-op (changed false, nothing audited).
  */
-export async function reviewSafety(env: Env, actor: string, conversationId: string): Promise<{ changed: boolean }> {
-  const db = createDb(env);
+export async function reviewSafety(db: Db, actor: string, conversationId: string): Promise<{ changed: boolean }> {
   const state = await findSafetyState(db, conversationId);
   if (!state?.flaggedAt) throw notFound("Flagged conversation not found");
   if (state.reviewedAt && state.reviewedAt >= state.flaggedAt) return { changed: false };
-  const [res] = await db.batch([markSafetyReviewed(db, conversationId, isoNow()), audit(db, actor, "safety_review", "conversations", conversationId)]);
+  const [res] = await db.batch([markSafetyReviewed(db, conversationId, isoNow()), insertAudit(db, actor, "safety_review", "conversations", conversationId)]);
   return { changed: !!res.meta.changes };
 }

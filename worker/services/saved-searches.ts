@@ -21,7 +21,7 @@ import {
   type SavedSearchUnsubscribeResponse,
 } from "../contract/saved-searches";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import {
   candidateSearches,
   claimAlert,
@@ -74,13 +74,12 @@ function readQuery(query: string) {
   return { canonical, universityId: read.filters.university_id ?? null };
 }
 
-export async function listSavedSearches(env: Env, userId: string): Promise<SavedSearch[]> {
-  return (await savedSearchesOf(createDb(env), userId)).map(toSavedSearch);
+export async function listSavedSearches(db: Db, userId: string): Promise<SavedSearch[]> {
+  return (await savedSearchesOf(db, userId)).map(toSavedSearch);
 }
 
-export async function createSavedSearch(env: Env, userId: string, input: SavedSearchCreate): Promise<SavedSearch> {
+export async function createSavedSearch(db: Db, userId: string, input: SavedSearchCreate): Promise<SavedSearch> {
   const { canonical, universityId } = readQuery(input.query);
-  const db = createDb(env);
   const mine = await savedSearchesOf(db, userId);
   const same = mine.find((s) => s.query === canonical);
   if (same) throw conflict(`You already saved this search as "${same.name}".`);
@@ -112,8 +111,7 @@ export async function createSavedSearch(env: Env, userId: string, input: SavedSe
   return toSavedSearch(row);
 }
 
-export async function updateSavedSearch(env: Env, userId: string, id: string, patch: SavedSearchPatch): Promise<SavedSearch> {
-  const db = createDb(env);
+export async function updateSavedSearch(db: Db, userId: string, id: string, patch: SavedSearchPatch): Promise<SavedSearch> {
   const row = await findOwnSavedSearch(db, userId, id);
   if (!row) throw notFound("Saved search not found");
   const now = isoNow();
@@ -128,8 +126,8 @@ export async function updateSavedSearch(env: Env, userId: string, id: string, pa
   return toSavedSearch(updated);
 }
 
-export async function deleteSavedSearch(env: Env, userId: string, id: string): Promise<void> {
-  const deleted = await deleteOwnSavedSearch(createDb(env), userId, id);
+export async function deleteSavedSearch(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await deleteOwnSavedSearch(db, userId, id);
   if (!deleted.length) throw notFound("Saved search not found");
 }
 
@@ -139,18 +137,17 @@ export async function deleteSavedSearch(env: Env, userId: string, id: string): P
  * alerts the owner paused in the profile (409 saying so).
  */
 /** What an unsubscribe link is about (the page names the search before anything changes); nothing changes. */
-export async function readUnsubscribeLink(env: Env, config: Config, token: string): Promise<SavedSearchUnsubscribeResponse> {
+export async function readUnsubscribeLink(db: Db, config: Config, token: string): Promise<SavedSearchUnsubscribeResponse> {
   const id = await verifySavedSearchToken(config.jwtSecret, token);
   if (!id) throw apiError(400, { detail: UNSUBSCRIBE_LINK_INVALID });
-  const row = await findSavedSearch(createDb(env), id);
+  const row = await findSavedSearch(db, id);
   if (!row) throw notFound(SAVED_SEARCH_GONE);
   return { name: row.name, paused: row.pausedAt !== null };
 }
 
-export async function applyUnsubscribeLink(env: Env, config: Config, token: string, paused: boolean, now: number = Date.now()): Promise<SavedSearchUnsubscribeResponse> {
+export async function applyUnsubscribeLink(db: Db, config: Config, token: string, paused: boolean, now: number = Date.now()): Promise<SavedSearchUnsubscribeResponse> {
   const id = await verifySavedSearchToken(config.jwtSecret, token);
   if (!id) throw apiError(400, { detail: UNSUBSCRIBE_LINK_INVALID });
-  const db = createDb(env);
   const nowIso = isoNow(now);
   if (paused) {
     const updated = await pauseSavedSearchByLink(db, id, nowIso);
@@ -175,14 +172,14 @@ const MATCH_CHUNK = 1000;
  * candidate query, one match statement per candidate search and one insert per matching search (for
  * up to MATCH_CHUNK listings), then the sends: O(searches), however many listings were approved.
  */
-export async function alertSavedSearches(env: Env, config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
+export async function alertSavedSearches(db: Db, env: Env, config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
   try {
     const ids = [...new Set(listingIds)];
     const touched = new Set<string>();
     const filtersOf = new Map<string, Filters | null>();
     for (let i = 0; i < ids.length; i += MATCH_CHUNK) {
       const chunk = ids.slice(i, i + MATCH_CHUNK);
-      const candidates = await candidateSearches(env.DB, chunk);
+      const candidates = await candidateSearches(db, chunk);
       if (!candidates.length) continue;
       const parsed = candidates.flatMap((c) => {
         if (!filtersOf.has(c.id)) {
@@ -192,11 +189,11 @@ export async function alertSavedSearches(env: Env, config: Config, listingIds: s
         const filters = filtersOf.get(c.id);
         return filters ? [{ id: c.id, userId: c.user_id, filters }] : [];
       });
-      const hits = await matchingListings(env.DB, chunk, parsed);
-      await recordHits(env.DB, hits, isoNow(now));
+      const hits = await matchingListings(db, chunk, parsed);
+      await recordHits(db, hits, isoNow(now));
       for (const id of hits.keys()) touched.add(id);
     }
-    if (touched.size) await sendSavedSearchAlerts(env, config, now, [...touched]);
+    if (touched.size) await sendSavedSearchAlerts(db, env, config, now, [...touched]);
   } catch (err) {
     logFailure("saved_search_alerts_failed", err);
   }
@@ -218,13 +215,13 @@ const SEND_BATCH = 100;
  * Sends the alerts due at `now` (or only those of `only`), at most SEND_BATCH, oldest waiting hit
  * first: see dueSearches for the rule. Returns how many emails went out.
  */
-export async function sendSavedSearchAlerts(env: Env, config: Config, now: number = Date.now(), only?: string[]): Promise<number> {
+export async function sendSavedSearchAlerts(db: Db, env: Env, config: Config, now: number = Date.now(), only?: string[]): Promise<number> {
   const alertedBefore = isoNow(now - SAVED_SEARCH.alertEveryMs);
   const digestBefore = isoNow(now - SAVED_SEARCH.digestAfterMs);
   let sent = 0;
-  for (const search of await dueSearches(env.DB, alertedBefore, digestBefore, SEND_BATCH, only)) {
+  for (const search of await dueSearches(db, alertedBefore, digestBefore, SEND_BATCH, only)) {
     try {
-      if (await sendOne(env, config, search, now, alertedBefore)) sent++;
+      if (await sendOne(db, env, config, search, now, alertedBefore)) sent++;
     } catch (err) {
       log.warn("saved_search_alert_failed", isDatabaseError(err) ? { code: databaseErrorCode(err) ?? "database" } : { message: String(err) });
     }
@@ -232,18 +229,18 @@ export async function sendSavedSearchAlerts(env: Env, config: Config, now: numbe
   return sent;
 }
 
-async function sendOne(env: Env, config: Config, search: DueSearch, now: number, alertedBefore: string): Promise<boolean> {
+async function sendOne(db: Db, env: Env, config: Config, search: DueSearch, now: number, alertedBefore: string): Promise<boolean> {
   const nowIso = isoNow(now);
   // Notifications off, or a suspended account: nothing is sent, and these hits are never sent later.
   if (!search.email_on_saved_search || search.suspended_at) {
-    await markHitsEmailed(env.DB, search.id, nowIso, nowIso);
+    await markHitsEmailed(db, search.id, nowIso, nowIso);
     return false;
   }
   // Listings no longer public (taken, hidden, deleted, back in review) are not announced.
-  await dropHiddenHits(env.DB, search.id);
-  const hits = await waitingHits(env.DB, search.id);
+  await dropHiddenHits(db, search.id);
+  const hits = await waitingHits(db, search.id);
   if (!hits.length) return false;
-  if (!(await claimAlert(env.DB, search.id, nowIso, alertedBefore))) return false;
+  if (!(await claimAlert(db, search.id, nowIso, alertedBefore))) return false;
   const base = config.publicBaseUrl;
   const token = await signSavedSearchToken(config.jwtSecret, search.id, SAVED_SEARCH.unsubscribeTokenTtlDays * 86_400, now);
   const shown = hits.slice(0, SAVED_SEARCH.listingsPerEmail).map((h) => ({
@@ -261,14 +258,14 @@ async function sendOne(env: Env, config: Config, search: DueSearch, now: number,
     `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
   );
   try {
-    await sendEmail(env, config, message);
+    await sendEmail(db, env, config, message);
   } catch (err) {
     // The hits stay waiting and the allowance permits again in an hour (not at once: a search whose
     // sends keep failing must not come first in every run and starve the others).
-    await retryAlertLater(env.DB, search.id, nowIso, isoNow(now - SAVED_SEARCH.alertEveryMs + SAVED_SEARCH.retryFailedAfterMs));
+    await retryAlertLater(db, search.id, nowIso, isoNow(now - SAVED_SEARCH.alertEveryMs + SAVED_SEARCH.retryFailedAfterMs));
     throw err;
   }
   // Exactly what this email covered: a hit recorded while it was being sent waits for the next one.
-  await markHitsEmailed(env.DB, search.id, hits.reduce((max, h) => (h.created_at > max ? h.created_at : max), ""), nowIso);
+  await markHitsEmailed(db, search.id, hits.reduce((max, h) => (h.created_at > max ? h.created_at : max), ""), nowIso);
   return true;
 }

@@ -5,12 +5,18 @@
  * leaked, so the whole family is revoked, except within a 30-second grace window: two tabs that
  * refresh at the same moment both present the same token, and the second gets the same new pair.
  */
-import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { AuthResponse } from "../contract/auth";
 import type { Config } from "../env";
 import type { Db } from "../db/client";
+import {
+  findRefreshToken,
+  findRefreshTokenByHash,
+  insertRefreshToken,
+  revokeRefreshTokenFamily,
+  rotateRefreshToken,
+  type RefreshTokenRow,
+} from "../db/queries/sessions";
 import { findUserById, toPrivateUser } from "../db/queries/users";
-import { refreshTokens } from "../db/schema";
 import { base64ToBytes, bytesToBase64Url, sha256Hex } from "../lib/encoding";
 import { apiError, unauthorized } from "../lib/errors";
 import { REPORT_TEXTS } from "../contract/reports";
@@ -68,20 +74,13 @@ async function withUser(db: Db, userId: string, pair: TokenPair): Promise<AuthRe
   return { ...pair, token_type: "bearer", user: toPrivateUser(user) };
 }
 
-/** The cron's statement (for its db.batch): refresh tokens expired or revoked are of no further use. */
-export const deleteDeadRefreshTokens = (db: Db, nowIso: string) =>
-  db.delete(refreshTokens).where(or(lt(refreshTokens.expiresAt, nowIso), isNotNull(refreshTokens.revokedAt)));
-
-const revokeFamily = (db: Db, familyId: string) =>
-  db.update(refreshTokens).set({ revokedAt: isoNow() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
-
 /** Starts a new session (sign-in, verified email, Google). */
 export async function startSession(db: Db, config: Config, userId: string, now = Date.now()): Promise<AuthResponse> {
   // A suspended account gets no session (sign-in, Google, a verified email): 403 with the reason.
   const user = await findUserById(db, userId);
   if (user?.suspendedAt) throw suspended();
   const token = newRefreshToken();
-  await db.insert(refreshTokens).values({
+  await insertRefreshToken(db, {
     id: newId(),
     userId,
     familyId: newId(),
@@ -95,7 +94,7 @@ export async function startSession(db: Db, config: Config, userId: string, now =
 /** Exchanges a refresh token for a new pair. */
 export async function rotateSession(db: Db, config: Config, presented: string, now = Date.now()): Promise<AuthResponse> {
   const hash = await sha256Hex(presented);
-  const row = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).get();
+  const row = await findRefreshTokenByHash(db, hash);
   // A suspended account's tokens were revoked with the suspension; it hears why rather than "expired".
   const user = row ? await findUserById(db, row.userId) : null;
   if (user?.suspendedAt) throw suspended();
@@ -109,22 +108,16 @@ export async function rotateSession(db: Db, config: Config, presented: string, n
   const pair: TokenPair = { access_token: await signAccessToken(config.jwtSecret, row.userId, undefined, user?.tokenVersion ?? 0), refresh_token: next };
   const sealed = await seal(config.jwtSecret, presented, pair);
   const nextExpiry = Math.min(now + REFRESH_TOKEN_TTL_MS, Date.parse(familyEnd));
-  // One transaction: the guarded update marks the token rotated (only one of two racing requests
-  // wins), and the new token is inserted only if this request's update is the one that landed.
-  const d1 = db.$client;
-  const [rotated] = await d1.batch([
-    // revoked_at too: a reset or sign-out landing between the read above and this batch wins.
-    d1.prepare("UPDATE refresh_tokens SET rotated_at = ?, successor = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL").bind(nowIso, sealed, row.id),
-    d1
-      .prepare(
-        `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, family_expires_at, created_at)
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM refresh_tokens WHERE id = ? AND successor = ?)`,
-      )
-      .bind(newId(), row.userId, row.familyId, await sha256Hex(next), isoNow(nextExpiry), familyEnd, nowIso, row.id, sealed),
-  ]);
+  // One transaction: only one of two racing requests rotates the token (the query's comment).
+  const [rotated] = await rotateRefreshToken(
+    db,
+    row,
+    { id: newId(), tokenHash: await sha256Hex(next), expiresAt: isoNow(nextExpiry), familyExpiresAt: familyEnd, sealed },
+    nowIso,
+  );
   if (!rotated?.meta.changes) {
     // Another request rotated this token a moment ago: answer the pair it made.
-    const winner = await db.select().from(refreshTokens).where(eq(refreshTokens.id, row.id)).get();
+    const winner = await findRefreshToken(db, row.id);
     if (!winner?.rotatedAt) throw unauthorized(SESSION_EXPIRED);
     return replayWithinGrace(db, config, winner, presented, now);
   }
@@ -138,33 +131,19 @@ export async function rotateSession(db: Db, config: Config, presented: string, n
 async function replayWithinGrace(
   db: Db,
   config: Config,
-  row: typeof refreshTokens.$inferSelect,
+  row: RefreshTokenRow,
   presented: string,
   now: number,
 ): Promise<AuthResponse> {
   const withinGrace = now - Date.parse(row.rotatedAt!) <= ROTATION_GRACE_MS;
   const pair = withinGrace && row.successor ? await unseal(config.jwtSecret, presented, row.successor) : null;
   if (pair) return withUser(db, row.userId, pair);
-  await revokeFamily(db, row.familyId);
+  await revokeRefreshTokenFamily(db, row.familyId, isoNow(now));
   throw unauthorized(SESSION_EXPIRED);
 }
 
 /** Sign-out: revokes the presented token's family. */
 export async function endSession(db: Db, presented: string): Promise<void> {
-  const row = await db
-    .select({ familyId: refreshTokens.familyId })
-    .from(refreshTokens)
-    .where(eq(refreshTokens.tokenHash, await sha256Hex(presented)))
-    .get();
-  if (row) await revokeFamily(db, row.familyId);
+  const row = await findRefreshTokenByHash(db, await sha256Hex(presented));
+  if (row) await revokeRefreshTokenFamily(db, row.familyId, isoNow());
 }
-
-/**
- * Password reset, Google taking over an unverified account: every session of the user ends (refresh
- * tokens here; access tokens by the token version the caller bumps in the same batch).
- */
-export const revokeAllSessions = (db: Db, userId: string) =>
-  db
-    .update(refreshTokens)
-    .set({ revokedAt: isoNow() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));

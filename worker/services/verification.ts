@@ -8,13 +8,13 @@ import { LIMITS } from "../contract/constants";
 import { isIdVerified } from "../contract/policies";
 import { submitVerificationSchema, VERIFICATION_MESSAGES as M, type VerificationRequest } from "../contract/verification";
 import type { Config } from "../env";
-import { createDb } from "../db/client";
+import type { Db } from "../db/client";
 import type { UserRow } from "../db/queries/users";
 import { decideRequest, deleteRequest, findRequest, latestRequestOf, rememberUpload, submitRequest, type VerificationRequestRow } from "../db/queries/verification";
 import { apiError, badRequest, conflict, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { audit } from "./audit";
+import { insertAudit } from "../db/queries/audit";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS } from "./files";
 import { notifyVerificationReview } from "./notifications";
 
@@ -42,7 +42,7 @@ const extensionType = (filename: string) => {
 };
 
 /** Stores a document in the private bucket; returns its reference. */
-export async function uploadDocument(env: Env, userId: string, body: { image_data: string; filename?: string; content_type?: string }) {
+export async function uploadDocument(db: Db, env: Env, userId: string, body: { image_data: string; filename?: string; content_type?: string }) {
   if (decodedSize(body.image_data) > LIMITS.documentMaxBytes) throw apiError(413, { detail: M.tooLarge });
   const bytes = decodeDataUrl(body.image_data);
   if (!bytes || bytes.length === 0) throw badRequest(M.missing);
@@ -55,19 +55,18 @@ export async function uploadDocument(env: Env, userId: string, body: { image_dat
   const key = `documents/${userId}/${newId()}.${EXTENSIONS[type]}`;
   await env.ID_DOCUMENTS.put(key, bytes, { httpMetadata: { contentType: type } });
   // Remembered until it is submitted; the cron deletes documents left unsubmitted for 24 hours.
-  await rememberUpload(createDb(env), key, userId);
+  await rememberUpload(db, key, userId);
   return `${REFERENCE_PREFIX}${key}`;
 }
 
 /** Sends an uploaded document for review; the user becomes pending. */
-export async function submitForReview(env: Env, user: UserRow, body: z.infer<typeof submitVerificationSchema>): Promise<VerificationRequest> {
+export async function submitForReview(db: Db, env: Env, user: UserRow, body: z.infer<typeof submitVerificationSchema>): Promise<VerificationRequest> {
   if (isIdVerified({ id_verification_status: user.idVerificationStatus })) throw conflict(M.alreadyVerified);
   if (user.idVerificationStatus === "pending") throw conflict(M.pending);
   const key = body.id_document_url.startsWith(REFERENCE_PREFIX) ? body.id_document_url.slice(REFERENCE_PREFIX.length) : "";
   if (!key.startsWith(`documents/${user.id}/`) || !(await env.ID_DOCUMENTS.head(key))) {
     throw validationFailed([{ path: "id_document_url", message: M.missing }]);
   }
-  const db = createDb(env);
   const id = newId();
   const now = isoNow();
   // Guarded on the status read above, so two submissions cannot both create a pending request.
@@ -88,8 +87,7 @@ export async function submitForReview(env: Env, user: UserRow, body: z.infer<typ
 const ALREADY_REVIEWED = "This verification request was already reviewed.";
 
 /** Staff's decision on a user's latest request; a repeated identical decision changes nothing. */
-export async function reviewRequest(env: Env, config: Config, actor: string, id: string, review: z.infer<typeof reviewSchema>) {
-  const db = createDb(env);
+export async function reviewRequest(db: Db, env: Env, config: Config, actor: string, id: string, review: z.infer<typeof reviewSchema>) {
   const row = await findRequest(db, id);
   if (!row) throw notFound("Verification request not found");
   // A decision applies to the user's latest request only: approving an old document after the
@@ -100,11 +98,11 @@ export async function reviewRequest(env: Env, config: Config, actor: string, id:
   if (row.status !== "pending" && row.status !== review.status) throw conflict(ALREADY_REVIEWED);
   const [changed] = await db.batch([
     ...decideRequest(db, row, review.status, review.rejection_reason ?? null, isoNow()),
-    audit(db, actor, `verification_${review.status}`, "verification_requests", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
+    insertAudit(db, actor, `verification_${review.status}`, "verification_requests", id, review.rejection_reason ? { reason: review.rejection_reason } : undefined),
   ]);
   const updated = (await findRequest(db, id))!;
   // Lost a race to a different decision: say so rather than report a decision that did not apply.
   if (!changed.meta.changes && updated.status !== review.status) throw conflict(ALREADY_REVIEWED);
-  if (changed.meta.changes) await notifyVerificationReview(env, config, row.userId, review.status === "approved", review.rejection_reason ?? null);
+  if (changed.meta.changes) await notifyVerificationReview(db, env, config, row.userId, review.status === "approved", review.rejection_reason ?? null);
   return { changed: !!changed.meta.changes, data: toVerificationRequest(updated) };
 }

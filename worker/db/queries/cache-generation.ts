@@ -4,13 +4,15 @@
  * `purgeListingCache`).
  */
 
+import type { Db } from "../client";
+
 /** The current generation: one primary-key read (1 row). 0 when the row is missing (never after migration 0019). */
-export async function readCacheGeneration(db: D1Database): Promise<number> {
-  const row = await db.prepare("SELECT generation FROM cache_generation WHERE id = 1").first<{ generation: number }>();
+export async function readCacheGeneration(db: Db): Promise<number> {
+  const row = await db.$client.prepare("SELECT generation FROM cache_generation WHERE id = 1").first<{ generation: number }>();
   return row?.generation ?? 0;
 }
 
 /** Moves the generation on: every cached answer produced before it is refused from now on. */
-export async function bumpCacheGeneration(db: D1Database): Promise<void> {
-  await db.prepare("UPDATE cache_generation SET generation = generation + 1 WHERE id = 1").run();
+export async function bumpCacheGeneration(db: Db): Promise<void> {
+  await db.$client.prepare("UPDATE cache_generation SET generation = generation + 1 WHERE id = 1").run();
 }

@@ -11,10 +11,11 @@ import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
 import { conversations, messages } from "../schema";
-import { PUBLIC_LISTING_SQL } from "./public-listing";
-import { imageUrl } from "./users";
+import { PUBLIC_LISTING_SQL } from "./listing-sql";
+import { imageUrl } from "../../lib/image-url";
 
 export type ConversationRow = typeof conversations.$inferSelect;
+
 export type MessageRow = typeof messages.$inferSelect;
 
 /** The stored order of a pair. */
@@ -134,7 +135,8 @@ export interface ConversationCursor {
 }
 
 /** A user's conversations, newest activity first, after the cursor (keyset on (activity, id)). */
-export async function conversationsPage(d1: D1Database, userId: string, cursor: ConversationCursor | null, limit: number): Promise<Conversation[]> {
+export async function conversationsPage(db: Db, userId: string, cursor: ConversationCursor | null, limit: number): Promise<Conversation[]> {
+  const d1 = db.$client;
   const after = cursor ? `AND (${ACTIVITY}, c.id) < (?2, ?3)` : "";
   const binds: unknown[] = cursor ? [userId, cursor.t, cursor.id] : [userId];
   const { results } = await d1
@@ -145,8 +147,8 @@ export async function conversationsPage(d1: D1Database, userId: string, cursor: 
 }
 
 /** One conversation as `userId` sees it, or null when it does not exist or they are not in it. */
-export async function conversationView(d1: D1Database, userId: string, conversationId: string): Promise<Conversation | null> {
-  const row = await d1.prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND c.id = ?2`).bind(userId, conversationId).first<ConversationListRow>();
+export async function conversationView(db: Db, userId: string, conversationId: string): Promise<Conversation | null> {
+  const row = await db.$client.prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND c.id = ?2`).bind(userId, conversationId).first<ConversationListRow>();
   return row ? toConversation(row) : null;
 }
 
@@ -351,8 +353,8 @@ export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor
  * index and conversations_user_b_idx find them; each first message and first reply is one seek of
  * messages_conversation_idx). Unreplied conversations are left out.
  */
-export async function firstReplyDelays(d1: D1Database, userId: string, sinceIso: string, limit = 200): Promise<number[]> {
-  const { results } = await d1
+export async function firstReplyDelays(db: Db, userId: string, sinceIso: string, limit = 200): Promise<number[]> {
+  const { results } = await db.$client
     .prepare(
       `WITH mine AS (
          SELECT id, created_at FROM conversations WHERE user_a = ?1 AND created_at >= ?2

@@ -3,8 +3,8 @@ import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { REPORT_REASON_LABELS, type AdminReport, type BlockedUser, type Report, type ReportAction, type ReportReason } from "../../contract/reports";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
-import { blocks, conversations, listings, refreshTokens, reports, users } from "../schema";
-import { imageUrl } from "./users";
+import { blocks, conversations, listings, reports, users } from "../schema";
+import { imageUrl } from "../../lib/image-url";
 
 export type ReportRow = typeof reports.$inferSelect;
 
@@ -65,9 +65,9 @@ interface AdminReportRow {
 const nameOf = (first: string | null, last: string | null) => (first === null ? "Deleted user" : `${first} ${last ?? ""}`.trim());
 
 /** Reports of one status, newest first, after the cursor (keyset on created_at, id), one statement. */
-export async function reportsPage(d1: D1Database, status: "open" | "resolved", cursor: { c: string; id: string } | null, limit: number): Promise<AdminReport[]> {
+export async function reportsPage(db: Db, status: "open" | "resolved", cursor: { c: string; id: string } | null, limit: number): Promise<AdminReport[]> {
   const after = cursor ? "AND (r.created_at, r.id) < (?2, ?3)" : "";
-  const { results } = await d1
+  const { results } = await db.$client
     .prepare(
       `SELECT r.*, ru.first_name AS reporter_first, ru.last_name AS reporter_last,
               tu.first_name AS reported_first, tu.last_name AS reported_last, tu.suspended_at AS reported_suspended_at,
@@ -120,12 +120,6 @@ export const setOwnerListingsModeration = (db: Db, userId: string, from: "visibl
     .update(listings)
     .set({ moderationStatus: to, updatedAt: isoNow() })
     .where(and(eq(listings.userId, userId), eq(listings.moderationStatus, from)));
-
-export const revokeRefreshTokensOf = (db: Db, userId: string) =>
-  db
-    .update(refreshTokens)
-    .set({ revokedAt: isoNow() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 
 // ---------------------------------------------------------------------------------------------
 // Blocks.

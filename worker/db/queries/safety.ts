@@ -37,9 +37,9 @@ export interface SafetyCursor {
 const PENDING_SQL = "c.safety_flagged_at IS NOT NULL AND (c.safety_reviewed_at IS NULL OR c.safety_reviewed_at < c.safety_flagged_at)";
 
 /** Up to `limit` pending conversations, newest flag first, after the cursor, with both names. */
-export async function safetyQueuePage(d1: D1Database, cursor: SafetyCursor | null, limit: number): Promise<SafetyQueueRow[]> {
+export async function safetyQueuePage(db: Db, cursor: SafetyCursor | null, limit: number): Promise<SafetyQueueRow[]> {
   const after = cursor ? "AND (c.safety_flagged_at, c.id) < (?1, ?2)" : "";
-  const { results } = await d1
+  const { results } = await db.$client
     .prepare(
       `SELECT c.id, c.user_a, c.user_b, c.safety_flagged_at, c.safety_reasons,
               ua.first_name AS a_first_name, ua.last_name AS a_last_name,
@@ -57,10 +57,10 @@ export async function safetyQueuePage(d1: D1Database, cursor: SafetyCursor | nul
 }
 
 /** The newest `perConversation` flagged messages of each conversation, in one statement. */
-export async function flaggedMessagesOf(d1: D1Database, conversationIds: string[], perConversation: number): Promise<FlaggedMessageRow[]> {
+export async function flaggedMessagesOf(db: Db, conversationIds: string[], perConversation: number): Promise<FlaggedMessageRow[]> {
   if (conversationIds.length === 0) return [];
   const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
-  const { results } = await d1
+  const { results } = await db.$client
     .prepare(
       `SELECT id, conversation_id, sender_id, text, safety_flags, created_at FROM (
          SELECT m.*, ROW_NUMBER() OVER (PARTITION BY m.conversation_id ORDER BY m.created_at DESC, m.id DESC) AS n

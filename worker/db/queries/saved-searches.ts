@@ -8,8 +8,8 @@ import type { BrowseQuery } from "../../contract/listings";
 import type { SavedSearch } from "../../contract/saved-searches";
 import type { Db } from "../client";
 import { savedSearches } from "../schema";
-import { browseFilterSql } from "./listings";
-import { PUBLIC_LISTING_SQL } from "./public-listing";
+import { browseFilterSql } from "../browse/filters";
+import { PUBLIC_LISTING_SQL } from "./listing-sql";
 
 type SavedSearchRow = typeof savedSearches.$inferSelect;
 
@@ -81,8 +81,8 @@ export interface CandidateSearch {
  * any university (NULL), not paused, of students who want these emails and are not suspended. (A
  * search never matches its owner's own listings: matchingListings leaves them out.)
  */
-export async function candidateSearches(db: D1Database, listingIds: string[]): Promise<CandidateSearch[]> {
-  const { results } = await db
+export async function candidateSearches(db: Db, listingIds: string[]): Promise<CandidateSearch[]> {
+  const { results } = await db.$client
     .prepare(
       `SELECT s.id, s.user_id, s.query FROM saved_searches s
        JOIN users u ON u.id = s.user_id AND u.email_on_saved_search = 1 AND u.suspended_at IS NULL
@@ -105,7 +105,7 @@ const BATCH = 50;
  * match; a search never matches its owner's own listings. Searches matching nothing are left out.
  */
 export async function matchingListings(
-  db: D1Database,
+  db: Db,
   listingIds: string[],
   searches: { id: string; userId: string; filters: Omit<BrowseQuery, "limit" | "last_evaluated_key"> }[],
 ): Promise<Map<string, string[]>> {
@@ -116,7 +116,7 @@ export async function matchingListings(
     if (none) continue;
     statements.push({
       id: s.id,
-      stmt: db
+      stmt: db.$client
         // CROSS JOIN keeps json_each outside: each id is a primary-key lookup. (Written as `l.id IN
         // (SELECT value FROM json_each(?))`, SQLite walked a browse index over every public listing
         // of the university instead.)
@@ -127,7 +127,7 @@ export async function matchingListings(
   const matched = new Map<string, string[]>();
   for (let i = 0; i < statements.length; i += BATCH) {
     const chunk = statements.slice(i, i + BATCH);
-    const results = await db.batch<{ id: string }>(chunk.map((c) => c.stmt));
+    const results = await db.$client.batch<{ id: string }>(chunk.map((c) => c.stmt));
     results.forEach((r, j) => {
       if (r.results.length) matched.set(chunk[j]!.id, r.results.map((row) => row.id));
     });
@@ -136,13 +136,13 @@ export async function matchingListings(
 }
 
 /** Records hits (one statement per search); a pair already recorded (a re-approval) stays as it was, emailed or not. */
-export async function recordHits(db: D1Database, hits: Map<string, string[]>, now: string): Promise<void> {
+export async function recordHits(db: Db, hits: Map<string, string[]>, now: string): Promise<void> {
   const statements = [...hits].map(([searchId, listingIds]) =>
-    db
+    db.$client
       .prepare("INSERT OR IGNORE INTO saved_search_hits (search_id, listing_id, created_at) SELECT ?, value, ? FROM json_each(?)")
       .bind(searchId, now, JSON.stringify(listingIds)),
   );
-  for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH));
+  for (let i = 0; i < statements.length; i += BATCH) await db.$client.batch(statements.slice(i, i + BATCH));
 }
 
 export interface DueSearch {
@@ -162,7 +162,7 @@ export interface DueSearch {
  * (`alertedBefore`); a daily search also waits until its oldest waiting hit is a day old (`digestBefore`).
  * `only` narrows to some searches (right after an approval), passed as one JSON parameter.
  */
-export async function dueSearches(db: D1Database, alertedBefore: string, digestBefore: string, limit: number, only?: string[]): Promise<DueSearch[]> {
+export async function dueSearches(db: Db, alertedBefore: string, digestBefore: string, limit: number, only?: string[]): Promise<DueSearch[]> {
   const binds: (string | number)[] = [alertedBefore, digestBefore];
   let onlyClause = "";
   if (only) {
@@ -172,7 +172,7 @@ export async function dueSearches(db: D1Database, alertedBefore: string, digestB
     binds.push(JSON.stringify(only));
   }
   binds.push(limit);
-  const { results } = await db
+  const { results } = await db.$client
     .prepare(
       `SELECT s.id, s.user_id, s.name, s.query, s.last_alert_at, u.email, u.first_name, u.email_on_saved_search, u.suspended_at
        FROM (SELECT search_id, MIN(created_at) AS oldest FROM saved_search_hits WHERE emailed_at IS NULL GROUP BY search_id) h
@@ -195,8 +195,8 @@ export interface WaitingHit {
 }
 
 /** A search's waiting hits whose listing is still public, newest first. */
-export async function waitingHits(db: D1Database, searchId: string): Promise<WaitingHit[]> {
-  const { results } = await db
+export async function waitingHits(db: Db, searchId: string): Promise<WaitingHit[]> {
+  const { results } = await db.$client
     .prepare(
       `SELECT h.listing_id, l.title, l.monthly_rent, h.created_at FROM saved_search_hits h JOIN listings l ON l.id = h.listing_id
        WHERE h.search_id = ? AND h.emailed_at IS NULL AND ${PUBLIC_LISTING_SQL}
@@ -208,8 +208,8 @@ export async function waitingHits(db: D1Database, searchId: string): Promise<Wai
 }
 
 /** Forgets a search's waiting hits whose listing is no longer public (nothing to announce). */
-export const dropHiddenHits = (db: D1Database, searchId: string) =>
-  db
+export const dropHiddenHits = (db: Db, searchId: string) =>
+  db.$client
     .prepare(
       `DELETE FROM saved_search_hits WHERE search_id = ? AND emailed_at IS NULL
        AND listing_id NOT IN (SELECT l.id FROM listings l WHERE ${PUBLIC_LISTING_SQL})`,
@@ -218,12 +218,12 @@ export const dropHiddenHits = (db: D1Database, searchId: string) =>
     .run();
 
 /** Marks a search's waiting hits recorded up to `upTo` as handled (sent, or not wanted: notifications off). */
-export const markHitsEmailed = (db: D1Database, searchId: string, upTo: string, now: string) =>
-  db.prepare("UPDATE saved_search_hits SET emailed_at = ? WHERE search_id = ? AND emailed_at IS NULL AND created_at <= ?").bind(now, searchId, upTo).run();
+export const markHitsEmailed = (db: Db, searchId: string, upTo: string, now: string) =>
+  db.$client.prepare("UPDATE saved_search_hits SET emailed_at = ? WHERE search_id = ? AND emailed_at IS NULL AND created_at <= ?").bind(now, searchId, upTo).run();
 
 /** Claims a search's alert for `now`: false when another run sent one within the day (or it was paused). */
-export async function claimAlert(db: D1Database, searchId: string, now: string, alertedBefore: string): Promise<boolean> {
-  const res = await db
+export async function claimAlert(db: Db, searchId: string, now: string, alertedBefore: string): Promise<boolean> {
+  const res = await db.$client
     .prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND paused_at IS NULL AND (last_alert_at IS NULL OR last_alert_at <= ?)")
     .bind(now, searchId, alertedBefore)
     .run();
@@ -234,5 +234,5 @@ export async function claimAlert(db: D1Database, searchId: string, now: string, 
  * After the email could not be sent: moves the claim back so the allowance permits again at `retryAt`
  * (an hour on), not at once, so a search whose sends keep failing does not come first in every run.
  */
-export const retryAlertLater = (db: D1Database, searchId: string, claimedAt: string, lastAlertAt: string) =>
-  db.prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND last_alert_at = ?").bind(lastAlertAt, searchId, claimedAt).run();
+export const retryAlertLater = (db: Db, searchId: string, claimedAt: string, lastAlertAt: string) =>
+  db.$client.prepare("UPDATE saved_searches SET last_alert_at = ? WHERE id = ? AND last_alert_at = ?").bind(lastAlertAt, searchId, claimedAt).run();

@@ -4,15 +4,13 @@ import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
 import type { PrivateUser, PublicUser } from "../../contract/users";
 import { isoNow } from "../../lib/time";
+import { imageUrl } from "../../lib/image-url";
 import type { Db } from "../client";
 import { conversations, favorites, listings, universities, users } from "../schema";
 import { unreadCountQuery } from "./conversations";
 
 export type UserRow = typeof users.$inferSelect;
 type UserWithUniversity = UserRow & { universityName: string | null };
-
-/** Public URL of an object in the IMAGES bucket (served by GET /api/v1/images/{key}). */
-export const imageUrl = (key: string | null): string | null => (key ? `/api/v1/images/${key}` : null);
 
 /** Users with their university's name (one join; the base of every user read that shows a profile). */
 const selectUsersWithUniversity = (db: Db) =>
@@ -34,12 +32,18 @@ export async function listUsers(db: Db, limit: number): Promise<UserWithUniversi
 }
 
 /**
- * Whether the account exists and is not suspended (a socket ticket outlives a deleted or suspended
- * account by up to a minute).
+ * Whether the account exists and whether it is suspended, in one narrow read (a socket ticket or an
+ * emailed link outlives a deleted or suspended account): null when there is no such account.
  */
-export async function isActiveUser(db: Db, id: string): Promise<boolean> {
+export async function accountStanding(db: Db, id: string): Promise<{ id: string; suspended: boolean } | null> {
   const row = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, id)).get();
-  return !!row && !row.suspendedAt;
+  return row ? { id, suspended: !!row.suspendedAt } : null;
+}
+
+/** Whether the account exists and is not suspended. */
+export async function isActiveUser(db: Db, id: string): Promise<boolean> {
+  const standing = await accountStanding(db, id);
+  return !!standing && !standing.suspended;
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {

@@ -4,14 +4,13 @@
  * is written to admin_audit. This file: the staff session and the audit log; the areas are mounted below.
  */
 import { adminLoginSchema, DELETABLE_TABLES, type AdminAuditResponse, type AdminLoginResponse, type AdminTablesResponse } from "../../contract/admin";
-import { createDb } from "../../db/client";
 import { recentAudit } from "../../db/queries/admin";
 import { timingSafeEqualText, sha256Hex } from "../../lib/encoding";
 import { createRouter } from "../../lib/context";
 import { parseJson } from "../../lib/validate";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
-import { audit } from "../../services/audit";
+import { insertAudit } from "../../db/queries/audit";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
 import { adminSafetyRoutes } from "./safety";
@@ -29,13 +28,13 @@ export const adminRoutes = createRouter()
     const ok = timingSafeEqualText(await sha256Hex(password), await sha256Hex(c.var.config.adminPassword));
     if (!ok) return c.json<AdminLoginResponse>({ success: false, detail: "Invalid password" }, 401);
     const token = await signAdminToken(c.var.config.jwtSecret);
-    await audit(createDb(c.env), "admin", "login", null, null);
+    await insertAudit(c.var.db, "admin", "login", null, null);
     return c.json<AdminLoginResponse>({ success: true, token });
   })
 
   .post("/logout", async (c) => {
     const actor = await revokeAdminToken(c);
-    await audit(createDb(c.env), actor, "logout", null, null);
+    await insertAudit(c.var.db, actor, "logout", null, null);
     return c.body(null, 204);
   })
 
@@ -46,7 +45,7 @@ export const adminRoutes = createRouter()
 
   .get("/audit", async (c) => {
     await requireAdmin(c);
-    const rows = await recentAudit(createDb(c.env));
+    const rows = await recentAudit(c.var.db);
     return c.json<AdminAuditResponse>({
       audit: rows.map((r) => ({ id: r.id, actor: r.actor, action: r.action, table: r.targetTable, item_id: r.targetId, details: r.details, created_at: r.createdAt })),
     });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { SAFETY_QUEUE_PAGE, SAFETY_QUEUE_PAGE_MAX, type SafetyQueueResponse, type SafetyReviewResponse } from "../../contract/safety";
 import { createRouter } from "../../lib/context";
-import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { decodeCursor } from "../../lib/cursor";
 import { parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { reviewSafety, safetyQueue } from "../../services/safety";
@@ -17,16 +17,12 @@ export const adminSafetyRoutes = createRouter()
   .get("/safety", async (c) => {
     await requireAdmin(c);
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
-    const { items, hasMore } = await safetyQueue(c.env, decodeCursor(last_evaluated_key, safetyCursor), limit);
-    const last = items.at(-1);
-    return c.json<SafetyQueueResponse>({
-      conversations: items,
-      pagination: { next_token: hasMore && last ? encodeCursor({ t: last.flagged_at, id: last.conversation_id }) : null, has_more: hasMore },
-    });
+    const { items, pagination } = await safetyQueue(c.var.db, decodeCursor(last_evaluated_key, safetyCursor), limit);
+    return c.json<SafetyQueueResponse>({ conversations: items, pagination });
   })
 
   .post("/safety/:conversationId/review", async (c) => {
     const actor = await requireAdmin(c);
-    const { changed } = await reviewSafety(c.env, actor, c.req.param("conversationId"));
+    const { changed } = await reviewSafety(c.var.db, actor, c.req.param("conversationId"));
     return c.json<SafetyReviewResponse>({ success: true, changed });
   });

@@ -1,11 +1,10 @@
 /** Staff's site-wide tools: statistics, deleting any item, reading conversations (paged, read-only). */
 import { z } from "zod";
 import { DELETABLE_TABLES, deleteItemSchema, type AdminConversationsResponse, type AdminMessagesResponse, type AdminStatsResponse, type DeleteItemResponse } from "../../contract/admin";
-import { createDb } from "../../db/client";
 import { messagesOf, recentConversations } from "../../db/queries/conversations";
 import { createRouter } from "../../lib/context";
 import { badRequest } from "../../lib/errors";
-import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { decodeCursor, keysetPage } from "../../lib/cursor";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { deleteItem, siteStats } from "../../services/admin";
@@ -16,21 +15,20 @@ const pageQuery = z.object({
 });
 const conversationCursor = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
 const messageCursor = z.object({ c: z.iso.datetime(), id: z.string().min(1).max(64) });
-const page = (hasMore: boolean, key: unknown) => ({ next_token: hasMore && key ? encodeCursor(key) : null, has_more: hasMore });
 
 const isDeletable = (table: string): table is (typeof DELETABLE_TABLES)[number] => (DELETABLE_TABLES as readonly string[]).includes(table);
 
 export const adminSiteRoutes = createRouter()
   .get("/stats", async (c) => {
     await requireAdmin(c);
-    return c.json<AdminStatsResponse>({ stats: await siteStats(c.env) });
+    return c.json<AdminStatsResponse>({ stats: await siteStats(c.var.db) });
   })
 
   .delete("/delete-item", async (c) => {
     const actor = await requireAdmin(c);
     const { tableName, itemId } = await parseJson(c, deleteItemSchema);
     if (!isDeletable(tableName)) throw badRequest(`Unknown table: ${tableName}`);
-    await deleteItem(c.env, actor, tableName, itemId);
+    await deleteItem(c.var.db, c.env, actor, tableName, itemId);
     return c.json<DeleteItemResponse>({ success: true, message: "Item deleted successfully" });
   })
 
@@ -39,12 +37,10 @@ export const adminSiteRoutes = createRouter()
     await requireAdmin(c);
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
     const cursor = decodeCursor(last_evaluated_key, conversationCursor);
-    const found = await recentConversations(createDb(c.env), cursor, limit + 1);
-    const rows = found.slice(0, limit);
-    const last = rows.at(-1);
+    const { items, pagination } = keysetPage(await recentConversations(c.var.db, cursor, limit + 1), limit, (last) => ({ t: last.lastMessageAt ?? last.createdAt, id: last.id }));
     return c.json<AdminConversationsResponse>({
-      pagination: page(found.length > limit, last && { t: last.lastMessageAt ?? last.createdAt, id: last.id }),
-      conversations: rows.map((r) => ({
+      pagination,
+      conversations: items.map((r) => ({
         id: r.id,
         participants: [r.userA, r.userB],
         listing_id: r.listingId,
@@ -59,11 +55,9 @@ export const adminSiteRoutes = createRouter()
     await requireAdmin(c);
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
     const cursor = decodeCursor(last_evaluated_key, messageCursor);
-    const found = await messagesOf(createDb(c.env), c.req.param("id"), cursor, limit + 1);
-    const rows = found.slice(0, limit);
-    const last = rows.at(-1);
+    const { items, pagination } = keysetPage(await messagesOf(c.var.db, c.req.param("id"), cursor, limit + 1), limit, (last) => ({ c: last.createdAt, id: last.id }));
     return c.json<AdminMessagesResponse>({
-      pagination: page(found.length > limit, last && { c: last.createdAt, id: last.id }),
-      messages: rows.map((m) => ({ id: m.id, sender_id: m.senderId, text: m.text, timestamp: m.createdAt, is_read: !!m.readAt, conversation_id: m.conversationId })),
+      pagination,
+      messages: items.map((m) => ({ id: m.id, sender_id: m.senderId, text: m.text, timestamp: m.createdAt, is_read: !!m.readAt, conversation_id: m.conversationId })),
     });
   });

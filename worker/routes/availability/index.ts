@@ -15,10 +15,10 @@ export const availabilityRoutes = createRouter()
   .post("/check", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, availabilityTokenSchema);
-    return c.json<AvailabilityLinkResponse>(await checkAvailabilityLink(c.env, c.var.config, token));
+    return c.json<AvailabilityLinkResponse>(await checkAvailabilityLink(c.var.db, c.var.config, token));
   })
   .post("/confirm", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, availabilityTokenSchema);
-    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.env, c.var.config, token));
+    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.var.db, c.var.config, token));
   });

@@ -5,8 +5,7 @@
 import { z } from "zod";
 import type { DevEmailsResponse } from "../../contract/api";
 import type { DevAgeAvailabilityResponse, DevHousekeepingResponse } from "../../contract/freshness";
-import { createDb } from "../../db/client";
-import { setAvailabilityConfirmedAt } from "../../db/queries/listings";
+import { setAvailabilityConfirmedAt } from "../../db/queries/freshness";
 import { seedDemoData } from "../../db/seed/seed";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
@@ -29,15 +28,15 @@ export const devRoutes = createRouter()
   })
   .get("/emails", async (c) => {
     const { to } = parseQuery(c, z.object({ to: z.string().optional() }));
-    return c.json<DevEmailsResponse>({ data: await devMailbox(createDb(c.env), to) });
+    return c.json<DevEmailsResponse>({ data: await devMailbox(c.var.db, to) });
   })
   // Plays the next renewal of a listing's promotion through the signed webhook path: paid or failed.
   .post("/promotions/:listingId/renew", async (c) => {
-    await playRenewal(c.env, c.var.config, c.req.param("listingId"), "paid");
+    await playRenewal(c.var.db, c.env, c.var.config, c.req.param("listingId"), "paid");
     return c.body(null, 204);
   })
   .post("/promotions/:listingId/fail-payment", async (c) => {
-    await playRenewal(c.env, c.var.config, c.req.param("listingId"), "failed");
+    await playRenewal(c.var.db, c.env, c.var.config, c.req.param("listingId"), "failed");
     return c.body(null, 204);
   })
   // Fresh listings (issue 13): run the cron's housekeeping as if it were `at` (default now).
@@ -49,7 +48,7 @@ export const devRoutes = createRouter()
   .post("/listings/:id/age-availability", async (c) => {
     const { days } = await parseJson(c, z.object({ days: z.number().min(0).max(365) }));
     const at = new Date(Date.now() - days * 86_400_000).toISOString();
-    if (!(await setAvailabilityConfirmedAt(createDb(c.env), c.req.param("id"), at))) throw notFound("Listing not found");
+    if (!(await setAvailabilityConfirmedAt(c.var.db, c.req.param("id"), at))) throw notFound("Listing not found");
     return c.json<DevAgeAvailabilityResponse>({ availability_confirmed_at: at });
   })
   .post("/seed", async (c) => {

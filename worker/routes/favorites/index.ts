@@ -3,11 +3,10 @@ import { z } from "zod";
 import { PAGE_SIZES } from "../../contract/constants";
 import type { FavoritesResponse, FavoriteToggleResponse } from "../../contract/listings";
 import { canViewListing } from "../../contract/policies";
-import { createDb } from "../../db/client";
 import { addFavorite, favoritesPage, removeFavorite } from "../../db/queries/favorites";
 import { findListingRow } from "../../db/queries/listings";
 import { createRouter } from "../../lib/context";
-import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { decodeCursor, keysetPage } from "../../lib/cursor";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
@@ -24,30 +23,22 @@ export const favoritesRoutes = createRouter()
     const user = await requireUser(c);
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
     const cursor = decodeCursor(last_evaluated_key, cursorSchema);
-    const rows = await favoritesPage(createDb(c.env), user.id, cursor, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return c.json<FavoritesResponse>({
-      favorites: page,
-      pagination: {
-        next_token: rows.length > limit && last ? encodeCursor({ c: last.created_at, id: last.listing_id }) : null,
-        has_more: rows.length > limit,
-      },
-    });
+    const { items, pagination } = keysetPage(await favoritesPage(c.var.db, user.id, cursor, limit + 1), limit, (last) => ({ c: last.created_at, id: last.listing_id }));
+    return c.json<FavoritesResponse>({ favorites: items, pagination });
   })
   .post("/", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { listing_id } = await parseJson(c, z.object({ listing_id: z.string().min(1, "listing_id is required").max(64) }));
-    const listing = await findListingRow(c.env.DB, listing_id);
+    const listing = await findListingRow(c.var.db, listing_id);
     if (!listing || !canViewListing(user, listing)) throw notFound("Listing not found");
-    const added = await addFavorite(createDb(c.env), user.id, listing_id);
+    const added = await addFavorite(c.var.db, user.id, listing_id);
     return c.json<FavoriteToggleResponse>({ listing_id, favorited: true }, added ? 201 : 200);
   })
   .delete("/:listingId", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const listingId = c.req.param("listingId");
-    await removeFavorite(createDb(c.env), user.id, listingId);
+    await removeFavorite(c.var.db, user.id, listingId);
     return c.json<FavoriteToggleResponse>({ listing_id: listingId, favorited: false });
   });

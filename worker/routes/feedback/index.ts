@@ -11,16 +11,16 @@ export const feedbackRoutes = createRouter()
   .post("/", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", `feedback:${addressKey(clientIp(c))}`);
     const body = await parseJson(c, feedbackSchema);
-    const id = await sendFeedback(c.env, body.email, body.message);
+    const id = await sendFeedback(c.var.db, body.email, body.message);
     return c.json<FeedbackSentResponse>({ id, message: "Thanks for your feedback!" }, 201);
   })
   .get("/admin", async (c) => {
     await requireAdmin(c);
     const { status } = parseQuery(c, z.object({ status: z.enum(["active", "archived"]).default("active") }));
-    return c.json<FeedbackListResponse>(await listFeedback(c.env, status === "archived"));
+    return c.json<FeedbackListResponse>(await listFeedback(c.var.db, status === "archived"));
   })
   .put("/admin/:id/status", async (c) => {
     const actor = await requireAdmin(c);
     parseQuery(c, z.object({ status: z.literal("archived", "Feedback can only be archived") }));
-    return c.json<FeedbackArchiveResponse>({ success: true, data: await archiveFeedbackItem(c.env, actor, c.req.param("id")) });
+    return c.json<FeedbackArchiveResponse>({ success: true, data: await archiveFeedbackItem(c.var.db, actor, c.req.param("id")) });
   });

@@ -12,7 +12,9 @@ import {
   type OwnerListingResponse,
 } from "../../contract/listings";
 import { canCreateListing, canEditListing, canViewListing, isListingOwner, type Actor } from "../../contract/policies";
-import { browseCursorSchema, browseListings, findListingRow, rowsToListings, rowsToPublicListings, type ListingRow } from "../../db/queries/listings";
+import type { Db } from "../../db/client";
+import { browseCursorSchema, browseListings } from "../../db/browse";
+import { findListingRow, rowsToListings, rowsToPublicListings, type ListingRow } from "../../db/queries/listings";
 import type { UserRow } from "../../db/queries/users";
 import { decodeCursor } from "../../lib/cursor";
 import { createRouter } from "../../lib/context";
@@ -35,7 +37,7 @@ export const listingsRoutes = createRouter()
     edgeCached(c, async () => {
       const query = parseQuery(c, browseQuerySchema);
       const cursor = decodeCursor(query.last_evaluated_key, browseCursorSchema);
-      const result = await browseListings(c.env.DB, query, cursor);
+      const result = await browseListings(c.var.db, query, cursor);
       return c.json<BrowseResponse>(
         {
           data: result.listings,
@@ -53,13 +55,14 @@ export const listingsRoutes = createRouter()
     edgeCached(
       c,
       async () => {
-        const row = await findListingRow(c.env.DB, c.req.param("id"));
+        const db = c.var.db;
+        const row = await findListingRow(db, c.req.param("id"));
         const userId = await optionalUserId(c);
         const viewer = userId ? { id: userId } : null;
         if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
         // The owner reads review notes and the subscription; everyone else the public form.
-        const [listing] = isListingOwner(viewer, row) ? await rowsToListings(c.env.DB, [row]) : await rowsToPublicListings(c.env.DB, [row]);
-        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(c.env.DB, row) } });
+        const [listing] = isListingOwner(viewer, row) ? await rowsToListings(db, [row]) : await rowsToPublicListings(db, [row]);
+        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(db, row) } });
       },
       { query: false },
     ),
@@ -70,39 +73,39 @@ export const listingsRoutes = createRouter()
     if (!canCreateListing(actorOf(user))) throw forbidden("You must be verified to create a listing");
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingInputSchema);
-    const listing = await createListing(c.env, c.var.config, user.id, input);
+    const listing = await createListing(c.var.db, c.env, c.var.config, user.id, input);
     return c.json<CreateListingResponse>({ id: listing.id, data: listing }, 201);
   })
 
   .patch("/:id", async (c) => {
     const user = await requireUser(c);
-    const row = await requireVisible(c.env.DB, c.req.param("id"), user);
+    const row = await requireVisible(c.var.db, c.req.param("id"), user);
     if (!canEditListing(user, row)) throw forbidden("You are not authorized to edit this listing.");
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingPatchSchema);
-    return c.json<OwnerListingResponse>({ data: await updateOwnListing(c.env, c.var.config, user.id, row, input) });
+    return c.json<OwnerListingResponse>({ data: await updateOwnListing(c.var.db, c.env, c.var.config, user.id, row, input) });
   })
 
   // Fresh listings: the owner says a live or paused listing is still available (others: 409).
   .post("/:id/confirm-availability", async (c) => {
     const user = await requireUser(c);
-    const row = await requireVisible(c.env.DB, c.req.param("id"), user);
+    const row = await requireVisible(c.var.db, c.req.param("id"), user);
     if (!canEditListing(user, row)) throw forbidden("You are not authorized to edit this listing.");
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    return c.json<OwnerListingResponse>({ data: await confirmAvailability(c.env, user.id, row) });
+    return c.json<OwnerListingResponse>({ data: await confirmAvailability(c.var.db, user.id, row) });
   })
 
   .delete("/:id", async (c) => {
     const user = await requireUser(c);
-    const row = await requireVisible(c.env.DB, c.req.param("id"), user);
+    const row = await requireVisible(c.var.db, c.req.param("id"), user);
     if (!canEditListing(user, row)) throw apiError(403, { detail: "You are not authorized to delete this listing." });
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await deleteListing(c.env, row.id);
+    await deleteListing(c.var.db, c.env, row.id);
     return c.body(null, 204);
   });
 
 /** The listing if this person may see it; anything they may not see is "not found", never "forbidden". */
-async function requireVisible(db: D1Database, id: string, actor: { id: string }): Promise<ListingRow> {
+async function requireVisible(db: Db, id: string, actor: { id: string }): Promise<ListingRow> {
   const row = await findListingRow(db, id);
   if (!row || !canViewListing(actor, row)) throw notFound(NOT_FOUND);
   return row;

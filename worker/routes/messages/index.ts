@@ -16,10 +16,9 @@ import {
   type SocketTicketResponse,
   type UnreadCountResponse,
 } from "../../contract/messages";
-import { createDb } from "../../db/client";
 import { conversationsPage, cursorOf, messagesPage, toMessage, unreadCount } from "../../db/queries/conversations";
 import { createRouter } from "../../lib/context";
-import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { decodeCursor, keysetPage } from "../../lib/cursor";
 import { validationFailed } from "../../lib/errors";
 import { idempotencyKeyOf } from "../../lib/idempotency";
 import { parseJson, parseQuery } from "../../lib/validate";
@@ -42,49 +41,37 @@ const messageCursor = z.object({ c: z.iso.datetime(), id: z.string().min(1).max(
 export const messagesRoutes = createRouter()
   .get("/conversations", async (c) => {
     const user = await requireUser(c);
-    return c.json<ConversationsResponse>({ data: await conversationsPage(c.env.DB, user.id, null, CONVERSATIONS_LIST_MAX) });
+    return c.json<ConversationsResponse>({ data: await conversationsPage(c.var.db, user.id, null, CONVERSATIONS_LIST_MAX) });
   })
 
   .get("/conversations/enriched", async (c) => {
     const user = await requireUser(c);
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.conversations));
     const cursor = decodeCursor(last_evaluated_key, conversationCursor);
-    const rows = await conversationsPage(c.env.DB, user.id, cursor, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return c.json<ConversationPageResponse>({
-      data: page,
-      pagination: { next_token: hasMore && last ? encodeCursor(cursorOf(last)) : null, has_more: hasMore },
-    });
+    const { items, pagination } = keysetPage(await conversationsPage(c.var.db, user.id, cursor, limit + 1), limit, cursorOf);
+    return c.json<ConversationPageResponse>({ data: items, pagination });
   })
 
   .get("/conversations/with/:userId", async (c) => {
     const user = await requireUser(c);
-    return c.json<ConversationResponse>({ data: await conversationWith(c.env, user.id, c.req.param("userId")) });
+    return c.json<ConversationResponse>({ data: await conversationWith(c.var.db, user.id, c.req.param("userId")) });
   })
 
   .post("/conversations", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, startConversationSchema);
-    const { conversation, created } = await startConversation(c.env, user, input);
+    const { conversation, created } = await startConversation(c.var.db, user, input);
     return c.json<ConversationResponse>({ data: conversation }, created ? 201 : 200);
   })
 
   .get("/conversations/:id/messages", async (c) => {
     const user = await requireUser(c);
-    const conversation = await requireConversation(c.env, user.id, c.req.param("id"));
+    const conversation = await requireConversation(c.var.db, user.id, c.req.param("id"));
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.messages));
     const cursor = decodeCursor(last_evaluated_key, messageCursor);
-    const rows = await messagesPage(createDb(c.env), conversation.id, cursor, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > limit;
-    return c.json<MessagesResponse>({
-      messages: page.map((m) => toMessage(m, user.id)),
-      pagination: { next_token: hasMore && last ? encodeCursor({ c: last.createdAt, id: last.id }) : null, has_more: hasMore },
-    });
+    const { items, pagination } = keysetPage(await messagesPage(c.var.db, conversation.id, cursor, limit + 1), limit, (last) => ({ c: last.createdAt, id: last.id }));
+    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id)), pagination });
   })
 
   .post("/conversations/:id/send", async (c) => {
@@ -97,19 +84,19 @@ export const messagesRoutes = createRouter()
       throw validationFailed([{ path: "conversation_id", message: "conversation_id does not match the conversation of the path" }]);
     }
     // A repeated key answers the first send again, with the same 201.
-    const { message } = await sendMessage(c.env, c.var.config, defer(c), user, id, text, clientKey);
+    const { message } = await sendMessage(c.var.db, c.env, c.var.config, defer(c), user, id, text, clientKey);
     return c.json<SendMessageResponse>(message, 201);
   })
 
   .post("/conversations/:id/read", async (c) => {
     const user = await requireUser(c);
-    await markRead(c.env, defer(c), user, c.req.param("id"));
+    await markRead(c.var.db, c.env, defer(c), user, c.req.param("id"));
     return c.json<MarkReadResponse>({ unread_count: 0 });
   })
 
   .get("/unread-count", async (c) => {
     const user = await requireUser(c);
-    return c.json<UnreadCountResponse>({ data: { unread_count: await unreadCount(createDb(c.env), user.id) } });
+    return c.json<UnreadCountResponse>({ data: { unread_count: await unreadCount(c.var.db, user.id) } });
   })
 
   .post("/socket-ticket", async (c) => {

@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { HealthResponse, VersionResponse } from "../../contract/api";
-import { createDb } from "../../db/client";
+import { pingDatabase } from "../../db/queries/health";
 import { createRouter } from "../../lib/context";
 import { log } from "../../lib/log";
 import { APP_VERSION } from "../../version";
@@ -8,7 +7,7 @@ import { APP_VERSION } from "../../version";
 export const metaRoutes = createRouter()
   .get("/health", async (c) => {
     try {
-      await createDb(c.env).run(sql`SELECT 1`);
+      await pingDatabase(c.var.db);
       return c.json({ status: "ok", database: "ok" } satisfies HealthResponse);
     } catch (err) {
       log.error("health_database_error", { request_id: c.var.requestId, message: String(err) });

@@ -22,27 +22,27 @@ export const promotionsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const idempotencyKey = idempotencyKeyOf(c);
     const { listing_id } = await parseJson(c, checkoutSessionSchema);
-    const data = await startCheckout(c.env, c.var.config, user, listing_id, new URL(c.req.url).origin, idempotencyKey);
+    const data = await startCheckout(c.var.db, c.var.config, user, listing_id, new URL(c.req.url).origin, idempotencyKey);
     return c.json<CheckoutSessionResponse>({ data });
   })
 
   // Stripe's events: the raw body is what the signature covers.
   .post("/webhook", async (c) => {
-    const result = await receiveWebhook(c.env, c.var.config, await c.req.text(), c.req.header("stripe-signature"));
+    const result = await receiveWebhook(c.var.db, c.env, c.var.config, await c.req.text(), c.req.header("stripe-signature"));
     return c.json({ received: true, applied: result.applied });
   })
 
   .get("/status/:listingId", async (c) => {
     const user = await requireUser(c);
-    return c.json<PromotionStatusResponse>({ data: await promotionStatus(c.env, user, c.req.param("listingId")) });
+    return c.json<PromotionStatusResponse>({ data: await promotionStatus(c.var.db, user, c.req.param("listingId")) });
   })
 
   .get("/billing-history/:listingId", async (c) => {
     const user = await requireUser(c);
-    return c.json<BillingHistoryResponse>({ data: await billingHistory(c.env, user, c.req.param("listingId")) });
+    return c.json<BillingHistoryResponse>({ data: await billingHistory(c.var.db, user, c.req.param("listingId")) });
   })
 
   .post("/cancel/:listingId", async (c) => {
     const user = await requireUser(c);
-    return c.json<PromotionStatusResponse>({ data: await cancelPromotion(c.env, c.var.config, user, c.req.param("listingId")) });
+    return c.json<PromotionStatusResponse>({ data: await cancelPromotion(c.var.db, c.var.config, user, c.req.param("listingId")) });
   });

@@ -10,6 +10,6 @@ export const reportsRoutes = createRouter().post("/", async (c) => {
   const user = await requireUser(c);
   await enforceLimit(c, "WRITE_LIMITER", user.id);
   const input = await parseJson(c, reportSchema);
-  const { report, created } = await createReport(c.env, user, input);
+  const { report, created } = await createReport(c.var.db, user, input);
   return c.json<ReportResponse>({ data: report }, created ? 201 : 200);
 });

@@ -27,40 +27,40 @@ import {
 export const savedSearchesRoutes = createRouter()
   .get("/", async (c) => {
     const user = await requireUser(c);
-    return c.json<SavedSearchesResponse>({ data: await listSavedSearches(c.env, user.id) });
+    return c.json<SavedSearchesResponse>({ data: await listSavedSearches(c.var.db, user.id) });
   })
   // The unsubscribe page names the search before the student decides (reading changes nothing).
   .post("/link", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, savedSearchTokenSchema);
-    return c.json<SavedSearchUnsubscribeResponse>(await readUnsubscribeLink(c.env, c.var.config, token));
+    return c.json<SavedSearchUnsubscribeResponse>(await readUnsubscribeLink(c.var.db, c.var.config, token));
   })
   .post("/unsubscribe", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, savedSearchTokenSchema);
-    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.env, c.var.config, token, true));
+    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.var.db, c.var.config, token, true));
   })
   // The unsubscribe page's Undo: the same token resumes a pause the link made within the hour (else 409).
   .post("/resubscribe", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, savedSearchTokenSchema);
-    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.env, c.var.config, token, false));
+    return c.json<SavedSearchUnsubscribeResponse>(await applyUnsubscribeLink(c.var.db, c.var.config, token, false));
   })
   .post("/", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, savedSearchCreateSchema);
-    return c.json<SavedSearchResponse>({ data: await createSavedSearch(c.env, user.id, input) }, 201);
+    return c.json<SavedSearchResponse>({ data: await createSavedSearch(c.var.db, user.id, input) }, 201);
   })
   .patch("/:id", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const patch = await parseJson(c, savedSearchPatchSchema);
-    return c.json<SavedSearchResponse>({ data: await updateSavedSearch(c.env, user.id, c.req.param("id"), patch) });
+    return c.json<SavedSearchResponse>({ data: await updateSavedSearch(c.var.db, user.id, c.req.param("id"), patch) });
   })
   .delete("/:id", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await deleteSavedSearch(c.env, user.id, c.req.param("id"));
+    await deleteSavedSearch(c.var.db, user.id, c.req.param("id"));
     return c.body(null, 204);
   });

@@ -12,7 +12,7 @@
 import { LIMITS } from "../../contract/constants";
 import { UPLOAD_MESSAGES, uploadImageSchema, type UploadResponse } from "../../contract/listings";
 import { z } from "../../contract/zod";
-import { imageUrl } from "../../db/queries/users";
+import { imageUrl } from "../../lib/image-url";
 import { newId } from "../../lib/ids";
 import { createRouter } from "../../lib/context";
 import { badRequest, validationFailed } from "../../lib/errors";

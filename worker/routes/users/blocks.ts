@@ -12,19 +12,19 @@ import { blockedUsers, blockUser, unblockUser } from "../../services/reports";
 export const blocksRoutes = createRouter()
   .get("/", async (c) => {
     const user = await requireUser(c);
-    return c.json<BlockedUsersResponse>({ data: await blockedUsers(c.env, user.id) });
+    return c.json<BlockedUsersResponse>({ data: await blockedUsers(c.var.db, user.id) });
   })
 
   .post("/", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { user_id } = await parseJson(c, blockSchema);
-    return c.json<BlockedUsersResponse>({ data: await blockUser(c.env, user, user_id) }, 201);
+    return c.json<BlockedUsersResponse>({ data: await blockUser(c.var.db, user, user_id) }, 201);
   })
 
   .delete("/:userId", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await unblockUser(c.env, user, c.req.param("userId"));
+    await unblockUser(c.var.db, user, c.req.param("userId"));
     return c.body(null, 204);
   });

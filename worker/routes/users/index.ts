@@ -6,7 +6,6 @@ import { avatarSchema, notificationsSchema, preferencesSchema, profileUpdateSche
 import type { OwnerListingsResponse } from "../../contract/listings";
 import type { PromotedListingsResponse } from "../../contract/promotions";
 import type { AvatarResponse, NotificationSettingsResponse, PreferencesResponse, ProfileResponse, PublicUserResponse } from "../../contract/users";
-import { createDb } from "../../db/client";
 import { listingsOfUser } from "../../db/queries/listings";
 import { findUserById, toPrivateUser, toPublicUser, updatePreferences, updateUser, userStats } from "../../db/queries/users";
 import { createRouter } from "../../lib/context";
@@ -27,7 +26,7 @@ export const usersRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, profileUpdateSchema);
-    const db = createDb(c.env);
+    const db = c.var.db;
     await updateProfile(db, user.id, body);
     return c.json<ProfileResponse>({ data: toPrivateUser((await findUserById(db, user.id))!) });
   })
@@ -35,13 +34,13 @@ export const usersRoutes = createRouter()
   .delete("/profile", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await deleteAccount(c.env, user);
+    await deleteAccount(c.var.db, c.env, user);
     return c.body(null, 204);
   })
 
   .get("/stats", async (c) => {
     const user = await requireUser(c);
-    return c.json<UserStatsResponse>({ data: await userStats(createDb(c.env), user.id) });
+    return c.json<UserStatsResponse>({ data: await userStats(c.var.db, user.id) });
   })
 
   .get("/preferences", async (c) => {
@@ -53,7 +52,7 @@ export const usersRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, preferencesSchema);
-    const db = createDb(c.env);
+    const db = c.var.db;
     await checkUniversity(db, body.preferred_university_id, "preferred_university_id");
     const row = await updatePreferences(db, user.id, {
       ...(body.preferred_university_id !== undefined && { preferredUniversityId: body.preferred_university_id }),
@@ -68,7 +67,7 @@ export const usersRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, notificationsSchema);
-    const db = createDb(c.env);
+    const db = c.var.db;
     await updateUser(db, user.id, {
       ...(body.email_on_message !== undefined && { emailOnMessage: body.email_on_message }),
       ...(body.email_on_listing_review !== undefined && { emailOnListingReview: body.email_on_listing_review }),
@@ -82,22 +81,22 @@ export const usersRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { image_data } = await parseJson(c, avatarSchema);
-    return c.json<AvatarResponse>({ avatar_url: await replaceAvatar(c.env, user, image_data) });
+    return c.json<AvatarResponse>({ avatar_url: await replaceAvatar(c.var.db, c.env, user, image_data) });
   })
 
   .get("/listings", async (c) => {
     const user = await requireUser(c);
     const includeUnavailable = c.req.query("include_unavailable") === "true";
-    return c.json<OwnerListingsResponse>({ data: await listingsOfUser(c.env.DB, user.id, includeUnavailable) });
+    return c.json<OwnerListingsResponse>({ data: await listingsOfUser(c.var.db, user.id, includeUnavailable) });
   })
 
   .get("/promoted-listings", async (c) => {
     const user = await requireUser(c);
-    return c.json<PromotedListingsResponse>({ data: await promotedListingsWithState(c.env, user.id) });
+    return c.json<PromotedListingsResponse>({ data: await promotedListingsWithState(c.var.db, user.id) });
   })
 
   .get("/:id", async (c) => {
-    const user = await findUserById(createDb(c.env), c.req.param("id"));
+    const user = await findUserById(c.var.db, c.req.param("id"));
     if (!user) throw notFound("User not found");
-    return c.json<PublicUserResponse>({ data: { ...toPublicUser(user), response_time: await responseTimeOf(c.env.DB, user.id) } });
+    return c.json<PublicUserResponse>({ data: { ...toPublicUser(user), response_time: await responseTimeOf(c.var.db, user.id) } });
   });

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { reviewSchema } from "../../contract/admin";
 import type { AdminVerificationListResponse, VerificationReviewResponse } from "../../contract/verification";
-import { createDb } from "../../db/client";
 import { findRequest, requestsWithUsers, usersWithoutRequest } from "../../db/queries/verification";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
@@ -16,7 +15,7 @@ export const verificationAdminRoutes = createRouter()
   .get("/all", async (c) => {
     await requireAdmin(c);
     const { status } = parseQuery(c, z.object({ status: z.enum(["pending", "unverified", "approved", "rejected"]).default("pending") }));
-    const db = createDb(c.env);
+    const db = c.var.db;
     if (status === "unverified") {
       const rows = await usersWithoutRequest(db);
       return c.json<AdminVerificationListResponse>({
@@ -31,7 +30,7 @@ export const verificationAdminRoutes = createRouter()
 
   .get("/:id/document", async (c) => {
     await requireAdmin(c);
-    const row = await findRequest(createDb(c.env), c.req.param("id"));
+    const row = await findRequest(c.var.db, c.req.param("id"));
     const object = row?.documentKey ? await c.env.ID_DOCUMENTS.get(row.documentKey) : null;
     if (!object) throw notFound("Document not found");
     const type = object.httpMetadata?.contentType ?? "application/octet-stream";
@@ -53,6 +52,6 @@ export const verificationAdminRoutes = createRouter()
   .patch("/:id/review", async (c) => {
     const actor = await requireAdmin(c);
     const review = await parseJson(c, reviewSchema);
-    const result = await reviewRequest(c.env, c.var.config, actor, c.req.param("id"), review);
+    const result = await reviewRequest(c.var.db, c.env, c.var.config, actor, c.req.param("id"), review);
     return c.json<VerificationReviewResponse>({ success: true, ...result });
   });

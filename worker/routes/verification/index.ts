@@ -6,7 +6,6 @@ import {
   type VerificationRequestResponse,
   type VerificationStatusResponse,
 } from "../../contract/verification";
-import { createDb } from "../../db/client";
 import { latestRequestOf } from "../../db/queries/verification";
 import { createRouter } from "../../lib/context";
 import { parseJson } from "../../lib/validate";
@@ -19,19 +18,19 @@ export const verificationRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, uploadDocumentSchema);
-    return c.json<DocumentUploadResponse>({ id_document_url: await uploadDocument(c.env, user.id, body) }, 201);
+    return c.json<DocumentUploadResponse>({ id_document_url: await uploadDocument(c.var.db, c.env, user.id, body) }, 201);
   })
 
   .post("/submit-url", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, submitVerificationSchema);
-    return c.json<VerificationRequestResponse>({ data: await submitForReview(c.env, user, body) }, 201);
+    return c.json<VerificationRequestResponse>({ data: await submitForReview(c.var.db, c.env, user, body) }, 201);
   })
 
   .get("/status", async (c) => {
     const user = await requireUser(c);
-    const latest = await latestRequestOf(createDb(c.env), user.id);
+    const latest = await latestRequestOf(c.var.db, user.id);
     return c.json<VerificationStatusResponse>({
       data: { status: user.idVerificationStatus, latest_request: latest ? toVerificationRequest(latest) : null },
     });

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { formatDistance, formatStay } from "@contract/constants";
-import { allowsGenderPreference, canEditListing, canMessage, PUBLIC_LISTING } from "@contract/policies";
+import { allowsGenderPreference, canEditListing, messagingRefusal, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -46,12 +46,14 @@ interface ContactActionProps {
   listing: PublicListing;
   isOwner: boolean;
   canMessageOwner: boolean;
+  /** Why a signed-in visitor may not message the owner (the messaging rule's words), if they may not. */
+  messageRefusal?: string | undefined;
   /** The contact card also offers the favourite button; the phone's bottom bar keeps to one action. */
   favourite?: boolean;
 }
 
 /** The one thing to do about a listing: Edit (owner), Message (signed in), or the locked Message (visitors). */
-function ContactAction({ listing: l, isOwner, canMessageOwner, favourite }: ContactActionProps) {
+function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, favourite }: ContactActionProps) {
   // A visitor who signs in to message comes back to this listing, not to the home page.
   const signInHere = useSignInHere();
   if (isOwner) {
@@ -71,6 +73,7 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, favourite }: Cont
       </div>
     );
   }
+  if (messageRefusal) return <p className="muted">{messageRefusal}</p>;
   return (
     <div className="stack-sm">
       <button type="button" className="button button-ghost locked" onClick={() => signInHere()}>
@@ -128,7 +131,11 @@ export function ListingPage() {
 
   const l = listing.data;
   const isOwner = canEditListing(session?.user, l);
-  const canMessageOwner = canMessage(session?.user, l.user_id);
+  // The messaging rule on what this page knows: a signed-in session is never suspended (its tokens stop
+  // working), and blocks are the server's to know (it refuses the send in the same words).
+  const sender = session?.user ? { id: session.user.id, suspended: false } : null;
+  const refusal = sender && messagingRefusal({ act: "start", sender, recipientId: l.user_id, recipient: { id: l.user_id }, recipientBlockedSender: false, listing: l });
+  const canMessageOwner = !!sender && !refusal;
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const stay = formatStay(l.available_from, l.available_to);
   // "1.2 mi to UF" (issue 15); no row and no tag when the distance is unknown.
@@ -232,7 +239,7 @@ export function ListingPage() {
               <ResponseTimeLine value={owner.data?.response_time} />
             </div>
           </div>
-          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} favourite />
+          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}
         </aside>
@@ -243,7 +250,7 @@ export function ListingPage() {
           <p className="listing-sticky-rent">
             <strong>{formatRent(l.monthly_rent)}</strong> / month
           </p>
-          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} />
+          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} />
         </div>
       )}
       <Gallery key={gallery ?? -1} images={photos} title={l.title} start={gallery} onClose={closeGallery} />

@@ -1,5 +1,6 @@
 /**
- * Who may open a room socket: checked in the worker before the request reaches the Durable Object.
+ * Who may open a room socket: checked in the worker before the request reaches the Durable Object
+ * (the rooms in party/ only trust the user header this sets, so they need no database).
  * A socket ticket (POST /api/v1/messages/socket-ticket: about 60 s, its own audience) comes as ?token=
  * (browsers cannot set headers on WebSocket requests); an access token is refused, so no long-lived
  * credential ever sits in a URL.
@@ -8,18 +9,18 @@
  * name a room (unknown kind, a name that is not one of our ids) is 404 before anything else is asked.
  */
 import { routePartykitRequest } from "partyserver";
-import { PARTIES } from "../worker/contract/constants";
-import { getConfig } from "../worker/env";
-import { createDb } from "../worker/db/client";
-import { isParticipant } from "../worker/db/queries/conversations";
-import { isActiveUser } from "../worker/db/queries/users";
-import { isIdLike } from "../worker/lib/ids";
-import { log } from "../worker/lib/log";
-import { verifySocketTicket } from "../worker/services/tokens";
+import { PARTIES } from "../contract/constants";
+import { messagingRefusal } from "../contract/policies";
+import { USER_HEADER } from "../../party/protocol";
+import { getConfig } from "../env";
+import type { Db } from "../db/client";
+import { isParticipant } from "../db/queries/conversations";
+import { accountStanding } from "../db/queries/users";
+import { isIdLike } from "../lib/ids";
+import { log } from "../lib/log";
+import { verifySocketTicket } from "./tokens";
 
-export const USER_HEADER = "x-campusnest-user-id";
-
-function deny(status: 401 | 404 | 503, detail: string) {
+function deny(status: number, detail: string) {
   return Response.json({ detail }, { status });
 }
 
@@ -40,10 +41,10 @@ function isRoomPath(pathname: string): boolean {
  * Routes a WebSocket upgrade under /parties/ to its room, or answers why not: always a short JSON
  * refusal ({detail}), never a stack trace, whatever the path or whatever fails on the way.
  */
-export async function routePartyRequest(request: Request, env: Env): Promise<Response | null> {
+export async function routePartyRequest(db: Db, request: Request, env: Env): Promise<Response | null> {
   if (!isRoomPath(new URL(request.url).pathname)) return deny(404, "Not found");
   try {
-    return await routeRoom(request, env);
+    return await routeRoom(db, request, env);
   } catch (err) {
     // Ids only: the URL carries the socket ticket.
     log.error("realtime_connect_failed", { error: err instanceof Error ? err.name : "unknown" });
@@ -51,18 +52,17 @@ export async function routePartyRequest(request: Request, env: Env): Promise<Res
   }
 }
 
-function routeRoom(request: Request, env: Env): Promise<Response | null> {
+function routeRoom(db: Db, request: Request, env: Env): Promise<Response | null> {
   return routePartykitRequest(request, env, {
     onBeforeConnect: async (req, lobby) => {
       const token = new URL(req.url).searchParams.get("token");
       const userId = await verifySocketTicket(getConfig(env).jwtSecret, token);
       if (!userId) return deny(401, "Not authenticated");
-      const db = createDb(env);
-      // A ticket issued just before the account was deleted must not reopen its rooms.
-      if (!(await isActiveUser(db, userId))) return deny(401, "Not authenticated");
-      const allowed = lobby.className === "Inbox" ? lobby.name === userId : await isParticipant(db, lobby.name, userId);
-      if (!allowed) return deny(404, "Not found");
-      // The room trusts this header: the worker sets it and overwrites anything a client sent.
+      // A ticket outlives a deleted or suspended account by up to a minute: the account is read again.
+      const sender = await accountStanding(db, userId);
+      const inRoom = lobby.className === "Inbox" ? lobby.name === userId : !!sender && (await isParticipant(db, lobby.name, userId));
+      const refusal = messagingRefusal({ act: "connect", sender, inRoom });
+      if (refusal) return deny(refusal.status, refusal.detail);
       const forwarded = new Request(req);
       forwarded.headers.set(USER_HEADER, userId);
       return forwarded;

@@ -1,0 +1,64 @@
+/**
+ * What each browse filter means, as SQL over `listings l` (the public rule included): the one home of
+ * the filters, used by browse (worker/db/browse) and by saved searches' matching (issue 15).
+ * A new filter starts here (docs/architecture.md, "adding a browse filter").
+ */
+import type { BrowseQuery } from "../../contract/listings";
+import { PUBLIC_LISTING_SQL } from "../queries/listing-sql";
+
+/** FTS5 query from free text: each word a prefix term, all required; quotes escaped. */
+export function ftsQuery(q: string): string | null {
+  const words = q
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(" ") : null;
+}
+
+/**
+ * The browse filters as SQL over `listings l` (the public rule included): the one home of what a
+ * filter means, used by browse and by saved searches' matching (issue 15). `none`: the filters can
+ * match nothing (free text without a word).
+ */
+export function browseFilterSql(
+  query: Omit<BrowseQuery, "limit" | "last_evaluated_key">,
+  { afterCursor = false }: { afterCursor?: boolean } = {},
+): { where: string[]; binds: (string | number)[]; none: boolean } {
+  const where: string[] = [PUBLIC_LISTING_SQL];
+  const binds: (string | number)[] = [];
+  const add = (clause: string, ...values: (string | number)[]) => {
+    where.push(clause);
+    binds.push(...values);
+  };
+  if (query.university_id) add("l.university_id = ?", query.university_id);
+  if (query.lease_term) add("l.lease_term = ?", query.lease_term);
+  if (query.unit_type) add("l.unit_type = ?", query.unit_type);
+  if (query.parking !== undefined) add("l.parking = ?", query.parking ? 1 : 0);
+  if (query.allow_pets !== undefined) add("l.allow_pets = ?", query.allow_pets ? 1 : 0);
+  if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
+  // The stay needed (issue 15): listings available for all of it; a listing without dates never
+  // matches (NULL compares false). Browse reads them through the stay cells (cells.ts), where
+  // these two clauses still decide at the edge months.
+  if (query.available_from && query.available_to) {
+    add("l.available_from <= ?", query.available_from);
+    add("l.available_to >= ?", query.available_to);
+  }
+  // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
+  // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows
+  // read for one page of 40 at 50,000 listings (issue 14's bench). Sorted by price, past the first
+  // page the bound on the cursor's side is a row check too: the cursor lies inside it, and SQLite
+  // seeked to the bound instead, reading every earlier page again (361 rows for page 2 of 40).
+  const byPrice = query.sort === "price_asc" || query.sort === "price_desc";
+  const rent = (seekable: boolean) => (byPrice && seekable ? "l.monthly_rent" : "+l.monthly_rent");
+  if (query.min_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_asc"))} >= ?`, query.min_rent);
+  if (query.max_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_desc"))} <= ?`, query.max_rent);
+  // Distance to campus (issue 15): at most N miles; an unknown distance (key 100000) never matches,
+  // and a listing exactly N miles away does (distances are stored to 0.1 mile). Sorted by distance it
+  // bounds the walk of the distance index; in another order browse reads the distance bands up to N
+  // (cellPlan), where it is a row check (unary +: for the same reason as the rent range).
+  if (query.within_miles !== undefined) add(`${query.sort === "distance" ? "l.distance_key" : "+l.distance_key"} <= ?`, query.within_miles);
+  const fts = query.q ? ftsQuery(query.q) : null;
+  if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
+  return { where, binds, none: !!query.q && !fts };
+}

@@ -1,0 +1,154 @@
+/**
+ * Browse (`GET subleases/`, docs/decisions/006 and 021): hand-written SQL on D1 (it needs
+ * `meta.rows_read` and FTS5, which the query builder does not express).
+ *
+ * Order: listings promoted right now come first (a small set, read through the promotion_end index),
+ * then the rest in keyset order on (sort value, id), which the browse indexes serve, so a page reads
+ * about as many rows as it returns. The cursor carries the phase, the last sort value and id, and the
+ * instant the walk started, so pages stay consistent while listings are added or promotions end.
+ *
+ * The module: filters.ts says what each filter means, cursor.ts the order and the cursor, cells.ts
+ * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts.
+ */
+import type { BrowseQuery, PublicListing } from "../../contract/listings";
+import { encodeCursor } from "../../lib/cursor";
+import { bindingOf, type Db } from "../client";
+import { LISTING_ROW_COLUMNS, promotedNowSql } from "../queries/listing-sql";
+import { photosFor, toPublicListing, type ListingOnlyRow, type ListingRow } from "../queries/listings";
+import { cellPlan, cellsSql } from "./cells";
+import { seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
+import { browseFilterSql } from "./filters";
+import { BROWSE_INDEX } from "./indexes";
+
+export { browseCursorSchema, type BrowseCursor } from "./cursor";
+export { browseFilterSql, ftsQuery } from "./filters";
+
+export interface BrowseResult {
+  listings: PublicListing[];
+  nextToken: string | null;
+  rowsRead: number;
+}
+
+/** A phase of the walk: p, the listings promoted at the walk's instant; n, the rest. */
+type Phase = "p" | "n";
+
+/** `?` placeholders numbered from `after` + 1: the same text can then stand in many places of one statement with one set of binds. */
+const numbered = (sql: string, after = 0) => {
+  let n = after;
+  return sql.replace(/\?/g, () => `?${++n}`);
+};
+
+/**
+ * One phase's statement: up to `want` listings of the phase at the instant `now` (ms), past the
+ * cursor when it is in this phase. Through the cells (cells.ts) when the query has a stay or a
+ * distance bound in the rest; else along the sort's index (the promoted phase: its own index).
+ */
+export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null, phase: Phase, now: number, want: number): { sql: string; binds: (string | number)[] } {
+  const { column, dir } = SORT_ORDER[query.sort];
+  const afterCursor = cursor?.phase === phase;
+  const { where: clauses, binds } = browseFilterSql(query, { afterCursor });
+  const promoted = promotedNowSql(new Date(now).toISOString(), { promoted: phase === "p" });
+  clauses.push(promoted.sql);
+  binds.push(...promoted.binds);
+  const seek = seekSql(query.sort);
+  if (cursor && afterCursor) {
+    clauses.push(seek);
+    binds.push(cursor.v, cursor.id);
+  }
+  const plan = phase === "n" ? cellPlan(query) : null;
+  if (plan) {
+    // A stay needed or within N miles: the cells that hold the matches, merged in the sort's order.
+    const armSeek = cursor && afterCursor ? numbered(seek, binds.length - 2) : null;
+    return { sql: `${cellsSql(query, plan, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${binds.length + 1}`, binds: [...binds, want] };
+  }
+  // The promoted set is small: read it through the promotion_end index (the university's, when one
+  // is chosen, so a campus's page 1 skips other campuses' promotions), never a full scan.
+  const promotedIndex = query.university_id === undefined ? BROWSE_INDEX.promotionEnd : BROWSE_INDEX.universityPromotionEnd;
+  const from = phase === "p" ? `listings l INDEXED BY ${promotedIndex}` : "listings l";
+  return {
+    sql: `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
+                 ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`,
+    binds: [...binds, want],
+  };
+}
+
+export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseCursor | null): Promise<BrowseResult> {
+  const now = cursor?.t ?? Date.now();
+  if (browseFilterSql(query).none) return { listings: [], nextToken: null, rowsRead: 0 };
+
+  const limit = query.limit;
+  const collected: (ListingOnlyRow & { _phase: Phase })[] = [];
+  let rowsRead = 0;
+  for (const phase of cursor?.phase === "n" ? (["n"] as const) : (["p", "n"] as const)) {
+    const { sql, binds } = browseStatement(query, cursor, phase, now, limit + 1 - collected.length);
+    const result = await db.$client.prepare(sql).bind(...binds).all<ListingOnlyRow>();
+    rowsRead += result.meta.rows_read ?? 0;
+    for (const row of result.results) collected.push(Object.assign(row, { _phase: phase }));
+    if (collected.length > limit) break;
+  }
+
+  const page = collected.slice(0, limit);
+  const last = page.at(-1);
+  const nextToken =
+    collected.length > limit && last
+      ? encodeCursor({ phase: last._phase, v: sortValue(query.sort, last), id: last.id, t: now })
+      : null;
+  page.forEach((r) => delete (r as Partial<typeof r>)._phase);
+  const { rows, rowsRead: lookups } = await withPeople(db, page);
+  const photoRows = await photosFor(db, page.map((r) => r.id));
+  return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+}
+
+/**
+ * Adds university and owner names: owners with one lookup for the distinct ids of the page (a
+ * join would read a user row per listing), universities from the per-isolate reference cache.
+ */
+async function withPeople(db: Db, page: ListingOnlyRow[]): Promise<{ rows: ListingRow[]; rowsRead: number }> {
+  if (!page.length) return { rows: [], rowsRead: 0 };
+  // Literal placeholders (a page has at most 100 distinct ids, D1's bind limit): json_each would
+  // add its own rows to rows_read.
+  const userIds = [...new Set(page.map((r) => r.user_id))];
+  const marks = Array.from({ length: userIds.length }, () => "?").join(",");
+  const [universities, people] = await Promise.all([
+    universityNames(db),
+    db.$client
+      .prepare(`SELECT id, first_name AS a, last_name AS b, avatar_key AS c FROM users WHERE id IN (${marks})`)
+      .bind(...userIds)
+      .all<{ id: string; a: string; b: string; c: string | null }>(),
+  ]);
+  const userById = new Map(people.results.map((u) => [u.id, u]));
+  const rows = page.map((r) => {
+    const uni = universities.get(r.university_id);
+    const user = userById.get(r.user_id);
+    return {
+      ...r,
+      university_name: uni?.name ?? "",
+      university_abbreviation: uni?.abbreviation ?? "",
+      user_first_name: user?.a ?? "",
+      user_last_name: user?.b ?? "",
+      user_avatar_key: user?.c ?? null,
+    };
+  });
+  return { rows, rowsRead: people.meta.rows_read ?? 0 };
+}
+
+/**
+ * University names by id, read once per isolate and database: reference data that changes only
+ * with a migration (docs/decisions/006). Keyed by the D1 binding under the request's session (each
+ * request has a session adapter of its own), so tests with their own D1 get theirs.
+ */
+const universityCache = new WeakMap<D1Database, Promise<Map<number, { name: string; abbreviation: string }>>>();
+function universityNames(db: Db) {
+  const d1 = db.$client;
+  const key = bindingOf(d1);
+  let names = universityCache.get(key);
+  if (!names) {
+    names = d1
+      .prepare("SELECT id, name, abbreviation FROM universities")
+      .all<{ id: number; name: string; abbreviation: string }>()
+      .then(({ results }) => new Map(results.map((u) => [u.id, u])));
+    names.catch(() => universityCache.delete(key));
+    universityCache.set(key, names);
+  }
+  return names;
+}

@@ -1,0 +1,67 @@
+/**
+ * Counts of failed sign-ins and code checks (services/auth-throttle.ts has the rules): one row per key
+ * (a SHA-256 of action, account and address) and window start (ms since the epoch).
+ */
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { authThrottle } from "../schema";
+
+export interface ThrottleWindow {
+  key: string;
+  windowStart: number;
+}
+
+/** The day window's back-off, as numbers the statement compares with (services/auth-throttle.ts). */
+export interface DayBackoff {
+  /** Failures the address may have in its minute for the day window to count this one. */
+  pairLimit: number;
+  freeFailures: number;
+  capSeconds: number;
+}
+
+/**
+ * Counts one attempt in the address's minute window and (when given) the account's day window, in
+ * one batch. The day window counts it only while the address is within its minute's limit and the
+ * account is past its back-off (2^(f - free + 1) s after the last failure, capped): one statement,
+ * so parallel guesses each see the wait the previous one started. Each result holds `failures` when
+ * the window counted the attempt, and no row when the day window refused it.
+ */
+export function countThrottledAttempt(db: Db, pair: ThrottleWindow, day: (ThrottleWindow & DayBackoff) | null, now: number) {
+  const d1 = db.$client;
+  const countPair = d1
+    .prepare(
+      `INSERT INTO auth_throttle (key, window_start, failures) VALUES (?1, ?2, 1)
+       ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1
+       RETURNING failures`,
+    )
+    .bind(pair.key, pair.windowStart);
+  const countDay = day
+    ? d1
+        .prepare(
+          `INSERT INTO auth_throttle (key, window_start, failures, last_failure_at)
+           SELECT ?1, ?2, 1, ?3 WHERE (SELECT failures FROM auth_throttle WHERE key = ?4 AND window_start = ?5) <= ?6
+           ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+             WHERE failures < ?7 OR ?3 >= coalesce(last_failure_at, 0) + min(1 << min(failures - ?7 + 1, 20), ?8) * 1000
+           RETURNING failures`,
+        )
+        .bind(day.key, day.windowStart, now, pair.key, pair.windowStart, day.pairLimit, day.freeFailures, day.capSeconds)
+    : null;
+  return d1.batch<{ failures: number }>(countDay ? [countPair, countDay] : [countPair]);
+}
+
+export const findThrottleWindow = (db: Db, window: ThrottleWindow) =>
+  db
+    .select({ failures: authThrottle.failures, lastFailureAt: authThrottle.lastFailureAt })
+    .from(authThrottle)
+    .where(and(eq(authThrottle.key, window.key), eq(authThrottle.windowStart, window.windowStart)))
+    .get();
+
+/** Takes one attempt back (a success, or one the back-off refused before it was checked). */
+export const forgiveThrottledAttempt = (db: Db, window: ThrottleWindow) =>
+  db
+    .update(authThrottle)
+    .set({ failures: sql`max(${authThrottle.failures} - 1, 0)` })
+    .where(and(eq(authThrottle.key, window.key), eq(authThrottle.windowStart, window.windowStart)));
+
+/** For the cron: windows that started before `before` (ms) have ended. */
+export const deleteThrottleWindowsBefore = (db: Db, before: number) => db.delete(authThrottle).where(lt(authThrottle.windowStart, before));
