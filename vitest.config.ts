@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import react from "@vitejs/plugin-react";
@@ -8,12 +10,39 @@ const alias = {
   "@party": fileURLToPath(new URL("./party", import.meta.url)),
 };
 
+/**
+ * Every package specifier ("hono", "hono/cors", ...) that the worker, the rooms or their tests import
+ * from the project's dependencies. The worker tests pre-bundle them: each test file starts a fresh
+ * workerd that loads the worker's whole module graph, and ~650 modules one by one (stripe alone is
+ * 270) took 5-19 s a file; bundled, ~160. Read from the sources so that a new subpath is never loaded
+ * twice (a bundled "hono" beside an unbundled "hono/http-exception" makes two HTTPException classes).
+ */
+function workerDependencyImports(): string[] {
+  const root = fileURLToPath(new URL(".", import.meta.url));
+  const dependencies = Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
+  const specifiers = new Set<string>();
+  for (const dir of ["worker", "party", "test/worker"]) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+      const source = readFileSync(join(entry.parentPath, entry.name), "utf8");
+      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*"([^"./][^"]*)"/g)) {
+        const name = specifier!.startsWith("@") ? specifier!.split("/").slice(0, 2).join("/") : specifier!.split("/")[0]!;
+        if (dependencies.includes(name)) specifiers.add(specifier!);
+      }
+    }
+  }
+  return [...specifiers].sort();
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
   return {
     test: {
       // Request logs are structured JSON: shown only for failing tests.
       silent: "passed-only" as const,
+      // Both cores of a 2-core machine (vitest's default there is 1): a worker test file spends most of
+      // its start-up waiting between workerd and Vite, so two files at once overlap well.
+      maxWorkers: 2,
       projects: [
         {
           // API and room tests inside workerd against real local D1, R2 and Durable Objects.
@@ -44,6 +73,7 @@ export default defineConfig(async () => {
             // dozens of students at production scrypt cost. A limit, not a timing assertion.
             testTimeout: 30_000,
             setupFiles: ["./test/worker/setup.ts"],
+            deps: { optimizer: { ssr: { enabled: true, include: workerDependencyImports() } } },
           },
         },
         {
@@ -70,6 +100,9 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
             hookTimeout: 60_000,
             fileParallelism: false,
+            // After the API and component tests, alone: journeys wait on a real browser and server, and
+            // must not share two cores with workerd test files (they timed out under that load).
+            sequence: { groupOrder: 1 },
           },
         },
       ],

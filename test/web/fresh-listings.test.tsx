@@ -65,7 +65,7 @@ describe("fresh listings on the profile and listing page", () => {
     });
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
-    const row = (await screen.findByRole("link", { name: "My room p1" }, { timeout: 5000 })).closest("li")!;
+    const row = (await screen.findByRole("link", { name: "My room p1" })).closest("li")!;
     expect(row).toHaveTextContent("Paused: confirm it's still available");
     expect(within(row).queryByRole("button", { name: "Mark taken" })).toBeNull();
     await ui.click(within(row).getByRole("button", { name: "Confirm availability" }));

@@ -249,7 +249,7 @@ describe("messages page", () => {
     const user = userEvent.setup();
     renderApp("/messages", signedIn());
     // The first render of /messages in this file loads the page's chunk: slow on a busy machine.
-    const list = await screen.findByRole("list", {}, { timeout: 5000 });
+    const list = await screen.findByRole("list", {});
     const first = within(list).getByRole("button", { name: /Jordan Kim/ });
     expect(first).toHaveTextContent("Sunny 2x2 near campus");
     expect(first).toHaveTextContent("Is it still available?");
@@ -570,7 +570,7 @@ describe("messages page", () => {
   it("says 'Failed to start conversation' on a server error", async () => {
     fakeApi({ [`GET ${API}/conversations/enriched`]: convPage([]), [`GET ${API}/conversations/with/u2`]: () => json({ detail: "x" }, 500) });
     renderApp("/messages?userId=u2", signedIn());
-    expect(await screen.findByText("Failed to start conversation", {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText("Failed to start conversation", {})).toBeInTheDocument();
   });
 });
 
@@ -643,7 +643,7 @@ describe("messaging without redundant reads", () => {
     });
     renderApp("/messages?conversation=c1", signedIn());
     // The page's chunk may not be loaded yet (this test run alone).
-    const log = await screen.findByRole("log", {}, { timeout: 5000 });
+    const log = await screen.findByRole("log", {});
     await within(log).findByText("Earlier");
     await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
     await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
@@ -736,7 +736,7 @@ describe("messaging without redundant reads", () => {
       [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
     });
     const { router } = renderApp("/messages", signedIn());
-    await screen.findByRole("button", { name: /Jordan Kim/ }, { timeout: 5000 });
+    await screen.findByRole("button", { name: /Jordan Kim/ });
     await act(() => router.navigate("/support"));
     await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
     const inbox = socketOf(`/parties/inbox/${ME}?`);

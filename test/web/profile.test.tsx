@@ -37,7 +37,7 @@ describe("profile page", () => {
     const actions = (row: HTMLElement) => within(row).getAllByRole("button").concat(within(row).getAllByRole("link")).map((el) => el.textContent);
 
     // The list loads once; under a loaded test run that can take longer than findBy's default second.
-    await screen.findByRole("link", { name: "My room p" }, { timeout: 5000 });
+    await screen.findByRole("link", { name: "My room p" });
     const pending = await item("p");
     expect(pending).toHaveTextContent("Pending review");
     expect(pending).not.toHaveTextContent("Available");

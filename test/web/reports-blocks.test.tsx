@@ -38,7 +38,7 @@ describe("Report listing", () => {
     const user = userEvent.setup();
     renderApp("/listing/l1", { token: "t", user: makeUser({ id: "renter-1" }) });
     // The first lazy route of the file loads once; under a loaded run that can take longer than a second.
-    await user.click(await screen.findByRole("button", { name: "Report listing" }, { timeout: 5000 }));
+    await user.click(await screen.findByRole("button", { name: "Report listing" }));
     // The dialog's code loads on first open (off the listing page's first load).
     const dialog = await screen.findByRole("dialog", { name: "Report listing" });
     const radios = within(dialog).getAllByRole("radio");
@@ -62,7 +62,7 @@ describe("Report listing", () => {
   it("is not offered to the owner, and a visitor is asked to sign in first", async () => {
     fakeApi({ ...listingRoutes, "GET /api/v1/auth/config": { google_client_id: null } });
     const view = renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
-    await screen.findByRole("heading", { level: 1, name: "Sunny room" }, { timeout: 5000 });
+    await screen.findByRole("heading", { level: 1, name: "Sunny room" });
     expect(screen.queryByRole("button", { name: "Report listing" })).toBeNull();
     view.unmount();
     localStorage.clear();
@@ -106,7 +106,7 @@ describe("in a conversation", () => {
     });
     const user = userEvent.setup();
     const { router } = renderApp("/messages?conversation=c1", { token: "t", user: makeUser({ id: "u1" }) });
-    await user.click(await screen.findByRole("button", { name: "Block" }, { timeout: 5000 }));
+    await user.click(await screen.findByRole("button", { name: "Block" }));
     const confirm = screen.getByRole("alertdialog", { name: "Block Jordan Kim?" });
     expect(confirm).toHaveTextContent("will no longer be able to send you messages");
     expect(callsOf(calls, "POST /api/v1/users/blocks")).toHaveLength(0);
@@ -125,7 +125,7 @@ describe("in a conversation", () => {
     });
     const user = userEvent.setup();
     renderApp("/messages?conversation=c1", { token: "t", user: makeUser({ id: "u1" }) });
-    await user.click(await screen.findByRole("button", { name: "Report user" }, { timeout: 5000 }));
+    await user.click(await screen.findByRole("button", { name: "Report user" }));
     const dialog = screen.getByRole("dialog", { name: "Report Jordan Kim" });
     await user.click(within(dialog).getByRole("radio", { name: "Inappropriate" }));
     await user.click(within(dialog).getByRole("button", { name: "Send report" }));
@@ -156,7 +156,7 @@ describe("profile: blocked users", () => {
     });
     const user = userEvent.setup();
     renderApp("/profile", { token: "t", user: user0 });
-    const section = (await screen.findByRole("heading", { name: "Blocked users" }, { timeout: 5000 })).closest("section")!;
+    const section = (await screen.findByRole("heading", { name: "Blocked users" })).closest("section")!;
     await within(section).findByText("Jordan Kim");
     await user.click(within(section).getByRole("button", { name: "Unblock Jordan Kim" }));
     expect(await within(section).findByText("You have not blocked anyone.")).toBeInTheDocument();
@@ -173,7 +173,7 @@ describe("sign-in of a suspended account", () => {
     });
     const user = userEvent.setup();
     renderApp("/support");
-    await user.click(await screen.findByRole("button", { name: "Sign In" }, { timeout: 5000 }));
+    await user.click(await screen.findByRole("button", { name: "Sign In" }));
     const dialog = screen.getByRole("dialog", { name: "Sign in" });
     await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
     await user.type(within(dialog).getByLabelText("Password"), "secret-1");
@@ -214,7 +214,7 @@ describe("admin Reports tab", () => {
     adminSession.set("admin-token");
     const user = userEvent.setup();
     renderApp("/staff");
-    await user.click(await screen.findByRole("tab", { name: "Reports" }, { timeout: 5000 }));
+    await user.click(await screen.findByRole("tab", { name: "Reports" }));
     const card = await screen.findByRole("listitem", { name: "Report: Scam or fraud" });
     expect(card).toHaveTextContent("Listing: Sunny room");
     expect(card).toHaveTextContent("Wants Zelle before a viewing");

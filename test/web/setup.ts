@@ -1,8 +1,12 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { authStore } from "../../web/lib/auth-store";
 import { signInPrompt } from "../../web/lib/sign-in-prompt";
+
+// findBy*/waitFor give up after 1 s by default: a route's first render took longer on a busy 2-core
+// machine (two test files at once, or other work beside the suite). A limit, not a timing assertion.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
