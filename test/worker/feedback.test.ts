@@ -1,7 +1,7 @@
 /** Feedback: anyone sends it, throttled per address; staff list it and archive it one way. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, authed, json, post } from "./helpers";
+import { api, authed, json, post, withinOneMinute } from "./helpers";
 
 let token: string;
 
@@ -32,10 +32,13 @@ describe("feedback", () => {
   it("is throttled per address", async () => {
     const ip = { "cf-connecting-ip": "203.0.113.99" };
     let attempts = 0;
-    let res: Response;
-    do {
-      res = await post("/api/v1/feedback/", { email: "spam@ufl.edu", message: `spam ${attempts++}` }, ip);
-    } while (res.status === 201 && attempts < 130);
+    const res = await withinOneMinute(async () => {
+      let last: Response;
+      do {
+        last = await post("/api/v1/feedback/", { email: "spam@ufl.edu", message: `spam ${attempts++}` }, ip);
+      } while (last.status === 201 && attempts < 130);
+      return last;
+    });
     expect(res.status).toBe(429);
     expect(attempts).toBeGreaterThan(60);
   });

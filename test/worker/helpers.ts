@@ -1,5 +1,23 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { vi } from "vitest";
 import entry from "../../worker/index";
+
+/**
+ * Runs a burst inside one minute of the rate limiters' clock. The local Rate Limiting bindings count in
+ * fixed minutes of `Date` (which they read in this isolate), so a burst that straddled a minute's turn
+ * would start afresh halfway and pass or fail by chance. Date (only; timers stay real) is held at the
+ * first second of the next minute; `nextMinute()` moves it to the minute after.
+ */
+export async function withinOneMinute<T>(burst: (nextMinute: () => void) => Promise<T>): Promise<T> {
+  const minuteStart = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(minuteStart + 1_000);
+  try {
+    return await burst(() => vi.setSystemTime(minuteStart + 61_000));
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 /**
  * The worker's fetch handler (worker/index.ts) with this test's bindings, in this workerd isolate.

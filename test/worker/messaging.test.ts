@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Conversation, ConversationPageResponse, Message, MessagesResponse } from "../../worker/contract/messages";
 import { insertListing } from "./fixtures";
-import { api, authed, json, post, signUp, type Session } from "./helpers";
+import { api, authed, json, post, signUp, type Session, withinOneMinute } from "./helpers";
 import { connect, open } from "./sockets";
 
 const BASE = "/api/v1/messages";
@@ -234,13 +234,8 @@ describe("sending", () => {
   it(`throttles a user after 30 messages a minute (429)`, async () => {
     const [a, b] = await Promise.all([user("spray"), user("target")]);
     const id = await conversationOf(a, b);
-    // The local limiter counts in fixed minutes of the clock (Date, which the binding reads in this
-    // isolate): the whole burst happens at the first second of the next minute, and the minute after
-    // it starts afresh.
-    const minuteStart = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      vi.setSystemTime(minuteStart + 1_000);
+    // The whole burst happens in one minute of the limiter's clock, and the minute after it starts afresh.
+    await withinOneMinute(async (nextMinute) => {
       const statuses: number[] = [];
       for (let i = 0; i < 30; i++) statuses.push((await sendText(a, id, `m${i}`)).status);
       expect(statuses.every((s) => s === 201)).toBe(true);
@@ -249,11 +244,9 @@ describe("sending", () => {
       expect(await json(refused)).toMatchObject({ retry_after: expect.any(Number) });
       // Per user: the other side still talks.
       expect((await sendText(b, id, "still here")).status).toBe(201);
-      vi.setSystemTime(minuteStart + 60_000);
+      nextMinute();
       expect((await sendText(a, id, "a new minute")).status).toBe(201);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
     const { messages } = await json<MessagesResponse>(await get(a, `/conversations/${id}/messages?limit=100`));
     expect(messages).toHaveLength(32);
   }, 30_000);
