@@ -1,5 +1,5 @@
 import { z } from "./zod";
-import { LIMITS } from "./constants";
+import { EMAILED_CODE, LIMITS } from "./constants";
 import { personName, type PrivateUser } from "./users";
 
 /** Sign-in, sign-up and code calls: one input schema per call, used by the worker and the SPA's forms. */
@@ -8,7 +8,7 @@ const password = z
   .string()
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
   .max(128, "Password must be at most 128 characters long");
-export const codeSchema = z.string().regex(/^\d{6}$/, "Please enter a 6-digit verification code");
+export const codeSchema = z.string().regex(EMAILED_CODE.pattern, EMAILED_CODE.message);
 export const phoneSchema = z
   .string()
   .trim()

@@ -207,3 +207,9 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
   if (miles === null || miles === undefined || !Number.isFinite(miles)) return null;
   return `${miles.toFixed(1)} mi to ${abbreviation}`;
 }
+
+/**
+ * An emailed code: 6 digits. Plain values (no zod) so the SPA's code fields can check it without
+ * loading zod; `codeSchema` in auth.ts is built from them.
+ */
+export const EMAILED_CODE = { pattern: /^\d{6}$/, length: 6, message: "Please enter a 6-digit verification code" } as const;

@@ -3,6 +3,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { useLoginWithCode, useSendSignInCode } from "../api/auth-api";
+import { CodeField, codeProblem } from "./code-field";
 
 interface CodeSignInDialogProps {
   open: boolean;
@@ -31,7 +32,8 @@ export function CodeSignInDialog({ open, initialEmail, onClose, onSignedIn }: Co
     send.reset();
     login.reset();
     if (step === "code") {
-      if (!/^\d{6}$/.test(code)) return setInvalid("Please enter a 6-digit verification code");
+      const problem = codeProblem(code);
+      if (problem) return setInvalid(problem);
       login.mutate({ email, code }, { onSuccess: onSignedIn });
     } else {
       if (!email.trim()) return setInvalid("Please enter your email");
@@ -51,15 +53,7 @@ export function CodeSignInDialog({ open, initialEmail, onClose, onSignedIn }: Co
         {step === "email" ? (
           <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
         ) : (
-          <TextField
-            label="Code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-            data-autofocus
-          />
+          <CodeField value={code} onCode={setCode} />
         )}
         <FormError message={error} />
         <button type="submit" className="button button-primary" disabled={send.isPending || login.isPending}>

@@ -4,6 +4,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { useForgotPassword, useResetPassword } from "../api/auth-api";
+import { CodeField, codeProblem } from "./code-field";
 
 interface ForgotPasswordDialogProps {
   open: boolean;
@@ -30,7 +31,8 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
     forgot.reset();
     reset.reset();
     if (step === "code") {
-      if (!/^\d{6}$/.test(code)) return setInvalid("Please enter a 6-digit verification code");
+      const problem = codeProblem(code);
+      if (problem) return setInvalid(problem);
       if (password.length < LIMITS.passwordMin) return setInvalid("Password must be at least 6 characters long");
       reset.mutate({ email, code, password }, { onSuccess: ({ message }) => onDone(message) });
     } else {
@@ -55,15 +57,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
           <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
         ) : (
           <>
-            <TextField
-              label="Code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-              data-autofocus
-            />
+            <CodeField value={code} onCode={setCode} />
             <TextField label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </>
         )}

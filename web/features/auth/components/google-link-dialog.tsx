@@ -3,6 +3,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { useGoogleLink, useSendSignInCode } from "../api/auth-api";
+import { CodeField, codeProblem } from "./code-field";
 
 interface GoogleLinkDialogProps {
   /** The existing account's email and the Google credential that asked to link to it. */
@@ -35,7 +36,8 @@ export function GoogleLinkDialog({ link, onClose, onSignedIn }: GoogleLinkDialog
       if (!password) return setInvalid("Password is required");
       connect.mutate({ token: link.token, proof: { password } }, { onSuccess: onSignedIn });
     } else {
-      if (!/^\d{6}$/.test(code)) return setInvalid("Please enter a 6-digit verification code");
+      const problem = codeProblem(code);
+      if (problem) return setInvalid(problem);
       connect.mutate({ token: link.token, proof: { code } }, { onSuccess: onSignedIn });
     }
   }
@@ -54,16 +56,7 @@ export function GoogleLinkDialog({ link, onClose, onSignedIn }: GoogleLinkDialog
         {mode === "password" ? (
           <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-autofocus />
         ) : (
-          <TextField
-            label="Code"
-            hint={`We emailed a 6-digit code to ${link?.email ?? "you"}.`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
-            data-autofocus
-          />
+          <CodeField hint={`We emailed a 6-digit code to ${link?.email ?? "you"}.`} value={code} onCode={setCode} />
         )}
         <FormError message={error} />
         <button type="submit" className="button button-primary" disabled={connect.isPending}>

@@ -1,10 +1,11 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { AuthResponse } from "@contract/auth";
-import { TIMINGS } from "@contract/constants";
+import { EMAILED_CODE, TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useSendVerificationCode, useVerifyEmail } from "../api/auth-api";
+import { codeDigits, codeProblem } from "./code-field";
 
 interface VerifyEmailDialogProps {
   email: string | null;
@@ -40,8 +41,9 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!email) return;
-    if (!/^\d{6}$/.test(code)) {
-      setInvalid("Please enter a 6-digit verification code");
+    const problem = codeProblem(code);
+    if (problem) {
+      setInvalid(problem);
       return;
     }
     setInvalid(null);
@@ -79,13 +81,13 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
             inputMode="numeric"
             autoComplete="one-time-code"
             pattern="\d{6}"
-            maxLength={6}
+            maxLength={EMAILED_CODE.length}
             value={code}
             aria-invalid={!!error || undefined}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+            onChange={(e) => setCode(codeDigits(e.target.value))}
             onPaste={(e) => {
               e.preventDefault();
-              setCode(e.clipboardData.getData("text").replace(/\D/g, "").slice(0, 6));
+              setCode(codeDigits(e.clipboardData.getData("text")));
             }}
           />
         </label>
