@@ -55,3 +55,25 @@ describe("import cycles", () => {
     expect(cycles.map((cycle) => cycle.join(" -> "))).toEqual([]);
   });
 });
+
+describe("the rules stay light", () => {
+  // The navbar and the listing card import policies and constants on the home page: if either reached
+  // a module that imports zod (a contract file with schemas), zod's 25 KB would load with `/` (it did
+  // once, when a rule took its texts from contract/messages.ts).
+  it("policies.ts and constants.ts reach no module that imports zod", () => {
+    const graph = importGraph(projectSources);
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) visit(next);
+    };
+    visit("worker/contract/policies.ts");
+    visit("worker/contract/constants.ts");
+    expect(reached.size).toBeGreaterThanOrEqual(2);
+    const importsZod = (file: string) => /from\s+"(zod|\.\/zod)"/.test(projectSources[file] ?? "");
+    expect([...reached].filter(importsZod)).toEqual([]);
+    // The check can fail: a schema file is seen as importing zod.
+    expect(importsZod("worker/contract/messages.ts")).toBe(true);
+  });
+});

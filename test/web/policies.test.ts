@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   canCreateListing,
   canEditListing,
-  canMessage,
+  messagingRefusalOnScreen,
   canPromoteListing,
   canStaffPromoteListing,
   canViewListing,
@@ -14,7 +14,7 @@ import {
   canConfirmAvailability,
   isRentFarBelow,
 } from "@contract/policies";
-import { availabilityConfirmedText } from "@contract/constants";
+import { availabilityConfirmedText, MESSAGING_MESSAGES } from "@contract/constants";
 import { listingPatchSchema } from "@contract/listings";
 
 const student = (status: string) => ({ id: "u1", id_verification_status: status });
@@ -68,10 +68,12 @@ describe("policies", () => {
     expect(canStaffPromoteListing(listing({ verification_status: "rejected" }))).toBe(false);
   });
 
-  it("lets signed-in people message others, never themselves", () => {
-    expect(canMessage(student("unverified"), "owner")).toBe(true);
-    expect(canMessage(student("verified"), "u1")).toBe(false);
-    expect(canMessage(null, "owner")).toBe(false);
+  it("lets signed-in people message others on screen, never themselves", () => {
+    expect(messagingRefusalOnScreen(student("unverified"), "owner")).toBeNull();
+    expect(messagingRefusalOnScreen(student("verified"), "u1")).toMatchObject({ status: 400, detail: MESSAGING_MESSAGES.self });
+    expect(messagingRefusalOnScreen(null, "owner")).toMatchObject({ status: 401 });
+    // A listing the visitor may not see (pending) is refused in the API's words.
+    expect(messagingRefusalOnScreen(student("verified"), "owner", listing({ verification_status: "pending" }))).toMatchObject({ status: 404 });
   });
 
   it("gives an owner's listing exactly one state: review first, then staff's hiding, then the owner's status", () => {

@@ -4,31 +4,10 @@
  * message defined here (the contract imports nothing outside itself).
  */
 import { visibleText, z } from "./zod";
-import { LIMITS } from "./constants";
+import { LIMITS, MESSAGING_MESSAGES } from "./constants";
 import type { Pagination } from "./listings";
 
-/** The spec's texts (section 8, Messaging). */
-export const MESSAGING_MESSAGES = {
-  signIn: "Please log in to send messages",
-  cannotContactOwner: "Unable to contact listing owner",
-  self: "You cannot message yourself",
-  startFailed: "Failed to start conversation",
-  loadConversationsFailed: "Failed to load conversations",
-  loadMessagesFailed: "Failed to load messages",
-  sendFailed: "Failed to send message",
-  empty: "Message cannot be empty",
-  tooLong: `Message must be at most ${LIMITS.messageMax} characters`,
-  /** Starting a conversation with an account that does not exist (or no longer does). */
-  userNotFound: "User not found",
-  /** Writing in a conversation whose other participant deleted their account. */
-  recipientDeleted: "This user has deleted their account",
-  /** Starting a conversation about a listing that does not exist or that the caller may not see. */
-  listingNotFound: "Listing not found",
-  /** Starting a conversation about a listing of a third person. */
-  listingNotTheirs: "The listing must belong to you or to the person you message",
-  /** A send's Idempotency-Key that already stored a different message (another text or conversation). */
-  keyReused: "This Idempotency-Key was already used for a different message. Send a new message with a new key.",
-} as const;
+export { MESSAGING_MESSAGES };
 
 export const messageSchema = z.object({
   id: z.string(),

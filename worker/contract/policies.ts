@@ -3,9 +3,7 @@
  * functions, no I/O. Routes throw when a rule says no; screens hide or lock what a rule forbids;
  * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
  */
-import { PRICE_CHECK, type GenderPreference, type UnitType } from "./constants";
-import { MESSAGING_MESSAGES } from "./messages";
-import { REPORT_TEXTS } from "./reports";
+import { MESSAGING_MESSAGES, PRICE_CHECK, REPORT_TEXTS, type GenderPreference, type UnitType } from "./constants";
 
 /**
  * Fair preferences (issue 15, docs/decisions/018): the unit types where the renter shares a living space
@@ -118,10 +116,6 @@ export function isPromotedNow(promotionStart: string | null, promotionEnd: strin
   return !!promotionEnd && Date.parse(promotionEnd) > now && (!promotionStart || Date.parse(promotionStart) <= now);
 }
 
-/** Signed-in people message other people, never themselves. */
-export function canMessage(user: Actor, recipientId: string): boolean {
-  return !!user && user.id !== recipientId;
-}
 
 /** Starting a conversation, writing in one, or opening a real-time room (an inbox or a conversation). */
 export type MessagingAct = "start" | "send" | "connect";
@@ -186,6 +180,22 @@ export function messagingRefusal(facts: MessagingFacts): MessagingRefusal | null
     return { status: 422, detail: MESSAGING_MESSAGES.listingNotTheirs, field: "listing_id" };
   }
   return null;
+}
+
+/**
+ * The messaging rule on what a screen knows of a signed-in student writing to `recipientId` (about
+ * `listing`, if one): their account is not suspended (its tokens stop working) and blocks are the
+ * server's to know (it refuses the send in the same words). Signed out (null) is the 401.
+ */
+export function messagingRefusalOnScreen(user: { id: string } | null, recipientId: string, listing?: ListingFacts): MessagingRefusal | null {
+  return messagingRefusal({
+    act: "start",
+    sender: user && { id: user.id, suspended: false },
+    recipientId,
+    recipient: { id: recipientId },
+    recipientBlockedSender: false,
+    ...(listing && { listing }),
+  });
 }
 
 /** The one state an owner's own listing is in, as the profile names it (each state has its own actions). */

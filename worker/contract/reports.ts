@@ -4,6 +4,7 @@
  */
 import { visibleText, z } from "./zod";
 import type { Pagination } from "./listings";
+import { REPORT_DETAILS_MAX, REPORT_TEXTS } from "./constants";
 
 export const REPORT_REASONS = ["scam", "taken", "wrong_info", "inappropriate", "discriminatory", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -17,24 +18,10 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   other: "Other",
 };
 
-export const REPORT_DETAILS_MAX = 1000;
+export { REPORT_DETAILS_MAX, REPORT_TEXTS };
 
 export const REPORT_ACTIONS = ["hide_listing", "suspend_user", "dismiss"] as const;
 export type ReportAction = (typeof REPORT_ACTIONS)[number];
-
-export const REPORT_TEXTS = {
-  suspended: "Your account is suspended. Contact support.",
-  blockedSend: "You can't send messages in this conversation.",
-  thanks: "Thanks — our team will review this report.",
-  detailsRequired: "Please tell us what is wrong",
-  detailsTooLong: `Details must be at most ${REPORT_DETAILS_MAX} characters`,
-  reasonRequired: "Please choose a reason",
-  ownListing: "You cannot report your own listing",
-  noConversation: "You can only report someone you have a conversation with",
-  blockSelf: "You cannot block yourself",
-  reportNotOpen: "This report was already resolved",
-  noListing: "This report is not about a listing",
-} as const;
 
 const details = visibleText({ multiline: true }).max(REPORT_DETAILS_MAX, REPORT_TEXTS.detailsTooLong).nullable().optional();
 const reason = z.enum(REPORT_REASONS, REPORT_TEXTS.reasonRequired);

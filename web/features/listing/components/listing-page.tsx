@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { formatDistance, formatStay } from "@contract/constants";
-import { allowsGenderPreference, canEditListing, messagingRefusal, PUBLIC_LISTING } from "@contract/policies";
+import { allowsGenderPreference, canEditListing, messagingRefusalOnScreen, PUBLIC_LISTING } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -133,9 +133,8 @@ export function ListingPage() {
   const isOwner = canEditListing(session?.user, l);
   // The messaging rule on what this page knows: a signed-in session is never suspended (its tokens stop
   // working), and blocks are the server's to know (it refuses the send in the same words).
-  const sender = session?.user ? { id: session.user.id, suspended: false } : null;
-  const refusal = sender && messagingRefusal({ act: "start", sender, recipientId: l.user_id, recipient: { id: l.user_id }, recipientBlockedSender: false, listing: l });
-  const canMessageOwner = !!sender && !refusal;
+  const refusal = session?.user ? messagingRefusalOnScreen(session.user, l.user_id, l) : null;
+  const canMessageOwner = !!session?.user && !refusal;
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const stay = formatStay(l.available_from, l.available_to);
   // "1.2 mi to UF" (issue 15); no row and no tag when the distance is unknown.

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router-dom";
-import { MESSAGING_MESSAGES } from "@contract/messages";
-import { canMessage } from "@contract/policies";
+import { messagingRefusalOnScreen } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { useSession } from "../../../lib/session";
@@ -30,7 +29,9 @@ export function MessagesPage() {
 
   const start = useStartConversation();
   const { mutate: startConversation } = start;
-  const self = !!userId && !canMessage(user, userId);
+  // Only writing to oneself can be refused here: the server judges the rest when it starts the conversation.
+  const refusal = userId ? messagingRefusalOnScreen(user, userId) : null;
+  const self = !!refusal;
   const started = useRef<string | null>(null);
   useEffect(() => {
     if (!userId || self) {
@@ -46,7 +47,7 @@ export function MessagesPage() {
     );
   }, [userId, listingId, self, startConversation, setParams]);
 
-  const startError = self ? MESSAGING_MESSAGES.self : start.isError ? startConversationError(start.error) : null;
+  const startError = refusal ? refusal.detail : start.isError ? startConversationError(start.error) : null;
   const selected = selectedId ? (conversations.find((c) => c.id === selectedId) ?? (start.data?.id === selectedId ? start.data : null)) : null;
   const showThread = !!selectedId || !!userId;
 
