@@ -174,5 +174,25 @@ describe("Toast", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Added to favorites");
     act(() => vi.advanceTimersByTime(200));
     expect(screen.getByRole("status")).not.toHaveTextContent("Added to favorites");
+    vi.useRealTimers();
+  });
+
+  it("leaves no timer behind when the page goes away with a toast still shown", () => {
+    vi.useFakeTimers();
+    try {
+      const { unmount } = render(
+        <ToastProvider>
+          <ToastHarness durationMs={3000} />
+        </ToastProvider>,
+      );
+      act(() => screen.getByRole("button", { name: "Go" }).click());
+      expect(vi.getTimerCount()).toBe(1);
+      unmount();
+      // A timer left running would set state on the unmounted tree (it once fired after a test file's
+      // page was torn down: "window is not defined").
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { TIMINGS } from "@contract/constants";
 
 /**
@@ -32,12 +32,26 @@ export const clampToastDuration = (ms: number) => Math.min(5000, Math.max(2000, 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
+  // Each toast's timer, cleared when the provider goes away: a timer that outlived it would set state
+  // on an unmounted tree (in tests, after the page itself was torn down).
+  const timers = useRef(new Set<number>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) window.clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const show = useCallback<ToastValue["show"]>(
     (message, options = {}) => {
       const id = nextId.current++;
       setToasts((all) => [...all, { id, message, kind: options.kind ?? "info", action: options.action }]);
-      window.setTimeout(() => dismiss(id), clampToastDuration(options.durationMs ?? TIMINGS.toastDefaultMs));
+      const timer = window.setTimeout(() => {
+        timers.current.delete(timer);
+        dismiss(id);
+      }, clampToastDuration(options.durationMs ?? TIMINGS.toastDefaultMs));
+      timers.current.add(timer);
       return id;
     },
     [dismiss],
