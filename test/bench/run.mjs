@@ -2,10 +2,13 @@
 /**
  * `npm run bench`: budgets that are measured, not assumed (never part of `npm test`).
  *  0. Scam shield (issue 13): precision and recall on test/fixtures/scam-corpus.json (budget: both >= 0.9).
- *  1. Weight of the home page: gzipped JS and CSS that `/` loads (budget: JS < 90 KB; over it, the
- *     per-file list and BUDGET BROKEN), and the library floor: bytes from react, react-dom, scheduler,
- *     react-router, @tanstack against our own code (web/, worker/contract), from the sourcemaps
- *     (js-weight.mjs), gzip estimated in proportion.
+ *  1. Weight of the home page (budget: JS loaded by `/` before interaction at most 110 KB gzip -9; over
+ *     it, the per-file list and BUDGET BROKEN), measured twice: (a) statically, the scripts and
+ *     modulepreloads of dist/client/index.html, with the library floor: bytes from react, react-dom,
+ *     scheduler, react-router, @tanstack against our own code (web/, worker/contract), from the
+ *     sourcemaps (js-weight.mjs), gzip estimated in proportion; (b) in Chromium once the server runs
+ *     (page-js.mjs): every JS response `/` loads from navigation until the network has been idle 2 s
+ *     after `load`, no input (chunks loaded on idle count), file by file.
  *  2. Browse at scale (50,000 listings): rows read per page against rows returned, throughput, the
  *     first screen's thumbnails.
  *  3. Throughput in workerd (`wrangler dev`, local D1): GET /api/v1/universities/ beside a trivial
@@ -15,10 +18,23 @@
  *     GET /api/v1/subleases/?limit=40, cold (a new URL each request) and warm (the same URL):
  *     throughput and median latency as ratios, the share of X-Edge-Cache HITs when the header exists
  *     (goal: browse warm >= 0.8 of trivial).
- *  6. Lighthouse 12 (lighthouse.mjs) on / and /listing/{id} in Debian's Chromium, mobile, simulated
- *     throttling, 3 runs each, medians. Budget: performance >= 90, accessibility, best-practices and
- *     seo 100. Goal (printed, met or missed): all 100, LCP < 1.5 s, TBT < 100 ms, CLS 0.
+ *  6. Lighthouse 12 (lighthouse.mjs) on / and /listing/{id} (the newest listing with photos: a demo
+ *     listing with its real photo) in Debian's Chromium, mobile, simulated throttling, 3 runs each,
+ *     medians, FCP beside LCP, the LCP element and the longest tasks, the host's benchmarkIndex.
+ *     Budget: performance >= 90, accessibility, best-practices and seo 100. Goals (printed, met or
+ *     MISSED, issue 24): `/` performance >= 95, LCP <= 1.8 s, TBT <= 150 ms; the listing >= 98,
+ *     LCP <= 1.8 s; both: the other three 100, CLS 0.
+ *  7. Interaction on `/` (interaction.mjs), INP-like, 4x CPU slowdown, mobile viewport: the Term filter
+ *     set to Fall, and Load more; Event Timing and input to the updated results' paint, medians of 5.
+ *     Goal (printed, never failing): under 200 ms.
  * Exits non-zero when a budget is broken, after printing every section.
+ *
+ * Environment: BENCH_PORT (8792), BENCH_SKIP_BUILD=1 reuses dist/ (no `vite build`), BENCH_LISTINGS
+ * (50,000), BENCH_DURATION_MS, BENCH_CONCURRENCY, BENCH_LIGHTHOUSE_RUNS (3), BENCH_INTERACTION_RUNS (5).
+ * BENCH_ONLY=pages: only the page speed, quickly, while developing: the weight (1), Lighthouse (6)
+ * and interaction (7) against the demo data alone; no scam shield, no 50,000 listings, no browse,
+ * throughput, hashing or pages sections. E.g. `BENCH_ONLY=pages BENCH_SKIP_BUILD=1 BENCH_PORT=8795
+ * node test/bench/run.mjs`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,8 +48,14 @@ import { reportScamShield } from "./scam-shield.mjs";
 import { bytesBySource } from "./js-weight.mjs";
 import { reportPages } from "./pages.mjs";
 import { reportLighthouse } from "./lighthouse.mjs";
+import { PAGE_JS_BUDGET_KB, reportPageJs } from "./page-js.mjs";
+import { reportInteraction } from "./interaction.mjs";
 
-const JS_BUDGET_KB = 90;
+/** JS loaded by `/` before interaction, gzip -9 (issue 24): the static list and the one Chromium loads. */
+const JS_BUDGET_KB = PAGE_JS_BUDGET_KB;
+const ONLY = process.env.BENCH_ONLY ?? "";
+if (ONLY && ONLY !== "pages") throw new Error(`BENCH_ONLY=${ONLY}: only "pages" is known`);
+const PAGES_ONLY = ONLY === "pages";
 /** The libraries of the library floor (package names or scopes from the sourcemaps). */
 const LIBRARIES = ["react", "react-dom", "scheduler", "react-router", "react-router-dom", "@tanstack"];
 const OURS = ["web", "worker/contract", "party"];
@@ -102,12 +124,15 @@ async function load(url, durationMs = DURATION_MS) {
   return { rps: done / seconds, done, failed };
 }
 
-const scamShieldOk = await reportScamShield();
+const scamShieldOk = PAGES_ONLY ? true : await reportScamShield();
 
-console.log("Building the web app...");
-buildSpa();
+if (process.env.BENCH_SKIP_BUILD) console.log("Reusing dist/ (BENCH_SKIP_BUILD)");
+else {
+  console.log("Building the web app...");
+  buildSpa();
+}
 const weight = homePageWeight();
-console.log("\n== Home page weight (gzip -9)");
+console.log("\n== Home page weight (gzip -9), static: the scripts and preloads of dist/client/index.html");
 for (const f of weight.files) console.log(`  ${f.file.padEnd(40)} ${kb(f.raw).padStart(8)} KB raw  ${kb(f.gzip).padStart(7)} KB gzip`);
 console.log(`  JS  total: ${kb(weight.js)} KB gzip (budget ${JS_BUDGET_KB} KB)`);
 console.log(`  CSS total: ${kb(weight.css)} KB gzip`);
@@ -122,9 +147,9 @@ console.log(
     .map(([name, v]) => `${name} ${kb(v.gzip)}`)
     .join(", ")} (KB gzip)`,
 );
-const jsOverBudget = weight.js / 1024 >= JS_BUDGET_KB;
+const jsOverBudget = weight.js / 1024 > JS_BUDGET_KB;
 if (jsOverBudget) {
-  console.log(`  BUDGET BROKEN: home page JS ${kb(weight.js)} KB gzip >= ${JS_BUDGET_KB} KB; the JS it loads, largest first:`);
+  console.log(`  BUDGET BROKEN: home page JS ${kb(weight.js)} KB gzip > ${JS_BUDGET_KB} KB; the JS it loads, largest first:`);
   for (const f of weight.files.filter((f) => f.file.endsWith(".js")).sort((a, b) => b.gzip - a.gzip)) {
     console.log(`    ${f.file.padEnd(40)} ${kb(f.gzip).padStart(7)} KB gzip`);
   }
@@ -147,18 +172,83 @@ applyMigrations(persistTo);
   }
 }
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 50_000);
-const sqlFile = join(persistTo, "bench-listings.sql");
-writeBenchListings(sqlFile, LISTINGS, [1, 2, 3, 10, 11, 12, 49, 90, 150, 180]);
-const seeded = spawnSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", persistTo, "--file", sqlFile], {
-  cwd: ROOT,
-  env: { ...process.env, ...OFFLINE_ENV },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-if (seeded.status !== 0) throw new Error("could not load the benchmark listings");
+if (!PAGES_ONLY) {
+  const sqlFile = join(persistTo, "bench-listings.sql");
+  writeBenchListings(sqlFile, LISTINGS, [1, 2, 3, 10, 11, 12, 49, 90, 150, 180]);
+  const seeded = spawnSync(join(ROOT, "node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", persistTo, "--file", sqlFile], {
+    cwd: ROOT,
+    env: { ...process.env, ...OFFLINE_ENV },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (seeded.status !== 0) throw new Error("could not load the benchmark listings");
+}
 const server = spawnServer({ port, persistTo });
 let failedBudget = jsOverBudget || !scamShieldOk;
 try {
   await waitForHealth(base);
+  if (!PAGES_ONLY) failedBudget = (await reportServerSections()) || failedBudget;
+  failedBudget = (await reportPageSpeed()) || failedBudget;
+} finally {
+  server.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+}
+console.log(failedBudget ? "\nBUDGET BROKEN" : "\nAll budgets met.");
+process.exit(failedBudget ? 1 : 0);
+
+/**
+ * The newest public listing with photos (a demo listing with its real photo; the benchmark listings
+ * have none), from the first pages of browse.
+ */
+async function listingWithPhoto() {
+  let token = null;
+  for (let pageNo = 0; pageNo < 5; pageNo++) {
+    const body = await (await fetch(`${base}/api/v1/subleases/?limit=40${token ? `&last_evaluated_key=${token}` : ""}`)).json();
+    const withPhotos = (body.data ?? []).filter((l) => Array.isArray(l.pictures) && l.pictures.length > 0);
+    if (withPhotos.length) return withPhotos.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))[0].id;
+    token = body.pagination?.next_token;
+    if (!token) break;
+  }
+  throw new Error("no public listing with photos to measure");
+}
+
+/** The weight in Chromium, Lighthouse and interaction (sections 1b, 6, 7). Returns true when a budget broke. */
+async function reportPageSpeed() {
+  let failed = false;
+  try {
+    const pageJs = await reportPageJs(`${base}/`);
+    if (!pageJs.ok) failed = true;
+  } catch (err) {
+    console.log(`  JS before interaction could not be measured: ${err?.stack ?? err}\n  BUDGET BROKEN`);
+    failed = true;
+  }
+  let listingId;
+  try {
+    listingId = await listingWithPhoto();
+  } catch (err) {
+    console.log(`\n  ${err?.message ?? err}: BUDGET BROKEN`);
+    failed = true;
+  }
+  try {
+    const lighthouse = await reportLighthouse([
+      { label: "home", url: `${base}/` },
+      ...(listingId ? [{ label: "listing", url: `${base}/listing/${listingId}` }] : []),
+    ]);
+    if (!lighthouse.budgetOk) failed = true;
+  } catch (err) {
+    console.log(`  Lighthouse could not run: ${err?.stack ?? err}\n  BUDGET BROKEN`);
+    failed = true;
+  }
+  try {
+    await reportInteraction(base); // a goal: printed, never failing
+  } catch (err) {
+    console.log(`  Interaction could not be measured: ${err?.stack ?? err}`);
+  }
+  return failed;
+}
+
+/** Sections 2 to 5 (browse at scale, throughput, hashing, pages). Returns true when a budget broke. */
+async function reportServerSections() {
+  let failedBudget = false;
 
   // Browse at scale: rows read per page against rows returned, for the common filter/sort mixes.
   const ufId = 49; // University of Florida: demo and benchmark listings
@@ -262,30 +352,13 @@ try {
   console.log(`  POST auth/login, success                 ${okMs.toFixed(1).padStart(7)} ms`);
   console.log(`  one hash in Node on this machine         ${nodeMs.toFixed(1).padStart(7)} ms (reference)`);
 
-  // Pages and browse, cold and warm, then Lighthouse, on a public demo listing (the newest).
-  const newest = await (await fetch(`${base}/api/v1/subleases/?limit=1`)).json();
-  const listingId = newest.data[0]?.id;
-  if (!listingId) throw new Error("no public listing to measure");
+  // Pages and browse, cold and warm, on the listing Lighthouse measures (the newest with photos).
   try {
-    const pages = await reportPages(base, listingId);
+    const pages = await reportPages(base, await listingWithPhoto());
     if (!pages.ok) failedBudget = true;
   } catch (err) {
     console.log(`  Pages could not be measured: ${err?.stack ?? err}\n  BUDGET BROKEN`);
     failedBudget = true;
   }
-  try {
-    const lighthouse = await reportLighthouse([
-      { label: "home", url: `${base}/` },
-      { label: "listing", url: `${base}/listing/${listingId}` },
-    ]);
-    if (!lighthouse.budgetOk) failedBudget = true;
-  } catch (err) {
-    console.log(`  Lighthouse could not run: ${err?.stack ?? err}\n  BUDGET BROKEN`);
-    failedBudget = true;
-  }
-} finally {
-  server.stop();
-  rmSync(persistTo, { recursive: true, force: true });
+  return failedBudget;
 }
-console.log(failedBudget ? "\nBUDGET BROKEN" : "\nAll budgets met.");
-process.exit(failedBudget ? 1 : 0);
