@@ -4,7 +4,7 @@ import { purgeListingCache } from "./edge-cache";
 import { unreferencedKeys } from "./listings";
 import { deleteAfterStoppingSubscriptions } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
-import { deleteObjects, deletePrefix } from "./storage";
+import { deleteImages, deletePrefix } from "./storage";
 
 /**
  * Deletes an account: one statement whose foreign keys cascade to listings, photos, favourites,
@@ -22,7 +22,7 @@ export async function deleteAccount(db: Db, env: Env, user: { id: string; avatar
   await purgeListingCache(listingIds, db);
   // Their open sockets end now (inbox and conversation rooms); the other person's stay open.
   await closeSocketsOfUser(env, user.id, conversationIds);
-  await deleteObjects(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])))]);
+  await deleteImages(env.IMAGES, [user.avatarKey, ...(await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])))]);
   // Every identity document the user ever uploaded (submitted, rejected or never submitted).
   await deletePrefix(env.ID_DOCUMENTS, `documents/${user.id}/`);
 }

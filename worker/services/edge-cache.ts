@@ -258,3 +258,21 @@ export async function purgeListingCache(ids: Iterable<string | null | undefined>
   const cache = caches.default;
   await Promise.all(keys.map((key) => cache.delete(key).catch(() => false)));
 }
+
+/** The edge cache's key of a public photo (routes/images): one per photo, whatever the query string. */
+export const imageCacheKey = (origin: string, key: string) => `${origin}${API_PREFIX}/images/${key}`;
+
+/**
+ * Drops deleted photos (a replaced avatar, a removed listing photo) from this data center's edge cache,
+ * under this request's origins, so the route's 404 is what the next visitor gets here. Other data
+ * centers keep a copy until its day runs out (routes/images: IMAGE_EDGE_TTL_S); a photo's address is
+ * new for every upload and no page links a deleted one.
+ */
+export async function purgeImageCache(keys: Iterable<string | null | undefined>): Promise<void> {
+  const origins = scope.getStore()?.origins;
+  if (!origins) return;
+  const urls = [...new Set(keys)].filter((key): key is string => !!key).flatMap((key) => origins.map((origin) => imageCacheKey(origin, key)));
+  if (!urls.length) return;
+  const cache = caches.default;
+  await Promise.all(urls.map((url) => cache.delete(url).catch(() => false)));
+}

@@ -42,7 +42,7 @@ import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
 import { requireLocationToken } from "./geo-token";
-import { deleteObjects } from "./storage";
+import { deleteImages } from "./storage";
 import { purgeListingCache } from "./edge-cache";
 
 type ListingPatch = z.infer<typeof listingPatchSchema>;
@@ -183,7 +183,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   }
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await purgeListingCache([row.id]);
-  await deleteObjects(env.IMAGES, await unreferencedKeys(db, removedKeys));
+  await deleteImages(env.IMAGES, await unreferencedKeys(db, removedKeys));
   return loadOwnerListing(db, row.id);
 }
 
@@ -228,7 +228,7 @@ export async function deleteListing(db: Db, env: Env, id: string) {
   // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
   await deleteAfterStoppingSubscriptions(db, env, { listingId: id });
   await purgeListingCache([id]);
-  await deleteObjects(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
+  await deleteImages(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
 }
 
 /** Of these photo keys, the ones no listing uses any more (demo listings share photos). */

@@ -69,6 +69,37 @@ async function listingHead(c: Context<AppContext>, id: string): Promise<{ title:
 }
 
 /**
+ * React's server renderer puts a preload for each eager image it renders (`<img>` not lazy: the
+ * listing's main photo, `fetchpriority="high"`) before the page's markup, i.e. in the body after every
+ * script and stylesheet of the head. These are those `<link rel="preload" as="image">` tags, taken
+ * off the start of the markup: made by React from the `<img>` itself, so their `imagesrcset` and
+ * `imagesizes` are exactly the ones the `<img>` asks for and the browser downloads the photo once.
+ */
+export function leadingImagePreloads(html: string): { preloads: string[]; rest: string } {
+  const preloads: string[] = [];
+  let rest = html;
+  for (let m = /^<link rel="preload" as="image"[^>]*>/.exec(rest); m; m = /^<link rel="preload" as="image"[^>]*>/.exec(rest)) {
+    preloads.push(m[0]);
+    rest = rest.slice(m[0].length);
+  }
+  return { preloads, rest };
+}
+
+/**
+ * A listing page's main photo is its largest paint (issue 24): its preload goes first in the head,
+ * before the scripts and the stylesheet, so the photo is asked for as soon as the head arrives.
+ */
+function withImagePreloads(html: string, preloads: string[]): string {
+  if (!preloads.length) return html;
+  const tags = preloads.map((tag) => `${tag}\n    `).join("");
+  // Before the first script (the theme's inline script blocks the parser for a moment), else the first stylesheet, else </head>.
+  const found = ["<script", `<link rel="stylesheet"`, "</head>"].map((tag) => html.indexOf(tag)).filter((i) => i >= 0);
+  if (!found.length) return html;
+  const at = Math.min(...found);
+  return `${html.slice(0, at)}${tags}${html.slice(at)}`;
+}
+
+/**
  * The page at this request's URL, rendered. `appFetch` answers the API calls its data needs;
  * `listingId` adds the listing's link-preview tags (or "Listing not found" as the title).
  */
@@ -80,10 +111,12 @@ export async function renderedPage(c: Context<AppContext>, appFetch: AppFetch, l
       apiCalls.run({ origin: url.origin, appFetch }, () => renderPage({ url: url.href, version: APP_VERSION, transport })),
       listingId ? listingHead(c, listingId) : null,
     ]);
+    // A listing's photo preload moves to the head (the home page keeps React's markup as it is).
+    const { preloads, rest: markup } = head && page.status === 200 ? leadingImagePreloads(page.html) : { preloads: [], rest: page.html };
     let html = template
-      .replace(`<div id="root"></div>`, () => `<div id="root">${page.html}</div><script type="application/json" id="${SSR_DATA_ID}">${scriptJson(page.data)}</script>`);
+      .replace(`<div id="root"></div>`, () => `<div id="root">${markup}</div><script type="application/json" id="${SSR_DATA_ID}">${scriptJson(page.data)}</script>`);
     if (head && page.status === 200) {
-      html = html
+      html = withImagePreloads(html, preloads)
         .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
         .replace("</head>", () => `    ${head.tags}\n  </head>`);
     } else if (page.status === 404) {

@@ -8,7 +8,7 @@ import { apiError, badRequest, validationFailed } from "../lib/errors";
 import { decodeDataUrl, decodedSize, detectFileType } from "./files";
 import { stripMetadata } from "./images";
 import { checkUniversity } from "./universities";
-import { deleteObjects, putImage } from "./storage";
+import { deleteImages, putImage } from "./storage";
 
 export async function updateProfile(db: Db, userId: string, body: ProfileUpdate) {
   await checkUniversity(db, body.university_id);
@@ -32,6 +32,6 @@ export async function replaceAvatar(db: Db, env: Env, user: Pick<UserRow, "id" |
   if (!clean) throw validationFailed([{ path: "image_data", message: "This image is damaged or could not be read. Please choose another photo." }]);
   const key = await putImage(env, "avatars", clean, type);
   await updateUser(db, user.id, { avatarKey: key });
-  await deleteObjects(env.IMAGES, [user.avatarKey]);
+  await deleteImages(env.IMAGES, [user.avatarKey]);
   return imageUrl(key);
 }

@@ -4,6 +4,7 @@
  */
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
+import { purgeImageCache } from "./edge-cache";
 import { EXTENSIONS, type DetectedType } from "./files";
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -23,6 +24,12 @@ export async function deleteObjects(bucket: R2Bucket, keys: (string | null | und
   } catch (err) {
     log.warn("storage_delete_failed", { count: list.length, message: String(err) });
   }
+}
+
+/** Deletes public images (avatars, listing photos) from R2 and from this data center's edge cache. */
+export async function deleteImages(bucket: R2Bucket, keys: (string | null | undefined)[]) {
+  await deleteObjects(bucket, keys);
+  await purgeImageCache(keys);
 }
 
 /** Deletes every object whose key starts with `prefix` (listed in pages of 1000). */
