@@ -85,9 +85,12 @@ describe("listing experience on a 360 px phone", () => {
     expect(fits).toBe(true);
 
     // The count: "{n}+ listings" while the API has more pages, else exact; never "Showing 40 of 40+".
-    const first = await apiCall<{ data: unknown[]; pagination: { has_more: boolean } }>(b.baseUrl, "subleases/?limit=40");
+    // The first page is the first screen's 12 (issue 24).
+    const first = await apiCall<{ data: unknown[]; pagination: { has_more: boolean } }>(b.baseUrl, "subleases/?limit=12");
     const count = (await page.locator(".results-count").textContent())!;
-    expect(count).toBe(first.pagination.has_more ? `${first.data.length}+ listings` : first.data.length === 1 ? "1 listing" : `${first.data.length} listings`);
+    // A floor while more pages exist: the first page's 12, or more once the next is fetched ahead.
+    if (first.pagination.has_more) expect(Number(count.match(/^(\d+)\+ listings$/)?.[1])).toBeGreaterThanOrEqual(first.data.length);
+    else expect(count).toBe(first.data.length === 1 ? "1 listing" : `${first.data.length} listings`);
 
     await page.goto("/?university=176&term=summer&pets=true");
     const chips = page.getByRole("list", { name: "Active filters" });

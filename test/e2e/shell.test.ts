@@ -11,9 +11,12 @@ describe("the app shell in Chromium", () => {
     // Demo data: a live-looking marketplace, 12 cards on a desktop.
     await b.page.getByRole("article").first().waitFor();
     expect(await b.page.getByRole("article").count()).toBe(12);
-    const select = b.page.getByRole("combobox", { name: "University" });
-    await select.locator("option", { hasText: "UF · University of Florida" }).waitFor({ state: "attached" });
-    expect(await select.locator("option").count()).toBeGreaterThan(150);
+    // The university field loads every university when used (issue 24), and finds them by name.
+    const field = b.page.getByRole("combobox", { name: "University" });
+    await field.fill("florida");
+    await b.page.getByRole("option", { name: "UF · University of Florida" }).waitFor();
+    await field.fill("");
+    expect(await b.page.getByRole("option").count()).toBeGreaterThan(5);
     expect(await b.page.title()).toContain("CampusNest");
     expect(b.errors).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { routes } from "../../web/app/router";
+import { pages } from "../../web/app/router";
 import { ThemeProvider, useTheme } from "../../web/lib/theme";
 import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
@@ -252,10 +252,12 @@ describe("item 5: theme follows the device until the student chooses", () => {
 });
 
 describe("item 18: lazy routes", () => {
-  it("every lazy route has a hydrate fallback (no missing-HydrateFallback warning on a first load)", () => {
-    const all = routes.flatMap((r) => [r, ...(r.children ?? [])]);
-    const lazy = all.filter((r) => r.lazy);
-    expect(lazy.length).toBeGreaterThan(10);
-    for (const route of lazy) expect(route.hydrateFallbackElement, String(route.path)).toBeTruthy();
+  it("every page but home is its own lazy chunk, loadable ahead of hydration", async () => {
+    expect(pages.length).toBeGreaterThan(10);
+    for (const { path, page } of pages) expect(typeof page.preload, path).toBe("function");
+    // The same promise each time: preloading before hydration and the render share one load.
+    const listing = pages.find((p) => p.path === "/listing/:id")!.page;
+    expect(listing.preload()).toBe(listing.preload());
+    await listing.preload();
   });
 });

@@ -24,7 +24,7 @@ function makeListing(i: number, overrides: Partial<OwnerListing> = {}): OwnerLis
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
 
 describe("browse page", () => {
-  it("shows 12 cards, Load More reveals 12 more and fetches the next server page when local results run out", async () => {
+  it("shows 12 cards from a first page of 12, fetches the next page ahead, and Load More shows it", async () => {
     const requests: string[] = [];
     mockFetch({ "/api/v1/universities/": universities });
     const base = globalThis.fetch;
@@ -33,7 +33,8 @@ describe("browse page", () => {
       if (url.startsWith("/api/v1/subleases/")) {
         requests.push(url);
         const second = url.includes("last_evaluated_key=page2");
-        const data = Array.from({ length: second ? 5 : 20 }, (_, i) => makeListing(second ? 100 + i : i));
+        const limit = Number(new URL(url, "http://x").searchParams.get("limit"));
+        const data = Array.from({ length: second ? 5 : limit }, (_, i) => makeListing(second ? 100 + i : i));
         return Response.json({ data, pagination: { next_token: second ? null : "page2", has_more: !second } });
       }
       return base(input, init);
@@ -45,16 +46,17 @@ describe("browse page", () => {
     expect(requests[0]).toContain("university_id=1");
     expect(requests[0]).toContain("lease_term=fall");
     expect(requests[0]).toContain("parking=true");
-    expect(requests[0]).toContain("limit=40");
+    // The first page is the first screen (issue 24); the next, of 40, is fetched ahead when idle.
+    expect(requests[0]).toContain("limit=12");
     expect(screen.getAllByRole("link", { name: /Listing 0/ })[0]).toHaveAttribute("href", `/listing/l0?back=${encodeURIComponent("/?university=1&term=fall&parking=true")}`);
-    await user.click(screen.getByRole("button", { name: "Load More" }));
-    await screen.findByText("Listing 103");
-    expect(screen.queryByText("Listing 104")).toBeNull();
-    expect(requests).toHaveLength(2);
+    await waitFor(() => expect(requests).toHaveLength(2));
     expect(requests[1]).toContain("last_evaluated_key=page2");
-    expect(screen.getAllByRole("article")).toHaveLength(24);
+    expect(requests[1]).toContain("limit=40");
+    expect(screen.getAllByRole("article")).toHaveLength(12);
     await user.click(screen.getByRole("button", { name: "Load More" }));
-    expect(screen.getAllByRole("article")).toHaveLength(25);
+    await screen.findByText("Listing 104");
+    expect(screen.getAllByRole("article")).toHaveLength(17);
+    expect(requests).toHaveLength(2);
     expect(screen.queryByRole("button", { name: "Load More" })).toBeNull();
   });
 
@@ -300,5 +302,14 @@ describe("edit form: the review warning", () => {
     await waitFor(() => expect(screen.getByLabelText("Monthly rent ($)")).toHaveValue(1000));
     await ui.selectOptions(screen.getByLabelText("Unit type"), "studio");
     expect(warning()).toBeNull();
+  });
+});
+
+describe("formatRent", () => {
+  it("groups thousands like en-US, without Intl on the first load (issue 24)", async () => {
+    const { formatRent } = await import("../../web/lib/listings-api");
+    const dollars = new Intl.NumberFormat("en-US");
+    for (const rent of [0, 5, 950, 1030, 12_000, 999_999, 1_234_567]) expect(formatRent(rent)).toBe(`$${dollars.format(rent)}`);
+    expect(formatRent(1250.5)).toBe("$1,250.5");
   });
 });

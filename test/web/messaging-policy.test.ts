@@ -3,7 +3,7 @@
  * conversation, sending, opening a room's socket and the listing page's Message button.
  */
 import { describe, expect, it } from "vitest";
-import { messagingRefusal, type MessagingFacts } from "@contract/policies";
+import { messagingRefusal, type MessagingFacts } from "@contract/messaging-rules";
 import { MESSAGING_MESSAGES } from "@contract/messages";
 import { REPORT_TEXTS } from "@contract/reports";
 

@@ -1,20 +1,9 @@
 /** The product's rules (worker/contract/policies.ts), which the worker and the SPA both call. */
 import { describe, expect, it } from "vitest";
-import {
-  canCreateListing,
-  canEditListing,
-  messagingRefusalOnScreen,
-  canPromoteListing,
-  canStaffPromoteListing,
-  canViewListing,
-  isIdVerified,
-  isPublicListing,
-  looksIdVerified,
-  ownerListingState,
-  canConfirmAvailability,
-  isRentFarBelow,
-} from "@contract/policies";
-import { availabilityConfirmedText, MESSAGING_MESSAGES } from "@contract/constants";
+import { canCreateListing, canEditListing, canPromoteListing, canStaffPromoteListing, canViewListing, isIdVerified, isPublicListing, looksIdVerified, ownerListingState, canConfirmAvailability, isRentFarBelow } from "@contract/policies";
+import { messagingRefusalOnScreen } from "@contract/messaging-rules";
+import { availabilityConfirmedText } from "@contract/constants";
+import { MESSAGING_MESSAGES } from "@contract/messaging-rules";
 import { listingPatchSchema } from "@contract/listings";
 
 const student = (status: string) => ({ id: "u1", id_verification_status: status });

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { createQueryClient } from "../../web/app/providers";
-import { routes } from "../../web/app/router";
+import { AppRoutes } from "../../web/app/router";
 import { ToastProvider } from "../../web/components/ui/toast";
 import { authStore, REFRESH_TOKEN_KEY, type Session } from "../../web/lib/auth-store";
 import { ThemeProvider } from "../../web/lib/theme";
@@ -82,7 +82,8 @@ export function renderApp(path: string, session: Session | null = null) {
     localStorage.setItem(REFRESH_TOKEN_KEY, "refresh-1");
   }
   authStore.reload();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // The app's own <Routes> under a memory data router, so tests can read and drive its location.
+  const router = createMemoryRouter([{ path: "*", element: <AppRoutes /> }], { initialEntries: [path] });
   const utils = render(
     <QueryClientProvider client={createQueryClient()}>
       <ThemeProvider>

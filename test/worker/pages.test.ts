@@ -46,11 +46,44 @@ describe("the home page", () => {
     expect(page.root).not.toContain("Pages pending");
 
     const browse = page.query('"browse"');
-    const api40 = await json<{ data: { id: string }[] }>(await api("/api/v1/subleases/?limit=40"));
-    const pages = (browse?.state.data as { pages: { data: { id: string }[] }[] }).pages;
-    expect(pages[0]!.data.map((l) => l.id)).toEqual(api40.data.map((l) => l.id));
-    // The universities the filter bar lists are in the block too: the browser fetches neither again.
-    expect(page.query('"universities"')?.state.status).toBe("success");
+    const api12 = await json<{ data: { id: string }[] }>(await api("/api/v1/subleases/?limit=12"));
+    const pages = (browse?.state.data as { pages: { data: Record<string, unknown>[] }[] }).pages;
+    expect(pages[0]!.data.map((l) => l.id)).toEqual(api12.data.map((l) => l.id));
+  });
+
+  it("embeds only what the first screen renders (issue 24): card fields, the chosen university's short name, no list of universities", async () => {
+    const page = await rendered("/?university=1");
+    const cards = (page.query('"browse"')?.state.data as { pages: { data: Record<string, unknown>[] }[] }).pages[0]!.data;
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) {
+      expect(card).toHaveProperty("title");
+      expect(card).toHaveProperty("thumbnails");
+      // Fields the card does not show stay out of the page.
+      expect(card).not.toHaveProperty("description");
+      expect(card).not.toHaveProperty("address");
+      expect(card).not.toHaveProperty("pictures");
+    }
+    expect(page.query('"short-name"')?.state.data).toEqual({ id: 1, abbreviation: expect.any(String) });
+    expect(page.data!.queries.filter((q) => JSON.stringify(q.queryKey) === '["universities"]')).toEqual([]);
+    // The university choice is a searchable field, not a select of every university.
+    expect(page.root).toMatch(/<input[^>]*name="campus"/);
+    expect((page.root.match(/<option/g) ?? []).length).toBeLessThan(40);
+    expect(page.html.length).toBeLessThan(40_000);
+  });
+
+  it("turns the filter form sent without JavaScript into the page's own URL (a typed university by name or short name)", async () => {
+    const universities = await json<{ data: { id: number; name: string; abbreviation: string }[] }>(await api("/api/v1/universities/"));
+    const first = universities.data[0]!;
+    const typed = await api(`/?q=&campus=${encodeURIComponent(first.abbreviation.toLowerCase())}&term=fall&from=&to=&within=&unitType=&gender=&sort=newest&pets=true`, {
+      redirect: "manual",
+    });
+    expect(typed.status).toBe(303);
+    expect(typed.headers.get("location")).toBe(`/?term=fall&pets=true&university=${first.id}`);
+    const byName = await api(`/?campus=${encodeURIComponent(`${first.abbreviation} · ${first.name}`)}`, { redirect: "manual" });
+    expect(byName.headers.get("location")).toBe(`/?university=${first.id}`);
+    // Emptied: every university; not a university: the filter is dropped, the rest kept.
+    expect((await api("/?campus=&university=2", { redirect: "manual" })).headers.get("location")).toBe("/");
+    expect((await api("/?campus=no+such+place&sort=price_asc", { redirect: "manual" })).headers.get("location")).toBe("/?sort=price_asc");
   });
 
   it("renders the filters of the query string, and a filter never gets another filter's listings", async () => {

@@ -1,43 +1,43 @@
-import { Suspense, useEffect } from "react";
-import { Outlet, ScrollRestoration } from "react-router-dom";
+import { Suspense, useState } from "react";
+import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer";
 import { Navbar } from "../components/layout/navbar";
-import { deferred, whenIdle } from "../components/ui/deferred";
+import { deferred } from "../components/ui/deferred";
+import { FeedbackButton } from "../features/feedback/components/feedback-button";
 import { PageLoadingInline } from "../components/ui/spinner";
-import { useSession } from "../lib/session";
 import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
+import { ScrollRestoration } from "./scroll-restoration";
 
-// Off the first paint (issue 14): the Sign In popup loads when it is first opened (a failed load
-// closes it again, so the next click retries) or, for a visitor, once the page is idle, so that
-// Sign In opens at once; the feedback pill loads when the page is idle.
+// Off the first load (issues 14 and 24): the Sign In popup loads when it is first opened (a failed
+// load closes it again, so the next click retries) or on a hover or focus of Sign In just before; the
+// feedback form loads when its button is pressed (or pointed at).
 const SignInDialog = deferred(() => import("../features/auth/components/sign-in-dialog").then((m) => m.SignInDialog), {
   onError: signInPrompt.close,
 });
-const FeedbackWidget = deferred(() => import("../features/feedback/components/feedback-widget").then((m) => m.FeedbackWidget), {
-  when: "idle",
-});
+const FeedbackDialog = deferred(() => import("../features/feedback/components/feedback-widget").then((m) => m.FeedbackDialog));
+const preloadSignIn = () => void SignInDialog.preload().catch(() => {});
 
 export function AppLayout() {
   const signIn = useSignInPrompt();
-  const signedIn = useSession().session !== null;
-  useEffect(() => {
-    if (signedIn) return;
-    return whenIdle(() => void SignInDialog.preload().catch(() => {}));
-  }, [signedIn]);
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
   return (
     <div className="app">
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Navbar onSignIn={signInPrompt.open} />
+      <Navbar onSignIn={signInPrompt.open} onSignInIntent={preloadSignIn} />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<PageLoadingInline label="Loading" />}>
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      {/* Below the fold: hydrated after the page (issue 24). */}
+      <Suspense>
+        <Footer />
+      </Suspense>
       <SignInDialog load={signIn.open} open={signIn.open} initialEmail={signIn.intent.email} onClose={signInPrompt.close} />
-      <FeedbackWidget />
+      <FeedbackButton onOpen={() => setFeedbackOpen(true)} onIntent={() => void FeedbackDialog.preload().catch(() => {})} />
+      <FeedbackDialog load={feedbackOpen} open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
       <ScrollRestoration />
     </div>
   );

@@ -8,20 +8,29 @@
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { prerender } from "react-dom/static";
-import { createStaticHandler, createStaticRouter, matchPath, StaticRouterProvider } from "react-router-dom";
+import { matchPath, StaticRouter } from "react-router-dom";
 import type { RenderPage } from "@contract/ssr";
 import { paths, routePatterns } from "../config/paths";
 import { ApiError, setApiTransport } from "../lib/api-client";
 import { browseQuery, listingQuery, publicUserQuery } from "../lib/listings-api";
-import { universitiesQuery } from "../lib/universities";
+import { universitiesQuery, universityShortNameQuery } from "../lib/universities";
+import { cardOf } from "../components/listing-card";
 import { toBrowseParams } from "../features/browse/hooks/use-browse-filters";
 import { AppProviders, createQueryClient, VERSION_QUERY_KEY } from "./providers";
-import { routes } from "./router";
+import { AppRoutes } from "./router";
 
 /** Fetches what the page shows on its first screen; answers the page's HTTP status. */
 async function prefetch(queryClient: QueryClient, url: URL): Promise<number> {
   if (url.pathname === paths.home) {
-    await Promise.all([queryClient.prefetchQuery(universitiesQuery), queryClient.prefetchInfiniteQuery(browseQuery(toBrowseParams(url.searchParams)))]);
+    const browse = browseQuery(toBrowseParams(url.searchParams));
+    const university = url.searchParams.get("university");
+    await Promise.all([university && queryClient.prefetchQuery(universityShortNameQuery(university)), queryClient.prefetchInfiniteQuery(browse)]);
+    // Only what the first screen renders travels in the page (issue 24): the cards' fields, and the
+    // chosen university's id and short name; the full list loads when the university picker is opened.
+    queryClient.setQueryData(browse.queryKey, (data) =>
+      data && { ...data, pages: data.pages.map((page) => ({ ...page, data: page.data.map(cardOf) as typeof page.data })) },
+    );
+    queryClient.removeQueries({ queryKey: universitiesQuery.queryKey, exact: true });
     return 200;
   }
   const listing = matchPath(routePatterns.listing, url.pathname);
@@ -40,11 +49,6 @@ async function prefetch(queryClient: QueryClient, url: URL): Promise<number> {
 
 export const renderPage: RenderPage = async ({ url, version, transport }) => {
   setApiTransport(transport);
-  const request = new Request(url);
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(request);
-  if (context instanceof Response) throw new Error(`Unexpected router response ${context.status}`);
-
   // No retries on the server: a failed call renders the page's error state, as the browser would.
   const queryClient = createQueryClient({ retry: false });
   queryClient.setQueryData(VERSION_QUERY_KEY, version);
@@ -57,7 +61,9 @@ export const renderPage: RenderPage = async ({ url, version, transport }) => {
   const { prelude } = await prerender(
     <StrictMode>
       <AppProviders queryClient={queryClient}>
-        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+        <StaticRouter location={new URL(url).pathname + new URL(url).search}>
+          <AppRoutes />
+        </StaticRouter>
       </AppProviders>
     </StrictMode>,
     { progressiveChunkSize: Number.POSITIVE_INFINITY, onError: (err) => void (renderError ??= err) },

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { availabilityConfirmedText, formatDistance, formatStay } from "@contract/constants";
@@ -8,8 +9,41 @@ import { Avatar } from "./ui/avatar";
 import { CARD_IMAGE_SIZES, Carousel } from "./ui/carousel";
 import { FavoriteButton } from "./favorite-button";
 
+/**
+ * What a card shows of a listing: the server render embeds only these fields of the first screen's
+ * listings (web/app/ssr.tsx, issue 24), so a field a card starts to use is added here.
+ */
+export const CARD_FIELDS = [
+  "id",
+  "user_id",
+  "title",
+  "monthly_rent",
+  "thumbnails",
+  "unit_type",
+  "lease_term",
+  "available_from",
+  "available_to",
+  "university_name",
+  "university_abbreviation",
+  "distance_miles",
+  "parking",
+  "allow_pets",
+  "gender_preference",
+  "promoted",
+  "availability_confirmed_at",
+  "user_first_name",
+  "user_last_name",
+  "user_avatar_url",
+] as const satisfies readonly (keyof PublicListing)[];
+
+export type CardListing = Pick<PublicListing, (typeof CARD_FIELDS)[number]>;
+
+/** The listing cut to its card's fields. */
+export const cardOf = (listing: PublicListing): CardListing =>
+  Object.fromEntries(CARD_FIELDS.map((field) => [field, listing[field]])) as CardListing;
+
 interface ListingCardProps {
-  listing: PublicListing;
+  listing: CardListing;
   back: string;
   /**
    * The first card of the browse grid: its photo is likely the page's largest paint, so it loads
@@ -18,8 +52,11 @@ interface ListingCardProps {
   priority?: boolean;
 }
 
-/** A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university, tags, poster. */
-export function ListingCard({ listing, back, priority = false }: ListingCardProps) {
+/**
+ * A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university,
+ * tags, poster. Memoised: the browse page re-renders while it fetches ahead (issue 24), its cards do not.
+ */
+export const ListingCard = memo(function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
   const stay = formatStay(listing.available_from, listing.available_to);
@@ -38,7 +75,7 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
   return (
     <article className="listing-card">
       <div className="listing-card-media">
-        <Carousel images={listing.pictures} thumbnails={listing.thumbnails} thumbnailsOnly sizes={CARD_IMAGE_SIZES} priority={priority} alt={listing.title} />
+        <Carousel images={listing.thumbnails} thumbnails={listing.thumbnails} thumbnailsOnly sizes={CARD_IMAGE_SIZES} priority={priority} alt={listing.title} />
         {listing.promoted && <span className="promoted-badge">Featured</span>}
         <FavoriteButton listingId={listing.id} ownerId={listing.user_id} visibleToVisitors />
       </div>
@@ -65,7 +102,7 @@ export function ListingCard({ listing, back, priority = false }: ListingCardProp
       </Link>
     </article>
   );
-}
+});
 
 export function ListingGridSkeleton({ count = 8 }: { count?: number }) {
   return (

@@ -14,7 +14,7 @@ export interface FilterLabel {
   remove: Partial<Record<FilterKey, null>>;
 }
 
-export function browseFilterLabels(params: URLSearchParams, universities: University[] | undefined): FilterLabel[] {
+export function browseFilterLabels(params: URLSearchParams, universities: Pick<University, "id" | "abbreviation">[] | undefined): FilterLabel[] {
   const byValue: Partial<Record<FilterKey, (value: string) => string>> = {
     university: (id) => universities?.find((u) => String(u.id) === id)?.abbreviation ?? "University",
     term: termLabel,

@@ -2,10 +2,8 @@ import { DEV_CONSOLE_LINES } from "@contract/constants";
 
 /**
  * Keeps the last 50 console lines for the footer's developer capsule ("show console"). The original
- * console methods still run. Kept off the first paint (issue 14): main.tsx imports this module
- * dynamically and installs it when the page is idle (`whenIdle` in components/ui/deferred), and the
- * developer panel installs it on open if that has not happened yet; so the capsule shows the lines
- * logged from then on, not those of the first moments of the page.
+ * console methods still run. main.tsx installs it first thing (issue 24), so the capsule shows the page's
+ * lines from its first moment; the developer panel installs it too, for pages started otherwise (tests).
  */
 export interface ConsoleLine {
   level: "log" | "info" | "warn" | "error";

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
 import type { PublicUserResponse } from "@contract/users";
 import { browseApiQuery, type BrowseParams } from "@contract/browse-url";
+import { PAGE_SIZES } from "@contract/constants";
 import { apiRequest } from "./api-client";
 
 export type { BrowseParams } from "@contract/browse-url";
@@ -29,7 +30,7 @@ export const userKeys = {
   public: (id: string | undefined) => ["users", id] as const,
 };
 
-export const browseListings = (params: BrowseParams, lastKey: string | null, limit = 40) =>
+export const browseListings = (params: BrowseParams, lastKey: string | null, limit: number = PAGE_SIZES.browseServer) =>
   apiRequest<BrowseResponse>("subleases/", {
     auth: false,
     query: {
@@ -39,11 +40,14 @@ export const browseListings = (params: BrowseParams, lastKey: string | null, lim
     },
   });
 
-/** Browse: pages of 40 by cursor (the same options on the server render and in the browser). */
+/**
+ * Browse by cursor (the same options on the server render and in the browser): a first page of the
+ * first screen's 12 cards (a small first answer and page, issue 24), then pages of 40.
+ */
 export const browseQuery = (params: BrowseParams) =>
   infiniteQueryOptions({
     queryKey: listingKeys.browse(params),
-    queryFn: ({ pageParam }) => browseListings(params, pageParam),
+    queryFn: ({ pageParam }) => browseListings(params, pageParam, pageParam === null ? PAGE_SIZES.browseDisplay : PAGE_SIZES.browseServer),
     initialPageParam: null as string | null,
     getNextPageParam: (last: BrowseResponse) => last.pagination.next_token,
   });
@@ -175,6 +179,12 @@ export const GENDER_LABELS: Record<string, string> = {
   male_preferred: "Male preferred",
   female_preferred: "Female preferred",
 };
-/** One formatter, made once: toLocaleString builds a new one per call (measured: 52 ms per home page on a slow phone). */
-const DOLLARS = new Intl.NumberFormat("en-US");
-export const formatRent = (rent: number) => `$${DOLLARS.format(rent)}`;
+/**
+ * "$1,030": grouped by hand, not with Intl, whose first formatter loads the browser's locale data on
+ * the home page's first load (tens of ms on a slow phone, issue 24; toLocaleString per call was worse).
+ * Rents are whole dollars; a fraction would be kept as it is.
+ */
+export const formatRent = (rent: number) => {
+  const [whole, fraction] = String(Math.abs(rent)).split(".");
+  return `${rent < 0 ? "-" : ""}$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction ? `.${fraction}` : ""}`;
+};

@@ -46,7 +46,12 @@ const subscribe = (l: () => void) => {
     listeners.delete(l);
   };
 };
-const serverState: PromptState = { open: false, intent: {} };
+/**
+ * The server's snapshot is the store's first state itself, not an equal copy: hydration compares
+ * them by identity, and a copy made React re-render the whole page at once, unsliced, right after
+ * hydrating it (200 ms at 4x on a phone, issue 24).
+ */
+const serverState: PromptState = state;
 
 export function useSignInPrompt(): PromptState {
   return useSyncExternalStore(subscribe, () => state, () => serverState);

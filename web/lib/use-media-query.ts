@@ -1,12 +1,10 @@
 import { useCallback, useSyncExternalStore } from "react";
 
-const noMatch = () => false;
-
 /**
  * Whether a CSS media query matches now, following changes (false where matchMedia is missing).
- * A server-rendered page hydrates with false (the server knows no screen), then re-renders.
+ * A server-rendered page hydrates with `serverMatches` (the server knows no screen), then re-renders.
  */
-export function useMediaQuery(query: string): boolean {
+export function useMediaQuery(query: string, serverMatches = false): boolean {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const list = window.matchMedia?.(query);
@@ -16,5 +14,5 @@ export function useMediaQuery(query: string): boolean {
     [query],
   );
   const matches = useCallback(() => window.matchMedia?.(query).matches ?? false, [query]);
-  return useSyncExternalStore(subscribe, matches, noMatch);
+  return useSyncExternalStore(subscribe, matches, () => serverMatches);
 }

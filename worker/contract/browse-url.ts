@@ -70,3 +70,48 @@ export function browseApiQuery(params: BrowseParams): Record<string, string> {
   }
   return query;
 }
+
+/**
+ * The browse form's university as typed text (`?campus=UF`): what the filter form sends when the page
+ * runs without JavaScript (its searchable university field, issue 24). The worker answers such a URL
+ * with a redirect to the same filters with `university={id}` (worker/routes/pages.ts).
+ */
+export const CAMPUS_PARAM = "campus";
+
+/**
+ * The university typed text names: its short name, its name, or the one university whose short or
+ * full name contains every word typed (case and spacing ignored); null when none or several match.
+ */
+export function universityNamed<U extends { name: string; abbreviation: string }>(universities: readonly U[], text: string): U | null {
+  // "UF · University of Florida" (the picker's own label) names UF too.
+  const typed = text.replace(/·/g, " ").trim().toLowerCase().replace(/\s+/g, " ");
+  if (!typed) return null;
+  const exact = universities.find((u) => u.abbreviation.toLowerCase() === typed || u.name.toLowerCase() === typed);
+  if (exact) return exact;
+  const words = typed.split(" ");
+  const matches = universities.filter((u) => words.every((w) => `${u.abbreviation} ${u.name}`.toLowerCase().includes(w)));
+  return matches.length === 1 ? matches[0]! : null;
+}
+
+/**
+ * The browse URL a no-JavaScript submit of the filter form stands for: `campus` becomes
+ * `university={id}` (emptied: every university; not one university: the filter is dropped), and the
+ * fields left empty (`term=`, `sort=newest`) are left out, so the address reads as one made by the page.
+ */
+export function browseUrlFromForm<U extends { id: number; name: string; abbreviation: string }>(
+  params: URLSearchParams,
+  universities: readonly U[],
+): URLSearchParams {
+  const next = new URLSearchParams();
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key);
+    if (value && !(key === "sort" && value === "newest")) next.set(key, value);
+  }
+  const campus = params.get(CAMPUS_PARAM);
+  if (campus !== null) {
+    next.delete("university");
+    const university = universityNamed(universities, campus);
+    if (university) next.set("university", String(university.id));
+  }
+  return next;
+}

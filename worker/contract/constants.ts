@@ -214,44 +214,11 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
  */
 export const EMAILED_CODE = { pattern: /^\d{6}$/, length: 6, message: "Please enter a 6-digit verification code" } as const;
 
-// The texts the rules in policies.ts answer with live here, not beside their zod schemas, so that
-// importing policies (the navbar and the listing card do) never loads zod on the home page.
+/** Response-time buckets (issue 13), from the median time to a first reply (contract/users.ts). */
+export type ResponseTime = "hour" | "hours" | "day";
 
-/** The spec's texts (section 8, Messaging). */
-export const MESSAGING_MESSAGES = {
-  signIn: "Please log in to send messages",
-  cannotContactOwner: "Unable to contact listing owner",
-  self: "You cannot message yourself",
-  startFailed: "Failed to start conversation",
-  loadConversationsFailed: "Failed to load conversations",
-  loadMessagesFailed: "Failed to load messages",
-  sendFailed: "Failed to send message",
-  empty: "Message cannot be empty",
-  tooLong: `Message must be at most ${LIMITS.messageMax} characters`,
-  /** Starting a conversation with an account that does not exist (or no longer does). */
-  userNotFound: "User not found",
-  /** Writing in a conversation whose other participant deleted their account. */
-  recipientDeleted: "This user has deleted their account",
-  /** Starting a conversation about a listing that does not exist or that the caller may not see. */
-  listingNotFound: "Listing not found",
-  /** Starting a conversation about a listing of a third person. */
-  listingNotTheirs: "The listing must belong to you or to the person you message",
-  /** A send's Idempotency-Key that already stored a different message (another text or conversation). */
-  keyReused: "This Idempotency-Key was already used for a different message. Send a new message with a new key.",
-} as const;
-
-export const REPORT_DETAILS_MAX = 1000;
-
-export const REPORT_TEXTS = {
-  suspended: "Your account is suspended. Contact support.",
-  blockedSend: "You can't send messages in this conversation.",
-  thanks: "Thanks — our team will review this report.",
-  detailsRequired: "Please tell us what is wrong",
-  detailsTooLong: `Details must be at most ${REPORT_DETAILS_MAX} characters`,
-  reasonRequired: "Please choose a reason",
-  ownListing: "You cannot report your own listing",
-  noConversation: "You can only report someone you have a conversation with",
-  blockSelf: "You cannot block yourself",
-  reportNotOpen: "This report was already resolved",
-  noListing: "This report is not about a listing",
-} as const;
+export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
+  hour: "Usually replies within an hour",
+  hours: "Usually replies within a few hours",
+  day: "Usually replies within a day",
+};

@@ -4,7 +4,8 @@
  * message defined here (the contract imports nothing outside itself).
  */
 import { visibleText, z } from "./zod";
-import { LIMITS, MESSAGING_MESSAGES } from "./constants";
+import { LIMITS } from "./constants";
+import { MESSAGING_MESSAGES } from "./messaging-rules";
 import type { Pagination } from "./listings";
 
 export { MESSAGING_MESSAGES };

@@ -4,7 +4,7 @@
  */
 import { visibleText, z } from "./zod";
 import type { Pagination } from "./listings";
-import { REPORT_DETAILS_MAX, REPORT_TEXTS } from "./constants";
+import { REPORT_DETAILS_MAX, REPORT_TEXTS } from "./messaging-rules";
 
 export const REPORT_REASONS = ["scam", "taken", "wrong_info", "inappropriate", "discriminatory", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];

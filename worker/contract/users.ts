@@ -1,5 +1,5 @@
 import { visibleText } from "./zod";
-import type { IdVerificationStatus } from "./constants";
+import type { IdVerificationStatus, ResponseTime } from "./constants";
 
 export interface NotificationSettings {
   email_on_message: boolean;
@@ -41,14 +41,8 @@ export interface PublicUser {
   response_time: ResponseTime | null;
 }
 
-/** Response-time buckets (issue 13), from the median time to a first reply. */
-export type ResponseTime = "hour" | "hours" | "day";
-
-export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
-  hour: "Usually replies within an hour",
-  hours: "Usually replies within a few hours",
-  day: "Usually replies within a day",
-};
+// The buckets' words live with the zod-free constants (the listing page's first load imports them).
+export { RESPONSE_TIME_TEXT, type ResponseTime } from "./constants";
 
 /** Conversations the median needs (fewer: no verdict), and the window they are taken from. */
 export const RESPONSE_TIME_MIN_CONVERSATIONS = 3;

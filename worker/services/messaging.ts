@@ -9,7 +9,7 @@
 import { getServerByName } from "partyserver";
 import { CLOSE_CODES, type ServerEvent } from "../../party/protocol";
 import { MESSAGE_EMAIL_GAP_MS, MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
-import { messagingRefusal, type MessagingRefusal } from "../contract/policies";
+import { messagingRefusal, type MessagingRefusal } from "../contract/messaging-rules";
 import type { Config } from "../env";
 import { primaryOf, type Db } from "../db/client";
 import {

@@ -10,7 +10,7 @@
  */
 import { routePartykitRequest } from "partyserver";
 import { PARTIES } from "../contract/constants";
-import { messagingRefusal } from "../contract/policies";
+import { messagingRefusal } from "../contract/messaging-rules";
 import { USER_HEADER } from "../../party/protocol";
 import { getConfig } from "../env";
 import type { Db } from "../db/client";

@@ -105,10 +105,14 @@ export function Carousel({ images, thumbnails, thumbnailsOnly = false, sizes, pr
   const start = useRef<{ x: number; width: number } | null>(null);
   const count = images.length;
 
+  // Neighbours preload once the carousel is wanted (a pointer over it, a touch, focus) and after each
+  // move, so a swipe never shows an empty frame; not at mount, where every card's neighbours would
+  // compete with the first screen's own photos and hydration (issue 24).
+  const [wanted, setWanted] = useState(false);
+  const want = () => setWanted(true);
   useEffect(() => {
-    // Preload neighbours so a swipe never shows an empty frame.
     // Same srcset and sizes as the <img>, so the browser fetches the candidate it will show.
-    if (count < 2) return;
+    if (count < 2 || !wanted) return;
     for (const i of [index - 1, index + 1]) {
       const n = (i + count) % count;
       const photo = photoAttributes({ full: thumbnailsOnly ? undefined : images[n], thumbnail: thumbnails?.[n], sizes, thumbnailOnly: thumbnailsOnly });
@@ -119,7 +123,7 @@ export function Carousel({ images, thumbnails, thumbnailsOnly = false, sizes, pr
       }
       preload.src = photo.src;
     }
-  }, [index, images, thumbnails, thumbnailsOnly, sizes, count]);
+  }, [wanted, index, images, thumbnails, thumbnailsOnly, sizes, count]);
 
   function go(step: number) {
     if (count < 2 || locked.current) return;
@@ -171,6 +175,9 @@ export function Carousel({ images, thumbnails, thumbnailsOnly = false, sizes, pr
       aria-label={`${alt}: photo ${count ? index + 1 : 0} of ${count}`}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onFocus={want}
+      onPointerEnter={want}
+      onTouchStart={want}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}

@@ -1,6 +1,9 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { createPortal } from "react-dom";
 
+/** Dialogs open now (the `dialog-open` class on <html> while any is). */
+let openDialogs = 0;
+
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -38,6 +41,10 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     (first ?? node)?.focus();
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
+    // A class, not `body:has(.dialog-backdrop)` in CSS: a :has() on body re-checks the whole page's
+    // style on every change anywhere in it (issue 24). Counted, for a dialog opened over another.
+    openDialogs++;
+    document.documentElement.classList.add("dialog-open");
 
     function onKeyDown(event: KeyboardEvent) {
       if (event.key === "Escape") {
@@ -65,6 +72,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     return () => {
       document.removeEventListener("keydown", onKeyDown, true);
       document.body.style.overflow = previousOverflow;
+      if (--openDialogs === 0) document.documentElement.classList.remove("dialog-open");
       opener?.focus?.();
     };
   }, [open]);

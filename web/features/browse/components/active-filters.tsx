@@ -1,12 +1,12 @@
 import { browseFilterLabels } from "../../../lib/browse-filter-labels";
-import { useUniversities } from "../../../lib/universities";
+import { useUniversityShortName } from "../../../lib/universities";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
 
 /** The active filters as removable chips above the results, so they show even with the filters folded away. */
 export function ActiveFilters() {
   const { params, update } = useBrowseFilters();
-  const universities = useUniversities();
-  const chips = browseFilterLabels(params, universities.data);
+  const university = useUniversityShortName(params.get("university"));
+  const chips = browseFilterLabels(params, university.data ? [university.data] : undefined);
   if (!chips.length) return null;
   return (
     <ul className="filter-chips" aria-label="Active filters">

@@ -1,13 +1,17 @@
 import { useState } from "react";
 import { DISTANCE, GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "@contract/constants";
+import { paths } from "../../../config/paths";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
-import { useUniversities } from "../../../lib/universities";
 import { stayOf, useBrowseFilters } from "../hooks/use-browse-filters";
+import { UniversityFilter } from "./university-filter";
 
-/** Every filter of the browse page; each change rewrites the query string at once. */
+/**
+ * Every filter of the browse page; each change rewrites the query string at once. It is also a plain
+ * GET form with named fields (issue 24): before the app has hydrated, or without JavaScript, Search
+ * submits every filter and the server renders the results (a typed university: worker/routes/pages.ts).
+ */
 export function FilterBar() {
   const { params, set, clear, active } = useBrowseFilters();
-  const universities = useUniversities();
   const [q, setQ] = useState(params.get("q") ?? "");
   // On phones the filters fold away behind a button so listings stay on the first screen.
   const [expanded, setExpanded] = useState(false);
@@ -22,23 +26,26 @@ export function FilterBar() {
   // The stay filters once both dates are there and in order; until then the inputs say what is missing.
   const stayError = from && to && !stayOf(params) ? "“To” must be after “From”" : null;
   return (
-    <section className="filter-bar" aria-label="Filters">
-      <form
-        className="search-row"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set("q", q.trim() || null);
-        }}
-      >
+    <form
+      className="filter-bar"
+      role="search"
+      aria-label="Search and filters"
+      method="get"
+      action={paths.home}
+      onSubmit={(e) => {
+        e.preventDefault();
+        set("q", q.trim() || null);
+      }}
+    >
+      <div className="search-row">
         <label className="visually-hidden" htmlFor="browse-q">
           Search listings
         </label>
-        <input id="browse-q" type="search" placeholder="Search listings" value={q} onChange={(e) => setQ(e.target.value)} />
+        <input id="browse-q" name="q" type="search" placeholder="Search listings" value={q} onChange={(e) => setQ(e.target.value)} />
         <button type="submit" className="button button-primary">
           Search
         </button>
-      </form>
+      </div>
       <button
         type="button"
         className="button button-ghost filters-toggle"
@@ -49,20 +56,10 @@ export function FilterBar() {
         Filters{activeCount ? ` (${activeCount})` : ""}
       </button>
       <div id="browse-filters" className={`filters${expanded ? " filters-open" : ""}`}>
-        <label className="field field-wide">
-          <span className="field-label">University</span>
-          <select value={params.get("university") ?? ""} onChange={(e) => set("university", e.target.value || null)}>
-            <option value="">{universities.isPending ? "Loading universities..." : "All universities"}</option>
-            {universities.data?.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.abbreviation} · {u.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <UniversityFilter value={params.get("university")} onChange={(id) => set("university", id)} />
         <label className="field">
           <span className="field-label">Term</span>
-          <select value={params.get("term") ?? ""} onChange={(e) => set("term", e.target.value || null)}>
+          <select name="term" value={params.get("term") ?? ""} onChange={(e) => set("term", e.target.value || null)}>
             <option value="">Any term</option>
             {LEASE_TERMS.map((t) => (
               <option key={t} value={t}>
@@ -78,6 +75,7 @@ export function FilterBar() {
               <span>From</span>
               <input
                 type="date"
+                name="from"
                 value={from}
                 aria-invalid={stayError ? true : undefined}
                 aria-describedby={stayError ? "browse-stay-error" : undefined}
@@ -88,6 +86,7 @@ export function FilterBar() {
               <span>To</span>
               <input
                 type="date"
+                name="to"
                 value={to}
                 min={from || undefined}
                 aria-invalid={stayError ? true : undefined}
@@ -104,7 +103,7 @@ export function FilterBar() {
         </fieldset>
         <label className="field">
           <span className="field-label">Distance to campus</span>
-          <select value={within ?? ""} onChange={(e) => set("within", e.target.value || null)}>
+          <select name="within" value={within ?? ""} onChange={(e) => set("within", e.target.value || null)}>
             <option value="">Any distance</option>
             {withinOptions.map((miles) => (
               <option key={miles} value={miles}>
@@ -115,7 +114,7 @@ export function FilterBar() {
         </label>
         <label className="field">
           <span className="field-label">Unit type</span>
-          <select value={params.get("unitType") ?? ""} onChange={(e) => set("unitType", e.target.value || null)}>
+          <select name="unitType" value={params.get("unitType") ?? ""} onChange={(e) => set("unitType", e.target.value || null)}>
             <option value="">Any unit</option>
             {UNIT_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -126,7 +125,7 @@ export function FilterBar() {
         </label>
         <label className="field">
           <span className="field-label">Gender preference</span>
-          <select value={params.get("gender") ?? ""} onChange={(e) => set("gender", e.target.value || null)}>
+          <select name="gender" value={params.get("gender") ?? ""} onChange={(e) => set("gender", e.target.value || null)}>
             <option value="">Any</option>
             {GENDER_PREFERENCES.map((g) => (
               <option key={g} value={g}>
@@ -137,7 +136,7 @@ export function FilterBar() {
         </label>
         <label className="field field-wide">
           <span className="field-label">Sort</span>
-          <select value={params.get("sort") ?? "newest"} onChange={(e) => set("sort", e.target.value === "newest" ? null : e.target.value)}>
+          <select name="sort" value={params.get("sort") ?? "newest"} onChange={(e) => set("sort", e.target.value === "newest" ? null : e.target.value)}>
             <option value="newest">Newest</option>
             <option value="price_asc">Price: low to high</option>
             <option value="price_desc">Price: high to low</option>
@@ -146,21 +145,13 @@ export function FilterBar() {
         </label>
         <div className="filter-checks">
           <label className="switch">
-            <input type="checkbox" checked={params.get("parking") === "true"} onChange={(e) => set("parking", e.target.checked ? "true" : null)} />
+            <input type="checkbox" name="parking" value="true" checked={params.get("parking") === "true"} onChange={(e) => set("parking", e.target.checked ? "true" : null)} />
             Parking
           </label>
           <label className="switch">
-            <input type="checkbox" checked={params.get("pets") === "true"} onChange={(e) => set("pets", e.target.checked ? "true" : null)} />
+            <input type="checkbox" name="pets" value="true" checked={params.get("pets") === "true"} onChange={(e) => set("pets", e.target.checked ? "true" : null)} />
             Pets allowed
           </label>
-          {universities.isError && (
-            <span className="field-error" role="alert">
-              Failed to load universities{" "}
-              <button type="button" className="link-button" onClick={() => universities.refetch()}>
-                Try again
-              </button>
-            </span>
-          )}
           {active && (
             <button
               type="button"
@@ -175,6 +166,6 @@ export function FilterBar() {
           )}
         </div>
       </div>
-    </section>
+    </form>
   );
 }

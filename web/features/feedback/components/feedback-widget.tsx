@@ -9,10 +9,9 @@ import { useSendFeedback } from "../api/send-feedback";
 // importing zod here would put it in the entry chunk (+24 kB gzip). Same messages as the schema.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The floating feedback button on every public page: email + message, confirmation for 3 s. */
-export function FeedbackWidget() {
+/** The feedback form behind the floating Feedback button (feedback-button.tsx): email + message, confirmation for 3 s. */
+export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { session } = useSession();
-  const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const [message, setMessage] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -35,7 +34,7 @@ export function FeedbackWidget() {
           setMessage("");
           window.setTimeout(() => {
             setSent(false);
-            setOpen(false);
+            onClose();
           }, TIMINGS.feedbackToastMs);
         },
       },
@@ -43,30 +42,21 @@ export function FeedbackWidget() {
   }
 
   return (
-    <>
-      {/* A pill floating at the bottom right; on phones an icon button docked in the footer, where it covers nothing. */}
-      <button type="button" className="feedback-fab" onClick={() => setOpen(true)}>
-        <svg className="feedback-fab-icon" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M4 5h16v11H9l-5 4z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
-        </svg>
-        <span className="feedback-fab-label">Feedback</span>
-      </button>
-      <Dialog open={open} onClose={() => setOpen(false)} size="sm" title="Send feedback" description="Tell us what works, what doesn't, or report a suspicious listing.">
-        {sent ? (
-          <p className="form-notice" role="status">
-            Thanks! Your feedback was sent.
-          </p>
-        ) : (
-          <form onSubmit={onSubmit} noValidate className="stack">
-            <TextField label="Email" type="email" autoComplete="email" value={email} placeholder={session?.user.email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
-            <TextAreaField label="Message" rows={4} maxLength={LIMITS.feedbackMessageMax} value={message} onChange={(e) => setMessage(e.target.value)} />
-            <FormError message={error} />
-            <button type="submit" className="button button-primary" disabled={send.isPending}>
-              {send.isPending ? "Sending…" : "Send feedback"}
-            </button>
-          </form>
-        )}
-      </Dialog>
-    </>
+    <Dialog open={open} onClose={onClose} size="sm" title="Send feedback" description="Tell us what works, what doesn't, or report a suspicious listing.">
+      {sent ? (
+        <p className="form-notice" role="status">
+          Thanks! Your feedback was sent.
+        </p>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="stack">
+          <TextField label="Email" type="email" autoComplete="email" value={email} placeholder={session?.user.email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
+          <TextAreaField label="Message" rows={4} maxLength={LIMITS.feedbackMessageMax} value={message} onChange={(e) => setMessage(e.target.value)} />
+          <FormError message={error} />
+          <button type="submit" className="button button-primary" disabled={send.isPending}>
+            {send.isPending ? "Sending…" : "Send feedback"}
+          </button>
+        </form>
+      )}
+    </Dialog>
   );
 }

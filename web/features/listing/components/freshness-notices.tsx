@@ -1,7 +1,7 @@
 /** Issue 13 on the listing page: fresh listings (confirmation, paused), the price check and the owner's response time. */
 import { Link } from "react-router-dom";
 import { availabilityConfirmedText } from "@contract/constants";
-import { RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/users";
+import { RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/constants";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";

@@ -1,8 +1,9 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { formatDistance, formatStay } from "@contract/constants";
-import { allowsGenderPreference, canEditListing, messagingRefusalOnScreen, PUBLIC_LISTING } from "@contract/policies";
+import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
+import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
@@ -95,6 +96,13 @@ export function ListingPage() {
   const [gallery, setGallery] = useState<number | null>(null);
   const closeGallery = useCallback(() => setGallery(null), []);
   const phone = useMediaQuery(PHONE_QUERY);
+  // The page is padded at the bottom while the phone's bar shows, so the bar hides nothing.
+  const showsBar = phone && listing.isSuccess;
+  useEffect(() => {
+    if (!showsBar) return;
+    document.body.classList.add("has-sticky-bar");
+    return () => document.body.classList.remove("has-sticky-bar");
+  }, [showsBar]);
 
   const backLink = (
     <Link to={back} className="button button-ghost back-button">

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router-dom";
-import { messagingRefusalOnScreen } from "@contract/policies";
+import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { useSession } from "../../../lib/session";

@@ -1,0 +1,89 @@
+import { useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import type { PrivateUser } from "@contract/users";
+import { TIMINGS } from "@contract/constants";
+import { canCreateListing } from "@contract/policies";
+import { paths } from "../../config/paths";
+import { useSession } from "../../lib/session";
+import { useTheme } from "../../lib/theme";
+import { useUnreadCount } from "../../lib/unread";
+import { Avatar } from "../ui/avatar";
+import { Dialog } from "../ui/dialog";
+import { DropdownMenu } from "../ui/dropdown-menu";
+import { PlusIcon } from "../ui/icons";
+
+/**
+ * A signed-in student's navbar actions: New Listing (or the "must be verified" popup) and the avatar
+ * menu with the unread badge. Its own chunk (navbar.tsx): a visitor's first load never carries it (issue 24).
+ */
+export function AccountActions({ user }: { user: PrivateUser }) {
+  const { signOut } = useSession();
+  // Unread messages on the avatar (99+ above 99): live from the inbox room, polled while it is closed.
+  const unreadCount = useUnreadCount(user.id);
+  const { dark, toggle } = useTheme();
+  const navigate = useNavigate();
+  const [gateOpen, setGateOpen] = useState(false);
+
+  // The "must be verified" popup closes by itself after 3 s.
+  useEffect(() => {
+    if (!gateOpen) return;
+    const timer = window.setTimeout(() => setGateOpen(false), TIMINGS.verificationPopupMs);
+    return () => window.clearTimeout(timer);
+  }, [gateOpen]);
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-primary"
+        aria-label="New Listing"
+        onClick={() => {
+          if (canCreateListing(user)) navigate(paths.create);
+          else setGateOpen(true);
+        }}
+      >
+        <PlusIcon />
+        <span className="hide-narrow" aria-hidden="true">
+          New Listing
+        </span>
+      </button>
+      <DropdownMenu
+        triggerLabel="Account menu"
+        triggerClassName="avatar-button"
+        trigger={
+          <Avatar
+            src={user.avatar_url}
+            firstName={user.first_name}
+            lastName={user.last_name}
+            badge={unreadCount}
+          />
+        }
+        items={[
+          { label: "My Profile", onSelect: () => navigate(paths.profile) },
+          { label: "Favorites", onSelect: () => navigate(paths.favorites) },
+          { label: "Messages", onSelect: () => navigate(paths.messages()) },
+          { label: dark ? "Light mode" : "Dark mode", onSelect: toggle, keepOpen: true },
+          {
+            label: "Sign Out",
+            onSelect: () => {
+              signOut();
+              navigate(paths.home);
+            },
+          },
+        ]}
+      />
+      <Dialog
+        open={gateOpen}
+        onClose={() => setGateOpen(false)}
+        size="sm"
+        title="You must be verified to create a listing"
+        description="Verify your identity once; it takes 24-48 hours to review."
+        footer={
+          <Link to={paths.verification} className="button button-primary" onClick={() => setGateOpen(false)}>
+            Get Verified
+          </Link>
+        }
+      />
+    </>
+  );
+}
