@@ -71,6 +71,21 @@ describe("the home page", () => {
     expect(page.html.length).toBeLessThan(40_000);
   });
 
+  it("asks for the first card's photo from the head, before any script (its largest paint, issue 24)", async () => {
+    const { html, root } = await rendered("/");
+    const head = html.slice(0, html.indexOf("</head>"));
+    const preload = head.indexOf('<link rel="preload" as="image"');
+    expect(preload).toBeGreaterThan(-1);
+    expect(preload).toBeLessThan(head.indexOf("<script"));
+    expect(root).not.toContain('rel="preload" as="image"');
+    // The same image as the first card's <img> (its srcset, or the placeholder's src), downloaded once.
+    const tag = /<link rel="preload" as="image"[^>]*>/.exec(head)![0];
+    const srcset = /imageSrcSet="([^"]*)"/.exec(tag)?.[1];
+    const href = /href="([^"]*)"/.exec(tag)?.[1];
+    expect(srcset ?? href).toBeTruthy();
+    expect(root).toContain(srcset ? `srcSet="${srcset}"` : `src="${href}"`);
+  });
+
   it("turns the filter form sent without JavaScript into the page's own URL (a typed university by name or short name)", async () => {
     const universities = await json<{ data: { id: number; name: string; abbreviation: string }[] }>(await api("/api/v1/universities/"));
     const first = universities.data[0]!;

@@ -86,8 +86,9 @@ export function leadingImagePreloads(html: string): { preloads: string[]; rest: 
 }
 
 /**
- * A listing page's main photo is its largest paint (issue 24): its preload goes first in the head,
- * before the scripts and the stylesheet, so the photo is asked for as soon as the head arrives.
+ * A listing page's main photo, and the first card's photo on `/`, are the pages' largest paints
+ * (issue 24): their preload goes first in the head, before the scripts and the stylesheet, so the
+ * photo is asked for as soon as the head arrives.
  */
 function withImagePreloads(html: string, preloads: string[]): string {
   if (!preloads.length) return html;
@@ -111,12 +112,14 @@ export async function renderedPage(c: Context<AppContext>, appFetch: AppFetch, l
       apiCalls.run({ origin: url.origin, appFetch }, () => renderPage({ url: url.href, version: APP_VERSION, transport })),
       listingId ? listingHead(c, listingId) : null,
     ]);
-    // A listing's photo preload moves to the head (the home page keeps React's markup as it is).
-    const { preloads, rest: markup } = head && page.status === 200 ? leadingImagePreloads(page.html) : { preloads: [], rest: page.html };
-    let html = template
-      .replace(`<div id="root"></div>`, () => `<div id="root">${markup}</div><script type="application/json" id="${SSR_DATA_ID}">${scriptJson(page.data)}</script>`);
+    // The photo preloads React rendered move to the head (a listing's main photo, the home's first card).
+    const { preloads, rest: markup } = page.status === 200 ? leadingImagePreloads(page.html) : { preloads: [], rest: page.html };
+    let html = withImagePreloads(
+      template.replace(`<div id="root"></div>`, () => `<div id="root">${markup}</div><script type="application/json" id="${SSR_DATA_ID}">${scriptJson(page.data)}</script>`),
+      preloads,
+    );
     if (head && page.status === 200) {
-      html = withImagePreloads(html, preloads)
+      html = html
         .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`)
         .replace("</head>", () => `    ${head.tags}\n  </head>`);
     } else if (page.status === 404) {
