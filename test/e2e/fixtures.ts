@@ -15,6 +15,9 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
     const newContext = state.browser.newContext.bind(state.browser);
     state.browser.newContext = async (options) => {
       const context = await newContext(options);
+      // Below the test's own timeout (30 s), so a step that never happens fails naming its locator
+      // instead of as a bare "Test timed out"; longer waits say so themselves.
+      context.setDefaultTimeout(20_000);
       if (options?.javaScriptEnabled !== false) context.on("page", waitForAppOnNavigation);
       return context;
     };
