@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
  * `npm start`: builds the SPA, applies the D1 migrations locally, serves SPA + API on
- * http://localhost:8787 and seeds demo data when the database is empty. Data persists in
- * .wrangler/state between runs. `npm run dev` (--dev) serves through Vite with hot reload instead.
+ * http://localhost:8787 (or the port in PORT) and seeds demo data when the database is empty. Data
+ * persists in .wrangler/state between runs. `npm run dev` (--dev) serves through Vite with hot reload
+ * instead (port 5173, or PORT).
  */
-import { applyMigrations, buildSpa, ensureDevVars, seedDemoData, spawnServer, waitForHealth } from "./lib/server.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "./lib/server.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? (dev ? 5173 : 8787));
@@ -18,7 +21,25 @@ if (!dev) {
 console.log("Applying database migrations...");
 applyMigrations();
 
-const server = spawnServer({ port, dev });
+/**
+ * Emailed links start with PUBLIC_BASE_URL (issue 25, item 8). When .dev.vars leaves it empty or points
+ * it at this machine (the default http://localhost:8787), the server gets this run's own address, so
+ * links mailed by scheduled jobs lead here too (the worker also uses the request's own local address
+ * for links mailed while answering a request). A non-local address there (a tunnel) is kept.
+ */
+function localBaseUrlVars() {
+  let configured = "";
+  try {
+    const line = readFileSync(join(ROOT, ".dev.vars"), "utf8").split(/\r?\n/).find((l) => /^\s*PUBLIC_BASE_URL\s*=/.test(l));
+    configured = (line?.split("=").slice(1).join("=") ?? "").trim().replace(/^["']|["']$/g, "");
+  } catch {
+    /* no .dev.vars: the defaults */
+  }
+  const local = !configured || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\/?$/.test(configured);
+  return local ? { PUBLIC_BASE_URL: baseUrl } : {};
+}
+
+const server = spawnServer({ port, dev, vars: localBaseUrlVars() });
 const shutdown = () => {
   server.stop();
   process.exit(0);

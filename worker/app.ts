@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
-import { ConfigError, getConfig } from "./env";
+import { ConfigError, getConfig, withLocalOrigin } from "./env";
 import type { AppContext } from "./lib/context";
 import { apiError, conflict, databaseErrorCode, detailFor, isDatabaseError, isUniqueViolation, notFound, SERVER_ERROR_DETAIL, withErrorDetail } from "./lib/errors";
 import { log } from "./lib/log";
@@ -50,7 +50,7 @@ export function createApp() {
     const started = Date.now();
     const requestId = c.req.header("cf-ray") ?? newId(16);
     c.set("requestId", requestId);
-    c.set("config", getConfig(c.env));
+    c.set("config", withLocalOrigin(getConfig(c.env), c.req.url));
     await next();
     // Every API 4xx answers `{detail}`, whoever made it (a sub-router's default, a handler's own body).
     if (c.req.path.startsWith("/api/") && c.res.status >= 400 && c.res.status < 500 && c.req.method !== "HEAD") {

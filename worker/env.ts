@@ -168,3 +168,33 @@ export function getConfig(env: AppEnv): Config {
   cache.set(env, config);
   return config;
 }
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function isLoopbackOrigin(address: string): boolean {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(address).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Development on this machine (issue 25, item 8): emailed links (codes, resets, alerts, billing) lead
+ * to the port the product actually answers on (`PORT=3000 npm start`, `npm run dev` on 5173), not to
+ * the 8787 of `.dev.vars`. Only when the environment is `development`, the configured address is empty
+ * or a loopback one, and the request itself came to a loopback address; anything else keeps
+ * PUBLIC_BASE_URL. Emails sent outside a request (scheduled jobs) use PUBLIC_BASE_URL, which
+ * `npm start` sets to the chosen port.
+ */
+export function withLocalOrigin(config: Config, requestUrl: string): Config {
+  if (!config.isDevelopment || (config.publicBaseUrl && !isLoopbackOrigin(config.publicBaseUrl))) return config;
+  let origin: string;
+  try {
+    origin = new URL(requestUrl).origin;
+  } catch {
+    return config;
+  }
+  if (!isLoopbackOrigin(origin) || origin === config.publicBaseUrl) return config;
+  return { ...config, publicBaseUrl: origin };
+}

@@ -105,7 +105,7 @@ describe("sign-in popup", () => {
     const user = userEvent.setup();
     const { router } = renderApp("/support");
     await user.click(await screen.findByRole("button", { name: "Sign In" }));
-    const dialog = screen.getByRole("dialog", { name: "Sign in" });
+    const dialog = await screen.findByRole("dialog", { name: "Sign in" });
     expect(within(dialog).getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/signup");
     await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
     await user.type(within(dialog).getByLabelText("Password"), "wrong");
@@ -144,7 +144,7 @@ describe("sign-in when throttled, and Google linking (issue 22)", () => {
     await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
     await user.type(within(dialog).getByLabelText("Password"), "right-pass");
     await user.click(within(dialog).getByRole("button", { name: "Sign In" }));
-    expect(await within(dialog).findByText(/Sign in with an emailed code, or try your password again in 15 minutes/)).toBeInTheDocument();
+    expect(await within(dialog).findByText("Too many attempts. Try again in 15 minutes. Or sign in now with an emailed code.")).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Email me a sign-in code" }));
 
     const codeDialog = await screen.findByRole("dialog", { name: "Sign-in code by email" });

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import { adminSession } from "../../web/features/admin/api/admin-api";
+import { formatStaffTime } from "../../web/features/admin/lib/format";
 import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
 function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
@@ -32,7 +33,7 @@ async function openPanelSignedIn() {
 afterEach(() => adminSession.set(null));
 
 describe("admin panel", () => {
-  it("a wrong password clears the field and shows nothing (spec); the right one opens the dashboard", async () => {
+  it("a wrong password clears the field (spec) and says so (issue 25); the right one opens the dashboard", async () => {
     const calls = mockFetch({
       ...signedInRoutes,
       "/api/v1/admin/login": new Response(JSON.stringify({ success: false, detail: "Invalid password" }), { status: 401 }),
@@ -44,6 +45,7 @@ describe("admin panel", () => {
     await user.type(password, "wrong");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     await waitFor(() => expect(password).toHaveValue(""));
+    expect(within(screen.getByRole("form", { name: "Staff sign-in" })).getByRole("alert")).toHaveTextContent("Wrong password");
     expect(screen.queryByText(/Invalid password|Session expired/)).toBeNull();
     expect(callsTo(calls, "/admin/login", "POST")).toHaveLength(1);
 
@@ -160,8 +162,8 @@ describe("admin panel", () => {
     expect(value("Unit type")).toHaveTextContent(/^2 bed \/ 1 bath$/);
     expect(value("Lease term")).toHaveTextContent(/^Spring$/);
     expect(value("Status")).toHaveTextContent(/^Pending review · Available$/);
-    // New York time, 12-hour: the one staff format.
-    expect(value("Created")).toHaveTextContent("Jan 1, 2026, 7:00 PM EST");
+    // The viewer's time zone, 12-hour, zone named: the one staff format (issue 25, item 11).
+    expect(value("Created")).toHaveTextContent(formatStaffTime("2026-01-02T00:00:00.000Z"));
     expect(within(dialog).queryByText("owner-7")).toBeNull();
 
     await user.click(within(dialog).getByRole("button", { name: /^Jordan Kim/ }));
@@ -174,7 +176,7 @@ describe("admin panel", () => {
     expect(cards).toHaveLength(1);
     expect(screen.getByText("1 of 2 users")).toBeInTheDocument();
     expect(cards[0]).toHaveTextContent("Jordan Kim");
-    expect(cards[0]).toHaveTextContent("Joined Dec 31, 2025, 7:00 PM EST");
+    expect(cards[0]).toHaveTextContent(`Joined ${formatStaffTime("2026-01-01T00:00:00.000Z")}`);
 
     // Leaving and coming back keeps the search but does not pull focus again.
     await user.click(screen.getByRole("tab", { name: "Pending" }));

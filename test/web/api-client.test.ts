@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiRequest, buildUrl, NETWORK_ERROR_MESSAGE } from "../../web/lib/api-client";
-import { authStore, REFRESH_TOKEN_KEY } from "../../web/lib/auth-store";
+import { authStore, expiryOf, REFRESH_TOKEN_KEY, TOKEN_EXPIRY_KEY } from "../../web/lib/auth-store";
 import { makeUser } from "./render";
 
 describe("api client", () => {
@@ -59,6 +59,62 @@ describe("api client", () => {
     expect(refreshes).toBe(1);
     expect(authStore.get()).toBeNull();
     expect(localStorage.getItem("auth_token")).toBeNull();
+  });
+
+  // issue 25, item 14: a JWT-shaped access token (only exp and iat are read; the signature is the server's).
+  const jwt = (name: string, iat: number, exp: number) => {
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    return `${b64({ alg: "HS256" })}.${b64({ sub: name, iat, exp })}.sig`;
+  };
+
+  it("refreshes ahead of expiry, once for parallel calls, so no 401 reaches the caller", async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    // Issued 14 min 30 s ago, for 15 min: 30 s left, inside the refresh-ahead window.
+    const old = jwt("old", nowS - 870, nowS + 30);
+    const renewed = jwt("new", nowS, nowS + 900);
+    authStore.signIn({ access_token: old, refresh_token: "r1", user: makeUser() });
+    localStorage.setItem(TOKEN_EXPIRY_KEY, String(Date.now() + 30_000));
+    authStore.reload();
+    let refreshes = 0;
+    const seen: string[] = [];
+    globalThis.fetch = (async (url: string, init: RequestInit) => {
+      if (url.endsWith("/auth/refresh-token")) {
+        refreshes++;
+        await new Promise((r) => setTimeout(r, 20));
+        return Response.json({ access_token: renewed, refresh_token: "r2", user: makeUser() });
+      }
+      const auth = new Headers(init.headers).get("Authorization")!;
+      seen.push(auth);
+      return auth === `Bearer ${renewed}` ? Response.json({ ok: true }) : Response.json({ detail: "expired" }, { status: 401 });
+    }) as typeof fetch;
+    const results = await Promise.all(["users/profile", "users/stats", "messages/unread-count", "favorites/", "saved-searches/"].map((p) => apiRequest(p)));
+    expect(results).toEqual(Array(5).fill({ ok: true }));
+    expect(refreshes).toBe(1);
+    // Every call went out once, with the new token: none was refused.
+    expect(seen).toEqual(Array(5).fill(`Bearer ${renewed}`));
+    expect(authStore.expiresAt()).toBeGreaterThan(Date.now() + 14 * 60_000);
+  });
+
+  it("sends a token far from expiry as is, without a refresh", async () => {
+    const nowS = Math.floor(Date.now() / 1000);
+    const fresh = jwt("fresh", nowS, nowS + 900);
+    authStore.signIn({ access_token: fresh, refresh_token: "r1", user: makeUser() });
+    let refreshes = 0;
+    const seen: string[] = [];
+    globalThis.fetch = (async (url: string, init: RequestInit) => {
+      if (url.endsWith("/auth/refresh-token")) refreshes++;
+      seen.push(new Headers(init.headers).get("Authorization")!);
+      return Response.json({ ok: true });
+    }) as typeof fetch;
+    await apiRequest("users/profile");
+    expect(refreshes).toBe(0);
+    expect(seen).toEqual([`Bearer ${fresh}`]);
+  });
+
+  it("reads a token's lifetime from exp - iat, whatever this device's clock says", () => {
+    const token = jwt("x", 1_000, 1_900);
+    expect(expiryOf(token, 5_000_000)).toBe(5_000_000 + 900_000);
+    expect(expiryOf("not-a-jwt")).toBeNull();
   });
 
   it("turns a failed connection into a readable network error", async () => {

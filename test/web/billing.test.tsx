@@ -22,10 +22,12 @@ const fourStates = () => [
 const row = (title: string) => screen.getByRole("link", { name: title }).closest("li")!;
 
 describe("billing page", () => {
-  it("sends visitors to the home page", async () => {
+  it("tells a visitor to log in, with Sign In, and stays on /billing (issue 25, item 6: like every locked page)", async () => {
     mockFetch({ [LIST]: { data: fourStates() } });
     const { router } = renderApp("/billing");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(await screen.findByText("Please log in to see your promotions and billing.")).toBeInTheDocument();
+    expect(within(screen.getByRole("main")).getByRole("button", { name: "Sign In" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/billing");
   });
 
   it("shows each promoted listing with its state and date: Promoted renews, Cancelled expires, Payment failed, Starts when approved", async () => {
@@ -137,6 +139,8 @@ describe("billing page", () => {
     expect(rows[1]).toHaveTextContent("Paid");
     expect(rows[2]).toHaveTextContent("€12.50");
     expect(rows[2]).toHaveTextContent("Open");
+    // Under 600 px each row is a card whose lines are named by these (styles.css, issue 25, item 7).
+    expect([...rows[1]!.querySelectorAll("td")].map((td) => td.dataset.label)).toEqual(["Date", "Period", "Amount", "Status"]);
     await ui.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
   });

@@ -48,7 +48,7 @@ describe("item 1: a visitor on a signed-in page", () => {
     expect(screen.queryByText(/You must be logged in/)).toBeNull();
   });
 
-  it("/favorites goes to / with the popup open, and signing in returns to /favorites", async () => {
+  it("/favorites explains itself with the popup open, and signing in stays on /favorites", async () => {
     mockApi(
       {
         "/api/v1/universities/": universities,
@@ -60,7 +60,8 @@ describe("item 1: a visitor on a signed-in page", () => {
     );
     const user = userEvent.setup();
     const { router } = renderApp("/favorites");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(await screen.findByText("Please log in to see your favorites.")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/favorites");
     await signInThroughPopup(user);
     await waitFor(() => expect(router.state.location.pathname).toBe("/favorites"));
   });

@@ -13,21 +13,59 @@ afterEach(() => vi.unstubAllGlobals());
 describe("listing form", () => {
   const verified = makeUser({ id_verification_status: "verified" });
 
-  it("stops the title at its limit, counts it, and clears a field's error as soon as the value is valid", async () => {
+  it("keeps a too-long title in the box, flags it until shortened, counts it, and clears a field's error as soon as the value is valid", async () => {
     mockFetch({ "/api/v1/universities/": universities });
     const ui = userEvent.setup();
     renderApp("/create", { token: "t", user: verified });
     const title = await screen.findByLabelText("Title");
-    expect(title).toHaveAttribute("maxLength", "35");
+    // Never cut silently (issue 25, item 4): no hard limit on the box.
+    expect(title).not.toHaveAttribute("maxLength");
     await ui.click(screen.getByRole("button", { name: "Submit listing" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();
     expect(screen.getByText("Description is required")).toBeInTheDocument();
-    await ui.type(title, "x".repeat(55));
-    expect(title).toHaveValue("x".repeat(35));
-    expect(screen.getByText("35/35")).toBeInTheDocument();
+    // Below 80 % of the limit there is no counter.
+    await ui.type(title, "x".repeat(27));
+    expect(screen.queryByText(/\/35/)).toBeNull();
     expect(screen.queryByText("Title is required")).toBeNull();
-    // The other fields keep their errors until they are fixed.
+    await ui.type(title, "x");
+    expect(screen.getByText("28/35", { exact: false })).toHaveAttribute("aria-live", "polite");
+    // A pasted 68-character title stays whole and is flagged.
+    await ui.clear(title);
+    await ui.click(title);
+    await ui.paste("A sunny two-bedroom apartment a short walk from the engineering hall");
+    expect(title).toHaveValue("A sunny two-bedroom apartment a short walk from the engineering hall");
+    const alert = screen.getByText("Title is 68 characters; the limit is 35. Shorten it to continue.");
+    expect(alert).toHaveAttribute("role", "alert");
+    expect(title).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByText("68/35", { exact: false })).toBeInTheDocument();
+    // The submit refuses meanwhile (the form's other errors stay too).
+    await ui.click(screen.getByRole("button", { name: "Submit listing" }));
+    expect(screen.getByText("Title is 68 characters; the limit is 35. Shorten it to continue.")).toBeInTheDocument();
     expect(screen.getByText("Description is required")).toBeInTheDocument();
+    await ui.clear(title);
+    await ui.type(title, "Sunny two-bedroom by engineering");
+    expect(screen.queryByText(/the limit is 35/)).toBeNull();
+    expect(title).not.toHaveAttribute("aria-invalid");
+    expect(screen.getByText("32/35", { exact: false })).toBeInTheDocument();
+  });
+
+  it("counts and flags the description and the address the same way", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    const ui = userEvent.setup();
+    renderApp("/create", { token: "t", user: verified });
+    const description = await screen.findByLabelText("Description");
+    expect(description).not.toHaveAttribute("maxLength");
+    await ui.click(description);
+    await ui.paste("y".repeat(1005));
+    expect(description).toHaveValue("y".repeat(1005));
+    expect(screen.getByText("Description is 1005 characters; the limit is 1000. Shorten it to continue.")).toHaveAttribute("role", "alert");
+    const address = screen.getByLabelText("Address");
+    expect(address).not.toHaveAttribute("maxLength");
+    await ui.click(address);
+    await ui.paste("z".repeat(301));
+    expect(address).toHaveValue("z".repeat(301));
+    expect(screen.getByText("Address is 301 characters; the limit is 300. Shorten it to continue.")).toHaveAttribute("role", "alert");
+    expect(address).toHaveAttribute("aria-invalid", "true");
   });
 
   it("refuses a non-image, a HEIC photo and an undecodable file when picked, naming each; adds a readable photo", async () => {

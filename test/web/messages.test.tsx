@@ -11,7 +11,7 @@ import { POLL_INTERVALS, pollInterval } from "../../web/lib/activity";
 import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays, STABLE_OPEN_MS } from "../../web/lib/party-connection";
 import { createQueryClient } from "../../web/app/providers";
 import { useUnreadCount } from "../../web/lib/unread";
-import { callsOf, fakeApi, makeUser, renderApp, type ApiCall } from "./render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp, type ApiCall } from "./render";
 
 const ME = "u1";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
@@ -759,5 +759,80 @@ describe("paths", () => {
     expect(paths.messages()).toBe("/messages");
     expect(paths.messages("u 2")).toBe("/messages?userId=u+2");
     expect(paths.messages("u2", "l1")).toBe("/messages?userId=u2&listingId=l1");
+  });
+});
+
+describe("issue 25", () => {
+  // item 4: the composer never cuts a message.
+  it("counts near the 2,000 limit; a paste over it stays in the box, flagged, with Send disabled until shortened", async () => {
+    const calls = fakeApi({
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", signedIn());
+    const box = await screen.findByRole("textbox", { name: "Message to Jordan Kim" });
+    expect(box).not.toHaveAttribute("maxLength");
+    await user.click(box);
+    await user.paste("a".repeat(1850));
+    expect(screen.getByText("1850/2000")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
+    await user.paste("b".repeat(200));
+    expect(box).toHaveValue("a".repeat(1850) + "b".repeat(200));
+    expect(screen.getByText(/^2050\/2000/)).toBeInTheDocument();
+    expect(screen.getByText("Message must be at most 2000 characters. Shorten it to send.")).toHaveAttribute("role", "alert");
+    expect(box).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    await user.keyboard("{Enter}");
+    expect(callsOf(calls, `POST ${API}/conversations/c1/send`)).toHaveLength(0);
+    for (let i = 0; i < 50; i++) await user.keyboard("{Backspace}");
+    expect(screen.queryByText(/Shorten it to send/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
+  });
+
+  // item 15: the account menu's Messages item carries the unread count.
+  it("the account menu's Messages item shows the unread count, named for screen readers", async () => {
+    fakeApi({ [`GET ${API}/unread-count`]: { data: { unread_count: 3 } } });
+    const user = userEvent.setup();
+    renderApp("/support", signedIn());
+    await screen.findByText("3 unread messages");
+    await user.click(await screen.findByRole("button", { name: /^Account menu/ }));
+    expect(await screen.findByRole("menuitem", { name: "Messages (3 unread)" })).toBeInTheDocument();
+  });
+
+  // item 10: Message while signed out, then sign in: the conversation opens.
+  describe("Message on a listing, signed out", () => {
+    const listingRoutes = (ownerId: string) => ({
+      "GET /api/v1/subleases/l1": { data: makeOwnerListing({ id: "l1", title: "Sunny room", user_id: ownerId, user_first_name: "Jordan" }) },
+      [`GET /api/v1/users/${ownerId}`]: { data: { id: ownerId, first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } },
+      "GET /api/v1/auth/config": { google_client_id: null },
+      "POST /api/v1/auth/login": { access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser({ id: ME }) },
+      [`GET ${API}/conversations/enriched`]: convPage([]),
+    });
+
+    async function signInFromMessage() {
+      const user = userEvent.setup();
+      await user.click((await screen.findAllByRole("button", { name: "Message" }))[0]!);
+      const dialog = await screen.findByRole("dialog", { name: "Sign in" });
+      await user.type(within(dialog).getByLabelText("Email"), "maya@ufl.edu");
+      await user.type(within(dialog).getByLabelText("Password"), "secret1");
+      await user.click(within(dialog).getByRole("button", { name: "Sign In" }));
+    }
+
+    it("opens the conversation with the owner after signing in", async () => {
+      fakeApi(listingRoutes("u2"));
+      const { router } = renderApp("/listing/l1");
+      await signInFromMessage();
+      await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe(paths.messages("u2", "l1")));
+    });
+
+    it("stays on the listing when the person who signed in owns it", async () => {
+      fakeApi(listingRoutes(ME));
+      const { router } = renderApp("/listing/l1");
+      await signInFromMessage();
+      expect(await screen.findByRole("link", { name: "Edit listing" })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe("/listing/l1");
+    });
   });
 });

@@ -137,6 +137,45 @@ describe("in a conversation", () => {
     expect(screen.queryByRole("textbox", { name: "Message to Jordan Kim" })).toBeNull();
     expect(screen.queryByText("Failed to send message")).toBeNull();
   });
+
+  // issue 25, item 3
+  it("reopened after blocking (not in the list): the blocker sees the name, 'You blocked {name}', Unblock and no composer; Unblock brings the composer back", async () => {
+    let blocked = true;
+    const calls = fakeApi({
+      ...base,
+      "GET /api/v1/messages/conversations/enriched": () => ({ data: blocked ? [] : [conv], pagination: { next_token: null, has_more: false } }),
+      "GET /api/v1/messages/conversations/c1": () => ({ data: conv, reply: blocked ? "you_blocked" : "open" }),
+      "DELETE /api/v1/users/blocks/u2": () => {
+        blocked = false;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/messages?conversation=c1", { token: "t", user: makeUser({ id: "u1" }) });
+    expect(await screen.findByRole("heading", { name: "Jordan Kim" })).toBeInTheDocument();
+    const status = await screen.findByText("You blocked Jordan Kim");
+    expect(status.closest("[role=status]")).not.toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Message to Jordan Kim" })).toBeNull();
+    // Already blocked: no second Block, Report stays.
+    expect(screen.queryByRole("button", { name: "Block" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Report user" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Unblock" }));
+    expect(await screen.findByRole("textbox", { name: "Message to Jordan Kim" })).toBeInTheDocument();
+    expect(callsOf(calls, "DELETE /api/v1/users/blocks/u2")).toHaveLength(1);
+    expect(screen.queryByText("You blocked Jordan Kim")).toBeNull();
+  });
+
+  it("the blocked person sees that they cannot reply, with no composer and no reason", async () => {
+    fakeApi({
+      ...base,
+      "GET /api/v1/messages/conversations/enriched": { data: [conv], pagination: { next_token: null, has_more: false } },
+      "GET /api/v1/messages/conversations/c1": { data: conv, reply: "closed" },
+    });
+    renderApp("/messages?conversation=c1", { token: "t", user: makeUser({ id: "u1" }) });
+    expect(await screen.findByText("You can't send messages in this conversation.")).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: "Message to Jordan Kim" })).toBeNull();
+    expect(document.body.textContent).not.toMatch(/blocked/i);
+  });
 });
 
 describe("profile: blocked users", () => {

@@ -256,8 +256,19 @@ describe("blocks", () => {
     expect(await json(refused)).toMatchObject({ detail: REPORT_TEXTS.blockedSend });
     const start = await as(renter, "/api/v1/messages/conversations", "POST", { participant_id: owner.user.id });
     expect(start.status).toBe(403);
-    // The blocker may still write.
-    expect((await as(owner, `/api/v1/messages/conversations/${conversationId}/send`, "POST", { text: "please stop" })).status).toBe(201);
+    // While the block stands the blocker does not write either: they are told to unblock (issue 25, item 3).
+    const own = await as(owner, `/api/v1/messages/conversations/${conversationId}/send`, "POST", { text: "please stop" });
+    expect(own.status).toBe(403);
+    expect(await json(own)).toMatchObject({ detail: "Unblock Test to send messages." });
+    // The blocker may still open the conversation (Message on the listing): the same one, shown with its state.
+    expect((await as(owner, "/api/v1/messages/conversations", "POST", { participant_id: renter.user.id })).status).toBe(200);
+    // Reopened by id, each side sees the other's name and whether they may write; the blocked person is not told why.
+    const seenByOwner = await json<{ data: { id: string; participant_name: string }; reply: string }>(await as(owner, `/api/v1/messages/conversations/${conversationId}`));
+    expect(seenByOwner).toMatchObject({ data: { id: conversationId, participant_name: "Test User" }, reply: "you_blocked" });
+    const seenByRenter = await json<{ data: { participant_name: string }; reply: string }>(await as(renter, `/api/v1/messages/conversations/${conversationId}`));
+    expect(seenByRenter.reply).toBe("closed");
+    expect(JSON.stringify(seenByRenter)).not.toMatch(/block/i);
+    expect((await as(stranger, `/api/v1/messages/conversations/${conversationId}`)).status).toBe(404);
 
     const mine = await json<{ data: { id: string }[] }>(await as(owner, "/api/v1/messages/conversations"));
     expect(mine.data.map((c) => c.id)).not.toContain(conversationId);
@@ -269,5 +280,8 @@ describe("blocks", () => {
     expect((await json<{ data: unknown[] }>(await as(owner, "/api/v1/users/blocks"))).data).toEqual([]);
     expect((await json<{ data: { id: string }[] }>(await as(owner, "/api/v1/messages/conversations"))).data.map((c) => c.id)).toContain(conversationId);
     expect((await as(renter, `/api/v1/messages/conversations/${conversationId}/send`, "POST", { text: "thanks" })).status).toBe(201);
+    expect((await as(owner, `/api/v1/messages/conversations/${conversationId}/send`, "POST", { text: "ok" })).status).toBe(201);
+    expect((await json<{ reply: string }>(await as(owner, `/api/v1/messages/conversations/${conversationId}`))).reply).toBe("open");
+    expect((await json<{ reply: string }>(await as(renter, `/api/v1/messages/conversations/${conversationId}`))).reply).toBe("open");
   });
 });

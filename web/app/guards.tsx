@@ -27,20 +27,35 @@ export function SignInOnArrival() {
   return null;
 }
 
-type RequireSignedInProps = { children: ReactNode } & (
-  /** What the page says to a visitor, with a Sign In button. */
-  | { visitorMessage: string; redirectVisitorsHome?: never }
-  /** The spec sends visitors of /favorites and /billing to /: the popup opens there. */
-  | { redirectVisitorsHome: true; visitorMessage?: never }
-);
+type RequireSignedInProps = {
+  children: ReactNode;
+  /** What the page says to a visitor, with a Sign In button (a general line when left out). */
+  visitorMessage?: string;
+  /**
+   * @deprecated Ignored (issue 25, item 6): every signed-in page now explains itself to a visitor and
+   * offers Sign In in place, instead of some pages sending visitors silently to /.
+   */
+  redirectVisitorsHome?: boolean;
+};
 
-/** Signed-in pages (spec route table). */
-export function RequireSignedIn({ children, visitorMessage, redirectVisitorsHome }: RequireSignedInProps) {
+/** What a locked page says to a visitor when the route gives no line of its own. */
+const defaultVisitorMessages: Record<string, string> = {
+  [paths.favorites]: "Please log in to see your favorites.",
+  [paths.billing]: "Please log in to see your promotions and billing.",
+};
+
+/**
+ * Signed-in pages (spec route table). One behaviour for every locked page: a visitor stays on the
+ * address they opened, reads why the page is locked, and gets Sign In (which comes back here) and Go
+ * to Home; the Sign In popup also opens on arrival.
+ */
+export function RequireSignedIn({ children, visitorMessage }: RequireSignedInProps) {
   const { session } = useSession();
+  const location = useLocation();
   useSignInOnArrival();
   if (session) return <>{children}</>;
-  if (redirectVisitorsHome) return <Navigate to={paths.home} replace />;
-  return <SignInRequired title="Sign in to continue" message={visitorMessage!} />;
+  const message = visitorMessage ?? defaultVisitorMessages[location.pathname] ?? "Please log in to see this page.";
+  return <SignInRequired title="Sign in to continue" message={message} />;
 }
 
 /**

@@ -12,24 +12,29 @@ import { matchPath, StaticRouter } from "react-router-dom";
 import type { RenderPage } from "@contract/ssr";
 import { paths, routePatterns } from "../config/paths";
 import { ApiError, setApiTransport } from "../lib/api-client";
-import { browseQuery, listingQuery, publicUserQuery } from "../lib/listings-api";
+import { browseQuery, featuredQuery, listingQuery, publicUserQuery } from "../lib/listings-api";
 import { universitiesQuery, universityShortNameQuery } from "../lib/universities";
 import { cardOf } from "../components/listing-card";
-import { toBrowseParams } from "../features/browse/hooks/use-browse-filters";
+import { readBrowseUrl } from "../features/browse/hooks/use-browse-filters";
 import { AppProviders, createQueryClient, VERSION_QUERY_KEY } from "./providers";
 import { AppRoutes } from "./router";
 
 /** Fetches what the page shows on its first screen; answers the page's HTTP status. */
 async function prefetch(queryClient: QueryClient, url: URL): Promise<number> {
   if (url.pathname === paths.home) {
-    const browse = browseQuery(toBrowseParams(url.searchParams));
+    // The university first: one the URL names that does not exist is ignored, as the page does (issue 25).
     const university = url.searchParams.get("university");
-    await Promise.all([university && queryClient.prefetchQuery(universityShortNameQuery(university)), queryClient.prefetchInfiniteQuery(browse)]);
+    const shortName = university ? await queryClient.fetchQuery(universityShortNameQuery(university)).catch(() => undefined) : undefined;
+    const { browse: params } = readBrowseUrl(url.searchParams, { unknownUniversity: shortName === null });
+    const browse = browseQuery(params);
+    const featured = featuredQuery(params);
+    await Promise.all([queryClient.prefetchInfiniteQuery(browse), queryClient.prefetchQuery(featured)]);
     // Only what the first screen renders travels in the page (issue 24): the cards' fields, and the
     // chosen university's id and short name; the full list loads when the university picker is opened.
     queryClient.setQueryData(browse.queryKey, (data) =>
       data && { ...data, pages: data.pages.map((page) => ({ ...page, data: page.data.map(cardOf) as typeof page.data })) },
     );
+    queryClient.setQueryData(featured.queryKey, (data) => data && (data.map(cardOf) as typeof data));
     queryClient.removeQueries({ queryKey: universitiesQuery.queryKey, exact: true });
     return 200;
   }

@@ -78,7 +78,8 @@ export function ReportDialog({ open, onClose, title, target }: { open: boolean; 
         <TextAreaField
           label={reason === "other" ? "Details (required)" : "Details (optional)"}
           rows={3}
-          maxLength={REPORT_DETAILS_MAX}
+          limit={REPORT_DETAILS_MAX}
+          limitLabel="Details"
           value={details}
           onChange={(e) => {
             setDetails(e.target.value);

@@ -1,13 +1,14 @@
 /**
  * The one place the SPA talks to the API: base URL, JSON, the bearer token, and errors turned
  * into ApiError with the server's `detail` (or a message a person can read).
- * Session rule (spec, section 4): a 401 triggers one token refresh and one retry; a failed
- * refresh signs the user out (lib/auth-store.ts).
+ * Session rule (spec, section 4): a token near its expiry is refreshed before the call goes out (one
+ * refresh shared by every call made meanwhile, issue 25 item 14); a 401 still triggers one token
+ * refresh and one retry; a failed refresh signs the user out (lib/auth-store.ts).
  */
 import type { ApiErrorBody } from "@contract/api";
 import { TIMINGS } from "@contract/constants";
 import { API_BASE } from "../config/env";
-import { authStore, refreshSession } from "./auth-store";
+import { authStore, currentToken, refreshSession } from "./auth-store";
 
 export const NETWORK_ERROR_MESSAGE = "Unable to connect to server. Please check your internet connection.";
 export const SERVER_ERROR_MESSAGE = "Server error. Please try again later.";
@@ -118,6 +119,16 @@ export function apiErrorFrom(status: number, body: ApiErrorBody | null): ApiErro
   return new ApiError(status, detail ?? (status >= 500 ? SERVER_ERROR_MESSAGE : `Request failed (${status})`), body);
 }
 
+/**
+ * The token to retry with after `refused` got a 401: the session's newer one when another call has
+ * already refreshed meanwhile, else a refresh (shared with any in flight).
+ */
+async function renewedToken(refused: string): Promise<string | null> {
+  const now = authStore.get()?.token ?? null;
+  if (now && now !== refused) return now;
+  return refreshSession();
+}
+
 /** The successful response of a call (after one refresh-and-retry on 401), or ApiError. */
 async function request(path: string, options: RequestOptions): Promise<Response> {
   if (options.bearer !== undefined) {
@@ -125,10 +136,10 @@ async function request(path: string, options: RequestOptions): Promise<Response>
     if (!res.ok) throw await toError(res);
     return res;
   }
-  const token = options.auth !== false ? (authStore.get()?.token ?? null) : null;
+  const token = options.auth !== false ? await currentToken() : null;
   let res = await send(path, options, token);
   if (res.status === 401 && token) {
-    const fresh = await refreshSession();
+    const fresh = await renewedToken(token);
     if (fresh) res = await send(path, options, fresh);
   }
   if (!res.ok) {
@@ -179,10 +190,10 @@ export async function uploadJson<T>(path: string, body: unknown, onProgress: (pe
       xhr.ontimeout = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
       xhr.send(payload);
     });
-  const token = authStore.get()?.token ?? null;
+  const token = await currentToken();
   let res = await attempt(token);
   if (res.status === 401 && token) {
-    const fresh = await refreshSession();
+    const fresh = await renewedToken(token);
     if (fresh) res = await attempt(fresh);
   }
   const response = new Response(res.text || null, { status: res.status });

@@ -9,11 +9,47 @@ import { API_BASE } from "../config/env";
 import { readJson, readStorage, STORAGE_KEYS, writeStorage } from "./storage";
 
 export const REFRESH_TOKEN_KEY = "refresh_token";
+/** When the access token expires, on this device's clock (ms since the epoch), kept next to the token. */
+export const TOKEN_EXPIRY_KEY = "auth_token_expires_at";
+/** A token this close to its expiry is refreshed before a call goes out (issue 25, item 14). */
+export const REFRESH_AHEAD_MS = 60_000;
+
+/** The `exp` and `iat` claims of a JWT (seconds), read without checking the signature; null for anything else. */
+export function jwtTimes(token: string): { exp: number; iat: number | null } | null {
+  const part = token.split(".")[1];
+  if (!part) return null;
+  try {
+    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
+    const claims = JSON.parse(json) as { exp?: unknown; iat?: unknown };
+    if (typeof claims.exp !== "number") return null;
+    return { exp: claims.exp, iat: typeof claims.iat === "number" ? claims.iat : null };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When a token just received expires on this device's clock: its lifetime (exp - iat) from now, so a
+ * device clock that is off does not matter; exp itself when the token has no iat; null when not a JWT.
+ */
+export function expiryOf(token: string, receivedAt = Date.now()): number | null {
+  const times = jwtTimes(token);
+  if (!times) return null;
+  return times.iat !== null ? receivedAt + (times.exp - times.iat) * 1000 : times.exp * 1000;
+}
+
+function readExpiry(token: string): number | null {
+  const stored = Number(readStorage(TOKEN_EXPIRY_KEY));
+  return Number.isFinite(stored) && stored > 0 ? stored : (jwtTimes(token)?.exp ?? 0) * 1000 || null;
+}
 
 export interface Session {
   user: PrivateUser;
   token: string;
 }
+
+/** The expiry of the session's access token (ms, this device's clock), or null when unknown. */
+let expiresAt: number | null = null;
 
 let session: Session | null = readSession();
 const listeners = new Set<() => void>();
@@ -21,7 +57,9 @@ const listeners = new Set<() => void>();
 function readSession(): Session | null {
   const token = readStorage(STORAGE_KEYS.authToken);
   const user = readJson<PrivateUser>(STORAGE_KEYS.userData);
-  return token && user && typeof user.id === "string" ? { token, user } : null;
+  if (!(token && user && typeof user.id === "string")) return null;
+  expiresAt = readExpiry(token);
+  return { token, user };
 }
 
 function emit() {
@@ -39,6 +77,8 @@ export const authStore = {
     writeStorage(STORAGE_KEYS.authToken, auth.access_token);
     writeStorage(STORAGE_KEYS.userData, JSON.stringify(auth.user));
     if (auth.refresh_token) writeStorage(REFRESH_TOKEN_KEY, auth.refresh_token);
+    expiresAt = expiryOf(auth.access_token);
+    writeStorage(TOKEN_EXPIRY_KEY, expiresAt === null ? null : String(expiresAt));
     session = { token: auth.access_token, user: auth.user };
     emit();
   },
@@ -55,6 +95,8 @@ export const authStore = {
     writeStorage(STORAGE_KEYS.authToken, null);
     writeStorage(STORAGE_KEYS.userData, null);
     writeStorage(REFRESH_TOKEN_KEY, null);
+    writeStorage(TOKEN_EXPIRY_KEY, null);
+    expiresAt = null;
     const hadSession = session !== null;
     session = null;
     if (refreshToken) {
@@ -67,6 +109,8 @@ export const authStore = {
     }
     if (hadSession) emit();
   },
+  /** When the access token expires (ms, this device's clock), or null when unknown. */
+  expiresAt: (): number | null => (session ? expiresAt : null),
   /** For tests: re-read storage. */
   reload() {
     session = readSession();
@@ -108,4 +152,19 @@ export function refreshSession(): Promise<string | null> {
     inflight = null;
   });
   return inflight;
+}
+
+/**
+ * The access token to send now (issue 25, item 14): one that expires within REFRESH_AHEAD_MS (or has
+ * expired) is refreshed first, through the one refresh in flight that every parallel call shares, so
+ * no call goes out with a token about to be refused. A refresh that fails on the network keeps the
+ * old token (the call's own 401 handling follows); a refused one signs out (null).
+ */
+export async function currentToken(now = Date.now()): Promise<string | null> {
+  const current = session;
+  if (!current) return null;
+  if (inflight) return inflight.then((token) => token ?? session?.token ?? null);
+  if (expiresAt === null || expiresAt - now > REFRESH_AHEAD_MS || !readStorage(REFRESH_TOKEN_KEY)) return current.token;
+  const fresh = await refreshSession();
+  return fresh ?? session?.token ?? null;
 }

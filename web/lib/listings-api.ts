@@ -3,7 +3,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClie
 import type { z } from "zod";
 import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
 import type { PublicUserResponse } from "@contract/users";
-import { browseApiQuery, type BrowseParams } from "@contract/browse-url";
+import { browseApiQuery, type BrowseParams, type PromotedMode } from "@contract/browse-url";
 import { PAGE_SIZES } from "@contract/constants";
 import { apiRequest } from "./api-client";
 
@@ -30,24 +30,39 @@ export const userKeys = {
   public: (id: string | undefined) => ["users", id] as const,
 };
 
-export const browseListings = (params: BrowseParams, lastKey: string | null, limit: number = PAGE_SIZES.browseServer) =>
+export const browseListings = (params: BrowseParams, lastKey: string | null, limit: number = PAGE_SIZES.browseServer, promoted?: PromotedMode) =>
   apiRequest<BrowseResponse>("subleases/", {
     auth: false,
     query: {
       ...browseApiQuery(params),
       limit,
       last_evaluated_key: lastKey,
+      promoted,
     },
+  });
+
+/** The Featured row's cards (issue 25): one desktop row of listings promoted now. */
+export const FEATURED_COUNT = 4;
+
+/**
+ * The browse page's Featured row (issue 25): the listings promoted now that match the filters, in the
+ * chosen order, at most one row; the results below (browseQuery) follow the order exactly, without them.
+ */
+export const featuredQuery = (params: BrowseParams) =>
+  queryOptions({
+    queryKey: [...listingKeys.browse(params), "featured"] as const,
+    queryFn: () => browseListings(params, null, FEATURED_COUNT, "only").then((r) => r.data),
   });
 
 /**
  * Browse by cursor (the same options on the server render and in the browser): a first page of the
- * first screen's 12 cards (a small first answer and page, issue 24), then pages of 40.
+ * first screen's 12 cards (a small first answer and page, issue 24), then pages of 40. Promoted
+ * listings in their place in the chosen order (issue 25: the Featured row shows them first).
  */
 export const browseQuery = (params: BrowseParams) =>
   infiniteQueryOptions({
     queryKey: listingKeys.browse(params),
-    queryFn: ({ pageParam }) => browseListings(params, pageParam, pageParam === null ? PAGE_SIZES.browseDisplay : PAGE_SIZES.browseServer),
+    queryFn: ({ pageParam }) => browseListings(params, pageParam, pageParam === null ? PAGE_SIZES.browseDisplay : PAGE_SIZES.browseServer, "in_order"),
     initialPageParam: null as string | null,
     getNextPageParam: (last: BrowseResponse) => last.pagination.next_token,
   });

@@ -4,7 +4,7 @@
  * the URL's query string and match it on the server through the same API query. No zod here: the
  * home page imports this.
  */
-import { isIsoDate, withinMilesOf } from "./constants";
+import { GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "./constants";
 
 /**
  * The spec's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
@@ -59,6 +59,67 @@ export function toBrowseParams(params: URLSearchParams): BrowseParams {
     within_miles: withinMilesOf(params.get("within"))?.toString() ?? null,
     sort: params.get("sort"),
   };
+}
+
+/**
+ * The browse API's sorts and the longest search it takes: its schema (worker/contract/listings.ts)
+ * is built from these, and the browse page ignores other values in its URL (readBrowseUrl).
+ */
+export const BROWSE_SORTS = ["newest", "price_asc", "price_desc", "distance"] as const;
+export const SEARCH_MAX = 100;
+
+/** Promoted listings (issue 25): first (the API's default), only them (the Featured row), or in the sort's order with the rest. */
+export const PROMOTED_MODES = ["first", "only", "in_order"] as const;
+export type PromotedMode = (typeof PROMOTED_MODES)[number];
+
+const oneOf = (values: readonly string[], value: string) => values.includes(value);
+const WHOLE_NUMBER = /^\d{1,9}$/;
+const UNIVERSITY_ID = /^[1-9]\d{0,8}$/;
+
+/** Whether the URL's value of a filter is one the API takes (absent or empty: nothing to judge). */
+const VALID: Partial<Record<FilterKey, (value: string) => boolean>> = {
+  university: (v) => UNIVERSITY_ID.test(v),
+  term: (v) => oneOf(LEASE_TERMS, v),
+  sort: (v) => oneOf(BROWSE_SORTS, v),
+  unitType: (v) => oneOf(UNIT_TYPES, v),
+  gender: (v) => oneOf(GENDER_PREFERENCES, v),
+  parking: (v) => v === "true" || v === "false",
+  pets: (v) => v === "true" || v === "false",
+  q: (v) => v.trim().length <= SEARCH_MAX,
+  min: (v) => WHOLE_NUMBER.test(v),
+  max: (v) => WHOLE_NUMBER.test(v),
+  within: (v) => withinMilesOf(v) !== null,
+};
+
+/** The browse URL as the page reads it: the API query, and the filters it ignores (issue 25). */
+export interface BrowseUrl {
+  browse: BrowseParams;
+  /** Filters in the URL with a value the API does not take (an unknown term, a university that does not exist, ...). */
+  ignored: FilterKey[];
+  /** The URL without them (what a saved search keeps). */
+  valid: URLSearchParams;
+}
+
+/**
+ * The browse page's reading of its URL (issue 25): a hand-edited or old link with an unknown value
+ * (`?sort=banana&term=castle`, a search over SEARCH_MAX characters) still shows results: each such
+ * value is ignored and named in `ignored`, never sent (the API answers 422 to it, for API clients).
+ * `unknownUniversity`: the university id names no university (known once the list has loaded).
+ * Half a stay is not ignored: it is a filter being typed (toBrowseParams leaves it out).
+ */
+export function readBrowseUrl(params: URLSearchParams, options: { unknownUniversity?: boolean } = {}): BrowseUrl {
+  const ignored: FilterKey[] = [];
+  const valid = new URLSearchParams(params);
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key);
+    if (!value) continue;
+    const ok = VALID[key]?.(value) ?? true;
+    if (!ok || (key === "university" && options.unknownUniversity)) {
+      ignored.push(key);
+      valid.delete(key);
+    }
+  }
+  return { browse: toBrowseParams(valid), ignored, valid };
 }
 
 /** The query string values GET subleases/ receives for these filters (absent ones left out). */

@@ -1,4 +1,5 @@
 import { visibleText, z } from "./zod";
+import { BROWSE_SORTS, PROMOTED_MODES, SEARCH_MAX } from "./browse-url";
 import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
 /** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
@@ -113,7 +114,7 @@ export const listingPatchSchema = z
   });
 
 /** distance: closest to the listing's campus first, unknown distances last (issue 15). */
-export const SORTS = ["newest", "price_asc", "price_desc", "distance"] as const;
+export const SORTS = BROWSE_SORTS;
 export type Sort = (typeof SORTS)[number];
 
 const boolParam = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -128,7 +129,7 @@ export const browseQuerySchema = z.object({
   gender_preference: z.enum(GENDER_PREFERENCES).optional(),
   min_rent: z.coerce.number().int().min(0).optional(),
   max_rent: z.coerce.number().int().min(0).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(SEARCH_MAX).optional(),
   /** The stay needed (issue 15): listings available for all of it. Both or neither, from before to. */
   available_from: isoDate("available_from").optional(),
   available_to: isoDate("available_to").optional(),
@@ -139,6 +140,11 @@ export const browseQuerySchema = z.object({
     .max(DISTANCE.withinMaxMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
     .optional(),
   sort: z.enum(SORTS).default("newest"),
+  /**
+   * Listings promoted now (issue 25, decisions/006): first, then the rest (the default); only them
+   * (the browse page's Featured row); or in_order, in their place in the sort's order.
+   */
+  promoted: z.enum(PROMOTED_MODES).default("first"),
 }).superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }));
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
 

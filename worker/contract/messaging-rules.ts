@@ -46,6 +46,29 @@ export const REPORT_TEXTS = {
   noListing: "This report is not about a listing",
 } as const;
 
+/** What the blocker reads in a conversation with the person they blocked (issue 25, item 3). */
+export const BLOCK_TEXTS = {
+  youBlocked: (name: string) => `You blocked ${name}`,
+  /** The 403 of a send by the blocker while the block stands. */
+  unblockToSend: (name: string) => `Unblock ${name} to send messages.`,
+} as const;
+
+/**
+ * Whether the viewer may write in a conversation: "open"; "you_blocked" (they blocked the other person:
+ * unblocking lets them write again); "closed" (the other person cannot be written to: they blocked the
+ * viewer or deleted their account; which one is not told).
+ */
+export type ReplyState = "open" | "you_blocked" | "closed";
+
+/**
+ * GET messages/conversations/{id}: the conversation (contract/messages Conversation) as the viewer sees
+ * it, and whether they may write in it (generic: this file does not import the messages contract).
+ */
+export interface ConversationDetailResponse<C> {
+  data: C;
+  reply: ReplyState;
+}
+
 /** Starting a conversation, writing in one, or opening a real-time room (an inbox or a conversation). */
 export type MessagingAct = "start" | "send" | "connect";
 
@@ -59,9 +82,14 @@ export type MessagingFacts =
       sender: Messager;
       recipientId: string;
       /** The person written to, or null once their account is deleted (or never existed). */
-      recipient: { id: string } | null;
-      /** Blocks go one way: the blocked cannot write to the blocker, who may still write (issue 13). */
+      recipient: { id: string; firstName?: string } | null;
+      /** Blocks go one way: the blocked cannot write to the blocker (issue 13). */
       recipientBlockedSender: boolean;
+      /**
+       * send only: the sender blocked the recipient. While the block stands the blocker does not write
+       * either (issue 25, item 3): they unblock first. Starting (opening) the conversation stays allowed.
+       */
+      senderBlockedRecipient?: boolean;
       /** start only: the listing the conversation is about; undefined when none is named, null when none exists. */
       listing?: ListingFacts | null;
     }
@@ -87,7 +115,8 @@ const NOT_AUTHENTICATED: MessagingRefusal = { status: 401, detail: "Not authenti
  * Who may message whom (spec section 8, issue 13), for every way in: null when the act is allowed, else
  * the first refusal in this order: no account (401); suspended (403 over HTTP; a socket's ticket is
  * just refused, 401); then for a room, not its owner or participant (404). For a message: to oneself
- * (400), to a deleted account (404), to someone who blocked the sender (403), about a listing that does
+ * (400), to a deleted account (404), to someone the sender blocked (send only, 403: unblock first), to
+ * someone who blocked the sender (403), about a listing that does
  * not exist or the sender may not see (404) or that belongs to neither of them (422).
  * A suspended recipient is not a refusal: the message waits, as the suspension may be lifted.
  */
@@ -101,6 +130,7 @@ export function messagingRefusal(facts: MessagingFacts): MessagingRefusal | null
   if (sender.suspended) return { status: 403, detail: REPORT_TEXTS.suspended, code: "account_suspended" };
   if (sender.id === facts.recipientId) return { status: 400, detail: MESSAGING_MESSAGES.self };
   if (!facts.recipient) return { status: 404, detail: facts.act === "start" ? MESSAGING_MESSAGES.userNotFound : MESSAGING_MESSAGES.recipientDeleted };
+  if (facts.act === "send" && facts.senderBlockedRecipient) return { status: 403, detail: BLOCK_TEXTS.unblockToSend(facts.recipient.firstName ?? "this person") };
   if (facts.recipientBlockedSender) return { status: 403, detail: REPORT_TEXTS.blockedSend };
   const { listing } = facts;
   if (listing === undefined) return null;
@@ -125,4 +155,10 @@ export function messagingRefusalOnScreen(user: { id: string } | null, recipientI
     recipientBlockedSender: false,
     ...(listing && { listing }),
   });
+}
+
+/** The reply state of a conversation from the facts of a send in it (what the viewer would be told). */
+export function replyStateOf(facts: Extract<MessagingFacts, { recipientId: string }> & { act: "send" }): ReplyState {
+  if (facts.senderBlockedRecipient && facts.recipient) return "you_blocked";
+  return messagingRefusal(facts) ? "closed" : "open";
 }

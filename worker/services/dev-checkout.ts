@@ -54,11 +54,13 @@ ${session.completedAt ? `<p class="note">This checkout is already paid.</p>` : "
 </main></body></html>`;
 }
 
-export const TEST_CHECKOUT_CSS = `body{margin:0;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f7f9;color:#14171c}
+// The body's side padding keeps the card off the screen's edges on a phone (issue 25, item 15).
+export const TEST_CHECKOUT_CSS = `body{margin:0;padding:0 16px;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f7f9;color:#14171c}
 .card{max-width:440px;margin:48px auto;background:#fff;border:1px solid #dde1e7;border-radius:12px;padding:28px}
 h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4ce;color:#5c4400;border-radius:6px;padding:2px 8px;font-size:13px;margin:0}
 .note{font-size:14px;color:#5b6472}form{margin-top:12px}button{width:100%;font:inherit;font-weight:700;border-radius:8px;padding:12px;cursor:pointer}
-.pay{background:#1f6feb;color:#fff;border:0}.cancel{background:#fff;color:#14171c;border:1px solid #dde1e7}`;
+.pay{background:#1f6feb;color:#fff;border:0}.cancel{background:#fff;color:#14171c;border:1px solid #dde1e7}
+@media (max-width:480px){.card{margin:16px auto;padding:20px}}`;
 
 /**
  * Pay: checkout.session.completed + invoice.paid, signed and delivered; answers where to go. The

@@ -9,7 +9,7 @@
 import { getServerByName } from "partyserver";
 import { CLOSE_CODES, type ServerEvent } from "../../party/protocol";
 import { MESSAGE_EMAIL_GAP_MS, MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
-import { messagingRefusal, type MessagingRefusal } from "../contract/messaging-rules";
+import { messagingRefusal, replyStateOf, type MessagingRefusal, type ReplyState } from "../contract/messaging-rules";
 import type { Config } from "../env";
 import { primaryOf, type Db } from "../db/client";
 import {
@@ -149,6 +149,24 @@ export async function conversationWith(db: Db, userId: string, otherId: string):
   return view;
 }
 
+/**
+ * One conversation as `userId` sees it, even with someone they blocked (the list leaves those out), and
+ * whether they may write in it (issue 25, item 3); 404 for everyone else.
+ */
+export async function conversationDetail(db: Db, user: UserRow, conversationId: string): Promise<{ data: Conversation; reply: ReplyState }> {
+  const row = await requireConversation(db, user.id, conversationId);
+  const recipientId = otherParticipant(row, user.id);
+  const [view, recipient, blocked, blocking] = await Promise.all([
+    conversationView(db, user.id, row.id),
+    findUserById(db, recipientId),
+    hasBlocked(db, recipientId, user.id),
+    hasBlocked(db, user.id, recipientId),
+  ]);
+  if (!view) throw notFound(CONVERSATION_NOT_FOUND);
+  const reply = replyStateOf({ act: "send", sender: senderOf(user), recipientId, recipient, recipientBlockedSender: blocked, senderBlockedRecipient: blocking });
+  return { data: view, reply };
+}
+
 /** The conversation if the user takes part in it; 404 for everyone else (and for no such conversation). */
 export async function requireConversation(db: Db, userId: string, conversationId: string): Promise<ConversationRow> {
   const row = await findConversationOf(db, conversationId, userId);
@@ -187,8 +205,8 @@ export async function sendMessage(
     if (earlier) return { message: replayOf(earlier, sender.id, conversation.id, text), created: false };
   }
   const recipientId = otherParticipant(conversation, sender.id);
-  const [recipient, blocked] = await Promise.all([findUserById(db, recipientId), hasBlocked(db, recipientId, sender.id)]);
-  refuseIf(messagingRefusal({ act: "send", sender: senderOf(sender), recipientId, recipient, recipientBlockedSender: blocked }));
+  const [recipient, blocked, blocking] = await Promise.all([findUserById(db, recipientId), hasBlocked(db, recipientId, sender.id), hasBlocked(db, sender.id, recipientId)]);
+  refuseIf(messagingRefusal({ act: "send", sender: senderOf(sender), recipientId, recipient, recipientBlockedSender: blocked, senderBlockedRecipient: blocking }));
   if (!recipient) throw notFound(MESSAGING_MESSAGES.recipientDeleted); // refused above: narrows the type
   let row: MessageRow;
   try {

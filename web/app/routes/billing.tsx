@@ -1,10 +1,10 @@
 import { BillingPage } from "../../features/billing/components/billing-page";
 import { RequireSignedIn } from "../guards";
 
-/** Signed in; visitors are redirected to / (spec route table). */
+/** Signed in; a visitor is told why and offered Sign In here, like every other locked page. */
 export default function BillingRoute() {
   return (
-    <RequireSignedIn redirectVisitorsHome>
+    <RequireSignedIn visitorMessage="Please log in to see your promotions and billing.">
       <BillingPage />
     </RequireSignedIn>
   );

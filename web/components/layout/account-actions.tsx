@@ -7,7 +7,7 @@ import { paths } from "../../config/paths";
 import { useSession } from "../../lib/session";
 import { useTheme } from "../../lib/theme";
 import { useUnreadCount } from "../../lib/unread";
-import { Avatar } from "../ui/avatar";
+import { Avatar, formatBadgeCount } from "../ui/avatar";
 import { Dialog } from "../ui/dialog";
 import { DropdownMenu } from "../ui/dropdown-menu";
 import { PlusIcon } from "../ui/icons";
@@ -61,7 +61,8 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         items={[
           { label: "My Profile", onSelect: () => navigate(paths.profile) },
           { label: "Favorites", onSelect: () => navigate(paths.favorites) },
-          { label: "Messages", onSelect: () => navigate(paths.messages()) },
+          // The unread count also on the item itself (issue 25, item 15), read as "Messages (3 unread)".
+          { label: <MessagesLabel count={unreadCount} />, onSelect: () => navigate(paths.messages()) },
           { label: dark ? "Light mode" : "Dark mode", onSelect: toggle, keepOpen: true },
           {
             label: "Sign Out",
@@ -84,6 +85,21 @@ export function AccountActions({ user }: { user: PrivateUser }) {
           </Link>
         }
       />
+    </>
+  );
+}
+
+/** "Messages" with the unread count as a pill (99+ above 99); named "Messages (N unread)" for screen readers. */
+function MessagesLabel({ count }: { count: number }) {
+  const text = formatBadgeCount(count);
+  if (!text) return <>Messages</>;
+  return (
+    <>
+      Messages{" "}
+      <span className="menu-count" aria-hidden="true">
+        {text}
+      </span>
+      <span className="visually-hidden">{` (${text} unread)`}</span>
     </>
   );
 }

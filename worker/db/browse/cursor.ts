@@ -7,8 +7,8 @@ import type { Sort } from "../../contract/listings";
 
 /** The browse cursor: validated when it comes back (lib/cursor.ts). */
 export const browseCursorSchema = z.object({
-  /** p: inside the promoted set; n: the rest. */
-  phase: z.enum(["p", "n"]),
+  /** p: inside the promoted set; n: the rest; a: every listing in the sort's order (promoted=in_order, issue 25). */
+  phase: z.enum(["p", "n", "a"]),
   /** Sort value of the last row (created_at, monthly_rent, or distance_key: miles to 0.1, 100000 when unknown). */
   v: z.union([z.iso.datetime(), z.number().min(0).max(1_000_000)]),
   id: z.string().min(1).max(64),

@@ -2,9 +2,11 @@
  * Browse (`GET subleases/`, docs/decisions/006 and 021): hand-written SQL on D1 (it needs
  * `meta.rows_read` and FTS5, which the query builder does not express).
  *
- * Order: listings promoted right now come first (a small set, read through the promotion_end index),
- * then the rest in keyset order on (sort value, id), which the browse indexes serve, so a page reads
- * about as many rows as it returns. The cursor carries the phase, the last sort value and id, and the
+ * Order (`promoted`, issue 25): by default listings promoted right now come first (a small set, read
+ * through the promotion_end index), then the rest in keyset order on (sort value, id), which the
+ * browse indexes serve, so a page reads about as many rows as it returns. `only`: the promoted phase
+ * alone (the browse page's Featured row); `in_order`: one phase of every listing in the sort's order
+ * (the results under that row). The cursor carries the phase, the last sort value and id, and the
  * instant the walk started, so pages stay consistent while listings are added or promotions end.
  *
  * The module: filters.ts says what each filter means, cursor.ts the order and the cursor, cells.ts
@@ -29,8 +31,15 @@ export interface BrowseResult {
   rowsRead: number;
 }
 
-/** A phase of the walk: p, the listings promoted at the walk's instant; n, the rest. */
-type Phase = "p" | "n";
+/** A phase of the walk: p, the listings promoted at the walk's instant; n, the rest; a, all of them (in_order). */
+type Phase = "p" | "n" | "a";
+
+/** The phases a walk goes through, from the cursor's on. */
+function phasesOf(query: BrowseQuery, cursor: BrowseCursor | null): readonly Phase[] {
+  if (query.promoted === "only") return ["p"];
+  if (query.promoted === "in_order") return ["a"];
+  return cursor?.phase === "n" ? ["n"] : ["p", "n"];
+}
 
 /** `?` placeholders numbered from `after` + 1: the same text can then stand in many places of one statement with one set of binds. */
 const numbered = (sql: string, after = 0) => {
@@ -47,15 +56,17 @@ export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null,
   const { column, dir } = SORT_ORDER[query.sort];
   const afterCursor = cursor?.phase === phase;
   const { where: clauses, binds } = browseFilterSql(query, { afterCursor });
-  const promoted = promotedNowSql(new Date(now).toISOString(), { promoted: phase === "p" });
-  clauses.push(promoted.sql);
-  binds.push(...promoted.binds);
+  if (phase !== "a") {
+    const promoted = promotedNowSql(new Date(now).toISOString(), { promoted: phase === "p" });
+    clauses.push(promoted.sql);
+    binds.push(...promoted.binds);
+  }
   const seek = seekSql(query.sort);
   if (cursor && afterCursor) {
     clauses.push(seek);
     binds.push(cursor.v, cursor.id);
   }
-  const plan = phase === "n" ? cellPlan(query) : null;
+  const plan = phase !== "p" ? cellPlan(query) : null;
   if (plan) {
     // A stay needed or within N miles: the cells that hold the matches, merged in the sort's order.
     const armSeek = cursor && afterCursor ? numbered(seek, binds.length - 2) : null;
@@ -79,7 +90,10 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
   const limit = query.limit;
   const collected: (ListingOnlyRow & { _phase: Phase })[] = [];
   let rowsRead = 0;
-  for (const phase of cursor?.phase === "n" ? (["n"] as const) : (["p", "n"] as const)) {
+  // A cursor of another mode's walk (its phase not among this one's) starts again.
+  const phases = phasesOf(query, cursor);
+  if (cursor && !phases.includes(cursor.phase)) cursor = null;
+  for (const phase of phases) {
     const { sql, binds } = browseStatement(query, cursor, phase, now, limit + 1 - collected.length);
     const result = await db.$client.prepare(sql).bind(...binds).all<ListingOnlyRow>();
     rowsRead += result.meta.rows_read ?? 0;

@@ -24,7 +24,9 @@ import { idempotencyKeyOf } from "../../lib/idempotency";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
-import { conversationWith, issueSocketTicket, markRead, requireConversation, sendMessage, startConversation, type Defer } from "../../services/messaging";
+import type { ConversationDetailResponse } from "../../contract/messaging-rules";
+import type { Conversation } from "../../contract/messages";
+import { conversationDetail, conversationWith, issueSocketTicket, markRead, requireConversation, sendMessage, startConversation, type Defer } from "../../services/messaging";
 
 /** GET messages/conversations is one list (newest activity first), bounded like the staff lists. */
 const CONVERSATIONS_LIST_MAX = 500;
@@ -55,6 +57,13 @@ export const messagesRoutes = createRouter()
   .get("/conversations/with/:userId", async (c) => {
     const user = await requireUser(c);
     return c.json<ConversationResponse>({ data: await conversationWith(c.var.db, user.id, c.req.param("userId")) });
+  })
+
+  // One conversation and whether the caller may write in it (issue 25, item 3): also one with someone
+  // the caller blocked, which the lists leave out.
+  .get("/conversations/:id", async (c) => {
+    const user = await requireUser(c);
+    return c.json<ConversationDetailResponse<Conversation>>(await conversationDetail(c.var.db, user, c.req.param("id")));
   })
 
   .post("/conversations", async (c) => {

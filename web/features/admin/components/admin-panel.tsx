@@ -7,6 +7,7 @@ import { adminKeys } from "../api/admin-queries";
 import { DashboardTab } from "./dashboard-tab";
 import { FeedbackTab } from "./feedback-tab";
 import { ListingsTab } from "./listings-tab";
+import { staffTimeZoneNote } from "../lib/format";
 import { LoginView } from "./login-view";
 import { ReportsTab } from "./reports-tab";
 import { SafetyTab } from "./safety-tab";
@@ -66,7 +67,10 @@ function AdminWorkspace() {
   return (
     <main className="admin">
       <header className="admin-header">
-        <h1 className="admin-title">CampusNest · Admin</h1>
+        <div>
+          <h1 className="admin-title">CampusNest · Admin</h1>
+          <p className="muted admin-zone-note">{staffTimeZoneNote()}</p>
+        </div>
         <div className="row">
           <a href={paths.home} className="button button-ghost">
             Public site

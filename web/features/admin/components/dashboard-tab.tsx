@@ -1,36 +1,69 @@
 import type { AdminStats } from "@contract/admin";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
-import { formatStaffTime } from "../lib/format";
+import { countAxis, formatStaffTime } from "../lib/format";
 
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
+const HEIGHT = 200;
+const LEFT = 36;
+const RIGHT = 8;
+
+/** The width the chart's card gives it (a ResizeObserver where there is one; 420 until measured). */
+function useWidth(ref: RefObject<HTMLElement | null>) {
+  const [width, setWidth] = useState(420);
+  useEffect(() => {
+    const node = ref.current;
+    if (!node || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => {
+      const next = Math.round(entry?.contentRect.width ?? 0);
+      if (next > 0) setWidth(next);
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** New sign-ups per day: the y-axis is scaled to the data (issue 25, item 11), the bars fill the card. */
 function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
-  const max = 200;
+  const figure = useRef<HTMLElement>(null);
+  const width = Math.max(280, useWidth(figure));
+  const { max, ticks } = countAxis(Math.max(0, ...growth.map((g) => g.users)));
+  const slot = (width - LEFT - RIGHT) / Math.max(1, growth.length);
+  const bar = Math.min(48, slot * 0.7);
+  // On a phone the day labels would touch: then every other day is named, ending with the latest.
+  const labelEvery = slot < 34 ? 2 : 1;
+  const y = (v: number) => HEIGHT - (v / max) * HEIGHT;
   return (
-    <figure className="chart">
-      <figcaption>New users, last 10 days</figcaption>
-      <svg viewBox="0 -12 420 242" role="img" aria-label={growth.map((g) => `${g.date}: ${g.users}`).join(", ")}>
-        {[0, 50, 100, 150, 200].map((v) => (
+    <figure className="chart" ref={figure}>
+      <figcaption>New users, last {growth.length} days</figcaption>
+      <svg viewBox={`0 -12 ${width} 242`} width={width} height={242} role="img" aria-label={growth.map((g) => `${DAY.format(new Date(g.date))}: ${g.users}`).join(", ")}>
+        {ticks.map((v) => (
           <g key={v}>
-            <line x1="36" x2="415" y1={200 - v} y2={200 - v} stroke="currentColor" strokeOpacity="0.15" />
-            <text x="30" y={204 - v} textAnchor="end" fontSize="10" fill="currentColor">
-              {v}
+            <line x1={LEFT} x2={width - RIGHT} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity="0.15" />
+            <text x={LEFT - 6} y={y(v) + 4} textAnchor="end" fontSize="10" fill="currentColor">
+              {v.toLocaleString("en-US")}
             </text>
           </g>
         ))}
         {growth.map((g, i) => {
-          const h = (Math.min(g.users, max) / max) * 200;
+          const h = (g.users / max) * HEIGHT;
+          const center = LEFT + slot * i + slot / 2;
           return (
             <g key={g.date}>
-              <rect x={44 + i * 37} y={200 - h} width="26" height={h} rx="3" fill="var(--brand)" />
-              <text x={57 + i * 37} y="218" textAnchor="middle" fontSize="9" fill="currentColor">
-                {DAY.format(new Date(g.date))}
-              </text>
+              <rect x={center - bar / 2} y={HEIGHT - h} width={bar} height={h} rx="3" fill="var(--brand)" data-users={g.users} />
+              {(growth.length - 1 - i) % labelEvery === 0 && (
+                <text x={center} y="218" textAnchor="middle" fontSize="9" fill="currentColor">
+                  {DAY.format(new Date(g.date))}
+                </text>
+              )}
             </g>
           );
         })}
       </svg>
+      <p className="muted chart-note">Days run midnight to midnight UTC.</p>
     </figure>
   );
 }

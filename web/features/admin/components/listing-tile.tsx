@@ -10,7 +10,7 @@ export function ListingTile({ listing, children }: { listing: AdminListing; chil
     <li className="panel admin-tile">
       <img src={listing.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
       <div className="admin-tile-text">
-        <span className={`badge badge-${listing.verification_status}`}>{REVIEW_STATUS_LABELS[listing.verification_status]}</span>
+        <span className={`badge badge-${listing.verification_status} badge-plain`}>{REVIEW_STATUS_LABELS[listing.verification_status]}</span>
         <strong>{listing.title}</strong>
         <span>{formatRent(listing.price)}/month</span>
         <span className="muted">

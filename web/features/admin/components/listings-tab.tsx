@@ -22,6 +22,7 @@ import { DeleteListingDialog } from "./delete-listing-dialog";
 import { EditListingDialog } from "./edit-listing-dialog";
 import { ListingDetailsDialog } from "./listing-details-dialog";
 import { ListingTile } from "./listing-tile";
+import { VerifyAllDialog } from "./verify-all-dialog";
 
 /** Staff promote only approved listings (spec: 'Promote (disabled unless verification_status is approved)'). */
 
@@ -49,25 +50,15 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
   const [rejecting, setRejecting] = useState<AdminListing | null>(null);
   const [deleting, setDeleting] = useState<AdminListing | null>(null);
   const [editing, setEditing] = useState<AdminListing | null>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
+  const pendingCount = which === "pending" ? (listings.data?.length ?? 0) : 0;
   const approve = (l: AdminListing) => review.mutate({ id: l.id, revision: l.revision, decision: "approved" }, toasts("Listing approved successfully!", "Failed to approve listing"));
   return (
     <div className="stack">
       {which === "pending" && (
         <div className="admin-toolbar">
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              if (!window.confirm("Approve every pending listing?")) return;
-              verifyAll.mutate(undefined, {
-                ...toasts("Done", "Failed to verify all listings"),
-                onSuccess: (r) => {
-                  toast.show(`Successfully verified ${r.verified_count} out of ${r.total_listings} listings!`, { kind: "success" });
-                  toast.show("Done", { kind: "success" });
-                },
-              });
-            }}
-          >
+          {/* A bulk approval is a secondary action behind a typed count (issue 25, item 11). */}
+          <button type="button" className="button button-ghost" disabled={!pendingCount || verifyAll.isPending} onClick={() => setConfirmingAll(true)}>
             Verify All Existing Listings
           </button>
         </div>
@@ -104,6 +95,16 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
                       <a className="button button-ghost" href={paths.listing(l.id)} target="_blank" rel="noopener noreferrer">
                         View
                       </a>
+                      {l.verification_status === "pending" && (
+                        <>
+                          <button type="button" className="button button-primary" onClick={() => approve(l)}>
+                            Approve
+                          </button>
+                          <button type="button" className="button button-ghost danger-text" onClick={() => setRejecting(l)}>
+                            Reject
+                          </button>
+                        </>
+                      )}
                       <button type="button" className="button button-ghost" onClick={() => setEditing(l)}>
                         Edit
                       </button>
@@ -181,6 +182,20 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
           setRejecting(null);
           if (l) review.mutate({ id: l.id, revision: l.revision, decision: "rejected", reason }, toasts("Listing rejected successfully!", "Failed to reject listing"));
         }}
+      />
+      <VerifyAllDialog
+        count={pendingCount}
+        open={confirmingAll}
+        onClose={() => setConfirmingAll(false)}
+        onConfirm={() =>
+          verifyAll.mutate(undefined, {
+            ...toasts("Done", "Failed to verify all listings"),
+            onSuccess: (r) => {
+              toast.show(`Successfully verified ${r.verified_count} out of ${r.total_listings} listings!`, { kind: "success" });
+              toast.show("Done", { kind: "success" });
+            },
+          })
+        }
       />
       <DeleteListingDialog
         listing={deleting}

@@ -51,7 +51,7 @@ export function ReportsTab({ status }: { status: ReportQueue }) {
             <li key={r.id} className="panel admin-report" aria-label={`Report: ${r.reason_label}`}>
               <div className="admin-report-text">
                 <p>
-                  <span className="badge badge-pending">{r.reason_label}</span>{" "}
+                  <span className="badge badge-pending badge-plain">{r.reason_label}</span>{" "}
                   <strong>{r.kind === "listing" ? `Listing: ${r.listing_title ?? "deleted listing"}` : `User: ${r.reported_user?.name ?? "Deleted user"}`}</strong>
                 </p>
                 {r.details && <p className="admin-report-details">“{r.details}”</p>}

@@ -1,23 +1,41 @@
 import type { AdminListing } from "@contract/admin";
 import { formatDistance } from "@contract/constants";
 
+/** The viewer's own time zone (IANA name, e.g. "Europe/Paris"), as the rest of the site shows times. */
+export const viewerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function staffFormat(timeZone: string) {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", hour12: true, timeZoneName: "short" });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
 /**
  * Every staff-panel timestamp (joined, created, submitted, promoted until, feedback, audit) in one
- * format: New York time, 12-hour, with the zone named so staff elsewhere are not misled (spec).
+ * format: the viewer's time zone (like the rest of the site), 12-hour, with the zone named, e.g.
+ * "Jan 1, 2026, 7:00 PM EST" (issue 25, item 11; the panel also says which zone it uses).
  */
-const STAFF_TIME = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/New_York",
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  hour12: true,
-  timeZoneName: "short",
-});
+export const formatStaffTime = (iso: string, timeZone = viewerTimeZone()) => staffFormat(timeZone).format(new Date(iso));
 
-/** An ISO timestamp as staff read it, e.g. "Jan 1, 2026, 7:00 PM EST". */
-export const formatStaffTime = (iso: string) => STAFF_TIME.format(new Date(iso));
+/** The line that says which zone the panel's times are in: "Times in your time zone (Europe/Paris)". */
+export const staffTimeZoneNote = (timeZone = viewerTimeZone()) => `Times in your time zone (${timeZone})`;
+
+/**
+ * The y-axis of a count chart: a round top at or above the largest value (at least 1) and its
+ * ticks from 0, e.g. 1 → [0, 1], 3 → [0, 1, 2, 3], 7 → [0, 2, 4, 6, 8], 180 → [0, 50, 100, 150, 200].
+ */
+export function countAxis(largest: number): { max: number; ticks: number[] } {
+  const top = Math.max(1, Math.ceil(largest));
+  const raw = top / 4;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw && Number.isInteger(s)) ?? 10 * magnitude);
+  const max = Math.ceil(top / step) * step;
+  return { max, ticks: Array.from({ length: max / step + 1 }, (_, i) => i * step) };
+}
 
 /** A listing's review state in words. */
 export const REVIEW_STATUS_LABELS: Record<AdminListing["verification_status"], string> = {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { LIMITS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
-import { errorMessage } from "../../../lib/api-client";
+import { authErrorMessage } from "../lib/throttle";
 import { useForgotPassword, useResetPassword } from "../api/auth-api";
 import { CodeField, codeProblem } from "./code-field";
 
@@ -23,7 +23,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
   const forgot = useForgotPassword();
   const reset = useResetPassword();
   const failed = forgot.error ?? reset.error;
-  const error = invalid ?? (failed && errorMessage(failed));
+  const error = invalid ?? (failed && authErrorMessage(failed));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
-import { errorMessage } from "../../../lib/api-client";
+import { authErrorMessage } from "../lib/throttle";
 import { useGoogleLink, useSendSignInCode } from "../api/auth-api";
 import { CodeField, codeProblem } from "./code-field";
 
@@ -24,7 +24,7 @@ export function GoogleLinkDialog({ link, onClose, onSignedIn }: GoogleLinkDialog
   const send = useSendSignInCode();
   const connect = useGoogleLink();
   const failed = send.error ?? connect.error;
-  const error = invalid ?? (failed && errorMessage(failed));
+  const error = invalid ?? (failed && authErrorMessage(failed));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -5,10 +5,12 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
-import { ApiError, errorMessage } from "../../../lib/api-client";
+import { ApiError } from "../../../lib/api-client";
+import { authErrorMessage } from "../lib/throttle";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useLogin } from "../api/auth-api";
 import { GoogleButton } from "./google-button";
+import { welcomeDestination } from "./welcome-line";
 
 // The rarer steps load when they are reached (issue 14): the popup itself is already a lazy chunk.
 const VerifyEmailDialog = deferred(() => import("./verify-email-dialog").then((m) => m.VerifyEmailDialog));
@@ -75,10 +77,12 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
     );
   }
   // An unverified email is not an error here: the code dialog takes over.
-  const error = invalid ?? (login.error && !isUnverifiedEmail(login.error) ? errorMessage(login.error, "Login failed") : null);
-  // Throttled (429): the server's detail points to the emailed code, offered first here. (Its label
-  // avoids "Sign in", which the browser journeys' role queries match as a substring.)
+  // Throttled (429): the real wait, and the emailed code, offered first here (it is never throttled by
+  // failed passwords). (The button's label avoids "Sign in", which the browser journeys' role queries
+  // match as a substring.)
   const throttled = login.error instanceof ApiError && login.error.status === 429;
+  const loginError = login.error && !isUnverifiedEmail(login.error) ? authErrorMessage(login.error, "Login failed") : null;
+  const error = invalid ?? (throttled && loginError ? `${loginError} Or sign in now with an emailed code.` : loginError);
   const openCodeSignIn = () => {
     onClose();
     setCodeOpen(true);
@@ -127,9 +131,20 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
         load={verifyEmail !== null}
         email={verifyEmail}
         onClose={() => setVerifyEmail(null)}
-        onVerified={() => {
+        onVerified={(auth) => {
           setVerifyEmail(null);
-          finish();
+          // A code typed later is still a new student's first sign-in (issue 25, item 9): welcomed on
+          // their university's listings, unless a locked page or action asked for the sign-in.
+          const { returnTo, afterSignIn } = signInPrompt.takeIntent();
+          setPassword("");
+          setInvalid(null);
+          resetLogin();
+          if (returnTo) navigate(returnTo);
+          else {
+            const welcome = welcomeDestination(auth.user);
+            navigate(welcome.to, { state: welcome.state });
+          }
+          afterSignIn?.();
         }}
       />
       <CodeSignInDialog

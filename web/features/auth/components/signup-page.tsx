@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { AuthResponse } from "@contract/auth";
 import { LIMITS } from "@contract/constants";
@@ -8,7 +8,8 @@ import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { UniversitySelect } from "../../../components/university-select";
 import { paths } from "../../../config/paths";
-import { ApiError, errorMessage } from "../../../lib/api-client";
+import { ApiError } from "../../../lib/api-client";
+import { authErrorMessage } from "../lib/throttle";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useRegister } from "../api/auth-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
@@ -40,6 +41,17 @@ export function SignupPage() {
   // A field's error shows once it was left (or the form submitted) and goes as soon as it is valid.
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const [submitted, setSubmitted] = useState(false);
+  // Each refused submit moves focus to the first field to fix (issue 25, item 13).
+  const [refusals, setRefusals] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!refusals) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!first) return;
+    first.focus();
+    // Centred, so its label and error show too (focus alone may leave them under the sticky header).
+    first.scrollIntoView?.({ block: "center" });
+  }, [refusals]);
   const [forgotOpen, setForgotOpen] = useState(false);
   const register = useRegister();
   const found = validateSignup(form);
@@ -47,7 +59,7 @@ export function SignupPage() {
   const serverErrors: Errors = register.error instanceof ApiError && register.error.body?.errors ? Object.fromEntries(register.error.body.errors.map((e) => [e.path, e.message])) : {};
   const errors: Errors = { ...serverErrors, ...shown };
   const emailTaken = register.error instanceof ApiError && register.error.status === 409;
-  const formError = register.error && errorMessage(register.error, "Registration failed");
+  const formError = register.error && authErrorMessage(register.error, "Registration failed");
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   const email = form.email.trim().toLowerCase();
 
@@ -66,7 +78,7 @@ export function SignupPage() {
     event.preventDefault();
     setSubmitted(true);
     register.reset();
-    if (Object.keys(found).length) return;
+    if (Object.keys(found).length) return setRefusals((n) => n + 1);
     register.mutate(
       {
         email: form.email.trim(),
@@ -75,7 +87,13 @@ export function SignupPage() {
         last_name: form.last_name.trim(),
         university_id: Number(form.university_id),
       },
-      { onSuccess: () => setVerifyEmail(email) },
+      {
+        onSuccess: () => setVerifyEmail(email),
+        // The server's field errors (422) are found the same way.
+        onError: (err) => {
+          if (err instanceof ApiError && err.body?.errors?.length) setRefusals((n) => n + 1);
+        },
+      },
     );
   }
 
@@ -87,7 +105,7 @@ export function SignupPage() {
   return (
     <PageFrame title="Create your account" lead="Message others and create your own listings!" width="narrow">
       <section className="panel">
-        <form onSubmit={onSubmit} noValidate className="stack">
+        <form ref={formRef} onSubmit={onSubmit} noValidate className="stack">
           <div className="grid-2">
             <TextField label="First name" autoComplete="given-name" required {...field("first_name")} />
             <TextField label="Last name" autoComplete="family-name" required {...field("last_name")} />

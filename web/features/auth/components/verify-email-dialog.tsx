@@ -3,7 +3,8 @@ import type { AuthResponse } from "@contract/auth";
 import { EMAILED_CODE, TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
-import { ApiError, errorMessage } from "../../../lib/api-client";
+import { ApiError } from "../../../lib/api-client";
+import { authErrorMessage } from "../lib/throttle";
 import { useSendVerificationCode, useVerifyEmail } from "../api/auth-api";
 import { codeDigits, codeProblem } from "./code-field";
 
@@ -30,7 +31,7 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
   const notice = resend.isSuccess ? "We sent you a new code." : null;
   const error =
     invalid ??
-    (verify.error ? errorMessage(verify.error, "Verification failed") : resend.error ? errorMessage(resend.error, "Failed to resend verification code") : null);
+    (verify.error ? authErrorMessage(verify.error, "Verification failed") : resend.error ? authErrorMessage(resend.error, "Failed to resend verification code") : null);
 
   useEffect(() => {
     if (!email || cooldown <= 0) return;

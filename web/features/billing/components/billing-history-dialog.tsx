@@ -8,7 +8,10 @@ interface BillingHistoryDialogProps {
   onClose: () => void;
 }
 
-/** A listing's payments: date, period, amount (from minor units, in its currency) and status. */
+/**
+ * A listing's payments: date, period, amount (from minor units, in its currency) and status. A table;
+ * under 600 px each payment is a stacked card, so Amount and Status are never scrolled out of a phone's view.
+ */
 export function BillingHistoryDialog({ listing, onClose }: BillingHistoryDialogProps) {
   const history = useBillingHistory(listing?.id);
   return (
@@ -38,12 +41,13 @@ export function BillingHistoryDialog({ listing, onClose }: BillingHistoryDialogP
             <tbody>
               {history.data.map((entry) => (
                 <tr key={entry.id}>
-                  <td>{formatEpochDate(entry.created)}</td>
-                  <td>
+                  {/* data-label: under 600 px each row is a card that names its values (styles.css). */}
+                  <td data-label="Date">{formatEpochDate(entry.created)}</td>
+                  <td data-label="Period">
                     {formatEpochDate(entry.period_start)} – {formatEpochDate(entry.period_end)}
                   </td>
-                  <td>{formatMoney(entry.amount, entry.currency)}</td>
-                  <td>{statusLabel(entry.status)}</td>
+                  <td data-label="Amount">{formatMoney(entry.amount, entry.currency)}</td>
+                  <td data-label="Status">{statusLabel(entry.status)}</td>
                 </tr>
               ))}
             </tbody>

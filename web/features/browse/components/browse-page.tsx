@@ -1,14 +1,14 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { startTransition, Suspense, useEffect, useState } from "react";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { startTransition, Suspense, useEffect, useMemo, useState } from "react";
 import { useLocation } from "react-router-dom";
-import type { BrowseParams } from "@contract/browse-url";
+import { SEARCH_MAX, type BrowseParams, type FilterKey } from "@contract/browse-url";
 import { MOBILE_BREAKPOINT_PX, PAGE_SIZES } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
-import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
+import { ListingCard, ListingGridSkeleton, type CardListing } from "../../../components/listing-card";
 import { whenIdle } from "../../../components/ui/deferred";
 import { ShieldIcon } from "../../../components/ui/icons";
 import { errorMessage } from "../../../lib/api-client";
-import { browseQuery } from "../../../lib/listings-api";
+import { browseQuery, FEATURED_COUNT, featuredQuery } from "../../../lib/listings-api";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useBrowseFilters } from "../hooks/use-browse-filters";
 import { ActiveFilters } from "./active-filters";
@@ -37,8 +37,20 @@ export function emptyHint(browse: BrowseParams): string {
   return `Try ${wider.join(", ")}, or another university or term.`;
 }
 
+const NONE: CardListing[] = [];
+/** The Featured row: promoted listings only, one row at most. */
+const featuredOf = (listings: CardListing[]) => listings.filter((l) => l.promoted).slice(0, FEATURED_COUNT);
+
+/** The quiet line under the filters when the URL has values the page ignores (issue 25); null when none. */
+export function ignoredNote(ignored: readonly FilterKey[]): string | null {
+  const search = ignored.includes("q") ? `The search in this link is longer than ${SEARCH_MAX} characters and is ignored.` : null;
+  const others = ignored.some((k) => k !== "q") ? "Some filters in this link were not recognised and are ignored." : null;
+  const text = [others, search].filter(Boolean).join(" ");
+  return text || null;
+}
+
 export function BrowsePage() {
-  const { browse, params, clear, active } = useBrowseFilters();
+  const { browse, params, valid, ignored, clear, active } = useBrowseFilters();
   const location = useLocation();
   const batch = useBatchSize();
   const key = params.toString();
@@ -49,7 +61,17 @@ export function BrowsePage() {
   const visible = shown?.key === key ? shown.count : batch;
 
   const results = useInfiniteQuery(browseQuery(browse));
-  const listings = results.data?.pages.flatMap((p) => p.data) ?? [];
+  // Listings promoted now get their own Featured row on the first screen (issue 25); the results
+  // follow the chosen order exactly, without the row's cards (a listing is never shown twice).
+  const featured = useQuery({ ...featuredQuery(browse), select: featuredOf }).data ?? NONE;
+  const pages = results.data?.pages;
+  const listings = useMemo(() => {
+    const all = pages?.flatMap((p) => p.data) ?? [];
+    if (!featured.length) return all;
+    const inRow = new Set(featured.map((l) => l.id));
+    return all.filter((l) => !inRow.has(l.id));
+  }, [pages, featured]);
+  const note = ignoredNote(ignored);
   const back = `${location.pathname}${location.search}`;
 
   // The next Load More's cards are fetched ahead, once the page is idle, so pressing it only renders
@@ -90,7 +112,24 @@ export function BrowsePage() {
       </section>
       <FilterBar key={params.get("q") ?? ""} />
       <ActiveFilters />
-      <SaveSearchButton query={key} active={active} />
+      {note && (
+        <p className="browse-ignored muted" role="status">
+          {note}
+        </p>
+      )}
+      <SaveSearchButton query={valid.toString()} active={[...valid.keys()].some((k) => k !== "sort")} />
+      {featured.length > 0 && !results.isError && (
+        <section className="featured-row" aria-labelledby="featured-heading">
+          <h2 id="featured-heading" className="featured-heading">
+            Featured
+          </h2>
+          <div className="featured-cards">
+            {featured.map((listing) => (
+              <ListingCard key={listing.id} listing={listing} back={back} />
+            ))}
+          </div>
+        </section>
+      )}
       <section aria-labelledby="results-heading" aria-busy={results.isPending}>
         <h2 id="results-heading" className="visually-hidden">
           Listings

@@ -1,9 +1,13 @@
 import { useState } from "react";
 import { DISTANCE, GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "@contract/constants";
+import { SEARCH_MAX } from "@contract/browse-url";
 import { paths } from "../../../config/paths";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { stayOf, useBrowseFilters } from "../hooks/use-browse-filters";
 import { UniversityFilter } from "./university-filter";
+
+/** The search box's counter shows from here on (80 % of the limit). */
+const SEARCH_WARN = Math.ceil(SEARCH_MAX * 0.8);
 
 /**
  * Every filter of the browse page; each change rewrites the query string at once. It is also a plain
@@ -11,8 +15,11 @@ import { UniversityFilter } from "./university-filter";
  * submits every filter and the server renders the results (a typed university: worker/routes/pages.ts).
  */
 export function FilterBar() {
-  const { params, set, clear, active } = useBrowseFilters();
-  const [q, setQ] = useState(params.get("q") ?? "");
+  // The fields show the URL's filters the page uses (an unknown value is ignored, issue 25), except
+  // the search box: a search too long for the API stays in it, flagged by its counter, to be shortened.
+  const { params: url, valid: params, set, clear, active } = useBrowseFilters();
+  const [q, setQ] = useState(url.get("q") ?? "");
+  const qLength = q.trim().length;
   // On phones the filters fold away behind a button so listings stay on the first screen.
   const [expanded, setExpanded] = useState(false);
   const within = withinMilesOf(params.get("within"));
@@ -41,11 +48,25 @@ export function FilterBar() {
         <label className="visually-hidden" htmlFor="browse-q">
           Search listings
         </label>
-        <input id="browse-q" name="q" type="search" placeholder="Search listings" value={q} onChange={(e) => setQ(e.target.value)} />
+        <input
+          id="browse-q"
+          name="q"
+          type="search"
+          placeholder="Search listings"
+          maxLength={SEARCH_MAX}
+          value={q}
+          aria-invalid={qLength > SEARCH_MAX || undefined}
+          aria-describedby={qLength >= SEARCH_WARN ? "browse-q-count" : undefined}
+          onChange={(e) => setQ(e.target.value)}
+        />
         <button type="submit" className="button button-primary">
           Search
         </button>
       </div>
+      {/* From 80 % of the API's limit on (issue 25); a longer search from a link says it is too long. */}
+      <span id="browse-q-count" className={`search-count${qLength > SEARCH_MAX ? " search-count-over" : ""}`} aria-live="polite">
+        {qLength >= SEARCH_WARN ? (qLength > SEARCH_MAX ? `${qLength}/${SEARCH_MAX}: too long, shorten it to search` : `${qLength}/${SEARCH_MAX}`) : ""}
+      </span>
       <button
         type="button"
         className="button button-ghost filters-toggle"

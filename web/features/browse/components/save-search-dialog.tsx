@@ -31,7 +31,8 @@ export function SaveSearchDialog({ open, query, onClose }: { open: boolean; quer
     event.preventDefault();
     const trimmed = value.trim();
     if (!trimmed) return setNameError("Name is required");
-    if (trimmed.length > SAVED_SEARCH.nameMaxLength) return setNameError(`Name must be at most ${SAVED_SEARCH.nameMaxLength} characters`);
+    // The field already says how much to cut (issue 25, item 4).
+    if (trimmed.length > SAVED_SEARCH.nameMaxLength) return setNameError(null);
     setNameError(null);
     create.mutate(
       { name: trimmed, query: canonical, alert_frequency: frequency },
@@ -70,7 +71,7 @@ export function SaveSearchDialog({ open, query, onClose }: { open: boolean; quer
         <TextField
           label="Name"
           value={value}
-          maxLength={SAVED_SEARCH.nameMaxLength}
+          limit={SAVED_SEARCH.nameMaxLength}
           onChange={(e) => setName(e.target.value)}
           error={nameError}
           data-autofocus

@@ -1,13 +1,17 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router-dom";
-import { FILTER_KEYS, toBrowseParams, type FilterKey } from "@contract/browse-url";
+import { FILTER_KEYS, readBrowseUrl, type FilterKey } from "@contract/browse-url";
+import { useUniversityShortName } from "../../../lib/universities";
 
-export { FILTER_KEYS, stayOf, toBrowseParams, type FilterKey } from "@contract/browse-url";
+export { FILTER_KEYS, readBrowseUrl, stayOf, toBrowseParams, type FilterKey } from "@contract/browse-url";
 
 /** Filters live in the URL, so a filtered page can be shared and Back returns to it. */
 export function useBrowseFilters() {
   const [params, setParams] = useSearchParams();
-  const browse = useMemo(() => toBrowseParams(params), [params]);
+  // A university id that names none (null once the list is known) is ignored like any unknown value (issue 25).
+  const university = useUniversityShortName(params.get("university"));
+  const unknownUniversity = university.data === null;
+  const { browse, ignored, valid } = useMemo(() => readBrowseUrl(params, { unknownUniversity }), [params, unknownUniversity]);
   // The newest filters, also between a change and its re-render: two quick changes both stick.
   const latest = useRef(params);
   useEffect(() => {
@@ -29,5 +33,5 @@ export function useBrowseFilters() {
     setParams(latest.current, { replace: true });
   };
   const active = FILTER_KEYS.some((k) => params.has(k) && k !== "sort");
-  return { params, browse, set, update, clear, active };
+  return { params, browse, ignored, valid, set, update, clear, active };
 }

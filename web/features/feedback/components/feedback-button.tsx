@@ -1,6 +1,7 @@
 /**
- * The floating Feedback button on every public page: a pill at the bottom right; on phones an icon
- * button docked in the footer, where it covers nothing. It is in the page's first load; the form it
+ * The Feedback button on every public page, docked in the footer's bottom band at the right, where it
+ * covers nothing (issue 25, item 15: floating, it hid card content at 1280 px): a pill on wider
+ * screens, an icon button on phones. It is in the page's first load; the form it
  * opens is not (app-layout.tsx, issue 24).
  */
 export function FeedbackButton({ onOpen, onIntent }: { onOpen: () => void; onIntent: () => void }) {

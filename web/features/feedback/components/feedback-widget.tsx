@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { LIMITS, TIMINGS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
-import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
+import { FormError, isOverLimit, TextAreaField, TextField } from "../../../components/ui/field";
 import { useSession } from "../../../lib/session";
 import { useSendFeedback } from "../api/send-feedback";
 
@@ -25,6 +25,8 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
     const from = email.trim() || session?.user.email || "";
     if (!from || !message.trim()) return setInvalid("Please fill in all fields");
     if (!EMAIL.test(from)) return setInvalid("Please enter a valid email address");
+    // The field already says how much to cut (issue 25, item 4).
+    if (isOverLimit(message.trim(), LIMITS.feedbackMessageMax)) return setInvalid(null);
     setInvalid(null);
     send.mutate(
       { email: from, message: message.trim() },
@@ -50,7 +52,7 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
       ) : (
         <form onSubmit={onSubmit} noValidate className="stack">
           <TextField label="Email" type="email" autoComplete="email" value={email} placeholder={session?.user.email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
-          <TextAreaField label="Message" rows={4} maxLength={LIMITS.feedbackMessageMax} value={message} onChange={(e) => setMessage(e.target.value)} />
+          <TextAreaField label="Message" rows={4} limit={LIMITS.feedbackMessageMax} value={message} onChange={(e) => setMessage(e.target.value)} />
           <FormError message={error} />
           <button type="submit" className="button button-primary" disabled={send.isPending}>
             {send.isPending ? "Sending…" : "Send feedback"}

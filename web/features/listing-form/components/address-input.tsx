@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { AddressSuggestion as Suggestion } from "@contract/listings";
+import { FieldCounter, limitState } from "../../../components/ui/field";
 import { apiRequest } from "../../../lib/api-client";
 
 /**
@@ -27,12 +28,13 @@ export function AddressInput({
   value,
   onChange,
   error,
-  maxLength,
+  limit,
 }: {
   value: string;
   onChange: (value: string, point: AddressPoint | null) => void;
   error?: string;
-  maxLength: number;
+  /** No hard maxLength: a longer paste stays and is flagged (issue 25, item 4). */
+  limit: number;
 }) {
   const id = useId();
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
@@ -69,6 +71,8 @@ export function AddressInput({
     setOpen(false);
   }
 
+  const { counted, message: tooLong } = limitState("Address", value.length, limit);
+  const shownError = tooLong ?? error;
   const listId = `${id}-list`;
   const showList = open && value.trim().length >= MIN_CHARS && suggestions.length > 0;
   return (
@@ -83,10 +87,9 @@ export function AddressInput({
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
-        aria-invalid={!!error || undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-invalid={!!shownError || undefined}
+        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined}
         autoComplete="street-address"
-        maxLength={maxLength}
         value={value}
         onChange={(e) => {
           picked.current = null;
@@ -122,9 +125,10 @@ export function AddressInput({
           ))}
         </ul>
       )}
-      {error && (
+      <FieldCounter id={`${id}-counter`} length={value.length} limit={limit} />
+      {shownError && (
         <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
+          {shownError}
         </p>
       )}
     </div>

@@ -236,37 +236,19 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
     );
   }
 
-  const titleLength = fields.title.length;
-  const descriptionLength = fields.description.length;
   const busy = submit.isPending;
   const formError = submit.error?.message ?? null;
   const reasons = reviewReasons(listing, fields, photos);
   return (
     <form onSubmit={onSubmit} noValidate className="stack listing-form">
-      <TextField
-        label="Title"
-        value={fields.title}
-        error={errors.title}
-        maxLength={LIMITS.titleMax}
-        onChange={(e) => set("title", e.target.value)}
-        hint={
-          <span className={titleLength > LIMITS.titleMax ? "counter over" : titleLength > LIMITS.titleWarn ? "counter warn" : "counter"} aria-live="polite">
-            {titleLength}/{LIMITS.titleMax}
-          </span>
-        }
-      />
+      <TextField label="Title" value={fields.title} error={errors.title} limit={LIMITS.titleMax} onChange={(e) => set("title", e.target.value)} />
       <TextAreaField
         label="Description"
         rows={6}
         value={fields.description}
         error={errors.description}
-        maxLength={LIMITS.descriptionMax}
+        limit={LIMITS.descriptionMax}
         onChange={(e) => set("description", e.target.value)}
-        hint={
-          <span className={descriptionLength > LIMITS.descriptionWarn ? "counter warn" : "counter"} aria-live="polite">
-            {descriptionLength}/{LIMITS.descriptionMax}
-          </span>
-        }
       />
       <div className="grid-2">
         <SelectField label="Unit type" value={fields.unit_type} error={errors.unit_type} onChange={(e) => set("unit_type", e.target.value, allowsGenderPreference(e.target.value) ? {} : { gender_preference: "no_preference" })}>
@@ -285,7 +267,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           set("address", address, { latitude: point?.latitude ?? null, longitude: point?.longitude ?? null, location_token: point?.location_token ?? null })
         }
         error={errors.address}
-        maxLength={LIMITS.addressMax}
+        limit={LIMITS.addressMax}
       />
       <div className="grid-2">
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { Link, useParams, useSearchParams } from "react-router-dom";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { formatDistance, formatStay } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
@@ -16,6 +16,7 @@ import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListin
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
+import { authStore } from "../../../lib/auth-store";
 import { ReportListing } from "./report-listing";
 import { Gallery, ListingPhoto } from "./gallery";
 import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
@@ -57,6 +58,15 @@ interface ContactActionProps {
 function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, favourite }: ContactActionProps) {
   // A visitor who signs in to message comes back to this listing, not to the home page.
   const signInHere = useSignInHere();
+  const navigate = useNavigate();
+  // ...and then straight into the conversation with the owner (issue 25, item 10), unless they signed
+  // in as the owner themselves: then the listing is theirs and they stay on it.
+  const messageAfterSignIn = () =>
+    signInHere({
+      afterSignIn: () => {
+        if (authStore.get()?.user.id !== l.user_id) navigate(paths.messages(l.user_id, l.id), { replace: true });
+      },
+    });
   if (isOwner) {
     return (
       <Link to={paths.edit(l.id)} className="button button-primary">
@@ -77,7 +87,7 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   if (messageRefusal) return <p className="muted">{messageRefusal}</p>;
   return (
     <div className="stack-sm">
-      <button type="button" className="button button-ghost locked" onClick={() => signInHere()}>
+      <button type="button" className="button button-ghost locked" onClick={messageAfterSignIn}>
         <LockIcon /> Message
       </button>
       <p className="muted">Create an account or sign in to message others</p>

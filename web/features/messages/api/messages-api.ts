@@ -8,6 +8,7 @@ import type {
   MessagesResponse,
   SendMessageResponse,
 } from "@contract/messages";
+import type { ConversationDetailResponse } from "@contract/messaging-rules";
 import { apiRequest } from "../../../lib/api-client";
 import { conversationsRootKey, messagesRootKey, unreadCountKey, unreadCountRootKey } from "../../../lib/unread";
 
@@ -18,6 +19,8 @@ export const messageKeys = {
   conversationList: () => [...conversationsRootKey, "list"] as const,
   /** The conversation with one user (GET .../with/{userId}). */
   withUser: (userId: string) => [...conversationsRootKey, "with", userId] as const,
+  /** One conversation and whether the viewer may write in it (GET .../conversations/{id}); outside the lists' root. */
+  detail: (conversationId: string) => [...messagesRootKey, "detail", conversationId] as const,
   thread: (conversationId: string) => [...messagesRootKey, "thread", conversationId] as const,
   unreadCountRoot: () => unreadCountRootKey,
   unreadCount: (userId: string | null | undefined) => unreadCountKey(userId),
@@ -32,6 +35,10 @@ export const getConversationPage = (cursor: string | null) =>
 
 export const getConversationWith = (userId: string) =>
   apiRequest<ConversationResponse>(`messages/conversations/with/${enc(userId)}`).then((r) => r.data);
+
+/** One conversation, also with someone the viewer blocked (the lists leave those out), and its reply state. */
+export const getConversationDetail = (conversationId: string) =>
+  apiRequest<ConversationDetailResponse<Conversation>>(`messages/conversations/${enc(conversationId)}`);
 
 export const createConversation = (participantId: string, listingId: string | null) =>
   apiRequest<ConversationResponse>("messages/conversations", {

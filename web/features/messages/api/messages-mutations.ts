@@ -18,6 +18,8 @@ export interface PendingMessage extends UnsentMessage {
 
 /** The answer to a message for someone who blocked the sender. */
 const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
+/** The answer to a message from someone who blocked the recipient (issue 25, item 3): "Unblock {name} to send messages." */
+const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message.startsWith("Unblock ");
 
 /**
  * Sends in one conversation with an optimistic bubble: it shows at once, disappears into the thread when
@@ -62,6 +64,12 @@ export function useSendMessage(conversationId: string, me: string, thread: reado
       if (isBlockedError(err)) {
         setBlocked(true);
         setPending((list) => list.filter((p) => p.key !== key));
+        return;
+      }
+      // I blocked them (in another tab): the thread learns it and offers Unblock instead of the composer.
+      if (isUnblockFirstError(err)) {
+        setPending((list) => list.filter((p) => p.key !== key));
+        void queryClient.invalidateQueries({ queryKey: messageKeys.detail(conversationId) });
         return;
       }
       setPending((list) => list.map((p) => (p.key === key ? { ...p, status: "failed" } : p)));

@@ -1,5 +1,5 @@
 /** The messaging reads: the conversation list, one thread, and the thread's room. */
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { ServerEvent } from "@party/protocol";
 import { PARTIES } from "@contract/constants";
@@ -9,7 +9,7 @@ import { usePartySocket } from "../../../lib/party-socket";
 import { subscribeUnreadChanges, useInboxConnected } from "../../../lib/unread";
 import { applyMessageToList, hasConversation, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
 import { unreadLedgerOf } from "../lib/unread-ledger";
-import { getConversationPage, getMessagePage, messageKeys } from "./messages-api";
+import { getConversationDetail, getConversationPage, getMessagePage, messageKeys } from "./messages-api";
 
 /** The conversation list, newest activity first; polled (30 s, 60 s idle) while the inbox room is closed. */
 export function useConversations() {
@@ -38,6 +38,21 @@ export function useMessages(conversationId: string, connected: boolean) {
     // A conversation that is gone (deleted, or never ours) stays gone: no retries, no polling.
     retry: (failures, err) => !isGoneError(err) && failures < 3,
     refetchInterval: (q) => (isGoneError(q.state.error) ? false : pollInterval("conversation", { connected, idle })),
+  });
+}
+
+/**
+ * The open conversation's name and whether the viewer may write in it (issue 25, item 3): read once
+ * when the thread opens (a reload, a link, Message on a listing), also for a conversation with someone
+ * the viewer blocked, which the list leaves out. Block and Unblock refetch it (they invalidate the
+ * messages root). Not retried: the thread's own read says when a conversation is gone.
+ */
+export function useConversationDetail(conversationId: string) {
+  return useQuery({
+    queryKey: messageKeys.detail(conversationId),
+    queryFn: () => getConversationDetail(conversationId),
+    retry: false,
+    staleTime: 60_000,
   });
 }
 

@@ -1,16 +1,21 @@
 import { useId, useState, type KeyboardEvent } from "react";
 import { LIMITS } from "@contract/constants";
-import { messageTextSchema } from "@contract/messages";
+import { MESSAGING_MESSAGES, messageTextSchema } from "@contract/messages";
 
 /** The counter shows from this many characters on. */
 const COUNTER_FROM = LIMITS.messageMax - 200;
 
-/** The message box: Enter sends, Shift+Enter makes a new line; trimmed text must be non-empty. */
+/**
+ * The message box: Enter sends, Shift+Enter makes a new line; trimmed text must be non-empty. Nothing
+ * is ever cut (issue 25, item 4): a counter shows near the limit, and a text over it (a long paste) stays
+ * in the box, flagged, with Send disabled until it is shortened.
+ */
 export function Composer({ onSend, recipient }: { onSend: (text: string) => void; recipient: string }) {
   const id = useId();
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const canSend = text.trim().length > 0;
+  const over = text.length > LIMITS.messageMax;
+  const canSend = text.trim().length > 0 && !over;
 
   const submit = () => {
     if (!canSend) return;
@@ -49,10 +54,9 @@ export function Composer({ onSend, recipient }: { onSend: (text: string) => void
         className="composer-input"
         rows={2}
         value={text}
-        maxLength={LIMITS.messageMax}
         placeholder="Write a message…"
-        aria-describedby={`${hintId}${text.length >= COUNTER_FROM ? ` ${counterId}` : ""}${error ? ` ${id}-error` : ""}`}
-        aria-invalid={error ? true : undefined}
+        aria-describedby={`${hintId}${text.length >= COUNTER_FROM ? ` ${counterId}` : ""}${error || over ? ` ${id}-error` : ""}`}
+        aria-invalid={error || over ? true : undefined}
         onChange={(e) => {
           setText(e.target.value);
           if (error) setError(null);
@@ -69,12 +73,13 @@ export function Composer({ onSend, recipient }: { onSend: (text: string) => void
         {text.length >= COUNTER_FROM && (
           <span id={counterId} className={`composer-counter${text.length >= LIMITS.messageMax ? " composer-counter-full" : ""}`}>
             {`${text.length}/${LIMITS.messageMax}`}
+            {over && <span className="visually-hidden">{` characters, ${text.length - LIMITS.messageMax} over the limit`}</span>}
           </span>
         )}
       </div>
-      {error && (
+      {(error || over) && (
         <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
+          {over ? `${MESSAGING_MESSAGES.tooLong}. Shorten it to send.` : error}
         </p>
       )}
     </form>

@@ -9,12 +9,12 @@ import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
-import { isGoneError, useMessages, useThreadSocket } from "../api/messages-queries";
+import { isGoneError, useConversationDetail, useMessages, useThreadSocket } from "../api/messages-queries";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
 import { SafetyNotice, SafetyTip } from "./scam-notice";
-import { ThreadSafetyActions } from "./safety-actions";
+import { ThreadSafetyActions, UnblockBar } from "./safety-actions";
 import { splitName } from "./conversation-list";
 
 interface ThreadProps {
@@ -32,14 +32,21 @@ export const isNarrow = () => window.matchMedia?.(`(max-width: ${MOBILE_BREAKPOI
 const LOAD_OLDER_AT_PX = 48;
 
 /** One open conversation: header with the listing, the log of messages, and the composer. */
-export function Thread({ conversationId, conversation, me, onBack }: ThreadProps) {
+export function Thread({ conversationId, conversation: listed, me, onBack }: ThreadProps) {
+  // The list's copy when it has one; else (a reload, a link, someone I blocked) the conversation read by id.
+  const detail = useConversationDetail(conversationId);
+  const conversation = listed ?? detail.data?.data ?? null;
+  const reply = detail.data?.reply ?? "open";
   // The room opens once the thread has loaded: a conversation that is gone (404) gets no socket.
   const loadedBefore = useQueryClient().getQueryState(messageKeys.thread(conversationId))?.status === "success";
   const connected = useThreadSocket(loadedBefore ? conversationId : null, me);
   const query = useMessages(conversationId, connected);
   const gone = isGoneError(query.error);
   const messages = threadMessages(query.data);
-  const { pending, send, retry, discard, blocked } = useSendMessage(conversationId, me, messages);
+  const { pending, send, retry, discard, blocked: refused } = useSendMessage(conversationId, me, messages);
+  // The other person cannot be written to (they blocked me, or left): said without the reason.
+  const blocked = refused || reply === "closed";
+  const iBlocked = reply === "you_blocked";
   const { mutate: markRead } = useMarkRead(me);
   const name = conversation?.participant_name ?? "Conversation";
 
@@ -92,8 +99,12 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
   return (
     <section className="thread" aria-labelledby="thread-title">
       <header className="thread-header">
-        <button type="button" className="button button-ghost thread-back" onClick={onBack}>
-          <span aria-hidden="true">←</span> Back<span className="visually-hidden"> to conversations</span>
+        <button type="button" className="button button-ghost thread-back" onClick={onBack} aria-label="Back to conversations">
+          <span aria-hidden="true">←</span>
+          <span className="thread-back-text" aria-hidden="true">
+            {" "}
+            Back
+          </span>
         </button>
         {conversation && <Avatar src={conversation.participant_avatar} {...splitName(conversation.participant_name)} size={40} />}
         <div className="thread-heading">
@@ -108,7 +119,7 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
           )}
         </div>
         {conversation && conversation.participant_name !== "Deleted user" && (
-          <ThreadSafetyActions userId={conversation.participant_id} name={name} conversationId={conversationId} onBlocked={onBack} />
+          <ThreadSafetyActions userId={conversation.participant_id} name={name} conversationId={conversationId} onBlocked={onBack} blocked={iBlocked} />
         )}
       </header>
 
@@ -158,7 +169,9 @@ export function Thread({ conversationId, conversation, me, onBack }: ThreadProps
       </div>
 
       {!gone &&
-        (blocked ? (
+        (iBlocked && conversation ? (
+          <UnblockBar userId={conversation.participant_id} name={name} />
+        ) : blocked ? (
           <p className="thread-blocked" role="alert">
             {REPORT_TEXTS.blockedSend}
           </p>

@@ -8,6 +8,10 @@ import { useSession } from "../../../lib/session";
 import { useUpdateProfile } from "../api/profile-api";
 import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
 
+/** The contract's limits (contract/users.ts personName, contract/auth.ts phoneSchema), counted here. */
+const NAME_MAX = 50;
+const PHONE_MAX = 30;
+
 const byField = (issues: { path: PropertyKey[] | string; message: string }[]) =>
   Object.fromEntries(issues.map((i) => [Array.isArray(i.path) ? String(i.path[0]) : i.path, i.message]));
 
@@ -52,11 +56,11 @@ export function EditProfileForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="stack">
       <div className="grid-2">
-        <TextField label="First name" autoComplete="given-name" {...bind("first_name")} />
-        <TextField label="Last name" autoComplete="family-name" {...bind("last_name")} />
+        <TextField label="First name" autoComplete="given-name" limit={NAME_MAX} {...bind("first_name")} />
+        <TextField label="Last name" autoComplete="family-name" limit={NAME_MAX} {...bind("last_name")} />
       </div>
       <div className="grid-2">
-        <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." {...bind("phone")} />
+        <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." limit={PHONE_MAX} limitLabel="Phone" {...bind("phone")} />
         <UniversitySelect
           value={form.university_id}
           error={errors.university_id}

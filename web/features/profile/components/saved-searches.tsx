@@ -59,47 +59,52 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
         {search.paused && <span className="badge badge-paused">Paused</span>}
       </div>
       {summary && <p className="saved-search-summary muted">{summary}</p>}
+      {/* Two groups that wrap as wholes (issue 25, item 15): the search itself, then its alerts. */}
       <div className="saved-search-actions">
-        <Link to={paths.savedSearch(search.query)} className="button button-ghost" aria-label={`Open ${search.name}`}>
-          Open
-        </Link>
-        <button type="button" className="button button-ghost" aria-label={`Rename ${search.name}`} onClick={() => setRenaming(true)}>
-          Rename
-        </button>
-        <button
-          type="button"
-          className="button button-ghost"
-          aria-label={`${search.paused ? "Resume" : "Pause"} alerts for ${search.name}`}
-          disabled={update.isPending}
-          onClick={() =>
-            update.mutate(
-              { id: search.id, paused: !search.paused },
-              {
-                onSuccess: (s) => toast.show(s.paused ? `Alerts for "${s.name}" are paused.` : `Alerts for "${s.name}" are on.`, { kind: "success" }),
-                onError: failed("Could not change the alerts. Please try again."),
-              },
-            )
-          }
-        >
-          {search.paused ? "Resume" : "Pause"}
-        </button>
-        <select
-          aria-label={`How alerts for ${search.name} arrive`}
-          value={search.alert_frequency}
-          disabled={update.isPending}
-          onChange={(e) =>
-            update.mutate(
-              { id: search.id, alert_frequency: e.target.value as AlertFrequency },
-              { onSuccess: () => toast.show("Alerts updated", { kind: "success" }), onError: failed("Could not change the alerts. Please try again.") },
-            )
-          }
-        >
-          <option value="instant">Instant alerts</option>
-          <option value="daily">Daily digest</option>
-        </select>
-        <button type="button" className="button button-ghost" aria-label={`Delete ${search.name}`} onClick={() => setConfirmDelete(true)}>
-          Delete
-        </button>
+        <div className="saved-search-buttons">
+          <Link to={paths.savedSearch(search.query)} className="button button-ghost" aria-label={`Open ${search.name}`}>
+            Open
+          </Link>
+          <button type="button" className="button button-ghost" aria-label={`Rename ${search.name}`} onClick={() => setRenaming(true)}>
+            Rename
+          </button>
+          <button type="button" className="button button-ghost" aria-label={`Delete ${search.name}`} onClick={() => setConfirmDelete(true)}>
+            Delete
+          </button>
+        </div>
+        <div className="saved-search-alerts">
+          <select
+            aria-label={`How alerts for ${search.name} arrive`}
+            value={search.alert_frequency}
+            disabled={update.isPending}
+            onChange={(e) =>
+              update.mutate(
+                { id: search.id, alert_frequency: e.target.value as AlertFrequency },
+                { onSuccess: () => toast.show("Alerts updated", { kind: "success" }), onError: failed("Could not change the alerts. Please try again.") },
+              )
+            }
+          >
+            <option value="instant">Instant alerts</option>
+            <option value="daily">Daily digest</option>
+          </select>
+          <button
+            type="button"
+            className="button button-ghost"
+            aria-label={`${search.paused ? "Resume" : "Pause"} alerts for ${search.name}`}
+            disabled={update.isPending}
+            onClick={() =>
+              update.mutate(
+                { id: search.id, paused: !search.paused },
+                {
+                  onSuccess: (s) => toast.show(s.paused ? `Alerts for "${s.name}" are paused.` : `Alerts for "${s.name}" are on.`, { kind: "success" }),
+                  onError: failed("Could not change the alerts. Please try again."),
+                },
+              )
+            }
+          >
+            {search.paused ? "Resume" : "Pause"}
+          </button>
+        </div>
       </div>
       {renaming && <RenameDialog search={search} onClose={() => setRenaming(false)} />}
       <Dialog
@@ -151,6 +156,8 @@ function RenameDialog({ search, onClose }: { search: SavedSearch; onClose: () =>
     const trimmed = name.trim();
     if (!trimmed) return setError("Name is required");
     setError(null);
+    // The field already says how much to cut (issue 25, item 4).
+    if (trimmed.length > SAVED_SEARCH.nameMaxLength) return;
     update.mutate(
       { id: search.id, name: trimmed },
       {
@@ -180,7 +187,7 @@ function RenameDialog({ search, onClose }: { search: SavedSearch; onClose: () =>
       }
     >
       <form id={`rename-${search.id}`} onSubmit={submit} noValidate>
-        <TextField label="Name" value={name} maxLength={SAVED_SEARCH.nameMaxLength} onChange={(e) => setName(e.target.value)} error={error} data-autofocus required />
+        <TextField label="Name" value={name} limit={SAVED_SEARCH.nameMaxLength} onChange={(e) => setName(e.target.value)} error={error} data-autofocus required />
         <FormError message={update.isError ? errorMessage(update.error, "Could not rename the search. Please try again.") : null} />
       </form>
     </Dialog>
