@@ -30,10 +30,10 @@ export function LoginView() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [waitUntil, setWaitUntil] = useState(0);
-  const [, tick] = useState(0);
   const field = useRef<HTMLInputElement>(null);
   const login = useAdminLogin();
-  const waiting = waitUntil > Date.now();
+  // Set when the API throttles, cleared by the timer below once the wait is over.
+  const waiting = waitUntil > 0;
 
   // Re-render when the throttle's wait is over: the button comes back and the message goes.
   useEffect(() => {
@@ -42,7 +42,6 @@ export function LoginView() {
     const timer = window.setTimeout(() => {
       setWaitUntil(0);
       setError(null);
-      tick((n) => n + 1);
     }, Math.max(0, ms));
     return () => window.clearTimeout(timer);
   }, [waitUntil]);

@@ -3,6 +3,9 @@
  * 1920x1080 as JPEG at 0.8 (which also drops its EXIF/GPS) plus a 480x320 card thumbnail.
  */
 import { LIMITS } from "@contract/constants";
+import { checkDecodable, undecodableMessage } from "../../../lib/decodable";
+
+export { checkDecodable };
 
 export const ALLOWED_TYPES = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/tiff", "image/bmp", "image/gif"];
 const ALLOWED_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|tiff?|bmp|gif)$/i;
@@ -29,7 +32,7 @@ export const FILE_MESSAGES = {
   heic: (name: string) =>
     `${name} is a HEIC photo, which browsers can't read. On iPhone, choose Most Compatible in Settings > Camera > Formats, or send it as JPEG.`,
   notImage: (name: string, mobile: boolean) => `${name} is not an image. ${mobile ? MESSAGES.invalidMobile : MESSAGES.invalidDesktop}`,
-  undecodable: (name: string) => `${name} could not be opened as an image. It may be damaged or in a format browsers can't read; please choose another photo.`,
+  undecodable: undecodableMessage,
 };
 
 /** The first problem with adding `files` to `existing` photos that their names and sizes show, or null. */
@@ -45,31 +48,6 @@ export function checkFiles(files: File[], existing: number, mobile = isMobile())
 }
 
 /** Whether this browser can decode the file: the same decoder `preparePhoto` uses at submit. */
-async function canDecode(file: File): Promise<boolean> {
-  try {
-    if (typeof createImageBitmap === "function") {
-      (await createImageBitmap(file)).close();
-      return true;
-    }
-    const url = URL.createObjectURL(file);
-    try {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      return true;
-    } finally {
-      URL.revokeObjectURL(url);
-    }
-  } catch {
-    return false;
-  }
-}
-
-/** The first file that cannot be decoded, worded; null when every file is a readable image. */
-export async function checkDecodable(files: File[]): Promise<string | null> {
-  for (const file of files) if (!(await canDecode(file))) return FILE_MESSAGES.undecodable(file.name);
-  return null;
-}
 
 export function fitWithin(width: number, height: number, maxW: number, maxH: number) {
   const scale = Math.min(1, maxW / width, maxH / height);

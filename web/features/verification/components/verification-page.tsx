@@ -9,7 +9,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { checkDecodable } from "../../listing-form/lib/images";
+import { checkDecodable } from "../../../lib/decodable";
 import { useSubmitVerification, useVerificationStatus } from "../api/verification-api";
 
 /** The documents the page offers (the API accepts a few more). */
