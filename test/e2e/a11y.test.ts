@@ -41,11 +41,14 @@ async function settle(page: Page, path: string) {
   await quiet(page);
 }
 
-/** Images in and transitions (300 ms fades) over: axe must see the colours a person reads. */
+/**
+ * Images in and transitions (300 ms fades) over: axe must see the colours a person reads. A lazy
+ * image below the fold may never load (Chromium loads those within about 1,250 px of the viewport).
+ */
 async function quiet(page: Page) {
   await page.waitForFunction(
     () =>
-      Array.from(document.images).every((img) => img.complete) &&
+      Array.from(document.images).every((img) => img.complete || (img.loading === "lazy" && img.getBoundingClientRect().top > window.innerHeight)) &&
       document.getAnimations().every((a) => a.playState !== "running" || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)),
   );
 }

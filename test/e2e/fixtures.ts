@@ -6,7 +6,7 @@ import { launchOptions } from "./browser.mjs";
  * One Chromium per test file, a fresh context (empty storage) per test, and every console error or
  * uncaught page error collected so a test can assert there were none.
  */
-export function useBrowser(viewport = { width: 1280, height: 900 }) {
+export function useBrowser(viewport = { width: 1280, height: 900 }, contextOptions: { timezoneId?: string } = {}) {
   const state = {} as { browser: Browser; context: BrowserContext; page: Page; errors: string[]; baseUrl: string };
   beforeAll(async () => {
     state.baseUrl = inject("baseUrl");
@@ -27,7 +27,7 @@ export function useBrowser(viewport = { width: 1280, height: 900 }) {
   });
   beforeEach(async () => {
     state.errors = [];
-    state.context = await state.browser.newContext({ viewport, baseURL: state.baseUrl });
+    state.context = await state.browser.newContext({ ...contextOptions, viewport, baseURL: state.baseUrl });
     state.page = await state.context.newPage();
     state.page.on("console", (msg: ConsoleMessage) => {
       if (msg.type() === "error") state.errors.push(msg.text());

@@ -124,15 +124,22 @@ describe("blocks", () => {
     await page.getByRole("heading", { name: "Bob Tester" }).waitFor({ state: "detached" });
     await page.locator(".conversation-item", { hasText: "Bob Tester" }).waitFor({ state: "detached" });
 
+    // Reopened by its link, the blocker sees whom they blocked, with Unblock and no composer.
+    await page.goto(`/messages?conversation=${conversation.data.id}`);
+    await page.getByRole("heading", { name: "Bob Tester" }).waitFor();
+    await page.getByText("You blocked Bob Tester").waitFor();
+    await page.getByRole("button", { name: "Unblock", exact: true }).waitFor();
+    expect(await page.getByRole("textbox", { name: "Message to Bob Tester" }).count()).toBe(0);
+
+    // The blocked person is told they cannot send, without the reason, and has no composer.
     const blockedSide = await newPage();
     try {
       await signInContext(blockedSide.context, blocked);
       const bp = blockedSide.page;
       await bp.goto(`/messages?conversation=${conversation.data.id}`);
-      const box = bp.getByRole("textbox", { name: "Message to Bea Tester" });
-      await box.fill("Hello? Are you there?");
-      await box.press("Enter");
       await bp.getByText("You can't send messages in this conversation.").waitFor();
+      expect(await bp.getByRole("textbox", { name: "Message to Bea Tester" }).count()).toBe(0);
+      expect(await bp.getByText(/blocked/i).count()).toBe(0);
     } finally {
       await blockedSide.context.close();
     }

@@ -2,7 +2,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GENDER_PREFERENCE_TEXTS } from "@contract/constants";
+import { GENDER_PREFERENCE_TEXTS } from "@contract/forms";
 import { fakeApi, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };

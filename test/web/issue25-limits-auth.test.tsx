@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { TextAreaField } from "../../web/components/ui/field";
-import { welcomeDestination } from "../../web/features/auth/components/welcome-line";
+import { welcomeDestination } from "../../web/features/auth/lib/welcome";
 import { waitText } from "../../web/features/auth/lib/throttle";
 import { makeUser, mockFetch, renderApp } from "./render";
 

@@ -1,6 +1,7 @@
 /** The product's rules (worker/contract/policies.ts), which the worker and the SPA both call. */
 import { describe, expect, it } from "vitest";
-import { canCreateListing, canEditListing, canPromoteListing, canStaffPromoteListing, canViewListing, isIdVerified, isPublicListing, looksIdVerified, ownerListingState, canConfirmAvailability, isRentFarBelow } from "@contract/policies";
+import { canCreateListing, canEditListing, canViewListing, isIdVerified, isPublicListing, looksIdVerified } from "@contract/policies";
+import { canPromoteListing, canStaffPromoteListing, ownerListingState, canConfirmAvailability, isRentFarBelow } from "@contract/owner-rules";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { availabilityConfirmedText } from "@contract/constants";
 import { MESSAGING_MESSAGES } from "@contract/messaging-rules";

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { browseQuerySchema, SORTS } from "../../worker/contract/listings";
-import { isPromotedNow } from "../../worker/contract/policies";
+import { isPromotedNow } from "../../worker/contract/owner-rules";
 import { browseStatement, type BrowseCursor } from "../../worker/db/browse";
 import { armsOf, cellPlan, cellsSql, D1_OPCODE_CEILING, MAX_ARMS, MAX_STATEMENT_BYTES } from "../../worker/db/browse/cells";
 import { BROWSE_INDEX, NAMED_INDEXES } from "../../worker/db/browse/indexes";

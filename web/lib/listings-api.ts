@@ -1,16 +1,11 @@
 /** Listing calls shared by browse, detail, favourites, profile and the listing form (one place for each call). */
 import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { BrowseResponse, FavoritesResponse, Favorite, listingPatchSchema, ListingResponse, OwnerListing, OwnerListingResponse, OwnerListingsResponse, PublicListing } from "@contract/listings";
-import type { PublicUserResponse } from "@contract/users";
+import type { BrowseResponse, FavoritesResponse, Favorite, ListingResponse, OwnerListing, PublicListing } from "@contract/listings";
 import { browseApiQuery, type BrowseParams, type PromotedMode } from "@contract/browse-url";
 import { PAGE_SIZES } from "@contract/constants";
 import { apiRequest } from "./api-client";
 
 export type { BrowseParams } from "@contract/browse-url";
-
-/** What an owner may send to change a listing (booleans may go as "true"/"false", as the spec sends them). */
-export type ListingPatch = z.input<typeof listingPatchSchema>;
 
 export const listingKeys = {
   all: ["listings"] as const,
@@ -24,10 +19,6 @@ export const favoriteKeys = {
   all: ["favorites"] as const,
   ids: () => [...favoriteKeys.all, "ids"] as const,
   listings: () => [...favoriteKeys.all, "listings"] as const,
-};
-
-export const userKeys = {
-  public: (id: string | undefined) => ["users", id] as const,
 };
 
 export const browseListings = (params: BrowseParams, lastKey: string | null, limit: number = PAGE_SIZES.browseServer, promoted?: PromotedMode) =>
@@ -84,69 +75,6 @@ export function useListing(id: string | undefined) {
   return useQuery(listingQuery(id));
 }
 
-export const getOwnListings = () => apiRequest<OwnerListingsResponse>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data);
-
-export function useOwnListings() {
-  return useQuery({ queryKey: listingKeys.own(), queryFn: getOwnListings });
-}
-
-export const updateListing = (id: string, patch: ListingPatch) =>
-  apiRequest<OwnerListingResponse>(`subleases/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }).then((r) => r.data);
-
-/** An owner's edit (status or fields): the detail takes the answer, own listings and browse refetch. */
-export function useUpdateListing() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: ListingPatch }) => updateListing(id, patch),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(listingKeys.detail(saved.id), saved);
-      return Promise.all([queryClient.invalidateQueries({ queryKey: listingKeys.own() }), queryClient.invalidateQueries({ queryKey: listingKeys.browse() })]);
-    },
-  });
-}
-
-/** Fresh listings: the owner confirms a live or paused listing is still available. */
-export const confirmAvailability = (id: string) =>
-  apiRequest<OwnerListingResponse>(`subleases/${encodeURIComponent(id)}/confirm-availability`, { method: "POST" }).then((r) => r.data);
-
-/** Confirming brings a paused listing back: own listings, browse and its detail refetch. */
-export function useConfirmAvailability() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: confirmAvailability,
-    onSuccess: (saved) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: listingKeys.detail(saved.id) }),
-        queryClient.invalidateQueries({ queryKey: listingKeys.own() }),
-        queryClient.invalidateQueries({ queryKey: listingKeys.browse() }),
-      ]),
-  });
-}
-
-export const deleteListing = (id: string) => apiRequest<void>(`subleases/${encodeURIComponent(id)}`, { method: "DELETE" });
-
-/** Deleting drops the detail and refetches own listings and browse. */
-export function useDeleteListing() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteListing,
-    onSuccess: (_, id) => {
-      queryClient.removeQueries({ queryKey: listingKeys.detail(id) });
-      return Promise.all([queryClient.invalidateQueries({ queryKey: listingKeys.own() }), queryClient.invalidateQueries({ queryKey: listingKeys.browse() })]);
-    },
-  });
-}
-
-export const publicUserQuery = (id: string | undefined) =>
-  queryOptions({
-    queryKey: userKeys.public(id),
-    queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
-    enabled: !!id,
-  });
-
-export function usePublicUser(id: string | undefined) {
-  return useQuery(publicUserQuery(id));
-}
 
 /** Every favourite of the user, newest first: the server answers bounded pages, walked here (at most 20). */
 export async function getFavorites() {

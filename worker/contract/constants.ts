@@ -73,8 +73,6 @@ export const FRESHNESS = {
   askBatch: 50,
 } as const;
 
-/** Price check (issue 13): a rent below `belowFraction` of the median of at least `minComparables` similar approved listings. */
-export const PRICE_CHECK = { minComparables: 5, belowFraction: 0.5 } as const;
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DEV_CONSOLE_LINES = 50;
@@ -106,12 +104,6 @@ export type UnitType = (typeof UNIT_TYPES)[number];
 export type LeaseTerm = (typeof LEASE_TERMS)[number];
 export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
 export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];
-
-/** The listing form's words where a unit type allows no gender preference (the rule: `allowsGenderPreference`, policies.ts). */
-export const GENDER_PREFERENCE_TEXTS = {
-  notOffered:
-    "Gender preferences are only allowed for shared living spaces (fair-housing rules). A studio or one-bedroom unit is open to everyone.",
-} as const;
 
 /**
  * Real-time rooms (party/protocol.ts re-exports these): the party names of /parties/{party}/{room}, and

@@ -7,6 +7,12 @@ import { LIMITS } from "./constants";
 import { registerSchema } from "./auth";
 import { checkDateRange, listingInputFields } from "./listings";
 
+/** The listing form's words where a unit type allows no gender preference (the rule: `allowsGenderPreference`, policies.ts). */
+export const GENDER_PREFERENCE_TEXTS = {
+  notOffered:
+    "Gender preferences are only allowed for shared living spaces (fair-housing rules). A studio or one-bedroom unit is open to everyone.",
+} as const;
+
 const api = listingInputFields.shape;
 
 /** A date input's value, through the API's date rule: empty is no date. */

@@ -7,7 +7,7 @@
 import { FRESHNESS } from "../contract/constants";
 import type { AvailabilityAction, AvailabilityLinkResponse } from "../contract/freshness";
 import { AVAILABILITY_LINK_INVALID } from "../contract/freshness";
-import { canConfirmAvailability } from "../contract/policies";
+import { canConfirmAvailability } from "../contract/owner-rules";
 import type { OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
 import type { Db } from "../db/client";

@@ -31,7 +31,8 @@ import { approvedRentsByGroup, rentComparables, rentGroupKey } from "../db/queri
 import { auditIfChanged } from "../db/queries/admin";
 import { insertAudit } from "../db/queries/audit";
 import { conflict, notFound, validationFailed } from "../lib/errors";
-import { allowsGenderPreference, editNeedsReview, fairGenderPreference, isRentFarBelow } from "../contract/policies";
+import { allowsGenderPreference, fairGenderPreference } from "../contract/policies";
+import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";

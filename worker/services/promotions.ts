@@ -45,7 +45,8 @@ import {
   type CheckoutSessionRow,
   type SubscriptionRecord,
 } from "../db/queries/promotions";
-import { canBuyPromotion, canStaffPromoteListing, canViewListing, isListingOwner, isPromotedNow } from "../contract/policies";
+import { canViewListing, isListingOwner } from "../contract/policies";
+import { canBuyPromotion, canStaffPromoteListing, isPromotedNow } from "../contract/owner-rules";
 import {
   PROMOTION_MESSAGES,
   PROMOTION_PLAN,

@@ -5,7 +5,7 @@
  */
 import { and, eq, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { OwnerListing, PublicListing } from "../../contract/listings";
-import { isPromotedNow } from "../../contract/policies";
+import { isPromotedNow } from "../../contract/owner-rules";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
 import { listingPhotos, listings } from "../schema";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { canStaffPromoteListing } from "@contract/policies";
+import { canStaffPromoteListing } from "@contract/owner-rules";
 import { Loadable } from "../../../components/ui/loadable";
 import { ReasonDialog } from "../../../components/ui/reason-dialog";
 import { useToast } from "../../../components/ui/toast";

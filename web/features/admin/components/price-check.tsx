@@ -1,5 +1,5 @@
 import type { AdminListing } from "@contract/admin";
-import { PRICE_CHECK } from "@contract/constants";
+import { PRICE_CHECK } from "@contract/owner-rules";
 import { formatRent } from "../../../lib/listings-api";
 
 /**

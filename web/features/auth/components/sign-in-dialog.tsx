@@ -10,7 +10,7 @@ import { authErrorMessage } from "../lib/throttle";
 import { signInPrompt } from "../../../lib/sign-in-prompt";
 import { useLogin } from "../api/auth-api";
 import { GoogleButton } from "./google-button";
-import { welcomeDestination } from "./welcome-line";
+import { welcomeDestination } from "../lib/welcome";
 
 // The rarer steps load when they are reached (issue 14): the popup itself is already a lazy chunk.
 const VerifyEmailDialog = deferred(() => import("./verify-email-dialog").then((m) => m.VerifyEmailDialog));

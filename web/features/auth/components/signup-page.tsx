@@ -15,7 +15,7 @@ import { useRegister } from "../api/auth-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
-import { welcomeDestination } from "./welcome-line";
+import { welcomeDestination } from "../lib/welcome";
 
 type Field = keyof SignupFormValues;
 type Errors = Partial<Record<Field, string>>;

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { CreateListingResponse, listingInputSchema, UploadResponse } from "@contract/listings";
-import { ApiError, apiRequest, readAsDataUrl, uploadJson } from "../../../lib/api-client";
+import { ApiError, apiRequest } from "../../../lib/api-client";
+import { readAsDataUrl, uploadJson } from "../../../lib/upload";
 import { listingKeys } from "../../../lib/listings-api";
 import type { PreparedPhoto } from "../lib/images";
 

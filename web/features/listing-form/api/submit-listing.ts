@@ -6,7 +6,7 @@ import { useMutation } from "@tanstack/react-query";
 import type { ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { ApiError } from "../../../lib/api-client";
-import { useUpdateListing } from "../../../lib/listings-api";
+import { useUpdateListing } from "../../../lib/own-listings-api";
 import { fetchProfile } from "../../../lib/session";
 import { MESSAGES, preparePhoto } from "../lib/images";
 import { uploadPhotos, useCreateListing, type ListingBody } from "./listing-form-api";

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCE_TEXTS, GENDER_PREFERENCES, LEASE_TERMS, LIMITS, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
-import { listingFormSchema, type ListingFormData } from "@contract/forms";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { GENDER_PREFERENCE_TEXTS, listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
-import { allowsGenderPreference, materialChanges, type MaterialChange } from "@contract/policies";
+import { allowsGenderPreference } from "@contract/policies";
+import { materialChanges, type MaterialChange } from "@contract/owner-rules";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";

@@ -5,7 +5,7 @@ import { RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/constants";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
-import { useConfirmAvailability } from "../../../lib/listings-api";
+import { useConfirmAvailability } from "../../../lib/own-listings-api";
 
 /** "Availability confirmed today / N days ago", or nothing when it never was. */
 export function AvailabilityConfirmed({ at }: { at: string | null | undefined }) {

@@ -5,7 +5,8 @@
 import { useMutation } from "@tanstack/react-query";
 import type { AvatarResponse, NotificationSettings, NotificationSettingsResponse, PrivateUser, ProfileResponse } from "@contract/users";
 import type { ProfileUpdate } from "@contract/profile";
-import { apiRequest, readAsDataUrl, uploadJson } from "../../../lib/api-client";
+import { apiRequest } from "../../../lib/api-client";
+import { readAsDataUrl, uploadJson } from "../../../lib/upload";
 import { authStore } from "../../../lib/auth-store";
 
 export const updateProfile = (input: ProfileUpdate) =>

@@ -1,12 +1,14 @@
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
-import { canCreateListing, canPromoteListing, ownerListingState, type OwnerListingState } from "@contract/policies";
+import { canCreateListing } from "@contract/policies";
+import { canPromoteListing, ownerListingState, type OwnerListingState } from "@contract/owner-rules";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { formatRent, useConfirmAvailability, useDeleteListing, useOwnListings, useUpdateListing } from "../../../lib/listings-api";
+import { formatRent } from "../../../lib/listings-api";
+import { useConfirmAvailability, useDeleteListing, useOwnListings, useUpdateListing } from "../../../lib/own-listings-api";
 import { useSession } from "../../../lib/session";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 

@@ -1,7 +1,8 @@
 import { useRef } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { OwnerListing, PublicListing } from "@contract/listings";
-import { canPromoteListing, isListingOwner, PUBLIC_LISTING, type Actor } from "@contract/policies";
+import { isListingOwner, PUBLIC_LISTING, type Actor } from "@contract/policies";
+import { canPromoteListing } from "@contract/owner-rules";
 import { PROMOTION_MESSAGES, PROMOTION_PLAN } from "@contract/promotions";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";

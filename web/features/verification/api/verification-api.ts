@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { DocumentUploadResponse, submitVerificationSchema, VerificationRequestResponse, VerificationStatusResponse } from "@contract/verification";
-import { ApiError, apiRequest, errorMessage, readAsDataUrl, uploadJson } from "../../../lib/api-client";
+import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
+import { readAsDataUrl, uploadJson } from "../../../lib/upload";
 import { authStore } from "../../../lib/auth-store";
 import { fetchProfile } from "../../../lib/session";
 

@@ -1,0 +1,19 @@
+/** A listing's owner as the listing page shows them (also read by the server render of that page). */
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { PublicUserResponse } from "@contract/users";
+import { apiRequest } from "../../../lib/api-client";
+
+export const userKeys = {
+  public: (id: string | undefined) => ["users", id] as const,
+};
+
+export const publicUserQuery = (id: string | undefined) =>
+  queryOptions({
+    queryKey: userKeys.public(id),
+    queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
+    enabled: !!id,
+  });
+
+export function usePublicUser(id: string | undefined) {
+  return useQuery(publicUserQuery(id));
+}
