@@ -8,6 +8,10 @@ import { signInPrompt } from "../../web/lib/sign-in-prompt";
 // machine (two test files at once, or other work beside the suite). A limit, not a timing assertion.
 configure({ asyncUtilTimeout: 10_000 });
 
+// jsdom has no layout, so no scrolling: its scrollTo only logs "Not implemented" (the router's scroll
+// restoration calls it on every navigation). A no-op keeps the test output readable.
+window.scrollTo = () => {};
+
 afterEach(() => {
   cleanup();
   localStorage.clear();

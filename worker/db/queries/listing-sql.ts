@@ -65,7 +65,7 @@ export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.univer
 export const PUBLIC_LISTING_SQL = `l.verification_status = '${PUBLIC_LISTING.verification_status}' AND l.status = '${PUBLIC_LISTING.status}' AND l.moderation_status = '${PUBLIC_LISTING.moderation_status}'`;
 
 /**
- * The SQL twin of isPromotedNow (contract/policies.ts): promoted (or, `promoted: false`, not) at the
+ * The SQL twin of isPromotedNow (contract/owner-rules.ts): promoted (or, `promoted: false`, not) at the
  * instant `nowIso`, with `?` placeholders for `binds`. Timestamps are ISO strings as toISOString writes
  * them (schema.ts), so comparing the text compares the instants. The promoted form leaves
  * `promotion_end > ?` as it is, so the promotion_end indexes can serve it; the other never yields

@@ -92,8 +92,9 @@ export function FilterBar() {
         <fieldset className="field stay-field">
           <legend className="field-label">I need it</legend>
           <div className="stay-inputs">
+            {/* From and To are the inputs' names, not a second line of labels: the dates line up with the other fields (issue 25). */}
             <label className="stay-input">
-              <span>From</span>
+              <span className="visually-hidden">From</span>
               <input
                 type="date"
                 name="from"
@@ -103,8 +104,11 @@ export function FilterBar() {
                 onChange={(e) => set("from", e.target.value || null)}
               />
             </label>
+            <span className="stay-dash" aria-hidden="true">
+              –
+            </span>
             <label className="stay-input">
-              <span>To</span>
+              <span className="visually-hidden">To</span>
               <input
                 type="date"
                 name="to"
