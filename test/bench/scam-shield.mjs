@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Scam shield figures: precision and recall of worker/services/scam-shield.ts on the labelled corpus
- * (test/fixtures/scam-corpus.json). The TS module is bundled with esbuild to a temporary .mjs and
+ * Scam shield figures: precision and recall of worker/services/scam-shield.ts on the tuning corpora
+ * (test/fixtures/scam-corpus.json by reason, scam-corpus-tuning.json by kind) and, reported, on the two
+ * held-out corpora never used to tune it (scam-corpus-holdout.json, scam-corpus-blind.json). The TS module is bundled with esbuild to a temporary .mjs and
  * imported, so this runs in well under a second. Run alone (`node test/bench/scam-shield.mjs`) or from
  * run.mjs. Budget: both figures at least 0.9.
  */
@@ -24,27 +25,46 @@ export async function scamShieldFigures() {
   try {
     const outfile = join(dir, "scam-shield.mjs");
     await build({ entryPoints: [join(ROOT, "worker/services/scam-shield.ts")], bundle: true, format: "esm", platform: "neutral", outfile, logLevel: "warning" });
-    const { scoreCorpus } = await import(pathToFileURL(outfile).href);
-    const { cases } = JSON.parse(readFileSync(join(ROOT, "test/fixtures/scam-corpus.json"), "utf8"));
-    const heldOut = JSON.parse(readFileSync(join(ROOT, "test/fixtures/scam-corpus-holdout.json"), "utf8"));
-    return { ...scoreCorpus(cases), heldOut: scoreCorpus(heldOut) };
+    const { scoreCorpus, scoreKinds } = await import(pathToFileURL(outfile).href);
+    const read = (name) => JSON.parse(readFileSync(join(ROOT, "test/fixtures", name), "utf8"));
+    const heldOut = read("scam-corpus-holdout.json");
+    return {
+      ...scoreCorpus(read("scam-corpus.json").cases),
+      tuning: scoreKinds(read("scam-corpus-tuning.json").cases),
+      heldOut: scoreCorpus(heldOut),
+      blind: scoreKinds(read("scam-corpus-blind.json")),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Prints the line `npm run bench` shows; false when a figure is under the budget. */
+/** Issue 26's goal on a corpus labelled by kind: message precision and recall, and no honest kind above 1 in 10. */
+export const HONEST_KIND_MAX = 0.1;
+function printKinds(title, k) {
+  console.log(`${title}: messages flagged: precision ${k.precision.toFixed(2)} recall ${k.recall.toFixed(2)} (n=${k.n}, ${k.microsPerMessage.toFixed(0)} us per message)`);
+  for (const [kind, v] of Object.entries(k.byKind).sort(([a], [b]) => a.localeCompare(b))) {
+    const mark = v.scam ? "caught" : `flagged by mistake${v.flagged / v.n > HONEST_KIND_MAX ? " (ABOVE 1 IN 10)" : ""}`;
+    console.log(`  ${kind.padEnd(26)} ${v.flagged}/${v.n} ${mark}`);
+  }
+  return k.precision >= SCAM_SHIELD_BUDGET && k.recall >= SCAM_SHIELD_BUDGET && Object.values(k.byKind).every((v) => v.scam || v.flagged / v.n <= HONEST_KIND_MAX);
+}
+
+/** Prints the lines `npm run bench` shows; false when a tuning figure is under the budget. */
 export async function reportScamShield() {
   const s = await scamShieldFigures();
-  console.log("\n== Scam shield (test/fixtures/scam-corpus.json)");
-  console.log(`scam shield: precision ${s.precision.toFixed(2)} recall ${s.recall.toFixed(2)} (n=${s.n})`);
+  console.log("\n== Scam shield (rules with context windows, worker/services/scam-shield.ts; no model, nothing to download)");
+  console.log(`tuning corpus (test/fixtures/scam-corpus.json): precision ${s.precision.toFixed(2)} recall ${s.recall.toFixed(2)} (n=${s.n})`);
   console.log(`  messages flagged: precision ${s.messagePrecision.toFixed(2)} recall ${s.messageRecall.toFixed(2)}`);
   for (const m of s.misses) console.log(`  miss: ${JSON.stringify(m.text)} expected [${m.expected.join(", ")}] got [${m.got.join(", ")}]`);
+  const tuningOk = printKinds("tuning corpus by kind (test/fixtures/scam-corpus-tuning.json)", s.tuning);
   const h = s.heldOut;
-  console.log(`held-out corpus (not used to tune the rules; reported, not a budget): precision ${h.precision.toFixed(2)} recall ${h.recall.toFixed(2)} (n=${h.n})`);
+  console.log(`held-out corpus of issue 13 (never used to tune): precision ${h.precision.toFixed(2)} recall ${h.recall.toFixed(2)} (n=${h.n})`);
   console.log(`  messages flagged: precision ${h.messagePrecision.toFixed(2)} recall ${h.messageRecall.toFixed(2)}; ${h.misses.length} messages with a wrong reason set`);
-  const ok = s.precision >= SCAM_SHIELD_BUDGET && s.recall >= SCAM_SHIELD_BUDGET;
-  if (!ok) console.log(`  BUDGET BROKEN: both must be at least ${SCAM_SHIELD_BUDGET}`);
+  const blindOk = printKinds("blind held-out corpus (test/fixtures/scam-corpus-blind.json: written without seeing the rules, never used to tune; goal, not a budget)", s.blind);
+  console.log(`  issue 26 goal (>= ${SCAM_SHIELD_BUDGET} both, no honest kind above 1 in 10): ${blindOk ? "met" : "MISSED"}`);
+  const ok = s.precision >= SCAM_SHIELD_BUDGET && s.recall >= SCAM_SHIELD_BUDGET && tuningOk;
+  if (!ok) console.log(`  BUDGET BROKEN: the tuning corpora must reach ${SCAM_SHIELD_BUDGET} with no honest kind above 1 in 10`);
   return ok;
 }
 

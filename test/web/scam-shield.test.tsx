@@ -123,6 +123,7 @@ describe("the staff Safety tab", () => {
     reasons: ["off_platform_payment", "pay_before_viewing"],
     reason_labels: ["Payment off the platform (wire, payment app, gift cards, crypto)", "Money before a viewing"],
     messages: [{ id: "m2", sender_id: "u2", text: "Can you send the deposit by Zelle before the viewing?", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["off_platform_payment", "pay_before_viewing"] }],
+    feedback: [],
   };
 
   it("lists flagged conversations with reasons and lines; Mark reviewed takes one out", async () => {

@@ -7,6 +7,15 @@ import { visibleText, z } from "./zod";
 import { LIMITS } from "./constants";
 import { MESSAGING_MESSAGES } from "./messaging-rules";
 import type { Pagination } from "./listings";
+import type { SafetyKind } from "./safety";
+
+/**
+ * contract/safety's SAFETY_KINDS, repeated so that this module (loaded by the rooms' socket chunk on
+ * every page) does not pull in the safety texts; the types below keep the two lists equal.
+ */
+const NOTICE_KINDS = ["identity", "link", "payment", "away", "contact"] as const satisfies readonly SafetyKind[];
+type MissingNoticeKind = Exclude<SafetyKind, (typeof NOTICE_KINDS)[number]>;
+export const noticeKindsComplete: [MissingNoticeKind] extends [never] ? true : never = true;
 
 export { MESSAGING_MESSAGES };
 
@@ -22,6 +31,13 @@ export const messageSchema = z.object({
    * false for the sender's own view (the reasons are never sent to either side).
    */
   safety_notice: z.boolean().default(false),
+  /**
+   * Issue 26: which notice the recipient sees (contract/safety `safetyKindOf`: the most serious kind of
+   * the message's reasons that this viewer has not quieted with "This is fine"), or null for no notice.
+   * Always null for the sender; the server always sends it, set exactly when safety_notice is true (a
+   * client reading a message without it shows the payment notice for safety_notice, as before).
+   */
+  safety_kind: z.enum(NOTICE_KINDS).nullable().optional(),
   /**
    * The `Idempotency-Key` the sender sent it with, in the sender's own view only (null for everyone
    * else): the sender's optimistic bubble is matched to its stored message by it.

@@ -3,9 +3,10 @@
  * see, and the staff Safety queue's answers. The rules themselves are in worker/services/scam-shield.ts.
  */
 import type { Pagination } from "./listings";
+import { z } from "./zod";
 
 /** Every pattern of rental fraud the shield knows, in the order staff read them. */
-export const SCAM_REASONS = ["off_platform_payment", "pay_before_viewing", "owner_unavailable", "moves_off_platform"] as const;
+export const SCAM_REASONS = ["off_platform_payment", "pay_before_viewing", "owner_unavailable", "moves_off_platform", "identity_request", "suspicious_link"] as const;
 export type ScamReason = (typeof SCAM_REASONS)[number];
 
 export const isScamReason = (value: unknown): value is ScamReason => (SCAM_REASONS as readonly unknown[]).includes(value);
@@ -16,10 +17,106 @@ export const SCAM_REASON_LABELS: Record<ScamReason, string> = {
   pay_before_viewing: "Money before a viewing",
   owner_unavailable: "Owner away or unable to show the place",
   moves_off_platform: "Moving the conversation off CampusNest",
+  identity_request: "Asks for identity documents, ID numbers or bank login",
+  suspicious_link: "Link to a payment or booking page that is not ours",
 };
 
-/** Under a flagged message, shown to its recipient only. */
+/** Under a flagged message, shown to its recipient only (the payment kind's text, kept for old clients). */
 export const SAFETY_NOTICE = "Never pay before you have seen the place and signed a lease";
+
+/**
+ * Issue 26: the recipient's notice has a kind, most serious first. A message matching several reasons
+ * shows the notice of its most serious kind the recipient has not quieted ("This is fine").
+ */
+export const SAFETY_KINDS = ["identity", "link", "payment", "away", "contact"] as const;
+export type SafetyKind = (typeof SAFETY_KINDS)[number];
+
+export const isSafetyKind = (value: unknown): value is SafetyKind => (SAFETY_KINDS as readonly unknown[]).includes(value);
+
+/** Which notice each reason calls for. */
+export const SAFETY_KIND_OF_REASON: Record<ScamReason, SafetyKind> = {
+  identity_request: "identity",
+  suspicious_link: "link",
+  off_platform_payment: "payment",
+  pay_before_viewing: "payment",
+  owner_unavailable: "away",
+  moves_off_platform: "contact",
+};
+
+/**
+ * The one rule from stored reasons to the recipient's notice: the most serious kind among the reasons
+ * that the viewer has not quieted, or null (no notice).
+ */
+export function safetyKindOf(reasons: readonly ScamReason[], quieted: ReadonlySet<SafetyKind> = new Set()): SafetyKind | null {
+  const kinds = new Set(reasons.map((r) => SAFETY_KIND_OF_REASON[r]));
+  return SAFETY_KINDS.find((k) => kinds.has(k) && !quieted.has(k)) ?? null;
+}
+
+/** Stored JSON reasons, known ones only, in SCAM_REASONS order (bad JSON reads as none). */
+export function parseScamReasons(json: string | null | undefined): ScamReason[] {
+  if (!json) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  const found = new Set(Array.isArray(parsed) ? parsed.filter(isScamReason) : []);
+  return SCAM_REASONS.filter((r) => found.has(r));
+}
+
+/** The recipient's notice per kind (each followed by the SAFETY_LINK_TEXT link to /safety). */
+export const SAFETY_NOTICES: Record<SafetyKind, string> = {
+  identity: "Never send your ID, Social Security number or bank login to someone you have not signed a lease with. Identity theft often follows rental scams.",
+  link: "This link does not go to CampusNest. Never pay or enter your details on a page someone sends you.",
+  payment: SAFETY_NOTICE,
+  away: "An owner who cannot show you the place and mails the keys is a common scam. See it in person before you pay.",
+  contact: "Keep the conversation on CampusNest: scammers move chats elsewhere, where we cannot help.",
+};
+
+/** What staff read for a kind of notice a recipient said was fine. */
+export const SAFETY_KIND_LABELS: Record<SafetyKind, string> = {
+  identity: "Identity documents or numbers",
+  link: "Suspicious link",
+  payment: "Payment before a viewing or off the platform",
+  away: "Owner away, keys by mail",
+  contact: "Moving the conversation off CampusNest",
+};
+
+/** The recipient's "This is fine" under a notice, and its answers. */
+export const SAFETY_FEEDBACK_TEXTS = {
+  button: "This is fine",
+  /** The button's accessible name: what it does. */
+  buttonLabel: "This is fine: stop warnings like this in this conversation",
+  confirmed: "Thanks. We won't warn you about this again in this conversation.",
+  undo: "Undo",
+  undoLabel: "Undo: show warnings like this again",
+  failed: "Could not save that. Please try again.",
+  /** 403: the caller has no notice of that kind in the conversation (e.g. the sender of the message). */
+  noNotice: "You have no safety notice of this kind in this conversation.",
+} as const;
+
+/** POST messages/conversations/{id}/safety-feedback. */
+export const safetyFeedbackSchema = z.object({ kind: z.enum(SAFETY_KINDS) });
+export type SafetyFeedbackInput = z.infer<typeof safetyFeedbackSchema>;
+
+/** POST (and DELETE .../safety-feedback/{kind}): changed is false when it was already so. */
+export interface SafetyFeedbackResponse {
+  success: true;
+  kind: SafetyKind;
+  quieted: boolean;
+  changed: boolean;
+}
+
+/** A recipient's "This is fine", for staff. */
+export interface SafetyFeedbackEntry {
+  user_id: string;
+  /** "Deleted user" once the account is gone. */
+  name: string;
+  kind: SafetyKind;
+  kind_label: string;
+  created_at: string;
+}
 /** At the top of every conversation. */
 export const SAFETY_TIP = "Stay safe: keep the conversation and any payment on CampusNest, and never pay before you have seen the place.";
 /** The link under the notice and the tip, to the safety page. */
@@ -53,6 +150,8 @@ export interface SafetyQueueItem {
   reason_labels: string[];
   /** The flagged messages, oldest first (at most the newest 20). */
   messages: SafetyFlaggedMessage[];
+  /** Recipients who said "This is fine" (issue 26), oldest first. The item stays in the queue. */
+  feedback: SafetyFeedbackEntry[];
 }
 
 /** GET admin/safety?limit&last_evaluated_key: newest flag first. */

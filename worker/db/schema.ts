@@ -456,6 +456,27 @@ export const messages = sqliteTable(
   ],
 );
 
+/**
+ * Issue 26: a recipient said "This is fine" about one kind of safety notice in one conversation: their
+ * view of it has no notice of that kind any more. One row per conversation, user and kind (idempotent);
+ * staff read them beside the reasons in the Safety queue.
+ */
+export const safetyFeedback = sqliteTable(
+  "safety_feedback",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** contract/safety SAFETY_KINDS */
+    kind: text("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId, t.kind] })],
+);
+
 export const feedback = sqliteTable(
   "feedback",
   {

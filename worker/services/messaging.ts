@@ -26,6 +26,7 @@ import {
   toMessage,
   unreadCount,
   findMessageByClientKey,
+  quietedKinds,
   type ConversationRow,
   type MessageRow,
 } from "../db/queries/conversations";
@@ -220,7 +221,9 @@ export async function sendMessage(
     return { message: replayOf(twin, sender.id, conversation.id, text), created: false };
   }
   const message = toMessage(row, sender.id);
-  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id)));
+  // The recipient's view leaves out the notice kinds they said were fine here (issue 26).
+  const quieted = row.safetyFlags ? await quietedKinds(db, conversation.id, recipient.id) : undefined;
+  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, quieted)));
   return { message, created: true };
 }
 

@@ -35,14 +35,59 @@ export default function SafetyRoute() {
             address, WhatsApp or Telegram right away. Scammers leave CampusNest so that we cannot see or stop them.
           </li>
           <li>
+            <strong>Asking for your identity.</strong> A photo of your ID or passport, a selfie holding it, your Social
+            Security number, or your bank login &quot;for a background check&quot; before any lease. That is how
+            identity theft starts.
+          </li>
+          <li>
+            <strong>A link to pay or book.</strong> A page that looks like a booking, escrow or payment site, a
+            shortened link, or an address that imitates a well-known one.
+          </li>
+          <li>
             <strong>Too good to be true.</strong> Rent far below similar places near campus, pressure to decide
             today, photos that look like a hotel or that you have seen in another listing.
           </li>
         </ul>
         <p>
           When a message in your conversations looks like one of these, CampusNest shows a safety notice under it.
-          The message itself is delivered: the notice is a reminder, not an accusation.
+          The message itself is delivered: the notice is a reminder, not an accusation. If you know the message is
+          honest (say, splitting utilities after you moved in), choose <strong>This is fine</strong> under the notice:
+          we stop showing that kind of warning in that conversation, and our team sees your answer.
         </p>
+
+        <h2 id="identity-theft">Protect your identity</h2>
+        <p>Identity theft often follows rental scams: a stolen ID or bank login costs more than a lost deposit.</p>
+        <ul>
+          <li>
+            <strong>CampusNest never asks for your ID in a message.</strong> We check listers&apos; documents ourselves,
+            through your account, never by chat, email or text.
+          </li>
+          <li>
+            <strong>Never send your ID, Social Security number or bank login</strong> to someone you have not signed a
+            lease with. A real landlord runs a background or credit check through a proper application, after a
+            viewing, and never needs your bank password.
+          </li>
+          <li>
+            <strong>Already sent something?</strong> Tell your bank, change your passwords, and see{" "}
+            <a href="https://www.identitytheft.gov">identitytheft.gov</a> for the next steps.
+          </li>
+        </ul>
+
+        <h2 id="links">Links to pay, book or sign in</h2>
+        <ul>
+          <li>
+            <strong>CampusNest never sends you a link to pay.</strong> We never ask for a payment, a deposit, your card
+            or your password on a page someone sends you in a message.
+          </li>
+          <li>
+            <strong>Check where a link goes.</strong> Fake escrow, booking and payment pages copy real ones; shortened
+            links hide where they lead. Type the address of a site you know instead of following a link.
+          </li>
+          <li>
+            <strong>Do not enter your details</strong> (card, bank login, ID, verification codes) on a page you reached
+            from a message.
+          </li>
+        </ul>
 
         <h2 id="stay-on-campusnest">Keep talking and paying through CampusNest</h2>
         <ul>

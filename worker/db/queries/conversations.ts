@@ -6,11 +6,11 @@
  */
 import { and, desc, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
-import type { ScamReason } from "../../contract/safety";
+import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type ScamReason } from "../../contract/safety";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
-import { conversations, messages } from "../schema";
+import { conversations, messages, safetyFeedback } from "../schema";
 import { PUBLIC_LISTING_SQL } from "./listing-sql";
 import { imageUrl } from "../../lib/image-url";
 
@@ -159,20 +159,94 @@ export const cursorOf = (c: Conversation): ConversationCursor => ({ t: c.updated
 // Messages.
 
 /**
- * A message as `viewerId` sees it: safety_notice (scam shield) only for the recipient of a flagged
- * message, never for its sender, who must not learn what tripped the filter.
+ * A message as `viewerId` sees it: safety_notice and safety_kind (scam shield) only for the recipient of
+ * a flagged message, never for its sender, who must not learn what tripped the filter. `quieted` are the
+ * kinds this viewer said were fine in this conversation (quietedKinds): no notice of those. Every
+ * message payload (the lists, the send answer, the room's push) is built here.
  */
-export const toMessage = (m: MessageRow, viewerId: string): Message => ({
-  id: m.id,
-  sender_id: m.senderId,
-  text: m.text,
-  timestamp: m.createdAt,
-  is_read: !!m.readAt,
-  conversation_id: m.conversationId,
-  safety_notice: !!m.safetyFlags && m.senderId !== viewerId,
-  // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
-  client_key: m.senderId === viewerId ? m.clientKey : null,
-});
+export const toMessage = (m: MessageRow, viewerId: string, quieted: ReadonlySet<SafetyKind> = NONE): Message => {
+  const kind = m.safetyFlags && m.senderId !== viewerId ? safetyKindOf(parseScamReasons(m.safetyFlags), quieted) : null;
+  return {
+    id: m.id,
+    sender_id: m.senderId,
+    text: m.text,
+    timestamp: m.createdAt,
+    is_read: !!m.readAt,
+    conversation_id: m.conversationId,
+    safety_notice: kind !== null,
+    safety_kind: kind,
+    // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
+    client_key: m.senderId === viewerId ? m.clientKey : null,
+  };
+};
+
+const NONE: ReadonlySet<SafetyKind> = new Set();
+
+// ---------------------------------------------------------------------------------------------
+// "This is fine" (issue 26).
+
+/** The notice kinds `userId` quieted in a conversation. */
+export async function quietedKinds(db: Db, conversationId: string, userId: string): Promise<Set<SafetyKind>> {
+  const rows = await db
+    .select({ kind: safetyFeedback.kind })
+    .from(safetyFeedback)
+    .where(and(eq(safetyFeedback.conversationId, conversationId), eq(safetyFeedback.userId, userId)));
+  return new Set(rows.map((r) => r.kind as SafetyKind));
+}
+
+/** Whether `recipientId` received a message of this conversation flagged with a reason of `kind`. */
+export async function receivedNoticeOfKind(db: Db, conversationId: string, recipientId: string, kind: SafetyKind): Promise<boolean> {
+  const reasons = SCAM_REASONS.filter((r) => SAFETY_KIND_OF_REASON[r] === kind);
+  const marks = reasons.map((_, i) => `?${i + 3}`).join(", ");
+  const row = await db.$client
+    .prepare(
+      `SELECT 1 AS found FROM messages m, json_each(m.safety_flags) j
+        WHERE m.conversation_id = ?1 AND m.sender_id <> ?2 AND m.safety_flags IS NOT NULL AND j.value IN (${marks})
+        LIMIT 1`,
+    )
+    .bind(conversationId, recipientId, ...reasons)
+    .first<{ found: number }>();
+  return !!row;
+}
+
+/** Stores a "This is fine"; one row per conversation, user and kind (a repeat changes nothing). True when stored now. */
+export async function insertSafetyFeedback(db: Db, conversationId: string, userId: string, kind: SafetyKind): Promise<boolean> {
+  const inserted = await db.insert(safetyFeedback).values({ conversationId, userId, kind, createdAt: isoNow() }).onConflictDoNothing().returning({ kind: safetyFeedback.kind });
+  return inserted.length > 0;
+}
+
+/** Takes a "This is fine" back (Undo); true when there was one. */
+export async function deleteSafetyFeedback(db: Db, conversationId: string, userId: string, kind: SafetyKind): Promise<boolean> {
+  const res = await db
+    .delete(safetyFeedback)
+    .where(and(eq(safetyFeedback.conversationId, conversationId), eq(safetyFeedback.userId, userId), eq(safetyFeedback.kind, kind)));
+  return (res.meta.changes ?? 0) > 0;
+}
+
+export interface SafetyFeedbackRow {
+  conversation_id: string;
+  user_id: string;
+  kind: string;
+  created_at: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** The feedback of these conversations with the names of who gave it, oldest first, in one statement (staff). */
+export async function safetyFeedbackOf(db: Db, conversationIds: string[]): Promise<SafetyFeedbackRow[]> {
+  if (conversationIds.length === 0) return [];
+  const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
+  const { results } = await db.$client
+    .prepare(
+      `SELECT f.conversation_id, f.user_id, f.kind, f.created_at, u.first_name, u.last_name
+         FROM safety_feedback f LEFT JOIN users u ON u.id = f.user_id
+        WHERE f.conversation_id IN (${marks})
+        ORDER BY f.created_at, f.user_id, f.kind`,
+    )
+    .bind(...conversationIds)
+    .all<SafetyFeedbackRow>();
+  return results;
+}
 
 export interface MessageCursor {
   c: string;

@@ -16,7 +16,10 @@ import {
   type SocketTicketResponse,
   type UnreadCountResponse,
 } from "../../contract/messages";
-import { conversationsPage, cursorOf, messagesPage, toMessage, unreadCount } from "../../db/queries/conversations";
+import { conversationsPage, cursorOf, messagesPage, quietedKinds, toMessage, unreadCount } from "../../db/queries/conversations";
+import { isSafetyKind, safetyFeedbackSchema, type SafetyFeedbackResponse } from "../../contract/safety";
+import { quietSafetyNotices, unquietSafetyNotices } from "../../services/safety";
+import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/context";
 import { decodeCursor, keysetPage } from "../../lib/cursor";
 import { validationFailed } from "../../lib/errors";
@@ -79,8 +82,26 @@ export const messagesRoutes = createRouter()
     const conversation = await requireConversation(c.var.db, user.id, c.req.param("id"));
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.messages));
     const cursor = decodeCursor(last_evaluated_key, messageCursor);
-    const { items, pagination } = keysetPage(await messagesPage(c.var.db, conversation.id, cursor, limit + 1), limit, (last) => ({ c: last.createdAt, id: last.id }));
-    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id)), pagination });
+    const [rows, quieted] = await Promise.all([messagesPage(c.var.db, conversation.id, cursor, limit + 1), quietedKinds(c.var.db, conversation.id, user.id)]);
+    const { items, pagination } = keysetPage(rows, limit, (last) => ({ c: last.createdAt, id: last.id }));
+    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, quieted)), pagination });
+  })
+
+  // "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for
+  // the caller; DELETE takes it back (Undo). Both idempotent.
+  .post("/conversations/:id/safety-feedback", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { kind } = await parseJson(c, safetyFeedbackSchema);
+    return c.json<SafetyFeedbackResponse>(await quietSafetyNotices(c.var.db, user.id, c.req.param("id"), kind));
+  })
+
+  .delete("/conversations/:id/safety-feedback/:kind", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const kind = c.req.param("kind");
+    if (!isSafetyKind(kind)) throw notFound("Unknown notice kind");
+    return c.json<SafetyFeedbackResponse>(await unquietSafetyNotices(c.var.db, user.id, c.req.param("id"), kind));
   })
 
   .post("/conversations/:id/send", async (c) => {

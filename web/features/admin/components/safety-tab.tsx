@@ -6,7 +6,8 @@ import { formatStaffTime } from "../lib/format";
 
 /**
  * The Safety tab (issue 13, scam shield): conversations where a message matched a fraud pattern, newest
- * flag first, with the reasons and the flagged lines; Mark reviewed takes one out of the queue.
+ * flag first, with the reasons, the recipients' "This is fine" feedback (issue 26) and the flagged lines;
+ * Mark reviewed takes one out of the queue (feedback alone never does: staff decide).
  */
 export function SafetyTab() {
   const query = useSafetyQueue();
@@ -52,6 +53,15 @@ export function SafetyTab() {
                   <li key={label}>{label}</li>
                 ))}
               </ul>
+              {item.feedback.length > 0 && (
+                <ul className="admin-safety-feedback" aria-label="Recipients' feedback">
+                  {item.feedback.map((f) => (
+                    <li key={`${f.user_id}:${f.kind}`}>
+                      {f.name} said &ldquo;This is fine&rdquo; about the notice for: {f.kind_label} · <time dateTime={f.created_at}>{formatStaffTime(f.created_at)}</time>
+                    </li>
+                  ))}
+                </ul>
+              )}
               <ul className="admin-safety-lines" aria-label="Flagged messages">
                 {item.messages.map((m) => (
                   <li key={m.id}>

@@ -9,6 +9,7 @@ import type {
   SendMessageResponse,
 } from "@contract/messages";
 import type { ConversationDetailResponse } from "@contract/messaging-rules";
+import type { SafetyFeedbackResponse, SafetyKind } from "@contract/safety";
 import { apiRequest } from "../../../lib/api-client";
 import { conversationsRootKey, messagesRootKey, unreadCountKey, unreadCountRootKey } from "../../../lib/unread";
 
@@ -61,5 +62,13 @@ export const sendMessage = (conversationId: string, text: string, key: string) =
 
 export const markConversationRead = (conversationId: string) =>
   apiRequest<MarkReadResponse>(`messages/conversations/${enc(conversationId)}/read`, { method: "POST" });
+
+/** "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for me. */
+export const quietSafetyNotices = (conversationId: string, kind: SafetyKind) =>
+  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback`, { method: "POST", body: { kind } });
+
+/** Undo of the above. */
+export const unquietSafetyNotices = (conversationId: string, kind: SafetyKind) =>
+  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback/${enc(kind)}`, { method: "DELETE" });
 
 export type { Conversation };

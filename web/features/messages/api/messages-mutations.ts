@@ -9,7 +9,9 @@ import { isInboxConnected } from "../../../lib/unread";
 import { applyMessageToList, hasConversation, listConversations, markThreadRead, threadMessages, updateConversation, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
 import { unreadLedgerOf } from "../lib/unread-ledger";
 import { newClientKey, readUnsent, writeUnsent, type UnsentMessage } from "../lib/unsent";
-import { createConversation, getConversationWith, markConversationRead, messageKeys, sendMessage } from "./messages-api";
+import type { SafetyKind } from "@contract/safety";
+import { noticeKindOf } from "../lib/thread";
+import { createConversation, getConversationWith, markConversationRead, messageKeys, quietSafetyNotices, sendMessage, unquietSafetyNotices } from "./messages-api";
 
 /** A message on its way (shown at once) or one that failed (shown with Retry). */
 export interface PendingMessage extends UnsentMessage {
@@ -131,4 +133,61 @@ export function startConversationError(err: unknown): string {
     if (err.status === 404 || err.status === 400 || err.status === 403 || err.status === 422) return MESSAGING_MESSAGES.cannotContactOwner;
   }
   return MESSAGING_MESSAGES.startFailed;
+}
+
+/** The last "This is fine" pressed in a thread: shown as a confirmation with Undo in place of that notice. */
+export interface SafetyConfirmation {
+  messageId: string;
+  kind: SafetyKind;
+}
+
+/**
+ * "This is fine" under a safety notice (issue 26): the server quiets that kind of notice in this
+ * conversation for me; the thread drops those notices at once and is refetched (a message with another
+ * reason too may then show that notice). Undo takes it back and refetches.
+ */
+export function useSafetyFeedback(conversationId: string) {
+  const queryClient = useQueryClient();
+  const [confirmed, setConfirmed] = useState<SafetyConfirmation | null>(null);
+  const [failedFor, setFailedFor] = useState<string | null>(null);
+  const refetch = () => queryClient.invalidateQueries({ queryKey: messageKeys.thread(conversationId) });
+  const quiet = useMutation({
+    mutationFn: ({ kind }: SafetyConfirmation) => quietSafetyNotices(conversationId, kind),
+    onMutate: ({ messageId }) => setFailedFor((id) => (id === messageId ? null : id)),
+    onSuccess: (_res, c) => {
+      setConfirmed(c);
+      queryClient.setQueryData<ThreadData>(messageKeys.thread(conversationId), (d) =>
+        d && {
+          ...d,
+          pages: d.pages.map((p) => ({
+            ...p,
+            messages: p.messages.map((m) => (noticeKindOf(m) === c.kind ? { ...m, safety_notice: false, safety_kind: null } : m)),
+          })),
+        },
+      );
+      void refetch();
+    },
+    onError: (_err, { messageId }) => setFailedFor(messageId),
+  });
+  /** After Undo: the message whose "This is fine" gets the focus back once its notice is shown again. */
+  const [refocus, setRefocus] = useState<string | null>(null);
+  const undo = useMutation({
+    mutationFn: ({ kind }: SafetyConfirmation) => unquietSafetyNotices(conversationId, kind),
+    onSuccess: async (_res, c) => {
+      await refetch();
+      setConfirmed(null);
+      setRefocus(c.messageId);
+    },
+  });
+  return {
+    confirmed,
+    /** The message whose "This is fine" could not be saved (its notice says so). */
+    failedFor,
+    busy: quiet.isPending || undo.isPending,
+    undoFailed: undo.isError,
+    quiet: (messageId: string, kind: SafetyKind) => quiet.mutate({ messageId, kind }),
+    undo: () => confirmed && undo.mutate(confirmed),
+    refocus,
+    refocused: () => setRefocus(null),
+  };
 }

@@ -2,8 +2,9 @@
  * Scam shield in a conversation (issue 13): the short tip at the top of every conversation and the
  * notice under a flagged message, shown to its recipient only (the thread decides who sees it).
  */
+import { useEffect, useRef } from "react";
 import { Link } from "react-router-dom";
-import { SAFETY_LINK_TEXT, SAFETY_NOTICE, SAFETY_TIP } from "@contract/safety";
+import { SAFETY_FEEDBACK_TEXTS, SAFETY_LINK_TEXT, SAFETY_NOTICES, SAFETY_TIP, type SafetyKind } from "@contract/safety";
 import { paths } from "../../../config/paths";
 
 function ShieldIcon() {
@@ -28,14 +29,74 @@ export function SafetyTip() {
   );
 }
 
-/** Under a flagged message from the other person. */
-export function SafetyNotice() {
+/** A notice text as a sentence (the payment one is stored without its full stop). */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+interface SafetyNoticeProps {
+  kind: SafetyKind;
+  /** The message it is under (names the notice for the button's description). */
+  messageId: string;
+  /** "This is fine": omitted, no button. */
+  onFine?: () => void;
+  busy?: boolean;
+  failed?: boolean;
+  /** Move the focus to "This is fine" (after Undo brought this notice back); then `onFocused`. */
+  focus?: boolean;
+  onFocused?: () => void;
+}
+
+/**
+ * Under a flagged message from the other person (issue 26: the wording of its kind), with "This is
+ * fine", which quiets this kind of notice in the conversation; the button is described by the notice.
+ */
+export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = false, focus = false, onFocused }: SafetyNoticeProps) {
+  const textId = `safety-notice-${messageId}`;
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focus || !button.current) return;
+    button.current.focus();
+    onFocused?.();
+  }, [focus, onFocused]);
   return (
-    <p className="scam-notice" role="note">
-      <ShieldIcon />
-      <span>
-        <strong>{SAFETY_NOTICE}.</strong> <Link to={paths.safety}>{SAFETY_LINK_TEXT}</Link>
-      </span>
+    <div className="scam-notice" role="note" data-kind={kind}>
+      <p className="scam-notice-text">
+        <ShieldIcon />
+        <span>
+          <strong id={textId}>{sentence(SAFETY_NOTICES[kind])}</strong> <Link to={paths.safety}>{SAFETY_LINK_TEXT}</Link>
+        </span>
+      </p>
+      {onFine && (
+        <p className="scam-notice-actions">
+          <button ref={button} type="button" className="link-button scam-fine" onClick={onFine} disabled={busy} aria-label={SAFETY_FEEDBACK_TEXTS.buttonLabel} aria-describedby={textId}>
+            {SAFETY_FEEDBACK_TEXTS.button}
+          </button>
+          {failed && (
+            <span className="scam-notice-error" role="alert">
+              {SAFETY_FEEDBACK_TEXTS.failed}
+            </span>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** In place of the notice just quieted: the thanks, and Undo (which gets the focus the button had). */
+export function SafetyConfirmation({ onUndo, busy = false, failed = false }: { onUndo: () => void; busy?: boolean; failed?: boolean }) {
+  const undo = useRef<HTMLButtonElement>(null);
+  useEffect(() => undo.current?.focus(), []);
+  return (
+    <p className="scam-notice scam-notice-done" role="status">
+      <span>{SAFETY_FEEDBACK_TEXTS.confirmed}</span>{" "}
+      <button ref={undo} type="button" className="link-button" onClick={onUndo} disabled={busy} aria-label={SAFETY_FEEDBACK_TEXTS.undoLabel}>
+        {SAFETY_FEEDBACK_TEXTS.undo}
+      </button>
+      {failed && (
+        <span className="scam-notice-error" role="alert">
+          {" "}
+          {SAFETY_FEEDBACK_TEXTS.failed}
+        </span>
+      )}
     </p>
   );
 }

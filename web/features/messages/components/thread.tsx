@@ -8,12 +8,12 @@ import { REPORT_TEXTS } from "@contract/reports";
 import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
-import { useMarkRead, useSendMessage, type PendingMessage } from "../api/messages-mutations";
+import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useConversationDetail, useMessages, useThreadSocket } from "../api/messages-queries";
 import { messageKeys } from "../api/messages-api";
-import { dayKey, dayLabel, threadMessages, timeLabel } from "../lib/thread";
+import { dayKey, dayLabel, noticeKindOf, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
-import { SafetyNotice, SafetyTip } from "./scam-notice";
+import { SafetyConfirmation, SafetyNotice, SafetyTip } from "./scam-notice";
 import { ThreadSafetyActions, UnblockBar } from "./safety-actions";
 import { splitName } from "./conversation-list";
 
@@ -48,6 +48,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
   const blocked = refused || reply === "closed";
   const iBlocked = reply === "you_blocked";
   const { mutate: markRead } = useMarkRead(me);
+  const safety = useSafetyFeedback(conversationId);
   const name = conversation?.participant_name ?? "Conversation";
 
   // Opening marks the conversation read; so does every unread message from the other person that arrives.
@@ -160,7 +161,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
             )}
             {!query.hasNextPage && <SafetyTip />}
             {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
-            <MessageList messages={messages} me={me} name={name} seenId={seenId} />
+            <MessageList messages={messages} me={me} name={name} seenId={seenId} safety={safety} />
             {pending.map((p) => (
               <PendingBubble key={p.key} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.key)} />
             ))}
@@ -182,7 +183,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
   );
 }
 
-function MessageList({ messages, me, name, seenId }: { messages: Message[]; me: string; name: string; seenId: string | null }) {
+function MessageList({ messages, me, name, seenId, safety }: { messages: Message[]; me: string; name: string; seenId: string | null; safety: ReturnType<typeof useSafetyFeedback> }) {
   return (
     <>
       {messages.map((m, i) => {
@@ -204,7 +205,10 @@ function MessageList({ messages, me, name, seenId }: { messages: Message[]; me: 
                 <time dateTime={m.timestamp}>{timeLabel(m.timestamp)}</time>
               </span>
               {m.id === seenId && <span className="bubble-seen">Seen</span>}
-              {!mine && m.safety_notice && <SafetyNotice />}
+              {!mine && safety.confirmed?.messageId === m.id && <SafetyConfirmation onUndo={safety.undo} busy={safety.busy} failed={safety.undoFailed} />}
+              {!mine && noticeKindOf(m) && (
+                <SafetyNotice kind={noticeKindOf(m)!} messageId={m.id} onFine={() => safety.quiet(m.id, noticeKindOf(m)!)} busy={safety.busy} failed={safety.failedFor === m.id} focus={safety.refocus === m.id} onFocused={safety.refocused} />
+              )}
             </div>
           </Fragment>
         );

@@ -1,6 +1,7 @@
 /** Pure helpers of the messages cache: merge by id, date groups, cache updaters. */
 import type { InfiniteData } from "@tanstack/react-query";
 import type { Conversation, ConversationPageResponse, Message, MessagesResponse } from "@contract/messages";
+import type { SafetyKind } from "@contract/safety";
 
 const byTime = (a: Message, b: Message) =>
   a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -110,3 +111,9 @@ export function listTimeLabel(iso: string | null, now = new Date()): string {
   if (!iso) return "";
   return dayKey(iso) === dayKey(now.toISOString()) ? timeLabel(iso) : new Date(iso).toLocaleDateString(undefined, { month: "short", day: "numeric" });
 }
+
+/**
+ * The safety notice a message shows its reader (issue 26): the server's kind; a message without one (an
+ * older server) that has safety_notice shows the payment notice, as before.
+ */
+export const noticeKindOf = (m: Pick<Message, "safety_notice" | "safety_kind">): SafetyKind | null => m.safety_kind ?? (m.safety_notice ? "payment" : null);
