@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { SAFETY_NOTICE, SAFETY_TIP } from "../../worker/contract/safety";
+import { SAFETY_FEEDBACK_TEXTS, SAFETY_NOTICE, SAFETY_TIP } from "../../worker/contract/safety";
 import { useBrowser } from "./fixtures";
 import { apiCall, apiLogin, demoListingIds, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
 
@@ -99,6 +99,16 @@ describe("scam shield in a conversation", () => {
       await renterSide.page.getByRole("heading", { level: 1, name: "Stay safe" }).waitFor();
       expect(new URL(renterSide.page.url()).pathname).toBe("/safety");
       await renterSide.page.getByRole("heading", { name: "How to report" }).waitFor();
+
+      // Issue 26: the renter says "This is fine"; the notice gives way to the thanks, and stays quiet.
+      await renterSide.page.goBack();
+      const fine = renterSide.page.getByRole("log").getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel });
+      await fine.click();
+      await renterSide.page.getByText(SAFETY_FEEDBACK_TEXTS.confirmed).waitFor();
+      await expect.poll(() => renterSide.page.getByRole("log").getByRole("note").count()).toBe(0);
+      await renterSide.page.reload();
+      await renterSide.page.getByRole("log").getByText(SCAM).waitFor();
+      expect(await renterSide.page.getByRole("log").getByRole("note").count()).toBe(0);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();
