@@ -55,6 +55,8 @@ export default defineConfig(async () => {
                   // Development: the tests read codes from the dev mailbox and use the dev routes (only
                   // `development` serves them; hardening.test.ts checks `test` and `production` do not).
                   ENVIRONMENT: "development",
+                  // No development geocoder unless a test turns it on (geo-providers.test.ts does).
+                  GEO_PROVIDER: "none",
                   JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
                   ADMIN_PASSWORD: "admin-test-password",
                   ALLOWED_ORIGINS: "https://app.campusnest.test",

@@ -33,6 +33,7 @@ import { savedSearchesRoutes } from "./routes/saved-searches";
 import { messagesRoutes } from "./routes/messages";
 import { uploadRoutes } from "./routes/upload";
 import { geoRoutes } from "./routes/geo";
+import { mapsRoutes } from "./routes/maps";
 import { adminRoutes } from "./routes/admin";
 import { feedbackRoutes } from "./routes/feedback";
 import { promotionsRoutes } from "./routes/promotions";
@@ -110,6 +111,7 @@ export function createApp() {
   app.route("/api/v1/messages", messagesRoutes);
   app.route("/api/v1/upload", uploadRoutes);
   app.route("/api/v1/geo", geoRoutes);
+  app.route("/api/v1/maps", mapsRoutes);
   app.route("/api/v1/promotions", promotionsRoutes);
   app.route("/api/v1/dev", devRoutes);
 

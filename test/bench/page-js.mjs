@@ -29,7 +29,7 @@ const isJs = (response) => {
  * Loads `url` in a fresh context and collects the JS responses until the network is idle.
  * @returns {Promise<{ files: { url: string, raw: number, gzip: number, status: number, afterLoad: boolean }[], js: number, idleAfterLoadMs: number }>}
  */
-export async function measurePageJs(url, { browser: given } = {}) {
+export async function measurePageJs(url, { browser: given, scrollTo = null } = {}) {
   const browser = given ?? (await chromium.launch(launchOptions()));
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
   try {
@@ -62,6 +62,8 @@ export async function measurePageJs(url, { browser: given } = {}) {
     });
     await page.goto(url, { waitUntil: "load", timeout: MAX_WAIT_MS });
     loadedAt = Date.now();
+    // A part below the first screen (issue 27: the listing's map) scrolled into view, as a reader would.
+    if (scrollTo) await page.locator(scrollTo).first().scrollIntoViewIfNeeded({ timeout: MAX_WAIT_MS }).catch(() => {});
     const deadline = loadedAt + MAX_WAIT_MS;
     while (Date.now() < deadline && !(inFlight === 0 && Date.now() - lastActivity >= IDLE_MS)) await page.waitForTimeout(100);
     const idleAfterLoadMs = Date.now() - loadedAt;
@@ -94,6 +96,24 @@ export async function reportPageJs(url) {
   console.log(`  JS before interaction: ${result.files.length} files, ${kb(result.js)} KB gzip (budget ${PAGE_JS_BUDGET_KB} KB)${over ? "" : " => within budget"}`);
   if (over) console.log(`  BUDGET BROKEN: JS before interaction ${kb(result.js)} KB gzip > ${PAGE_JS_BUDGET_KB} KB`);
   return { ok: !over, js: result.js };
+}
+
+/**
+ * The same measure for another view, reported with no budget (issue 27: the map views load their
+ * chunks on purpose; only `/` has a budget). `scrollTo`: a selector scrolled into view after load.
+ * @returns {Promise<{ js: number }>}
+ */
+export async function reportViewJs(url, label, { scrollTo = null } = {}) {
+  console.log(`\n== JS loaded by ${label} (${new URL(url).pathname}${new URL(url).search}${scrollTo ? `, ${scrollTo} scrolled into view` : ""}), no input; gzip -9; reported, not a budget`);
+  const result = await measurePageJs(url, { scrollTo });
+  const origin = new URL(url).origin;
+  for (const f of result.files) {
+    const name = f.url.startsWith(origin) ? f.url.slice(origin.length) : f.url;
+    console.log(`  ${name.padEnd(44)} ${kb(f.raw).padStart(8)} KB raw  ${kb(f.gzip).padStart(7)} KB gzip${f.afterLoad ? "  (after load)" : ""}`);
+  }
+  if (result.timedOut) console.log(`  the network never stayed idle for ${IDLE_MS / 1000} s within ${MAX_WAIT_MS / 1000} s of load: the list may be incomplete`);
+  console.log(`  JS loaded: ${result.files.length} files, ${kb(result.js)} KB gzip`);
+  return { js: result.js };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

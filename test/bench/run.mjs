@@ -48,7 +48,7 @@ import { reportScamShield } from "./scam-shield.mjs";
 import { bytesBySource } from "./js-weight.mjs";
 import { reportPages } from "./pages.mjs";
 import { reportLighthouse } from "./lighthouse.mjs";
-import { PAGE_JS_BUDGET_KB, reportPageJs } from "./page-js.mjs";
+import { PAGE_JS_BUDGET_KB, reportPageJs, reportViewJs } from "./page-js.mjs";
 import { reportInteraction } from "./interaction.mjs";
 
 /** JS loaded by `/` before interaction, gzip -9 (issue 24): the static list and the one Chromium loads. */
@@ -227,6 +227,13 @@ async function reportPageSpeed() {
   } catch (err) {
     console.log(`\n  ${err?.message ?? err}: BUDGET BROKEN`);
     failed = true;
+  }
+  // The map views (issue 27): what they load, reported (no budget: the map chunks load on purpose).
+  try {
+    await reportViewJs(`${base}/?view=map`, "browse's map view");
+    if (listingId) await reportViewJs(`${base}/listing/${listingId}`, "a listing page with its map", { scrollTo: ".listing-location" });
+  } catch (err) {
+    console.log(`  the map views' JS could not be measured: ${err?.stack ?? err}`);
   }
   try {
     const lighthouse = await reportLighthouse([

@@ -84,9 +84,10 @@ async function auditRoutes(context: BrowserContext, routes: string[], prepare: (
 let listingId: string;
 let ownListingId: string;
 
-const publicRoutes = () => ["/", "/?term=fall", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/unsubscribe?token=invalid", "/no/such/page", "/staff"];
+const publicRoutes = () => ["/", "/?term=fall", "/?view=map", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/unsubscribe?token=invalid", "/no/such/page", "/staff"];
 const signedInRoutes = () => [
   "/",
+  "/?view=map",
   `/listing/${listingId}`,
   `/listing/${ownListingId}`,
   "/profile",

@@ -49,6 +49,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     university_name: "University of Florida",
     university_abbreviation: "UF",
     distance_miles: null,
+    approx_point: null,
     latitude: null,
     longitude: null,
     parking: false,

@@ -26,6 +26,8 @@ export const CARD_FIELDS = [
   "university_name",
   "university_abbreviation",
   "distance_miles",
+  // The browse map's pin (issue 27): an approximate point, never the exact one.
+  "approx_point",
   "parking",
   "allow_pets",
   "gender_preference",

@@ -30,14 +30,30 @@ export function checkDateRange(
 }
 
 /**
- * GET geo/autocomplete: `{ data: AddressSuggestion[] }`, up to 5. A suggestion with coordinates
- * carries `location_token`, which a listing's create or edit sends with them (docs/decisions/019).
+ * GET geo/autocomplete?q=&university_id=&session=: `{ data: AddressSuggestion[] }`, up to 5. A
+ * suggestion with coordinates carries `location_token`, which a listing's create or edit sends with
+ * them (docs/decisions/019). One without coordinates but with `place_id` (Google) is resolved with
+ * GET geo/place before it is used. `session` is the client's token for one address-typing session (a
+ * UUID), sent with every autocomplete call of the session and with the resolve.
  */
 export interface AddressSuggestion {
   description: string;
   lat: number | null;
   lng: number | null;
   location_token?: string;
+  place_id?: string;
+}
+
+/**
+ * GET geo/place?place_id=&session=: `{ data: ResolvedPlace }`, a suggestion's place with coordinates
+ * and their token; 404 when the geocoder does not know the place, 502 when it did not answer. The
+ * description is the geocoder's address for the place: the address the listing keeps.
+ */
+export interface ResolvedPlace {
+  description: string;
+  lat: number;
+  lng: number;
+  location_token: string;
 }
 
 /** A coordinate in degrees within [-max, max]; null clears it on an edit. */
@@ -173,6 +189,12 @@ export interface PublicListing {
    * campus has no coordinates. The listing's own coordinates are never public (the owner's view has them).
    */
   distance_miles: number | null;
+  /**
+   * Where to show the place on a map (issue 27): `[lat, lng]` within about 200 m of it, never its
+   * exact coordinates (worker/lib/approximate-point.ts, docs/decisions/024); the same on every read.
+   * Null when the listing has no coordinates. The owner's and staff's view also has the exact ones.
+   */
+  approx_point: [number, number] | null;
   parking: boolean;
   allow_pets: boolean;
   gender_preference: string;

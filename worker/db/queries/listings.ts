@@ -11,6 +11,7 @@ import type { Db } from "../client";
 import { listingPhotos, listings } from "../schema";
 import { LISTING_COLUMNS, LISTING_FROM, PUBLIC_LISTING_SQL, type ListingField } from "./listing-sql";
 import { imageUrl } from "../../lib/image-url";
+import { approximatePoint } from "../../lib/approximate-point";
 import { pendingPromotionStarts } from "./promotions";
 
 const DAY_MS = 86_400_000;
@@ -96,6 +97,8 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     university_abbreviation: row.university_abbreviation,
     // The distance only: the place's coordinates are not public (the owner's view adds them).
     distance_miles: row.distance_miles ?? null,
+    // A point within ~200 m for the map (issue 27), never the exact one.
+    approx_point: approximatePoint(row.id, row.latitude, row.longitude),
     parking: !!row.parking,
     allow_pets: !!row.allow_pets,
     gender_preference: row.gender_preference,

@@ -5,6 +5,10 @@ import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 import { PriceCheck } from "./price-check";
 
+/** Said to staff for a listing without coordinates: the only ways a listing ends up without them. */
+export const NO_LOCATION_REASON =
+  "The address was typed, not picked from the address suggestions, or the map service could not place the picked one. The listing has no distance to campus, and distance searches leave it out.";
+
 /** The review state, the owner's state and staff's own hiding, in words. */
 function statusText(listing: AdminListing) {
   const parts = [REVIEW_STATUS_LABELS[listing.verification_status], LISTING_STATUS_LABELS[listing.status]];
@@ -33,6 +37,10 @@ export function ListingDetailsDialog({
         ["Price", `${formatRent(listing.price)}/month`],
         ["Address", listing.address],
         ["Distance to campus", distanceText(listing)],
+        // Issue 27: why a listing is off the map (only an address picked from the suggestions, and placed, has coordinates).
+        ...(typeof listing.latitude === "number"
+          ? []
+          : ([["Why no location", NO_LOCATION_REASON]] as [string, ReactNode][])),
         ["Unit type", unitLabel(listing.unit_type)],
         ["Lease term", termLabel(listing.lease_term)],
         ["Status", statusText(listing)],

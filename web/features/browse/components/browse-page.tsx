@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { startTransition, Suspense, useEffect, useMemo, useState } from "react";
-import { useLocation } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import { SEARCH_MAX, type BrowseParams, type FilterKey } from "@contract/browse-url";
 import { MOBILE_BREAKPOINT_PX, PAGE_SIZES } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton, type CardListing } from "../../../components/listing-card";
-import { whenIdle } from "../../../components/ui/deferred";
+import { deferred, whenIdle } from "../../../components/ui/deferred";
 import { ShieldIcon } from "../../../components/ui/icons";
 import { errorMessage } from "../../../lib/api-client";
 import { browseQuery, FEATURED_COUNT, featuredQuery } from "../../../lib/listings-api";
@@ -36,6 +36,9 @@ export function emptyHint(browse: BrowseParams): string {
   if (wider.length === 0) return "Try another university or term, or remove a filter.";
   return `Try ${wider.join(", ")}, or another university or term.`;
 }
+
+/** Browse's map view (issue 27): its own chunk, loaded only with `view=map`. */
+const BrowseMap = deferred(() => import("../../../components/map/browse-map").then((m) => m.BrowseMap));
 
 const NONE: CardListing[] = [];
 /** The Featured row: promoted listings only, one row at most. */
@@ -73,6 +76,19 @@ export function BrowsePage() {
   }, [pages, featured]);
   const note = ignoredNote(ignored);
   const back = `${location.pathname}${location.search}`;
+  // List / Map (issue 27): `view=map` beside the filters in the URL; the map's chunk loads only then.
+  // Kept to a few hundred bytes: this page is `/`, whose first load has a budget (decision 023).
+  const mapView = params.get("view") === "map";
+  const viewLink = (map: boolean) => {
+    const next = new URLSearchParams(params);
+    if (map) next.set("view", "map");
+    else next.delete("view");
+    return (
+      <Link to={{ search: `${next}` }} replace aria-current={map === mapView ? "page" : undefined}>
+        {map ? "Map" : "List"}
+      </Link>
+    );
+  };
 
   // The next Load More's cards are fetched ahead, once the page is idle, so pressing it only renders
   // (the first server page holds just the first screen's 12, issue 24).
@@ -118,6 +134,11 @@ export function BrowsePage() {
         </p>
       )}
       <SaveSearchButton query={valid.toString()} active={[...valid.keys()].some((k) => k !== "sort")} />
+      <nav className="view-toggle" aria-label="View">
+        {viewLink(false)}
+        {viewLink(true)}
+      </nav>
+      {mapView && pages && <BrowseMap load listings={[...featured, ...listings.slice(0, visible)]} university={browse.university_id} back={back} />}
       {featured.length > 0 && !results.isError && (
         <section className="featured-row" aria-labelledby="featured-heading">
           <h2 id="featured-heading" className="featured-heading">

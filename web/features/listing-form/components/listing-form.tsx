@@ -269,6 +269,9 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         }
         error={errors.address}
         limit={LIMITS.addressMax}
+        // Issue 27: an edit that leaves the address keeps the stored coordinates (undefined here).
+        placed={fields.latitude === undefined ? typeof listing?.latitude === "number" : typeof fields.latitude === "number"}
+        universityId={fields.university_id}
       />
       <div className="grid-2">
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>

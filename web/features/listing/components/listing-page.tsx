@@ -18,6 +18,7 @@ import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
 import { authStore } from "../../../lib/auth-store";
+import { LocationSection } from "../../../components/map/location-section";
 import { ReportListing } from "./report-listing";
 import { Gallery, ListingPhoto } from "./gallery";
 import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
@@ -239,6 +240,8 @@ export function ListingPage() {
               ))}
             </dl>
           </section>
+          {/* Issue 27: below the first screen; its map loads when the section comes near. */}
+          <LocationSection listing={l} exactAllowed={isOwnerView(l)} />
         </div>
         <aside className="panel contact-card" aria-label="Contact">
           <div className="contact-owner">

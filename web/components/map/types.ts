@@ -1,0 +1,36 @@
+/** The map's shared types (issue 27): MapView's props and what its two renderers draw. */
+import type { ReactNode } from "react";
+import type { MapConfig, MapPoint } from "@contract/maps";
+
+export interface MapPin {
+  id: string;
+  point: MapPoint;
+  /** What the pin shows: the rent ("$1,030"), or a short word. */
+  label: string;
+  /** Its accessible name: "$1,030/month, Renovated 3x2". */
+  name: string;
+  featured?: boolean;
+  /** The exact point (owner and staff): drawn as a dot, not a price. */
+  exact?: boolean;
+}
+
+export interface MapViewProps {
+  /** The map region's accessible name. */
+  label: string;
+  pins: MapPin[];
+  /** Marks this university's campus (its point comes with the map's config). */
+  universityId: number | null;
+  /** The public's approximate area round a listing. */
+  circle?: { point: MapPoint; metres: number } | null;
+  /** Pins are buttons when given: pressing one selects it. */
+  onSelect?: (id: string) => void;
+  selectedId?: string | null;
+  /** Something to show over the map (the selected listing's card). */
+  children?: ReactNode;
+}
+
+/** What the renderers draw: MapViewProps with the campus resolved. */
+export interface RendererProps extends Omit<MapViewProps, "universityId" | "children" | "label"> {
+  campus: MapConfig["campus"];
+}
+
