@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MapConfig } from "@contract/maps";
 import { fitProjection, scaleBar } from "../../web/components/map/geometry";
+import { spreadPins } from "../../web/components/map/map-view";
 import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
@@ -35,6 +36,21 @@ describe("map geometry", () => {
     const bar = scaleBar(p.unitsPerMetre, 160);
     expect(bar.units).toBeLessThanOrEqual(160);
     expect(bar.label).toMatch(/^(\d+ ft|[\d.]+ mi)$/);
+  });
+});
+
+describe("pins that would cover each other", () => {
+  it("are moved apart, so every pin stays a whole target (WCAG 2.5.8), even 16 at one point", () => {
+    const pins = Array.from({ length: 16 }, (_, i) => ({ id: `p${i}`, point: [29.65, -82.34] as [number, number], label: `$${900 + i}`, name: `$${900 + i}/month` }));
+    const placed = spreadPins(pins, () => [400, 225], 800, 450);
+    const spots = pins.map((p) => placed.get(p.id)!);
+    for (let i = 0; i < spots.length; i++) {
+      for (let j = i + 1; j < spots.length; j++) {
+        const [a, b] = [spots[i]!, spots[j]!];
+        // Far enough apart on one axis at least: no two boxes share any area.
+        expect(Math.abs(a[0] - b[0]) >= 40 || Math.abs(a[1] - b[1]) >= 40, `${i} and ${j}`).toBe(true);
+      }
+    }
   });
 });
 

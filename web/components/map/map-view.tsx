@@ -132,22 +132,43 @@ export function PlainMap({ pins, campus, circle, onSelect, selectedId }: Rendere
  * each pin that would overlap one already placed moves down (or up) by a pin's height until it
  * fits. Sizes in drawing units, for the smallest box the map is drawn in (a 360 px phone).
  */
-function spreadPins(pins: MapPin[], project: (p: MapPoint) => [number, number], width: number, height: number): Map<string, [number, number]> {
-  const scale = 0.85;
+export function spreadPins(pins: MapPin[], project: (p: MapPoint) => [number, number], width: number, height: number): Map<string, [number, number]> {
+  const scale = 0.8;
   const boxes: { x: number; y: number; w: number; h: number }[] = [];
   const placed = new Map<string, [number, number]>();
   const h = 34 / scale;
   for (const pin of pins) {
-    const [x, y0] = project(pin.point);
+    const [x0, y0] = project(pin.point);
     const w = (pin.label.length * 8 + (pin.featured ? 34 : 22)) / scale;
-    const overlaps = (y: number) => boxes.some((b) => Math.abs(b.x - x) < (b.w + w) / 2 && Math.abs(b.y - y) < (b.h + h) / 2);
-    let y = y0;
-    for (let step = 1; overlaps(y) && step < 40; step++) {
-      const offset = Math.ceil(step / 2) * h * (step % 2 ? 1 : -1);
-      y = Math.min(height - h / 2, Math.max(h / 2, y0 + offset));
+    const overlaps = (x: number, y: number) => boxes.some((b) => Math.abs(b.x - x) < (b.w + w) / 2 && Math.abs(b.y - y) < (b.h + h) / 2);
+    // Rings of places round the point: below, above, beside, diagonal, one pin further each ring.
+    const clampX = (v: number) => Math.min(width - w / 2, Math.max(w / 2, v));
+    const clampY = (v: number) => Math.min(height - h / 2, Math.max(h / 2, v));
+    let at: [number, number] = [clampX(x0), clampY(y0)];
+    search: for (let ring = 0; ring < 12; ring++) {
+      const candidates: [number, number][] =
+        ring === 0
+          ? [[x0, y0]]
+          : [
+              [x0, y0 + ring * h],
+              [x0, y0 - ring * h],
+              [x0 + ring * w, y0],
+              [x0 - ring * w, y0],
+              [x0 + ring * w, y0 + ring * h],
+              [x0 - ring * w, y0 - ring * h],
+              [x0 + ring * w, y0 - ring * h],
+              [x0 - ring * w, y0 + ring * h],
+            ];
+      for (const [cx, cy] of candidates) {
+        const spot: [number, number] = [clampX(cx), clampY(cy)];
+        if (!overlaps(spot[0], spot[1])) {
+          at = spot;
+          break search;
+        }
+      }
     }
-    boxes.push({ x, y, w, h });
-    placed.set(pin.id, [Math.min(width, Math.max(0, x)), y]);
+    boxes.push({ x: at[0], y: at[1], w, h });
+    placed.set(pin.id, at);
   }
   return placed;
 }
