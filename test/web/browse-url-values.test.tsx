@@ -90,6 +90,8 @@ describe("the Featured row (issue 25, item 5)", () => {
     expect(within(featured).getAllByText("Featured", { selector: ".promoted-badge" })).toHaveLength(2);
     const listings = screen.getByRole("region", { name: "Listings" });
     await waitFor(() => expect(within(listings).getAllByRole("heading", { level: 3 }).map((h) => h.textContent)).toEqual(["Plain n1", "Plain n2", "Plain n3"]));
+    // The count is every listing on the page, the Featured row's included (it once said 3 here).
+    expect(screen.getByText("5 listings")).toBeInTheDocument();
     const modes = callsOf(calls, "GET /api/v1/subleases/").map((c) => new URL(c.url, "http://x").searchParams);
     expect(modes.find((q) => q.get("promoted") === "only")!.get("limit")).toBe("4");
     expect(modes.find((q) => q.get("promoted") === "in_order")!.get("sort")).toBe("distance");

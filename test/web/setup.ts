@@ -12,8 +12,33 @@ configure({ asyncUtilTimeout: 10_000 });
 // restoration calls it on every navigation). A no-op keeps the test output readable.
 window.scrollTo = () => {};
 
+// Timers the code under test leaves running (a list closing after blur, a redirect after a success) are
+// cleared after each test: one that fired after its file's jsdom was torn down ("window is not defined")
+// failed a CI run. React's own scheduler took the real setTimeout when it was imported, above.
+const pendingTimers = new Set<ReturnType<typeof setTimeout>>();
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+const trackedSetTimeout = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+  const handle = realSetTimeout(() => {
+    pendingTimers.delete(handle);
+    callback(...args);
+  }, ms);
+  pendingTimers.add(handle);
+  return handle;
+};
+const trackedClearTimeout = (handle?: ReturnType<typeof setTimeout>) => {
+  if (handle !== undefined) pendingTimers.delete(handle);
+  realClearTimeout(handle);
+};
+globalThis.setTimeout = trackedSetTimeout as typeof setTimeout;
+globalThis.clearTimeout = trackedClearTimeout as typeof clearTimeout;
+window.setTimeout = trackedSetTimeout as unknown as typeof window.setTimeout;
+window.clearTimeout = trackedClearTimeout as typeof window.clearTimeout;
+
 afterEach(() => {
   cleanup();
+  for (const handle of pendingTimers) realClearTimeout(handle);
+  pendingTimers.clear();
   localStorage.clear();
   authStore.reload();
   // The Sign In popup's state lives outside React: each test starts with it closed.

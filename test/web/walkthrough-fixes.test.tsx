@@ -86,6 +86,37 @@ describe("a 'Please log in to …' toast goes once the sign-in succeeds", () => 
     await waitFor(() => expect(callsOf(calls, "POST /api/v1/favorites")).toHaveLength(1));
     expect(screen.queryByText("Please log in to add favorites")).toBeNull();
   });
+
+  it("the heart turns even when the favourites list was read before the favourite was made", async () => {
+    // The race behind an e2e flake: signing in starts the favourites query, and the server reads the
+    // list before the heart's POST lands; that stale answer arrives after the POST's. The heart must
+    // still show the favourite (the list is fetched again after the POST).
+    const saved = new Set<string>();
+    let postDone!: () => void;
+    const posted = new Promise<void>((resolve) => (postDone = resolve));
+    const calls = fakeApi({
+      "GET /api/v1/universities/": universities,
+      "GET /api/v1/subleases/": { data: [makeOwnerListing({ id: "l9", title: "Sunny room" })], pagination: { next_token: null, has_more: false } },
+      "GET /api/v1/auth/config": { google_client_id: null },
+      "POST /api/v1/auth/login": signedIn,
+      "GET /api/v1/favorites": async () => {
+        const snapshot = [...saved].map((listing_id) => ({ listing_id }));
+        await posted;
+        return Response.json({ favorites: snapshot, pagination: { next_token: null, has_more: false } });
+      },
+      "POST /api/v1/favorites": () => {
+        saved.add("l9");
+        setTimeout(postDone, 0);
+        return Response.json({ listing_id: "l9", favorited: true }, { status: 201 });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/?university=7");
+    await user.click(await screen.findByRole("button", { name: "Add to favorites" }));
+    await signInThroughPopup(user);
+    expect(await screen.findByRole("button", { name: "Remove from favorites" })).toBeInTheDocument();
+    expect(callsOf(calls, "POST /api/v1/favorites")).toHaveLength(1);
+  });
 });
 
 describe("the profile's saved searches", () => {

@@ -96,17 +96,21 @@ export function useFavoriteIds(enabled: boolean) {
 export const addFavorite = (listingId: string) => apiRequest("favorites", { method: "POST", body: { listing_id: listingId } });
 export const removeFavorite = (listingId: string) => apiRequest(`favorites/${encodeURIComponent(listingId)}`, { method: "DELETE" });
 
-/** Adds or removes a favourite; every favourites query (hearts, the favourites page) refetches. */
 /**
- * Adds or removes a favourite. `onDone` is given at the hook, not to `mutate`, so it still runs when
- * the button unmounts first (a card on the favourites page leaves as soon as the list refetches).
+ * Adds or removes a favourite; every favourites query (hearts, the favourites page) refetches. `onDone`
+ * is given at the hook, not to `mutate`, so it still runs when the button unmounts first (a card on the
+ * favourites page leaves as soon as the list refetches).
  */
 export function useToggleFavorite(onDone: { success: (removed: boolean) => void; error: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ listingId, active }: { listingId: string; active: boolean }) => (active ? removeFavorite(listingId) : addFavorite(listingId)),
-    onSuccess: (_, { active }) => {
+    onSuccess: async (_, { active }) => {
       onDone.success(active);
+      // A first read still under way (the one a sign-in starts, from a heart's tap) may have been answered
+      // before this change; invalidating would reuse it, as a query with no data yet is not refetched
+      // over. Cancelled, it is read again.
+      await queryClient.cancelQueries({ queryKey: favoriteKeys.all });
       return queryClient.invalidateQueries({ queryKey: favoriteKeys.all });
     },
     onError: () => onDone.error(),

@@ -177,7 +177,8 @@ export function BrowsePage() {
         ) : (
           <>
             <p className="results-count muted" aria-live="polite">
-              {resultsCount(listings.length, results.hasNextPage)}
+              {/* Every listing on the page, the Featured row's too: they match the filters as well. */}
+              {resultsCount(listings.length + featured.length, results.hasNextPage)}
             </p>
             <div className="listing-grid">
               {/* Two Suspense boundaries (no fallback: nothing here suspends): a server-rendered page

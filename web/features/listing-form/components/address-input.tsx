@@ -80,7 +80,15 @@ export function AddressInput({
     university.current = universityId;
   }, [universityId]);
 
-  useEffect(() => () => resolving.current?.abort(), []);
+  // The list closes a moment after blur (so a click on a suggestion lands first); cleared on unmount.
+  const closing = useRef<number | undefined>(undefined);
+  useEffect(
+    () => () => {
+      resolving.current?.abort();
+      window.clearTimeout(closing.current);
+    },
+    [],
+  );
 
   useEffect(() => {
     const q = value.trim();
@@ -178,7 +186,8 @@ export function AddressInput({
         onFocus={() => setFocused(true)}
         onBlur={() => {
           setFocused(false);
-          window.setTimeout(() => setOpen(false), 150);
+          window.clearTimeout(closing.current);
+          closing.current = window.setTimeout(() => setOpen(false), 150);
         }}
         onKeyDown={(e) => {
           if (!showList) return;
