@@ -93,6 +93,10 @@ export default defineConfig(async () => {
           },
         },
         {
+          // The project's own scripts and generated files, in Node (the scam model is up to date, say).
+          test: { name: "tools", include: ["test/tools/**/*.test.ts"], environment: "node" as const, testTimeout: 60_000 },
+        },
+        {
           // Journeys in Debian's Chromium against the built app served by `wrangler dev`.
           test: {
             name: "e2e",

@@ -31,7 +31,7 @@ import {
   type MessageRow,
 } from "../db/queries/conversations";
 import { findListingRow } from "../db/queries/listings";
-import { hasBlocked } from "../db/queries/reports";
+import { blocksBetween, hasBlocked } from "../db/queries/reports";
 import { findUserById, type UserRow } from "../db/queries/users";
 import { apiError, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
 import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
@@ -157,14 +157,9 @@ export async function conversationWith(db: Db, userId: string, otherId: string):
 export async function conversationDetail(db: Db, user: UserRow, conversationId: string): Promise<{ data: Conversation; reply: ReplyState }> {
   const row = await requireConversation(db, user.id, conversationId);
   const recipientId = otherParticipant(row, user.id);
-  const [view, recipient, blocked, blocking] = await Promise.all([
-    conversationView(db, user.id, row.id),
-    findUserById(db, recipientId),
-    hasBlocked(db, recipientId, user.id),
-    hasBlocked(db, user.id, recipientId),
-  ]);
+  const [view, recipient, blocks] = await Promise.all([conversationView(db, user.id, row.id), findUserById(db, recipientId), blocksBetween(db, user.id, recipientId)]);
   if (!view) throw notFound(CONVERSATION_NOT_FOUND);
-  const reply = replyStateOf({ act: "send", sender: senderOf(user), recipientId, recipient, recipientBlockedSender: blocked, senderBlockedRecipient: blocking });
+  const reply = replyStateOf({ act: "send", sender: senderOf(user), recipientId, recipient, recipientBlockedSender: blocks.byOther, senderBlockedRecipient: blocks.byUser });
   return { data: view, reply };
 }
 
@@ -206,8 +201,8 @@ export async function sendMessage(
     if (earlier) return { message: replayOf(earlier, sender.id, conversation.id, text), created: false };
   }
   const recipientId = otherParticipant(conversation, sender.id);
-  const [recipient, blocked, blocking] = await Promise.all([findUserById(db, recipientId), hasBlocked(db, recipientId, sender.id), hasBlocked(db, sender.id, recipientId)]);
-  refuseIf(messagingRefusal({ act: "send", sender: senderOf(sender), recipientId, recipient, recipientBlockedSender: blocked, senderBlockedRecipient: blocking }));
+  const [recipient, blocks] = await Promise.all([findUserById(db, recipientId), blocksBetween(db, sender.id, recipientId)]);
+  refuseIf(messagingRefusal({ act: "send", sender: senderOf(sender), recipientId, recipient, recipientBlockedSender: blocks.byOther, senderBlockedRecipient: blocks.byUser }));
   if (!recipient) throw notFound(MESSAGING_MESSAGES.recipientDeleted); // refused above: narrows the type
   let row: MessageRow;
   try {

@@ -21,6 +21,7 @@
  */
 import type { ScamReason } from "../contract/safety";
 import { SCAM_REASONS } from "../contract/safety";
+import { scoredReason } from "./scam-model";
 
 // ---------------------------------------------------------------------------------------------
 // Normalizing: what a person reads, not how it was typed.
@@ -426,13 +427,28 @@ function looksLikeMoneyOrDate(plain: string): boolean {
 
 /**
  * The fraud patterns a message matches, in SCAM_REASONS order; empty for a clean message. Total:
- * any string in, never throws. Each sentence is read in its context (issue 26): a refusal ("I won't
- * Zelle before I see it") or a warning about someone else clears the money and contact patterns of
- * that sentence; splitting bills clears a payment app; a group chat clears a messenger.
+ * any string in, never throws. The rules decide first; what they leave clean, the scored model
+ * (scam-model.ts) may flag, never over a refusal or a warning about someone else.
  */
 export function scanMessage(text: string): ScamReason[] {
+  const { reasons, words, cleared } = readRules(text);
+  if (reasons.length > 0 || cleared || !words) return reasons;
+  const scored = scoredReason(words);
+  return scored ? [scored] : [];
+}
+
+/** The rules' reasons alone, without the model (tests and the bench compare the two). */
+export const ruleReasons = (text: string): ScamReason[] => readRules(text).reasons;
+
+/**
+ * The rules. Each sentence is read in its context (issue 26): a refusal ("I won't Zelle before I see
+ * it") or a warning about someone else clears the money and contact patterns of that sentence;
+ * splitting bills clears a payment app; a group chat clears a messenger. `cleared`: the message
+ * refuses or warns, so the model is not asked.
+ */
+function readRules(text: string): { reasons: ScamReason[]; words: string; cleared: boolean } {
   const plain = normalize(text);
-  if (!plain) return [];
+  if (!plain) return { reasons: [], words: "", cleared: false };
   const words = wordsView(plain);
   const narrated = NARRATION.test(words);
   const warning = (WARNING.test(words) && (narrated || REFUSAL.test(words))) || (narrated && REFUSAL.test(words));
@@ -451,8 +467,11 @@ export function scanMessage(text: string): ScamReason[] {
     if (ownerUnavailable(words)) found.add("owner_unavailable");
     if (!REFUSAL.test(words) && movesOffPlatform(plain, words)) found.add("moves_off_platform");
   }
-  return SCAM_REASONS.filter((r) => found.has(r));
+  return { reasons: SCAM_REASONS.filter((r) => found.has(r)), words, cleared: warning || REFUSAL.test(words) };
 }
+
+/** The text the rules and the model read: normalized, spaced letters joined (for the model's trainer). */
+export const shieldWords = (text: string): string => wordsView(normalize(text));
 
 // ---------------------------------------------------------------------------------------------
 // Scoring on a labelled corpus (the worker test and `npm run bench`).
@@ -527,13 +546,13 @@ export interface KindScore {
   microsPerMessage: number;
 }
 
-export function scoreKinds(cases: KindCase[], now: () => number = () => performance.now()): KindScore {
+export function scoreKinds(cases: KindCase[], now: () => number = () => performance.now(), scan: (text: string) => ScamReason[] = scanMessage): KindScore {
   let tp = 0;
   let fp = 0;
   let fn = 0;
   const byKind: KindScore["byKind"] = {};
   const start = now();
-  const flags = cases.map((c) => scanMessage(c.text).length > 0);
+  const flags = cases.map((c) => scan(c.text).length > 0);
   const micros = ((now() - start) * 1000) / Math.max(1, cases.length);
   cases.forEach((c, i) => {
     const flagged = flags[i]!;

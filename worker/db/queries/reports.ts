@@ -133,6 +133,16 @@ export async function hasBlocked(db: Db, blockerId: string, blockedId: string): 
   return !!(await db.select({ b: blocks.blockerId }).from(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId))).get());
 }
 
+/** Blocks between two people, both ways, in one query (sending and opening a conversation need both). */
+export async function blocksBetween(db: Db, userId: string, otherId: string): Promise<{ byUser: boolean; byOther: boolean }> {
+  const rows = await db
+    .select({ blocker: blocks.blockerId })
+    .from(blocks)
+    .where(or(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, otherId)), and(eq(blocks.blockerId, otherId), eq(blocks.blockedId, userId))))
+    .all();
+  return { byUser: rows.some((r) => r.blocker === userId), byOther: rows.some((r) => r.blocker === otherId) };
+}
+
 /** The people a user blocked, newest first (a deleted account shows as "Deleted user"). */
 export async function blockedUsersOf(db: Db, blockerId: string): Promise<BlockedUser[]> {
   const rows = await db

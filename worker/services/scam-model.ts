@@ -1,0 +1,58 @@
+/**
+ * The scam shield's scored half (issue 26, decision 015): a logistic regression over a message's words
+ * and word pairs, trained by `scripts/train-scam-model.mjs` on the tuning corpora only (never on the
+ * held-out ones). The rules in scam-shield.ts decide first; this flags what no rule caught when its
+ * score reaches the trained threshold, and names the likeliest reason. Pure, a few microseconds a message.
+ */
+import type { ScamReason } from "../contract/safety";
+import { SCAM_REASONS } from "../contract/safety";
+import model from "./scam-model.json";
+
+/** The trained weights: per feature, the scam weight and one weight per reason (SCAM_REASONS order). */
+export interface ScamModel {
+  threshold: number;
+  bias: number[];
+  weights: Record<string, number[]>;
+}
+
+/**
+ * What the model reads: the shield's words view (normalized, spaced letters joined), with links, sums
+ * and long numbers as placeholders, so "$650" and "$900" are one feature. Words and adjacent pairs.
+ */
+export function modelFeatures(words: string): string[] {
+  const text = words
+    .replace(/https?:\/\/\S+|\b(?:[a-z0-9-]+\.)+[a-z]{2,12}\/\S*|\b[a-z0-9-]+\.(?:com|net|org|co|io|xyz|info|ly|gl|gy|gd|me|app|site|online|top|link|us|biz|cc|to|pw|live|page|rent|homes)\b/g, " urltok ")
+    .replace(/\$\s?\d[\d,.]*k?/g, " moneytok ")
+    .replace(/\d{3,}/g, " numtok ")
+    .replace(/\d+/g, " digittok ");
+  const tokens = text.match(/[a-z']+/g) ?? [];
+  const features = new Set<string>();
+  tokens.forEach((token, i) => {
+    features.add(token);
+    if (i + 1 < tokens.length) features.add(`${token} ${tokens[i + 1]}`);
+  });
+  return [...features];
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** The scam score (0..1) and the likeliest reason, from a model (the trained one by default). */
+export function scoreWords(words: string, weights: ScamModel = model as ScamModel): { score: number; reason: ScamReason } {
+  const sums = [...weights.bias];
+  for (const feature of modelFeatures(words)) {
+    const w = weights.weights[feature];
+    if (w) for (let i = 0; i < sums.length; i++) sums[i]! += w[i] ?? 0;
+  }
+  let best = 1;
+  for (let i = 2; i < sums.length; i++) if (sums[i]! > sums[best]!) best = i;
+  return { score: sigmoid(sums[0]!), reason: SCAM_REASONS[best - 1]! };
+}
+
+/** The reason the model flags, or null when its score stays below the trained threshold. */
+export function scoredReason(words: string): ScamReason | null {
+  const { score, reason } = scoreWords(words);
+  return score >= (model as ScamModel).threshold ? reason : null;
+}
+
+/** The reasons in the order of a weight row after the scam weight (for the trainer). */
+export const SCAM_REASONS_FOR_MODEL = SCAM_REASONS;
