@@ -74,6 +74,15 @@ describe("browse page", () => {
     await user.click(screen.getAllByRole("button", { name: "Clear filters" })[0]!);
     expect(router.state.location.search).toBe("");
   });
+
+  it("Clear filters keeps the map view: it is a view, not a filter", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
+    const user = userEvent.setup();
+    const { router } = renderApp("/?view=map&pets=true&term=fall");
+    await screen.findByText("No listings match your search");
+    await user.click(screen.getAllByRole("button", { name: "Clear filters" })[0]!);
+    expect(router.state.location.search).toBe("?view=map");
+  });
 });
 
 describe("listing page", () => {

@@ -28,8 +28,10 @@ export function useBrowseFilters() {
     setParams(next, { replace: true });
   };
   const set = (key: FilterKey, value: string | null) => update({ [key]: value });
+  /** Every filter goes; the List / Map choice stays (it is a view, not a filter). */
   const clear = () => {
-    latest.current = new URLSearchParams();
+    const view = latest.current.get("view");
+    latest.current = new URLSearchParams(view ? { view } : {});
     setParams(latest.current, { replace: true });
   };
   const active = FILTER_KEYS.some((k) => params.has(k) && k !== "sort");
