@@ -84,6 +84,11 @@ describe("context, not keywords", () => {
   it("a building's or roommates' group chat is not flagged; moving a private talk to WhatsApp is", () => {
     expect(scanMessage("once the lease is signed I'll add you to the roommates' WhatsApp group")).toEqual([]);
     expect(scanMessage("text me on WhatsApp, it's easier")).toContain("moves_off_platform");
+    expect(scanMessage("Added you to 'Maple House' on iMessage, say hi")).toEqual([]);
+    expect(scanMessage("can someone add me to the whatsapp chat for the building?")).toEqual([]);
+    // "snap" is Snapchat only as an app: a cold snap is weather.
+    expect(scanMessage("heating bill went up with the cold snap, $30 each, pay me back whenever")).toEqual([]);
+    expect(scanMessage("add me on snap, same name as here")).toContain("moves_off_platform");
   });
 
   it("a student refusing to pay first, or warning others, is not flagged", () => {
@@ -92,6 +97,9 @@ describe("context, not keywords", () => {
       "not gonna move this to WhatsApp, let's keep it on here",
       "Heads up: the 'owner' asked me for $500 on Venmo before showing it. Be careful",
       "Reporting this user: they asked me to pay with gift cards",
+      "I respectfully decline to send a deposit prior to a viewing",
+      "This account tried to get me to pay by Western Union. Reported it.",
+      "fyi someone copied your photos and is posting them on marketplace asking for wire transfers, might want to flag it",
     ]) expect(scanMessage(text), text).toEqual([]);
   });
 });
