@@ -5,6 +5,7 @@
  */
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import { ListingDetailsDialog, NO_LOCATION_REASON } from "../../web/features/admin/components/listing-details-dialog";
@@ -145,7 +146,11 @@ describe("staff's listing details", () => {
     return { ...listing, price: listing.monthly_rent, location: listing.address, rent_check_median: null, revision: 0, price_check: { comparables: 0, median: null, far_below: false, approved_rent: null }, ...overrides };
   };
   const details = (listing: AdminListing) =>
-    render(<ListingDetailsDialog listing={listing} onApprove={() => {}} onReject={() => {}} onClose={() => {}} onShowUser={() => {}} />);
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ListingDetailsDialog listing={listing} onApprove={() => {}} onReject={() => {}} onClose={() => {}} onShowUser={() => {}} />
+      </QueryClientProvider>,
+    );
 
   it("say why a listing has no location, and say nothing more for a placed one", () => {
     const { unmount } = details(adminListing({ latitude: null, longitude: null, distance_miles: null }));
@@ -156,5 +161,17 @@ describe("staff's listing details", () => {
     unmount();
     details(adminListing({ latitude: 29.65, longitude: -82.33, distance_miles: 1.2, university_abbreviation: "UF" }));
     expect(screen.queryByText("Why no location")).toBeNull();
+  });
+
+  it("show staff the exact point on a map, as the owner sees it; no map without coordinates", async () => {
+    fakeApi({ [`GET ${API}/maps/config`]: { basemap: { kind: "none" }, campus: { name: "University of Florida", abbreviation: "UF", point: [29.64629, -82.347911] } } });
+    const { unmount } = details(adminListing({ latitude: null, longitude: null, distance_miles: null }));
+    expect(screen.queryByRole("region", { name: "Map: Room p1 and campus" })).toBeNull();
+    unmount();
+    details(adminListing({ latitude: 29.651234, longitude: -82.325678, approx_point: [29.6515, -82.3251], distance_miles: 0.6 }));
+    const map = await screen.findByRole("region", { name: "Map: Room p1 and campus" });
+    expect(await within(map).findByRole("img", { name: "Room p1: exact location" })).toBeInTheDocument();
+    expect(map.querySelector("[data-testid=map-area]")).toBeNull();
+    expect(screen.getByText("The exact point. The public sees an area of about 200 m around it.")).toBeInTheDocument();
   });
 });

@@ -4,6 +4,10 @@ import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 import { PriceCheck } from "./price-check";
+import { deferred } from "../../../components/ui/deferred";
+
+/** The map (issue 27): its own chunk, loaded when a placed listing's details open. */
+const LazyListingMap = deferred(() => import("../../../components/map/listing-map").then((m) => m.ListingMap));
 
 /** Said to staff for a listing without coordinates: the only ways a listing ends up without them. */
 export const NO_LOCATION_REASON =
@@ -94,6 +98,20 @@ export function ListingDetailsDialog({
             ))}
           </div>
         </dl>
+      )}
+      {/* Staff see the exact point, as the owner does; the public sees an area of about 200 m. */}
+      {listing && typeof listing.latitude === "number" && typeof listing.longitude === "number" && (
+        <div className="admin-listing-map">
+          <LazyListingMap
+            load
+            title={listing.title}
+            universityId={listing.university_id}
+            exact={[listing.latitude, listing.longitude]}
+            approx={null}
+            fallback={<div className="map-canvas map-loading" />}
+          />
+          <p className="muted map-caption">The exact point. The public sees an area of about 200 m around it.</p>
+        </div>
       )}
     </Dialog>
   );
