@@ -53,6 +53,3 @@ export function scoredReason(words: string): ScamReason | null {
   const { score, reason } = scoreWords(words);
   return score >= (model as ScamModel).threshold ? reason : null;
 }
-
-/** The reasons in the order of a weight row after the scam weight (for the trainer). */
-export const SCAM_REASONS_FOR_MODEL = SCAM_REASONS;
