@@ -97,6 +97,16 @@ describe("the Featured row (issue 25, item 5)", () => {
     expect(modes.find((q) => q.get("promoted") === "in_order")!.get("sort")).toBe("distance");
   });
 
+  it("when every match is featured, the row holds them: no empty state, and the count sits above the row", async () => {
+    const row = [makeOwnerListing({ id: "p1", title: "Featured p1", promoted: true }), makeOwnerListing({ id: "p2", title: "Featured p2", promoted: true })];
+    fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": page(row) });
+    renderApp("/?term=fall");
+    const featured = await screen.findByRole("region", { name: "Featured" });
+    const count = await screen.findByText("2 listings");
+    expect(count.compareDocumentPosition(featured) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByText("No listings match your search")).toBeNull();
+  });
+
   it("shows no Featured row when nothing is promoted", async () => {
     fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": page([makeOwnerListing({ id: "n1", title: "Plain" })]) });
     renderApp("/");

@@ -76,10 +76,20 @@ describe("promote page", () => {
     expect(new Set(keys).size).toBe(1);
   });
 
-  it("says 'Failed to fetch listing' when the listing cannot be read", async () => {
-    mockFetch({});
-    renderApp("/promote?listing_id=missing", session);
+  it("says 'Failed to fetch listing' with Try again when the listing cannot be read", async () => {
+    mockFetch({ "/api/v1/subleases/flaky": new Response(JSON.stringify({ detail: "Service unavailable" }), { status: 503 }) });
+    renderApp("/promote?listing_id=flaky", session);
     expect(await screen.findByText(/Failed to fetch listing/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
+  });
+
+  it("a link to a listing that does not exist says so, with no Try again that cannot help", async () => {
+    mockFetch({});
+    renderApp("/promote?listing_id=nope", session);
+    expect(await screen.findByText("Listing not found. It may have been deleted, or the link is wrong.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Back to profile" })).toHaveAttribute("href", "/profile");
     expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
   });
 

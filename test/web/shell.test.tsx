@@ -154,6 +154,32 @@ describe("home filters", () => {
     await waitFor(() => expect(router.state.location.search).toBe("?university=1"));
   });
 
+  it("once something is typed, ArrowDown and Enter reach the first match, not 'All universities'", async () => {
+    const three = {
+      data: [
+        { id: 1, name: "University of Florida", abbreviation: "UF" },
+        { id: 2, name: "Florida State University", abbreviation: "FSU" },
+        { id: 3, name: "University of Texas at Austin", abbreviation: "UT Austin" },
+      ],
+    };
+    mockFetch({ "/api/v1/universities/": three, "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
+    const user = userEvent.setup();
+    const { router } = renderApp("/");
+    const field = screen.getByRole("combobox", { name: "University" });
+    await user.click(field);
+    expect(await screen.findByRole("option", { name: "All universities" })).toBeInTheDocument();
+    await user.type(field, "Flor");
+    await waitFor(() => expect(screen.queryByRole("option", { name: "All universities" })).toBeNull());
+    expect(within(screen.getByRole("listbox", { name: "Universities" })).getAllByRole("option")).toHaveLength(2);
+    await user.keyboard("{ArrowDown}{Enter}");
+    await waitFor(() => expect(router.state.location.search).toBe("?university=1"));
+    // Typed and Enter, nothing highlighted: the first match.
+    await user.clear(field);
+    await user.type(field, "state");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(router.state.location.search).toBe("?university=2"));
+  });
+
   it("says so when universities cannot load, with a retry", async () => {
     mockFetch({ "/api/v1/universities/": new Response("{}", { status: 503 }), "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
     const user = userEvent.setup();

@@ -21,6 +21,8 @@ export const PROMOTION_MESSAGES = {
   noListing: "No listing ID provided",
   signIn: "Please log in to promote a listing",
   fetchListingFailed: "Failed to fetch listing",
+  /** A link to a listing that does not exist (or was deleted): trying again cannot help. */
+  listingNotFound: "Listing not found. It may have been deleted, or the link is wrong.",
   checkoutFailed: "Failed to create checkout session",
   statusFailed: "Failed to fetch promotion status",
   cancelFailed: "Failed to cancel promotion",

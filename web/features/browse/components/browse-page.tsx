@@ -74,6 +74,7 @@ export function BrowsePage() {
     const inRow = new Set(featured.map((l) => l.id));
     return all.filter((l) => !inRow.has(l.id));
   }, [pages, featured]);
+  const total = listings.length + featured.length;
   const note = ignoredNote(ignored);
   const back = `${location.pathname}${location.search}`;
   // List / Map (issue 27): `view=map` beside the filters in the URL; the map's chunk loads only then.
@@ -139,6 +140,12 @@ export function BrowsePage() {
         {viewLink(true)}
       </nav>
       {mapView && pages && <BrowseMap load listings={[...featured, ...listings.slice(0, visible)]} university={browse.university_id} back={back} />}
+      {/* Above the Featured row: it counts every listing on the page, the row's too (they match the filters). */}
+      {results.data && total > 0 && (
+        <p className="results-count muted" aria-live="polite">
+          {resultsCount(total, results.hasNextPage)}
+        </p>
+      )}
       {featured.length > 0 && !results.isError && (
         <section className="featured-row" aria-labelledby="featured-heading">
           <h2 id="featured-heading" className="featured-heading">
@@ -164,7 +171,7 @@ export function BrowsePage() {
               Try again
             </button>
           </div>
-        ) : listings.length === 0 ? (
+        ) : total === 0 ? (
           <div className="panel empty-state">
             <h3>No listings match your search</h3>
             <p className="muted">{emptyHint(browse)}</p>
@@ -176,10 +183,6 @@ export function BrowsePage() {
           </div>
         ) : (
           <>
-            <p className="results-count muted" aria-live="polite">
-              {/* Every listing on the page, the Featured row's too: they match the filters as well. */}
-              {resultsCount(listings.length + featured.length, results.hasNextPage)}
-            </p>
             <div className="listing-grid">
               {/* Two Suspense boundaries (no fallback: nothing here suspends): a server-rendered page
                   hydrates them one after the other, after the navbar, hero and filters, so the first

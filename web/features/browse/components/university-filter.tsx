@@ -37,9 +37,11 @@ export function UniversityFilter({ value, onChange }: { value: string | null; on
   const full = value ? universities.data?.find((u) => String(u.id) === value) : undefined;
   const chosenLabel = full ? `${full.abbreviation} · ${full.name}` : (shortName.data?.abbreviation ?? "");
   const shown = open && universities.data ? matchUniversities(universities.data, text ?? "") : [];
-  // "All universities" first, then the matches.
+  // "All universities" first, then the matches; once something is typed, the matches alone (so
+  // ArrowDown and Enter reach the first match, not "All universities").
+  const typed = !!text?.trim();
   const options: { id: string | null; label: string }[] =
-    open && universities.data ? [{ id: null, label: "All universities" }, ...shown.map((u) => ({ id: String(u.id), label: `${u.abbreviation} · ${u.name}` }))] : [];
+    open && universities.data ? [...(typed ? [] : [{ id: null, label: "All universities" }]), ...shown.map((u) => ({ id: String(u.id), label: `${u.abbreviation} · ${u.name}` }))] : [];
   const showList = options.length > 0;
 
   function close() {
@@ -92,8 +94,8 @@ export function UniversityFilter({ value, onChange }: { value: string | null; on
           else if (!showList) return;
           else if (e.key === "ArrowDown") setActive((i) => Math.min(options.length - 1, i + 1));
           else if (e.key === "ArrowUp") setActive((i) => Math.max(0, i - 1));
-          // Enter picks the highlighted one, or the only match of what was typed.
-          else if (e.key === "Enter" && (active >= 0 || (text && shown.length === 1))) pick(options[active >= 0 ? active : 1]!.id);
+          // Enter picks the highlighted one, or the first match of what was typed.
+          else if (e.key === "Enter" && (active >= 0 || (typed && shown.length > 0))) pick(options[Math.max(active, 0)]!.id);
           else return;
           e.preventDefault();
         }}

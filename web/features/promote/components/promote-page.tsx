@@ -5,6 +5,7 @@ import { isListingOwner, PUBLIC_LISTING, type Actor } from "@contract/policies";
 import { canPromoteListing } from "@contract/owner-rules";
 import { PROMOTION_MESSAGES, PROMOTION_PLAN } from "@contract/promotions";
 import { PageFrame } from "../../../components/layout/page-frame";
+import { ApiError } from "../../../lib/api-client";
 import { PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { paths } from "../../../config/paths";
 import { formatRent, isOwnerView, useListing } from "../../../lib/listings-api";
@@ -92,6 +93,17 @@ export function PromotePage() {
     );
   } else if (listing.isPending) {
     body = <p className="muted">Loading your listing…</p>;
+  } else if (listing.isError && listing.error instanceof ApiError && listing.error.status === 404) {
+    body = (
+      <div className="panel notice stack-sm">
+        <p role="alert">{PROMOTION_MESSAGES.listingNotFound}</p>
+        <p>
+          <Link to={paths.profile} className="button button-ghost">
+            Back to profile
+          </Link>
+        </p>
+      </div>
+    );
   } else if (listing.isError) {
     body = (
       <p className="form-error" role="alert">
