@@ -23,6 +23,12 @@ describe("listing form", () => {
     await ui.click(screen.getByRole("button", { name: "Submit listing" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();
     expect(screen.getByText("Description is required")).toBeInTheDocument();
+    // The refused submit puts focus on the first field to fix (its error was above the screen).
+    await waitFor(() => expect(title).toHaveFocus());
+    // The university comes before the address: its suggestions are near that campus.
+    const university = screen.getByLabelText("University");
+    const address = screen.getByLabelText("Address");
+    expect(university.compareDocumentPosition(address) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     // Below 80 % of the limit there is no counter.
     await ui.type(title, "x".repeat(27));
     expect(screen.queryByText(/\/35/)).toBeNull();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { AuthResponse } from "@contract/auth";
 import { LIMITS } from "@contract/constants";
@@ -15,6 +15,7 @@ import { useRegister } from "../api/auth-api";
 import { ForgotPasswordDialog } from "./forgot-password-dialog";
 import { GoogleButton } from "./google-button";
 import { VerifyEmailDialog } from "./verify-email-dialog";
+import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
 import { welcomeDestination } from "../lib/welcome";
 
 type Field = keyof SignupFormValues;
@@ -42,16 +43,7 @@ export function SignupPage() {
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   // Each refused submit moves focus to the first field to fix (issue 25, item 13).
-  const [refusals, setRefusals] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (!refusals) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    if (!first) return;
-    first.focus();
-    // Centred, so its label and error show too (focus alone may leave them under the sticky header).
-    first.scrollIntoView?.({ block: "center" });
-  }, [refusals]);
+  const { formRef, refuse } = useFocusFirstInvalid();
   const [forgotOpen, setForgotOpen] = useState(false);
   const register = useRegister();
   const found = validateSignup(form);
@@ -78,7 +70,7 @@ export function SignupPage() {
     event.preventDefault();
     setSubmitted(true);
     register.reset();
-    if (Object.keys(found).length) return setRefusals((n) => n + 1);
+    if (Object.keys(found).length) return refuse();
     register.mutate(
       {
         email: form.email.trim(),
@@ -91,7 +83,7 @@ export function SignupPage() {
         onSuccess: () => setVerifyEmail(email),
         // The server's field errors (422) are found the same way.
         onError: (err) => {
-          if (err instanceof ApiError && err.body?.errors?.length) setRefusals((n) => n + 1);
+          if (err instanceof ApiError && err.body?.errors?.length) refuse();
         },
       },
     );

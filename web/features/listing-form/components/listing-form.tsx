@@ -10,6 +10,7 @@ import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { UniversitySelect } from "../../../components/university-select";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
 import { checkDecodable, checkFiles, MESSAGES } from "../lib/images";
+import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
 import { AddressInput } from "./address-input";
 
 /** The form's inputs as typed (selects start empty; rent is text until parsed). */
@@ -145,6 +146,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
     (listing?.pictures ?? []).map((url, i) => ({ kind: "existing" as const, url, thumb: listing!.thumbnails[i] ?? url })),
   );
   const [errors, setErrors] = useState<FieldErrors>({});
+  // A refused submit focuses the first field to fix (the errors above the screen were missed).
+  const { formRef, refuse } = useFocusFirstInvalid();
   const [stage, setStage] = useState<string | null>(null);
   const [checkingPhotos, setCheckingPhotos] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
@@ -219,7 +222,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
     submit.reset();
     const { errors: found, data } = parseListing(fields, photos.length);
     setErrors(found);
-    if (!data) return;
+    if (!data) return refuse();
     submit.mutate(
       { data, photos, onStage: setStage, onUploadProgress: setProgress, onProgress: report },
       {
@@ -230,7 +233,10 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           onSaved(saved);
         },
         onError: (err) => {
-          if (err instanceof ListingSubmitError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
+          if (err instanceof ListingSubmitError && Object.keys(err.fieldErrors).length) {
+            setErrors(err.fieldErrors);
+            refuse();
+          }
         },
         onSettled: () => setStage(null),
       },
@@ -241,7 +247,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
   const formError = submit.error?.message ?? null;
   const reasons = reviewReasons(listing, fields, photos);
   return (
-    <form onSubmit={onSubmit} noValidate className="stack listing-form">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="stack listing-form">
       <TextField label="Title" value={fields.title} error={errors.title} limit={LIMITS.titleMax} onChange={(e) => set("title", e.target.value)} />
       <TextAreaField
         label="Description"
@@ -262,6 +268,18 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         </SelectField>
         <TextField label="Monthly rent ($)" type="number" inputMode="numeric" min={1} step={1} value={fields.monthly_rent} error={errors.monthly_rent} onChange={(e) => set("monthly_rent", e.target.value)} />
       </div>
+      {/* The university first: the address suggestions are near its campus (issue 27). */}
+      <div className="grid-2">
+        <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
+        <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
+          <option value="">Choose a term</option>
+          {LEASE_TERMS.map((t) => (
+            <option key={t} value={t}>
+              {termLabel(t)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
       <AddressInput
         value={fields.address}
         onChange={(address, point) =>
@@ -273,17 +291,6 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         placed={fields.latitude === undefined ? typeof listing?.latitude === "number" : typeof fields.latitude === "number"}
         universityId={fields.university_id}
       />
-      <div className="grid-2">
-        <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
-          <option value="">Choose a term</option>
-          {LEASE_TERMS.map((t) => (
-            <option key={t} value={t}>
-              {termLabel(t)}
-            </option>
-          ))}
-        </SelectField>
-        <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
-      </div>
       <div className="grid-2">
         <TextField
           label="Available from"
