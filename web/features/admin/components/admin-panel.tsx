@@ -47,7 +47,7 @@ function AdminWorkspace() {
   const [validated, setValidated] = useState(false);
   const [userSearch, setUserSearch] = useState("");
   const [focusUserSearch, setFocusUserSearch] = useState(false);
-  /** Opens a user's card from elsewhere (a listing's lister): the Users tab, searched by their id. */
+  /** Opens a user's card from elsewhere (a listing's lister, a flagged conversation's participant): the Users tab, searched by their id. */
   function showUser(userId: string) {
     setUserSearch(userId);
     setFocusUserSearch(true);
@@ -138,7 +138,7 @@ function AdminWorkspace() {
               />
             ),
           },
-          { id: "safety", label: "Safety", content: <SafetyTab /> },
+          { id: "safety", label: "Safety", content: <SafetyTab onShowUser={showUser} /> },
           {
             id: "feedback",
             label: "Feedback",

@@ -4,6 +4,8 @@ import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 import { PriceCheck } from "./price-check";
+import { isPublicListing } from "@contract/policies";
+import { paths } from "../../../config/paths";
 import { deferred } from "../../../components/ui/deferred";
 
 /** The map (issue 27): its own chunk, loaded when a placed listing's details open. */
@@ -21,7 +23,36 @@ function statusText(listing: AdminListing) {
   return parts.join(" · ");
 }
 
-/** A pending listing in full, with Approve, Reject and Close; the lister's name opens their user card. */
+/** Every photo as a thumbnail of at least 160 px in a wrapping grid, each opening the full image in a new tab. */
+function Photos({ listing }: { listing: AdminListing }) {
+  const count = listing.pictures.length;
+  return (
+    <section className="admin-photos" aria-labelledby={`admin-photos-${listing.id}`}>
+      <h3 id={`admin-photos-${listing.id}`} className="admin-photos-title">
+        Photos ({count})
+      </h3>
+      {count === 0 ? (
+        <p className="muted">No photos.</p>
+      ) : (
+        <ul className="admin-photo-grid">
+          {listing.pictures.map((p, i) => (
+            <li key={`${i}:${p}`}>
+              <a href={p} target="_blank" rel="noopener noreferrer" aria-label={`Photo ${i + 1} of ${count}, opens in a new tab`}>
+                <img src={listing.thumbnails[i] ?? p} alt="" loading="lazy" />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A listing in full (any listing: the public page refuses one the public cannot see), with Approve and
+ * Reject while it waits for review, its public page once the public can see it, and Close; the lister's
+ * name opens their user card.
+ */
 export function ListingDetailsDialog({
   listing,
   onApprove,
@@ -66,12 +97,21 @@ export function ListingDetailsDialog({
       footer={
         listing && (
           <>
-            <button type="button" className="button button-primary" onClick={() => onApprove(listing)}>
-              Approve
-            </button>
-            <button type="button" className="button button-ghost danger-text" onClick={() => onReject(listing)}>
-              Reject
-            </button>
+            {listing.verification_status === "pending" && (
+              <>
+                <button type="button" className="button button-primary" onClick={() => onApprove(listing)}>
+                  Approve
+                </button>
+                <button type="button" className="button button-ghost danger-text" onClick={() => onReject(listing)}>
+                  Reject
+                </button>
+              </>
+            )}
+            {isPublicListing(listing) && (
+              <a className="button button-ghost" href={paths.listing(listing.id)} target="_blank" rel="noopener noreferrer" aria-label="Public page (opens in a new tab)">
+                Public page
+              </a>
+            )}
             <button type="button" className="button button-ghost" onClick={onClose}>
               Close
             </button>
@@ -92,13 +132,9 @@ export function ListingDetailsDialog({
             <dt>Description</dt>
             <dd className="prewrap">{listing.description}</dd>
           </div>
-          <div className="full-row admin-images">
-            {listing.pictures.map((p) => (
-              <img key={p} src={p} alt="" />
-            ))}
-          </div>
         </dl>
       )}
+      {listing && <Photos listing={listing} />}
       {/* Staff see the exact point, as the owner does; the public sees an area of about 200 m. */}
       {listing && typeof listing.latitude === "number" && typeof listing.longitude === "number" && (
         <div className="admin-listing-map">

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { canStaffPromoteListing } from "@contract/owner-rules";
+import { isPublicListing } from "@contract/policies";
 import { Loadable } from "../../../components/ui/loadable";
 import { ReasonDialog } from "../../../components/ui/reason-dialog";
 import { useToast } from "../../../components/ui/toast";
@@ -89,12 +90,20 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
           ) : (
             <ul className="admin-tiles">
               {list.map((l) => (
-                <ListingTile key={l.id} listing={l}>
+                <ListingTile key={l.id} listing={l} onOpen={setDetails}>
                   {which === "all" && (
                     <>
-                      <a className="button button-ghost" href={paths.listing(l.id)} target="_blank" rel="noopener noreferrer">
-                        View
-                      </a>
+                      {/* The public page refuses a listing the public cannot see (pending, rejected, paused or hidden):
+                          View opens its details here instead. */}
+                      {isPublicListing(l) ? (
+                        <a className="button button-ghost" href={paths.listing(l.id)} target="_blank" rel="noopener noreferrer" aria-label="View (opens in a new tab)">
+                          View
+                        </a>
+                      ) : (
+                        <button type="button" className="button button-ghost" aria-haspopup="dialog" onClick={() => setDetails(l)}>
+                          View
+                        </button>
+                      )}
                       {l.verification_status === "pending" && (
                         <>
                           <button type="button" className="button button-primary" onClick={() => approve(l)}>

@@ -4,12 +4,16 @@ import { errorMessage } from "../../../lib/api-client";
 import { useReviewSafety, useSafetyQueue } from "../api/safety-api";
 import { formatStaffTime } from "../lib/format";
 
+/** How the queue names a participant whose account is gone (contract/safety.ts): no card to open. */
+const DELETED_USER = "Deleted user";
+
 /**
  * The Safety tab (issue 13, scam shield): conversations where a message matched a fraud pattern, newest
  * flag first, with the reasons, the recipients' "This is fine" feedback (issue 26) and the flagged lines;
- * Mark reviewed takes one out of the queue (feedback alone never does: staff decide).
+ * Mark reviewed takes one out of the queue (feedback alone never does: staff decide). Each participant's
+ * name opens their user card (onShowUser: the Users tab, searched by their id).
  */
-export function SafetyTab() {
+export function SafetyTab({ onShowUser }: { onShowUser: (userId: string) => void }) {
   const query = useSafetyQueue();
   const review = useReviewSafety();
   const toast = useToast();
@@ -72,7 +76,23 @@ export function SafetyTab() {
                   </li>
                 ))}
               </ul>
-              <p className="muted">
+              <div className="admin-safety-people">
+                <span className="admin-safety-people-label">Participants:</span>
+                <ul className="admin-safety-people-list" aria-label="Participants">
+                  {item.participants.map((p) => (
+                    <li key={p.id}>
+                      {p.name === DELETED_USER ? (
+                        <span className="muted">{DELETED_USER}</span>
+                      ) : (
+                        <button type="button" className="button button-ghost admin-safety-person" aria-label={`${p.name}: open their user card`} onClick={() => onShowUser(p.id)}>
+                          {p.name}
+                        </button>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+              <p className="muted admin-safety-ids">
                 Participant ids: {item.participants[0].id}, {item.participants[1].id} · Conversation {item.conversation_id}
               </p>
               <div className="row">
