@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { SAFETY_FEEDBACK_TEXTS, SAFETY_NOTICE, SAFETY_TIP } from "../../worker/contract/safety";
+import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_NOTICE, SAFETY_TIP } from "../../worker/contract/safety";
 import { useBrowser } from "./fixtures";
 import { apiCall, apiLogin, demoListingIds, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
 
@@ -104,7 +104,7 @@ describe("scam shield in a conversation", () => {
       await renterSide.page.goBack();
       const fine = renterSide.page.getByRole("log").getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel });
       await fine.click();
-      await renterSide.page.getByText(SAFETY_FEEDBACK_TEXTS.confirmed).waitFor();
+      await renterSide.page.getByText(SAFETY_CONFIRMED_TEXTS.payment).waitFor();
       await expect.poll(() => renterSide.page.getByRole("log").getByRole("note").count()).toBe(0);
       await renterSide.page.reload();
       await renterSide.page.getByRole("log").getByText(SCAM).waitFor();

@@ -7,7 +7,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
-import { SAFETY_FEEDBACK_TEXTS, SAFETY_KINDS, SAFETY_NOTICES, type SafetyKind, type SafetyQueueItem } from "@contract/safety";
+import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_KINDS, SAFETY_NOTICES, type SafetyKind, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../web/features/admin/api/admin-api";
 import { callsOf, fakeApi, makeUser, renderApp } from "./render";
 
@@ -129,7 +129,7 @@ describe("This is fine", () => {
 
     await user.click(within(rowOf(log, "text m1")).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
     const status = await within(rowOf(log, "text m1")).findByRole("status");
-    expect(status).toHaveTextContent("Thanks. We won't warn you about this again in this conversation.");
+    expect(status).toHaveTextContent("Thanks. We won't warn you about payment requests again in this conversation.");
     expect(callsOf(calls, `POST ${API}/conversations/c1/safety-feedback`)[0]!.body).toEqual({ kind: "payment" });
     // Both payment notices went; the contact one stays.
     await waitFor(() => expect(within(log).getAllByRole("note")).toHaveLength(1));
@@ -145,6 +145,50 @@ describe("This is fine", () => {
     expect(callsOf(calls, `DELETE ${API}/conversations/c1/safety-feedback/payment`)).toHaveLength(1);
     // The focus goes back to the notice's button.
     await waitFor(() => expect(within(rowOf(log, "text m1")).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel })).toHaveFocus());
+  });
+
+  it("thanks by naming the kind it quieted, one noun phrase per kind", async () => {
+    expect(SAFETY_CONFIRMED_TEXTS).toEqual({
+      identity: "Thanks. We won't warn you about ID requests again in this conversation.",
+      link: "Thanks. We won't warn you about links to other sites again in this conversation.",
+      payment: "Thanks. We won't warn you about payment requests again in this conversation.",
+      away: "Thanks. We won't warn you about owners who cannot show the place again in this conversation.",
+      contact: "Thanks. We won't warn you about moving the chat off CampusNest again in this conversation.",
+    });
+    const quieted = new Set<SafetyKind>();
+    thread(() => SAFETY_KINDS.map((kind, i) => (quieted.has(kind) ? msg(`m${i + 1}`, i + 1) : flagged(`m${i + 1}`, i + 1, kind))), {
+      [`POST ${API}/conversations/c1/safety-feedback`]: ({ body }: { body: { kind: SafetyKind } }) => {
+        quieted.add(body.kind);
+        return { success: true, kind: body.kind, quieted: true, changed: true };
+      },
+    });
+    const user = userEvent.setup();
+    const log = await openThread();
+    for (const [i, kind] of SAFETY_KINDS.entries()) {
+      const row = rowOf(log, `text m${i + 1}`);
+      await user.click(within(row).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
+      const status = await within(row).findByRole("status");
+      expect(status).toHaveTextContent(`${SAFETY_CONFIRMED_TEXTS[kind]} Undo`);
+      await waitFor(() => expect(within(row).queryByRole("note")).toBeNull());
+    }
+  });
+
+  it("under a message asking for ID and a deposit: the thanks names ID requests, and the payment notice that stays says its own thing", async () => {
+    let identityQuieted = false;
+    thread(() => [flagged("m1", 1, identityQuieted ? "payment" : "identity")], {
+      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
+        identityQuieted = true;
+        return { success: true, kind: "identity", quieted: true, changed: true };
+      },
+    });
+    const user = userEvent.setup();
+    const log = await openThread();
+    const row = rowOf(log, "text m1");
+    expect(within(row).getByRole("note")).toHaveTextContent(SAFETY_NOTICES.identity);
+    await user.click(within(row).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
+    expect(await within(row).findByRole("status")).toHaveTextContent("Thanks. We won't warn you about ID requests again in this conversation. Undo");
+    expect(await within(row).findByRole("note")).toHaveTextContent(sentence(SAFETY_NOTICES.payment));
+    expect(within(row).getByRole("status")).not.toHaveTextContent("about this again");
   });
 
   it("says so when it could not be saved, and keeps the notice", async () => {

@@ -88,13 +88,30 @@ export const SAFETY_FEEDBACK_TEXTS = {
   button: "This is fine",
   /** The button's accessible name: what it does. */
   buttonLabel: "This is fine: stop warnings like this in this conversation",
-  confirmed: "Thanks. We won't warn you about this again in this conversation.",
   undo: "Undo",
   undoLabel: "Undo: show warnings like this again",
   failed: "Could not save that. Please try again.",
   /** 403: the caller has no notice of that kind in the conversation (e.g. the sender of the message). */
   noNotice: "You have no safety notice of this kind in this conversation.",
 } as const;
+
+/**
+ * What each kind of notice warns about, as said in the thanks after "This is fine": quieting one kind
+ * leaves the others (a message asking for ID and a deposit still shows the payment notice), so the
+ * thanks names the kind it quieted.
+ */
+export const SAFETY_QUIETED_TOPICS: Record<SafetyKind, string> = {
+  identity: "ID requests",
+  link: "links to other sites",
+  payment: "payment requests",
+  away: "owners who cannot show the place",
+  contact: "moving the chat off CampusNest",
+};
+
+/** The thanks in place of the notice just quieted, per kind. */
+export const SAFETY_CONFIRMED_TEXTS: Record<SafetyKind, string> = Object.fromEntries(
+  SAFETY_KINDS.map((k) => [k, `Thanks. We won't warn you about ${SAFETY_QUIETED_TOPICS[k]} again in this conversation.`]),
+) as Record<SafetyKind, string>;
 
 /** POST messages/conversations/{id}/safety-feedback. */
 export const safetyFeedbackSchema = z.object({ kind: z.enum(SAFETY_KINDS) });

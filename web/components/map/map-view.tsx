@@ -3,7 +3,8 @@
  * configured (GET maps/config) MapLibre GL draws it (its own lazy chunk, loaded only then); without
  * one (development, tests, any install without tiles) or where WebGL fails, a plain SVG map: the
  * campus, the pins and the approximate circle, placed by an equirectangular projection fitted to
- * them, with a scale. Pins are buttons named by their listing ("$1,030/month, Renovated 3x2"); the
+ * them, with a scale. Pins are buttons named by their listing ("$1,030/month, Renovated 3x2"); pins
+ * that would cover each other are one cluster button ("12 listings near UF", see cluster.ts); the
  * lists they come from stay on the page, so the map is never the only way.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -12,8 +13,9 @@ import type { MapConfig, MapPoint } from "@contract/maps";
 import { apiRequest } from "../../lib/api-client";
 import { useMediaQuery } from "../../lib/use-media-query";
 import { deferred } from "../ui/deferred";
+import { clusterName, layoutPins } from "./cluster";
 import { fitProjection, scaleBar } from "./geometry";
-import type { MapPin, MapViewProps, RendererProps } from "./types";
+import type { MapViewProps, RendererProps } from "./types";
 
 export type { MapPin, MapViewProps, RendererProps } from "./types";
 
@@ -58,22 +60,22 @@ const WIDE: [number, number] = [800, 450];
 const NARROW: [number, number] = [400, 460];
 
 /** The plain renderer: no network, no tiles. Looks like a map sketch on purpose and says why. */
-export function PlainMap({ pins, campus, circle, onSelect, selectedId }: RendererProps) {
+export function PlainMap({ pins, campus, circle, onSelect, selectedKey }: RendererProps) {
   const [W, H] = useMediaQuery("(max-width: 640px)", false) ? NARROW : WIDE;
   const points: MapPoint[] = [...pins.map((p) => p.point), ...(campus ? [campus.point] : []), ...(circle ? [circle.point] : [])];
   // Room at the edges for a price label centred on its point.
   const projection = fitProjection(points, W, H, circle ? circle.metres : 0, 56);
   const scale = scaleBar(projection.unitsPerMetre, 160);
-  const at = (point: MapPoint) => {
-    const [x, y] = projection.project(point);
-    return { left: `${(x / W) * 100}%`, top: `${(y / H) * 100}%` };
-  };
+  const pos = ([x, y]: [number, number]) => ({ left: `${(x / W) * 100}%`, top: `${(y / H) * 100}%` });
+  const at = (point: MapPoint) => pos(projection.project(point));
   const centre = circle ? projection.project(circle.point) : null;
-  const placed = spreadPins(pins, projection.project, W, H);
-  const pinAt = (pin: MapPin) => {
-    const [x, y] = placed.get(pin.id) ?? projection.project(pin.point);
-    return { left: `${(x / W) * 100}%`, top: `${(y / H) * 100}%` };
-  };
+  // Sized for the smallest box the map is drawn in (a 360 px phone, a 641 px window): 0.75 px a unit.
+  const markers = layoutPins(
+    pins.filter((p) => !p.exact),
+    projection.project,
+    [W, H],
+    0.75,
+  );
   return (
     <div className="map-canvas map-plain" style={{ aspectRatio: `${W} / ${H}` }}>
       <svg className="map-plain-sketch" viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false">
@@ -99,76 +101,44 @@ export function PlainMap({ pins, campus, circle, onSelect, selectedId }: Rendere
           <span aria-hidden="true">★ {campus.abbreviation}</span>
         </span>
       )}
-      {pins.map((pin) =>
-        pin.exact ? (
-          <span key={pin.id} className="map-dot" style={pinAt(pin)} role="img" aria-label={pin.name} data-exact="true" />
-        ) : onSelect ? (
-          <button
-            key={pin.id}
-            type="button"
-            className={`map-pin${pin.featured ? " map-pin-featured" : ""}`}
-            style={pinAt(pin)}
-            aria-label={pin.name}
-            aria-pressed={selectedId === pin.id}
-            data-pin={pin.id}
-            onClick={() => onSelect(pin.id)}
-          >
+      {pins
+        .filter((pin) => pin.exact)
+        .map((pin) => (
+          <span key={pin.id} className="map-dot" style={at(pin.point)} role="img" aria-label={pin.name} data-exact="true" />
+        ))}
+      {markers.map(({ key, pins: members, at: spot }) => {
+        const pin = members[0]!;
+        const cluster = members.length > 1;
+        const name = cluster ? clusterName(members) : pin.name;
+        const className = cluster ? "map-pin map-cluster" : `map-pin${pin.featured ? " map-pin-featured" : ""}`;
+        const content = cluster ? (
+          <span aria-hidden="true">{members.length}</span>
+        ) : (
+          <>
             {pin.featured && <span aria-hidden="true">★ </span>}
             {pin.label}
+          </>
+        );
+        return onSelect ? (
+          <button
+            key={key}
+            type="button"
+            className={className}
+            style={pos(spot)}
+            aria-label={name}
+            aria-pressed={selectedKey === key}
+            data-pin={key}
+            onClick={() => onSelect(members.map((m) => m.id), key)}
+          >
+            {content}
           </button>
         ) : (
-          <span key={pin.id} className={`map-pin${pin.featured ? " map-pin-featured" : ""}`} style={pinAt(pin)} role="img" aria-label={pin.name}>
-            {pin.label}
+          <span key={key} className={className} style={pos(spot)} role="img" aria-label={name}>
+            {content}
           </span>
-        ),
-      )}
+        );
+      })}
       <p className="map-note">Map preview: no basemap configured</p>
     </div>
   );
-}
-
-/**
- * Pins close together would cover each other (and make targets too small to tap: WCAG 2.5.8), so
- * each pin that would overlap one already placed moves down (or up) by a pin's height until it
- * fits. Sizes in drawing units, for the smallest box the map is drawn in (a 360 px phone).
- */
-export function spreadPins(pins: MapPin[], project: (p: MapPoint) => [number, number], width: number, height: number): Map<string, [number, number]> {
-  const scale = 0.8;
-  const boxes: { x: number; y: number; w: number; h: number }[] = [];
-  const placed = new Map<string, [number, number]>();
-  const h = 34 / scale;
-  for (const pin of pins) {
-    const [x0, y0] = project(pin.point);
-    const w = (pin.label.length * 8 + (pin.featured ? 34 : 22)) / scale;
-    const overlaps = (x: number, y: number) => boxes.some((b) => Math.abs(b.x - x) < (b.w + w) / 2 && Math.abs(b.y - y) < (b.h + h) / 2);
-    // Rings of places round the point: below, above, beside, diagonal, one pin further each ring.
-    const clampX = (v: number) => Math.min(width - w / 2, Math.max(w / 2, v));
-    const clampY = (v: number) => Math.min(height - h / 2, Math.max(h / 2, v));
-    let at: [number, number] = [clampX(x0), clampY(y0)];
-    search: for (let ring = 0; ring < 12; ring++) {
-      const candidates: [number, number][] =
-        ring === 0
-          ? [[x0, y0]]
-          : [
-              [x0, y0 + ring * h],
-              [x0, y0 - ring * h],
-              [x0 + ring * w, y0],
-              [x0 - ring * w, y0],
-              [x0 + ring * w, y0 + ring * h],
-              [x0 - ring * w, y0 - ring * h],
-              [x0 + ring * w, y0 - ring * h],
-              [x0 - ring * w, y0 + ring * h],
-            ];
-      for (const [cx, cy] of candidates) {
-        const spot: [number, number] = [clampX(cx), clampY(cy)];
-        if (!overlaps(spot[0], spot[1])) {
-          at = spot;
-          break search;
-        }
-      }
-    }
-    boxes.push({ x: at[0], y: at[1], w, h });
-    placed.set(pin.id, at);
-  }
-  return placed;
 }

@@ -14,6 +14,7 @@ import { Protocol } from "pmtiles";
 import { layers, namedFlavor } from "@protomaps/basemaps";
 import { useEffect, useRef } from "react";
 import type { MapConfig, MapPoint } from "@contract/maps";
+import { clusterName, layoutPins } from "./cluster";
 import { circleRing } from "./geometry";
 import type { RendererProps } from "./types";
 
@@ -38,7 +39,7 @@ function styleFor(basemap: Exclude<MapConfig["basemap"], { kind: "none" }>): Sty
   };
 }
 
-export function MapLibreMap({ basemap, pins, campus, circle, onSelect, selectedId, onFail }: RendererProps & { basemap: Exclude<MapConfig["basemap"], { kind: "none" }>; onFail: () => void }) {
+export function MapLibreMap({ basemap, pins, campus, circle, onSelect, selectedKey, onFail }: RendererProps & { basemap: Exclude<MapConfig["basemap"], { kind: "none" }>; onFail: () => void }) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const fitted = useRef<string | null>(null);
@@ -73,20 +74,46 @@ export function MapLibreMap({ basemap, pins, campus, circle, onSelect, selectedI
     if (!map) return;
     const markers: maplibregl.Marker[] = [];
     const bounds = new maplibregl.LngLatBounds();
-    for (const pin of pins) {
-      const el = document.createElement(pin.exact || !onSelectRef.current ? "span" : "button");
-      el.className = pin.exact ? "map-dot" : `map-pin${pin.featured ? " map-pin-featured" : ""}`;
-      el.setAttribute("aria-label", pin.name);
-      if (el instanceof HTMLButtonElement) {
-        el.type = "button";
-        el.dataset.pin = pin.id;
-        el.setAttribute("aria-pressed", String(selectedId === pin.id));
-        el.addEventListener("click", () => onSelectRef.current?.(pin.id));
-      } else el.setAttribute("role", "img");
-      if (!pin.exact) el.textContent = `${pin.featured ? "★ " : ""}${pin.label}`;
-      markers.push(new maplibregl.Marker({ element: el }).setLngLat(lngLat(pin.point)).addTo(map));
-      bounds.extend(lngLat(pin.point));
-    }
+    for (const pin of pins) bounds.extend(lngLat(pin.point));
+    // The pins' markers: laid out again (clusters, see cluster.ts) after each zoom, in screen pixels.
+    let pinMarkers: maplibregl.Marker[] = [];
+    const drawPins = () => {
+      pinMarkers.forEach((m) => m.remove());
+      pinMarkers = [];
+      const project = (p: MapPoint): [number, number] => {
+        const { x, y } = map.project(lngLat(p));
+        return [x, y];
+      };
+      const exact = pins.filter((p) => p.exact);
+      const laid = layoutPins(pins.filter((p) => !p.exact), project, null);
+      for (const pin of exact) {
+        const el = document.createElement("span");
+        el.className = "map-dot";
+        el.setAttribute("role", "img");
+        el.setAttribute("aria-label", pin.name);
+        pinMarkers.push(new maplibregl.Marker({ element: el }).setLngLat(lngLat(pin.point)).addTo(map));
+      }
+      for (const { key, pins: members, at } of laid) {
+        const pin = members[0]!;
+        const cluster = members.length > 1;
+        const el = document.createElement(onSelectRef.current ? "button" : "span");
+        el.className = cluster ? "map-pin map-cluster" : `map-pin${pin.featured ? " map-pin-featured" : ""}`;
+        el.setAttribute("aria-label", cluster ? clusterName(members) : pin.name);
+        if (el instanceof HTMLButtonElement) {
+          el.type = "button";
+          el.dataset.pin = key;
+          el.setAttribute("aria-pressed", String(selectedKey === key));
+          el.addEventListener("click", () =>
+            onSelectRef.current?.(
+              members.map((m) => m.id),
+              key,
+            ),
+          );
+        } else el.setAttribute("role", "img");
+        el.textContent = cluster ? String(members.length) : `${pin.featured ? "★ " : ""}${pin.label}`;
+        pinMarkers.push(new maplibregl.Marker({ element: el }).setLngLat(map.unproject(at)).addTo(map));
+      }
+    };
     if (campus) {
       const el = document.createElement("span");
       el.className = "map-campus";
@@ -113,8 +140,16 @@ export function MapLibreMap({ basemap, pins, campus, circle, onSelect, selectedI
       fitted.current = signature;
       map.fitBounds(bounds, { padding: 48, maxZoom: 15, animate: false });
     }
-    return () => markers.forEach((m) => m.remove());
-  }, [pins, campus, circle, selectedId]);
+    drawPins();
+    map.on("zoomend", drawPins);
+    map.on("resize", drawPins);
+    return () => {
+      map.off("zoomend", drawPins);
+      map.off("resize", drawPins);
+      pinMarkers.forEach((m) => m.remove());
+      markers.forEach((m) => m.remove());
+    };
+  }, [pins, campus, circle, selectedKey]);
 
   return <div ref={container} className="map-canvas map-gl" />;
 }

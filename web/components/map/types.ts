@@ -12,6 +12,8 @@ export interface MapPin {
   featured?: boolean;
   /** The exact point (owner and staff): drawn as a dot, not a price. */
   exact?: boolean;
+  /** The campus the listing belongs to ("UF"): names a cluster of pins ("12 listings near UF"). */
+  area?: string;
 }
 
 export interface MapViewProps {
@@ -22,9 +24,13 @@ export interface MapViewProps {
   universityId: number | null;
   /** The public's approximate area round a listing. */
   circle?: { point: MapPoint; metres: number } | null;
-  /** Pins are buttons when given: pressing one selects it. */
-  onSelect?: (id: string) => void;
-  selectedId?: string | null;
+  /**
+   * Markers are buttons when given: pressing one selects its listings (one pin's, or a cluster's),
+   * `key` being the marker's (its `data-pin`, to give focus back to it).
+   */
+  onSelect?: (ids: string[], key: string) => void;
+  /** The selected marker's key (drawn pressed). */
+  selectedKey?: string | null;
   /** Something to show over the map (the selected listing's card). */
   children?: ReactNode;
 }

@@ -139,7 +139,7 @@ export function BrowsePage() {
         {viewLink(false)}
         {viewLink(true)}
       </nav>
-      {mapView && pages && <BrowseMap load listings={[...featured, ...listings.slice(0, visible)]} university={browse.university_id} back={back} />}
+      {mapView && pages && <BrowseMap load listings={[...featured, ...listings.slice(0, visible)]} university={browse.university_id} back={back} more={canLoadMore} />}
       {/* Above the Featured row: it counts every listing on the page, the row's too (they match the filters). */}
       {results.data && total > 0 && (
         <p className="results-count muted" aria-live="polite">

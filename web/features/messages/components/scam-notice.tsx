@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef } from "react";
 import { Link } from "react-router-dom";
-import { SAFETY_FEEDBACK_TEXTS, SAFETY_LINK_TEXT, SAFETY_NOTICES, SAFETY_TIP, type SafetyKind } from "@contract/safety";
+import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_LINK_TEXT, SAFETY_NOTICES, SAFETY_TIP, type SafetyKind } from "@contract/safety";
 import { paths } from "../../../config/paths";
 
 function ShieldIcon() {
@@ -81,13 +81,16 @@ export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = f
   );
 }
 
-/** In place of the notice just quieted: the thanks, and Undo (which gets the focus the button had). */
-export function SafetyConfirmation({ onUndo, busy = false, failed = false }: { onUndo: () => void; busy?: boolean; failed?: boolean }) {
+/**
+ * In place of the notice just quieted: the thanks naming the kind quieted (another kind's notice under
+ * the same message stays), and Undo (which gets the focus the button had).
+ */
+export function SafetyConfirmation({ kind, onUndo, busy = false, failed = false }: { kind: SafetyKind; onUndo: () => void; busy?: boolean; failed?: boolean }) {
   const undo = useRef<HTMLButtonElement>(null);
   useEffect(() => undo.current?.focus(), []);
   return (
-    <p className="scam-notice scam-notice-done" role="status">
-      <span>{SAFETY_FEEDBACK_TEXTS.confirmed}</span>{" "}
+    <p className="scam-notice scam-notice-done" role="status" data-kind={kind}>
+      <span>{SAFETY_CONFIRMED_TEXTS[kind]}</span>{" "}
       <button ref={undo} type="button" className="link-button" onClick={onUndo} disabled={busy} aria-label={SAFETY_FEEDBACK_TEXTS.undoLabel}>
         {SAFETY_FEEDBACK_TEXTS.undo}
       </button>

@@ -80,6 +80,23 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
     const el = logRef.current;
     if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) el.scrollTop = el.scrollHeight;
   }, [bottomKey, last?.sender_id, me, pending.length]);
+  // A notice that appears, changes or gives way to the thanks (or its error) changes the height under
+  // the messages: a reader at the bottom stays there, so the newest message's notice is never cut off.
+  const noticesKey = `${messages.map((m) => (m.sender_id === me ? "" : (noticeKindOf(m) ?? ""))).join()}|${safety.confirmed?.messageId ?? ""}|${safety.failedFor ?? ""}|${safety.undoFailed}`;
+  useLayoutEffect(() => {
+    const el = logRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [noticesKey]);
+  // The log gets shorter (a phone's keyboard or browser bar, a rotation): a reader at the bottom stays there.
+  useEffect(() => {
+    const el = logRef.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const loadOlder = () => {
     const el = logRef.current;
@@ -205,7 +222,7 @@ function MessageList({ messages, me, name, seenId, safety }: { messages: Message
                 <time dateTime={m.timestamp}>{timeLabel(m.timestamp)}</time>
               </span>
               {m.id === seenId && <span className="bubble-seen">Seen</span>}
-              {!mine && safety.confirmed?.messageId === m.id && <SafetyConfirmation onUndo={safety.undo} busy={safety.busy} failed={safety.undoFailed} />}
+              {!mine && safety.confirmed?.messageId === m.id && <SafetyConfirmation kind={safety.confirmed.kind} onUndo={safety.undo} busy={safety.busy} failed={safety.undoFailed} />}
               {!mine && noticeKindOf(m) && (
                 <SafetyNotice kind={noticeKindOf(m)!} messageId={m.id} onFine={() => safety.quiet(m.id, noticeKindOf(m)!)} busy={safety.busy} failed={safety.failedFor === m.id} focus={safety.refocus === m.id} onFocused={safety.refocused} />
               )}
