@@ -179,6 +179,15 @@ describe("browse: List / Map", () => {
     await waitFor(() => expect(within(map).queryByRole("group")).toBeNull());
   });
 
+  it("with no listings at all, the map shows the campus and no caption (the empty state below speaks)", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": page([]), "/api/v1/maps/config": config });
+    renderApp("/?view=map&university=1");
+    const map = await screen.findByRole("region", { name: "Map of these listings" });
+    expect(await within(map).findByRole("img", { name: "UF campus" })).toBeInTheDocument();
+    expect(await screen.findByText("No listings match your search")).toBeInTheDocument();
+    expect(screen.queryByText(/on the map yet|Each pin is within/)).toBeNull();
+  });
+
   it("draws the plain map without a campus when the config cannot be read", async () => {
     mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": page(listings) });
     renderApp("/?view=map");

@@ -59,6 +59,12 @@ export function BrowseMap({ listings, university, back, more = false }: BrowseMa
     return () => document.removeEventListener("keydown", onKey);
   }, [selected, close]);
 
+  const caption =
+    listings.length === 0
+      ? null
+      : pins.length === 0
+        ? "None of these listings is on the map yet. They are all listed below."
+        : `Each pin is within about 200 m of the place.${more ? ` Showing the ${listings.length} ${listings.length === 1 ? "listing" : "listings"} loaded so far; Load More below adds more.` : ""}${missing > 0 ? ` ${missing === 1 ? "1 listing has" : `${missing} listings have`} no location and ${missing === 1 ? "is" : "are"} only in the list below.` : ""}`;
   return (
     <div className="browse-map">
       <MapView
@@ -92,11 +98,8 @@ export function BrowseMap({ listings, university, back, more = false }: BrowseMa
           </div>
         )}
       </MapView>
-      <p className="map-caption muted">
-        {pins.length === 0
-          ? "None of these listings is on the map yet. They are all listed below."
-          : `Each pin is within about 200 m of the place.${more ? ` Showing the ${listings.length} ${listings.length === 1 ? "listing" : "listings"} loaded so far; Load More below adds more.` : ""}${missing > 0 ? ` ${missing === 1 ? "1 listing has" : `${missing} listings have`} no location and ${missing === 1 ? "is" : "are"} only in the list below.` : ""}`}
-      </p>
+      {/* No listings at all: the empty state below says so; the map shows the campus alone. */}
+      {caption && <p className="map-caption muted">{caption}</p>}
     </div>
   );
 }
