@@ -157,7 +157,7 @@ describe("Safety: a flagged conversation's participants", () => {
     ],
     reasons: ["identity_request"],
     reason_labels: ["Asks for identity documents, ID numbers or bank login"],
-    messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"] }],
+    messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"], scored: false }],
     feedback: [],
   };
 

@@ -225,7 +225,7 @@ describe("the staff Safety tab", () => {
       ],
       reasons: ["identity_request"],
       reason_labels: ["Asks for identity documents, ID numbers or bank login"],
-      messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"] }],
+      messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"], scored: false }],
       feedback: [{ user_id: "u3", name: "Sam Lee", kind: "identity", kind_label: "Identity documents or numbers", created_at: "2026-11-20T15:10:00.000Z" }],
     };
     fakeApi({

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_NOTICE, SAFETY_TIP, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../web/features/admin/api/admin-api";
+import { SCORED_NOTE } from "../../web/features/admin/components/safety-tab";
 import { callsOf, fakeApi, makeUser, renderApp } from "./render";
 
 const ME = "u1";
@@ -122,7 +123,10 @@ describe("the staff Safety tab", () => {
     ],
     reasons: ["off_platform_payment", "pay_before_viewing"],
     reason_labels: ["Payment off the platform (wire, payment app, gift cards, crypto)", "Money before a viewing"],
-    messages: [{ id: "m2", sender_id: "u2", text: "Can you send the deposit by Zelle before the viewing?", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["off_platform_payment", "pay_before_viewing"] }],
+    messages: [
+      { id: "m2", sender_id: "u2", text: "Can you send the deposit by Zelle before the viewing?", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["off_platform_payment", "pay_before_viewing"], scored: false },
+      { id: "m3", sender_id: "u2", text: "the app with the purple Z works, my bank has it", timestamp: "2026-11-20T15:06:00.000Z", reasons: ["off_platform_payment"], scored: true },
+    ],
     feedback: [],
   };
 
@@ -146,6 +150,9 @@ describe("the staff Safety tab", () => {
     expect(within(card).getByText("Money before a viewing")).toBeInTheDocument();
     expect(within(card).getByText("Payment off the platform (wire, payment app, gift cards, crypto)")).toBeInTheDocument();
     expect(within(card).getByText("Can you send the deposit by Zelle before the viewing?")).toBeInTheDocument();
+    // A line only the scored model flagged says so (issue 26); a rule's flag does not.
+    const lines = within(card).getAllByRole("listitem").filter((li) => li.closest("[aria-label='Flagged messages']"));
+    expect(lines.map((li) => within(li).queryByText(SCORED_NOTE) !== null)).toEqual([false, true]);
     await user.click(within(card).getByRole("button", { name: "Mark reviewed" }));
     expect(await screen.findByText("No flagged conversations to review.")).toBeInTheDocument();
     await waitFor(() => expect(callsOf(calls, "POST /api/v1/admin/safety/c9/review")).toHaveLength(1));

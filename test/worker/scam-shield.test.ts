@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import corpus from "../fixtures/scam-corpus.json";
 import type { Conversation, Message, MessagesResponse } from "../../worker/contract/messages";
 import { SCAM_REASONS, type SafetyQueueResponse, type SafetyReviewResponse, type ScamReason } from "../../worker/contract/safety";
-import { scanMessage, scoreCorpus, type CorpusCase } from "../../worker/services/scam-shield";
+import { ruleReasons, scanMessage, scoreCorpus, type CorpusCase } from "../../worker/services/scam-shield";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { connect, open } from "./sockets";
 
@@ -159,6 +159,26 @@ describe("a flagged message", () => {
     expect(item.messages[0]).toMatchObject({ sender_id: b.user.id, reasons: ["off_platform_payment", "pay_before_viewing"] });
     // Only flagged lines: the clean hello is not there.
     expect(conversations.find((x) => x.conversation_id === first)!.messages.map((m) => m.text)).toEqual(["Yes! text me at (512) 555-0199"]);
+  });
+
+  it("a line only the scored model flags is stored and queued as such: the reason for the notice, 'scored' for staff", async () => {
+    const [owner, renter] = await Promise.all([user("scored-owner"), user("scored-renter")]);
+    const id = await conversationOf(renter, owner);
+    const byModel = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    expect(ruleReasons(byModel)).toEqual([]);
+    const sent = await json<Message>(await sendText(owner, id, byModel));
+    await tick();
+    const byRule = await json<Message>(await sendText(owner, id, SCAM));
+    const stored = await env.DB.prepare("SELECT safety_flags FROM messages WHERE id = ?").bind(sent.id).first<{ safety_flags: string }>();
+    expect(JSON.parse(stored!.safety_flags)).toEqual(["off_platform_payment", "scored"]);
+    // The recipient sees the payment notice; the marker is no reason anywhere.
+    expect((await messagesAs(renter, id)).find((m) => m.id === sent.id)).toMatchObject({ safety_notice: true, safety_kind: "payment" });
+    const item = (await queue()).conversations.find((x) => x.conversation_id === id)!;
+    expect(item.reasons).toEqual(["off_platform_payment", "pay_before_viewing"]);
+    expect(item.messages.map((m) => [m.id, m.reasons, m.scored])).toEqual([
+      [sent.id, ["off_platform_payment"], true],
+      [byRule.id, ["off_platform_payment", "pay_before_viewing"], false],
+    ]);
   });
 
   it("pages the queue with a cursor and refuses a forged one with 400", async () => {

@@ -52,6 +52,25 @@ export function safetyKindOf(reasons: readonly ScamReason[], quieted: ReadonlySe
   return SAFETY_KINDS.find((k) => kinds.has(k) && !quieted.has(k)) ?? null;
 }
 
+/**
+ * Stored beside a message's reasons when the scam shield's scored model found them and no rule did
+ * (issue 26, decision 015), so staff can tell the two apart. Never a reason: parseScamReasons skips it.
+ */
+export const SCORED_FLAG = "scored";
+/** What a message stores: its reasons, and the scored marker when the model found them. */
+export type StoredFlag = ScamReason | typeof SCORED_FLAG;
+
+/** Whether stored JSON flags carry the scored marker (bad JSON reads as no). */
+export function isScoredFlags(json: string | null | undefined): boolean {
+  if (!json) return false;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) && parsed.includes(SCORED_FLAG);
+  } catch {
+    return false;
+  }
+}
+
 /** Stored JSON reasons, known ones only, in SCAM_REASONS order (bad JSON reads as none). */
 export function parseScamReasons(json: string | null | undefined): ScamReason[] {
   if (!json) return [];
@@ -155,6 +174,8 @@ export interface SafetyFlaggedMessage {
   text: string;
   timestamp: string;
   reasons: ScamReason[];
+  /** Found by the scored model, no rule matched (issue 26): staff read it as a weaker signal. */
+  scored: boolean;
 }
 
 /** A flagged conversation not yet reviewed (or flagged again since its review). */

@@ -39,7 +39,7 @@ import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { sendEmail } from "./email";
 import { newMessageEmail } from "./email-templates";
-import { scanMessage } from "./scam-shield";
+import { scanForStorage } from "./scam-shield";
 import { signSocketTicket } from "./tokens";
 
 /** Hands work to the runtime to finish after the answer (ExecutionContext.waitUntil). */
@@ -207,7 +207,7 @@ export async function sendMessage(
   let row: MessageRow;
   try {
     // Scam shield: a match is stored and queued for staff, and the message is still delivered.
-    row = await insertMessage(db, conversation.id, sender.id, text, scanMessage(text), claim);
+    row = await insertMessage(db, conversation.id, sender.id, text, scanForStorage(text), claim);
   } catch (err) {
     // The same key arrived at the same moment (or the lookup read a replica behind the primary) and
     // its twin was stored first: answer the twin, read from the primary, which has it.

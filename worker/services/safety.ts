@@ -5,6 +5,7 @@
 import type { Pagination } from "../contract/listings";
 import {
   isSafetyKind,
+  isScoredFlags,
   parseScamReasons,
   SAFETY_FEEDBACK_TEXTS,
   SAFETY_KIND_LABELS,
@@ -49,7 +50,7 @@ export async function safetyQueue(db: Db, cursor: SafetyCursor | null, limit: nu
       reason_labels: reasons.map((x) => SCAM_REASON_LABELS[x]),
       messages: messages
         .filter((m) => m.conversation_id === r.id)
-        .map((m) => ({ id: m.id, sender_id: m.sender_id, text: m.text, timestamp: m.created_at, reasons: parseReasons(m.safety_flags) })),
+        .map((m) => ({ id: m.id, sender_id: m.sender_id, text: m.text, timestamp: m.created_at, reasons: parseReasons(m.safety_flags), scored: isScoredFlags(m.safety_flags) })),
       feedback: feedback
         .filter((f) => f.conversation_id === r.id && isSafetyKind(f.kind))
         .map((f) => ({

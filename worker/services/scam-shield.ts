@@ -19,8 +19,8 @@
  *  - A phone number or an email address in a message flags as moving the talk elsewhere; so do
  *    WhatsApp, Telegram, WeChat, Kik, Signal (as an app) and "text me at ...".
  */
-import type { ScamReason } from "../contract/safety";
-import { SCAM_REASONS } from "../contract/safety";
+import type { ScamReason, StoredFlag } from "../contract/safety";
+import { SCAM_REASONS, SCORED_FLAG } from "../contract/safety";
 import { scoredReason } from "./scam-model";
 
 // ---------------------------------------------------------------------------------------------
@@ -431,10 +431,15 @@ function looksLikeMoneyOrDate(plain: string): boolean {
  * (scam-model.ts) may flag, never over a refusal or a warning about someone else.
  */
 export function scanMessage(text: string): ScamReason[] {
+  return scanForStorage(text).filter((f): f is ScamReason => f !== SCORED_FLAG);
+}
+
+/** What messaging stores: the reasons, and the scored marker when the model, not a rule, found them. */
+export function scanForStorage(text: string): StoredFlag[] {
   const { reasons, words, cleared } = readRules(text);
   if (reasons.length > 0 || cleared || !words) return reasons;
   const scored = scoredReason(words);
-  return scored ? [scored] : [];
+  return scored ? [scored, SCORED_FLAG] : [];
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */

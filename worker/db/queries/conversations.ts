@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
-import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type ScamReason } from "../../contract/safety";
+import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type ScamReason, type StoredFlag } from "../../contract/safety";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
@@ -295,7 +295,7 @@ export interface ClientKeyClaim {
  * holding it from before the window gives it up in the same batch; a message holding it within the
  * window makes the whole batch fail on messages_sender_client_key_unique (isUniqueViolation).
  */
-export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly ScamReason[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
+export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly StoredFlag[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
   const now = isoNow();
   const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
   const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, createdAt: now };

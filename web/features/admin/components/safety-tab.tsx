@@ -2,6 +2,9 @@ import type { SafetyQueueItem } from "@contract/safety";
 import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useReviewSafety, useSafetyQueue } from "../api/safety-api";
+
+/** Under a line the scored model flagged and no rule matched (issue 26): a weaker signal, worth a read. */
+export const SCORED_NOTE = "Found by the scored model; no rule matched. Read it in context before acting.";
 import { formatStaffTime } from "../lib/format";
 
 /** How the queue names a participant whose account is gone (contract/safety.ts): no card to open. */
@@ -73,6 +76,7 @@ export function SafetyTab({ onShowUser }: { onShowUser: (userId: string) => void
                       {names.get(m.sender_id) ?? "Deleted user"} · <time dateTime={m.timestamp}>{formatStaffTime(m.timestamp)}</time>
                     </p>
                     <p className="prewrap">{m.text}</p>
+                    {m.scored && <p className="muted admin-safety-scored">{SCORED_NOTE}</p>}
                   </li>
                 ))}
               </ul>
