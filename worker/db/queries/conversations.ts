@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
-import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type ScamReason, type StoredFlag } from "../../contract/safety";
+import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type StoredFlag } from "../../contract/safety";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
