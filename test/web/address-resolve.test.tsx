@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import { ListingDetailsDialog, NO_LOCATION_REASON } from "../../web/features/admin/components/listing-details-dialog";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp } from "./render";
+import { callsOf, fakeApi, makeAdminListing, makeOwnerListing, makeUser, renderApp } from "./render";
 
 const API = "/api/v1";
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
@@ -141,10 +141,7 @@ describe("the address field's resolve step", () => {
 });
 
 describe("staff's listing details", () => {
-  const adminListing = (overrides: Partial<AdminListing>): AdminListing => {
-    const listing = makeOwnerListing({ id: "p1", title: "Room p1", ...overrides });
-    return { ...listing, price: listing.monthly_rent, location: listing.address, rent_check_median: null, revision: 0, price_check: { comparables: 0, median: null, far_below: false, approved_rent: null }, ...overrides };
-  };
+  const adminListing = (overrides: Partial<AdminListing>) => makeAdminListing("p1", overrides);
   const details = (listing: AdminListing) =>
     render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>

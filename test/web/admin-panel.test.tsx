@@ -1,23 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AdminListing } from "@contract/admin";
 import { adminSession } from "../../web/features/admin/api/admin-api";
 import { formatStaffTime } from "../../web/features/admin/lib/format";
-import { callsTo, makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
-
-function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
-  const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
-  return {
-    ...listing,
-    price: listing.monthly_rent,
-    location: listing.address,
-    rent_check_median: null,
-    revision: 0,
-    price_check: { comparables: 0, median: null, far_below: false, approved_rent: null },
-    ...overrides,
-  };
-}
+import { callsTo, makeAdminListing as adminListing, makeUser, mockFetch, renderApp } from "./render";
 
 const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }] } };
 const signedInRoutes = { "/api/v1/admin/tables": { tables: ["users"] }, "/api/v1/admin/stats": stats, "/api/v1/admin/audit": { audit: [] } };

@@ -2,24 +2,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdminListing } from "@contract/admin";
 import { adminSession } from "../../web/features/admin/api/admin-api";
 import { waitText } from "../../web/features/admin/components/login-view";
 import { countAxis, formatStaffTime, staffTimeZoneNote } from "../../web/features/admin/lib/format";
-import { callsTo, makeOwnerListing, mockFetch, renderApp } from "./render";
-
-function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
-  const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
-  return {
-    ...listing,
-    price: listing.monthly_rent,
-    location: listing.address,
-    rent_check_median: null,
-    revision: 0,
-    price_check: { comparables: 0, median: null, far_below: false, approved_rent: null },
-    ...overrides,
-  };
-}
+import { callsTo, makeAdminListing as adminListing, mockFetch, renderApp } from "./render";
 
 const growth = (users: number[]) => users.map((n, i) => ({ date: `2026-01-${String(i + 1).padStart(2, "0")}`, users: n }));
 const statsWith = (users: number[]) => ({ stats: { users: 1, listings: 0, conversations: 0, messages: 0, user_growth: growth(users) } });

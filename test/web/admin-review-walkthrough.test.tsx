@@ -9,20 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import type { SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../web/features/admin/api/admin-api";
-import { makeOwnerListing, makeUser, mockFetch, renderApp } from "./render";
-
-function adminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
-  const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
-  return {
-    ...listing,
-    price: listing.monthly_rent,
-    location: listing.address,
-    rent_check_median: null,
-    revision: 0,
-    price_check: { comparables: 0, median: null, far_below: false, approved_rent: null },
-    ...overrides,
-  };
-}
+import { makeAdminListing as adminListing, makeUser, mockFetch, renderApp } from "./render";
 
 const signedInRoutes = {
   "/api/v1/admin/tables": { tables: ["users"] },

@@ -1,3 +1,4 @@
+import type { AdminListing } from "@contract/admin";
 import { render } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
@@ -71,6 +72,20 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     user_first_name: "Jordan",
     user_last_name: "Kim",
     user_avatar_url: null,
+    ...overrides,
+  };
+}
+
+/** A listing as staff read it (admin views add price and location aliases, the price check and the revision). */
+export function makeAdminListing(id: string, overrides: Partial<AdminListing> = {}): AdminListing {
+  const listing = makeOwnerListing({ id, title: `Room ${id}`, monthly_rent: 700, ...overrides });
+  return {
+    ...listing,
+    price: listing.monthly_rent,
+    location: listing.address,
+    rent_check_median: null,
+    revision: 0,
+    price_check: { comparables: 0, median: null, far_below: false, approved_rent: null },
     ...overrides,
   };
 }
