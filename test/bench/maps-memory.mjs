@@ -9,7 +9,7 @@
  *    streamed and written to the edge cache), then the same again (hits);
  *  - CONCURRENCY simultaneous `bytes=0-` requests (each capped at MAP_RANGE_MAX_BYTES).
  *  - a control: as many requests to /api/version (no storage), for what local workerd keeps per request.
- * Run: `node test/bench/maps-memory.mjs` (BENCH_SKIP_BUILD=1 reuses dist/, BENCH_PORT 8796;
+ * Run: `node test/bench/maps-memory.mjs` (BENCH_SKIP_BUILD=1 reuses dist/, BENCH_PORT 8797;
  * MAPS_BENCH_TILES, 200). Exits non-zero when a request answers other than expected, or when workerd's
  * peak grows by more than the archive's size / 4 over the no-Range, open and huge-range requests or the
  * concurrent burst (a route that buffers the archive grows by about the archive per request). Local
@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyMigrations, buildSpa, ensureDevVars, OFFLINE_ENV, ROOT, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
 
-const port = Number(process.env.BENCH_PORT ?? 8796);
+const port = Number(process.env.BENCH_PORT ?? 8797);
 const base = `http://127.0.0.1:${port}`;
 const ARCHIVE_MB = Number(process.env.MAPS_BENCH_MB ?? 256);
 const TILES = Number(process.env.MAPS_BENCH_TILES ?? 200);
