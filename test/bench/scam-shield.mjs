@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Scam shield figures: precision and recall of worker/services/scam-shield.ts (rules, then the scored
- * model of scam-model.ts) on the tuning corpora (test/fixtures/scam-corpus.json by reason,
+ * model of scam-model.ts, scored by test/bench/scam-scoring.ts) on the tuning corpora (test/fixtures/scam-corpus.json by reason,
  * scam-corpus-tuning.json by kind) and, reported, on the two held-out corpora never used to tune or train
  * it (scam-corpus-holdout.json, scam-corpus-blind.json); the model's size, cost per message and whether
  * it is up to date with the tuning corpora. The TS modules are bundled with esbuild to a temporary .mjs
@@ -28,7 +28,15 @@ export async function scamShieldFigures() {
   const dir = mkdtempSync(join(tmpdir(), "campusnest-scam-shield-"));
   try {
     const outfile = join(dir, "scam-shield.mjs");
-    await build({ entryPoints: [join(ROOT, "worker/services/scam-shield.ts")], bundle: true, format: "esm", platform: "neutral", outfile, logLevel: "warning" });
+    // The shield with the scoring (test/bench/scam-scoring.ts, kept out of the worker's bundle).
+    await build({
+      stdin: { contents: 'export * from "./worker/services/scam-shield.ts"; export * from "./test/bench/scam-scoring.ts";', resolveDir: ROOT, loader: "ts" },
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      outfile,
+      logLevel: "warning",
+    });
     const { scoreCorpus, scoreKinds, ruleReasons, shieldWords } = await import(pathToFileURL(outfile).href);
     const modelOut = join(dir, "scam-model.mjs");
     await build({ entryPoints: [join(ROOT, "worker/services/scam-model.ts")], bundle: true, format: "esm", platform: "neutral", outfile: modelOut, logLevel: "warning" });

@@ -157,3 +157,39 @@ describe("demo data", () => {
     expect(new Set(results.map((r) => r.owner_status))).toEqual(new Set(["verified"]));
   });
 });
+
+describe("demo data and the edge cache", () => {
+  const browse = async () => {
+    const res = await api("/api/v1/subleases");
+    expect(res.status).toBe(200);
+    return { status: res.headers.get("X-Edge-Cache"), ids: (await json<{ data: { id: string }[] }>(res)).data.map((l) => l.id) };
+  };
+  const home = async () => {
+    const res = await api("/");
+    expect(res.status).toBe(200);
+    return { status: res.headers.get("X-Edge-Cache"), html: await res.text() };
+  };
+
+  it("never serves the empty first page cached before or while seeding once the seed is in", async () => {
+    await env.DB.exec("DELETE FROM listing_photos; DELETE FROM listings; DELETE FROM users;");
+    // The newcomer's first view, before the data is in: empty, and stored at the edge.
+    expect(await browse()).toEqual({ status: "MISS", ids: [] });
+    expect((await home()).html).toContain("No listings match your search");
+    expect((await browse()).status).toBe("HIT");
+    expect((await home()).status).toBe("HIT");
+
+    // Requests while the seed runs (answered from the old entries or not: either way not afterwards).
+    const seeding = seedDemoData(env, [{ name: "01-bedroom.jpg", data: JPEG_BASE64 }]);
+    const during = await Promise.all([browse(), home()]);
+    expect(during.map((r) => r.status).every((s) => s === "HIT" || s === "MISS" || s === "STALE")).toBe(true);
+    expect((await seeding).seeded).toBe(true);
+
+    const after = await browse();
+    expect(after.status).toBe("MISS");
+    expect(after.ids.length).toBeGreaterThan(0);
+    const page = await home();
+    expect(page.status).toBe("MISS");
+    expect(page.html).not.toContain("No listings match your search");
+    expect(page.html).toContain(`/listing/${after.ids[0]}`);
+  });
+});

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import tuning from "../fixtures/scam-corpus-tuning.json";
 import { SCAM_REASONS } from "../../worker/contract/safety";
 import { modelFeatures, scoreWords, type ScamModel } from "../../worker/services/scam-model";
-import { ruleReasons, scanMessage, shieldWords, type KindCase } from "../../worker/services/scam-shield";
+import { ruleReasons, scanMessage, shieldWords } from "../../worker/services/scam-shield";
+import type { KindCase } from "../bench/scam-scoring";
 
 describe("what the model reads", () => {
   it("words and adjacent pairs, with sums, long numbers and links as placeholders", () => {

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import tuning from "../fixtures/scam-corpus-tuning.json";
-import { scanMessage, scoreKinds, type KindCase } from "../../worker/services/scam-shield";
+import { scanMessage } from "../../worker/services/scam-shield";
+import { scoreKinds, type KindCase } from "../bench/scam-scoring";
 
 const cases = tuning.cases as KindCase[];
 

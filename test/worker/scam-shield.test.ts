@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import corpus from "../fixtures/scam-corpus.json";
 import type { Conversation, Message, MessagesResponse } from "../../worker/contract/messages";
 import { SCAM_REASONS, type SafetyQueueResponse, type SafetyReviewResponse, type ScamReason } from "../../worker/contract/safety";
-import { ruleReasons, scanMessage, scoreCorpus, type CorpusCase } from "../../worker/services/scam-shield";
+import { ruleReasons, scanMessage } from "../../worker/services/scam-shield";
+import { scoreCorpus, type CorpusCase } from "../bench/scam-scoring";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { connect, open } from "./sockets";
 

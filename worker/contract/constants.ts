@@ -73,6 +73,14 @@ export const FRESHNESS = {
   askBatch: 50,
 } as const;
 
+/**
+ * The longest byte range of the basemap archive one request gets (decision 024): a longer one is
+ * answered with its first MAP_RANGE_MAX_BYTES (206, Content-Range says which). PMTiles readers ask for
+ * the 16 KB header, then directories and tiles, each well under it; an archive whose tiles or leaf
+ * directories are bigger needs a bigger value. It bounds what one request streams and caches.
+ */
+export const MAP_RANGE_MAX_BYTES = 1_048_576;
+
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DEV_CONSOLE_LINES = 50;

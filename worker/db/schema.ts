@@ -457,9 +457,10 @@ export const messages = sqliteTable(
 );
 
 /**
- * Issue 26: a recipient said "This is fine" about one kind of safety notice in one conversation: their
- * view of it has no notice of that kind any more. One row per conversation, user and kind (idempotent);
- * staff read them beside the reasons in the Safety queue.
+ * A recipient said "This is fine" under the notice of one kind on one message (decision 015): their view
+ * has no notice of that kind on that message, nor on the same sender's messages whose reasons of that
+ * kind the dismissed one had too (a new reason shows again). One row per conversation, user, message and
+ * kind (idempotent); staff read them beside the reasons in the Safety queue. Migration 0023.
  */
 export const safetyFeedback = sqliteTable(
   "safety_feedback",
@@ -470,11 +471,14 @@ export const safetyFeedback = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
     /** contract/safety SAFETY_KINDS */
     kind: text("kind").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.userId, t.kind] })],
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId, t.messageId, t.kind] })],
 );
 
 export const feedback = sqliteTable(

@@ -26,7 +26,7 @@ import {
   toMessage,
   unreadCount,
   findMessageByClientKey,
-  quietedKinds,
+  dismissalsOf,
   type ConversationRow,
   type MessageRow,
 } from "../db/queries/conversations";
@@ -216,9 +216,9 @@ export async function sendMessage(
     return { message: replayOf(twin, sender.id, conversation.id, text), created: false };
   }
   const message = toMessage(row, sender.id);
-  // The recipient's view leaves out the notice kinds they said were fine here (issue 26).
-  const quieted = row.safetyFlags ? await quietedKinds(db, conversation.id, recipient.id) : undefined;
-  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, quieted)));
+  // The recipient's view leaves out the notices their "This is fine"s cover (decision 015).
+  const dismissed = row.safetyFlags ? await dismissalsOf(db, conversation.id, recipient.id) : undefined;
+  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, dismissed)));
   return { message, created: true };
 }
 

@@ -8,6 +8,7 @@ import { fairGenderPreference } from "../../contract/policies";
 import { badRequest } from "../../lib/errors";
 import { distanceToCampus, pointOf, type LatLng } from "../../lib/geo-distance";
 import { newId } from "../../lib/ids";
+import { purgeListingCache } from "../../services/edge-cache";
 import { hashPassword } from "../../services/passwords";
 import { IMMUTABLE } from "../../services/storage";
 import { createDb } from "../client";
@@ -222,5 +223,8 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)
+  // may sit in the edge cache: the new listings generation refuses it from now on (decision 016).
+  await purgeListingCache([], db);
   return { seeded: true, users: userRows.length, listings: listingRows.length, photos: exteriors.length + interiors.length };
 }
