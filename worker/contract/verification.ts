@@ -1,3 +1,4 @@
+import { LIMITS, megabytes } from "./constants";
 import { visibleText, z } from "./zod";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
@@ -34,7 +35,7 @@ export interface VerificationStatus {
 
 export const VERIFICATION_MESSAGES = {
   invalidType: "Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.",
-  tooLarge: "File size too large. Maximum size is 10MB.",
+  tooLarge: `File size too large. Maximum size is ${megabytes(LIMITS.documentMaxBytes)}.`,
   missing: "Please select a document to upload.",
   pending: "You have a pending verification request",
   alreadyVerified: "You are already verified",
