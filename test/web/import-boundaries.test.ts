@@ -1,6 +1,6 @@
 /**
- * The import boundaries of the SPA (docs/decisions/011) and of the worker's zones (issue 23,
- * architecture.md "Code layout"), checked through the project's own eslint.config.js: a rule that
+ * The import boundaries of the SPA (docs/decisions/011) and of the worker's zones (architecture.md
+ * "Code layout"), checked through the project's own eslint.config.js: a rule that
  * silently stops applying (flat config replaces a rule's options per block) fails here, not in a review.
  */
 import { ESLint } from "eslint";
@@ -155,5 +155,29 @@ describe("worker zones", () => {
     const source = 'import { getListing } from "../../services/listings";\nexport const f = (c) => getListing(c.var.db, c.env.BUCKET);\n';
     expect(await lintErrors("worker/routes/listings/example.ts", source, "no-restricted-syntax")).toEqual([]);
     expect(await lintErrors("worker/services/example.ts", 'export const f = (env) => env.DB.prepare("SELECT 1");', "no-restricted-syntax")).toEqual([]);
+  });
+});
+
+describe("comments say why inside the repository", () => {
+  const ISSUE = "not an issue number";
+  const SPEC = "not a section of the spec";
+  it.each([
+    ["worker/services/example.ts", "// Fresh listings (issue 13): paused after three weeks.\nexport const x = 1;\n", ISSUE],
+    ["web/features/browse/components/example.tsx", "/** The Featured row (Issue #25, item 5). */\nexport const x = 1;\n", ISSUE],
+    ["party/example.ts", "/* see issues 14 and 24 */\nexport const x = 1;\n", ISSUE],
+    ["test/worker/example.test.ts", "// issue 22: paid means paid\nexport const x = 1;\n", ISSUE],
+    ["web/lib/example.ts", "/** The signed-in session (spec, section 4). */\nexport const x = 1;\n", SPEC],
+    ["worker/contract/example.ts", "// Who may message whom (spec section 8).\nexport const x = 1;\n", SPEC],
+  ])("%s: a comment citing a tracker or a spec section is refused", async (file, source, refusal) => {
+    expect(await lintErrors(file, source, "house/no-issue-comments")).toEqual([expect.stringContaining(refusal)]);
+  });
+
+  it.each([
+    ["worker/services/example.ts", "// Fresh listings (docs/decisions/015): paused after three weeks.\nexport const x = 1;\n"],
+    ["web/lib/example.ts", "/** The signed-in session (docs/product-rules.md \"Session\"). */\nexport const x = 1;\n"],
+    // Only comments: a string that names an issue is data, and "issue" without a number is a word.
+    ["web/lib/example.ts", 'export const x = "issue 25";\n// An issue with the cache: it is keyed by user.\n'],
+  ])("%s: a comment citing the repository, or code that is no comment, passes", async (file, source) => {
+    expect(await lintErrors(file, source, "house/no-issue-comments")).toEqual([]);
   });
 });

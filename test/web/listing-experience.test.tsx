@@ -1,4 +1,4 @@
-/** Issue 12, items 6-11: the listing form's first minutes, own listings, browse chips and count, the listing page on a phone. */
+/** The listing form's first minutes, own listings, browse chips and count, the listing page on a phone. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,7 +18,7 @@ describe("listing form", () => {
     const ui = userEvent.setup();
     renderApp("/create", { token: "t", user: verified });
     const title = await screen.findByLabelText("Title");
-    // Never cut silently (issue 25, item 4): no hard limit on the box.
+    // Never cut silently: no hard limit on the box.
     expect(title).not.toHaveAttribute("maxLength");
     await ui.click(screen.getByRole("button", { name: "Submit listing" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();

@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 4 in the SPA: the notice's wording per kind (and the payment one for a message without
+ * Safety notices in the SPA (docs/decisions/015): the notice's wording per kind (and the payment one for a message without
  * a kind), "This is fine" (its accessible name and description), the confirmation with Undo, the
  * quieted notice, the safety page's new sections and the staff tab's feedback.
  */

@@ -301,7 +301,7 @@ describe("create, edit, delete", () => {
     expect(rent.status).toBe(200);
     expect((await json<OwnerListingResponse>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
 
-    // Material changes (listing-visibility.test.ts has each rule, issue 22 and decision 015).
+    // Material changes (listing-visibility.test.ts has each rule; docs/decisions/015).
     const title = await api("/api/v1/subleases/b02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "Renamed studio" }) }));
     expect((await json<OwnerListingResponse>(title)).data.verification_status).toBe("pending");
     await env.DB.prepare("UPDATE listings SET verification_status = 'approved', status = 'available' WHERE id IN ('b02', 'b09')").run();

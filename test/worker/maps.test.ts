@@ -1,4 +1,4 @@
-/** Maps (issue 27): the basemap archive by range from R2, the map's config, and the public's approximate point. */
+/** Maps (docs/decisions/024): the basemap archive by range from R2, the map's config, and the public's approximate point. */
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";

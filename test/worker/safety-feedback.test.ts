@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 4: the recipient's notice per kind and "This is fine". The detector is being rewritten
+ * The recipient's notice (docs/decisions/015) per kind and "This is fine". The detector is being rewritten
  * beside this, so most flags are written straight into the stored message (as insertMessage would) and
  * the live push is checked against whatever scanMessage answers: these tests check the payload per kind
  * and per viewer (lists, send answer, room push), the feedback route (who may call it, idempotent under
@@ -14,7 +14,7 @@ import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { connect, open } from "./sockets";
 
 const BASE = "/api/v1/messages";
-/** Flagged as a payment scam by any version of the rules (issue 13's first example). */
+/** Flagged as a payment scam by any version of the rules (the first example the shield was built for). */
 const SCAM = "Can you send the deposit by Zelle before the viewing?";
 let texts = 0;
 const plain = () => `Hi! Is Saturday ok for a viewing? (${++texts})`;

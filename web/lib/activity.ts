@@ -1,5 +1,5 @@
 /**
- * Polling while a room's socket is down (spec, section 9): the conversation list every 30 s (60 s when
+ * Polling while a room's socket is down (docs/product-rules.md "Timings and sizes"): the conversation list every 30 s (60 s when
  * idle), the open conversation every 15 s (30 s idle), the unread count every 30 s. Idle means no
  * pointer, key, scroll or visibility activity for 5 minutes. With the socket open, nothing polls.
  */

@@ -1,6 +1,6 @@
 /**
  * An owner's calls on their own listings (the profile, the edit form, the listing page's freshness
- * notices, staff's delete): apart from listings-api.ts, which the home page loads (issue 25's budget).
+ * notices, staff's delete): apart from listings-api.ts, which the home page loads (the first load's budget, docs/decisions/023).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";

@@ -49,7 +49,7 @@ const subscribe = (l: () => void) => {
 /**
  * The server's snapshot is the store's first state itself, not an equal copy: hydration compares
  * them by identity, and a copy made React re-render the whole page at once, unsliced, right after
- * hydrating it (200 ms at 4x on a phone, issue 24).
+ * hydrating it (200 ms at 4x on a phone, docs/decisions/023).
  */
 const serverState: PromptState = state;
 

@@ -32,7 +32,7 @@ export const messageSchema = z.object({
    */
   safety_notice: z.boolean().default(false),
   /**
-   * Issue 26: which notice the recipient sees (contract/safety `safetyKindOf`: the most serious kind of
+   * Which notice the recipient sees (contract/safety `safetyKindOf`: the most serious kind of
    * the message's reasons that this viewer has not quieted with "This is fine"), or null for no notice.
    * Always null for the sender; the server always sends it, set exactly when safety_notice is true (a
    * client reading a message without it shows the payment notice for safety_notice, as before).

@@ -16,7 +16,7 @@ export const PROMOTION_PLAN = {
   days: 7,
 } as const;
 
-/** The spec's texts (section 8, Promotion and Billing). */
+/** The product's promotion and billing texts (docs/product-rules.md "Wording"). */
 export const PROMOTION_MESSAGES = {
   noListing: "No listing ID provided",
   signIn: "Please log in to promote a listing",

@@ -5,7 +5,7 @@ export interface NotificationSettings {
   email_on_message: boolean;
   email_on_listing_review: boolean;
   email_on_verification_review: boolean;
-  /** Saved-search alerts (issue 15). */
+  /** Saved-search alerts (docs/decisions/020). */
   email_on_saved_search: boolean;
 }
 

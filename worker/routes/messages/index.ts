@@ -62,7 +62,7 @@ export const messagesRoutes = createRouter()
     return c.json<ConversationResponse>({ data: await conversationWith(c.var.db, user.id, c.req.param("userId")) });
   })
 
-  // One conversation and whether the caller may write in it (issue 25, item 3): also one with someone
+  // One conversation and whether the caller may write in it: also one with someone
   // the caller blocked, which the lists leave out.
   .get("/conversations/:id", async (c) => {
     const user = await requireUser(c);
@@ -87,7 +87,7 @@ export const messagesRoutes = createRouter()
     return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, quieted)), pagination });
   })
 
-  // "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for
+  // "This is fine" under a safety notice (docs/decisions/015): quiets that kind of notice in this conversation for
   // the caller; DELETE takes it back (Undo). Both idempotent.
   .post("/conversations/:id/safety-feedback", async (c) => {
     const user = await requireUser(c);

@@ -63,7 +63,7 @@ export const sendMessage = (conversationId: string, text: string, key: string) =
 export const markConversationRead = (conversationId: string) =>
   apiRequest<MarkReadResponse>(`messages/conversations/${enc(conversationId)}/read`, { method: "POST" });
 
-/** "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for me. */
+/** "This is fine" under a safety notice (docs/decisions/015): quiets that kind of notice in this conversation for me. */
 export const quietSafetyNotices = (conversationId: string, kind: SafetyKind) =>
   apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback`, { method: "POST", body: { kind } });
 

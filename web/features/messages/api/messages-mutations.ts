@@ -20,7 +20,7 @@ export interface PendingMessage extends UnsentMessage {
 
 /** The answer to a message for someone who blocked the sender. */
 const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
-/** The answer to a message from someone who blocked the recipient (issue 25, item 3): "Unblock {name} to send messages." */
+/** The answer to a message from someone who blocked the recipient: "Unblock {name} to send messages." */
 const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message.startsWith("Unblock ");
 
 /**
@@ -33,7 +33,7 @@ const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.sta
 export function useSendMessage(conversationId: string, me: string, thread: readonly Message[]) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingMessage[]>(() => readUnsent(me, conversationId).map((u) => ({ ...u, status: "failed" })));
-  /** The other person blocked me (issue 13): the composer gives way to the reason. */
+  /** The other person blocked me (docs/decisions/015): the composer gives way to the reason. */
   const [blocked, setBlocked] = useState(false);
 
   useEffect(() => writeUnsent(me, conversationId, pending), [me, conversationId, pending]);
@@ -142,7 +142,7 @@ export interface SafetyConfirmation {
 }
 
 /**
- * "This is fine" under a safety notice (issue 26): the server quiets that kind of notice in this
+ * "This is fine" under a safety notice (docs/decisions/015): the server quiets that kind of notice in this
  * conversation for me; the thread drops those notices at once and is refetched (a message with another
  * reason too may then show that notice). Undo takes it back and refetches.
  */
