@@ -63,6 +63,16 @@ function sourcesUnder(dir: string): string[] {
   });
 }
 
+/**
+ * A field's counter shows its limit: each `limit={...}` (and `isOverLimit(text, ...)`) of one source file
+ * that is a number typed there, directly or through a local constant, rather than a contract constant.
+ */
+export function retypedFieldLimits(file: string, source: string): string[] {
+  const localNumbers = new Set([...source.matchAll(/\bconst ([A-Za-z_$][\w$]*)\s*=\s*[\d_]+\s*;/g)].map((m) => m[1]!));
+  const uses = [...source.matchAll(/\blimit=\{\s*([^}]+?)\s*\}/g), ...source.matchAll(/\bisOverLimit\([^,]+,\s*([^)]+?)\s*\)/g)];
+  return uses.map((m) => m[1]!).filter((value) => /^[\d_]+$/.test(value) || localNumbers.has(value)).map((value) => `${file}: ${value}`);
+}
+
 describe("numbers on screen", () => {
   it("finds a retyped limit in text, and none in text built from the constants", () => {
     const file = "web/features/example/components/example.tsx";
@@ -89,5 +99,18 @@ describe("numbers on screen", () => {
   it("web/ states no limit that is not built from the contract's constants", () => {
     const hits = sourcesUnder("web").flatMap((file) => retypedNumbers(file, readFileSync(file, "utf8")));
     expect(hits.map((h) => `${h.file}:${h.line}: ${h.text}`)).toEqual([]);
+  });
+
+  it("finds a field limit typed in the SPA, directly or through a local constant", () => {
+    const file = "web/features/example/components/example.tsx";
+    expect(retypedFieldLimits(file, "const NAME_MAX = 50;\n<TextField limit={NAME_MAX} />")).toEqual([`${file}: NAME_MAX`]);
+    expect(retypedFieldLimits(file, "<TextAreaField limit={1000} />")).toEqual([`${file}: 1000`]);
+    expect(retypedFieldLimits(file, "const NOTES_MAX = 1_000;\nif (isOverLimit(notes.trim(), NOTES_MAX)) return;")).toEqual([`${file}: NOTES_MAX`]);
+    expect(retypedFieldLimits(file, "<TextField limit={LIMITS.nameMax} />\nisOverLimit(text, SAVED_SEARCH.nameMaxLength)")).toEqual([]);
+  });
+
+  it("web/ counts every field against a contract constant", () => {
+    const hits = sourcesUnder("web").flatMap((file) => retypedFieldLimits(file, readFileSync(file, "utf8")));
+    expect(hits).toEqual([]);
   });
 });

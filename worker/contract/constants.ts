@@ -25,6 +25,12 @@ export const LIMITS = {
   /** The card-size copy the browser makes of each photo. */
   thumbnailMaxBytes: 512 * 1024,
   passwordMin: 6,
+  passwordMax: 128,
+  /** A first or last name (shown to other students and in emails). */
+  nameMax: 50,
+  phoneMax: 30,
+  /** The notes sent with an identity document. */
+  verificationNotesMax: 1000,
   minRent: 1,
   messageMax: 2000,
   feedbackMessageMax: 5000,

@@ -11,7 +11,7 @@ export const uploadDocumentSchema = z.object({
 
 export const submitVerificationSchema = z.object({
   document_type: z.enum(DOCUMENT_TYPES, "Please choose a document type."),
-  notes: visibleText({ multiline: true }).max(1000, "Notes must be at most 1000 characters").nullable().optional(),
+  notes: visibleText({ multiline: true }).max(LIMITS.verificationNotesMax, `Notes must be at most ${LIMITS.verificationNotesMax} characters`).nullable().optional(),
   id_document_url: z.string().min(1, "Please select a document to upload."),
 });
 

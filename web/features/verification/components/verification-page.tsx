@@ -19,8 +19,6 @@ const DOCUMENT_CHOICES: { value: (typeof DOCUMENT_TYPES)[number]; label: string 
   { value: "passport", label: "Passport" },
 ];
 const ALLOWED = ["image/jpeg", "image/png", "image/webp", "application/pdf"];
-/** What the API keeps of the notes (counted in the field). */
-const NOTES_MAX = 1000;
 /** The spec's texts for the server's two 409 answers. */
 const CONFLICT_TOASTS: Record<string, string> = {
   [VERIFICATION_MESSAGES.pending]: "You already have a pending verification request",
@@ -120,7 +118,7 @@ export function VerificationPage() {
     if (problem || !file) return setInvalid(problem);
     setInvalid(null);
     // The notes field already says how much to cut.
-    if (isOverLimit(notes.trim(), NOTES_MAX)) return;
+    if (isOverLimit(notes.trim(), LIMITS.verificationNotesMax)) return;
     setProgress(0);
     submit.mutate(
       { file, documentType, notes: notes.trim() || null, onProgress: setProgress },
@@ -187,7 +185,7 @@ export function VerificationPage() {
                   </span>
                 )}
               </label>
-              <TextAreaField label="Notes (optional)" rows={3} limit={NOTES_MAX} value={notes} onChange={(e) => setNotes(e.target.value)} />
+              <TextAreaField label="Notes (optional)" rows={3} limit={LIMITS.verificationNotesMax} value={notes} onChange={(e) => setNotes(e.target.value)} />
               {progress !== null && <ProgressBar value={progress} label="Uploading document" />}
               <FormError message={error} />
               <button type="submit" className="button button-primary button-lg" disabled={submit.isPending || done}>
