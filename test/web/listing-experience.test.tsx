@@ -98,6 +98,12 @@ describe("listing form", () => {
     expect(await screen.findByRole("img", { name: "Photo 1 (primary)" })).toBeInTheDocument();
     expect(screen.queryByText(/could not be opened/)).toBeNull();
   });
+
+  it("states the photo limits the upload enforces: 10 photos, 10MB each (it once said 5MB)", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    renderApp("/create", { token: "t", user: verified });
+    expect(await screen.findByText("Up to 10 photos, maximum 10MB each. The first photo is the primary one.")).toHaveClass("field-hint");
+  });
 });
 
 describe("browse", () => {

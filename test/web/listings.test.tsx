@@ -191,6 +191,7 @@ describe("listing form rules", () => {
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
     expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
+    expect(MESSAGES.tooBig).toBe("Each image must be less than 10MB");
     expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
     expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });
   });
