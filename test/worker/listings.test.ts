@@ -276,7 +276,7 @@ describe("create, edit, delete", () => {
     // Someone else's uploaded photo cannot be attached.
     const stolen = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing([photos.body.uploaded_files[0]!.url])) }));
     expect(stolen.status).toBe(422);
-    // The API serves both client readings of the spec: the modal's 200/2000/300, not only the form's 35/1000.
+    // The API serves both client readings of the product (docs/product-rules.md "Limits"): the modal's 200/2000/300, not only the form's 35/1000.
     const long = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify({ ...newListing(urls), title: "x".repeat(201) }) }));
     expect(long.status).toBe(422);
     expect(await json(long)).toMatchObject({ detail: "Title must be at most 200 characters" });

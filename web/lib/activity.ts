@@ -14,7 +14,7 @@ export const POLL_INTERVALS = {
 
 export type PollKind = keyof typeof POLL_INTERVALS;
 
-/** react-query's refetchInterval: false while the socket is open, else the spec's interval. */
+/** react-query's refetchInterval: false while the socket is open, else the product's interval (docs/product-rules.md "Timings and sizes"). */
 export function pollInterval(kind: PollKind, state: { connected: boolean; idle: boolean }): number | false {
   if (state.connected) return false;
   return state.idle ? POLL_INTERVALS[kind].idle : POLL_INTERVALS[kind].active;

@@ -8,7 +8,7 @@ import type { listingPatchSchema, OwnerListingResponse, OwnerListingsResponse } 
 import { apiRequest } from "./api-client";
 import { listingKeys } from "./listings-api";
 
-/** What an owner may send to change a listing (booleans may go as "true"/"false", as the spec sends them). */
+/** What an owner may send to change a listing (booleans may go as "true"/"false", as the original client sends them). */
 export type ListingPatch = z.input<typeof listingPatchSchema>;
 
 export const getOwnListings = () => apiRequest<OwnerListingsResponse>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data);

@@ -27,7 +27,7 @@ const set = (next: PromptState) => {
 };
 
 export const signInPrompt = {
-  /** The plain popup (navbar): on success the user goes to / (spec). Takes no argument so it can be an onClick. */
+  /** The plain popup (navbar): on success the user goes to / (the product's rule for the navbar's popup). Takes no argument so it can be an onClick. */
   open: () => set({ open: true, intent: {} }),
   /** The popup for a locked page or action: on success the user goes to `returnTo` and `afterSignIn` runs. */
   openFor: (intent: SignInIntent) => set({ open: true, intent }),

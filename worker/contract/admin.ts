@@ -115,7 +115,7 @@ export interface AdminUserResponse {
   user: PrivateUser;
 }
 
-/** A listing as staff see it: the owner's view plus the spec's display aliases. */
+/** A listing as staff see it: the owner's view plus the display aliases staff screens read (price, location). */
 export interface AdminListing extends OwnerListing {
   price: number;
   location: string;
@@ -223,7 +223,7 @@ export interface FeedbackSentResponse {
   message: string;
 }
 
-/** GET feedback/admin: a bare array (spec). */
+/** GET feedback/admin: a bare array, as staff's client reads it. */
 export type FeedbackListResponse = FeedbackItem[];
 
 /** PUT feedback/admin/{id}/status. */

@@ -7,7 +7,7 @@
 import { GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "./constants";
 
 /**
- * The spec's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
+ * The product's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
  * max, from/to: the stay needed (docs/decisions/021), `YYYY-MM-DD`, sent only as a pair, and within: at most that
  * many miles from campus (docs/decisions/019).
  */

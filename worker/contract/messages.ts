@@ -65,12 +65,12 @@ export type StartConversationInput = z.infer<typeof startConversationSchema>;
 
 export const sendMessageSchema = z.object({
   text: messageTextSchema,
-  /** The spec's client repeats the id from the path; when present it must match. */
+  /** The product's client repeats the id from the path; when present it must match. */
   conversation_id: z.string().max(64).optional(),
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
-/** The spec's Conversation, as one participant sees it, plus the listing it started from. */
+/** A conversation, as one participant sees it, plus the listing it started from. */
 export interface Conversation {
   id: string;
   participant_id: string;

@@ -22,7 +22,7 @@ export function canBuyPromotion(user: Someone, listing: ListingFacts): boolean {
   );
 }
 
-/** Staff promote any approved listing (spec: "Only approved listings can be promoted by an admin"). */
+/** Staff promote any approved listing (docs/product-rules.md "States"). */
 export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification_status">): boolean {
   return listing.verification_status === PUBLIC_LISTING.verification_status;
 }

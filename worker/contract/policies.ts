@@ -46,7 +46,7 @@ export interface ListingFacts {
 }
 
 /**
- * How the user's own pages word their status: "approved" reads as verified there (spec, user side),
+ * How the user's own pages word their status: "approved" reads as verified there (docs/product-rules.md "States"),
  * though only `isIdVerified` unlocks anything.
  */
 export function looksIdVerified(status: string): boolean {

@@ -5,7 +5,7 @@
 import { z } from "./zod";
 import type { OwnerListing } from "./listings";
 
-/** The one plan (spec: 'Weekly Promotion $5/week'). */
+/** The one plan, shown as 'Weekly Promotion $5/week' (docs/product-rules.md "States"). */
 export const PROMOTION_PLAN = {
   name: "Weekly Promotion",
   priceLabel: "$5/week",
@@ -57,7 +57,7 @@ export interface CheckoutSessionResponse {
   data: { checkout_url: string; session_id: string };
 }
 
-/** The spec's billing history entry: money in minor units, times in epoch seconds. */
+/** A billing history entry: money in minor units, times in epoch seconds. */
 export interface BillingHistoryEntry {
   id: string;
   amount: number;

@@ -9,7 +9,7 @@ export interface NotificationSettings {
   email_on_saved_search: boolean;
 }
 
-/** The User of the spec, as its owner (and admins) see it. Never a password hash. */
+/** A user as its owner (and admins) see it. Never a password hash. */
 export interface PrivateUser {
   id: string;
   email: string;

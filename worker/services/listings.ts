@@ -244,7 +244,7 @@ export async function unreferencedKeys(db: Db, keys: (string | null)[]): Promise
 
 type Comparables = { count: number; median: number | null };
 
-/** A listing as staff read it: the owner's view with the spec's display aliases, its revision and the price check. */
+/** A listing as staff read it: the owner's view with the display aliases staff screens read (price, location), its revision and the price check. */
 export function toAdminListing({ listing: l, revision, approvedRent }: StaffListing, comparables: Comparables): AdminListing {
   const farBelow = isRentFarBelow(l.monthly_rent, comparables);
   const median = comparables.median === null ? null : Math.round(comparables.median);

@@ -26,7 +26,7 @@ import { ListingDetailsDialog } from "./listing-details-dialog";
 import { ListingTile } from "./listing-tile";
 import { VerifyAllDialog } from "./verify-all-dialog";
 
-/** Staff promote only approved listings (spec: 'Promote (disabled unless verification_status is approved)'). */
+/** Staff promote only approved listings (docs/product-rules.md "States"). */
 
 /** The toasts of a staff action: its success text, or '{failure}: {server detail}'. */
 function useActionToasts() {

@@ -23,7 +23,7 @@ function failureText(err: unknown): { text: string; waitSeconds: number } {
 
 /**
  * The staff sign-in: a heading, a visible label, and an announced answer to every
- * failed try. As the spec says, a failed try clears the field; focus goes back to it. While the
+ * failed try. A failed try clears the field (the product's rule); focus goes back to it. While the
  * API throttles, the button waits out the time it named.
  */
 export function LoginView() {

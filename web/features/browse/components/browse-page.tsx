@@ -15,7 +15,7 @@ import { ActiveFilters } from "./active-filters";
 import { FilterBar } from "./filter-bar";
 import { SaveSearchButton } from "./save-search";
 
-/** The spec's batch: 8 cards on a phone, 12 wider. The server renders a phone's (less HTML; a desktop adds its 4 after hydration, below the fold). */
+/** The product's batch (docs/product-rules.md "Timings and sizes"): 8 cards on a phone, 12 wider. The server renders a phone's (less HTML; a desktop adds its 4 after hydration, below the fold). */
 function useBatchSize() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`, true);
   return mobile ? PAGE_SIZES.browseDisplayMobile : PAGE_SIZES.browseDisplay;

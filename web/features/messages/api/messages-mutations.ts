@@ -125,7 +125,7 @@ export function useStartConversation() {
   });
 }
 
-/** The spec's texts for a conversation that could not be started. */
+/** The product's texts for a conversation that could not be started (docs/product-rules.md "Wording"). */
 export function startConversationError(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.message === MESSAGING_MESSAGES.self) return MESSAGING_MESSAGES.self;

@@ -19,7 +19,7 @@ const DOCUMENT_CHOICES: { value: (typeof DOCUMENT_TYPES)[number]; label: string 
   { value: "passport", label: "Passport" },
 ];
 const ALLOWED = ["image/jpeg", "image/png", "image/webp", "application/pdf"];
-/** The spec's texts for the server's two 409 answers. */
+/** The product's texts for the server's two 409 answers (docs/product-rules.md "Wording"). */
 const CONFLICT_TOASTS: Record<string, string> = {
   [VERIFICATION_MESSAGES.pending]: "You already have a pending verification request",
   [VERIFICATION_MESSAGES.alreadyVerified]: "You are already verified",
