@@ -22,7 +22,7 @@ console.log("Applying database migrations...");
 applyMigrations();
 
 /**
- * Emailed links start with PUBLIC_BASE_URL (issue 25, item 8). When .dev.vars leaves it empty or points
+ * Emailed links start with PUBLIC_BASE_URL. When .dev.vars leaves it empty or points
  * it at this machine (the default http://localhost:8787), the server gets this run's own address, so
  * links mailed by scheduled jobs lead here too (the worker also uses the request's own local address
  * for links mailed while answering a request). A non-local address there (a tunnel) is kept.

@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * A listing's exact dates (issue 15) from its term: the term's next typical dates after it was
+ * A listing's exact dates (docs/decisions/021) from its term: the term's next typical dates after it was
  * listed; most keep the preset, some move either end by up to 10 days; one in seven has none (listed
  * before dates existed). `rand` is the generator's own, so the data stays reproducible.
  */
@@ -27,7 +27,7 @@ export function benchDates(term, createdMs, rand) {
 }
 
 /**
- * Miles to the listing's campus (issue 15): most within 5 miles, a tail out to 15, one in six
+ * Miles to the listing's campus (docs/decisions/019): most within 5 miles, a tail out to 15, one in six
  * unknown (no coordinates: an address typed without picking a suggestion).
  */
 export function benchDistance(rand) {

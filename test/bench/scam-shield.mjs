@@ -70,7 +70,7 @@ export async function scamShieldFigures() {
   }
 }
 
-/** Issue 26's goal on a corpus labelled by kind: message precision and recall, and no honest kind above 1 in 10. */
+/** The goal (docs/decisions/015) on a corpus labelled by kind: message precision and recall, and no honest kind above 1 in 10. */
 export const HONEST_KIND_MAX = 0.1;
 function printKinds(title, k) {
   console.log(`${title}: messages flagged: precision ${k.precision.toFixed(2)} recall ${k.recall.toFixed(2)} (n=${k.n}, ${k.microsPerMessage.toFixed(0)} us per message)`);
@@ -92,12 +92,12 @@ export async function reportScamShield() {
   for (const m of s.misses) console.log(`  miss: ${JSON.stringify(m.text)} expected [${m.expected.join(", ")}] got [${m.got.join(", ")}]`);
   const tuningOk = printKinds("tuning corpus by kind (test/fixtures/scam-corpus-tuning.json)", s.tuning);
   const h = s.heldOut;
-  console.log(`held-out corpus of issue 13 (never used to tune): precision ${h.precision.toFixed(2)} recall ${h.recall.toFixed(2)} (n=${h.n})`);
+  console.log(`held-out corpus (test/fixtures/scam-corpus-holdout.json, never used to tune): precision ${h.precision.toFixed(2)} recall ${h.recall.toFixed(2)} (n=${h.n})`);
   console.log(`  messages flagged: precision ${h.messagePrecision.toFixed(2)} recall ${h.messageRecall.toFixed(2)}; ${h.misses.length} messages with a wrong reason set`);
   const r = s.blindRulesOnly;
   console.log(`blind held-out corpus, rules alone (without the model): precision ${r.precision.toFixed(2)} recall ${r.recall.toFixed(2)}`);
   const blindOk = printKinds("blind held-out corpus (test/fixtures/scam-corpus-blind.json: written without seeing the rules, never used to tune; goal, not a budget)", s.blind);
-  console.log(`  issue 26 goal (>= ${SCAM_SHIELD_BUDGET} both, no honest kind above 1 in 10): ${blindOk ? "met" : "MISSED"}`);
+  console.log(`  goal, docs/decisions/015 (>= ${SCAM_SHIELD_BUDGET} both, no honest kind above 1 in 10): ${blindOk ? "met" : "MISSED"}`);
   const ok = s.precision >= SCAM_SHIELD_BUDGET && s.recall >= SCAM_SHIELD_BUDGET && tuningOk && m.fresh;
   if (!ok) console.log(`  BUDGET BROKEN: the tuning corpora must reach ${SCAM_SHIELD_BUDGET} with no honest kind above 1 in 10`);
   return ok;

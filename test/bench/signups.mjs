@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A sign-up rush in workerd (`wrangler dev`, local D1), loopback only (issue 22, item 9): 50 students
+ * A sign-up rush in workerd (`wrangler dev`, local D1), loopback only (docs/decisions/022): 50 students
  * of one campus (one address) register at the same instant, then verify their emailed codes at the
  * same instant, then sign in at the same instant: 150 requests, register and sign-in one scrypt hash
  * each (N=2^13, r=8, p=10: 8 MiB; at most 2 at once per isolate, the rest queued:

@@ -1,5 +1,5 @@
 /**
- * Issue 27, item 1: the address field resolves a suggestion that has a place id but no coordinates
+ * The address field resolves a suggestion that has a place id but no coordinates
  * (Google) before the form takes it, with one session token for the typing session and its resolve,
  * and says when an address is off the map.
  */

@@ -148,7 +148,7 @@ describe("admin panel", () => {
     expect(value("Unit type")).toHaveTextContent(/^2 bed \/ 1 bath$/);
     expect(value("Lease term")).toHaveTextContent(/^Spring$/);
     expect(value("Status")).toHaveTextContent(/^Pending review · Available$/);
-    // The viewer's time zone, 12-hour, zone named: the one staff format (issue 25, item 11).
+    // The viewer's time zone, 12-hour, zone named: the one staff format.
     expect(value("Created")).toHaveTextContent(formatStaffTime("2026-01-02T00:00:00.000Z"));
     expect(within(dialog).queryByText("owner-7")).toBeNull();
 

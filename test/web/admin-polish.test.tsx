@@ -1,4 +1,4 @@
-/** Issue 25, items 2 and 11: the staff sign-in's feedback and the staff panel's polish. */
+/** The staff sign-in's feedback and the staff panel's polish. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";

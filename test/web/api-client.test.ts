@@ -61,7 +61,7 @@ describe("api client", () => {
     expect(localStorage.getItem("auth_token")).toBeNull();
   });
 
-  // issue 25, item 14: a JWT-shaped access token (only exp and iat are read; the signature is the server's).
+  // Refreshed ahead of expiry: a JWT-shaped access token (only exp and iat are read; the signature is the server's).
   const jwt = (name: string, iat: number, exp: number) => {
     const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
     return `${b64({ alg: "HS256" })}.${b64({ sub: name, iat, exp })}.sig`;

@@ -139,7 +139,7 @@ describe("billing page", () => {
     expect(rows[1]).toHaveTextContent("Paid");
     expect(rows[2]).toHaveTextContent("€12.50");
     expect(rows[2]).toHaveTextContent("Open");
-    // Under 600 px each row is a card whose lines are named by these (styles.css, issue 25, item 7).
+    // Under 600 px each row is a card whose lines are named by these (styles.css).
     expect([...rows[1]!.querySelectorAll("td")].map((td) => td.dataset.label)).toEqual(["Date", "Period", "Amount", "Status"]);
     await ui.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();

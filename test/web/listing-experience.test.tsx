@@ -1,4 +1,4 @@
-/** Issue 12, items 6-11: the listing form's first minutes, own listings, browse chips and count, the listing page on a phone. */
+/** The listing form's first minutes, own listings, browse chips and count, the listing page on a phone. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,7 +18,7 @@ describe("listing form", () => {
     const ui = userEvent.setup();
     renderApp("/create", { token: "t", user: verified });
     const title = await screen.findByLabelText("Title");
-    // Never cut silently (issue 25, item 4): no hard limit on the box.
+    // Never cut silently: no hard limit on the box.
     expect(title).not.toHaveAttribute("maxLength");
     await ui.click(screen.getByRole("button", { name: "Submit listing" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();
@@ -97,6 +97,12 @@ describe("listing form", () => {
     await ui.upload(input, new File(["jpeg"], "room.jpg", { type: "image/jpeg" }));
     expect(await screen.findByRole("img", { name: "Photo 1 (primary)" })).toBeInTheDocument();
     expect(screen.queryByText(/could not be opened/)).toBeNull();
+  });
+
+  it("states the photo limits the upload enforces: 10 photos, 10MB each (it once said 5MB)", async () => {
+    mockFetch({ "/api/v1/universities/": universities });
+    renderApp("/create", { token: "t", user: verified });
+    expect(await screen.findByText("Up to 10 photos, maximum 10MB each. The first photo is the primary one.")).toHaveClass("field-hint");
   });
 });
 

@@ -31,7 +31,7 @@ describe("browse page", () => {
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       if (url.startsWith("/api/v1/subleases/")) {
-        // The Featured row's call (issue 25) answers nothing promoted here.
+        // The Featured row's call (docs/decisions/006) answers nothing promoted here.
         if (url.includes("promoted=only")) return Response.json({ data: [], pagination: { next_token: null, has_more: false } });
         requests.push(url);
         const second = url.includes("last_evaluated_key=page2");
@@ -48,7 +48,7 @@ describe("browse page", () => {
     expect(requests[0]).toContain("university_id=1");
     expect(requests[0]).toContain("lease_term=fall");
     expect(requests[0]).toContain("parking=true");
-    // The first page is the first screen (issue 24); the next, of 40, is fetched ahead when idle.
+    // The first page is the first screen (docs/decisions/023); the next, of 40, is fetched ahead when idle.
     expect(requests[0]).toContain("limit=12");
     expect(requests[0]).toContain("promoted=in_order");
     expect(screen.getAllByRole("link", { name: /Listing 0/ })[0]).toHaveAttribute("href", `/listing/l0?back=${encodeURIComponent("/?university=1&term=fall&parking=true")}`);
@@ -191,6 +191,7 @@ describe("listing form rules", () => {
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
     expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
+    expect(MESSAGES.tooBig).toBe("Each image must be less than 10MB");
     expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
     expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });
   });
@@ -265,7 +266,7 @@ describe("filters", () => {
   });
 });
 
-// Issue 22, item 5: the edit form says when saving sends a live listing back to review (the contract's rule).
+// The edit form says when saving sends a live listing back to review (the contract's rule).
 describe("edit form: the review warning", () => {
   const API = "/api/v1";
   const owner = makeUser({ id: "owner-1", id_verification_status: "verified" });

@@ -1,4 +1,4 @@
-/** Issue 27: browse's List / Map toggle and pins, the listing page's Location map (jsdom; the plain renderer). */
+/** Maps (docs/decisions/024): browse's List / Map toggle and pins, the listing page's Location map (jsdom; the plain renderer). */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router-dom";

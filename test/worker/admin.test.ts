@@ -325,7 +325,7 @@ describe("conversations, read-only for moderation", () => {
   });
 });
 
-// Issue 22, item 10: a review applies to the version staff saw (its revision), or is refused with 409.
+// A review applies to the version staff saw (its revision), or is refused with 409 (docs/decisions/015).
 describe("reviews apply to the version staff saw", () => {
   type Listed = { id: string; revision: number; verification_status: string; price_check: { comparables: number; median: number | null; far_below: boolean; approved_rent: number | null } };
   const listed = async (id: string, path = "/api/v1/admin/listings") => (await json<{ listings: Listed[] }>(await admin(path))).listings.find((l) => l.id === id)!;

@@ -313,7 +313,7 @@ describe("passwords", () => {
     // test/worker/setup.ts lightens the cost for the rest of the suite; sign-up and upgrade run at the defaults here.
     beforeAll(() => useLightScryptCostForTests(false));
     afterAll(() => useLightScryptCostForTests(true));
-    // Made with N=2^15, r=8, p=3 (the parameters before issue 22: 32 MiB a hash) for "old-password-1".
+    // Made with N=2^15, r=8, p=3 (the older parameters docs/decisions/004 replaced: 32 MiB a hash) for "old-password-1".
     const OLD_HASH = "scrypt$32768$8$3$cmMBZrlm8sUkR0VDe2x1ww==$rqIIA9GgVk8mfk6HUWwNq0pAb8DkuG0jYDNm8oqCg0o=";
 
     it("hashes with N=2^13, r=8, p=10 (8 MiB)", async () => {

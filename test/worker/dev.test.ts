@@ -74,7 +74,7 @@ describe("demo data", () => {
     const { results: units } = await env.DB.prepare("SELECT DISTINCT unit_type FROM listings WHERE gender_preference != 'no_preference'").all<{ unit_type: string }>();
     expect(units.filter((u) => !allowsGenderPreference(u.unit_type))).toEqual([]);
 
-    // Issue 15: every listing has exact dates; all but a few have coordinates near their campus
+    // Every demo listing has exact dates; all but a few have coordinates near their campus
     // (0.2 to 4 miles), and the distance stored is the one to their own university.
     const places = await env.DB.prepare(
       `SELECT COUNT(*) AS n, COUNT(available_from) AS dated, COUNT(latitude) AS placed, COUNT(distance_miles) AS measured,

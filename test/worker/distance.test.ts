@@ -1,4 +1,4 @@
-/** Distance to campus (issue 15 item 2): listings keep their coordinates, store miles to campus; browse sorts and filters by it. */
+/** Distance to campus (docs/decisions/019): listings keep their coordinates, store miles to campus; browse sorts and filters by it. */
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";

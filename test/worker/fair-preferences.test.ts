@@ -6,7 +6,7 @@ import { allowsGenderPreference, fairGenderPreference, SHARED_UNIT_TYPES } from 
 import { api, authed, json, signUp, type Session } from "./helpers";
 import { dataUrl, insertListing, JPEG_1x1 } from "./fixtures";
 
-/** Fair preferences (issue 15, docs/decisions/018): a gender preference only where the renter shares a living space. */
+/** Fair preferences (docs/decisions/018): a gender preference only where the renter shares a living space. */
 
 let lister: Session;
 

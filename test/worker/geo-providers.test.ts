@@ -1,5 +1,5 @@
 /**
- * Geocoding for every provider (issue 27, items 1, 2 and 6): Google Places Autocomplete and Place
+ * Geocoding for every provider (docs/decisions/024): Google Places Autocomplete and Place
  * Details and Nominatim against fakes at the HTTP boundary (the request each sends is asserted), the
  * development geocoder end to end through the API, forged tokens refused, and production never using
  * the development geocoder.

@@ -1,5 +1,5 @@
 /**
- * Issue 22's smaller hardening items: text that draws nothing is no text, every API 4xx says why in
+ * The smaller hardening items (docs/decisions/022): text that draws nothing is no text, every API 4xx says why in
  * `detail`, a path id that cannot be an id is 404, the configuration refuses to serve production
  * without its public address and keeps development routes to development, and the listing photos'
  * body is capped without ever being held whole.

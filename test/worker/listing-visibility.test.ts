@@ -44,7 +44,7 @@ describe("public and owner listings", () => {
       for (const field of OWNER_ONLY) expect(body).not.toHaveProperty(field);
     }
     expect(JSON.stringify([page, anonymous, other, favorites])).not.toContain("sub_visible_1");
-    // The distance is public; the coordinates it came from are not (issue 15).
+    // The distance is public; the coordinates it came from are not (docs/decisions/019).
     expect(anonymous.data.distance_miles).toBe(1.4);
     expect(JSON.stringify([page, anonymous, other, favorites, added])).not.toContain("82.325678");
   });
@@ -57,7 +57,7 @@ describe("public and owner listings", () => {
   });
 });
 
-// Issue 22, item 5: an owner's material edit sends an approved listing back to review (contract/policies
+// An owner's material edit sends an approved listing back to review (contract/owner-rules
 // editNeedsReview): off browse at once; anything else keeps it live.
 describe("material edits of an approved listing", () => {
   let editor: Session;

@@ -545,7 +545,7 @@ describe("cancel, approval, the cron and the promoted-listings list", () => {
   });
 });
 
-/* ---------- issue 22: paid means paid, malformed events, one live subscription per listing ---------- */
+/* ---------- paid means paid, malformed events, one live subscription per listing ---------- */
 
 describe("signed events of an unexpected shape", () => {
   it("answer 400 {detail}, change nothing and are not recorded as applied", async () => {

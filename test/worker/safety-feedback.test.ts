@@ -15,7 +15,7 @@ import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { connect, open } from "./sockets";
 
 const BASE = "/api/v1/messages";
-/** Flagged as a payment scam by any version of the rules (issue 13's first example). */
+/** Flagged as a payment scam by any version of the rules (the first example the shield was built for). */
 const SCAM = "Can you send the deposit by Zelle before the viewing?";
 let texts = 0;
 const plain = () => `Hi! Is Saturday ok for a viewing? (${++texts})`;

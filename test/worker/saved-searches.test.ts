@@ -1,4 +1,4 @@
-/** Issue 15, item 3: saved searches (CRUD), matching on approval, alert emails, the unsubscribe link. */
+/** Saved searches (docs/decisions/020): CRUD, matching on approval, alert emails, the unsubscribe link. */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SAVED_SEARCH } from "../../worker/contract/saved-searches";

@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored model (issue 26, decision 015): what it reads, how it scores, and how it
+ * The scam shield's scored model (docs/decisions/015): what it reads, how it scores, and how it
  * joins the rules: it flags only what the rules leave clean, never a refusal or a warning, and its
  * flag names a reason like a rule's. Phrasings here are in no corpus.
  */

@@ -1,5 +1,5 @@
 /**
- * Scam shield, issue 26: the new kinds (identity theft, links to pages that are not ours, the
+ * Scam shield (docs/decisions/015): the new kinds (identity theft, links to pages that are not ours, the
  * owner-away story without a payment app, overpayment, urgency, holds) and context (the same app or
  * word in an honest sentence is not flagged), on the tuning corpus labelled by kind and on phrasings
  * that pin each rule. The held-out corpora are reported by `npm run bench`, never asserted or tuned on.

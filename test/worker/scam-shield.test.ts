@@ -1,5 +1,5 @@
 /**
- * Scam shield (issue 13): the rules on the labelled corpus (precision and recall at least 0.9, every
+ * Scam shield (docs/decisions/015): the rules on the labelled corpus (precision and recall at least 0.9, every
  * trap clean), normalizing, and the server side: a flagged message is stored and delivered, only its
  * recipient sees the notice (in the list, the send answer and the room), the staff Safety queue and its
  * review (audited, a second review a no-op, a new flag queues again), and non-staff are refused.

@@ -5,7 +5,7 @@
 import { z } from "./zod";
 import type { OwnerListing } from "./listings";
 
-/** The one plan (spec: 'Weekly Promotion $5/week'). */
+/** The one plan, shown as 'Weekly Promotion $5/week' (docs/product-rules.md "States"). */
 export const PROMOTION_PLAN = {
   name: "Weekly Promotion",
   priceLabel: "$5/week",
@@ -16,7 +16,7 @@ export const PROMOTION_PLAN = {
   days: 7,
 } as const;
 
-/** The spec's texts (section 8, Promotion and Billing). */
+/** The product's promotion and billing texts (docs/product-rules.md "Wording"). */
 export const PROMOTION_MESSAGES = {
   noListing: "No listing ID provided",
   signIn: "Please log in to promote a listing",
@@ -57,7 +57,7 @@ export interface CheckoutSessionResponse {
   data: { checkout_url: string; session_id: string };
 }
 
-/** The spec's billing history entry: money in minor units, times in epoch seconds. */
+/** A billing history entry: money in minor units, times in epoch seconds. */
 export interface BillingHistoryEntry {
   id: string;
   amount: number;

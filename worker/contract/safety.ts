@@ -1,5 +1,5 @@
 /**
- * Scam shield (issue 13): the reasons a message can match, their labels for staff, the texts people
+ * Scam shield (docs/decisions/015): the reasons a message can match, their labels for staff, the texts people
  * see, and the staff Safety queue's answers. The rules themselves are in worker/services/scam-shield.ts.
  */
 import type { Pagination } from "./listings";
@@ -25,7 +25,7 @@ export const SCAM_REASON_LABELS: Record<ScamReason, string> = {
 export const SAFETY_NOTICE = "Never pay before you have seen the place and signed a lease";
 
 /**
- * Issue 26: the recipient's notice has a kind, most serious first. A message matching several reasons
+ * The recipient's notice has a kind (docs/decisions/015), most serious first. A message matching several reasons
  * shows the notice of its most serious kind the recipient has not quieted ("This is fine").
  */
 export const SAFETY_KINDS = ["identity", "link", "payment", "away", "contact"] as const;
@@ -82,7 +82,7 @@ export function noticeKindAfter(reasons: readonly ScamReason[], senderId: string
 
 /**
  * Stored beside a message's reasons when the scam shield's scored model found them and no rule did
- * (issue 26, decision 015), so staff can tell the two apart. Never a reason: parseScamReasons skips it.
+ * (docs/decisions/015), so staff can tell the two apart. Never a reason: parseScamReasons skips it.
  */
 export const SCORED_FLAG = "scored";
 /** What a message stores: its reasons, and the scored marker when the model found them. */
@@ -207,7 +207,7 @@ export interface SafetyFlaggedMessage {
   text: string;
   timestamp: string;
   reasons: ScamReason[];
-  /** Found by the scored model, no rule matched (issue 26): staff read it as a weaker signal. */
+  /** Found by the scored model, no rule matched (docs/decisions/015): staff read it as a weaker signal. */
   scored: boolean;
 }
 
@@ -221,7 +221,7 @@ export interface SafetyQueueItem {
   reason_labels: string[];
   /** The flagged messages, oldest first (at most the newest 20). */
   messages: SafetyFlaggedMessage[];
-  /** Recipients who said "This is fine" (issue 26), oldest first. The item stays in the queue. */
+  /** Recipients who said "This is fine" (docs/decisions/015), oldest first. The item stays in the queue. */
   feedback: SafetyFeedbackEntry[];
 }
 

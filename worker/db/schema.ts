@@ -21,7 +21,7 @@ export const universities = sqliteTable(
     name: text("name").notNull(),
     abbreviation: text("abbreviation").notNull(),
     state: text("state").notNull(),
-    /** The main campus (IPEDS directory data, migration 0012); null where unknown (issue 15). */
+    /** The main campus (IPEDS directory data, migration 0012); null where unknown (docs/decisions/019). */
     latitude: real("latitude"),
     longitude: real("longitude"),
   },
@@ -54,7 +54,7 @@ export const users = sqliteTable(
     emailOnVerificationReview: integer("email_on_verification_review", { mode: "boolean" })
       .notNull()
       .default(true),
-    /** Saved-search alerts (issue 15): off stops every alert email whatever each search says. */
+    /** Saved-search alerts (docs/decisions/020): off stops every alert email whatever each search says. */
     emailOnSavedSearch: integer("email_on_saved_search", { mode: "boolean" }).notNull().default(true),
     /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
     suspendedAt: text("suspended_at"),
@@ -192,7 +192,7 @@ export const listings = sqliteTable(
     monthlyRent: integer("monthly_rent").notNull(),
     /** fall | spring | summer */
     leaseTerm: text("lease_term").notNull(),
-    /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings from before issue 15). */
+    /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings made before dates existed; docs/decisions/021). */
     availableFrom: text("available_from"),
     availableTo: text("available_to"),
     /**
@@ -250,7 +250,7 @@ export const listings = sqliteTable(
     promotionVersion: integer("promotion_version").notNull().default(0),
     /**
      * The version staff review: bumped by every owner or staff edit and every review decision; a
-     * review names the revision it saw and is refused (409) when it moved (issue 22, decision 015).
+     * review names the revision it saw and is refused (409) when it moved (docs/decisions/015).
      */
     revision: integer("revision").notNull().default(0),
     /** The rent staff last approved (null: never approved); an owner's cut of more than a quarter from it goes back to review. */
@@ -278,7 +278,7 @@ export const listings = sqliteTable(
       t.createdAt,
       t.id,
     ),
-    // A term with the stay needed (issue 15), any university: the dates are checked along this walk,
+    // A term with the stay needed (docs/decisions/021), any university: the dates are checked along this walk,
     // where most rows of the term match (the newest index would check every term's rows).
     index("listings_browse_term_newest_idx").on(t.leaseTerm, t.verificationStatus, t.status, t.createdAt, t.id),
     index("listings_browse_university_price_idx").on(
@@ -288,10 +288,10 @@ export const listings = sqliteTable(
       t.monthlyRent,
       t.id,
     ),
-    // Closest to campus first, and "within N miles" (issue 15).
+    // Closest to campus first, and "within N miles" (docs/decisions/019).
     index("listings_browse_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id),
     index("listings_browse_university_distance_idx").on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id),
-    // A stay needed (issue 15, docs/decisions/021): listings in one cell (the months of their dates),
+    // A stay needed (docs/decisions/021): listings in one cell (the months of their dates),
     // in each sort's order; browse merges the cells that can cover the stay. Stays longer than
     // STAY_CELL_SPAN months are few: their own small indexes.
     index(BROWSE_INDEX.stay.newest).on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
@@ -664,7 +664,7 @@ export const checkoutSessions = sqliteTable(
 );
 
 /**
- * A student's saved browse search (issue 15): its filters, and how its alerts go out. A newly
+ * A student's saved browse search (docs/decisions/020): its filters, and how its alerts go out. A newly
  * approved listing that matches is recorded as a hit; hits go out by email (instant: as soon as the
  * search's daily allowance permits; daily: one digest), at most one email per search per day.
  */

@@ -7,7 +7,7 @@ import type { AppContext } from "../lib/context";
  * fallback in wrangler.toml), so deep links work. Hashed build files are cached forever.
  *
  * An address that is neither a file nor one of the app's pages (`/nonsense`) still gets the app's
- * shell, which shows the not-found page, but with status 404 (issue 25, item 12), as a missing
+ * shell, which shows the not-found page, but with status 404, as a missing
  * listing already has.
  */
 export async function serveAsset(c: Context<AppContext>) {

@@ -1,5 +1,5 @@
 /**
- * Location tokens (issue 15, decision 019): a listing keeps only coordinates our address autocomplete
+ * Location tokens (docs/decisions/019): a listing keeps only coordinates our address autocomplete
  * gave for its address. Each suggestion with coordinates carries `location_token`, an HMAC-SHA256 over
  * its description and coordinates; a create or edit that sends coordinates must send a token made for
  * exactly that address and those coordinates, so nobody can put a listing at the campus's (or any

@@ -42,12 +42,12 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
-  // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
+  // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
     return { asked: 0, paused: 0 };
   });
-  // Saved-search alerts (issue 15): what waited for its day's allowance, and the daily digests.
+  // Saved-search alerts (docs/decisions/020): what waited for its day's allowance, and the daily digests.
   const savedSearchAlerts = await sendSavedSearchAlerts(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;

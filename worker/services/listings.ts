@@ -65,7 +65,7 @@ export async function checkPictures(env: Env, userId: string, pictures: string[]
 }
 
 /**
- * Where the place is and its distance to its university's campus (issue 15), stored on write: null
+ * Where the place is and its distance to its university's campus (docs/decisions/019), stored on write: null
  * when the place or the campus has no coordinates (nothing is guessed).
  */
 async function placeFields(db: Db, universityId: number, place: LatLng | null) {
@@ -124,7 +124,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   const attached = new Set(current.map((p) => p.key));
   const photos = input.pictures ? await checkPictures(env, userId, input.pictures, attached) : null;
   const picturesChanged = !!photos && photos.map((p) => p.key).join() !== current.map((p) => p.key).join();
-  // Where the place is (issue 15): the coordinates sent (null clears them); an address changed without
+  // Where the place is (docs/decisions/019): the coordinates sent (null clears them); an address changed without
   // them clears them (never the old address's coordinates); otherwise the stored ones. The distance is
   // recomputed whenever the place or the university changes. Coordinates sent need the suggestion's
   // token for the listing's address after this edit (services/geo-token), so they always follow the
@@ -141,7 +141,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   const place = placeChanged || universityChanged ? await placeFields(db, input.university_id ?? row.university_id, point) : null;
   // A rejected listing goes back to review on any edit but its availability alone: the rejection
   // email promises that saving the fixed listing sends it to the team again. An approved one on a
-  // material change (contract/policies editNeedsReview, issue 22).
+  // material change (contract/owner-rules editNeedsReview, docs/decisions/015).
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
   const material = row.verification_status !== "rejected" && (await approvedEditNeedsReview(db, row, input, current, photos));
   const backToReview = (row.verification_status === "approved" && material) || (detailsEdited && row.verification_status === "rejected");
@@ -189,7 +189,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
 }
 
 /**
- * Whether this owner edit of an approved listing is material (policies `editNeedsReview`): compares the
+ * Whether this owner edit of an approved listing is material (contract/owner-rules `editNeedsReview`): compares the
  * listing as staff approved it with the listing after the edit. The price check's comparables are read
  * only when the rent is lowered.
  */
@@ -244,7 +244,7 @@ export async function unreferencedKeys(db: Db, keys: (string | null)[]): Promise
 
 type Comparables = { count: number; median: number | null };
 
-/** A listing as staff read it: the owner's view with the spec's display aliases, its revision and the price check. */
+/** A listing as staff read it: the owner's view with the display aliases staff screens read (price, location), its revision and the price check. */
 export function toAdminListing({ listing: l, revision, approvedRent }: StaffListing, comparables: Comparables): AdminListing {
   const farBelow = isRentFarBelow(l.monthly_rent, comparables);
   const median = comparables.median === null ? null : Math.round(comparables.median);
@@ -258,7 +258,7 @@ export function toAdminListing({ listing: l, revision, approvedRent }: StaffList
   };
 }
 
-/* ---------- price check (issue 13) ---------- */
+/* ---------- price check (docs/decisions/015) ---------- */
 
 /** The listing page's verdict: rent below half the median of at least 5 similar approved listings. */
 export async function isRentBelowTypical(db: Db, row: Pick<ListingRow, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<boolean> {
@@ -291,7 +291,7 @@ async function loadAdminListing(db: Db, id: string): Promise<AdminListing> {
 }
 
 /**
- * Staff's review of the version they saw (`review.revision`, issue 22): applied in one batch with its
+ * Staff's review of the version they saw (`review.revision`, docs/decisions/015): applied in one batch with its
  * audit entry only if the listing still is that version and not already so decided, moving it to the
  * next revision; so of two decisions made at once exactly one applies and is audited. A listing that
  * moved on answers 409, changing nothing, unless it already has the requested status (a retry, or

@@ -1,5 +1,5 @@
 /** The signed-in user's own profile: edits that need checks beyond the input schema, and the avatar. */
-import { LIMITS } from "../contract/constants";
+import { LIMITS, megabytes } from "../contract/constants";
 import type { ProfileUpdate } from "../contract/profile";
 import type { Db } from "../db/client";
 import { updateUser, type UserRow } from "../db/queries/users";
@@ -22,7 +22,7 @@ export async function updateProfile(db: Db, userId: string, body: ProfileUpdate)
 
 /** Stores a new avatar (checked from its bytes, metadata stripped) and deletes the old one; returns its URL. */
 export async function replaceAvatar(db: Db, env: Env, user: Pick<UserRow, "id" | "avatarKey">, imageData: string) {
-  if (decodedSize(imageData) > LIMITS.avatarMaxBytes) throw apiError(413, { detail: "File size must be less than 10MB" });
+  if (decodedSize(imageData) > LIMITS.avatarMaxBytes) throw apiError(413, { detail: `File size must be less than ${megabytes(LIMITS.avatarMaxBytes)}` });
   const bytes = decodeDataUrl(imageData);
   if (!bytes || bytes.length === 0) throw badRequest("Please select an image file");
   const type = detectFileType(bytes);

@@ -1,5 +1,5 @@
 /**
- * Reports, blocks and suspension (issue 13, item 3). A report is about a listing (its owner is the
+ * Reports, blocks and suspension (docs/decisions/015). A report is about a listing (its owner is the
  * reported user) or about someone the reporter talks to. Staff resolve an open report by hiding the
  * listing (the existing staff hide), suspending the user, or dismissing it; each is audited.
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.

@@ -166,7 +166,7 @@ const DIGIT_WORDS = "(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)";
 const SPELLED_PHONE = new RegExp(`(?:\\b${DIGIT_WORDS}\\b[\\s,\\-]*){7,}`);
 
 // ---------------------------------------------------------------------------------------------
-// New kinds (issue 26): identity theft, links to pages that are not ours, the owner-away story, money
+// New kinds (docs/decisions/015): identity theft, links to pages that are not ours, the owner-away story, money
 // back from an overpayment, urgency, holds, and contacts disguised harder.
 
 /** Things a stranger must never get before a lease: documents, ID numbers, bank access, card data. */
@@ -301,7 +301,7 @@ const SPELLED_HANDLE = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Context (issue 26): the same app or word in an honest sentence.
+// Context (docs/decisions/015): the same app or word in an honest sentence.
 
 /** The writer refuses, or keeps things here: "I won't Zelle before I see it", "not moving this to WhatsApp". */
 const REFUSAL = /\b(?:i'?m not (?:comfortable|going|gonna|sending|paying|doing|moving)|i am not (?:comfortable|going|sending|paying|doing|moving)|(?:i|we) (?:won'?t|will not|don'?t|do not|never|wouldn'?t|would never|refuse to|can'?t|cannot) (?:pay|send|wire|zelle|venmo|transfer|move|give|share)|no thanks|nope|(?:i|we) (?:respectfully |politely |must |have to )?decline|(?:that'?s|thats) the only way (?:i|we) (?:do|pay)|(?:won'?t|will not|wont) do (?:that|this|it|any)|\bno (?:gift cards?|wire|wires|zelle|venmo|cash ?app|crypto|western union|deposit before)\b|is (?:it|this|that) (?:normal|legit|safe|ok|okay|common|a scam|real)\b|yeah no|lol no|hard pass|nah|(?:i'?m|im) good on|should (?:i|we) (?:do|use|pay|send)|is (?:[a-z&]+ ){1,5}(?:ok|okay|safe|legit|fine) (?:for|to|or)|(?:i|we) only (?:pay|send|sign|do (?:payments|deposits))(?: anything| a deposit| money)? (?:after|once|when|in person|through|on campusnest)|until (?:i|we)(?:'ve| have)? (?:seen|toured|visited|signed|viewed)|(?:not|never) (?:paying|sending|wiring) (?:anything|a deposit|money|any money|a cent)|(?:can|should|could) (?:i|we) (?:pay|send|zelle|venmo)|is it (?:ok|okay|safe|fine|normal) (?:to|if (?:i|we)) (?:pay|send)|(?:i|we) (?:don'?t|do not|never) do (?:wire|zelle|venmo|cash ?app|paypal|deposits?|payments?|money)|not (?:gonna|going to) (?:pay|send|move|do|wire|zelle|venmo)|i'?ll (?:pass|keep it)|(?:i'?d|i would) rather (?:not|keep|pay|do|stay)|(?:let'?s|lets|i'?d like to|rather) keep (?:it|this|the chat|the conversation|things|everything) (?:on|here|in)|keep (?:it|this|things) on (?:here|campusnest|the app|the site)|(?:only|all) (?:through|via|on|in) campusnest|(?:pay|deposit|payment)\b.{0,30}\bthrough campusnest|not (?:through|via|on|by|over) (?:zelle|venmo|cash ?app|paypal|whatsapp|telegram|text|wire)|never (?:wire|send|pay|zelle|venmo)|do not (?:wire|send money|pay)|don'?t (?:wire|send money|pay (?:anyone|anything|before)))\b/;
@@ -316,7 +316,7 @@ const LEASE_MONEY = /\b(?:deposit|hold|holding|reserve|reservation|before (?:the
 const GROUP_CHAT = /\b(?:group ?chat|groupchat|group|gc|building'?s?|roommates'?|housemates|house chat|subletters|residents|neighbou?rs|floor|add(?:ed|ing)? (?:you|u) (?:to|in|on|into)|add (?:me|us) (?:to|into) (?:the|our|your) (?:[a-z']+ ){0,3}(?:chat|group|gc)|groupme|discord|slack|(?:the|our) (?:whatsapp|imessage|telegram|signal|wechat) (?:chat|group|gc)|lease is signed|is signed|house (?:whatsapp|chat|group|telegram|imessage)|after (?:you|we) sign|once (?:you'?ve|you have|the lease is|it'?s) signed|after (?:the )?lease)\b/;
 
 /**
- * Context windows (issue 26): two cues within `span` characters of each other, in either order. The
+ * Context windows (docs/decisions/015): two cues within `span` characters of each other, in either order. The
  * stories scammers tell vary in wording more than in what they put side by side.
  */
 function near(text: string, a: RegExp, b: RegExp, span = 60): boolean {
@@ -446,7 +446,7 @@ export function scanForStorage(text: string): StoredFlag[] {
 export const ruleReasons = (text: string): ScamReason[] => readRules(text).reasons;
 
 /**
- * The rules. Each sentence is read in its context (issue 26): a refusal ("I won't Zelle before I see
+ * The rules. Each sentence is read in its context (docs/decisions/015): a refusal ("I won't Zelle before I see
  * it") or a warning about someone else clears the money and contact patterns of that sentence;
  * splitting bills clears a payment app; a group chat clears a messenger. `cleared`: the message
  * refuses or warns, so the model is not asked.

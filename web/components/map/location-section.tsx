@@ -1,5 +1,5 @@
 /**
- * The listing page's "Location" section (issue 27), below the details: the distance, and a map that
+ * The listing page's "Location" section (docs/decisions/024), below the details: the distance, and a map that
  * loads when the section comes near the screen (never on the first screen). A listing without
  * coordinates says so and shows no map.
  */

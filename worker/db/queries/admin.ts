@@ -32,7 +32,7 @@ export async function deletePlainRow(db: Db, table: "feedback" | "conversations"
 /**
  * An audit entry only if the statement just before it in the same db.batch changed a row (SQLite's
  * `changes()` counts that statement's own rows, not its triggers'): a guarded decision that did not
- * apply leaves no entry (issue 22: two reviewers at once, one decision in the log).
+ * apply leaves no entry (two reviewers at once, one decision in the log).
  */
 export const auditIfChanged = (db: Db, actor: string, action: string, table: string | null, id: string | null, details?: unknown) =>
   // Every column in the table's order (an INSERT ... SELECT names them all).

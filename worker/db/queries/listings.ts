@@ -27,7 +27,7 @@ export interface ListingRow {
   lease_term: string;
   available_from: string | null;
   available_to: string | null;
-  /** Where the place is (owner's and staff's eyes only) and its distance to campus (issue 15). */
+  /** Where the place is (owner's and staff's eyes only) and its distance to campus (docs/decisions/019). */
   latitude: number | null;
   longitude: number | null;
   distance_miles: number | null;
@@ -97,7 +97,7 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     university_abbreviation: row.university_abbreviation,
     // The distance only: the place's coordinates are not public (the owner's view adds them).
     distance_miles: row.distance_miles ?? null,
-    // A point within ~200 m for the map (issue 27), never the exact one.
+    // A point within ~200 m for the map (docs/decisions/024), never the exact one.
     approx_point: approximatePoint(row.id, row.latitude, row.longitude),
     parking: !!row.parking,
     allow_pets: !!row.allow_pets,
@@ -228,7 +228,7 @@ type ListingValues = typeof listings.$inferInsert;
 /** Column values, or SQL over the row's own columns (`nextRevision`). */
 type ListingChanges = { [K in keyof Omit<ListingValues, "id" | "userId">]?: ListingValues[K] | SQL };
 
-/** The listing's next revision (issue 22): every edit of what staff review and every review decision sets it. */
+/** The listing's next revision (docs/decisions/015): every edit of what staff review and every review decision sets it. */
 export const nextRevision = sql`${listings.revision} + 1`;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Saved searches (issue 15) and their hits: a student's own searches (CRUD), the candidate searches
+ * Saved searches (docs/decisions/020) and their hits: a student's own searches (CRUD), the candidate searches
  * of newly approved listings, matching through browse's own filters (browseFilterSql), and the
  * searches whose alert email is due.
  */

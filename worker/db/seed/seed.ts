@@ -34,7 +34,7 @@ const DAY_MS = 86_400_000;
 const WITHOUT_COORDINATES = new Set([3, 24, 52]);
 
 /**
- * The n-th demo listing's place near its campus (issue 15): deterministic, about 0.2 to 3.8 miles
+ * The n-th demo listing's place near its campus (docs/decisions/019): deterministic, about 0.2 to 3.8 miles
  * away in a direction that turns by the golden angle from one listing to the next. No rnd call, so
  * the rest of the demo data stays as it was.
  */
@@ -165,7 +165,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         rnd.pick(DESCRIPTION_PARTS.closing),
       ].join(" ");
       const createdAt = new Date(now - (placeIndex * LISTINGS_PER_PLACE + i) * 0.4 * DAY_MS - rnd.int(0, 3600_000));
-      // Issue 15: coordinates near the campus (a few without), and the term's next typical dates,
+      // Coordinates near the campus (a few without), and the term's next typical dates,
       // every fourth listing a week later in and ten days earlier out, so "I need it from ... to ..."
       // and "within N miles" find demo listings.
       const n = placeIndex * LISTINGS_PER_PLACE + i;

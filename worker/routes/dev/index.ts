@@ -39,7 +39,7 @@ export const devRoutes = createRouter()
     await playRenewal(c.var.db, c.env, c.var.config, c.req.param("listingId"), "failed");
     return c.body(null, 204);
   })
-  // Fresh listings (issue 13): run the cron's housekeeping as if it were `at` (default now).
+  // Fresh listings (docs/decisions/015): run the cron's housekeeping as if it were `at` (default now).
   .post("/housekeeping", async (c) => {
     const { at } = await parseJson(c, z.object({ at: z.iso.datetime().optional() }));
     return c.json<DevHousekeepingResponse>(await runHousekeeping(c.env, at ? Date.parse(at) : Date.now()));

@@ -62,7 +62,7 @@ export const messagesRoutes = createRouter()
     return c.json<ConversationResponse>({ data: await conversationWith(c.var.db, user.id, c.req.param("userId")) });
   })
 
-  // One conversation and whether the caller may write in it (issue 25, item 3): also one with someone
+  // One conversation and whether the caller may write in it: also one with someone
   // the caller blocked, which the lists leave out.
   .get("/conversations/:id", async (c) => {
     const user = await requireUser(c);

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's blocks (issue 13): whom they blocked, block, unblock. Mounted at
+ * The signed-in user's blocks (docs/decisions/015): whom they blocked, block, unblock. Mounted at
  * /api/v1/users/blocks before the users routes, so `users/{id}` never answers for it.
  */
 import { blockSchema, type BlockedUsersResponse } from "../../contract/reports";

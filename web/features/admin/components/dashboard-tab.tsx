@@ -26,7 +26,7 @@ function useWidth(ref: RefObject<HTMLElement | null>) {
   return width;
 }
 
-/** New sign-ups per day: the y-axis is scaled to the data (issue 25, item 11), the bars fill the card. */
+/** New sign-ups per day: the y-axis is scaled to the data, the bars fill the card. */
 function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
   const figure = useRef<HTMLElement>(null);
   const width = Math.max(280, useWidth(figure));

@@ -11,7 +11,7 @@ import { billingErrorMessage, useCancelSubscription, usePromotedListings } from 
 import { BillingHistoryDialog } from "./billing-history-dialog";
 import { formatIsoDate } from "./format";
 
-/** The words of each state (spec section 4: 'Promoted' renews, 'Cancelled' expires). */
+/** The words of each state ('Promoted' renews, 'Cancelled' expires; docs/product-rules.md "States"). */
 const STATE_LABEL: Record<PromotionState, string> = {
   promoted: "Promoted",
   cancelled: "Cancelled",

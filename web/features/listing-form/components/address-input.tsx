@@ -4,7 +4,7 @@ import { FieldCounter, limitState } from "../../../components/ui/field";
 import { apiRequest, errorMessage } from "../../../lib/api-client";
 
 /**
- * Where a picked suggestion is (issue 15): the listing keeps it to show its distance to campus. The
+ * Where a picked suggestion is (docs/decisions/019): the listing keeps it to show its distance to campus. The
  * server takes the coordinates only with the suggestion's token, made for that address and place.
  */
 export interface AddressPoint {
@@ -17,7 +17,7 @@ const MIN_CHARS = 3;
 const DEBOUNCE_MS = 300;
 const MAX_RESULTS = 5;
 
-/** Said under the address whenever it has no coordinates (issue 27): the owner knows before saving. */
+/** Said under the address whenever it has no coordinates (docs/decisions/024): the owner knows before saving. */
 export const NOT_PLACED_MESSAGE = "We could not place this address on the map; students searching by distance will not see it.";
 
 /** A random UUID (v4) for one address-typing session: Google bills its autocomplete and resolve together. */
@@ -40,7 +40,7 @@ const pointOf = (s: { lat: number | null; lng: number | null; location_token?: s
  * coordinates and their token come with the address (when the geocoder gave them); typing afterwards
  * drops all three, so an address never carries another address's coordinates.
  *
- * Issue 27: a suggestion with a `place_id` but no coordinates (Google) is resolved with geo/place
+ * A suggestion with a `place_id` but no coordinates (Google) is resolved with geo/place
  * before the form takes it ("Locating…"); every call of one typing session carries the same session
  * token. An address without coordinates (typed, or the resolve failed) is said to be off the map,
  * once the owner leaves the field: not blocking, the listing saves without a distance.
@@ -56,7 +56,7 @@ export function AddressInput({
   value: string;
   onChange: (value: string, point: AddressPoint | null) => void;
   error?: string;
-  /** No hard maxLength: a longer paste stays and is flagged (issue 25, item 4). */
+  /** No hard maxLength: a longer paste stays and is flagged. */
   limit: number;
   /** Whether the address has coordinates (picked now, or stored and left alone). */
   placed: boolean;

@@ -20,7 +20,7 @@ export interface PendingMessage extends UnsentMessage {
 
 /** The answer to a message for someone who blocked the sender. */
 const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
-/** The answer to a message from someone who blocked the recipient (issue 25, item 3): "Unblock {name} to send messages." */
+/** The answer to a message from someone who blocked the recipient: "Unblock {name} to send messages." */
 const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message.startsWith("Unblock ");
 
 /**
@@ -33,7 +33,7 @@ const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.sta
 export function useSendMessage(conversationId: string, me: string, thread: readonly Message[]) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingMessage[]>(() => readUnsent(me, conversationId).map((u) => ({ ...u, status: "failed" })));
-  /** The other person blocked me (issue 13): the composer gives way to the reason. */
+  /** The other person blocked me (docs/decisions/015): the composer gives way to the reason. */
   const [blocked, setBlocked] = useState(false);
 
   useEffect(() => writeUnsent(me, conversationId, pending), [me, conversationId, pending]);
@@ -125,7 +125,7 @@ export function useStartConversation() {
   });
 }
 
-/** The spec's texts for a conversation that could not be started. */
+/** The product's texts for a conversation that could not be started (docs/product-rules.md "Wording"). */
 export function startConversationError(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.message === MESSAGING_MESSAGES.self) return MESSAGING_MESSAGES.self;

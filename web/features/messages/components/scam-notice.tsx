@@ -1,5 +1,5 @@
 /**
- * Scam shield in a conversation (issue 13): the short tip at the top of every conversation and the
+ * Scam shield in a conversation (docs/decisions/015): the short tip at the top of every conversation and the
  * notice under a flagged message, shown to its recipient only (the thread decides who sees it).
  */
 import { useEffect, useRef } from "react";

@@ -17,7 +17,7 @@ interface MyListingsProps {
   renderCreate: (props: { open: boolean; onClose: () => void }) => ReactNode;
 }
 
-/** The spec's wording for a failed delete, by cause. */
+/** The product's wording for a failed delete, by cause (docs/product-rules.md "Wording"). */
 function deleteErrorMessage(err: unknown): string {
   if (err instanceof ApiError && err.status === 404) return "Listing not found. It may have already been deleted.";
   if (err instanceof ApiError && err.status === 403) return "You are not authorized to delete this listing.";
