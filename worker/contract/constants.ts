@@ -62,6 +62,21 @@ export const TIMINGS = {
 } as const;
 
 /**
+ * Geocoding spends a paid API (decision 019): only ID-verified users call it, within these caps per
+ * UTC day (429 past them; the address stays free text). Sizes and prices: decision 019.
+ */
+export const GEOCODING = {
+  /** Suggestion and place calls of one user a day: about six addresses typed from scratch. */
+  callsPerUserPerDay: 100,
+  /** Suggestion and place calls of everyone together a day: the worst day's bill stays near $25. */
+  callsPerDay: 5_000,
+  /** How long a place id handed out with a suggestion may be resolved (one address-typing session). */
+  placeIdTtlMs: 30 * 60 * 1000,
+  /** Google's terms let coordinates be cached at most 30 days. */
+  placeCacheMs: 30 * 86_400_000,
+} as const;
+
+/**
  * Fresh listings (issue 13): the owner of an available listing is asked every `askEveryDays` whether it is
  * still available; one not confirmed for `pauseAfterDays` is paused. The emailed links live `tokenTtlDays`.
  */

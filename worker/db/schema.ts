@@ -99,7 +99,8 @@ export const emailCodes = sqliteTable(
 /**
  * Failed sign-ins and failed code checks (services/auth-throttle.ts, decision 010): per account and
  * address in one-minute windows, and per account in UTC-day windows (with the back-off's clock). The
- * key is a SHA-256 of action, email (and address), so this table holds no addresses.
+ * key is a SHA-256 of action, email (and address), so this table holds no addresses. The geocoder's
+ * daily call counts (per user and in all, services/geo.ts) are day windows here too.
  */
 export const authThrottle = sqliteTable(
   "auth_throttle",
@@ -112,6 +113,41 @@ export const authThrottle = sqliteTable(
     lastFailureAt: integer("last_failure_at"),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+/**
+ * Addresses (a SHA-256 of the throttling key, IPv6 by /64) from which an account proved itself with its
+ * password or an emailed code (services/auth-throttle.ts, decision 010): there the owner's budgets are
+ * their own, which guessers elsewhere cannot spend. Forgotten 90 days after the last proof (cron).
+ */
+export const knownAddresses = sqliteTable(
+  "known_addresses",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addressHash: text("address_hash").notNull(),
+    /** Epoch milliseconds of the last proof from there. */
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] }), index("known_addresses_seen_idx").on(t.lastSeenAt)],
+);
+
+/**
+ * Coordinates of Google places this server resolved (services/geo.ts, decision 019), read for at most
+ * 30 days after `fetched_at` (Google's terms) and deleted by the cron after that.
+ */
+export const placeCache = sqliteTable(
+  "place_cache",
+  {
+    placeId: text("place_id").primaryKey(),
+    description: text("description").notNull(),
+    latitude: real("latitude").notNull(),
+    longitude: real("longitude").notNull(),
+    /** Epoch milliseconds of the Place Details answer. */
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [index("place_cache_fetched_idx").on(t.fetchedAt)],
 );
 
 /**
