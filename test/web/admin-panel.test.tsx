@@ -42,6 +42,25 @@ describe("admin panel", () => {
     expect(localStorage.getItem("admin_token")).toBe("admin-token");
   });
 
+  it("the dashboard's activity log says each action in words, and an action it has no words for by its name", async () => {
+    const at = "2026-01-02T03:04:05.000Z";
+    mockFetch({
+      ...signedInRoutes,
+      "/api/v1/admin/audit": {
+        audit: [
+          { id: "a1", actor: "admin:abcdefghijkl", action: "login", table: null, item_id: null, details: null, created_at: at },
+          { id: "a2", actor: "admin:abcdefghijkl", action: "listing_rejected", table: "listings", item_id: "l1", details: null, created_at: at },
+          { id: "a3", actor: "admin", action: "old_free_text", table: null, item_id: null, details: null, created_at: at },
+        ],
+      },
+    });
+    await openPanelSignedIn();
+    const log = within(await screen.findByRole("region", { name: "Recent admin activity" }));
+    const items = await log.findAllByRole("listitem");
+    expect(items.map((li) => li.querySelector("strong")!.textContent)).toEqual(["Signed in to the staff panel", "Rejected a listing", "old free text"]);
+    expect(items[1]).toHaveTextContent("admin:abcdefghijkl");
+  });
+
   it("a refused call ends the session with the spec's message", async () => {
     mockFetch({ ...signedInRoutes, "/api/v1/admin/stats": new Response(JSON.stringify({ detail: "Invalid admin token" }), { status: 401 }) });
     await openPanelSignedIn();

@@ -29,8 +29,11 @@ describe("staff sessions", () => {
     expect(await json(res)).toEqual({ detail: "Session expired. Please log in again." });
     // Other staff sessions go on.
     expect((await admin("/api/v1/admin/tables")).status).toBe(200);
-    const audit = await json<{ audit: { action: string }[] }>(await admin("/api/v1/admin/audit"));
-    expect(audit.audit.some((a) => a.action === "logout")).toBe(true);
+    const audit = await json<{ audit: { action: string; actor: string }[] }>(await admin("/api/v1/admin/audit"));
+    // The sign-in's row has the session's actor, as its later actions do: the log ties them together.
+    const logout = audit.audit.find((a) => a.action === "logout")!;
+    expect(logout.actor).toMatch(/^admin:[\w-]{12}$/);
+    expect(audit.audit.filter((a) => a.action === "login" && a.actor === logout.actor)).toHaveLength(1);
   });
 });
 

@@ -112,8 +112,15 @@ export const GENDER_PREFERENCES = ["no_preference", "male_preferred", "female_pr
 export const LISTING_STATUSES = ["available", "taken", "hidden"] as const;
 /** Every status a listing may have: the owner's own, plus "paused", which only the freshness check sets. */
 export type ListingStatus = (typeof LISTING_STATUSES)[number] | "paused";
+/** What the listings table may hold in `status` (db/schema types the column with it). */
+export const STORED_LISTING_STATUSES = [...LISTING_STATUSES, "paused"] as const satisfies readonly ListingStatus[];
 export const LISTING_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+/** Staff's own switch on a listing, which the owner's status cannot undo ("suspended": its owner is). */
+export const MODERATION_STATUSES = ["visible", "hidden", "suspended"] as const;
 export const ID_VERIFICATION_STATUSES = ["unverified", "pending", "approved", "verified", "rejected"] as const;
+export const EMAIL_VERIFICATION_STATUSES = ["unverified", "verified"] as const;
+/** An identity document's review. */
+export const VERIFICATION_REQUEST_STATUSES = ["pending", "approved", "rejected"] as const;
 
 export type UnitType = (typeof UNIT_TYPES)[number];
 export type LeaseTerm = (typeof LEASE_TERMS)[number];

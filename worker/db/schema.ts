@@ -7,6 +7,14 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  EMAIL_VERIFICATION_STATUSES,
+  ID_VERIFICATION_STATUSES,
+  LISTING_REVIEW_STATUSES,
+  MODERATION_STATUSES,
+  STORED_LISTING_STATUSES,
+  VERIFICATION_REQUEST_STATUSES,
+} from "../contract/constants";
 import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
@@ -44,9 +52,9 @@ export const users = sqliteTable(
     /** Key of the avatar in the public IMAGES bucket. */
     avatarKey: text("avatar_key"),
     /** unverified | verified */
-    emailVerificationStatus: text("email_verification_status").notNull().default("unverified"),
+    emailVerificationStatus: text("email_verification_status", { enum: EMAIL_VERIFICATION_STATUSES }).notNull().default("unverified"),
     /** unverified | pending | approved | verified | rejected */
-    idVerificationStatus: text("id_verification_status").notNull().default("unverified"),
+    idVerificationStatus: text("id_verification_status", { enum: ID_VERIFICATION_STATUSES }).notNull().default("unverified"),
     preferredUniversityId: integer("preferred_university_id").references(() => universities.id),
     preferredTerm: text("preferred_term"),
     emailOnMessage: integer("email_on_message", { mode: "boolean" }).notNull().default(true),
@@ -254,18 +262,18 @@ export const listings = sqliteTable(
     /** no_preference | male_preferred | female_preferred */
     genderPreference: text("gender_preference").notNull().default("no_preference"),
     /** pending | approved | rejected */
-    verificationStatus: text("verification_status").notNull().default("pending"),
+    verificationStatus: text("verification_status", { enum: LISTING_REVIEW_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     /**
      * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
      * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
      */
-    status: text("status").notNull().default("available"),
+    status: text("status", { enum: STORED_LISTING_STATUSES }).notNull().default("available"),
     /**
      * Staff's state, which only staff change: visible | hidden | suspended (the owner's account is
      * suspended; lifting the suspension makes these visible again). Anything but visible is public to nobody.
      */
-    moderationStatus: text("moderation_status").notNull().default("visible"),
+    moderationStatus: text("moderation_status", { enum: MODERATION_STATUSES }).notNull().default("visible"),
     /** When the owner last said the place is still available (creation counts); drives the freshness check. */
     availabilityConfirmedAt: text("availability_confirmed_at"),
     /** When the owner was last emailed "Is {title} still available?" (at most every 14 days). */
@@ -402,8 +410,7 @@ export const verificationRequests = sqliteTable(
     /** Key in the private ID_DOCUMENTS bucket; never a public URL. */
     documentKey: text("document_key"),
     notes: text("notes"),
-    /** pending | approved | rejected */
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: VERIFICATION_REQUEST_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     submittedAt: createdAt(),
     reviewedAt: text("reviewed_at"),

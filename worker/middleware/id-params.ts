@@ -13,6 +13,7 @@ import { matchedRoutes } from "hono/route";
 import type { AppContext } from "../lib/context";
 import { notFound } from "../lib/errors";
 import { isIdLike } from "../lib/ids";
+import { LISTING_NOT_FOUND } from "../services/viewable-listing";
 
 /** Parameter names that hold one of our ids (`newId()`): `:id`, `:listingId`, `:userId`, `:conversationId`. */
 const ID_PARAM = /^(id|[a-z]+Id)$/;
@@ -20,7 +21,6 @@ const ID_PARAM = /^(id|[a-z]+Id)$/;
 const FOREIGN_IDS = new Set(["sessionId"]);
 /** A listing's id: `:listingId` anywhere, `:id` under the listing routes. */
 const isListingId = (name: string, path: string) => name === "listingId" || (name === "id" && /\/(subleases|listings|availability)\/:id(\/|$)/.test(path));
-export const LISTING_NOT_FOUND = "Listing not found";
 
 export const checkIdParams: MiddlewareHandler<AppContext> = async (c, next) => {
   const routes = matchedRoutes(c);

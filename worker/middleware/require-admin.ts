@@ -15,16 +15,19 @@ export const TOKEN_IN_URL = "Send the staff token as an Authorization: Bearer he
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-export async function signAdminToken(secret: string): Promise<string> {
-  return new SignJWT({ typ: "admin" })
+/** A new staff session: its token, and its audit actor (`admin:{jti}`), the same as every later action's. */
+export async function signAdminToken(secret: string): Promise<{ token: string; actor: string }> {
+  const jti = newId(12);
+  const token = await new SignJWT({ typ: "admin" })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject("admin")
-    .setJti(newId(12))
+    .setJti(jti)
     .setIssuer("campusnest")
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ADMIN_TOKEN_TTL_SECONDS}s`)
     .sign(key(secret));
+  return { token, actor: `admin:${jti}` };
 }
 
 interface AdminSession {

@@ -29,8 +29,9 @@ export const adminRoutes = createRouter()
       await enforceLimit(c, "ADMIN_LOGIN_GLOBAL_LIMITER", "all");
       return c.json<AdminLoginResponse>({ success: false, detail: "Invalid password" }, 401);
     }
-    const token = await signAdminToken(c.var.config.jwtSecret);
-    await insertAudit(c.var.db, "admin", "login", null, null);
+    const { token, actor } = await signAdminToken(c.var.config.jwtSecret);
+    // The same actor as the session's later actions, so the log ties them to this sign-in.
+    await insertAudit(c.var.db, actor, "login", null, null);
     return c.json<AdminLoginResponse>({ success: true, token });
   })
 
