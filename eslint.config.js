@@ -88,15 +88,10 @@ export default tseslint.config(
     // each line goes when its branch is merged.
     files: [
       "test/e2e/**",
-      "worker/db/queries/conversations.ts",
-      "worker/env.ts",
-      "worker/routes/maps/index.ts",
-      "worker/services/auth.ts",
       "worker/services/dev-checkout.ts",
       "worker/services/email-templates.ts",
       "worker/services/freshness.ts",
       "worker/services/messaging.ts",
-      "worker/services/safety.ts",
       "worker/services/saved-searches.ts",
     ],
     rules: { "house/no-issue-comments": "off" },
@@ -182,15 +177,6 @@ export default tseslint.config(
         { selector: "MemberExpression[property.name='DB'][object.property.name='env']", message: noSqlInRoutes },
         { selector: "VariableDeclarator[init.property.name='env'] > ObjectPattern > Property[key.name='DB']", message: noSqlInRoutes },
       ],
-    },
-  },
-  {
-    // Temporary: routes/geo reads with the query builder; it is
-    // moved to services on another branch, which removes this block.
-    files: ["worker/routes/geo/index.ts"],
-    rules: {
-      "no-restricted-syntax": "off",
-      "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), { regex: "^\\.\\./[^./][^/]*(/|$)", message: noOtherRoute }] }],
     },
   },
   {

@@ -120,13 +120,17 @@ export function getConfig(env: AppEnv): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const c = result.data;
-  if (c.ENVIRONMENT === "production") {
+  // Development secrets only in development (decision 022): a staging deployment (`test`) with a
+  // published secret would accept forged tokens or forged Stripe events as surely as production.
+  if (c.ENVIRONMENT !== "development") {
     const published = (["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
     if (published.length) {
       throw new ConfigError(
         `Invalid configuration: ${published.join(" and ")} ${published.length > 1 ? "are" : "is"} the published development value; set a real secret with \`wrangler secret put\``,
       );
     }
+  }
+  if (c.ENVIRONMENT === "production") {
     const missingStripe = (["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => !c[name].trim());
     if (missingStripe.length) {
       throw new ConfigError(
@@ -157,8 +161,8 @@ export function getConfig(env: AppEnv): Config {
     googleJwksUrl: c.GOOGLE_JWKS_URL,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY.trim(),
-      // Without keys (development only: production requires both) the test checkout's secret.
-      webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.STRIPE_SECRET_KEY.trim() ? "" : DEV_WEBHOOK_SECRET),
+      // Without keys, in development only, the test checkout's secret; elsewhere none, so every webhook is refused.
+      webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.ENVIRONMENT === "development" && !c.STRIPE_SECRET_KEY.trim() ? DEV_WEBHOOK_SECRET : ""),
       priceId: c.STRIPE_PRICE_ID.trim(),
       apiHost: c.STRIPE_API_HOST.trim(),
       apiPort: c.STRIPE_API_PORT ? Number(c.STRIPE_API_PORT) : null,
@@ -180,7 +184,7 @@ function isLoopbackOrigin(address: string): boolean {
 }
 
 /**
- * Development on this machine (issue 25, item 8): emailed links (codes, resets, alerts, billing) lead
+ * Development on this machine: emailed links (codes, resets, alerts, billing) lead
  * to the port the product actually answers on (`PORT=3000 npm start`, `npm run dev` on 5173), not to
  * the 8787 of `.dev.vars`. Only when the environment is `development`, the configured address is empty
  * or a loopback one, and the request itself came to a loopback address; anything else keeps

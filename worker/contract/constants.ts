@@ -68,6 +68,21 @@ export const TIMINGS = {
 } as const;
 
 /**
+ * Geocoding spends a paid API (decision 019): only ID-verified users call it, within these caps per
+ * UTC day (429 past them; the address stays free text). Sizes and prices: decision 019.
+ */
+export const GEOCODING = {
+  /** Suggestion and place calls of one user a day: about six addresses typed from scratch. */
+  callsPerUserPerDay: 100,
+  /** Suggestion and place calls of everyone together a day: the worst day's bill stays near $25. */
+  callsPerDay: 5_000,
+  /** How long a place id handed out with a suggestion may be resolved (one address-typing session). */
+  placeIdTtlMs: 30 * 60 * 1000,
+  /** Google's terms let coordinates be cached at most 30 days. */
+  placeCacheMs: 30 * 86_400_000,
+} as const;
+
+/**
  * Fresh listings (docs/decisions/015): the owner of an available listing is asked every `askEveryDays` whether it is
  * still available; one not confirmed for `pauseAfterDays` is paused. The emailed links live `tokenTtlDays`.
  */
@@ -121,8 +136,15 @@ export const GENDER_PREFERENCES = ["no_preference", "male_preferred", "female_pr
 export const LISTING_STATUSES = ["available", "taken", "hidden"] as const;
 /** Every status a listing may have: the owner's own, plus "paused", which only the freshness check sets. */
 export type ListingStatus = (typeof LISTING_STATUSES)[number] | "paused";
+/** What the listings table may hold in `status` (db/schema types the column with it). */
+export const STORED_LISTING_STATUSES = [...LISTING_STATUSES, "paused"] as const satisfies readonly ListingStatus[];
 export const LISTING_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+/** Staff's own switch on a listing, which the owner's status cannot undo ("suspended": its owner is). */
+export const MODERATION_STATUSES = ["visible", "hidden", "suspended"] as const;
 export const ID_VERIFICATION_STATUSES = ["unverified", "pending", "approved", "verified", "rejected"] as const;
+export const EMAIL_VERIFICATION_STATUSES = ["unverified", "verified"] as const;
+/** An identity document's review. */
+export const VERIFICATION_REQUEST_STATUSES = ["pending", "approved", "rejected"] as const;
 
 export type UnitType = (typeof UNIT_TYPES)[number];
 export type LeaseTerm = (typeof LEASE_TERMS)[number];

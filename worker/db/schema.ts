@@ -7,6 +7,14 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  EMAIL_VERIFICATION_STATUSES,
+  ID_VERIFICATION_STATUSES,
+  LISTING_REVIEW_STATUSES,
+  MODERATION_STATUSES,
+  STORED_LISTING_STATUSES,
+  VERIFICATION_REQUEST_STATUSES,
+} from "../contract/constants";
 import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
@@ -44,9 +52,9 @@ export const users = sqliteTable(
     /** Key of the avatar in the public IMAGES bucket. */
     avatarKey: text("avatar_key"),
     /** unverified | verified */
-    emailVerificationStatus: text("email_verification_status").notNull().default("unverified"),
+    emailVerificationStatus: text("email_verification_status", { enum: EMAIL_VERIFICATION_STATUSES }).notNull().default("unverified"),
     /** unverified | pending | approved | verified | rejected */
-    idVerificationStatus: text("id_verification_status").notNull().default("unverified"),
+    idVerificationStatus: text("id_verification_status", { enum: ID_VERIFICATION_STATUSES }).notNull().default("unverified"),
     preferredUniversityId: integer("preferred_university_id").references(() => universities.id),
     preferredTerm: text("preferred_term"),
     emailOnMessage: integer("email_on_message", { mode: "boolean" }).notNull().default(true),
@@ -99,7 +107,8 @@ export const emailCodes = sqliteTable(
 /**
  * Failed sign-ins and failed code checks (services/auth-throttle.ts, decision 010): per account and
  * address in one-minute windows, and per account in UTC-day windows (with the back-off's clock). The
- * key is a SHA-256 of action, email (and address), so this table holds no addresses.
+ * key is a SHA-256 of action, email (and address), so this table holds no addresses. The geocoder's
+ * daily call counts (per user and in all, services/geo.ts) are day windows here too.
  */
 export const authThrottle = sqliteTable(
   "auth_throttle",
@@ -112,6 +121,41 @@ export const authThrottle = sqliteTable(
     lastFailureAt: integer("last_failure_at"),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+/**
+ * Addresses (a SHA-256 of the throttling key, IPv6 by /64) from which an account proved itself with its
+ * password or an emailed code (services/auth-throttle.ts, decision 010): there the owner's budgets are
+ * their own, which guessers elsewhere cannot spend. Forgotten 90 days after the last proof (cron).
+ */
+export const knownAddresses = sqliteTable(
+  "known_addresses",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addressHash: text("address_hash").notNull(),
+    /** Epoch milliseconds of the last proof from there. */
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] }), index("known_addresses_seen_idx").on(t.lastSeenAt)],
+);
+
+/**
+ * Coordinates of Google places this server resolved (services/geo.ts, decision 019), read for at most
+ * 30 days after `fetched_at` (Google's terms) and deleted by the cron after that.
+ */
+export const placeCache = sqliteTable(
+  "place_cache",
+  {
+    placeId: text("place_id").primaryKey(),
+    description: text("description").notNull(),
+    latitude: real("latitude").notNull(),
+    longitude: real("longitude").notNull(),
+    /** Epoch milliseconds of the Place Details answer. */
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [index("place_cache_fetched_idx").on(t.fetchedAt)],
 );
 
 /**
@@ -218,18 +262,18 @@ export const listings = sqliteTable(
     /** no_preference | male_preferred | female_preferred */
     genderPreference: text("gender_preference").notNull().default("no_preference"),
     /** pending | approved | rejected */
-    verificationStatus: text("verification_status").notNull().default("pending"),
+    verificationStatus: text("verification_status", { enum: LISTING_REVIEW_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     /**
      * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
      * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
      */
-    status: text("status").notNull().default("available"),
+    status: text("status", { enum: STORED_LISTING_STATUSES }).notNull().default("available"),
     /**
      * Staff's state, which only staff change: visible | hidden | suspended (the owner's account is
      * suspended; lifting the suspension makes these visible again). Anything but visible is public to nobody.
      */
-    moderationStatus: text("moderation_status").notNull().default("visible"),
+    moderationStatus: text("moderation_status", { enum: MODERATION_STATUSES }).notNull().default("visible"),
     /** When the owner last said the place is still available (creation counts); drives the freshness check. */
     availabilityConfirmedAt: text("availability_confirmed_at"),
     /** When the owner was last emailed "Is {title} still available?" (at most every 14 days). */
@@ -366,8 +410,7 @@ export const verificationRequests = sqliteTable(
     /** Key in the private ID_DOCUMENTS bucket; never a public URL. */
     documentKey: text("document_key"),
     notes: text("notes"),
-    /** pending | approved | rejected */
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: VERIFICATION_REQUEST_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     submittedAt: createdAt(),
     reviewedAt: text("reviewed_at"),

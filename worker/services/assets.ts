@@ -11,9 +11,11 @@ import type { AppContext } from "../lib/context";
  * listing already has.
  */
 export async function serveAsset(c: Context<AppContext>) {
+  const pathname = new URL(c.req.url).pathname;
+  // Source maps carry the whole SPA's source, the staff panel's too: never served (decision 022).
+  if (/\.map$/i.test(pathname)) return c.json({ detail: "Not found" }, 404);
   const res = await c.env.ASSETS.fetch(c.req.raw);
   const headers = new Headers(res.headers);
-  const pathname = new URL(c.req.url).pathname;
   if (pathname.startsWith("/assets/") && res.ok) {
     headers.set("Cache-Control", "public, max-age=31536000, immutable");
   }

@@ -9,8 +9,9 @@ import { deleteDeadRefreshTokens } from "../db/queries/sessions";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
-import { deleteEndedWindows } from "./auth-throttle";
+import { deleteEndedWindows, forgetOldAddresses } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
+import { deleteStalePlaces } from "./geo";
 import { endLapsedCancelledSubscriptions, endLapsedPromotions, stopSubscriptionsOfSuspendedUsers } from "./promotions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
@@ -36,6 +37,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     deleteEndedWindows(db, now),
     deleteExpiredAdminRevocations(db, nowIso),
     endLapsedCancelledSubscriptions(db, nowIso),
+    deleteStalePlaces(db, now),
+    forgetOldAddresses(db, now),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
   if (promotions.meta.changes) await purgeListingCache([], db);

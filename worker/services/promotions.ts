@@ -45,7 +45,7 @@ import {
   type CheckoutSessionRow,
   type SubscriptionRecord,
 } from "../db/queries/promotions";
-import { canViewListing, isListingOwner } from "../contract/policies";
+import { isListingOwner } from "../contract/policies";
 import { canBuyPromotion, canStaffPromoteListing, isPromotedNow } from "../contract/owner-rules";
 import {
   PROMOTION_MESSAGES,
@@ -77,6 +77,7 @@ import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 import { isoIn, isoNow } from "../lib/time";
+import { requireViewableListing } from "./viewable-listing";
 
 const DAY_MS = 86_400_000;
 const ADMIN_PROMOTION_DAYS = 7;
@@ -425,8 +426,8 @@ function statusOf(listing: ListingRecord, subscription: SubscriptionRecord | und
 async function ownListing(db: Db, user: { id: string }, listingId: string): Promise<ListingRecord> {
   const listing = await findListing(db, listingId);
   const facts = listing && { user_id: listing.userId, verification_status: listing.verificationStatus, status: listing.status, moderation_status: listing.moderationStatus };
-  if (!listing || !facts || !canViewListing(user, facts)) throw notFound("Listing not found");
-  if (!isListingOwner(user, facts)) throw forbidden("Only the listing's owner can manage its promotion");
+  const visible = requireViewableListing(facts, user);
+  if (!listing || !isListingOwner(user, visible)) throw forbidden("Only the listing's owner can manage its promotion");
   return listing;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
-import { canViewListing } from "../contract/policies";
+import { requireViewableListing } from "./viewable-listing";
 import type { Db } from "../db/client";
 import { findListingRow, listingsOfUser } from "../db/queries/listings";
 import {
@@ -41,8 +41,7 @@ export async function createReport(db: Db, reporter: UserRow, input: ReportInput
   let listingId: string | null = null;
   let conversationId: string | null = null;
   if (input.kind === "listing") {
-    const listing = await findListingRow(db, input.listing_id);
-    if (!listing || !canViewListing(reporter, listing)) throw notFound("Listing not found");
+    const listing = requireViewableListing(await findListingRow(db, input.listing_id), reporter);
     if (listing.user_id === reporter.id) throw forbidden(REPORT_TEXTS.ownListing);
     reportedUserId = listing.user_id;
     listingId = listing.id;

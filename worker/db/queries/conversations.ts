@@ -110,7 +110,7 @@ const CONVERSATION_SELECT = `
     LEFT JOIN listings l ON l.id = c.listing_id AND ((${PUBLIC_LISTING_SQL}) OR l.user_id = ?1)`;
 
 const MINE = "(c.user_a = ?1 OR c.user_b = ?1)";
-/** The viewer's list leaves out conversations with people they blocked (issue 13); unblocking brings them back. */
+/** The viewer's list leaves out conversations with people they blocked; unblocking brings them back. */
 const NOT_BLOCKED_BY_VIEWER = "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END)";
 
 function toConversation(r: ConversationListRow): Conversation {
@@ -423,7 +423,7 @@ export const recentConversations = (db: Db, cursor: ConversationCursor | null, l
 export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);
 
 // ---------------------------------------------------------------------------------------------
-// Response time (issue 13).
+// Response time (median first reply; decision 015).
 
 /**
  * The user's first-reply delays (ms) in conversations created since `sinceIso` where the other person

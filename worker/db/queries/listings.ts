@@ -3,6 +3,7 @@
  * staff's lists, and writes (drizzle). Browse lives in worker/db/browse, the freshness check in
  * freshness.ts, the price check in price-check.ts; the columns a row carries in listing-sql.ts.
  */
+import type { LISTING_REVIEW_STATUSES } from "../../contract/constants";
 import { and, eq, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { OwnerListing, PublicListing } from "../../contract/listings";
 import { isPromotedNow } from "../../contract/owner-rules";
@@ -279,7 +280,7 @@ export const updateListing = (db: Db, id: string, changes: ListingChanges) => db
  * review status is not already `unless` (a retried review applies once), and moves it to the next
  * revision, so of two decisions made on one version, exactly one applies.
  */
-export const updateListingForReview = (db: Db, id: string, revision: number, unless: string, changes: ListingChanges) =>
+export const updateListingForReview = (db: Db, id: string, revision: number, unless: (typeof LISTING_REVIEW_STATUSES)[number], changes: ListingChanges) =>
   db
     .update(listings)
     .set({ ...changes, revision: nextRevision })

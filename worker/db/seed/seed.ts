@@ -120,7 +120,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
 
   const now = Date.now();
   const userIds = new Map<string, string>();
-  const userRows = [];
+  const userRows: (typeof users.$inferInsert)[] = [];
   for (const u of DEMO_USERS) {
     const id = newId();
     userIds.set(u.key, id);

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ResolvedPlace, AddressSuggestion as Suggestion } from "@contract/listings";
 import { FieldCounter, limitState } from "../../../components/ui/field";
-import { apiRequest, errorMessage } from "../../../lib/api-client";
+import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
 
 /**
  * Where a picked suggestion is (docs/decisions/019): the listing keeps it to show its distance to campus. The
@@ -29,6 +29,12 @@ function newSessionToken(): string {
   const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * Geocoding is for signed-in, ID-verified users within daily caps (decision 019): a refusal (401, 403,
+ * 429) pauses suggestions for this form, says why, and leaves a plain text field.
+ */
+const PAUSING_STATUSES = [401, 403, 429];
 
 const pointOf = (s: { lat: number | null; lng: number | null; location_token?: string }): AddressPoint | null =>
   typeof s.lat === "number" && typeof s.lng === "number" && s.location_token ? { latitude: s.lat, longitude: s.lng, location_token: s.location_token } : null;
@@ -70,6 +76,7 @@ export function AddressInput({
   const [focused, setFocused] = useState(false);
   const [locating, setLocating] = useState(false);
   const [resolveError, setResolveError] = useState<string | null>(null);
+  const [paused, setPaused] = useState<string | null>(null);
   const picked = useRef<string | null>(null);
   const session = useRef<string | null>(null);
   const resolving = useRef<AbortController | null>(null);
@@ -92,26 +99,27 @@ export function AddressInput({
 
   useEffect(() => {
     const q = value.trim();
-    if (q.length < MIN_CHARS || q === picked.current) return;
+    if (q.length < MIN_CHARS || q === picked.current || paused) return;
     const controller = new AbortController();
     const timer = window.setTimeout(async () => {
       try {
         session.current ??= newSessionToken();
         const query = { q, session: session.current, university_id: university.current || undefined };
-        const { data } = await apiRequest<{ data: Suggestion[] }>("geo/autocomplete", { query, signal: controller.signal, auth: false });
+        const { data } = await apiRequest<{ data: Suggestion[] }>("geo/autocomplete", { query, signal: controller.signal });
         setSuggestions(data.slice(0, MAX_RESULTS));
         setActive(-1);
         // Only under a field still being typed in: never over the fields the owner moved on to.
         setOpen(data.length > 0 && document.activeElement === input.current);
-      } catch {
+      } catch (err) {
         setOpen(false);
+        if (err instanceof ApiError && PAUSING_STATUSES.includes(err.status)) setPaused(err.message);
       }
     }, DEBOUNCE_MS);
     return () => {
       controller.abort();
       window.clearTimeout(timer);
     };
-  }, [value]);
+  }, [value, paused]);
 
   async function pick(s: Suggestion) {
     picked.current = s.description;
@@ -134,7 +142,6 @@ export function AddressInput({
       const { data } = await apiRequest<{ data: ResolvedPlace }>("geo/place", {
         query: { place_id: s.place_id, session: sessionToken ?? undefined },
         signal: controller.signal,
-        auth: false,
       });
       if (controller.signal.aborted) return;
       picked.current = data.description;
@@ -221,6 +228,7 @@ export function AddressInput({
       <FieldCounter id={`${id}-counter`} length={value.length} limit={limit} />
       <div role="status" className="address-place-status">
         {locating && <p className="field-hint">Locating this address on the map…</p>}
+        {paused && <p className="field-hint address-suggestions-paused">{paused}</p>}
         {notPlaced && (
           <p id={noteId} className="field-hint address-not-placed">
             {resolveError ? `${resolveError} ` : ""}
