@@ -99,3 +99,16 @@ describe("worker zones", () => {
     expect(errors).toEqual(refusal ? [expect.stringContaining(refusal)] : []);
   });
 });
+
+describe("notices go through notify", () => {
+  const NOTIFY = "Send notices with notify() from services/notify";
+  it.each([
+    ["worker/services/example.ts", 'import { sendEmail as x } from "./email";', NOTIFY],
+    ["worker/services/promotions/example.ts", 'import { sendEmail as x } from "../email";', NOTIFY],
+    ["worker/services/example.ts", 'import { notify as x } from "./notify";', null],
+    ["worker/services/notify/channels/email.ts", 'import { sendEmail as x } from "../../email";', null],
+  ])("%s: %s", async (file, source, refusal) => {
+    const errors = await importErrors(file, source);
+    expect(errors).toEqual(refusal ? [expect.stringContaining(refusal)] : []);
+  });
+});

@@ -19,8 +19,7 @@ import { apiError, conflict, notFound } from "../lib/errors";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { purgeListingCache } from "./edge-cache";
-import { sendEmail } from "./email";
-import { stillAvailableEmail } from "./email-templates";
+import { notify } from "./notify";
 import { signAvailabilityToken, verifyAvailabilityToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -42,9 +41,10 @@ export async function runFreshness(db: Db, env: Env, config: Config, now: number
       const link = async (action: AvailabilityAction) =>
         // In the fragment: browsers never send it, so the 30-day token stays out of request logs.
         `${config.publicBaseUrl}/availability#token=${encodeURIComponent(await signAvailabilityToken(config.jwtSecret, { listingId: listing.id, ownerId: owner.id, action }, ttl, now))}`;
-      await sendEmail(db, env, config, stillAvailableEmail(owner.email, owner.firstName, listing.title, await link("available"), await link("taken")));
+      await notify({ db, env, config }, { user: owner }, { kind: "still_available", title: listing.title, availableUrl: await link("available"), takenUrl: await link("taken") });
     } catch (err) {
-      // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way.
+      // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way
+      // (a failed send is logged by notify).
       log.warn("freshness_email_failed", { message: String(err) });
     }
   }

@@ -36,7 +36,7 @@ import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { notifyListingReview } from "./notifications";
+import { notify } from "./notify";
 import { alertSavedSearches } from "./saved-searches";
 import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
 import { checkUniversity } from "./universities";
@@ -325,7 +325,7 @@ export async function reviewListing(db: Db, env: Env, config: Config, actor: str
     throw conflict(LISTING_CHANGED_DETAIL);
   }
   await purgeListingCache([id]);
-  await notifyListingReview(db, env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  await notify({ db, env, config }, { userId: row.userId }, { kind: "listing_review", title: row.title, approved: review.status === "approved", reason: review.rejection_reason ?? null });
   if (review.status === "approved") await alertSavedSearches(db, env, config, [id], now);
   return { changed: true, listing: await loadAdminListing(db, id) };
 }
@@ -353,7 +353,7 @@ export async function approveAllListings(db: Db, env: Env, config: Config, actor
   const pending = await listingsAwaitingReview(db);
   const [updated] = await db.batch([approveAllPending(db, isoNow()), insertAudit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
   if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
-  for (const p of pending) await notifyListingReview(db, env, config, p.userId, p.title, true, null);
+  for (const p of pending) await notify({ db, env, config }, { userId: p.userId }, { kind: "listing_review", title: p.title, approved: true, reason: null });
   await alertSavedSearches(db, env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
 }

@@ -56,7 +56,7 @@ import {
   type PromotionStatus,
 } from "../contract/promotions";
 import { insertAudit } from "../db/queries/audit";
-import { notifyPromotionDuplicateRefunded, notifyPromotionPaymentFailed } from "./notifications";
+import { notify } from "./notify";
 import {
   cancelAndRefundSubscription,
   cancelStripeSubscriptionAtPeriodEnd,
@@ -356,7 +356,9 @@ export async function applyStripeEvent(db: Db, env: Env, config: Config, event: 
       // Recorded at once (not under the version): a retry after a lost race must not see a subscription
       // cancelled at Stripe as live. The owner is told once, by the request that recorded it.
       const firstToRecord = !!(await markSubscriptionRefused(db, record)).meta.changes;
-      if (firstToRecord && becomesDuplicate) await notifyPromotionDuplicateRefunded(db, env, config, listing.userId, listing.title, listing.id);
+      if (firstToRecord && becomesDuplicate) {
+        await notify({ db, env, config }, { userId: listing.userId }, { kind: "promotion_duplicate_refunded", listingId: listing.id, title: listing.title });
+      }
     } else if (record.duplicate && change.billing) await cancelAndRefund(config, record.id, change.billing, false);
     const columns = listingColumnsFor(record, listing, now, others.length > 0);
     const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, listing.id, version), saveSubscriptionIf(db, record, version)];
@@ -376,7 +378,7 @@ export async function applyStripeEvent(db: Db, env: Env, config: Config, event: 
     if (!applied(results)) continue;
     if (columns) await purgeListingCache([listing.id]);
     if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
-      await notifyPromotionPaymentFailed(db, env, config, listing.userId, listing.title, listing.id);
+      await notify({ db, env, config }, { userId: listing.userId }, { kind: "promotion_payment_failed", listingId: listing.id, title: listing.title });
     }
     return { applied: true };
   }
