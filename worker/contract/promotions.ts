@@ -4,16 +4,26 @@
  */
 import { z } from "./zod";
 import type { OwnerListing } from "./listings";
+import plan from "./promotion-plan.json";
 
-/** The one plan (spec: 'Weekly Promotion $5/week'). */
+/** Whole dollars without cents ("$5"), otherwise with them ("$5.50"). */
+const dollars = (cents: number) => `$${(cents / 100).toFixed(cents % 100 ? 2 : 0)}`;
+
+/**
+ * The one plan. Its price has one source, promotion-plan.json: the checkout's inline price, the
+ * screens' labels and `npm run deploy` (which refuses a STRIPE_PRICE_ID of another amount) read it.
+ */
 export const PROMOTION_PLAN = {
-  name: "Weekly Promotion",
-  priceLabel: "$5/week",
+  name: plan.name,
   /** Minor units. */
-  amount: 500,
-  currency: "usd",
-  interval: "week",
-  days: 7,
+  amount: plan.amount,
+  currency: plan.currency,
+  interval: plan.interval as "week",
+  days: plan.days,
+  /** "$5" */
+  price: dollars(plan.amount),
+  /** "$5/week" */
+  priceLabel: `${dollars(plan.amount)}/${plan.interval}`,
 } as const;
 
 /** The spec's texts (section 8, Promotion and Billing). */

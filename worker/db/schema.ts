@@ -573,7 +573,7 @@ export const devEmails = sqliteTable(
 /**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
  * the period only moves forward and `ended` never goes back. The listing's promotion columns are
- * derived from it by services/promotions.ts.
+ * derived from it by services/promotions/record.ts.
  */
 export const stripeSubscriptions = sqliteTable(
   "stripe_subscriptions",

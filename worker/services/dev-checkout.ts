@@ -13,7 +13,8 @@ import { PROMOTION_PLAN } from "../contract/promotions";
 import { newId } from "../lib/ids";
 import { notFound, conflict } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "./payments";
+import { testCheckoutCompleted, testInvoice, type TestSubscription } from "./promotions/events";
+import { signWebhookPayload } from "./stripe/webhook";
 import { receiveWebhook } from "./promotions";
 
 const escapeHtml = (s: string) =>

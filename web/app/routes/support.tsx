@@ -2,6 +2,7 @@ import { Link } from "react-router-dom";
 import { PageFrame } from "../../components/layout/page-frame";
 import { SUPPORT_EMAIL } from "../../config/env";
 import { paths } from "../../config/paths";
+import { PROMOTION_PLAN } from "@contract/promotions";
 
 export default function SupportRoute() {
   return (
@@ -55,7 +56,7 @@ export default function SupportRoute() {
         </p>
         <h3>What does promoting a listing do?</h3>
         <p>
-          A promoted listing is shown first in search results for its university for a week ($5/week). It renews
+          A promoted listing is shown first in search results for its university for a week ({PROMOTION_PLAN.priceLabel}). It renews
           weekly until you cancel; cancelling keeps the promotion until the end of the week you paid for.
         </p>
         <h3>How do I delete my account?</h3>

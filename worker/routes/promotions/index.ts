@@ -1,6 +1,6 @@
 /**
  * Paid promotion (api-contract "Promotions (Stripe)"). The owner's calls and Stripe's webhook;
- * everything they change goes through services/promotions.ts.
+ * everything they change goes through services/promotions/.
  */
 import {
   checkoutSessionSchema,
