@@ -82,7 +82,8 @@ export interface BillingHistoryResponse {
 }
 
 /** GET users/promoted-listings: own listings that are or were promoted, with where each stands. */
-export type PromotedListing = OwnerListing & { promotion_state: PromotionState };
+/** `deleted`: the owner deleted it; its promotion and billing history stay readable (only on those). */
+export type PromotedListing = OwnerListing & { promotion_state: PromotionState; deleted?: true };
 export interface PromotedListingsResponse {
   data: PromotedListing[];
 }

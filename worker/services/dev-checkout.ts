@@ -95,6 +95,8 @@ export async function playRenewal(db: Db, env: Env, config: Config, listingId: s
   const live = await liveSubscriptionsOfListing(db, listingId);
   const current = live.sort((a, b) => (b.createdAt > a.createdAt ? 1 : -1))[0];
   if (!current) throw conflict("This listing has no promotion subscription");
+  // As Stripe: a subscription told not to renew (Cancel, or the listing taken, hidden, paused, deleted) gets no renewal invoice.
+  if (current.cancelAtPeriodEnd && outcome === "paid") throw conflict("This promotion does not renew: it was cancelled");
   const record = (await findSubscription(db, current.id))!;
   const now = Math.floor(Date.now() / 1000);
   const periodStart = record.currentPeriodEnd ? Math.floor(Date.parse(record.currentPeriodEnd) / 1000) : now;

@@ -20,6 +20,7 @@ import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { purgeListingCache } from "./edge-cache";
 import { notify } from "./notify";
+import { stopRenewal, stopRenewalOfUnavailableListings } from "./promotions";
 import { signAvailabilityToken, verifyAvailabilityToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -50,6 +51,8 @@ export async function runFreshness(db: Db, env: Env, config: Config, now: number
   }
   const paused = await pauseUnconfirmedListings(db, nowIso, isoNow(now - FRESHNESS.pauseAfterDays * DAY_MS)).run();
   if (paused.meta.changes) await purgeListingCache([], db);
+  // A paused promoted listing stops renewing as Cancel does (and so does one taken or hidden whose stop failed).
+  await stopRenewalOfUnavailableListings({ db, env, config });
   return { asked: due.length, paused: paused.meta.changes ?? 0 };
 }
 
@@ -83,14 +86,14 @@ export async function checkAvailabilityLink(db: Db, config: Config, token: strin
  * Applies a link: "available" confirms a live or paused listing (a taken or hidden one: 409, the owner
  * changes it from the profile); "taken" marks it taken. Repeating a link is harmless.
  */
-export async function applyAvailabilityLink(db: Db, config: Config, token: string): Promise<AvailabilityLinkResponse> {
+export async function applyAvailabilityLink(db: Db, env: Env, config: Config, token: string): Promise<AvailabilityLinkResponse> {
   const { claim, row } = await readLink(db, config, token);
   const nowIso = isoNow();
   if (claim.action === "available") {
     if (!canConfirmAvailability(row)) throw conflict("This listing is not available any more. You can change it from your profile.");
     if (!(await confirmListingAvailable(db, row.id, claim.ownerId, nowIso))) throw notFound("Listing not found");
   } else {
-    await markListingTaken(db, row.id, claim.ownerId, nowIso);
+    if (await markListingTaken(db, row.id, claim.ownerId, nowIso)) await stopRenewal({ db, env, config }, row.id, "taken");
   }
   await purgeListingCache([row.id]);
   const after = await findListing(db, row.id);

@@ -38,7 +38,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { notify } from "./notify";
 import { alertSavedSearches } from "./saved-searches";
-import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
+import { deleteAfterStoppingSubscriptions, startPendingPromotion, stopRenewal } from "./promotions";
 import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
@@ -185,6 +185,9 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await purgeListingCache([row.id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, removedKeys));
+  // Off the market: its promotion stops renewing as Cancel does (api-contract "Promotions"); available
+  // again does not restart it.
+  if ((input.status === "taken" || input.status === "hidden") && input.status !== row.status) await stopRenewal({ db, env, config }, row.id, input.status);
   return loadOwnerListing(db, row.id);
 }
 
@@ -224,10 +227,10 @@ async function approvedEditNeedsReview(
 }
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
-export async function deleteListing(db: Db, env: Env, id: string) {
+export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
   const photos = await photosOfListing(db, id);
-  // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
-  await deleteAfterStoppingSubscriptions(db, env, { listingId: id });
+  // Its promotion stops renewing first (as Cancel does), and none can become live before the row is gone.
+  await deleteAfterStoppingSubscriptions(db, env, { listingId: id }, by);
   await purgeListingCache([id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
 }

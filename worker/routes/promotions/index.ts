@@ -44,5 +44,5 @@ export const promotionsRoutes = createRouter()
 
   .post("/cancel/:listingId", async (c) => {
     const user = await requireUser(c);
-    return c.json<PromotionStatusResponse>({ data: await cancelPromotion(c.var.db, c.var.config, user, c.req.param("listingId")) });
+    return c.json<PromotionStatusResponse>({ data: await cancelPromotion({ db: c.var.db, env: c.env, config: c.var.config }, user, c.req.param("listingId")) });
   });

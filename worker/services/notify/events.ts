@@ -18,6 +18,9 @@ import {
   passwordResetEmail,
   promotionDuplicateRefundedEmail,
   promotionPaymentFailedEmail,
+  promotionReceiptEmail,
+  promotionStoppedEmail,
+  type PromotionStopReason,
   savedSearchAlertEmail,
   signInCodeEmail,
   stillAvailableEmail,
@@ -46,7 +49,20 @@ export type NotifyEvent =
       alertedBefore: string;
     }
   | { kind: "promotion_payment_failed"; listingId: string; title: string }
-  | { kind: "promotion_duplicate_refunded"; listingId: string; title: string };
+  | { kind: "promotion_duplicate_refunded"; listingId: string; title: string }
+  | {
+      kind: "promotion_receipt";
+      listingId: string;
+      title: string;
+      invoiceId: string;
+      amount: number;
+      currency: string;
+      /** Epoch seconds. */
+      periodStart: number;
+      periodEnd: number;
+      paidAt: number;
+    }
+  | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null };
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -122,6 +138,12 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
   promotion_duplicate_refunded: {
     transactional: true,
     email: (to, e, config) => promotionDuplicateRefundedEmail(to.email, to.firstName, e.title, billingUrl(config, e.listingId)),
+  },
+  promotion_receipt: { transactional: true, email: (to, e, config) => promotionReceiptEmail(to.email, to.firstName, e, billingUrl(config, e.listingId)) },
+  promotion_stopped: {
+    transactional: true,
+    email: (to, e, config) =>
+      promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
   },
 };
 

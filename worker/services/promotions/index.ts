@@ -8,5 +8,5 @@ export { promotionStateOf, type SubscriptionRecord } from "./record";
 export { applyStripeEvent, receiveWebhook, type WebhookResult } from "./webhook";
 export { startCheckout, CHECKOUT_SESSIONS_PER_MINUTE } from "./checkout";
 export { promotionStatus, billingHistory, promotedListingsWithState } from "./owner";
-export { cancelPromotion } from "./cancel";
-export { deleteAfterStoppingSubscriptions, stopSubscriptionsBeforeDelete, stopSubscriptionsOfSuspendedUsers } from "./deletion";
+export { cancelPromotion, stopRenewal, stopRenewalOfUnavailableListings } from "./cancel";
+export { deleteAfterStoppingSubscriptions, endSubscriptionsNow, stopSubscriptionsOfSuspendedUsers } from "./deletion";

@@ -121,6 +121,12 @@ export async function applyStripeEvent(db: Db, env: Env, config: Config, event: 
     if (change.paymentFailed && isPastDue(record) && !(existing && isPastDue(existing) && existing.failedPeriodEnd === record.failedPeriodEnd)) {
       await notify({ db, env, config }, { userId: listing.userId }, { kind: "promotion_payment_failed", listingId: listing.id, title: listing.title });
     }
+    // Every paid invoice is a receipt (the event is applied once, so it is sent once).
+    const bill = change.billing;
+    if (bill && !record.duplicate && bill.status === "paid" && bill.amount > 0) {
+      const receipt = { invoiceId: bill.id, amount: bill.amount, currency: bill.currency, periodStart: bill.periodStart, periodEnd: bill.periodEnd, paidAt: bill.created };
+      await notify({ db, env, config }, { userId: listing.userId }, { kind: "promotion_receipt", listingId: listing.id, title: listing.title, ...receipt });
+    }
     return { applied: true };
   });
 }
