@@ -1,6 +1,6 @@
 /**
- * Money stops before anything is deleted: a listing or a whole account is deleted only here, after its
- * live subscriptions were stopped (and a suspension stops them too).
+ * Money stops before anything is deleted: a listing or a whole account is deleted only here, after
+ * every renewal of its promotions stopped as Cancel does; a suspension ends its subscriptions at once.
  */
 import { getConfig, type Config } from "../../env";
 import type { Db } from "../../db/client";
