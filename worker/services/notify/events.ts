@@ -83,6 +83,12 @@ export interface NotifyContext {
   config: Config;
 }
 
+/** A way to reach someone (email today; push is one more module in channels/). */
+export interface Channel {
+  name: string;
+  deliver(ctx: NotifyContext, to: Addressee, event: NotifyEvent): Promise<void>;
+}
+
 type EventRule<K extends NotifyKind> = (
   | {
       /** Codes, receipts, billing and signed links: always sent, never throttled, never silenced by settings. */

@@ -8,17 +8,12 @@
 import { findUserById, type UserRow } from "../../db/queries/users";
 import { log } from "../../lib/log";
 import { emailChannel } from "./channels/email";
-import { EVENTS, type Addressee, type NotifyContext, type NotifyEvent, type PreferenceColumn } from "./events";
+import { EVENTS, type Addressee, type Channel, type NotifyContext, type NotifyEvent, type PreferenceColumn } from "./events";
 
-export type { NotifyContext, NotifyEvent } from "./events";
+export type { Channel, NotifyContext, NotifyEvent } from "./events";
 
 /** A user (by id, or a row already read) or a bare address (a landlord, a school email). */
 export type Recipient = { userId: string } | { user: Pick<UserRow, "id" | "email" | "firstName" | PreferenceColumn> } | { address: string; firstName?: string };
-
-export interface Channel {
-  name: string;
-  deliver(ctx: NotifyContext, to: Addressee, event: NotifyEvent): Promise<void>;
-}
 
 const CHANNELS: Channel[] = [emailChannel];
 

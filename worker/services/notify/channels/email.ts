@@ -1,7 +1,6 @@
 /** The email channel: the event's template, sent through services/email.ts (dev mailbox or the mail API). */
 import { sendEmail } from "../../email";
-import { emailOf } from "../events";
-import type { Channel } from "../index";
+import { emailOf, type Channel } from "../events";
 
 export const emailChannel: Channel = {
   name: "email",
