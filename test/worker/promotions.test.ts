@@ -1253,6 +1253,15 @@ describe("a promoted listing off the market stops renewing, and the owner hears 
     expect(await stops()).toBe(1);
   });
 
+  it("the owner's Cancel emails the owner too, once", async () => {
+    const id = await promoted();
+    const before = await statusOf(id);
+    expect((await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" })).status).toBe(200);
+    await expectStopped(id, before, "You cancelled its subscription.");
+    expect((await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" })).status).toBe(200);
+    expect((await mailsTo(owner.user.email)).filter((m) => m.subject === `The promotion of "Room ${id}" will not renew`)).toHaveLength(1);
+  });
+
   it("hiding it stops renewal the same way", async () => {
     const id = await promoted();
     const before = await statusOf(id);
