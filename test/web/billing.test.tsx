@@ -156,4 +156,23 @@ describe("billing page", () => {
     renderApp("/billing", session);
     expect(await screen.findByText(/Failed to fetch promoted listings/)).toBeInTheDocument();
   });
+
+  it("shows a deleted listing's promotion and billing history: no link to the listing, no Cancel, its history still opens", async () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const gone: PromotedListing = { ...promoted("g1", "cancelled", "2026-12-07T12:00:00.000Z"), deleted: true };
+    const entry: BillingHistoryEntry = { id: "in_1", amount: 500, currency: "usd", period_start: at("2026-11-30T12:00:00Z"), period_end: at("2026-12-07T12:00:00Z"), created: at("2026-11-30T12:00:00Z"), status: "paid" };
+    const calls = mockFetch({ [LIST]: { data: [gone] }, "/api/v1/promotions/billing-history/g1": { data: [entry] } });
+    const ui = userEvent.setup();
+    renderApp("/billing", session);
+    const item = (await screen.findByText("Room g1")).closest("li")!;
+    expect(within(item).queryByRole("link")).toBeNull();
+    expect(item).toHaveTextContent("Deleted listing");
+    expect(item).toHaveTextContent("You deleted this listing; its promotion does not renew. Paid through Dec 7, 2026.");
+    expect(within(item).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    expect(screen.queryByText(/You have not promoted a listing yet/)).toBeNull();
+    await ui.click(within(item).getByRole("button", { name: "Billing history" }));
+    const rows = await within(screen.getByRole("dialog", { name: "Billing history" })).findAllByRole("row");
+    expect(rows[1]).toHaveTextContent("$5.00");
+    expect(callsTo(calls, "/promotions/billing-history/g1")).toHaveLength(1);
+  });
 });

@@ -181,3 +181,16 @@ describe("comments say why inside the repository", () => {
     expect(await lintErrors(file, source, "house/no-issue-comments")).toEqual([]);
   });
 });
+
+describe("notices go through notify", () => {
+  const NOTIFY = "Send notices with notify() from services/notify";
+  it.each([
+    ["worker/services/example.ts", 'import { sendEmail as x } from "./email";', NOTIFY],
+    ["worker/services/promotions/example.ts", 'import { sendEmail as x } from "../email";', NOTIFY],
+    ["worker/services/example.ts", 'import { notify as x } from "./notify";', null],
+    ["worker/services/notify/channels/email.ts", 'import { sendEmail as x } from "../../email";', null],
+  ])("%s: %s", async (file, source, refusal) => {
+    const errors = await importErrors(file, source);
+    expect(errors).toEqual(refusal ? [expect.stringContaining(refusal)] : []);
+  });
+});

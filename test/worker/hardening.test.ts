@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";
 import { DEV_WEBHOOK_SECRET } from "../../worker/env";
-import { signWebhookPayload } from "../../worker/services/payments";
+import { signWebhookPayload } from "../../worker/services/stripe/webhook";
 import { cleanText } from "../../worker/contract/zod";
 import { withErrorDetail } from "../../worker/lib/errors";
 import { BODY_LIMITS, cappedStream } from "../../worker/middleware/body-limit";

@@ -11,7 +11,8 @@ import { createDb } from "../../worker/db/client";
 import { DEV_WEBHOOK_SECRET, getConfig } from "../../worker/env";
 import { startCheckout } from "../../worker/services/promotions";
 import { suspendUser } from "../../worker/services/reports";
-import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/payments";
+import { testCheckoutCompleted, testInvoice, type TestSubscription } from "../../worker/services/promotions/events";
+import { signWebhookPayload } from "../../worker/services/stripe/webhook";
 import { insertListing } from "./fixtures";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 

@@ -131,3 +131,19 @@ export function editNeedsReview(
 ): boolean {
   return materialChanges(before, after, comparables).length > 0;
 }
+
+/**
+ * What the owner reads before taking a promoted listing off the market (Mark taken, Delete): its
+ * promotion stops renewing as Cancel does (api-contract "Promotions"). Null when nothing renews.
+ */
+export function renewalStopNotice(
+  listing: { auto_renew: boolean; stripe_subscription_id: string | null; promotion_end: string | null },
+  action: "taken" | "delete",
+): string | null {
+  if (!listing.auto_renew || !listing.stripe_subscription_id) return null;
+  const end = listing.promotion_end ? new Date(listing.promotion_end) : null;
+  const until = end && !Number.isNaN(end.getTime()) ? ` It stays promoted until ${end.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}.` : "";
+  return action === "taken"
+    ? `Its weekly promotion will stop renewing and you will not be charged again.${until} Marking it available later does not restart the promotion.`
+    : "Its weekly promotion will stop renewing and you will not be charged again. Its billing history stays on your Billing page.";
+}

@@ -620,7 +620,7 @@ export const devEmails = sqliteTable(
 /**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
  * the period only moves forward and `ended` never goes back. The listing's promotion columns are
- * derived from it by services/promotions.ts.
+ * derived from it by services/promotions/record.ts.
  */
 export const stripeSubscriptions = sqliteTable(
   "stripe_subscriptions",
@@ -658,15 +658,16 @@ export const stripeEvents = sqliteTable("stripe_events", {
   createdAt: createdAt(),
 });
 
-/** Paid invoices of a listing's promotion: money in minor units, times in epoch seconds. */
+/**
+ * Paid invoices of a listing's promotion: money in minor units, times in epoch seconds. They outlive
+ * the listing (no foreign key: its owner still reads them on /billing after deleting it).
+ */
 export const billingHistory = sqliteTable(
   "billing_history",
   {
     /** The invoice id. */
     id: text("id").primaryKey(),
-    listingId: text("listing_id")
-      .notNull()
-      .references(() => listings.id, { onDelete: "cascade" }),
+    listingId: text("listing_id").notNull(),
     subscriptionId: text("subscription_id"),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
@@ -676,6 +677,24 @@ export const billingHistory = sqliteTable(
     status: text("status").notNull(),
   },
   (t) => [index("billing_history_listing_idx").on(t.listingId, t.created)],
+);
+
+/**
+ * A promoted listing its owner deleted: what users/promoted-listings shows of it (`deleted: true`) and
+ * whose it was, so billing-history keeps answering its owner. Goes with the account.
+ */
+export const deletedPromotedListings = sqliteTable(
+  "deleted_promoted_listings",
+  {
+    listingId: text("listing_id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** JSON: the PromotedListing as it stood when deleted (photos dropped: their files are gone). */
+    listing: text("listing").notNull(),
+    deletedAt: text("deleted_at").notNull(),
+  },
+  (t) => [index("deleted_promoted_listings_user_idx").on(t.userId, t.deletedAt)],
 );
 
 /** Checkout sessions started by owners (Stripe's, or the development test checkout's). */

@@ -14,10 +14,9 @@ import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests, una
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { countAttempt, forgiveAttempt, rememberAddress } from "./auth-throttle";
-import { sendEmail } from "./email";
 import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-codes";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
-import { passwordResetEmail, signInCodeEmail, verificationCodeEmail } from "./email-templates";
+import { delivered, notify } from "./notify";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { startSession } from "./sessions";
 import { checkUniversity } from "./universities";
@@ -57,7 +56,7 @@ export async function register(db: Db, env: Env, config: Config, body: RegisterI
   await rememberAddress(db, id, address);
   // The account exists now; if a parallel request took the last code of the day, a resend later mails one.
   const issued = await issueCode(db, config.jwtSecret, body.email, "verify_email", address);
-  if ("code" in issued) await sendEmail(db, env, config, verificationCodeEmail(body.email, body.first_name, issued.code));
+  if ("code" in issued) delivered(await notify({ db, env, config }, { address: body.email, firstName: body.first_name }, { kind: "verification_code", code: issued.code }));
   return id;
 }
 
@@ -75,13 +74,8 @@ export async function sendCode(db: Db, env: Env, config: Config, email: string, 
     throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
   }
   if (!user || (purpose === "verify_email" && user.emailVerificationStatus === "verified")) return;
-  const message =
-    purpose === "verify_email"
-      ? verificationCodeEmail(email, user.firstName, issued.code)
-      : purpose === "reset_password"
-        ? passwordResetEmail(email, user.firstName, issued.code)
-        : signInCodeEmail(email, issued.code);
-  await sendEmail(db, env, config, message);
+  const kind = purpose === "verify_email" ? "verification_code" : purpose === "reset_password" ? "password_reset_code" : "sign_in_code";
+  delivered(await notify({ db, env, config }, { address: email, firstName: user.firstName }, { kind, code: issued.code }));
 }
 
 /** The account whose emailed code this is (the code is used up), or 400. */

@@ -84,7 +84,7 @@ export function passwordResetEmail(to: string, firstName: string, code: string):
   });
 }
 
-/** Sign-in by emailed code (issue 22: the way in when password sign-in is throttled, or to link Google). */
+/** Sign-in by emailed code (the way in when password sign-in is throttled, or to link Google). */
 export function signInCodeEmail(to: string, code: string): EmailMessage {
   return render({
     to,
@@ -169,7 +169,7 @@ export function promotionDuplicateRefundedEmail(to: string, firstName: string, t
   });
 }
 
-/** Fresh listings (issue 13): every 14 days, one question with two one-click links (valid 7 days, no sign-in). */
+/** Fresh listings: every 14 days, one question with two one-click links (valid 7 days, no sign-in). */
 export function stillAvailableEmail(to: string, firstName: string, title: string, availableUrl: string, takenUrl: string): EmailMessage {
   return render({
     to,
@@ -187,7 +187,7 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
 }
 
 /**
- * A saved search's alert (issue 15): the new listings that match (title, rent, link), a link that
+ * A saved search's alert (decision 020): the new listings that match (title, rent, link), a link that
  * opens the search, and an unsubscribe link that works without signing in.
  */
 export function savedSearchAlertEmail(
@@ -210,5 +210,67 @@ export function savedSearchAlertEmail(
     link: { href: searchUrl, label: more > 0 ? `Open your search (${more} more)` : "Open your search" },
     moreLinks: [{ href: unsubscribeUrl, label: "Unsubscribe from this search" }],
     footnote: "You get at most one email a day for each saved search. Unsubscribe stops this search's alerts (no sign-in needed); pause, rename or delete your searches, or turn saved search alerts off, in your profile.",
+  });
+}
+
+/** Money in minor units as a person reads it ("$5.00"). */
+const money = (amount: number, currency: string) => (amount / 100).toLocaleString("en-US", { style: "currency", currency: currency.toUpperCase() });
+/** An epoch-seconds time as a date ("Dec 12, 2026"). */
+const dateOf = (seconds: number) => new Date(seconds * 1000).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
+/** A paid invoice of a listing's promotion (a billing email: always sent). */
+export function promotionReceiptEmail(
+  to: string,
+  firstName: string,
+  receipt: { title: string; amount: number; currency: string; periodStart: number; periodEnd: number; paidAt: number; invoiceId: string },
+  url: string,
+): EmailMessage {
+  const amount = money(receipt.amount, receipt.currency);
+  return render({
+    to,
+    subject: `Receipt: ${amount} for the promotion of "${receipt.title}"`,
+    preheader: `We received your payment of ${amount}.`,
+    heading: `Thanks for your payment, ${quotedName(firstName)}`,
+    paragraphs: [
+      `Amount: ${amount}`,
+      `Listing: "${receipt.title}"`,
+      `Period: ${dateOf(receipt.periodStart)} to ${dateOf(receipt.periodEnd)}`,
+      `Date: ${dateOf(receipt.paidAt)}`,
+      `Invoice: ${receipt.invoiceId}`,
+    ],
+    link: { href: url, label: "Open billing" },
+    footnote: "You receive this email because you bought a promotion on CampusNest. Keep it as your receipt.",
+  });
+}
+
+/** Why a promotion stopped renewing, as its email says it. */
+export type PromotionStopReason = "cancelled" | "taken" | "hidden" | "paused" | "deleted" | "deleted_by_staff" | "account_deleted";
+
+const STOP_REASON: Record<PromotionStopReason, string> = {
+  cancelled: "You cancelled its subscription.",
+  taken: "You marked the listing as taken.",
+  hidden: "You hid the listing.",
+  paused: "The listing was paused because its availability was not confirmed for 21 days.",
+  deleted: "You deleted the listing.",
+  deleted_by_staff: "Our team deleted the listing.",
+  account_deleted: "Your account was deleted.",
+};
+
+/** A promotion will not renew (Cancel, or its listing taken, hidden, paused or deleted): a billing email, always sent. */
+export function promotionStoppedEmail(to: string, firstName: string, title: string, reason: PromotionStopReason, endsAt: string | null, url: string | null): EmailMessage {
+  const end = endsAt ? dateOf(Date.parse(endsAt) / 1000) : null;
+  const gone = reason === "deleted" || reason === "deleted_by_staff" || reason === "account_deleted";
+  return render({
+    to,
+    subject: `The promotion of "${title}" will not renew`,
+    preheader: "You will not be charged again for it.",
+    heading: `About your promotion, ${quotedName(firstName)}`,
+    paragraphs: [
+      STOP_REASON[reason],
+      `The weekly promotion of "${title}" will not renew, and you will not be charged again for it.${end && !gone ? ` What you paid for runs until ${end}.` : ""}`,
+      ...(gone || reason === "cancelled" ? [] : ["Making the listing available again does not restart it: promote it again from your profile if you want to."]),
+    ],
+    ...(url && { link: { href: url, label: "Open billing" } }),
+    footnote: "You receive this email because you bought a promotion on CampusNest.",
   });
 }

@@ -36,9 +36,9 @@ import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
 import { median } from "../contract/users";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { notifyListingReview } from "./notifications";
+import { notify } from "./notify";
 import { alertSavedSearches } from "./saved-searches";
-import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
+import { deleteAfterStoppingSubscriptions, startPendingPromotion, stopRenewal } from "./promotions";
 import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
@@ -185,6 +185,9 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await purgeListingCache([row.id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, removedKeys));
+  // Off the market: its promotion stops renewing as Cancel does (api-contract "Promotions"); available
+  // again does not restart it.
+  if ((input.status === "taken" || input.status === "hidden") && input.status !== row.status) await stopRenewal({ db, env, config }, row.id, input.status);
   return loadOwnerListing(db, row.id);
 }
 
@@ -224,10 +227,10 @@ async function approvedEditNeedsReview(
 }
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
-export async function deleteListing(db: Db, env: Env, id: string) {
+export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
   const photos = await photosOfListing(db, id);
-  // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
-  await deleteAfterStoppingSubscriptions(db, env, { listingId: id });
+  // Its promotion stops renewing first (as Cancel does), and none can become live before the row is gone.
+  await deleteAfterStoppingSubscriptions(db, env, { listingId: id }, by);
   await purgeListingCache([id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
 }
@@ -325,7 +328,7 @@ export async function reviewListing(db: Db, env: Env, config: Config, actor: str
     throw conflict(LISTING_CHANGED_DETAIL);
   }
   await purgeListingCache([id]);
-  await notifyListingReview(db, env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  await notify({ db, env, config }, { userId: row.userId }, { kind: "listing_review", title: row.title, approved: review.status === "approved", reason: review.rejection_reason ?? null });
   if (review.status === "approved") await alertSavedSearches(db, env, config, [id], now);
   return { changed: true, listing: await loadAdminListing(db, id) };
 }
@@ -353,7 +356,7 @@ export async function approveAllListings(db: Db, env: Env, config: Config, actor
   const pending = await listingsAwaitingReview(db);
   const [updated] = await db.batch([approveAllPending(db, isoNow()), insertAudit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
   if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
-  for (const p of pending) await notifyListingReview(db, env, config, p.userId, p.title, true, null);
+  for (const p of pending) await notify({ db, env, config }, { userId: p.userId }, { kind: "listing_review", title: p.title, approved: true, reason: null });
   await alertSavedSearches(db, env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
 }

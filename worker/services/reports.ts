@@ -33,7 +33,7 @@ import { insertAudit } from "../db/queries/audit";
 import { purgeListingCache } from "./edge-cache";
 import { editListingByStaff } from "./listings";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
-import { stopSubscriptionsBeforeDelete } from "./promotions";
+import { endSubscriptionsNow } from "./promotions";
 
 /** Files a report, or answers the reporter's open report on the same target (created false). */
 export async function createReport(db: Db, reporter: UserRow, input: ReportInput): Promise<{ report: Report; created: boolean }> {
@@ -110,7 +110,7 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
-  await stopSubscriptionsBeforeDelete(db, env, { userId }).catch((err: unknown) =>
+  await endSubscriptionsNow(db, env, { userId }).catch((err: unknown) =>
     log.error("suspension_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
 }

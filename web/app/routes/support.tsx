@@ -58,7 +58,9 @@ export default function SupportRoute() {
         <h3>What does promoting a listing do?</h3>
         <p>
           A promoted listing is shown first in search results for its university for a week ({PROMOTION_PLAN.priceLabel}). It renews
-          weekly until you cancel; cancelling keeps the promotion until the end of the week you paid for.
+          weekly until you cancel; cancelling keeps the promotion until the end of the week you paid for. Marking
+          the listing taken, hiding or deleting it stops the renewal the same way, and a receipt is emailed for every
+          payment.
         </p>
         <h3>How do I delete my account?</h3>
         <p>

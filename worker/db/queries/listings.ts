@@ -286,8 +286,6 @@ export const updateListingForReview = (db: Db, id: string, revision: number, unl
     .set({ ...changes, revision: nextRevision })
     .where(and(eq(listings.id, id), eq(listings.revision, revision), ne(listings.verificationStatus, unless)));
 
-export const deleteListingRow = (db: Db, id: string) => db.delete(listings).where(eq(listings.id, id));
-
 export const listingsAwaitingReview = (db: Db) =>
   db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(eq(listings.verificationStatus, "pending"));
 

@@ -20,5 +20,5 @@ export const availabilityRoutes = createRouter()
   .post("/confirm", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, availabilityTokenSchema);
-    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.var.db, c.var.config, token));
+    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.var.db, c.env, c.var.config, token));
   });
