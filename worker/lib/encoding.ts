@@ -26,3 +26,10 @@ export function timingSafeEqualText(a: string, b: string): boolean {
   for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
   return diff === 0;
 }
+
+/** base64url with or without padding (push keys, VAPID keys); throws on anything else. */
+export function base64UrlToBytes(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) throw new Error("not base64url");
+  const plain = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  return base64ToBytes(plain + "=".repeat((4 - (plain.length % 4)) % 4));
+}

@@ -18,6 +18,7 @@ import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
+import { runPushFollowUps } from "./push/follow-ups";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -55,6 +56,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
+  // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
+  const push = await runPushFollowUps(db, env, getConfig(env), now);
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
@@ -64,7 +67,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     listingsPaused: freshness.paused,
     savedSearchAlerts,
   };
-  log.info("housekeeping", { ...result });
+  log.info("housekeeping", { ...result, pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
   return result;
 }
 
