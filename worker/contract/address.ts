@@ -10,6 +10,11 @@
  * anywhere. A part it does not recognise stays as it is: an address without a number is already public.
  */
 
+/** The listing page's words under the public address, for everyone but the owner and staff. */
+export const PUBLIC_ADDRESS_NOTE = "Street and area only: the lister shares the exact address with the renter once they accept a request.";
+/** The create and edit forms' words before publishing, and the owner's listing page. */
+export const OWNER_ADDRESS_NOTE = "Only you and our team see the full address. Everyone else sees the street and area, without the house number or unit, until you accept a request.";
+
 /** What the development geocoder appends to its made-up addresses (services/geo.ts): kept at the end. */
 export const DEVELOPMENT_ADDRESS_MARKER = "(development address)";
 
