@@ -138,6 +138,10 @@ describe("publicAddress", () => {
     ["500 College Ave, Rear, Ithaca, NY", "College Ave, Ithaca, NY"],
     ["Apt 4, 12 Main St, Boston, MA", "Main St, Boston, MA"],
     ["4B, 12 Main St, Boston, MA", "Main St, Boston, MA"],
+    // OpenStreetMap's (Nominatim's) order: a name, the house number as its own part, the road, ..., the ZIP code.
+    ["Gator Hall, 157, Gale Lemerand Drive, Gainesville, Alachua County, Florida, 32611, United States", "Gator Hall, Gale Lemerand Drive, Gainesville, Alachua County, Florida, 32611, United States"],
+    ["1200, Southwest 13th Street, Gainesville, Florida, 32601-1234, United States", "Southwest 13th Street, Gainesville, Florida, 32601-1234, United States"],
+    ["123 Main St, 4B, Gainesville, FL 32601", "Main St, Gainesville, FL 32601"],
     // PO boxes.
     ["PO Box 123, Gainesville, FL 32601", "Gainesville, FL 32601"],
     ["P.O. Box 77, Gainesville, FL", "Gainesville, FL"],

@@ -44,8 +44,13 @@ const PO_BOX = /(?:^|\s)(?:p\.?\s*o\.?\s*box|post\s+office\s+box|pob)\s*#?\s*\d[
  * (grid addresses are rare and ambiguous). Only before a word, so "42nd St" and "5th Ave" stay.
  */
 const HOUSE_NUMBER = /^(?:\d+[a-z]?(?:\s*[-–]\s*\d+[a-z]?)?(?:\s+\d\/\d|\s*½)?|\d\/\d)\s+(?=[^\s\d,]|\d+(?:st|nd|rd|th)\b)/i;
-/** A part that is only a number ("123, Main St"), dropped when it comes before the street. */
+/**
+ * A part that is only a number: a house number before the street ("123, Main St"; OpenStreetMap's
+ * "Name, 157, Gale Lemerand Drive") or a unit after it ("Main St, 4B"), dropped; a ZIP code after the
+ * street ("…, Florida, 32611, United States") is the area and stays.
+ */
 const NUMBER_ONLY = /^(?:#\s*)?\d+[a-z]?(?:\s*[-–/]\s*\d+[a-z]?)?$/i;
+const ZIP_CODE = /^\d{5}(?:-\d{4})?$/;
 
 const tidy = (s: string) =>
   s
@@ -78,7 +83,7 @@ export function publicAddress(address: string): string {
     if (!before) continue;
     // Until the street is found, a part may still lead with the house number ("Apt 4, 12 Main St").
     const streetNotYet = !parts.some((p) => /[a-z]/i.test(p));
-    if (streetNotYet && NUMBER_ONLY.test(before)) continue;
+    if (NUMBER_ONLY.test(before) && (streetNotYet || !ZIP_CODE.test(before))) continue;
     const part = publicPart(before, streetNotYet);
     if (part) parts.push(part);
   }
