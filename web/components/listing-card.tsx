@@ -58,7 +58,7 @@ interface ListingCardProps {
 
 /**
  * A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university,
- * street and area, tags, poster. Memoised: the browse page re-renders while it fetches ahead (issue 24), its cards do not.
+ * street and area, tags, poster. Memoised: the browse page re-renders while it fetches ahead (decision 023), its cards do not.
  */
 export const ListingCard = memo(function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);

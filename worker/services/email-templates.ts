@@ -187,7 +187,7 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
 }
 
 /**
- * A saved search's alert (issue 15): the new listings that match (title, rent, street and area, link), a link that
+ * A saved search's alert (decision 020): the new listings that match (title, rent, street and area, link), a link that
  * opens the search, and an unsubscribe link that works without signing in.
  */
 export function savedSearchAlertEmail(
