@@ -74,6 +74,21 @@ describe("listing form", () => {
     expect(address).toHaveAttribute("aria-invalid", "true");
   });
 
+  it("says before publishing that the public sees only the street and area, and shows that form of the address typed", async () => {
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/geo/autocomplete": { data: [] } });
+    const ui = userEvent.setup();
+    renderApp("/create", { token: "t", user: verified });
+    const address = await screen.findByLabelText("Address");
+    const note = document.getElementById(address.getAttribute("aria-describedby")!.split(" ").pop()!)!;
+    expect(note).toHaveTextContent(
+      "Only you and our team see the full address. Everyone else sees the street and area, without the house number or unit, until you accept a request.",
+    );
+    expect(note).not.toHaveTextContent("Shown publicly as");
+    await ui.type(address, "177 Bleecker St, Apt 4B, New York, NY 10003");
+    expect(note).toHaveTextContent("Shown publicly as: Bleecker St, New York, NY 10003");
+    expect(note).not.toHaveTextContent("177");
+  });
+
   it("refuses a non-image, a HEIC photo and an undecodable file when picked, naming each; adds a readable photo", async () => {
     mockFetch({ "/api/v1/universities/": universities });
     vi.stubGlobal("createImageBitmap", async (file: File) => {
@@ -173,6 +188,30 @@ describe("listing page", () => {
     bar = await screen.findByRole("region", { name: "Rent and contact" });
     expect(within(bar).getByRole("button", { name: "Message" })).toBeInTheDocument();
     expect(bar).toHaveTextContent("Create an account or sign in to message others");
+  });
+
+  it("shows a visitor the street and area with why; the owner the whole address and what everyone else sees", async () => {
+    const owned = makeOwnerListing({ id: "l1", title: "Sunny room", address: "177 Bleecker St, Apt 4B, New York, NY 10003", address_public: "Bleecker St, New York, NY 10003" });
+    // What the API answers anyone else (worker/db/queries/listings.ts toPublicListing).
+    const { latitude, longitude, rejection_reason, stripe_subscription_id, address_public, ...rest } = owned;
+    void [latitude, longitude, rejection_reason, stripe_subscription_id];
+    mockFetch(routes({ ...rest, address: address_public } as OwnerListing));
+    const visitor = renderApp("/listing/l1");
+    const details = await screen.findByRole("heading", { name: "Property details" });
+    const section = details.closest("section")!;
+    expect(within(section).getByText("Bleecker St, New York, NY 10003")).toBeInTheDocument();
+    expect(within(section).getByText("Street and area only: the lister shares the exact address with the renter once they accept a request.")).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent("177 Bleecker");
+    visitor.unmount();
+    localStorage.clear();
+
+    mockFetch(routes(owned));
+    renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
+    const mine = (await screen.findByRole("heading", { name: "Property details" })).closest("section")!;
+    expect(within(mine).getByText("177 Bleecker St, Apt 4B, New York, NY 10003")).toBeInTheDocument();
+    expect(mine).toHaveTextContent("Only you and our team see the full address.");
+    expect(mine).toHaveTextContent("They see: Bleecker St, New York, NY 10003.");
+    expect(mine).not.toHaveTextContent("Street and area only");
   });
 
   it("has no bottom bar on a wide screen", async () => {

@@ -63,6 +63,15 @@ describe("browse page", () => {
     expect(screen.queryByRole("button", { name: "Load More" })).toBeNull();
   });
 
+  it("a card names the street and area the API answered (decision 024)", async () => {
+    const card = makeListing(1, { address: "Bleecker St, New York, NY 10003" });
+    mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": { data: [card], pagination: { next_token: null, has_more: false } } });
+    renderApp("/");
+    await screen.findByText("Listing 1");
+    const [article] = screen.getAllByRole("article");
+    expect(within(article!).getByText("Bleecker St, New York, NY 10003")).toHaveClass("listing-card-area");
+  });
+
   it("writes filter changes to the query string and shows a real empty state", async () => {
     mockFetch({ "/api/v1/universities/": universities, "/api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
     const user = userEvent.setup();

@@ -280,7 +280,7 @@ describe("the listing page's Location", () => {
     expect(await within(map).findByRole("img", { name: "Listing 1: exact location" })).toBeInTheDocument();
     expect(map.querySelector("[data-testid=map-area]")).toBeNull();
     expect(
-      within(section).getByText("On the map, only you and our team see the exact point; everyone else sees an area of about 200 m. The address shows as you entered it."),
+      within(section).getByText("On the map, only you and our team see the exact point; everyone else sees an area of about 200 m and the street without the house number."),
     ).toBeInTheDocument();
   });
 

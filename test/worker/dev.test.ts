@@ -125,9 +125,20 @@ describe("demo data", () => {
       .first<{ id_verification_status: string }>();
     expect(student!.id_verification_status).toBe("unverified");
 
-    // Running it again keeps the data as it is.
+    // Every demo listing stores its public address (decision 024): the street and area, no house number.
+    const addresses = await env.DB.prepare("SELECT address, address_public FROM listings").all<{ address: string; address_public: string | null }>();
+    for (const row of addresses.results) {
+      expect(row.address).toMatch(/^\d+ /);
+      expect(row.address_public).toBe(row.address.replace(/^\d+ /, ""));
+    }
+
+    // Running it again keeps the data as it is, and fills a public address an older database lacks.
+    const old = addresses.results[0]!;
+    await env.DB.prepare("UPDATE listings SET address_public = NULL WHERE address = ?").bind(old.address).run();
     const second = await seedDemoData(env, photos);
     expect(second.seeded).toBe(false);
+    expect(second.publicAddresses).toBeGreaterThanOrEqual(1);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE address_public IS NULL").first<{ n: number }>()).toEqual({ n: 0 });
     const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings").first<{ n: number }>();
     expect(after!.n).toBe(stats!.n);
   });

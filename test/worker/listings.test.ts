@@ -72,6 +72,8 @@ describe("browse", () => {
     expect(await ids("min_rent=700&max_rent=900")).toEqual(["b02", "b03", "b09", "b10"]);
     expect(await ids("q=balcony")).toEqual(["b03"]);
     expect(await ids("q=gator")).toEqual(["b09"]);
+    // The house number is not searchable: only the street and area are (decision 024).
+    expect(await ids("q=42")).toEqual([]);
     expect(await ids("q=stadi")).toEqual(["b05"]);
     expect(await ids("q=%22%3B%20DROP")).toEqual([]);
     expect(await ids("university_id=2&parking=true")).toEqual(["b01"]);

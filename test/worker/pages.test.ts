@@ -60,7 +60,8 @@ describe("the home page", () => {
       expect(card).toHaveProperty("thumbnails");
       // Fields the card does not show stay out of the page.
       expect(card).not.toHaveProperty("description");
-      expect(card).not.toHaveProperty("address");
+      // The card's street and area (decision 024), never the address as entered.
+      expect(card.address).toBe("Main St");
       expect(card).not.toHaveProperty("pictures");
     }
     expect(page.query('"short-name"')?.state.data).toEqual({ id: 1, abbreviation: expect.any(String) });

@@ -171,6 +171,10 @@ export interface PublicListing {
   title: string;
   description: string;
   unit_type: string;
+  /**
+   * The street and area without house number or unit (contract/address.ts publicAddress, decision
+   * 024), e.g. "Bleecker St, New York, NY 10003"; the owner's and staff's view has it as entered.
+   */
   address: string;
   monthly_rent: number;
   /** Full-size photo URLs, primary first. */
@@ -218,8 +222,12 @@ export interface PublicListing {
   user_avatar_url: string | null;
 }
 
-/** A listing as its owner and staff see it: the public fields plus why it was rejected and its subscription. */
+/** A listing as its owner and staff see it: the public fields plus the address as entered, why it was rejected and its subscription. */
 export interface OwnerListing extends PublicListing {
+  /** The address as entered (the public's `address` is `address_public`). */
+  address: string;
+  /** What everyone else reads as `address` and what search matches (decision 024). */
+  address_public: string;
   /** Where the place is, as the address autocomplete gave it (the edit form keeps them); null when unknown. */
   latitude: number | null;
   longitude: number | null;

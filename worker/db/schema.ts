@@ -233,6 +233,12 @@ export const listings = sqliteTable(
     /** studio | 1x1 | 1x2 | 2x1 | 2x2 | 3x1 | 3x2 | 3x3 | 4x2 | 4x3 | 4x4 | other */
     unitType: text("unit_type").notNull(),
     address: text("address").notNull(),
+    /**
+     * The address as the public reads and searches it (contract/address.ts publicAddress, decision 024):
+     * street and area, no house number or unit. Written with the address; NULL only on rows from before
+     * migration 0026 until the worker's backfill reaches them (reads compute it meanwhile).
+     */
+    addressPublic: text("address_public"),
     monthlyRent: integer("monthly_rent").notNull(),
     /** fall | spring | summer */
     leaseTerm: text("lease_term").notNull(),

@@ -187,14 +187,15 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
 }
 
 /**
- * A saved search's alert (decision 020): the new listings that match (title, rent, link), a link that
+ * A saved search's alert (decision 020): the new listings that match (title, rent, street and area, link), a link that
  * opens the search, and an unsubscribe link that works without signing in.
  */
 export function savedSearchAlertEmail(
   to: string,
   firstName: string,
   searchName: string,
-  listings: { title: string; monthlyRent: number; url: string }[],
+  /** `area`: the listing's public address (never the house number or unit: decision 024). */
+  listings: { title: string; monthlyRent: number; area?: string; url: string }[],
   total: number,
   searchUrl: string,
   unsubscribeUrl: string,
@@ -206,7 +207,7 @@ export function savedSearchAlertEmail(
     preheader: total === 1 ? `${listings[0]?.title ?? "A new listing"} matches your saved search.` : `${total} new listings match your saved search.`,
     heading: `New on CampusNest for "${searchName}"`,
     paragraphs: [`Hi ${quotedName(firstName)}, ${total === 1 ? "a listing that matches your saved search was just published" : `${total} listings that match your saved search were published`}:`],
-    items: listings.map((l) => ({ href: l.url, label: l.title, detail: `$${l.monthlyRent.toLocaleString("en-US")}/month` })),
+    items: listings.map((l) => ({ href: l.url, label: l.title, detail: [`$${l.monthlyRent.toLocaleString("en-US")}/month`, l.area].filter(Boolean).join(" · ") })),
     link: { href: searchUrl, label: more > 0 ? `Open your search (${more} more)` : "Open your search" },
     moreLinks: [{ href: unsubscribeUrl, label: "Unsubscribe from this search" }],
     footnote: "You get at most one email a day for each saved search. Unsubscribe stops this search's alerts (no sign-in needed); pause, rename or delete your searches, or turn saved search alerts off, in your profile.",

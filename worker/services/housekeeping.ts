@@ -18,6 +18,7 @@ import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
+import { backfillPublicAddresses } from "./listings";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -45,6 +46,11 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
+  // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
+  const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
+    log.error("public_address_backfill_failed", { message: String(err) });
+    return 0;
+  });
   // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
@@ -63,6 +69,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
     savedSearchAlerts,
+    publicAddresses,
   };
   log.info("housekeeping", { ...result });
   return result;

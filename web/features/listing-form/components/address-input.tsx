@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ResolvedPlace, AddressSuggestion as Suggestion } from "@contract/listings";
+import { OWNER_ADDRESS_NOTE, publicAddress } from "@contract/address";
 import { FieldCounter, limitState } from "../../../components/ui/field";
 import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
 
@@ -164,6 +165,8 @@ export function AddressInput({
   // Off the map: said once the owner has left the field (or at once when locating failed), never while typing.
   const notPlaced = !locating && !placed && value.trim().length > 0 && (!focused || !!resolveError);
   const noteId = `${id}-place`;
+  const publicId = `${id}-public`;
+  const shownPublicly = publicAddress(value);
   return (
     <div className="field combobox">
       <label className="field-label" htmlFor={id}>
@@ -178,7 +181,7 @@ export function AddressInput({
         aria-autocomplete="list"
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={!!shownError || undefined}
-        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : ""].filter(Boolean).join(" ") || undefined}
+        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : "", publicId].filter(Boolean).join(" ") || undefined}
         aria-busy={locating || undefined}
         autoComplete="street-address"
         value={value}
@@ -226,6 +229,16 @@ export function AddressInput({
         </ul>
       )}
       <FieldCounter id={`${id}-counter`} length={value.length} limit={limit} />
+      {/* Before publishing (decision 024): who sees what, and the public form of what is typed. */}
+      <p id={publicId} className="field-hint address-public-note">
+        {OWNER_ADDRESS_NOTE}
+        {shownPublicly && (
+          <>
+            {" "}
+            Shown publicly as: <strong>{shownPublicly}</strong>
+          </>
+        )}
+      </p>
       <div role="status" className="address-place-status">
         {locating && <p className="field-hint">Locating this address on the map…</p>}
         {paused && <p className="field-hint address-suggestions-paused">{paused}</p>}

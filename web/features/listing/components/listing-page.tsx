@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
+import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
@@ -166,7 +167,8 @@ export function ListingPage() {
     ...(stay ? [["Available", stay] as [string, string]] : []),
     ["University", `${l.university_name} (${l.university_abbreviation})`],
     ...(distance ? [["Distance to campus", distance] as [string, string]] : []),
-    ["Address", l.address],
+    // The street and area for everyone but the owner and staff (decision 024); nothing when none is left.
+    ...(l.address ? [["Address", l.address] as [string, string]] : []),
     ["Parking", l.parking ? "Yes" : "No"],
     ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
     // Only a shared unit has a roommate to prefer (decision 018): a whole unit has no such row.
@@ -239,6 +241,14 @@ export function ListingPage() {
                 </div>
               ))}
             </dl>
+            {/* Decision 024: the public reads the street and area; the owner is told what they see. */}
+            {isOwnerView(l) ? (
+              <p className="field-hint listing-address-note">
+                {OWNER_ADDRESS_NOTE} {l.address_public ? `They see: ${l.address_public}.` : ""}
+              </p>
+            ) : (
+              <p className="field-hint listing-address-note">{PUBLIC_ADDRESS_NOTE}</p>
+            )}
           </section>
           {/* Below the first screen (docs/decisions/024); its map loads when the section comes near. */}
           <LocationSection listing={l} exactAllowed={isOwnerView(l)} />
