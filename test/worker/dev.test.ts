@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../worker/app";
 import { createDb } from "../../worker/db/client";
 import { getConfig } from "../../worker/env";
@@ -7,7 +7,9 @@ import { sendEmail } from "../../worker/services/email";
 import { allowsGenderPreference } from "../../worker/contract/policies";
 import { seedDemoData } from "../../worker/db/seed/seed";
 import { LIGHT_SCRYPT_COST, verifyPassword } from "../../worker/services/passwords";
-import { api, json } from "./helpers";
+import { api, json, stepClock } from "./helpers";
+
+afterEach(() => vi.useRealTimers());
 
 // A 1x1 JPEG: enough for the seeder, which only checks the signature and stores the bytes.
 const JPEG_BASE64 =
@@ -17,7 +19,7 @@ describe("development mailbox", () => {
   it("lists kept emails for one address, newest first", async () => {
     const config = getConfig(env);
     await sendEmail(createDb(env), env, config, { to: "Ana@Example.com", subject: "first", text: "1", html: "<p>1</p>" });
-    await new Promise((r) => setTimeout(r, 5));
+    stepClock();
     await sendEmail(createDb(env), env, config, { to: "ana@example.com", subject: "second", text: "2", html: "<p>2</p>" });
     await sendEmail(createDb(env), env, config, { to: "bob@example.com", subject: "other", text: "3", html: "<p>3</p>" });
 

@@ -311,6 +311,43 @@ describe("the listing photos' body is capped without being held whole", () => {
     expect(pulled.bytes).toBeLessThanOrEqual(CHUNK * 2);
   });
 
+  /** `body` in 64 KB pieces with its length declared, as a browser sends it; `ended` once the server pulled past its last byte. */
+  function declared(body: string) {
+    const bytes = new TextEncoder().encode(body);
+    const seen = { pulled: 0, ended: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (seen.pulled >= bytes.length) {
+          seen.ended = true;
+          return controller.close();
+        }
+        const part = bytes.slice(seen.pulled, seen.pulled + 64 * 1024);
+        seen.pulled += part.length;
+        controller.enqueue(part);
+      },
+    });
+    return { stream, seen, length: bytes.length };
+  }
+
+  // A refusal that leaves a body half read broke `wrangler dev`: its proxy lost the connection and
+  // held the next request, anyone's, until another arrived (decision 025).
+  it("a refused upload reads its declared body to the end before answering: refused by an entry, by its size, unread", async () => {
+    const filler = "A".repeat(3 * 1024 * 1024);
+    for (const [session, body, status] of [
+      [student, `{"images":[{"filename":5},{"filename":"b.jpg","image_data":"${filler}"}]}`, 422],
+      [student, `{"images":[{"filename":"a.jpg","image_data":"${"A".repeat(BODY_LIMITS.listingPhoto)}"}]}`, 413],
+      [student, `{"images":[{"filename":"a.jpg"]]]${filler}`, 400],
+      [null, `{"images":[{"filename":"a.jpg","image_data":"${filler}"}]}`, 401],
+    ] as const) {
+      const { stream, seen, length } = declared(body);
+      const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(length) };
+      if (session) headers.Authorization = `Bearer ${session.access_token}`;
+      const res = await api("/api/v1/upload/multiple-base64", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+      expect(res.status, body.slice(0, 40)).toBe(status);
+      expect(seen, body.slice(0, 40)).toEqual({ pulled: length, ended: true });
+    }
+  });
+
   it("a chunked body with one endless image is cut off once that image passes its own cap", async () => {
     const { stream, pulled } = endless('{"images":[{"filename":"a.jpg","image_data":"data:image/jpeg;base64,');
     const res = await api("/api/v1/upload/multiple-base64", { method: "POST", headers: { Authorization: `Bearer ${student.access_token}` }, body: stream, duplex: "half" } as RequestInit);

@@ -3,10 +3,10 @@
  * throttling, socket tickets, the real-time events of the rooms and the new-message email.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Conversation, ConversationPageResponse, Message, MessagesResponse } from "../../worker/contract/messages";
 import { insertListing } from "./fixtures";
-import { api, authed, json, post, signUp, type Session, withinOneMinute } from "./helpers";
+import { api, authed, json, post, signUp, stepClock, type Session, withinOneMinute } from "./helpers";
 import { connect, open } from "./sockets";
 
 const BASE = "/api/v1/messages";
@@ -27,8 +27,8 @@ async function conversationOf(a: Session, b: Session): Promise<string> {
 
 const sendText = (s: Session, conversationId: string, text: string) => send(s, `/conversations/${conversationId}/send`, { text });
 
-/** Lets the clock move on (workerd advances Date.now() across I/O), so writes get distinct timestamps. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
+// Tests ordered by time step the clock (stepClock) and get the real one back after.
+afterEach(() => vi.useRealTimers());
 
 async function ticketOf(s: Session): Promise<string> {
   const res = await api(`${BASE}/socket-ticket`, authed(s.access_token, { method: "POST" }));
@@ -131,7 +131,7 @@ describe("conversation lists", () => {
     const cy = await conversationOf(me, y);
     const cz = await conversationOf(z, me);
     for (const [from, id, text] of [[x, cx, "from x 1"], [x, cx, "from x 2"], [me, cy, "to y"], [z, cz, "from z"]] as const) {
-      await tick();
+      stepClock();
       expect((await sendText(from, id, text)).status).toBe(201);
     }
 
@@ -152,7 +152,7 @@ describe("conversation lists", () => {
     const others = await Promise.all(Array.from({ length: 5 }, (_, i) => user(`peer${i}`)));
     const ids: string[] = [];
     for (const o of others) {
-      await tick();
+      stepClock();
       ids.push(await conversationOf(o, me));
     }
     const seen: string[] = [];
@@ -278,7 +278,7 @@ describe("message pages", () => {
       seen.push(...page.messages.map((m) => m.id));
       token = page.pagination.next_token;
       // New messages between pages belong before the first page, not in the walk.
-      await tick();
+      stepClock();
       expect((await sendText(pages % 2 ? a : b, id, `live ${pages}`)).status).toBe(201);
       pages++;
     } while (token && pages < 20);

@@ -5,13 +5,13 @@
  * review (audited, a second review a no-op, a new flag queues again), and non-staff are refused.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import corpus from "../fixtures/scam-corpus.json";
 import type { Conversation, Message, MessagesResponse } from "../../worker/contract/messages";
 import { SCAM_REASONS, type SafetyQueueResponse, type SafetyReviewResponse, type ScamReason } from "../../worker/contract/safety";
 import { ruleReasons, scanMessage } from "../../worker/services/scam-shield";
 import { scoreCorpus, type CorpusCase } from "../bench/scam-scoring";
-import { api, authed, json, post, signUp, type Session } from "./helpers";
+import { api, authed, json, post, signUp, stepClock, type Session } from "./helpers";
 import { connect, open } from "./sockets";
 
 const cases = corpus.cases as CorpusCase[];
@@ -63,12 +63,13 @@ describe("the rules on the corpus", () => {
 // The server side.
 
 const BASE = "/api/v1/messages";
+// Tests ordered by time step the clock (stepClock) and get the real one back after.
+afterEach(() => vi.useRealTimers());
 const SCAM = "Can you send the deposit by Zelle before the viewing?";
 
 const get = (s: Session, path: string) => api(`${BASE}${path}`, authed(s.access_token));
 const send = (s: Session, path: string, body: unknown) => post(`${BASE}${path}`, body, { Authorization: `Bearer ${s.access_token}` });
 const sendText = (s: Session, conversationId: string, text: string) => send(s, `/conversations/${conversationId}/send`, { text });
-const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 async function conversationOf(a: Session, b: Session): Promise<string> {
   const res = await send(a, "/conversations", { participant_id: b.user.id });
@@ -141,10 +142,10 @@ describe("a flagged message", () => {
     const first = await conversationOf(a, b);
     await sendText(a, first, "hello, is it free in June?");
     await sendText(b, first, "Yes! text me at (512) 555-0199");
-    await tick();
+    stepClock();
     const second = await conversationOf(c, b);
     await sendText(b, second, SCAM);
-    await tick();
+    stepClock();
     await sendText(b, second, "I'm abroad so I can't show it in person");
 
     const { conversations } = await queue();
@@ -168,7 +169,7 @@ describe("a flagged message", () => {
     const byModel = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
     expect(ruleReasons(byModel)).toEqual([]);
     const sent = await json<Message>(await sendText(owner, id, byModel));
-    await tick();
+    stepClock();
     const byRule = await json<Message>(await sendText(owner, id, SCAM));
     const stored = await env.DB.prepare("SELECT safety_flags FROM messages WHERE id = ?").bind(sent.id).first<{ safety_flags: string }>();
     expect(JSON.parse(stored!.safety_flags)).toEqual(["off_platform_payment", "scored"]);
@@ -185,7 +186,7 @@ describe("a flagged message", () => {
   it("pages the queue with a cursor and refuses a forged one with 400", async () => {
     const [a, b, c] = await Promise.all([user("page-a"), user("page-b"), user("page-c")]);
     await sendText(a, await conversationOf(a, b), SCAM);
-    await tick();
+    stepClock();
     await sendText(a, await conversationOf(a, c), SCAM);
     const one = await json<SafetyQueueResponse>(await admin("/safety?limit=1"));
     expect(one.conversations).toHaveLength(1);
@@ -218,7 +219,7 @@ describe("reviewing", () => {
     expect(audit.filter((e) => e.action === "safety_review" && e.item_id === id)).toHaveLength(1);
 
     // A clean message keeps it out; a new flag after the review puts it back, with every reason seen.
-    await tick();
+    stepClock();
     await sendText(a, id, "Sure, Saturday works.");
     expect((await queue()).conversations.some((x) => x.conversation_id === id)).toBe(false);
     await sendText(b, id, "Add me on WhatsApp");
