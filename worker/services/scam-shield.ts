@@ -460,13 +460,13 @@ const PAY_INSTRUMENT = new RegExp(`${PAYMENT_APP_RE.source}|\\b(?:wire|wired|wes
 /** Money for the place: a deposit, rent, a fee, a sum. */
 const MONEY_THING = /(?:\bdeposit\b|\brent\b|\bfee\b|\bpayment\b|\bmoney\b|\bfunds\b|\bsecurity amount\b|\bfirst month|\$\s?\d|\b\d[\d,]* ?\$|\b\d[\d,]* ?(?:dollars|usd|bucks)\b|\b\d{3,5}\b.{0,12}\b(?:it'?s yours|to (?:hold|reserve|secure|lock)))/;
 /** Money moving: a verb of paying, holding or returning (near a sum, or with a way to pay). */
-const MONEY_VERB = /\b(?:send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
+const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
 /** The writer's own budget or a question about the price: an inquiry, not money asked for. */
-const BUDGET = /\b(?:budget|looking for|price range|afford|max(?:imum)?|up to|around|between|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
+const BUDGET = /\b(?:budget|looking for|price range|afford|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
 /** Later months' rent of a signed deal: money that is due, not a stranger's ask (decision 015). */
 const LATER_RENT = /\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month|monthly)'?s? rent|rent (?:for|of) (?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month)|rent is due|rent (?:will be )?due)\b/;
 /** Contact details or an app that moves the talk off the platform, also spelled or hinted. */
-const CONTACT = new RegExp(`${MESSENGER}|\\b(?:text|txt|call|email|e-mail|write|reach|contact|message|whatsapp) me (?:at|on|via)\\b|\\b(?:take|move|continue|switch) (?:this|the chat|the conversation|it|things) (?:to|over to|on)\\b|\\b(?:username|handle|signal|tele)\\b|\\b(?:my|your|ur) (?:phone |cell |whatsapp )?(?:number|cell|phone|digits)\\b|\\b(?:number|cell|phone|digits) is\\b`);
+const CONTACT = new RegExp(`${MESSENGER}|\\b(?:text|txt|call|email|e-mail|write|reach|contact|message|whatsapp) me (?:at|on|via)\\b|\\b(?:take|move|continue|switch) (?:this|the chat|the conversation|it|things) (?:to|over to|on)\\b|\\b(?:username|handle|signal|tele)\\b|\\b(?:send|give|drop|share|text|dm|what'?s|whats) (?:me )?(?:your|ur) (?:phone |cell |whatsapp )?(?:number|cell|digits)\\b|\\b(?:number|cell|phone|digits) is:? ?(?:\\d|zero|one|two|three|four|five|six|seven|eight|nine)`);
 /** A link spelled out, or a card shown front and back. */
 const SPELLED_LINK = /\b(?:slash|dot (?:com|net|org|help|xyz|io|co|app|site|link))\b/;
 const CARD_PHOTO = /\b(?:card|id|licen[cs]e|passport)\b.{0,20}\bfront and back\b/;
@@ -476,9 +476,8 @@ function moneyMoving(words: string): boolean {
   if (PAY_INSTRUMENT.test(words)) return true;
   if (PAYS.test(words) && /\b(?:app|bank|account)\b/.test(words)) return true;
   if (/\b(?:send|pay|transfer|wire) (?:me )?\d{2,5}\b/.test(words)) return true;
-  if (!MONEY_THING.test(words)) return false;
-  // A budget or a price question names a sum without asking for it; then the sum must move.
-  return !BUDGET.test(words) || near(words, MONEY_VERB, MONEY_THING, 60);
+  // A sum alone is no ask ("a $1 burger"), and a budget or a price question names one without asking.
+  return MONEY_THING.test(words) && near(words, MONEY_VERB, MONEY_THING, 60) && !BUDGET.test(words);
 }
 
 /**
