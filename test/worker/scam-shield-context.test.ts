@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import tuning from "../fixtures/scam-corpus-tuning.json";
 import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldWords } from "../../worker/services/scam-shield";
 import { scoreWords } from "../../worker/services/scam-model";
-import { scoreKinds, type KindCase } from "../bench/scam-scoring";
+import { realPart, scoreKinds, scoreReal, type KindCase, type RealCase } from "../bench/scam-scoring";
 
 const cases = tuning.cases as KindCase[];
 
@@ -148,6 +148,27 @@ describe("no flag without a concrete risk (decision 015)", () => {
   it("a time is not a phone number: 'call me at 9' stays on the platform, a number does not", () => {
     expect(scanMessage("can you call me at 9 before the viewing?")).toEqual([]);
     expect(scanMessage("call me at 512 555 0199")).toContain("moves_off_platform");
+  });
+});
+
+describe("scoring a corpus of real messages (decision 015)", () => {
+  it("counts false flags on honest messages and recall on scams with a red flag; openers apart", () => {
+    const source = { url: "https://example.org/warning" };
+    const cases: RealCase[] = [
+      { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, red_flag: null, source },
+      { text: "text me at 512 555 0199, easier than this app", scam: false, red_flag: null, source },
+      { text: "Can you send the deposit by Zelle before the viewing?", scam: true, red_flag: "money", source },
+      { text: "I am out of the country and cannot show the apartment.", scam: true, red_flag: null, source },
+    ];
+    const score = scoreReal(cases);
+    expect(score).toMatchObject({ honest: 2, scams: 2, falseFlagRate: 0.5, redFlagScams: 1, redFlagRecall: 1, openers: 1, openersFlagged: 0 });
+    expect(score.falseFlags.map((f) => f.got)).toEqual([["moves_off_platform"]]);
+  });
+
+  it("puts a message in the held-out part by its text alone, the same on every run", () => {
+    expect(realPart("Hello. I am looking for room. Around $700-800 Asap.")).toBe("holdout");
+    expect(realPart("Can you send the deposit by Zelle before the viewing?")).toBe("tuning");
+    expect([realPart("a"), realPart("b")]).toEqual(["tuning", "holdout"]);
   });
 });
 
