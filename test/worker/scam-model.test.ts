@@ -36,12 +36,18 @@ describe("scoring", () => {
 
 describe("the model beside the rules", () => {
   it("flags new phrasings of payment off the platform and urgency that no rule catches", () => {
-    const payment = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    const payment = "send it thru the app with the yellow lightning logo, my bank links to it, then I post you the lease";
     expect(ruleReasons(payment)).toEqual([]);
     expect(scanMessage(payment)).toEqual(["off_platform_payment"]);
     const urgency = "Two others are viewing tomorrow and bringing funds, so whoever confirms tonight gets the room";
     expect(ruleReasons(urgency)).toEqual([]);
     expect(scanMessage(urgency)).toEqual(["pay_before_viewing"]);
+  });
+
+  it("stays quiet, however high it scores, on a message that asks for nothing concrete (decision 015)", () => {
+    const hint = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    expect(scoreWords(shieldWords(hint)).score).toBeGreaterThan(0.85);
+    expect(scanMessage(hint)).toEqual([]);
   });
 
   it("leaves honest messages and refusals clean", () => {

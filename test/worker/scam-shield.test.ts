@@ -146,7 +146,7 @@ describe("a flagged message", () => {
     const second = await conversationOf(c, b);
     await sendText(b, second, SCAM);
     stepClock();
-    await sendText(b, second, "I'm abroad so I can't show it in person");
+    await sendText(b, second, "I'm abroad so I can't show it in person, my agent will mail you the keys");
 
     const { conversations } = await queue();
     const ids = conversations.map((x) => x.conversation_id);
@@ -157,7 +157,7 @@ describe("a flagged message", () => {
     expect(item.reason_labels).toEqual(["Payment off the platform (wire, payment app, gift cards, crypto)", "Money before a viewing", "Owner away or unable to show the place"]);
     expect(item.participants.map((p) => p.id).sort()).toEqual([b.user.id, c.user.id].sort());
     expect(item.participants[0].name).toBe("Test User");
-    expect(item.messages.map((m) => m.text)).toEqual([SCAM, "I'm abroad so I can't show it in person"]);
+    expect(item.messages.map((m) => m.text)).toEqual([SCAM, "I'm abroad so I can't show it in person, my agent will mail you the keys"]);
     expect(item.messages[0]).toMatchObject({ sender_id: b.user.id, reasons: ["off_platform_payment", "pay_before_viewing"] });
     // Only flagged lines: the clean hello is not there.
     expect(conversations.find((x) => x.conversation_id === first)!.messages.map((m) => m.text)).toEqual(["Yes! text me at (512) 555-0199"]);
@@ -166,7 +166,8 @@ describe("a flagged message", () => {
   it("a line only the scored model flags is stored and queued as such: the reason for the notice, 'scored' for staff", async () => {
     const [owner, renter] = await Promise.all([user("scored-owner"), user("scored-renter")]);
     const id = await conversationOf(renter, owner);
-    const byModel = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    // It names money moving ("send it" through an app linked to a bank): a concrete risk, so the model may flag it.
+    const byModel = "send it thru the app with the yellow lightning logo, my bank links to it, then I post you the lease";
     expect(ruleReasons(byModel)).toEqual([]);
     const sent = await json<Message>(await sendText(owner, id, byModel));
     stepClock();
