@@ -6,7 +6,7 @@
  * certificate are also attached to the file as plain text, so anyone can re-hash exactly what was signed.
  */
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from "@cantoo/pdf-lib";
-import fontkit from "@pdf-lib/fontkit";
+import fontkit from "@cantoo/fontkit";
 import type { AgreementRow, DealEventRow, DealRow } from "../../db/queries/deals";
 import { legalNameOf } from "./agreement";
 
