@@ -244,6 +244,10 @@ describe("expiry (dev tick as of a time)", () => {
     expect(await dealRow(acc.id)).toMatchObject({ status: "expired", status_reason: "not_paid_by_move_in" });
     expect(localDate(Date.parse("2027-03-05T08:59:59Z"), "America/Anchorage")).toBe("2027-03-04");
 
+    // The cron's housekeeping runs the same job.
+    const late = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-05-01", "2027-05-20"))).data;
+    expect((await post("/api/v1/dev/housekeeping", { at: new Date(created + 80 * 3_600_000).toISOString() })).status).toBe(200);
+    expect((await dealRow(late.id))?.status).toBe("expired");
     // The tick's input is checked.
     expect((await post("/api/v1/dev/deals/tick", { now: "tomorrow" })).status).toBe(422);
   });
