@@ -30,7 +30,7 @@ import { requireAdmin } from "../../middleware/require-admin";
 import { acceptDeal, cancelDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
-import { ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
+import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
 const metaOf = requestMetaOf;
@@ -99,7 +99,12 @@ export const dealsRoutes = createRouter()
     const id = c.req.param("id");
     let deal = "userId" in viewer ? (await partyDeal(c.var.db, id, viewer.userId)).deal : await findDeal(c.var.db, id);
     if (!deal) throw notFound(DEAL_MESSAGES.notFound);
-    if (deal.status !== "signed" && !deal.pdf_key) throw notFound(DEAL_MESSAGES.pdfMissing);
+    const pdfHeaders = { "content-type": "application/pdf", "cache-control": "private, no-store" };
+    if (deal.status !== "signed" && !deal.pdf_key) {
+      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet).
+      const draft = await draftPdf(c.var.db, c.env, deal);
+      return new Response(draft, { headers: { ...pdfHeaders, "content-disposition": `attachment; filename="sublease-agreement-${deal.id}-draft.pdf"` } });
+    }
     deal = await ensureSignedPdf(c.var.db, effectsOf(c), deal);
     const object = await c.env.ID_DOCUMENTS.get(deal.pdf_key!);
     if (!object) throw notFound(DEAL_MESSAGES.pdfMissing);

@@ -44,6 +44,8 @@ export interface PdfInput {
   events: DealEventRow[];
   renterName: Parameters<typeof legalNameOf>[0];
   listerName: Parameters<typeof legalNameOf>[0];
+  /** A copy to read before both signed: marked as a draft on its first line and never stored. */
+  draft?: boolean;
 }
 
 const PAGE = { width: 612, height: 792, margin: 56 };
@@ -177,6 +179,10 @@ export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Arr
   doc.setModificationDate(signedAt);
 
   const w = new Writer(doc, font);
+  if (input.draft) {
+    w.text("DRAFT: not signed by both parties yet. The signed agreement, with its certificate page, replaces this copy.", 11, rgb(0.6, 0.1, 0.1));
+    w.gap(LEAD);
+  }
   w.text(agreement.text);
   w.gap(LEAD);
   w.text("SIGNATURES", 12);
