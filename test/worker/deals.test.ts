@@ -9,6 +9,7 @@ import { insertListing } from "./fixtures";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { localDate, requestSummary, startOfDate } from "../../worker/contract/deals";
 import { publicAddressOf } from "../../worker/services/deals";
+import { connect, open } from "./sockets";
 
 interface DealJson {
   id: string;
@@ -157,6 +158,19 @@ describe("the lister's answer", () => {
     expect(row?.time_zone).toBe("America/Anchorage");
     expect(row?.expires_at).toBe(new Date(startOfDate("2027-01-05", "America/Anchorage")).toISOString());
     expect(row?.expires_at).toBe("2027-01-05T09:00:00.000Z");
+  });
+
+  it("every change reaches the conversation's room as {type: deal}, so both cards update live", async () => {
+    const { lister, renter, listingId } = await people();
+    const d = (await json<{ data: DealJson }>(await request(renter, listingId))).data;
+    const conv = await env.DB.prepare("SELECT conversation_id FROM deals WHERE id = ?").bind(d.id).first<{ conversation_id: string }>();
+    const ticket = async (s: Session) => (await json<{ data: { ticket: string } }>(await call(s, "/api/v1/messages/socket-ticket", "POST"))).data.ticket;
+    const socket = open(await connect(`/parties/conversation/${conv!.conversation_id}?token=${await ticket(renter)}`));
+    await call(lister, `/api/v1/deals/${d.id}/accept`, "POST");
+    const event = await socket.next();
+    expect(event.type).toBe("deal");
+    if (event.type === "deal") expect(event.deal).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012" });
+    socket.socket.close();
   });
 
   it("decline and cancel end the deal with the reason; the renter's cancel works, then nothing else does", async () => {
