@@ -176,6 +176,9 @@ describe("the lister's answer", () => {
   it("decline and cancel end the deal with the reason; the renter's cancel works, then nothing else does", async () => {
     const { lister, renter, listingId } = await people();
     const d1 = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-01-05", "2027-02-05"))).data;
+    expect((await call(lister, `/api/v1/deals/${d1.id}/decline`, "POST", { reason: "x".repeat(501) })).status).toBe(422);
+    expect((await api(`/api/v1/deals/${d1.id}/decline`, authed(lister.access_token, { method: "POST", body: "{not json" }))).status).toBe(400);
+    expect((await dealRow(d1.id))?.status).toBe("requested");
     const declined = await call(lister, `/api/v1/deals/${d1.id}/decline`, "POST", { reason: "Already promised" });
     expect((await json<{ data: DealJson }>(declined)).data).toMatchObject({ status: "declined", status_reason: "Already promised" });
     expect((await call(renter, `/api/v1/deals/${d1.id}/cancel`, "POST")).status).toBe(409);

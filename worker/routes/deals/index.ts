@@ -21,9 +21,9 @@ import { insertAudit } from "../../db/queries/audit";
 import { findDeal } from "../../db/queries/deals";
 import { createRouter, type AppContext } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound, validationFailed } from "../../lib/errors";
 import { idempotencyKeyOf } from "../../lib/idempotency";
-import { parseJson, parseQuery } from "../../lib/validate";
+import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
@@ -142,12 +142,17 @@ export const dealsRoutes = createRouter()
     return c.json<DealResponse>({ data: await setLandlordConsent(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
   });
 
-/** A body that may be absent (decline and cancel take an optional reason). */
+/** A body that may be absent (decline and cancel take an optional reason): empty is `{}`. */
 async function parseOptionalJson<S extends typeof dealReasonSchema>(c: Context<AppContext>, schema: S) {
-  const length = c.req.header("content-length");
-  if (length === "0" || (!length && !c.req.header("content-type"))) return schema.parse(undefined);
   const text = await c.req.text();
-  if (!text.trim()) return schema.parse(undefined);
-  return parseJson({ req: { json: () => Promise.resolve(JSON.parse(text) as unknown) } } as unknown as Context, schema);
+  let body: unknown;
+  try {
+    body = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationFailed(issuesToErrors(result.error.issues));
+  return result.data;
 }
 
