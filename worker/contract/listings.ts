@@ -82,7 +82,7 @@ const listingFields = {
     .min(1, "Description is required")
     .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`),
   unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
-  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
+  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number of dollars").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: visibleText().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
   /** The exact stay offered (docs/decisions/021): optional, both or neither (null clears them on an edit). */
