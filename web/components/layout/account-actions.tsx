@@ -61,6 +61,7 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         items={[
           { label: "My Profile", onSelect: () => navigate(paths.profile) },
           { label: "Favorites", onSelect: () => navigate(paths.favorites) },
+          { label: "Billing", onSelect: () => navigate(paths.billing) },
           // The unread count also on the item itself, read as "Messages (3 unread)".
           { label: <MessagesLabel count={unreadCount} />, onSelect: () => navigate(paths.messages()) },
           { label: dark ? "Light mode" : "Dark mode", onSelect: toggle, keepOpen: true },
