@@ -90,6 +90,10 @@ const VALID: Partial<Record<FilterKey, (value: string) => boolean>> = {
   min: (v) => WHOLE_NUMBER.test(v),
   max: (v) => WHOLE_NUMBER.test(v),
   within: (v) => withinMilesOf(v) !== null,
+  // A date that is not one (2027-13-45, "yesterday") is ignored like any unknown value; two real dates
+  // out of order are kept: a range being typed, which the page flags.
+  from: (v) => isIsoDate(v),
+  to: (v) => isIsoDate(v),
 };
 
 /** The browse URL as the page reads it: the API query, and the filters it ignores. */
