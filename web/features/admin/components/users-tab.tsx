@@ -136,7 +136,7 @@ function StatusDialog({ user, status, onClose, onConfirm }: { user: AdminUser; s
       alert
       size="sm"
       onClose={onClose}
-      title={`${word[0]!.toUpperCase()}${word.slice(1)} ${name}?`}
+      title={status === "pending" ? `Set ${name} to pending?` : `${word[0]!.toUpperCase()}${word.slice(1)} ${name}?`}
       description={
         noDocument
           ? `${name} has no ID document under review${user.id_verification_status === "rejected" ? " (their last one was rejected)" : ""}. Verifying lets them create listings without an ID check.`
