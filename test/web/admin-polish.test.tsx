@@ -148,7 +148,7 @@ describe("staff panel polish (item 11)", () => {
     await user.click(screen.getByRole("tab", { name: "Listings" }));
     await user.click(screen.getByRole("tab", { name: "Pending" }));
     await screen.findByText("Room p3");
-    const open = screen.getByRole("button", { name: "Verify All Existing Listings" });
+    const open = screen.getByRole("button", { name: /^Approve all \d+ pending listings?$/ });
     expect(open).toHaveClass("button-ghost");
     expect(open).not.toHaveClass("button-primary");
     await user.click(open);

@@ -103,12 +103,14 @@ describe("profile page", () => {
     const calls = mockFetch({ ...profileRoutes(user, [ownListing("a")]), "/api/v1/subleases/a": new Response(null, { status: 204 }) });
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
-    await screen.findByRole("link", { name: /My room a/ });
+    await screen.findByRole("link", { name: "My room a" });
+    // Each action names its listing.
+    expect(screen.getByRole("link", { name: "Edit My room a" })).toBeInTheDocument();
     // The server now answers without it.
     const base = globalThis.fetch;
     globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
       String(input).includes("/users/listings") ? (calls.push({ url: String(input), init }), Response.json({ data: [] })) : base(input, init)) as typeof fetch;
-    await ui.click(screen.getByRole("button", { name: "Delete" }));
+    await ui.click(screen.getByRole("button", { name: "Delete My room a" }));
     const dialog = screen.getByRole("alertdialog", { name: "Delete this listing?" });
     await ui.click(within(dialog).getByRole("button", { name: "Delete" }));
     expect(await screen.findByText("Listing deleted")).toBeInTheDocument();

@@ -66,7 +66,7 @@ describe("Save this search on browse", () => {
     const dialog = await screen.findByRole("dialog", { name: "Save this search" });
     const name = within(dialog).getByLabelText("Name");
     await waitFor(() => expect(name).toHaveValue("UF · Fall · Up to $900"));
-    expect(within(dialog).getByRole("radio", { name: /Instant/ })).toBeChecked();
+    expect(within(dialog).getByRole("radio", { name: /First match of the day/ })).toBeChecked();
     await ui.click(within(dialog).getByRole("radio", { name: /Daily digest/ }));
     await ui.clear(name);
     await ui.type(name, "Cheap fall");

@@ -37,7 +37,7 @@ describe("navbar, signed in", () => {
     const { router } = renderApp("/support", { token: "t", user: makeUser() });
     await user.click(await screen.findByRole("button", { name: "Account menu" }));
     const items = screen.getAllByRole("menuitem").map((item) => item.textContent);
-    expect(items).toEqual(["My Profile", "Favorites", "Messages", "Dark mode", "Sign Out"]);
+    expect(items).toEqual(["My Profile", "Favorites", "Billing", "Messages", "Dark mode", "Sign Out"]);
     await user.click(screen.getByRole("menuitem", { name: "Sign Out" }));
     expect(router.state.location.pathname).toBe("/");
     expect(localStorage.getItem("auth_token")).toBeNull();

@@ -25,9 +25,9 @@ describe("the emails' shared layout", () => {
 describe("names in emails", () => {
   const bait = "Claim $500 at evil.example now";
 
-  it("a sender's name is quoted plain text that no client turns into a link, in the subject, text and HTML", () => {
+  it("a sender's name is plain text that no client turns into a link, in the subject, text and HTML", () => {
     const mail = newMessageEmail("to@ufl.edu", "Maya", bait, "https://campusnest.app/messages?userId=abc");
-    const shown = "\u201cClaim $500 at evil\u2024example now\u201d";
+    const shown = "Claim $500 at evil\u2024example now";
     expect(mail.subject).toBe(`New message from ${shown} on CampusNest`);
     expect(mail.text).toContain(`${shown} sent you a message`);
     expect(mail.html).toContain(`${shown} sent you a message`);
@@ -37,15 +37,15 @@ describe("names in emails", () => {
   });
 
   it("schemes, slashes, full-width dots, markup and invisible characters are defused too", () => {
-    expect(quotedName("https://evil.example/win")).toBe("\u201chttps:\u2215\u2215evil\u2024example\u2215win\u201d");
-    expect(quotedName("evil\u3002example")).toBe("\u201cevil\u2024example\u201d");
-    expect(quotedName("\u202eMaya\u200b")).toBe("\u201cMaya\u201d");
+    expect(quotedName("https://evil.example/win")).toBe("https:\u2215\u2215evil\u2024example\u2215win");
+    expect(quotedName("evil\u3002example")).toBe("evil\u2024example");
+    expect(quotedName("\u202eMaya\u200b")).toBe("Maya");
     const html = verificationCodeEmail("to@ufl.edu", '<a href="https://evil.example">Maya</a>', "123456").html;
     expect(html).not.toContain("<a href=\"https://evil");
-    expect(html).toContain("Welcome, \u201c&lt;a href=&quot;https:\u2215\u2215evil\u2024example&quot;&gt;Maya&lt;\u2215a&gt;\u201d!");
+    expect(html).toContain("Welcome, &lt;a href=&quot;https:\u2215\u2215evil\u2024example&quot;&gt;Maya&lt;\u2215a&gt;!");
   });
 
-  it("the recipient's own name is quoted in every email that greets them", () => {
+  it("the recipient's own name, unquoted, is in every email that greets them", () => {
     const greeted = [
       verificationCodeEmail("to@ufl.edu", bait, "123456"),
       passwordResetEmail("to@ufl.edu", bait, "123456"),
@@ -56,7 +56,7 @@ describe("names in emails", () => {
       savedSearchAlertEmail("to@ufl.edu", bait, "UF", [], 0, "https://campusnest.app/s", "https://campusnest.app/u"),
     ];
     for (const mail of greeted) {
-      expect(mail.text, mail.subject).toContain("\u201cClaim $500 at evil\u2024example now\u201d");
+      expect(mail.text, mail.subject).toContain("Claim $500 at evil\u2024example now");
       expect(mail.text + mail.html, mail.subject).not.toContain("evil.example");
     }
   });

@@ -118,6 +118,7 @@ describe("starting a conversation", () => {
     // The owner may start from the pending listing they own.
     const own = await start(owner, stranger, "msg-l2");
     expect(own.status).toBe(201);
+    expect((await sendText(owner, (await json<{ data: Conversation }>(own)).data.id, "Hello")).status).toBe(201);
     // ...but the stranger does not see it in their list.
     const strangers = await json<{ data: Conversation[] }>(await get(stranger, "/conversations"));
     expect(strangers.data.find((c) => c.participant_id === owner.user.id)).toMatchObject({ listing_id: null, listing_title: null });
@@ -153,7 +154,8 @@ describe("conversation lists", () => {
     const ids: string[] = [];
     for (const o of others) {
       stepClock();
-      ids.push(await conversationOf(o, me));
+      // Started by `me`: shown to them while empty (the others see it once it holds a message).
+      ids.push(await conversationOf(me, o));
     }
     const seen: string[] = [];
     let token: string | null = null;

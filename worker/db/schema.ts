@@ -472,6 +472,8 @@ export const conversations = sqliteTable(
     safetyReasons: text("safety_reasons"),
     /** When staff reviewed the flags; a later flagged message puts the conversation back in the queue. */
     safetyReviewedAt: text("safety_reviewed_at"),
+    /** Who started it: the other participant sees it only once it holds a message (null for rows older than 0028). */
+    startedBy: text("started_by"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },

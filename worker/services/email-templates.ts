@@ -8,7 +8,8 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /**
- * A name someone typed, as emails show it: quoted plain text that no mail client turns into a link.
+ * A name someone typed, as emails show it: plain text that no mail client turns into a link, without
+ * quotes around it ("Welcome, Nora!": a greeting, not a citation).
  * Names with web addresses are refused at sign-up and profile edit, but older names, Google's names
  * and look-alikes must still never become a link in an email we send (to any address): each dot
  * becomes U+2024 ONE DOT LEADER and each slash U+2215 DIVISION SLASH (they look the same, and
@@ -20,7 +21,7 @@ export function quotedName(name: string): string {
     .replace(/[.\u3002\uff0e\uff61]/g, "\u2024")
     .replace(/[/\uff0f]/g, "\u2215")
     .trim();
-  return `\u201c${plain}\u201d`;
+  return plain;
 }
 
 interface Layout {

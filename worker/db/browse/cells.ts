@@ -84,7 +84,8 @@ export function mergedInOrder(arms: string[], orderBy: string): string {
 }
 
 /** The index name part of each sort, in the cell indexes (migrations 0014 and 0015). */
-const CELL_SORT: Record<Sort, CellSort> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance" };
+// relevance never reads cells (a search is led by the full-text index, cellPlan); newest stands in for the type.
+const CELL_SORT: Record<Sort, CellSort> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance", relevance: "newest" };
 
 /**
  * Where browse reads through cells (docs/decisions/021): the cell index (the university's when one is

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
@@ -117,8 +117,20 @@ export function ListingPage() {
     return () => document.body.classList.remove("has-sticky-bar");
   }, [showsBar]);
 
+  // Opened from within the app: Back is the browser's Back, which lands where the reader was (the
+  // same place in the results, scroll restored: docs/decisions/023); opened from outside, the link.
+  const location = useLocation();
+  const goBack = useNavigate();
   const backLink = (
-    <Link to={back} className="button button-ghost back-button">
+    <Link
+      to={back}
+      className="button button-ghost back-button"
+      onClick={(e) => {
+        if (location.key === "default" || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        void goBack(-1);
+      }}
+    >
       ← Back
     </Link>
   );

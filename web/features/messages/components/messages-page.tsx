@@ -47,7 +47,7 @@ export function MessagesPage() {
     );
   }, [userId, listingId, self, startConversation, setParams]);
 
-  const startError = refusal ? refusal.detail : start.isError ? startConversationError(start.error) : null;
+  const startError = refusal ? refusal.detail : start.isError ? startConversationError(start.error, !!listingId) : null;
   const selected = selectedId ? (conversations.find((c) => c.id === selectedId) ?? (start.data?.id === selectedId ? start.data : null)) : null;
   const showThread = !!selectedId || !!userId;
 
