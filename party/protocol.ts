@@ -19,6 +19,8 @@ export const serverEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("read"), conversation_id: z.string(), reader_id: z.string() }),
   z.object({ type: z.literal("unread"), unread_count: z.number().int().min(0) }),
   z.object({ type: z.literal("pong") }),
+  /** A deal of this conversation changed (contract/deals `Deal`; only its id is relied on: the client refetches it). */
+  z.object({ type: z.literal("deal"), deal: z.looseObject({ id: z.string() }) }),
 ]);
 export type ServerEvent = z.infer<typeof serverEventSchema>;
 

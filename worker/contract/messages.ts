@@ -43,6 +43,12 @@ export const messageSchema = z.object({
    * else): the sender's optimistic bubble is matched to its stored message by it.
    */
   client_key: z.string().nullable().optional(),
+  /**
+   * "deal": a request to sublease posted by CampusNest into the pair's conversation (its `deal_id`
+   * names the deal, shown as a card; the scam shield never scores it). Older messages have neither.
+   */
+  kind: z.enum(["text", "deal"]).optional(),
+  deal_id: z.string().nullable().optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
