@@ -142,6 +142,8 @@ export interface ApiCall {
   path: string;
   url: string;
   body: unknown;
+  /** The request's headers (an Idempotency-Key, the bearer token). */
+  headers: Headers;
 }
 type ApiHandler = (call: ApiCall) => Response | Promise<Response> | unknown;
 
@@ -155,7 +157,7 @@ export function fakeApi(handlers: Record<string, ApiHandler | unknown>) {
     const url = String(input);
     const method = init?.method ?? "GET";
     const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined, headers: new Headers(init?.headers) };
     calls.push(call);
     const handler = handlers[`${method} ${path}`];
     if (handler === undefined) return jsonResponse({ detail: "Not found" }, 404);

@@ -9,20 +9,25 @@ import { errorMessage } from "../../../lib/api-client";
 import { formatRent } from "../../../lib/listings-api";
 import { dealStay } from "../../../lib/deal-status";
 import { newRequestKey, useRequestDeal } from "../api/deals-api";
-import type { RequestDealProps } from "./request-deal";
+
+/** The listing a request is for, and what to do once it is sent (the thread shows its card at once). */
+export interface RequestDealTarget {
+  listing: { id: string; title: string; user_id: string; monthly_rent: number; available_from: string | null; available_to: string | null };
+  onSent?: ((deal: Deal) => void) | undefined;
+}
 
 /** Today's date where the renter is, `YYYY-MM-DD` (the server decides by the university's time zone). */
 export const localToday = (now = new Date()) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
 
 /** The stay the form starts with: the listing's dates, from today on if they have begun. */
-export function initialStay(listing: RequestDealProps["listing"], today: string) {
+export function initialStay(listing: RequestDealTarget["listing"], today: string) {
   const from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
   const to = listing.available_to && listing.available_to > from ? listing.available_to : "";
   return { move_in: from, move_out: to };
 }
 
-type Props = RequestDealProps & { open: boolean; onClose: () => void };
+type Props = RequestDealTarget & { open: boolean; onClose: () => void };
 
 export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
   const [today] = useState(localToday);

@@ -1,19 +1,16 @@
 import { useState } from "react";
-import type { Deal } from "@contract/deals";
 import { deferred } from "../../../components/ui/deferred";
 import { useSession } from "../../../lib/session";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
+import type { RequestDealTarget } from "./request-deal-dialog";
 
 /** The form loads when it is first opened, off the listing page's and the thread's first load. */
 const RequestDealDialog = deferred(() => import("./request-deal-dialog").then((m) => m.RequestDealDialog));
 
-export interface RequestDealProps {
-  listing: { id: string; title: string; user_id: string; monthly_rent: number; available_from: string | null; available_to: string | null };
-  /** Called with the deal once the request is sent (the thread shows its card at once). */
-  onSent?: (deal: Deal) => void;
+export type RequestDealProps = RequestDealTarget & {
   /** A quieter button (in the conversation, under the listing's link). */
   compact?: boolean;
-}
+};
 
 /**
  * "Request to sublease": a renter picks the stay and sends the request. Visitors sign in first and
