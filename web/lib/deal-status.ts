@@ -2,7 +2,7 @@
  * A deal in words, the same on the card in the thread, the deal page, the profile and the staff
  * panel: its status, and its next step with whose it is.
  */
-import { ENDED_DEAL_STATUSES, type Deal, type DealStatus, type LandlordConsentStatus } from "@contract/deals";
+import type { Deal, DealStatus, LandlordConsentStatus } from "@contract/deals";
 import { formatStay } from "@contract/constants";
 
 export const DEAL_STATUS_LABELS: Record<DealStatus, string> = {
@@ -29,25 +29,30 @@ export const CONSENT_LABELS: Record<LandlordConsentStatus, string> = {
 
 /** Reasons the server gives for an ended deal, in words (an unknown one is shown as sent). */
 const REASON_TEXTS: Record<string, string> = {
+  cancelled_by_renter: "The renter cancelled.",
+  cancelled_by_lister: "The lister cancelled.",
+  request_expired: "The request was not answered within 72 hours.",
+  not_paid_by_move_in: "The deal was not paid by the move-in date.",
   stay_taken: "These dates were taken by another request.",
-  landlord_declined: "The landlord declined to consent.",
   listing_deleted: "The listing was deleted.",
   account_deleted: "An account in this deal was deleted.",
-  suspended: "A party to this deal was suspended.",
-  blocked: "One party blocked the other.",
-  not_answered: "The request was not answered within 72 hours.",
-  not_paid: "The deal was not paid by the move-in date.",
+  party_suspended: "A party to this deal was suspended.",
+  party_blocked: "One party blocked the other.",
+  landlord_declined: "The landlord declined to consent.",
 };
-export const reasonText = (reason: string | null) => (reason ? (REASON_TEXTS[reason] ?? reason) : null);
+/** The reason in words; a person's own reason (and the landlord's, after "landlord_declined: ") as written. */
+export function reasonText(reason: string | null): string | null {
+  if (!reason) return null;
+  const landlord = /^landlord_declined:\s*(.+)$/s.exec(reason);
+  if (landlord) return `The landlord declined to consent: ${landlord[1]}`;
+  return REASON_TEXTS[reason] ?? reason;
+}
 
 export type DealRole = "renter" | "lister";
 export const roleIn = (deal: Deal, me: string | undefined): DealRole | null => (deal.renter.id === me ? "renter" : deal.lister.id === me ? "lister" : null);
 
-export const isEnded = (status: DealStatus) => (ENDED_DEAL_STATUSES as readonly DealStatus[]).includes(status);
 /** Either party may cancel a deal until it is paid (cancelling later is part of the payment's rules). */
 export const canCancel = (status: DealStatus) => status === "requested" || status === "accepted" || status === "signed";
-/** Signing waits for the landlord consent to be settled. */
-export const consentSettled = (deal: Deal) => deal.landlord_consent.status === "granted" || deal.landlord_consent.status === "not_needed";
 
 export interface NextStep {
   text: string;

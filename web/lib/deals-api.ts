@@ -4,8 +4,15 @@
  * every copy. The writes are the deals feature's (features/deals/api).
  */
 import { infiniteQueryOptions, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Deal, DealResponse, DealsResponse } from "@contract/deals";
+import type { Deal, DealResponse } from "@contract/deals";
+import type { Pagination } from "@contract/listings";
 import { apiRequest } from "./api-client";
+
+/** GET deals and GET admin/deals: newest first. */
+export interface DealsResponse {
+  data: Deal[];
+  pagination: Pagination;
+}
 
 export const dealKeys = {
   all: ["deals"] as const,

@@ -44,8 +44,9 @@ export const messageSchema = z.object({
    */
   client_key: z.string().nullable().optional(),
   /**
-   * "deal": a request to sublease posted by CampusNest into the pair's conversation (its `deal_id`
-   * names the deal, shown as a card; the scam shield never scores it). Older messages have neither.
+   * "text" (also when absent), or "deal": a deal's request card (docs/decisions/026). Its `text` is a readable summary
+   * ("Sublease request: Jan 5 – May 20, 2027") for emails and older clients; `deal_id` names the deal,
+   * whose live state comes from GET deals/{id} and the room's `{type: "deal", deal}` events.
    */
   kind: z.enum(["text", "deal"]).optional(),
   deal_id: z.string().nullable().optional(),

@@ -212,3 +212,62 @@ export function savedSearchAlertEmail(
     footnote: "You get at most one email a day for each saved search. Unsubscribe stops this search's alerts (no sign-in needed); pause, rename or delete your searches, or turn saved search alerts off, in your profile.",
   });
 }
+
+/** A step of a deal (a request, an answer, an end): one template, worded by the caller (docs/decisions/026). */
+export function dealUpdateEmail(to: string, firstName: string, subject: string, lines: string[], url: string): EmailMessage {
+  return render({
+    to,
+    subject,
+    preheader: lines[0] ?? subject,
+    heading: firstName ? `Hi ${quotedName(firstName)}` : "Hello",
+    paragraphs: lines,
+    link: { href: url, label: "Open the deal" },
+    footnote: "You receive this email because you take part in a sublease deal on CampusNest.",
+  });
+}
+
+/** The code that confirms a signature (always sent). */
+export function dealSignCodeEmail(to: string, firstName: string, title: string, code: string): EmailMessage {
+  return render({
+    to,
+    subject: "Your signing code",
+    preheader: "Confirm your signature of the sublease agreement.",
+    heading: `Signing code, ${quotedName(firstName)}`,
+    paragraphs: [`Enter this code to sign the sublease agreement for "${title}". It works for 15 minutes. If you did not ask to sign, ignore this email.`],
+    code,
+    footnote: "CampusNest never asks for this code by message or phone.",
+  });
+}
+
+/** Both signed: the signed agreement's link (always sent). */
+export function dealSignedEmail(to: string, firstName: string, title: string, sha256: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Signed: the sublease agreement for "${title}"`,
+    preheader: "Both of you signed. Your copy of the agreement is ready.",
+    heading: `It is signed, ${quotedName(firstName)}`,
+    paragraphs: [
+      `Both of you signed the sublease agreement for "${title}". Download your copy (a PDF with a certificate page of every step) from the deal; keep it.`,
+      `Document SHA-256: ${sha256}`,
+    ],
+    link: { href: url, label: "Open the deal" },
+    footnote: "You have the right to a paper copy: reply to this email and we will post one.",
+  });
+}
+
+/** The landlord's consent request (no account needed; always sent). */
+export function landlordConsentEmail(to: string, landlordName: string, tenantName: string, subtenantName: string, address: string, term: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Consent to sublet requested for ${address}`,
+    preheader: `${tenantName} asks your consent to sublet to ${subtenantName}.`,
+    heading: landlordName ? `Hello ${quotedName(landlordName)}` : "Hello",
+    paragraphs: [
+      `${quotedName(tenantName)}, your tenant at ${address}, asks your written consent to sublet it to ${quotedName(subtenantName)} for ${term}.`,
+      "Open the page to read the request and consent or decline. No account is needed. The link works once and expires in 14 days.",
+      "Your tenant gave us this address and your email; CampusNest has not checked them. If you are not the landlord of this place, ignore this email.",
+    ],
+    link: { href: url, label: "Answer the request" },
+    footnote: "CampusNest helps students sublet with a written agreement.",
+  });
+}

@@ -153,7 +153,7 @@ describe("the deal card in the thread", () => {
     act(() => room.serverOpen());
     const reads = callsOf(calls, `GET ${API}/deals/d1`).length;
     current = acceptedDeal();
-    act(() => room.serverSend({ type: "deal", deal: { id: "d1", status: "accepted" } }));
+    act(() => room.serverSend({ type: "deal", deal: current }));
     await waitFor(() => expect(within(c).getByText("Accepted")).toBeInTheDocument());
     expect(callsOf(calls, `GET ${API}/deals/d1`).length).toBeGreaterThan(reads);
     expect(within(c).getByRole("status")).toHaveTextContent("Waiting for Jordan to settle the landlord's consent.");

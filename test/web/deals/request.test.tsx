@@ -2,8 +2,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { stayProblem } from "@contract/deals";
 import { initialStay, localToday } from "../../../web/features/deals/components/request-deal-dialog";
+import { stayProblem } from "../../../web/features/deals/lib/stay";
 import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp } from "../render";
 import { LISTER, json, makeDeal, RENTER, sessionOf } from "./fixtures";
 

@@ -177,6 +177,8 @@ export const toMessage = (m: MessageRow, viewerId: string, quieted: ReadonlySet<
     safety_kind: kind,
     // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
     client_key: m.senderId === viewerId ? m.clientKey : null,
+    kind: m.kind === "deal" ? "deal" : "text",
+    deal_id: m.dealId ?? null,
   };
 };
 
@@ -298,7 +300,7 @@ export interface ClientKeyClaim {
 export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly StoredFlag[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
   const now = isoNow();
   const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
-  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, createdAt: now };
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, kind: "text", dealId: null, createdAt: now };
   const insert = db.insert(messages).values(row);
   const makeLatest = db
     .update(conversations)

@@ -15,7 +15,7 @@ export const adminKeys = {
   listingsView: (which: AdminListingsView) => [...adminKeys.listings(), which] as const,
   feedback: () => [...adminKeys.all, "feedback"] as const,
   deals: (status: DealStatus | null) => [...adminKeys.all, "deals", status] as const,
-  dealAgreement: (id: string) => [...adminKeys.all, "deal-agreement", id] as const,
+  deal: (id: string) => [...adminKeys.all, "deal", id] as const,
   feedbackList: (archived: boolean) => [...adminKeys.feedback(), archived] as const,
 };
 
@@ -38,4 +38,4 @@ export const useAdminFeedback = (archived: boolean) =>
 
 export const useAdminDeals = (status: DealStatus | null) => useQuery({ queryKey: adminKeys.deals(status), queryFn: () => adminApi.deals(status) });
 
-export const useAdminDealAgreement = (id: string) => useQuery({ queryKey: adminKeys.dealAgreement(id), queryFn: () => adminApi.dealAgreement(id) });
+export const useAdminDeal = (id: string) => useQuery({ queryKey: adminKeys.deal(id), queryFn: () => adminApi.deal(id) });

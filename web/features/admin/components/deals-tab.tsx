@@ -3,7 +3,7 @@ import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
 import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, personName, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
-import { useAdminDealAgreement, useAdminDeals } from "../api/admin-queries";
+import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
 
 /** Staff read every deal (by status) and, on demand, its agreement's events. */
@@ -59,29 +59,37 @@ function AdminDeal({ deal: d }: { deal: Deal }) {
         {reason ? ` · ${reason}` : ""}
       </p>
       <p className="muted mono">Deal {d.id}</p>
-      {d.agreement && (
-        <>
-          <button type="button" className="button button-ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-            {open ? "Hide events" : "Show events"}
-          </button>
-          {open && <DealEvents deal={d} />}
-        </>
-      )}
+      <button type="button" className="button button-ghost admin-deal-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        {open ? "Hide events" : "Show events"}
+      </button>
+      {open && <DealEvents deal={d} />}
     </li>
   );
 }
 
 function DealEvents({ deal }: { deal: Deal }) {
-  const agreement = useAdminDealAgreement(deal.id);
+  const query = useAdminDeal(deal.id);
   const names: Record<string, string> = { [deal.renter.id]: `${personName(deal.renter)} (renter)`, [deal.lister.id]: `${personName(deal.lister)} (lister)` };
   return (
-    <Loadable query={agreement} label="the deal's events">
-      {(a) => (
+    <Loadable query={query} label="the deal's events">
+      {(full) => (
         <div className="stack-sm">
           <p className="muted">
-            Agreement version {a.version}, SHA-256 <code className="mono deal-hash">{a.sha256}</code>
+            Address: {full.address}
+            {full.agreement && (
+              <>
+                {" "}
+                · Agreement version {full.agreement.version}, SHA-256 <code className="mono deal-hash">{full.agreement.sha256}</code>
+              </>
+            )}
+            {full.pdf_sha256 && (
+              <>
+                {" "}
+                · Signed PDF SHA-256 <code className="mono deal-hash">{full.pdf_sha256}</code>
+              </>
+            )}
           </p>
-          {a.events.length === 0 ? (
+          {full.events.length === 0 ? (
             <p className="muted">No events yet.</p>
           ) : (
             <div className="table-scroll">
@@ -94,16 +102,18 @@ function DealEvents({ deal }: { deal: Deal }) {
                     <th scope="col">Who</th>
                     <th scope="col">IP address</th>
                     <th scope="col">User agent</th>
+                    <th scope="col">Document</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {a.events.map((e, i) => (
+                  {full.events.map((e, i) => (
                     <tr key={`${e.type}-${e.at}-${i}`}>
                       <td>{formatStaffTime(e.at)}</td>
-                      <td>{e.type}</td>
-                      <td>{e.actor_id ? (names[e.actor_id] ?? e.actor_id) : "CampusNest"}</td>
+                      <td>{e.type.replace(/_/g, " ")}</td>
+                      <td>{e.actor_id ? (names[e.actor_id] ?? e.actor_id) : e.actor_role || "CampusNest"}</td>
                       <td className="mono">{e.ip ?? "—"}</td>
                       <td>{e.user_agent ?? "—"}</td>
+                      <td className="mono">{e.agreement_version ? `v${e.agreement_version} ` : ""}{e.document_sha256 ? e.document_sha256.slice(0, 12) + "…" : ""}</td>
                     </tr>
                   ))}
                 </tbody>

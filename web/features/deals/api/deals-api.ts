@@ -10,7 +10,7 @@ import type {
   Deal,
   DealResponse,
   LandlordConsentInput,
-  LandlordConsentResponse,
+  LandlordConsentPage,
   LandlordDecisionInput,
   SignDealInput,
 } from "@contract/deals";
@@ -76,7 +76,7 @@ const landlordKey = (token: string) => [...dealKeys.all, "landlord", token] as c
 export function useLandlordRequest(token: string) {
   return useQuery({
     queryKey: landlordKey(token),
-    queryFn: () => apiRequest<LandlordConsentResponse>(landlordPath(token), { auth: false }).then((r) => r.data),
+    queryFn: () => apiRequest<{ data: LandlordConsentPage }>(landlordPath(token), { auth: false }).then((r) => r.data),
     retry: (failures, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && failures < 2,
     staleTime: Infinity,
   });
@@ -85,9 +85,9 @@ export function useLandlordRequest(token: string) {
 export function useLandlordDecision(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LandlordDecisionInput) => apiRequest<unknown>(landlordPath(token), { method: "POST", auth: false, body: input }),
-    // The page shows the decision as recorded; a new read of the link would be 410 (used).
-    onSuccess: (_, input) =>
-      queryClient.setQueryData<LandlordConsentResponse["data"]>(landlordKey(token), (request) => request && { ...request, status: input.decision }),
+    mutationFn: (input: LandlordDecisionInput) =>
+      apiRequest<{ data: { status: "granted" | "declined" } }>(landlordPath(token), { method: "POST", auth: false, body: input }).then((r) => r.data.status),
+    // The link is used now (a new read would be 410): the page keeps the request and shows the answer.
+    onSuccess: () => queryClient.setQueryDefaults(landlordKey(token), { staleTime: Infinity }),
   });
 }

@@ -4,12 +4,20 @@ import { errorMessage } from "../../../lib/api-client";
 import { getAgreementPdf, useAgreement } from "../api/deals-api";
 
 const EVENT_TEXTS: Record<string, string> = {
+  requested: "requested the sublease",
+  accepted: "accepted the request",
+  declined: "declined the request",
+  cancelled: "cancelled the deal",
+  expired: "the request expired",
   viewed: "viewed the agreement",
-  consented: "agreed to electronic records",
+  landlord_consent_requested: "asked the landlord for consent",
+  landlord_consent_not_needed: "stated the lease allows subletting",
+  landlord_consent_granted: "the landlord consented",
+  landlord_consent_declined: "the landlord declined",
   esign_consent: "agreed to electronic records",
   signed: "signed",
-  created: "drafted",
-  generated: "drafted",
+  completed: "both have signed",
+  pdf_made: "the signed PDF was made",
 };
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -19,7 +27,8 @@ export function AgreementSection({ deal }: { deal: Deal }) {
   const agreement = useAgreement(deal.id, !!deal.agreement);
   const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const names: Record<string, string> = { [deal.renter.id]: deal.renter.first_name, [deal.lister.id]: deal.lister.first_name };
-  const signedByBoth = !!deal.agreement?.renter_signed_at && !!deal.agreement?.lister_signed_at;
+  // The PDF exists once both have signed (the server answers 404 before).
+  const signedByBoth = deal.status !== "accepted" && !!deal.agreement?.renter_signed_at && !!deal.agreement?.lister_signed_at;
 
   const openPdf = async () => {
     setPdf({ busy: true, error: null });
@@ -29,7 +38,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;
-      a.download = `campusnest-agreement-${deal.id}${signedByBoth ? "-signed" : ""}.pdf`;
+      a.download = `campusnest-agreement-${deal.id}-signed.pdf`;
       document.body.append(a);
       a.click();
       a.remove();
@@ -67,7 +76,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
               <ol>
                 {agreement.data.events.map((e, i) => (
                   <li key={`${e.type}-${e.at}-${i}`}>
-                    <time dateTime={e.at}>{when(e.at)}</time>: {e.actor_id ? (names[e.actor_id] ?? "Someone") : "CampusNest"} {EVENT_TEXTS[e.type] ?? e.type.replace(/_/g, " ")}
+                    <time dateTime={e.at}>{when(e.at)}</time>: {e.actor_id && names[e.actor_id] ? `${names[e.actor_id]} ` : ""}{EVENT_TEXTS[e.type] ?? e.type.replace(/_/g, " ")}
                   </li>
                 ))}
               </ol>
@@ -75,11 +84,13 @@ export function AgreementSection({ deal }: { deal: Deal }) {
           )}
         </>
       )}
-      <div className="row row-start">
-        <button type="button" className="button button-ghost" onClick={() => void openPdf()} disabled={pdf.busy}>
-          {pdf.busy ? "Preparing the PDF…" : signedByBoth ? "Download the signed PDF" : "Download the PDF"}
-        </button>
-      </div>
+      {signedByBoth && (
+        <div className="row row-start">
+          <button type="button" className="button button-primary" onClick={() => void openPdf()} disabled={pdf.busy}>
+            {pdf.busy ? "Preparing the PDF…" : "Download the signed PDF"}
+          </button>
+        </div>
+      )}
       {pdf.error && (
         <p className="form-error" role="alert">
           {pdf.error}

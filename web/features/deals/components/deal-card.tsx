@@ -45,7 +45,7 @@ function DealCardBody({ deal, me, titleId }: { deal: Deal; me: string; titleId: 
     <article className={`deal-card deal-card-${deal.status}`} aria-labelledby={titleId}>
       <p className="deal-card-kicker">{mine ? "Your request to sublease" : `${deal.renter.first_name}'s request to sublease`}</p>
       <h3 id={titleId} className="deal-card-title">
-        <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link>
+        {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
       </h3>
       <dl className="deal-facts">
         <div>

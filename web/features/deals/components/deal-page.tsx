@@ -63,7 +63,7 @@ function DealView({ deal }: { deal: Deal }) {
         <header className="panel stack-sm deal-head">
           <p className="deal-card-kicker">{role === "renter" ? `Your sublease from ${other.first_name}` : `${other.first_name}'s sublease of your place`}</p>
           <h1 className="deal-title">
-            <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link>
+            {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
           </h1>
           <p>
             <span className={`badge deal-badge deal-badge-${deal.status}`}>{DEAL_STATUS_LABELS[deal.status]}</span>

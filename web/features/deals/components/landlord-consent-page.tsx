@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useParams } from "react-router-dom";
-import type { LandlordConsentRequest } from "@contract/deals";
+import type { LandlordConsentPage as LandlordRequest } from "@contract/deals";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FormError, TextAreaField } from "../../../components/ui/field";
 import { PageLoadingInline } from "../../../components/ui/spinner";
@@ -51,13 +51,13 @@ export function LandlordConsentPage() {
   return <LandlordRequestView token={token} request={query.data} />;
 }
 
-function LandlordRequestView({ token, request: r }: { token: string; request: LandlordConsentRequest }) {
+function LandlordRequestView({ token, request: r }: { token: string; request: LandlordRequest }) {
   const decide = useLandlordDecision(token);
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState("");
   const [checked, setChecked] = useState(false);
   const done = useRef<HTMLParagraphElement>(null);
-  const decided = r.status !== "requested";
+  const decided = decide.data ?? null;
   useEffect(() => {
     if (decided) done.current?.focus();
   }, [decided]);
@@ -71,10 +71,10 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
   };
 
   return (
-    <PageFrame title={TITLE} width="narrow" lead={`${r.tenant_name}, your tenant, asks for your consent to sublet the place below.`}>
+    <PageFrame title={TITLE} width="narrow" lead={`${r.landlord_name ? `Dear ${r.landlord_name}: ` : ""}${r.tenant_name}, your tenant, asks for your consent to sublet the place below.`}>
       <div className="stack">
         <p className="panel notice notice-pending">
-          This address was given by the lister, not checked by CampusNest. If you are not the landlord of this place, you can ignore this request.
+          This address was given by the lister, not checked by CampusNest. {r.address_note} If you are not the landlord of this place, you can ignore this request.
         </p>
         <section className="panel stack-sm" aria-labelledby="request-heading">
           <h2 id="request-heading">The request</h2>
@@ -89,11 +89,11 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
             </div>
             <div>
               <dt>Place</dt>
-              <dd>{r.address}</dd>
+              <dd>{r.listing_address}</dd>
             </div>
             <div>
               <dt>Term of the sublease</dt>
-              <dd>{dealStay(r)}</dd>
+              <dd>{dealStay(r.term)}</dd>
             </div>
             <div>
               <dt>Monthly rent</dt>
@@ -108,11 +108,14 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
               <dd>{r.tenant_address_during_sublease ?? "Not given"}</dd>
             </div>
           </dl>
-          <p className="muted">The tenant stays responsible to you under the lease; the sublease ends if the lease ends.</p>
+          <p className="muted">
+            The tenant stays responsible to you under the lease; the sublease ends if the lease ends. This link works once and until{" "}
+            {new Date(r.expires_at).toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric" })}.
+          </p>
         </section>
         {decided ? (
           <p className="panel notice" role="status" tabIndex={-1} ref={done}>
-            {r.status === "granted" ? "You consented to this sublease. Thank you: the tenant and the subtenant have been told." : "You declined this sublease. The tenant and the subtenant have been told."}
+            {decided === "granted" ? "You consented to this sublease. Thank you: the tenant and the subtenant have been told." : "You declined this sublease. The tenant and the subtenant have been told."}
           </p>
         ) : (
           <section className="panel stack-sm" aria-labelledby="answer-heading">

@@ -43,6 +43,8 @@ function ConsentForm({ deal, onDone }: { deal: Deal; onDone: () => void }) {
   const [attested, setAttested] = useState(false);
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
+  const [reason, setReason] = useState("");
+  const [away, setAway] = useState("");
   const [checked, setChecked] = useState(false);
   const errors = {
     choice: !choice ? "Please choose one." : null,
@@ -56,7 +58,10 @@ function ConsentForm({ deal, onDone }: { deal: Deal; onDone: () => void }) {
     e.preventDefault();
     setChecked(true);
     if (Object.values(errors).some(Boolean) || save.isPending) return;
-    const input = choice === "not_needed" ? ({ not_needed: true } as const) : { landlord_name: name.trim(), landlord_email: email.trim() };
+    const input =
+      choice === "not_needed"
+        ? ({ not_needed: true } as const)
+        : { landlord_name: name.trim(), landlord_email: email.trim(), reason: reason.trim() || null, tenant_address: away.trim() || null };
     save.mutate({ id: deal.id, input }, { onSuccess: onDone });
   };
 
@@ -110,6 +115,8 @@ function ConsentForm({ deal, onDone }: { deal: Deal; onDone: () => void }) {
             maxLength={254}
             hint="We email a link where your landlord can consent or decline, without an account. The page tells them you gave this address."
           />
+          <TextField label="Why you sublet (optional)" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} hint="Shown to your landlord, for example “Summer internship in Chicago”." />
+          <TextField label="Where you will live meanwhile (optional)" value={away} onChange={(e) => setAway(e.target.value)} maxLength={300} autoComplete="off" />
         </>
       )}
       <FormError message={save.isError ? errorMessage(save.error, "Could not save. Please try again.") : null} />

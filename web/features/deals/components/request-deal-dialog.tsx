@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { stayProblem, type Deal } from "@contract/deals";
+import type { Deal } from "@contract/deals";
 import { formatStay } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
@@ -9,6 +9,7 @@ import { errorMessage } from "../../../lib/api-client";
 import { formatRent } from "../../../lib/listings-api";
 import { dealStay } from "../../../lib/deal-status";
 import { newRequestKey, useRequestDeal } from "../api/deals-api";
+import { stayProblem } from "../lib/stay";
 
 /** The listing a request is for, and what to do once it is sent (the thread shows its card at once). */
 export interface RequestDealTarget {

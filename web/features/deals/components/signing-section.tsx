@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from "react";
-import { SIGN_CODE_LENGTH, type Deal } from "@contract/deals";
+import { EMAILED_CODE } from "@contract/constants";
+import { consentSettled, type Deal } from "@contract/deals";
 import { CodeField, codeProblem } from "../../../components/ui/code-field";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { consentSettled, personName, type DealRole } from "../../../lib/deal-status";
+import { personName, type DealRole } from "../../../lib/deal-status";
 import { useSignCode, useSignDeal } from "../api/deals-api";
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -24,7 +25,7 @@ export function SigningSection({ deal, role, onSigned }: { deal: Deal; role: Dea
           </li>
         ))}
       </ul>
-      {mine ? null : !consentSettled(deal) ? (
+      {mine ? null : !consentSettled(deal.landlord_consent.status) ? (
         <p className="muted">Signing opens once the landlord's consent is settled.</p>
       ) : deal.status === "accepted" && deal.agreement ? (
         <SignForm deal={deal} onSigned={onSigned} />
@@ -71,7 +72,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
             <strong>Withdrawing:</strong> you may withdraw this consent before you sign by writing to support or cancelling the deal; after you sign, withdrawing does not undo the signature.
           </li>
           <li>
-            <strong>What you need:</strong> a device that can open a PDF and an email address that receives our messages. Check now: use “Download the PDF” above.
+            <strong>What you need:</strong> a device that can open PDF files (the signed agreement is a PDF, which we also email you) and an email address that receives our messages.
           </li>
         </ul>
         <label className="check-row">
@@ -115,11 +116,11 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
               </button>
             </div>
             <p className="field-hint" role="status">
-              {sendCode.isSuccess ? `We emailed you a ${SIGN_CODE_LENGTH}-digit code. It is valid for 15 minutes.` : ""}
+              {sendCode.isSuccess ? `We emailed you a ${EMAILED_CODE.length}-digit code. It is valid for 15 minutes.` : ""}
             </p>
             {sendCode.isError && <FormError message={errorMessage(sendCode.error, "Could not send the code. Please try again.")} />}
           </div>
-          <CodeField label={`${SIGN_CODE_LENGTH}-digit code`} value={code} onCode={setCode} error={shown("code")} />
+          <CodeField label={`${EMAILED_CODE.length}-digit code`} value={code} onCode={setCode} error={shown("code")} />
           <FormError message={sign.isError ? errorMessage(sign.error, "Could not sign. Please try again.") : null} />
           <div className="row row-start">
             <button type="submit" className="button button-primary" disabled={sign.isPending}>
