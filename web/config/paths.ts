@@ -30,10 +30,6 @@ export const paths = {
   terms: "/terms",
   /** How to spot a rental scam, why to stay on CampusNest, how to report (issue 13). */
   safety: "/safety",
-  /** One deal: its status, the agreement, landlord consent and signing. */
-  deal: (id: string) => `/deals/${encodeURIComponent(id)}`,
-  /** The page a landlord's consent email links to (no account; the token is the permission). */
-  landlordConsent: (token: string) => `/landlord-consent/${encodeURIComponent(token)}`,
   /** The hidden admin route: linked only from the footer's developer capsule. */
   admin: "/staff",
 } as const;
@@ -44,6 +40,4 @@ export const routePatterns = {
   edit: "/edit/:id",
   messages: "/messages",
   promote: "/promote",
-  deal: "/deals/:id",
-  landlordConsent: "/landlord-consent/:token",
 } as const;

@@ -22,6 +22,14 @@ export const dealKeys = {
   agreement: (id: string) => [...dealKeys.all, "agreement", id] as const,
 };
 
+/**
+ * The deal pages' route patterns and URL, kept here rather than in config/paths (which every page loads
+ * first, `/` included: its JS budget has no room left): `/deals/{id}`, and `/landlord-consent/{token}`
+ * where a landlord's consent email lands (no account; the token is the permission).
+ */
+export const DEAL_ROUTES = { deal: "/deals/:id", landlordConsent: "/landlord-consent/:token" } as const;
+export const dealUrl = (id: string) => `/deals/${encodeURIComponent(id)}`;
+
 export const dealPath = (id: string, rest = "") => `deals/${encodeURIComponent(id)}${rest}`;
 
 export const getDeal = (id: string) => apiRequest<DealResponse>(dealPath(id)).then((r) => r.data);

@@ -1,9 +1,15 @@
+import { matchPath, useLocation } from "react-router-dom";
 import { DealPage } from "../../features/deals/components/deal-page";
 import { LandlordConsentPage } from "../../features/deals/components/landlord-consent-page";
+import { DEAL_ROUTES } from "../../lib/deals-api";
 import { RequireSignedIn } from "../guards";
 
-/** The deal page and the landlord's page share one chunk (router.tsx): one name in the entry's map. */
-export function DealRoute() {
+/** The deal page and the landlord's consent page are one lazy page (router.tsx): this picks by the path. */
+export default function DealPagesRoute() {
+  return matchPath(DEAL_ROUTES.landlordConsent, useLocation().pathname) ? <LandlordConsentRoute /> : <DealRoute />;
+}
+
+function DealRoute() {
   return (
     <RequireSignedIn visitorMessage="Please log in to see this deal.">
       <DealPage />
@@ -12,6 +18,6 @@ export function DealRoute() {
 }
 
 /** No account and no sign-in prompt: the link in the landlord's email is the permission. */
-export function LandlordConsentRoute() {
+function LandlordConsentRoute() {
   return <LandlordConsentPage />;
 }

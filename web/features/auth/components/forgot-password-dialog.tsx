@@ -4,7 +4,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";
 import { useForgotPassword, useResetPassword } from "../api/auth-api";
-import { CodeField, codeProblem } from "../../../components/ui/code-field";
+import { CodeField, codeProblem } from "./code-field";
 
 interface ForgotPasswordDialogProps {
   open: boolean;

@@ -3,7 +3,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";
 import { useGoogleLink, useSendSignInCode } from "../api/auth-api";
-import { CodeField, codeProblem } from "../../../components/ui/code-field";
+import { CodeField, codeProblem } from "./code-field";
 
 interface GoogleLinkDialogProps {
   /** The existing account's email and the Google credential that asked to link to it. */

@@ -6,7 +6,7 @@ import { FormError } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api-client";
 import { authErrorMessage } from "../lib/throttle";
 import { useSendVerificationCode, useVerifyEmail } from "../api/auth-api";
-import { codeDigits, codeProblem } from "../../../components/ui/code-field";
+import { codeDigits, codeProblem } from "./code-field";
 
 interface VerifyEmailDialogProps {
   email: string | null;

@@ -3,7 +3,7 @@ import { Link } from "react-router-dom";
 import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
-import { useDeal } from "../../../lib/deals-api";
+import { dealUrl, useDeal } from "../../../lib/deals-api";
 import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { DealActions } from "./deal-actions";
@@ -69,7 +69,7 @@ function DealCardBody({ deal, me, titleId }: { deal: Deal; me: string; titleId: 
         {step.text}
       </p>
       <DealActions deal={deal} me={me} cancelFor="renter" onDone={() => status.current?.focus()} />
-      <Link to={paths.deal(deal.id)} className="deal-card-open">
+      <Link to={dealUrl(deal.id)} className="deal-card-open">
         Open the deal<span className="visually-hidden">: {deal.listing_title}</span>
       </Link>
     </article>

@@ -109,12 +109,6 @@ function DealView({ deal }: { deal: Deal }) {
         </section>
 
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
-        {role !== "lister" && deal.status === "accepted" && deal.landlord_consent.status !== "none" && (
-          <section className="panel stack-sm" aria-labelledby="consent-status-heading">
-            <h2 id="consent-status-heading">Landlord consent</h2>
-            <p>{CONSENT_LABELS[deal.landlord_consent.status]}</p>
-          </section>
-        )}
 
         {deal.agreement && <AgreementSection deal={deal} />}
         {role && <SigningSection deal={deal} role={role} onSigned={focusStatus} />}

@@ -8,6 +8,7 @@ import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { formatRent } from "../../../lib/listings-api";
 import { dealStay } from "../../../lib/deal-status";
+import { dealUrl } from "../../../lib/deals-api";
 import { newRequestKey, useRequestDeal } from "../api/deals-api";
 import { stayProblem } from "../lib/stay";
 
@@ -68,7 +69,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
             <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
               Open the conversation
             </Link>
-            <Link to={paths.deal(sent.id)} className="button button-ghost" onClick={onClose}>
+            <Link to={dealUrl(sent.id)} className="button button-ghost" onClick={onClose}>
               See the deal
             </Link>
           </div>

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { EMAILED_CODE } from "@contract/constants";
 import { consentSettled, type Deal } from "@contract/deals";
-import { CodeField, codeProblem } from "../../../components/ui/code-field";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { personName, type DealRole } from "../../../lib/deal-status";
@@ -45,7 +44,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
   const errors = {
     name: !name.trim() ? "Please type your full legal name." : null,
     intent: !intent ? "Please tick “I intend to sign” to sign." : null,
-    code: codeProblem(code),
+    code: EMAILED_CODE.pattern.test(code) ? null : EMAILED_CODE.message,
   };
   const shown = (key: keyof typeof errors) => (checked ? errors[key] : null);
 
@@ -120,7 +119,16 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
             </p>
             {sendCode.isError && <FormError message={errorMessage(sendCode.error, "Could not send the code. Please try again.")} />}
           </div>
-          <CodeField label={`${EMAILED_CODE.length}-digit code`} value={code} onCode={setCode} error={shown("code")} />
+          {/* Digits only, and the phone's keyboard offers the code from the email (as the sign-in code field does). */}
+          <TextField
+            label={`${EMAILED_CODE.length}-digit code`}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={EMAILED_CODE.length}
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, EMAILED_CODE.length))}
+            error={shown("code")}
+          />
           <FormError message={sign.isError ? errorMessage(sign.error, "Could not sign. Please try again.") : null} />
           <div className="row row-start">
             <button type="submit" className="button button-primary" disabled={sign.isPending}>

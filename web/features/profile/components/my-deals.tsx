@@ -2,7 +2,7 @@ import { Link } from "react-router-dom";
 import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
-import { useMyDeals } from "../../../lib/deals-api";
+import { dealUrl, useMyDeals } from "../../../lib/deals-api";
 import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status";
 import { useSession } from "../../../lib/session";
 
@@ -60,7 +60,7 @@ function DealGroup({ title, empty, deals, me }: { title: string; empty: string; 
             return (
               <li key={d.id} className="deal-list-item">
                 <div className="deal-list-head">
-                  <Link to={paths.deal(d.id)} className="deal-list-title">
+                  <Link to={dealUrl(d.id)} className="deal-list-title">
                     {d.listing_title}
                   </Link>
                   <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>

@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { EMAILED_CODE } from "@contract/constants";
-import { TextField } from "./field";
+import { TextField } from "../../../components/ui/field";
 
 /** Why an emailed code cannot be sent as typed (the contract's words), or null. */
 export const codeProblem = (code: string): string | null => (EMAILED_CODE.pattern.test(code) ? null : EMAILED_CODE.message);
