@@ -72,6 +72,13 @@ describe("the agreement", () => {
     expect(a.text).toContain("$22.19");
     const views = (await agreementOf(renter, deal.id)).events.filter((e) => e.type === "viewed");
     expect(views).toHaveLength(2); // one per party and version, however often read
+    // Before both signed, the PDF is a draft of the newest version, made on request and never stored.
+    const draft = await call(lister, `/api/v1/deals/${deal.id}/agreement.pdf`);
+    expect(draft.status).toBe(200);
+    expect(draft.headers.get("content-disposition")).toContain("-draft.pdf");
+    const loaded = await PDFDocument.load(new Uint8Array(await draft.arrayBuffer()));
+    expect(new TextDecoder().decode(loaded.getAttachments().find((x) => x.name === "agreement.txt")!.data)).toBe(a.text);
+    expect((await env.DB.prepare("SELECT pdf_key FROM deals WHERE id = ?").bind(deal.id).first<{ pdf_key: string | null }>())?.pdf_key).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import { insertListing } from "./fixtures";
 import { api, authed, json, post, signUp, type Session } from "./helpers";
 import { localDate, requestSummary, startOfDate } from "../../worker/contract/deals";
 import { publicAddressOf } from "../../worker/services/deals";
+import { connect, open } from "./sockets";
 
 interface DealJson {
   id: string;
@@ -159,9 +160,25 @@ describe("the lister's answer", () => {
     expect(row?.expires_at).toBe("2027-01-05T09:00:00.000Z");
   });
 
+  it("every change reaches the conversation's room as {type: deal}, so both cards update live", async () => {
+    const { lister, renter, listingId } = await people();
+    const d = (await json<{ data: DealJson }>(await request(renter, listingId))).data;
+    const conv = await env.DB.prepare("SELECT conversation_id FROM deals WHERE id = ?").bind(d.id).first<{ conversation_id: string }>();
+    const ticket = async (s: Session) => (await json<{ data: { ticket: string } }>(await call(s, "/api/v1/messages/socket-ticket", "POST"))).data.ticket;
+    const socket = open(await connect(`/parties/conversation/${conv!.conversation_id}?token=${await ticket(renter)}`));
+    await call(lister, `/api/v1/deals/${d.id}/accept`, "POST");
+    const event = await socket.next();
+    expect(event.type).toBe("deal");
+    if (event.type === "deal") expect(event.deal).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012" });
+    socket.socket.close();
+  });
+
   it("decline and cancel end the deal with the reason; the renter's cancel works, then nothing else does", async () => {
     const { lister, renter, listingId } = await people();
     const d1 = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-01-05", "2027-02-05"))).data;
+    expect((await call(lister, `/api/v1/deals/${d1.id}/decline`, "POST", { reason: "x".repeat(501) })).status).toBe(422);
+    expect((await api(`/api/v1/deals/${d1.id}/decline`, authed(lister.access_token, { method: "POST", body: "{not json" }))).status).toBe(400);
+    expect((await dealRow(d1.id))?.status).toBe("requested");
     const declined = await call(lister, `/api/v1/deals/${d1.id}/decline`, "POST", { reason: "Already promised" });
     expect((await json<{ data: DealJson }>(declined)).data).toMatchObject({ status: "declined", status_reason: "Already promised" });
     expect((await call(renter, `/api/v1/deals/${d1.id}/cancel`, "POST")).status).toBe(409);
@@ -244,6 +261,10 @@ describe("expiry (dev tick as of a time)", () => {
     expect(await dealRow(acc.id)).toMatchObject({ status: "expired", status_reason: "not_paid_by_move_in" });
     expect(localDate(Date.parse("2027-03-05T08:59:59Z"), "America/Anchorage")).toBe("2027-03-04");
 
+    // The cron's housekeeping runs the same job.
+    const late = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-05-01", "2027-05-20"))).data;
+    expect((await post("/api/v1/dev/housekeeping", { at: new Date(created + 80 * 3_600_000).toISOString() })).status).toBe(200);
+    expect((await dealRow(late.id))?.status).toBe("expired");
     // The tick's input is checked.
     expect((await post("/api/v1/dev/deals/tick", { now: "tomorrow" })).status).toBe(422);
   });

@@ -21,16 +21,16 @@ import { insertAudit } from "../../db/queries/audit";
 import { findDeal } from "../../db/queries/deals";
 import { createRouter, type AppContext } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound, validationFailed } from "../../lib/errors";
 import { idempotencyKeyOf } from "../../lib/idempotency";
-import { parseJson, parseQuery } from "../../lib/validate";
+import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
 import { acceptDeal, cancelDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
-import { ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
+import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
 const metaOf = requestMetaOf;
@@ -99,7 +99,12 @@ export const dealsRoutes = createRouter()
     const id = c.req.param("id");
     let deal = "userId" in viewer ? (await partyDeal(c.var.db, id, viewer.userId)).deal : await findDeal(c.var.db, id);
     if (!deal) throw notFound(DEAL_MESSAGES.notFound);
-    if (deal.status !== "signed" && !deal.pdf_key) throw notFound(DEAL_MESSAGES.pdfMissing);
+    const pdfHeaders = { "content-type": "application/pdf", "cache-control": "private, no-store" };
+    if (deal.status !== "signed" && !deal.pdf_key) {
+      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet).
+      const draft = await draftPdf(c.var.db, c.env, deal);
+      return new Response(draft, { headers: { ...pdfHeaders, "content-disposition": `attachment; filename="sublease-agreement-${deal.id}-draft.pdf"` } });
+    }
     deal = await ensureSignedPdf(c.var.db, effectsOf(c), deal);
     const object = await c.env.ID_DOCUMENTS.get(deal.pdf_key!);
     if (!object) throw notFound(DEAL_MESSAGES.pdfMissing);
@@ -137,12 +142,17 @@ export const dealsRoutes = createRouter()
     return c.json<DealResponse>({ data: await setLandlordConsent(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
   });
 
-/** A body that may be absent (decline and cancel take an optional reason). */
+/** A body that may be absent (decline and cancel take an optional reason): empty is `{}`. */
 async function parseOptionalJson<S extends typeof dealReasonSchema>(c: Context<AppContext>, schema: S) {
-  const length = c.req.header("content-length");
-  if (length === "0" || (!length && !c.req.header("content-type"))) return schema.parse(undefined);
   const text = await c.req.text();
-  if (!text.trim()) return schema.parse(undefined);
-  return parseJson({ req: { json: () => Promise.resolve(JSON.parse(text) as unknown) } } as unknown as Context, schema);
+  let body: unknown;
+  try {
+    body = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationFailed(issuesToErrors(result.error.issues));
+  return result.data;
 }
 

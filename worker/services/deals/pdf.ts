@@ -44,17 +44,41 @@ export interface PdfInput {
   events: DealEventRow[];
   renterName: Parameters<typeof legalNameOf>[0];
   listerName: Parameters<typeof legalNameOf>[0];
+  /** A copy to read before both signed: marked as a draft on its first line and never stored. */
+  draft?: boolean;
 }
 
 const PAGE = { width: 612, height: 792, margin: 56 };
 const SIZE = 10;
 const LEAD = 14;
 
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+
+/** The part of a fontkit font that layout touches. */
+interface LayoutFont {
+  glyphForCodePoint(codePoint: number): unknown;
+  layout: (text: string) => { glyphs: unknown[]; positions: unknown[] };
+}
+
 /**
- * Shaping features off: a contract needs no ligatures or kerning, and DejaVu's tables made fontkit's
- * layout of each line ~5x slower (0.5 ms against 2.7 ms a line in Node; test/bench/deal-pdf.mjs).
+ * fontkit with plain layout: each code point (text NFC-normalized, so accented letters are one code
+ * point) is its glyph from the font's cmap, without OpenType shaping. A contract needs no ligatures,
+ * kerning or contextual forms, and shaping through DejaVu's tables was most of the PDF's CPU time
+ * (733 ms in workerd with shaping, 133 ms with features off; test/bench/deal-pdf.mjs measures today's).
  */
-const FEATURES = { liga: false, kern: false, calt: false, clig: false, ccmp: false, locl: false, mark: false, mkmk: false, rlig: false };
+const plainFontkit = {
+  create: async (data: Uint8Array, postscriptName?: string) => {
+    const font = (await fontkit.create(data, postscriptName ?? "")) as unknown as LayoutFont;
+    const glyphs = new Map<number, unknown>();
+    const glyphOf = (codePoint: number) => {
+      let glyph = glyphs.get(codePoint);
+      if (glyph === undefined) glyphs.set(codePoint, (glyph = font.glyphForCodePoint(codePoint)));
+      return glyph;
+    };
+    font.layout = (text) => ({ glyphs: Array.from(text.normalize("NFC"), (ch) => glyphOf(ch.codePointAt(0)!)), positions: [] });
+    return font;
+  },
+} as unknown as Fontkit;
 
 /** Each character's advance at size 1000, measured once per isolate (one font): wrapping adds them up. */
 const advances = new Map<string, number>();
@@ -143,8 +167,8 @@ export function certificateLines(input: PdfInput): string[] {
 export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Array> {
   const { deal, agreement } = input;
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
-  const font = await doc.embedFont(await loadFont(env), { subset: true, features: FEATURES });
+  doc.registerFontkit(plainFontkit);
+  const font = await doc.embedFont(await loadFont(env), { subset: true });
   const signedAt = new Date(deal.lister_signed_at && deal.renter_signed_at ? (deal.lister_signed_at > deal.renter_signed_at ? deal.lister_signed_at : deal.renter_signed_at) : deal.updated_at);
   doc.setTitle(`Sublease agreement: ${deal.listing_title}`);
   doc.setSubject(`agreement-sha256:${agreement.sha256}`);
@@ -155,6 +179,10 @@ export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Arr
   doc.setModificationDate(signedAt);
 
   const w = new Writer(doc, font);
+  if (input.draft) {
+    w.text("DRAFT: not signed by both parties yet. The signed agreement, with its certificate page, replaces this copy.", 11, rgb(0.6, 0.1, 0.1));
+    w.gap(LEAD);
+  }
   w.text(agreement.text);
   w.gap(LEAD);
   w.text("SIGNATURES", 12);

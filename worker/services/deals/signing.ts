@@ -177,6 +177,14 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
   return toDeal(final, fx.config);
 }
 
+/** A draft PDF of the newest agreement version, before both signed (made on request, never stored). */
+export async function draftPdf(db: Db, env: Env, d: DealRow): Promise<Uint8Array> {
+  const agreement = await findAgreement(db, d.id, d.agreement_version);
+  if (!agreement) throw notFound(M.agreementMissing);
+  const [events, names] = await Promise.all([eventsOfDeal(db, d.id), partyNames(db, d)]);
+  return makeSignedPdf(env, { deal: d, agreement, events, renterName: names.renter, listerName: names.lister, draft: true });
+}
+
 /** The signed PDF of a signed deal: made, stored under an immutable key and recorded once. */
 export async function ensureSignedPdf(db: Db, fx: Pick<Effects, "env" | "config">, d: DealRow): Promise<DealRow> {
   if (d.pdf_key) return d;
