@@ -47,8 +47,8 @@ describe("the deal page", () => {
     const text = await screen.findByRole("region", { name: "Agreement text" });
     expect(text).toHaveTextContent("The original lease is incorporated.");
     expect(screen.getByText("a".repeat(64))).toBeInTheDocument();
-    // No PDF before both have signed.
-    expect(screen.queryByRole("button", { name: /PDF/ })).toBeNull();
+    // Before both have signed: a draft.
+    expect(screen.getByRole("button", { name: "Download a draft PDF" })).toBeInTheDocument();
 
     const consent = screen.getByRole("region", { name: "Landlord consent" });
     await ui.click(within(consent).getByRole("button", { name: "Save" }));

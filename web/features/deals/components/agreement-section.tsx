@@ -27,7 +27,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
   const agreement = useAgreement(deal.id, !!deal.agreement);
   const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const names: Record<string, string> = { [deal.renter.id]: deal.renter.first_name, [deal.lister.id]: deal.lister.first_name };
-  // The PDF exists once both have signed (the server answers 404 before).
+  // Before both have signed the server makes a draft of the newest version on request.
   const signedByBoth = deal.status !== "accepted" && !!deal.agreement?.renter_signed_at && !!deal.agreement?.lister_signed_at;
 
   const openPdf = async () => {
@@ -38,7 +38,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;
-      a.download = `campusnest-agreement-${deal.id}-signed.pdf`;
+      a.download = `campusnest-agreement-${deal.id}${signedByBoth ? "-signed" : "-draft"}.pdf`;
       document.body.append(a);
       a.click();
       a.remove();
@@ -84,13 +84,11 @@ export function AgreementSection({ deal }: { deal: Deal }) {
           )}
         </>
       )}
-      {signedByBoth && (
-        <div className="row row-start">
-          <button type="button" className="button button-primary" onClick={() => void openPdf()} disabled={pdf.busy}>
-            {pdf.busy ? "Preparing the PDF…" : "Download the signed PDF"}
-          </button>
-        </div>
-      )}
+      <div className="row row-start">
+        <button type="button" className={`button ${signedByBoth ? "button-primary" : "button-ghost"}`} onClick={() => void openPdf()} disabled={pdf.busy}>
+          {pdf.busy ? "Preparing the PDF…" : signedByBoth ? "Download the signed PDF" : "Download a draft PDF"}
+        </button>
+      </div>
       {pdf.error && (
         <p className="form-error" role="alert">
           {pdf.error}

@@ -71,7 +71,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
             <strong>Withdrawing:</strong> you may withdraw this consent before you sign by writing to support or cancelling the deal; after you sign, withdrawing does not undo the signature.
           </li>
           <li>
-            <strong>What you need:</strong> a device that can open PDF files (the signed agreement is a PDF, which we also email you) and an email address that receives our messages.
+            <strong>What you need:</strong> a device that can open PDF files (the signed agreement is a PDF, which we also email you) and an email address that receives our messages. Check now: “Download a draft PDF” above should open.
           </li>
         </ul>
         <label className="check-row">
