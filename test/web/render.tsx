@@ -145,6 +145,8 @@ export interface ApiCall {
   body: unknown;
   /** The Authorization header sent, if any. */
   authorization: string | null;
+  /** The request's headers (an Idempotency-Key, the bearer token). */
+  headers: Headers;
 }
 type ApiHandler = (call: ApiCall) => Response | Promise<Response> | unknown;
 
@@ -158,7 +160,7 @@ export function fakeApi(handlers: Record<string, ApiHandler | unknown>) {
     const url = String(input);
     const method = init?.method ?? "GET";
     const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined, authorization: new Headers(init?.headers).get("authorization") };
+    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined, authorization: new Headers(init?.headers).get("authorization"), headers: new Headers(init?.headers) };
     calls.push(call);
     const handler = handlers[`${method} ${path}`];
     if (handler === undefined) return jsonResponse({ detail: "Not found" }, 404);

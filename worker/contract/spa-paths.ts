@@ -21,6 +21,8 @@ export const SPA_PATH_PATTERNS = [
   "/unsubscribe",
   "/terms",
   "/safety",
+  "/deals/:id",
+  "/landlord-consent/:token",
   "/staff",
 ] as const;
 

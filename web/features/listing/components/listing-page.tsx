@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
@@ -98,7 +98,8 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   );
 }
 
-export function ListingPage() {
+/** `requestDeal`: "Request to sublease" for this listing, given by the route (features never import each other). */
+export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing) => ReactNode } = {}) {
   const { id } = useParams();
   const [search] = useSearchParams();
   const back = safeBack(search.get("back"));
@@ -283,6 +284,7 @@ export function ListingPage() {
             </div>
           </div>
           <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
+          {!isOwner && !refusal && l.status === "available" && requestDeal && <div className="contact-request">{requestDeal(l)}</div>}
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}
         </aside>
