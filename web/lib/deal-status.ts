@@ -2,7 +2,7 @@
  * A deal in words, the same on the card in the thread, the deal page, the profile and the staff
  * panel: its status, and its next step with whose it is.
  */
-import type { Deal, DealStatus, LandlordConsentStatus } from "@contract/deals";
+import { DEAL_WORDS, type Deal, type DealStatus, type LandlordConsentStatus } from "@contract/deals";
 import { formatStay } from "@contract/constants";
 
 export const DEAL_STATUS_LABELS: Record<DealStatus, string> = {
@@ -31,7 +31,7 @@ export const CONSENT_LABELS: Record<LandlordConsentStatus, string> = {
 const REASON_TEXTS: Record<string, string> = {
   cancelled_by_renter: "The renter cancelled.",
   cancelled_by_lister: "The lister cancelled.",
-  request_expired: "The request was not answered within 72 hours.",
+  request_expired: `The request was not answered within ${DEAL_WORDS.requestHours} hours.`,
   not_paid_by_move_in: "The deal was not paid by the move-in date.",
   stay_taken: "These dates were taken by another request.",
   listing_deleted: "The listing was deleted.",
@@ -71,7 +71,7 @@ export function nextStep(deal: Deal, me: string | undefined): NextStep {
     case "requested":
       return mine("lister")
         ? { text: "Accept or decline this request.", whose: "you" }
-        : { text: `Waiting for ${other("lister")} to accept or decline (a request is open for 72 hours).`, whose: "other" };
+        : { text: `Waiting for ${other("lister")} to accept or decline (a request is open for ${DEAL_WORDS.requestHours} hours).`, whose: "other" };
     case "accepted":
     case "signed":
       break;

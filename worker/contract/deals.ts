@@ -47,6 +47,15 @@ export const DEAL_TIMING = {
   consentEmailsPerDay: 3,
 } as const;
 
+/** What the screens say of those timings (one source: the SPA never retypes a number). */
+export const DEAL_WORDS = {
+  requestHours: DEAL_TIMING.requestTtlMs / 3_600_000,
+  signCodeMinutes: DEAL_TIMING.signCodeTtlMs / 60_000,
+} as const;
+
+/** A decline, cancel or landlord's reason: at most this many characters. */
+export const DEAL_REASON_MAX = 500;
+
 export const DEAL_MESSAGES = {
   notFound: "Deal not found",
   listingNotFound: "Listing not found",
@@ -90,7 +99,7 @@ export const createDealSchema = z
   .refine((v) => v.move_in < v.move_out, { message: "move_out must be after move_in", path: ["move_out"] });
 export type CreateDealInput = z.infer<typeof createDealSchema>;
 
-const reasonText = z.string().trim().max(500, "The reason must be at most 500 characters");
+const reasonText = z.string().trim().max(DEAL_REASON_MAX, `The reason must be at most ${DEAL_REASON_MAX} characters`);
 export const dealReasonSchema = z.object({ reason: reasonText.optional().nullable() }).default({});
 
 export const signDealSchema = z.object({

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Deal } from "@contract/deals";
+import { DEAL_REASON_MAX, type Deal } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
@@ -7,7 +7,6 @@ import { canCancel, roleIn } from "../../../lib/deal-status";
 import { useAcceptDeal, useCancelDeal, useDeclineDeal } from "../api/deals-api";
 
 /** A reason is optional and short: it is shown to the other party as written. */
-export const DEAL_REASON_MAX = 500;
 
 interface DealActionsProps {
   deal: Deal;

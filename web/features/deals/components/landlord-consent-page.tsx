@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from "../../../lib/api-client";
 import { dealStay } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { useLandlordDecision, useLandlordRequest } from "../api/deals-api";
-import { DEAL_REASON_MAX } from "./deal-actions";
+import { DEAL_REASON_MAX } from "@contract/deals";
 
 const TITLE = "Consent to a sublease";
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import type { Deal } from "@contract/deals";
+import { DEAL_TIMING, type Deal } from "@contract/deals";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { CONSENT_LABELS } from "../../../lib/deal-status";
@@ -24,7 +24,7 @@ export function LandlordConsentSection({ deal, onDone }: { deal: Deal; onDone: (
       <p>
         Status: <strong>{CONSENT_LABELS[status]}</strong>
       </p>
-      {status === "requested" && <p className="muted">We emailed your landlord a link to consent or decline. You can send it again (up to 3 emails a day) or change your answer until someone signs.</p>}
+      {status === "requested" && <p className="muted">We emailed your landlord a link to consent or decline. You can send it again (up to {DEAL_TIMING.consentEmailsPerDay} emails a day) or change your answer until someone signs.</p>}
       {changeable &&
         (editing || status === "none" ? (
           <ConsentForm deal={deal} onDone={() => (setEditing(false), onDone())} />

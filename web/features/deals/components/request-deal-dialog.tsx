@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import type { Deal } from "@contract/deals";
+import { DEAL_TIMING, DEAL_WORDS, type Deal } from "@contract/deals";
 import { formatStay } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
@@ -63,7 +63,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
       {sent ? (
         <div className="stack" role="status">
           <p>
-            Your request for {dealStay(sent)} is in your conversation with {sent.lister.first_name}. They have 72 hours to accept or decline.
+            Your request for {dealStay(sent)} is in your conversation with {sent.lister.first_name}. They have {DEAL_WORDS.requestHours} hours to accept or decline.
           </p>
           <div className="row row-start">
             <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
@@ -77,7 +77,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
       ) : (
         <form className="stack" onSubmit={submit} noValidate>
           <p className="muted">
-            {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : "Pick your stay (at most 12 months ahead)."} Rent {formatRent(listing.monthly_rent)} / month.
+            {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : `Pick your stay (at most ${DEAL_TIMING.undatedMaxMonths} months ahead).`} Rent {formatRent(listing.monthly_rent)} / month.
           </p>
           <fieldset className="field stay-field deal-stay-field">
             <legend className="field-label">Your stay</legend>
@@ -119,7 +119,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
               </span>
             )}
           </fieldset>
-          <p className="field-hint">The lister sees your request in your conversation and has 72 hours to answer. Nothing is paid now.</p>
+          <p className="field-hint">The lister sees your request in your conversation and has {DEAL_WORDS.requestHours} hours to answer. Nothing is paid now.</p>
           <FormError message={request.isError ? errorMessage(request.error, "Could not send the request. Please try again.") : null} />
           <div className="row">
             <button type="button" className="button button-ghost" onClick={onClose}>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { EMAILED_CODE } from "@contract/constants";
-import { consentSettled, type Deal } from "@contract/deals";
+import { consentSettled, DEAL_WORDS, type Deal } from "@contract/deals";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { personName, type DealRole } from "../../../lib/deal-status";
@@ -115,7 +115,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
               </button>
             </div>
             <p className="field-hint" role="status">
-              {sendCode.isSuccess ? `We emailed you a ${EMAILED_CODE.length}-digit code. It is valid for 15 minutes.` : ""}
+              {sendCode.isSuccess ? `We emailed you a ${EMAILED_CODE.length}-digit code. It is valid for ${DEAL_WORDS.signCodeMinutes} minutes.` : ""}
             </p>
             {sendCode.isError && <FormError message={errorMessage(sendCode.error, "Could not send the code. Please try again.")} />}
           </div>
