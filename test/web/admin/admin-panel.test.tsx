@@ -11,7 +11,7 @@ const signedInRoutes = staffPanelRoutes(stats);
 afterEach(() => adminSession.set(null));
 
 describe("admin panel", () => {
-  it("a wrong password clears the field (spec) and says so (issue 25); the right one opens the dashboard", async () => {
+  it("a wrong password clears the field and says so; the right one opens the dashboard", async () => {
     const calls = fakeApi({
       ...signedInRoutes,
       "POST /api/v1/admin/login": new Response(JSON.stringify({ success: false, detail: "Invalid password" }), { status: 401 }),

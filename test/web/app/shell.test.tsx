@@ -99,7 +99,7 @@ describe("routes and access", () => {
     expect(screen.getByRole("link", { name: "Go to Home" })).toHaveAttribute("href", "/");
   });
 
-  it("/promote asks a visitor to log in (spec section 8) instead of sending them away", async () => {
+  it("/promote asks a visitor to log in instead of sending them away", async () => {
     fakeApi({ "GET /api/v1/auth/config": notFound });
     const { router } = renderApp("/promote?listing_id=x");
     expect(await screen.findByText("Please log in to promote a listing")).toBeInTheDocument();

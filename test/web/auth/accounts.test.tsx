@@ -107,7 +107,7 @@ describe("sign-in popup", () => {
   });
 });
 
-describe("sign-in when throttled, and Google linking (issue 22)", () => {
+describe("sign-in when throttled, and Google linking", () => {
   const session = (email: string) => ({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser({ email }) });
 
   it("a throttled sign-in offers the emailed code first, and the code signs the student in", async () => {

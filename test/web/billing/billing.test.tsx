@@ -22,7 +22,7 @@ const fourStates = () => [
 const row = (title: string) => screen.getByRole("link", { name: title }).closest("li")!;
 
 describe("billing page", () => {
-  it("tells a visitor to log in, with Sign In, and stays on /billing (issue 25, item 6: like every locked page)", async () => {
+  it("tells a visitor to log in, with Sign In, and stays on /billing (like every locked page)", async () => {
     fakeApi({ [LIST]: { data: fourStates() } });
     const { router } = renderApp("/billing");
     expect(await screen.findByText("Please log in to see your promotions and billing.")).toBeInTheDocument();

@@ -15,7 +15,7 @@ const page = (data: unknown[]) => ({ data, pagination: { next_token: null, has_m
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("browse URL values (issue 25, item 1)", () => {
+describe("browse URL values", () => {
   it("reads the URL: unknown values ignored and named, valid ones kept", () => {
     const long = "x".repeat(SEARCH_MAX + 1);
     const read = readBrowseUrl(new URLSearchParams(`university=99999&sort=banana&term=castle&unitType=2x2&q=${long}&within=5`), { unknownUniversity: true });
@@ -73,7 +73,7 @@ describe("browse URL values (issue 25, item 1)", () => {
   });
 });
 
-describe("the Featured row (issue 25, item 5)", () => {
+describe("the Featured row", () => {
   it("shows promoted listings in their own row and the results in the chosen order without them", async () => {
     const promoted = (id: string, miles: number) => makeOwnerListing({ id, title: `Featured ${id}`, promoted: true, distance_miles: miles });
     const plain = (id: string, miles: number) => makeOwnerListing({ id, title: `Plain ${id}`, distance_miles: miles });

@@ -7,7 +7,7 @@ function stored() {
   authStore.signIn({ access_token: "tok", refresh_token: "r1", user: makeUser({ first_name: "Cached" }) });
 }
 
-describe("restoring a session at startup (spec, section 4)", () => {
+describe("restoring a session at startup", () => {
   it("fetches the profile and refreshes the cached user", async () => {
     stored();
     globalThis.fetch = (async () => Response.json({ data: makeUser({ first_name: "Fresh" }) })) as typeof fetch;

@@ -171,7 +171,7 @@ describe("filters", () => {
 // Issue 22, item 5: the edit form says when saving sends a live listing back to review (the contract's rule).
 
 describe("formatRent", () => {
-  it("groups thousands like en-US, without Intl on the first load (issue 24)", async () => {
+  it("groups thousands like en-US, without Intl on the first load", async () => {
     const { formatRent } = await import("../../../web/lib/listings-api");
     const dollars = new Intl.NumberFormat("en-US");
     for (const rent of [0, 5, 950, 1030, 12_000, 999_999, 1_234_567]) expect(formatRent(rent)).toBe(`$${dollars.format(rent)}`);

@@ -763,7 +763,7 @@ describe("paths", () => {
   });
 });
 
-describe("issue 25", () => {
+describe("a long message, and the unread count in the account menu", () => {
   // item 4: the composer never cuts a message.
   it("counts near the 2,000 limit; a paste over it stays in the box, flagged, with Send disabled until shortened", async () => {
     const calls = fakeApi({ "GET /api/v1/messages/conversations/c1": notFound,

@@ -69,7 +69,7 @@ beforeAll(async () => {
   }
 });
 
-describe("browse: promoted listings apart (issue 25)", () => {
+describe("browse: promoted listings apart", () => {
   it.each(BROWSE_SORTS)("promoted=in_order follows the %s order exactly, each listing once, across pages", async (sort) => {
     const { listings, maxRowsRead } = await walk(`sort=${sort}&promoted=in_order`, 6);
     expect(listings).toHaveLength(20);
@@ -125,7 +125,7 @@ describe("browse: promoted listings apart (issue 25)", () => {
   });
 });
 
-describe("browse URL values (issue 25): the page ignores what the API refuses, the API still refuses it", () => {
+describe("browse URL values: the page ignores what the API refuses, the API still refuses it", () => {
   it("the API answers 422 to each value the page ignores", async () => {
     const long = "x".repeat(SEARCH_MAX + 12);
     for (const query of ["sort=banana", "lease_term=castle", "unit_type=castle", "gender_preference=any", `q=${long}`, "min_rent=abc"]) {

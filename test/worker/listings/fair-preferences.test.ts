@@ -76,7 +76,7 @@ describe("create", () => {
 });
 
 describe("edit", () => {
-  it("a 2x2 with a preference edited into a studio drops it (no 422; a new unit type goes back to review, issue 22)", async () => {
+  it("a 2x2 with a preference edited into a studio drops it (no 422; a new unit type goes back to review)", async () => {
     await insertListing(lister.user.id, "fp01", { unit_type: "2x2", gender_preference: "male_preferred" });
     const data = await patch("fp01", { unit_type: "studio", gender_preference: "male_preferred" });
     expect(data).toMatchObject({ unit_type: "studio", gender_preference: "no_preference", verification_status: "pending" });

@@ -50,7 +50,7 @@ describe("the home page", () => {
     expect(pages[0]!.data.map((l) => l.id)).toEqual(api12.data.map((l) => l.id));
   });
 
-  it("embeds only what the first screen renders (issue 24): card fields, the chosen university's short name, no list of universities", async () => {
+  it("embeds only what the first screen renders: card fields, the chosen university's short name, no list of universities", async () => {
     const page = await rendered("/?university=1");
     const cards = (page.query('"browse"')?.state.data as { pages: { data: Record<string, unknown>[] }[] }).pages[0]!.data;
     expect(cards.length).toBeGreaterThan(0);
@@ -70,7 +70,7 @@ describe("the home page", () => {
     expect(page.html.length).toBeLessThan(40_000);
   });
 
-  it("asks for the first card's photo from the head, before any script (its largest paint, issue 24)", async () => {
+  it("asks for the first card's photo from the head, before any script (its largest paint)", async () => {
     const { html, root } = await rendered("/");
     const head = html.slice(0, html.indexOf("</head>"));
     const preload = head.indexOf('<link rel="preload" as="image"');
@@ -216,7 +216,7 @@ describe("edge cache of rendered pages", () => {
     }
   });
 
-  it("shares the page of a link with unknown values: they are ignored and the results shown (issue 25)", async () => {
+  it("shares the page of a link with unknown values: they are ignored and the results shown", async () => {
     const res = await api("/?university=99999&sort=banana&term=castle");
     expect(res.status).toBe(200);
     const html = await res.text();
