@@ -9,11 +9,10 @@ import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_NOTICE, SAFETY_TIP, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { SCORED_NOTE } from "../../../web/features/admin/components/safety-tab";
-import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, reply } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
 
 beforeEach(() => vi.stubGlobal("WebSocket", IdleWebSocket));
@@ -153,12 +152,12 @@ describe("the staff Safety tab", () => {
   });
 
   it("shows the error with Retry when the queue cannot load", { timeout: 15_000 }, async () => {
-    globalThis.fetch = (async (input: RequestInfo | URL) => {
-      const path = String(input).replace(/^https?:\/\/[^/]+/, "").split("?")[0];
-      if (path === "/api/v1/admin/tables") return json({ tables: ["users"] });
-      if (path === "/api/v1/admin/safety") return json({ detail: "Server error. Please try again later." }, 500);
-      return json({ detail: "Not found" }, 404);
-    }) as typeof fetch;
+    fakeApi({
+      "GET /api/v1/admin/tables": { tables: ["users"] },
+      "GET /api/v1/admin/stats": notFound,
+      "GET /api/v1/admin/audit": notFound,
+      "GET /api/v1/admin/safety": () => reply({ detail: "Server error. Please try again later." }, 500),
+    });
     adminSession.set("admin-token");
     const user = userEvent.setup();
     renderApp("/staff");
