@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authStore } from "../../../web/lib/auth-store";
 import { restoreSession } from "../../../web/lib/session";
-import { makeUser } from "../render";
+import { callsOf, fakeApi, makeUser, notFound } from "../render";
 
 function stored() {
   authStore.signIn({ access_token: "tok", refresh_token: "r1", user: makeUser({ first_name: "Cached" }) });
@@ -10,7 +10,7 @@ function stored() {
 describe("restoring a session at startup", () => {
   it("fetches the profile and refreshes the cached user", async () => {
     stored();
-    globalThis.fetch = (async () => Response.json({ data: makeUser({ first_name: "Fresh" }) })) as typeof fetch;
+    fakeApi({ "GET /api/v1/users/profile": { data: makeUser({ first_name: "Fresh" }) } });
     await restoreSession(0);
     expect(authStore.get()?.user.first_name).toBe("Fresh");
     expect(JSON.parse(localStorage.getItem("user_data")!).first_name).toBe("Fresh");
@@ -18,20 +18,24 @@ describe("restoring a session at startup", () => {
 
   it("clears the stored session on a non-OK answer", async () => {
     stored();
-    globalThis.fetch = (async () => Response.json({ detail: "gone" }, { status: 404 })) as typeof fetch;
+    // Clearing it also ends the session on the server (answered 404 here, like the profile).
+    const calls = fakeApi({ "GET /api/v1/users/profile": notFound, "POST /api/v1/auth/logout": notFound });
     await restoreSession(0);
     expect(authStore.get()).toBeNull();
+    expect(callsOf(calls, "POST /api/v1/auth/logout")).toHaveLength(1);
     expect(localStorage.getItem("auth_token")).toBeNull();
   });
 
   it("keeps the cached user on a network error and tries again after the delay", async () => {
     stored();
     let calls = 0;
-    globalThis.fetch = (async () => {
-      calls++;
-      if (calls === 1) throw new TypeError("Failed to fetch");
-      return Response.json({ data: makeUser({ first_name: "Later" }) });
-    }) as typeof fetch;
+    fakeApi({
+      "GET /api/v1/users/profile": () => {
+        calls++;
+        if (calls === 1) throw new TypeError("Failed to fetch");
+        return { data: makeUser({ first_name: "Later" }) };
+      },
+    });
     const started = Date.now();
     await restoreSession(50);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
@@ -41,9 +45,11 @@ describe("restoring a session at startup", () => {
 
   it("keeps the cached user when the network stays down", async () => {
     stored();
-    globalThis.fetch = (async () => {
-      throw new TypeError("Failed to fetch");
-    }) as typeof fetch;
+    fakeApi({
+      "GET /api/v1/users/profile": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
     await restoreSession(0);
     expect(authStore.get()?.user.first_name).toBe("Cached");
   });
