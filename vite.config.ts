@@ -100,7 +100,9 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: "../dist/client",
     emptyOutDir: true,
-    sourcemap: true,
+    // Hidden (decision 022): maps are written for an error tracker and the bench, with no
+    // sourceMappingURL in the served files; .assetsignore keeps them out of the deployed assets.
+    sourcemap: "hidden",
     target: "es2022",
     // MapLibre's chunk is about 1.1 MB (310 KB gzip) and loads only when a map is shown (issue 27);
     // every other chunk is far below this. The bench reports what each view loads.

@@ -22,7 +22,7 @@ console.log("Applying database migrations...");
 applyMigrations();
 
 /**
- * Emailed links start with PUBLIC_BASE_URL (issue 25, item 8). When .dev.vars leaves it empty or points
+ * Emailed links start with PUBLIC_BASE_URL. When .dev.vars leaves it empty or points
  * it at this machine (the default http://localhost:8787), the server gets this run's own address, so
  * links mailed by scheduled jobs lead here too (the worker also uses the request's own local address
  * for links mailed while answering a request). A non-local address there (a tunnel) is kept.
@@ -50,7 +50,9 @@ server.child.on("exit", (code) => process.exit(code ?? 0));
 
 try {
   await waitForHealth(baseUrl, 120_000);
-  // wrangler has already said "Ready on ...": a page opened now is empty until the demo data is in.
+  // The server answers, but a page opened now is empty until the demo data is in: the address is printed
+  // only after the seed has answered (it bumps the listings generation, so nothing cached meanwhile is
+  // served afterwards: decision 016).
   console.log("Loading demo data when the database is empty (a few seconds on the first start; the site fills in when it is done)...");
   const seed = await seedDemoData(baseUrl);
   if (seed.seeded) console.log(`Seeded demo data: ${seed.users} users, ${seed.listings} listings, ${seed.photos} photos.`);

@@ -12,7 +12,7 @@ import { installConsoleCapture } from "./lib/console-capture";
 import "./styles.css";
 
 // The developer capsule's console lines, from the first: a few hundred bytes in the first load cost
-// less than a chunk of its own loaded when idle (issue 24), and no early line is missed.
+// less than a chunk of its own loaded when idle (docs/decisions/023), and no early line is missed.
 installConsoleCapture();
 
 /** The query cache a server-rendered page was made from (web/app/ssr.tsx), or null for a client-rendered one. */
@@ -26,7 +26,7 @@ function serverState(): DehydratedState | null {
       const error = query.state.error as { status?: unknown; body?: unknown } | null;
       if (error && typeof error.status === "number") query.state.error = apiErrorFrom(error.status, (error.body ?? null) as never);
       // Fresh from this page's load: the edge may serve a page rendered a minute ago, and data read as
-      // stale at hydration would be fetched again at once and re-render the first screen (issue 24).
+      // stale at hydration would be fetched again at once and re-render the first screen (docs/decisions/023).
       if (query.state.status === "success") query.state.dataUpdatedAt = Date.now();
     }
     return state;

@@ -29,7 +29,13 @@ const configSchema = z.object({
   STRIPE_API_HOST: z.string(),
   STRIPE_API_PORT: z.string().regex(/^\d*$/, "STRIPE_API_PORT must be a port number"),
   STRIPE_API_PROTOCOL: z.enum(["", "http", "https"], "STRIPE_API_PROTOCOL must be http or https"),
+  DEAL_FEE_PERCENT: z
+    .string()
+    .regex(/^(\d{1,2}(\.\d{1,2})?)?$/, "DEAL_FEE_PERCENT must be a percentage from 0 to 99.99, e.g. 5"),
 });
+
+/** The deals' service fee when DEAL_FEE_PERCENT is not set (docs/decisions/026). */
+export const DEFAULT_DEAL_FEE_PERCENT = 5;
 
 export interface Config {
   environment: "development" | "test" | "production";
@@ -44,6 +50,8 @@ export interface Config {
   googleClientId: string;
   googleJwksUrl: string;
   stripe: StripeConfig;
+  /** The service fee on a deal's first payment, a percentage; each deal keeps the one in force when it was accepted. */
+  dealFeePercent: number;
 }
 
 /**
@@ -112,6 +120,7 @@ export function getConfig(env: AppEnv): Config {
     STRIPE_API_HOST: raw.STRIPE_API_HOST ?? "",
     STRIPE_API_PORT: raw.STRIPE_API_PORT ?? "",
     STRIPE_API_PROTOCOL: raw.STRIPE_API_PROTOCOL ?? "",
+    DEAL_FEE_PERCENT: String(raw.DEAL_FEE_PERCENT ?? "").trim(),
   });
   if (!result.success) {
     const problems = result.error.issues.map((issue) =>
@@ -120,13 +129,17 @@ export function getConfig(env: AppEnv): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const c = result.data;
-  if (c.ENVIRONMENT === "production") {
+  // Development secrets only in development (decision 022): a staging deployment (`test`) with a
+  // published secret would accept forged tokens or forged Stripe events as surely as production.
+  if (c.ENVIRONMENT !== "development") {
     const published = (["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
     if (published.length) {
       throw new ConfigError(
         `Invalid configuration: ${published.join(" and ")} ${published.length > 1 ? "are" : "is"} the published development value; set a real secret with \`wrangler secret put\``,
       );
     }
+  }
+  if (c.ENVIRONMENT === "production") {
     const missingStripe = (["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => !c[name].trim());
     if (missingStripe.length) {
       throw new ConfigError(
@@ -157,13 +170,14 @@ export function getConfig(env: AppEnv): Config {
     googleJwksUrl: c.GOOGLE_JWKS_URL,
     stripe: {
       secretKey: c.STRIPE_SECRET_KEY.trim(),
-      // Without keys (development only: production requires both) the test checkout's secret.
-      webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.STRIPE_SECRET_KEY.trim() ? "" : DEV_WEBHOOK_SECRET),
+      // Without keys, in development only, the test checkout's secret; elsewhere none, so every webhook is refused.
+      webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.ENVIRONMENT === "development" && !c.STRIPE_SECRET_KEY.trim() ? DEV_WEBHOOK_SECRET : ""),
       priceId: c.STRIPE_PRICE_ID.trim(),
       apiHost: c.STRIPE_API_HOST.trim(),
       apiPort: c.STRIPE_API_PORT ? Number(c.STRIPE_API_PORT) : null,
       apiProtocol: c.STRIPE_API_PROTOCOL || null,
     },
+    dealFeePercent: c.DEAL_FEE_PERCENT ? Number(c.DEAL_FEE_PERCENT) : DEFAULT_DEAL_FEE_PERCENT,
   };
   cache.set(env, config);
   return config;
@@ -180,7 +194,7 @@ function isLoopbackOrigin(address: string): boolean {
 }
 
 /**
- * Development on this machine (issue 25, item 8): emailed links (codes, resets, alerts, billing) lead
+ * Development on this machine: emailed links (codes, resets, alerts, billing) lead
  * to the port the product actually answers on (`PORT=3000 npm start`, `npm run dev` on 5173), not to
  * the 8787 of `.dev.vars`. Only when the environment is `development`, the configured address is empty
  * or a loopback one, and the request itself came to a loopback address; anything else keeps

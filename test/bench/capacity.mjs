@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * How far one D1 database goes (issue 23, item 7; docs/capacity.md), measured in workerd (`wrangler
+ * How far one D1 database goes (docs/capacity.md), measured in workerd (`wrangler
  * dev`, local D1 and Durable Objects), loopback only, over the real API. Students sign up through the
  * dev mailbox (register, emailed code, verify); staff verifies the listers' identity; then:
  *  1. message sends (`POST messages/conversations/{id}/send`, with an Idempotency-Key as the SPA

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The cost of the listings generation check (issue 22, item 7; docs/decisions/016) in workerd
+ * The cost of the listings generation check (docs/decisions/016) in workerd
  * (`wrangler dev`, local D1), loopback only. Every signed-out read that may be answered from the edge
  * cache first reads `cache_generation` by its primary key, so a listing write retires every cached
  * answer at once. Measured here:

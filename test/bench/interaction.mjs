@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * INP-like latency on the home page `/` (issue 24 item 5), in Debian's Chromium (playwright-core):
+ * INP-like latency on the home page `/` (docs/decisions/023), in Debian's Chromium (playwright-core):
  * mobile viewport 412x823, CPU slowed 4x (CDP Emulation.setCPUThrottlingRate, rate 4, from before the
  * navigation). Two interactions, each measured RUNS times after the app is hydrated
  * (`<html data-app="ready">`) and the network is quiet:

@@ -9,7 +9,7 @@
  * under 2000 the default 4x CPU slowdown is harsher than intended (a slow or busy host).
  *
  * Budget (fails the bench): performance >= 90, the three other categories 100, on every page.
- * Goals (issue 24, printed met or MISSED per page, never failing): see GOALS (`/`: performance >= 95,
+ * Goals (printed met or MISSED per page, never failing; docs/decisions/023): see GOALS (`/`: performance >= 95,
  * LCP <= 1.8 s, TBT <= 150 ms; a demo listing with its real photo: performance >= 98, LCP <= 1.8 s;
  * both: accessibility, best practices and SEO 100, CLS 0).
  */
@@ -24,7 +24,7 @@ const RUN_TIMEOUT_MS = Number(process.env.BENCH_LIGHTHOUSE_TIMEOUT_MS ?? 120_000
 // The browser tests' flags (test/e2e/browser.mjs), with the new headless mode.
 const CHROME_FLAGS = ["--headless=new", ...launchOptions().args];
 export const BUDGET = { performance: 90, accessibility: 100, "best-practices": 100, seo: 100 };
-/** Goals per page label (issue 24 item 7; the listing's LCP from item 6). Missing keys: no goal. */
+/** Goals per page label (the listing page's LCP included; docs/decisions/023). Missing keys: no goal. */
 export const GOALS = {
   home: { performance: 95, others: 100, lcpMs: 1800, tbtMs: 150, cls: 0 },
   listing: { performance: 98, others: 100, lcpMs: 1800, cls: 0 },

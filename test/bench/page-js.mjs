@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { launchOptions } from "../e2e/browser.mjs";
 
-/** Budget (issue 24): JS loaded by `/` before interaction, gzip -9. */
+/** Budget (docs/decisions/023): JS loaded by `/` before interaction, gzip -9. */
 export const PAGE_JS_BUDGET_KB = 110;
 const IDLE_MS = Number(process.env.BENCH_PAGE_JS_IDLE_MS ?? 2000);
 const MAX_WAIT_MS = Number(process.env.BENCH_PAGE_JS_MAX_WAIT_MS ?? 30_000);
@@ -62,7 +62,7 @@ export async function measurePageJs(url, { browser: given, scrollTo = null } = {
     });
     await page.goto(url, { waitUntil: "load", timeout: MAX_WAIT_MS });
     loadedAt = Date.now();
-    // A part below the first screen (issue 27: the listing's map) scrolled into view, as a reader would.
+    // A part below the first screen (the listing's map; docs/decisions/024) scrolled into view, as a reader would.
     if (scrollTo) await page.locator(scrollTo).first().scrollIntoViewIfNeeded({ timeout: MAX_WAIT_MS }).catch(() => {});
     const deadline = loadedAt + MAX_WAIT_MS;
     while (Date.now() < deadline && !(inFlight === 0 && Date.now() - lastActivity >= IDLE_MS)) await page.waitForTimeout(100);
@@ -99,7 +99,7 @@ export async function reportPageJs(url) {
 }
 
 /**
- * The same measure for another view, reported with no budget (issue 27: the map views load their
+ * The same measure for another view, reported with no budget (the map views load their
  * chunks on purpose; only `/` has a budget). `scrollTo`: a selector scrolled into view after load.
  * @returns {Promise<{ js: number }>}
  */

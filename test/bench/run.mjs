@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: budgets that are measured, not assumed (never part of `npm test`).
- *  0. Scam shield (issue 13): precision and recall on test/fixtures/scam-corpus.json (budget: both >= 0.9).
+ *  0. Scam shield (docs/decisions/015): precision and recall on test/fixtures/scam-corpus.json (budget: both >= 0.9).
  *  1. Weight of the home page (budget: JS loaded by `/` before interaction at most 110 KB gzip -9; over
  *     it, the per-file list and BUDGET BROKEN), measured twice: (a) statically, the scripts and
  *     modulepreloads of dist/client/index.html, with the library floor: bytes from react, react-dom,
@@ -22,7 +22,7 @@
  *     listing with its real photo) in Debian's Chromium, mobile, simulated throttling, 3 runs each,
  *     medians, FCP beside LCP, the LCP element and the longest tasks, the host's benchmarkIndex.
  *     Budget: performance >= 90, accessibility, best-practices and seo 100. Goals (printed, met or
- *     MISSED, issue 24): `/` performance >= 95, LCP <= 1.8 s, TBT <= 150 ms; the listing >= 98,
+ *     MISSED, docs/decisions/023): `/` performance >= 95, LCP <= 1.8 s, TBT <= 150 ms; the listing >= 98,
  *     LCP <= 1.8 s; both: the other three 100, CLS 0.
  *  7. Interaction on `/` (interaction.mjs), INP-like, 4x CPU slowdown, mobile viewport: the Term filter
  *     set to Fall, and Load more; Event Timing and input to the updated results' paint, medians of 5.
@@ -51,7 +51,7 @@ import { reportLighthouse } from "./lighthouse.mjs";
 import { PAGE_JS_BUDGET_KB, reportPageJs, reportViewJs } from "./page-js.mjs";
 import { reportInteraction } from "./interaction.mjs";
 
-/** JS loaded by `/` before interaction, gzip -9 (issue 24): the static list and the one Chromium loads. */
+/** JS loaded by `/` before interaction, gzip -9 (docs/decisions/023): the static list and the one Chromium loads. */
 const JS_BUDGET_KB = PAGE_JS_BUDGET_KB;
 const ONLY = process.env.BENCH_ONLY ?? "";
 if (ONLY && ONLY !== "pages") throw new Error(`BENCH_ONLY=${ONLY}: only "pages" is known`);
@@ -228,7 +228,7 @@ async function reportPageSpeed() {
     console.log(`\n  ${err?.message ?? err}: BUDGET BROKEN`);
     failed = true;
   }
-  // The map views (issue 27): what they load, reported (no budget: the map chunks load on purpose).
+  // The map views (docs/decisions/024): what they load, reported (no budget: the map chunks load on purpose).
   try {
     await reportViewJs(`${base}/?view=map`, "browse's map view");
     if (listingId) await reportViewJs(`${base}/listing/${listingId}`, "a listing page with its map", { scrollTo: ".listing-location" });
@@ -259,14 +259,14 @@ async function reportServerSections() {
 
   // Browse at scale: rows read per page against rows returned, for the common filter/sort mixes.
   const ufId = 49; // University of Florida: demo and benchmark listings
-  const STAY_GOAL = 1.5; // issue 15: rows read per page under 1.5x rows returned with the date filter
+  const STAY_GOAL = 1.5; // docs/decisions/021: rows read per page under 1.5x rows returned with the date filter
   const combos = [
     ["newest, no filter", ""],
     ["university, newest", `university_id=${ufId}`],
     ["university + term, newest", `university_id=${ufId}&lease_term=fall`],
     ["price low to high", "sort=price_asc"],
     ["university, price low to high", `university_id=${ufId}&sort=price_asc`],
-    // Exact dates (issue 15; goal 1.5x): a summer intern's stay, alone, with a university, with the
+    // Exact dates (goal 1.5x; docs/decisions/021): a summer intern's stay, alone, with a university, with the
     // term, in each sort; a fall stay. Read through the stay cells (docs/decisions/021).
     ["summer stay, newest", "available_from=2026-05-20&available_to=2026-08-10", STAY_GOAL],
     ["university + summer stay", `university_id=${ufId}&available_from=2026-05-20&available_to=2026-08-10`, STAY_GOAL],
@@ -277,7 +277,7 @@ async function reportServerSections() {
     // No goal, shown for what it costs: a stay starting May 10, days before most summer listings'
     // May 15, so the cell walked is mostly listings that start too late (an edge month, checked to the day).
     ["stay from May 10 (edge month)", "available_from=2026-05-10&available_to=2026-08-10", null],
-    // Distance to campus (issue 15): closest first, and "within N miles" with either sort.
+    // Distance to campus (docs/decisions/019): closest first, and "within N miles" with either sort.
     ["closest to campus", "sort=distance"],
     ["university, closest to campus", `university_id=${ufId}&sort=distance`],
     ["within 2 mi, newest", "within_miles=2"],

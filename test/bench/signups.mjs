@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A sign-up rush in workerd (`wrangler dev`, local D1), loopback only (issue 22, item 9): 50 students
+ * A sign-up rush in workerd (`wrangler dev`, local D1), loopback only (docs/decisions/022): 50 students
  * of one campus (one address) register at the same instant, then verify their emailed codes at the
  * same instant, then sign in at the same instant: 150 requests, register and sign-in one scrypt hash
  * each (N=2^13, r=8, p=10: 8 MiB; at most 2 at once per isolate, the rest queued:
@@ -58,10 +58,10 @@ async function burst(label, calls) {
 }
 
 /**
- * A pause between bursts: `wrangler dev`'s proxy swaps the worker after a long stretch in which the
- * isolate was busy (workerd's scrypt runs on the isolate's thread), and answers requests in flight
- * during the swap with its own 503 "Your worker restarted mid-request" (not the worker's answer: it
- * happens in bursts that hash nothing, too). BENCH_SETTLE_MS=0 shows it.
+ * A pause between bursts: after a long stretch in which the isolate was busy (workerd's scrypt runs on
+ * the isolate's thread), `wrangler dev`'s proxy sends the next burst on connections the worker's runtime
+ * is closing (idle 5 s) and answers those requests with its own 503 "Your worker restarted mid-request"
+ * (no restart happens; decision 025). BENCH_SETTLE_MS=0 shows it (33 of 50 sign-ins).
  */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
 async function settle() {

@@ -53,6 +53,16 @@ async function quiet(page: Page) {
   );
 }
 
+/** The selected staff section's panel shows its data: something rendered, no "Loading…" and no spinner left. */
+async function tabLoaded(page: Page, tab: string) {
+  await page.getByRole("tablist", { name: "Admin sections" }).getByRole("tab", { name: tab, exact: true, selected: true }).waitFor();
+  await page.waitForFunction(() => {
+    const selected = document.querySelector('[role="tablist"][aria-label="Admin sections"] [role="tab"][aria-selected="true"]');
+    const panel = selected && document.getElementById(selected.getAttribute("aria-controls") ?? "");
+    return !!panel && panel.childElementCount > 0 && !panel.textContent!.includes("Loading…") && !panel.querySelector(".page-loading, .spinner");
+  });
+}
+
 /** Pages audited at once: most of a route's time is waiting (network idle, fades), not the CPU. */
 const PAGES_AT_ONCE = 3;
 
@@ -132,8 +142,8 @@ for (const theme of ["light", "dark"] as const) {
       const problems = await violations(b.page);
       for (const tab of ["Users", "Listings", "Feedback", "Reports", "Safety"]) {
         await b.page.getByRole("tab", { name: tab, exact: true }).click();
-        // A tab is no navigation (its network-idle state was reached before): its data's time to arrive.
-        await b.page.waitForTimeout(300);
+        // A tab is no navigation (its network-idle state was reached before): its panel has its data.
+        await tabLoaded(b.page, tab);
         await quiet(b.page);
         problems.push(...(await violations(b.page)).map((v) => `${tab}: ${v}`));
       }

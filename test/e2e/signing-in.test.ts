@@ -3,7 +3,7 @@
  * browse with a welcome.
  */
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useBrowser } from "./fixtures";
 import { apiCall, apiLogin, demoListingIds } from "./session";
 
@@ -16,14 +16,17 @@ beforeAll(async () => {
   ({ listerListing: ownListingId } = await demoListingIds(b.baseUrl));
 });
 
+/** The code in the newest email to `email`, once the dev mailbox has it. */
 async function latestCode(email: string): Promise<string> {
-  for (let i = 0; i < 20; i++) {
-    const { data } = await apiCall<{ data: { text: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
-    const code = /\b(\d{6})\b/.exec(data[0]?.text ?? "")?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no code for ${email}`);
+  return vi.waitFor(
+    async () => {
+      const { data } = await apiCall<{ data: { text: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
+      const code = /\b(\d{6})\b/.exec(data[0]?.text ?? "")?.[1];
+      if (!code) throw new Error(`no code for ${email}`);
+      return code;
+    },
+    { timeout: 5_000, interval: 100 },
+  );
 }
 
 async function signInThroughPopup(page: Page, who: { email: string; password: string }) {

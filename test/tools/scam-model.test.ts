@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored model (issue 26, decision 015): the committed weights are what the trainer
+ * The scam shield's scored model (docs/decisions/015): the committed weights are what the trainer
  * makes from the tuning corpora today, so a corpus edited without retraining fails here.
  */
 import { readFileSync } from "node:fs";

@@ -12,6 +12,8 @@ export interface ApiCall {
   /** The JSON body parsed (a FormData or other body as sent). */
   body: unknown;
   headers: Headers;
+  /** The Authorization header sent, if any. */
+  authorization: string | null;
 }
 type ApiHandler = (call: ApiCall) => Response | Promise<Response> | unknown;
 
@@ -61,7 +63,8 @@ export function fakeApi(handlers: Record<string, ApiHandler | unknown> = {}) {
     const url = String(input);
     const method = init?.method ?? "GET";
     const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, url, body: bodyOf(init?.body), headers: new Headers(init?.headers) };
+    const headers = new Headers(init?.headers);
+    const call = { method, path, url, body: bodyOf(init?.body), headers, authorization: headers.get("authorization") };
     calls.push(call);
     const handler = handlers[`${method} ${path}`] ?? SHELL[`${method} ${path}`];
     if (handler === undefined) {

@@ -41,6 +41,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     description: "A room",
     unit_type: "2x2",
     address: "1 Main St",
+    address_public: "Main St",
     monthly_rent: 500,
     pictures: [],
     thumbnails: [],

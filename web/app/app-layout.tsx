@@ -8,7 +8,7 @@ import { PageLoadingInline } from "../components/ui/spinner";
 import { signInPrompt, useSignInPrompt } from "../lib/sign-in-prompt";
 import { ScrollRestoration } from "./scroll-restoration";
 
-// Off the first load (issues 14 and 24): the Sign In popup loads when it is first opened (a failed
+// Off the first load (docs/decisions/023): the Sign In popup loads when it is first opened (a failed
 // load closes it again, so the next click retries) or on a hover or focus of Sign In just before; the
 // feedback form loads when its button is pressed (or pointed at).
 const SignInDialog = deferred(() => import("../features/auth/components/sign-in-dialog").then((m) => m.SignInDialog), {
@@ -31,7 +31,7 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
-      {/* Below the fold: hydrated after the page (issue 24). */}
+      {/* Below the fold: hydrated after the page (docs/decisions/023). */}
       <Suspense>
         <Footer />
       </Suspense>

@@ -32,7 +32,7 @@ type RequireSignedInProps = {
   /** What the page says to a visitor, with a Sign In button (a general line when left out). */
   visitorMessage?: string;
   /**
-   * @deprecated Ignored (issue 25, item 6): every signed-in page now explains itself to a visitor and
+   * @deprecated Ignored: every signed-in page now explains itself to a visitor and
    * offers Sign In in place, instead of some pages sending visitors silently to /.
    */
   redirectVisitorsHome?: boolean;
@@ -45,7 +45,7 @@ const defaultVisitorMessages: Record<string, string> = {
 };
 
 /**
- * Signed-in pages (spec route table). One behaviour for every locked page: a visitor stays on the
+ * Signed-in pages (docs/product-rules.md "Pages and who may open them"). One behaviour for every locked page: a visitor stays on the
  * address they opened, reads why the page is locked, and gets Sign In (which comes back here) and Go
  * to Home; the Sign In popup also opens on arrival.
  */

@@ -7,7 +7,7 @@ import { RouteError } from "./route-error";
 import HomeRoute from "./routes/home";
 
 /**
- * The route table, as a declarative <Routes> (issue 24): the app loads no data through the router, so
+ * The route table, as a declarative <Routes> (docs/decisions/023): the app loads no data through the router, so
  * it does without the data router (createBrowserRouter), about 15 KB gzip less on every first load.
  * Each non-home page is its own lazy chunk (the admin panel never loads on public pages); while a
  * chunk loads, the nearest Suspense shows "Loading" (the layout's, around its outlet), and while a

@@ -1,5 +1,5 @@
 /**
- * The first screen rendered by the worker (issue 14): `/` and `/listing/{id}` are rendered here with
+ * The first screen rendered by the worker (docs/decisions/017): `/` and `/listing/{id}` are rendered here with
  * the same route table, providers and components as the browser, from data fetched through the same
  * query options, and the query cache they used is handed back to be embedded as a JSON data block.
  * web/main.tsx hydrates from it, so the browser neither re-renders nor re-fetches that data.
@@ -23,14 +23,14 @@ import { AppRoutes } from "./router";
 /** Fetches what the page shows on its first screen; answers the page's HTTP status. */
 async function prefetch(queryClient: QueryClient, url: URL): Promise<number> {
   if (url.pathname === paths.home) {
-    // The university first: one the URL names that does not exist is ignored, as the page does (issue 25).
+    // The university first: one the URL names that does not exist is ignored, as the page does.
     const university = url.searchParams.get("university");
     const shortName = university ? await queryClient.fetchQuery(universityShortNameQuery(university)).catch(() => undefined) : undefined;
     const { browse: params } = readBrowseUrl(url.searchParams, { unknownUniversity: shortName === null });
     const browse = browseQuery(params);
     const featured = featuredQuery(params);
     await Promise.all([queryClient.prefetchInfiniteQuery(browse), queryClient.prefetchQuery(featured)]);
-    // Only what the first screen renders travels in the page (issue 24): the cards' fields, and the
+    // Only what the first screen renders travels in the page (docs/decisions/023): the cards' fields, and the
     // chosen university's id and short name; the full list loads when the university picker is opened.
     queryClient.setQueryData(browse.queryKey, (data) =>
       data && { ...data, pages: data.pages.map((page) => ({ ...page, data: page.data.map(cardOf) as typeof page.data })) },

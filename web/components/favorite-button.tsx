@@ -8,7 +8,7 @@ interface FavoriteButtonProps {
   listingId: string;
   ownerId: string;
   large?: boolean;
-  /** Browse cards show the heart to visitors too; tapping it asks them to sign in (the listing page hides it, spec). */
+  /** Browse cards show the heart to visitors too; tapping it asks them to sign in (the listing page hides it from visitors). */
   visibleToVisitors?: boolean;
 }
 

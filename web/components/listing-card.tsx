@@ -11,7 +11,7 @@ import { FavoriteButton } from "./favorite-button";
 
 /**
  * What a card shows of a listing: the server render embeds only these fields of the first screen's
- * listings (web/app/ssr.tsx, issue 24), so a field a card starts to use is added here.
+ * listings (web/app/ssr.tsx, docs/decisions/023), so a field a card starts to use is added here.
  */
 export const CARD_FIELDS = [
   "id",
@@ -25,8 +25,10 @@ export const CARD_FIELDS = [
   "available_to",
   "university_name",
   "university_abbreviation",
+  // The street and area (decision 024): the public form on browse, the whole address on the owner's own cards.
+  "address",
   "distance_miles",
-  // The browse map's pin (issue 27): an approximate point, never the exact one.
+  // The browse map's pin (docs/decisions/024): an approximate point, never the exact one.
   "approx_point",
   "parking",
   "allow_pets",
@@ -56,18 +58,18 @@ interface ListingCardProps {
 
 /**
  * A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university,
- * tags, poster. Memoised: the browse page re-renders while it fetches ahead (issue 24), its cards do not.
+ * street and area, tags, poster. Memoised: the browse page re-renders while it fetches ahead (decision 023), its cards do not.
  */
 export const ListingCard = memo(function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
   const stay = formatStay(listing.available_from, listing.available_to);
-  // "1.2 mi to UF" (issue 15); nothing when the distance is unknown.
+  // "1.2 mi to UF" (docs/decisions/019); nothing when the distance is unknown.
   const distance = formatDistance(listing.distance_miles, listing.university_abbreviation);
   const tags = [
     unitLabel(listing.unit_type),
     termLabel(listing.lease_term),
-    // The exact dates (issue 15): "May 20 - Aug 10", when the owner gave them.
+    // The exact dates (docs/decisions/021): "May 20 - Aug 10", when the owner gave them.
     ...(stay ? [stay] : []),
     ...(listing.parking ? ["Parking"] : []),
     ...(listing.allow_pets ? ["Pets OK"] : []),
@@ -90,6 +92,7 @@ export const ListingCard = memo(function ListingCard({ listing, back, priority =
         <p className="listing-card-university muted">
           {listing.university_abbreviation} · {listing.university_name}
         </p>
+        {listing.address && <p className="listing-card-area muted">{listing.address}</p>}
         {distance && <p className="listing-card-distance">{distance}</p>}
         <ul className="tags" aria-label="Details">
           {tags.map((t) => (

@@ -9,7 +9,7 @@ import { useToast } from "./ui/toast";
 export type ReportTarget = { kind: "listing"; listing_id: string } | { kind: "user"; user_id: string; conversation_id?: string | null };
 
 /**
- * Report a listing or a person (issue 13): a reason (radio buttons) and details (required for
+ * Report a listing or a person (docs/decisions/015): a reason (radio buttons) and details (required for
  * "Other"). On success the dialog closes with a thank-you toast.
  */
 export function ReportDialog({ open, onClose, title, target }: { open: boolean; onClose: () => void; title: string; target: ReportTarget }) {

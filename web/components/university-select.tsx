@@ -11,7 +11,7 @@ interface UniversitySelectProps {
   required?: boolean;
 }
 
-/** The one university picker of the forms: loading text, the list, and the spec's load error. */
+/** The one university picker of the forms: loading text, the list, and the product's load error. */
 export function UniversitySelect({ label = "University", value, onChange, error, emptyLabel, required }: UniversitySelectProps) {
   const universities = useUniversities();
   return (

@@ -1,4 +1,4 @@
-/** Every route URL of the SPA, in one place (product spec, section 2). */
+/** Every route URL of the SPA, in one place (docs/product-rules.md "Pages and who may open them"). */
 export const paths = {
   home: "/",
   listing: (id: string, back?: string) =>
@@ -23,12 +23,12 @@ export const paths = {
   support: "/support",
   /** Fresh listings: where the "still available?" email's one-click links land (?token=). */
   availability: "/availability",
-  /** Saved searches (issue 15): where an alert email's unsubscribe link lands (?token=). */
+  /** Saved searches (docs/decisions/020): where an alert email's unsubscribe link lands (?token=). */
   unsubscribe: "/unsubscribe",
   /** A saved search's browse page (its canonical query string). */
   savedSearch: (query: string) => (query ? `/?${query}` : "/"),
   terms: "/terms",
-  /** How to spot a rental scam, why to stay on CampusNest, how to report (issue 13). */
+  /** How to spot a rental scam, why to stay on CampusNest, how to report (docs/decisions/015). */
   safety: "/safety",
   /** The hidden admin route: linked only from the footer's developer capsule. */
   admin: "/staff",

@@ -1,5 +1,5 @@
 /**
- * Polling while a room's socket is down (spec, section 9): the conversation list every 30 s (60 s when
+ * Polling while a room's socket is down (docs/product-rules.md "Timings and sizes"): the conversation list every 30 s (60 s when
  * idle), the open conversation every 15 s (30 s idle), the unread count every 30 s. Idle means no
  * pointer, key, scroll or visibility activity for 5 minutes. With the socket open, nothing polls.
  */
@@ -14,7 +14,7 @@ export const POLL_INTERVALS = {
 
 export type PollKind = keyof typeof POLL_INTERVALS;
 
-/** react-query's refetchInterval: false while the socket is open, else the spec's interval. */
+/** react-query's refetchInterval: false while the socket is open, else the product's interval (docs/product-rules.md "Timings and sizes"). */
 export function pollInterval(kind: PollKind, state: { connected: boolean; idle: boolean }): number | false {
   if (state.connected) return false;
   return state.idle ? POLL_INTERVALS[kind].idle : POLL_INTERVALS[kind].active;

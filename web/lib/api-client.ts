@@ -1,8 +1,8 @@
 /**
  * The one place the SPA talks to the API: base URL, JSON, the bearer token, and errors turned
  * into ApiError with the server's `detail` (or a message a person can read).
- * Session rule (spec, section 4): a token near its expiry is refreshed before the call goes out (one
- * refresh shared by every call made meanwhile, issue 25 item 14); a 401 still triggers one token
+ * Session rule (docs/product-rules.md "Session"): a token near its expiry is refreshed before the call goes out (one
+ * refresh shared by every call made meanwhile); a 401 still triggers one token
  * refresh and one retry; a failed refresh signs the user out (lib/auth-store.ts).
  */
 import type { ApiErrorBody } from "@contract/api";
@@ -144,7 +144,7 @@ async function request(path: string, options: RequestOptions): Promise<Response>
   }
   if (!res.ok) {
     const error = await toError(res);
-    // A suspended account (issue 13): the server refuses every call of the session, so it ends here.
+    // A suspended account (docs/decisions/015): the server refuses every call of the session, so it ends here.
     if (token && error.status === 403 && error.body?.code === "account_suspended") authStore.signOut();
     throw error;
   }

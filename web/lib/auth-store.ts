@@ -11,7 +11,7 @@ import { readJson, readStorage, STORAGE_KEYS, writeStorage } from "./storage";
 export const REFRESH_TOKEN_KEY = "refresh_token";
 /** When the access token expires, on this device's clock (ms since the epoch), kept next to the token. */
 export const TOKEN_EXPIRY_KEY = "auth_token_expires_at";
-/** A token this close to its expiry is refreshed before a call goes out (issue 25, item 14). */
+/** A token this close to its expiry is refreshed before a call goes out. */
 export const REFRESH_AHEAD_MS = 60_000;
 
 /** The `exp` and `iat` claims of a JWT (seconds), read without checking the signature; null for anything else. */
@@ -155,7 +155,7 @@ export function refreshSession(): Promise<string | null> {
 }
 
 /**
- * The access token to send now (issue 25, item 14): one that expires within REFRESH_AHEAD_MS (or has
+ * The access token to send now: one that expires within REFRESH_AHEAD_MS (or has
  * expired) is refreshed first, through the one refresh in flight that every parallel call shares, so
  * no call goes out with a token about to be refused. A refresh that fails on the network keeps the
  * old token (the call's own 401 handling follows); a refused one signs out (null).

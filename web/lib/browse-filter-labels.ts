@@ -33,7 +33,7 @@ export function browseFilterLabels(params: URLSearchParams, universities: Pick<U
   // The stay needed: one label for both dates ("May 20 - Aug 10"), once it is a whole stay.
   const stay = stayOf(params);
   if (stay) labels.push({ key: "stay", label: formatStay(stay.from, stay.to)!, remove: { from: null, to: null } });
-  // Distance to campus (issue 15), once it is a distance the API takes.
+  // Distance to campus (docs/decisions/019), once it is a distance the API takes.
   const within = withinMilesOf(params.get("within"));
   if (within) labels.push({ key: "within", label: `Within ${within} mi of campus`, remove: { within: null } });
   return labels;

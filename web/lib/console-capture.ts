@@ -2,7 +2,7 @@ import { DEV_CONSOLE_LINES } from "@contract/constants";
 
 /**
  * Keeps the last 50 console lines for the footer's developer capsule ("show console"). The original
- * console methods still run. main.tsx installs it first thing (issue 24), so the capsule shows the page's
+ * console methods still run. main.tsx installs it first thing (docs/decisions/023), so the capsule shows the page's
  * lines from its first moment; the developer panel installs it too, for pages started otherwise (tests).
  */
 export interface ConsoleLine {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 
 /**
- * Each refused submit moves focus to the form's first invalid field (issue 25, item 13), centred so its
+ * Each refused submit moves focus to the form's first invalid field, centred so its
  * label and error show too (focus alone may leave them under the sticky header or above the screen).
  * `formRef` goes on the form; `refuse()` after setting the errors.
  */

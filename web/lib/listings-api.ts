@@ -32,11 +32,11 @@ export const browseListings = (params: BrowseParams, lastKey: string | null, lim
     },
   });
 
-/** The Featured row's cards (issue 25): one desktop row of listings promoted now. */
+/** The Featured row's cards (docs/decisions/006): one desktop row of listings promoted now. */
 export const FEATURED_COUNT = 4;
 
 /**
- * The browse page's Featured row (issue 25): the listings promoted now that match the filters, in the
+ * The browse page's Featured row (docs/decisions/006): the listings promoted now that match the filters, in the
  * chosen order, at most one row; the results below (browseQuery) follow the order exactly, without them.
  */
 export const featuredQuery = (params: BrowseParams) =>
@@ -47,8 +47,8 @@ export const featuredQuery = (params: BrowseParams) =>
 
 /**
  * Browse by cursor (the same options on the server render and in the browser): a first page of the
- * first screen's 12 cards (a small first answer and page, issue 24), then pages of 40. Promoted
- * listings in their place in the chosen order (issue 25: the Featured row shows them first).
+ * first screen's 12 cards (a small first answer and page, docs/decisions/023), then pages of 40. Promoted
+ * listings in their place in the chosen order (the Featured row shows them first; docs/decisions/006).
  */
 export const browseQuery = (params: BrowseParams) =>
   infiniteQueryOptions({
@@ -128,7 +128,7 @@ export const GENDER_LABELS: Record<string, string> = {
 };
 /**
  * "$1,030": grouped by hand, not with Intl, whose first formatter loads the browser's locale data on
- * the home page's first load (tens of ms on a slow phone, issue 24; toLocaleString per call was worse).
+ * the home page's first load (tens of ms on a slow phone, docs/decisions/023; toLocaleString per call was worse).
  * Rents are whole dollars; a fraction would be kept as it is.
  */
 export const formatRent = (rent: number) => {

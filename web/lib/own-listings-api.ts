@@ -1,6 +1,6 @@
 /**
  * An owner's calls on their own listings (the profile, the edit form, the listing page's freshness
- * notices, staff's delete): apart from listings-api.ts, which the home page loads (issue 25's budget).
+ * notices, staff's delete): apart from listings-api.ts, which the home page loads (the first load's budget, docs/decisions/023).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
@@ -8,7 +8,7 @@ import type { listingPatchSchema, OwnerListingResponse, OwnerListingsResponse } 
 import { apiRequest } from "./api-client";
 import { listingKeys } from "./listings-api";
 
-/** What an owner may send to change a listing (booleans may go as "true"/"false", as the spec sends them). */
+/** What an owner may send to change a listing (booleans may go as "true"/"false", as the original client sends them). */
 export type ListingPatch = z.input<typeof listingPatchSchema>;
 
 export const getOwnListings = () => apiRequest<OwnerListingsResponse>("users/listings", { query: { include_unavailable: true } }).then((r) => r.data);

@@ -1,5 +1,5 @@
 /**
- * Reports and blocks (issue 13): calls shared by the listing page, messages and the profile (features
+ * Reports and blocks (docs/decisions/015): calls shared by the listing page, messages and the profile (features
  * never import each other, so they live here), each write a useMutation hook.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 /**
- * Saved searches (issue 15): the calls shared by browse (save), the profile (list, rename, pause,
+ * Saved searches (docs/decisions/020): the calls shared by browse (save), the profile (list, rename, pause,
  * delete) and the unsubscribe page, with their query keys, and the short summary of a search's filters.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -8,7 +8,7 @@ import { authStore, type Session } from "./auth-store";
 export type { Session };
 
 /**
- * The signed-in session (spec, section 4): it exists only when both a user and a token are
+ * The signed-in session (docs/product-rules.md "Session"): it exists only when both a user and a token are
  * present. useSession() reads it; SessionBootstrap checks a restored session once at startup.
  */
 const signedOut = () => null;

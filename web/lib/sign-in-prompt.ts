@@ -27,7 +27,7 @@ const set = (next: PromptState) => {
 };
 
 export const signInPrompt = {
-  /** The plain popup (navbar): on success the user goes to / (spec). Takes no argument so it can be an onClick. */
+  /** The plain popup (navbar): on success the user goes to / (the product's rule for the navbar's popup). Takes no argument so it can be an onClick. */
   open: () => set({ open: true, intent: {} }),
   /** The popup for a locked page or action: on success the user goes to `returnTo` and `afterSignIn` runs. */
   openFor: (intent: SignInIntent) => set({ open: true, intent }),
@@ -49,7 +49,7 @@ const subscribe = (l: () => void) => {
 /**
  * The server's snapshot is the store's first state itself, not an equal copy: hydration compares
  * them by identity, and a copy made React re-render the whole page at once, unsliced, right after
- * hydrating it (200 ms at 4x on a phone, issue 24).
+ * hydrating it (200 ms at 4x on a phone, docs/decisions/023).
  */
 const serverState: PromptState = state;
 

@@ -1,5 +1,5 @@
 /**
- * The client's stored keys (product spec, section 3): auth_token, user_data, darkMode.
+ * The client's stored keys (docs/product-rules.md "What the browser keeps"): auth_token, user_data, darkMode.
  * Storage can throw (private mode, quota); the app keeps working without it.
  */
 export const STORAGE_KEYS = {

@@ -19,7 +19,7 @@ export type UniversityShortName = Pick<University, "id" | "abbreviation">;
 
 /**
  * One university's id and short name, made from the full list: the server render embeds this for the
- * university in the URL (issue 24) instead of every university with every field; the picker loads
+ * university in the URL (docs/decisions/023) instead of every university with every field; the picker loads
  * the full list when it is opened.
  */
 export const universityShortNameQuery = (id: string | null) =>

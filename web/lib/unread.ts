@@ -2,7 +2,7 @@
  * The unread badge on the navbar avatar and the inbox room (`/parties/inbox/{userId}`) that keeps it
  * live. The room sends only `unread` events (worker/services/messaging.ts): each sets the count; while
  * the room is not open the count is polled every 30 s (GET messages/unread-count). A failed fetch sets
- * the count to 0 (spec, section 8). Each change is also given to subscribers: the messages page decides
+ * the count to 0 (docs/product-rules.md "Wording"). Each change is also given to subscribers: the messages page decides
  * whether its conversation list already shows it (see features/messages/lib/unread-ledger.ts).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";

@@ -3,7 +3,7 @@ import { LIMITS } from "./constants";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
 
-const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, "Reason must be at most 500 characters").nullable().optional();
+const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, `Reason must be at most ${LIMITS.rejectionReasonMax} characters`).nullable().optional();
 
 /** The answer to a review of a version that is no longer the listing's (409). */
 export const LISTING_CHANGED_DETAIL = "This listing changed since you opened it. Review the new version.";
@@ -99,7 +99,7 @@ export interface AdminAuditResponse {
   audit: AdminAuditEntry[];
 }
 
-/** A user as staff see them: the private view plus whether the account is suspended (issue 13). */
+/** A user as staff see them: the private view plus whether the account is suspended (docs/decisions/015). */
 export interface AdminUser extends PrivateUser {
   suspended_at: string | null;
 }
@@ -115,15 +115,15 @@ export interface AdminUserResponse {
   user: PrivateUser;
 }
 
-/** A listing as staff see it: the owner's view plus the spec's display aliases. */
+/** A listing as staff see it: the owner's view plus the display aliases staff screens read (price, location). */
 export interface AdminListing extends OwnerListing {
   price: number;
   location: string;
-  /** Price check (issue 13): the median rent of similar approved listings, only when this rent is below half of it. */
+  /** Price check (docs/decisions/015): the median rent of similar approved listings, only when this rent is below half of it. */
   rent_check_median: number | null;
-  /** The version staff see: a review sends it back, and is refused (409) once the listing moved on (issue 22). */
+  /** The version staff see: a review sends it back, and is refused (409) once the listing moved on (docs/decisions/015). */
   revision: number;
-  /** The price check on every listing, pending or edited (issue 22). */
+  /** The price check on every listing, pending or edited (docs/decisions/015). */
   price_check: PriceCheck;
 }
 
@@ -223,7 +223,7 @@ export interface FeedbackSentResponse {
   message: string;
 }
 
-/** GET feedback/admin: a bare array (spec). */
+/** GET feedback/admin: a bare array, as staff's client reads it. */
 export type FeedbackListResponse = FeedbackItem[];
 
 /** PUT feedback/admin/{id}/status. */

@@ -7,12 +7,12 @@ const email = z.string().trim().toLowerCase().pipe(z.email("Please enter a valid
 const password = z
   .string()
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters long`)
-  .max(128, "Password must be at most 128 characters long");
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters long`);
 export const codeSchema = z.string().regex(EMAILED_CODE.pattern, EMAILED_CODE.message);
 export const phoneSchema = z
   .string()
   .trim()
-  .max(30, "Phone number must be at most 30 characters")
+  .max(LIMITS.phoneMax, `Phone number must be at most ${LIMITS.phoneMax} characters`)
   .regex(/^[0-9+()\-.\s]*$/, "Please enter a valid phone number");
 
 export const registerSchema = z.object({

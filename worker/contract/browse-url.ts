@@ -1,15 +1,15 @@
 /**
  * Browse filters as they live in the page's URL, and the API query they become: one home for the
- * mapping, used by the SPA (browse, the server render) and by saved searches (issue 15), which store
+ * mapping, used by the SPA (browse, the server render) and by saved searches (docs/decisions/020), which store
  * the URL's query string and match it on the server through the same API query. No zod here: the
  * home page imports this.
  */
 import { GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "./constants";
 
 /**
- * The spec's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
- * max, from/to: the stay needed (issue 15), `YYYY-MM-DD`, sent only as a pair, and within: at most that
- * many miles from campus (issue 15).
+ * The product's query-string names (university, term, sort, unitType, parking, pets, gender) plus q, min,
+ * max, from/to: the stay needed (docs/decisions/021), `YYYY-MM-DD`, sent only as a pair, and within: at most that
+ * many miles from campus (docs/decisions/019).
  */
 export const FILTER_KEYS = ["university", "term", "sort", "unitType", "parking", "pets", "gender", "q", "min", "max", "from", "to", "within"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -25,10 +25,10 @@ export interface BrowseParams {
   min_rent?: string | null;
   max_rent?: string | null;
   q?: string | null;
-  /** The stay needed (issue 15), `YYYY-MM-DD`: both or neither. */
+  /** The stay needed (docs/decisions/021), `YYYY-MM-DD`: both or neither. */
   available_from?: string | null;
   available_to?: string | null;
-  /** At most this many miles from the listing's campus (issue 15). */
+  /** At most this many miles from the listing's campus (docs/decisions/019). */
   within_miles?: string | null;
   sort?: string | null;
 }
@@ -68,7 +68,7 @@ export function toBrowseParams(params: URLSearchParams): BrowseParams {
 export const BROWSE_SORTS = ["newest", "price_asc", "price_desc", "distance"] as const;
 export const SEARCH_MAX = 100;
 
-/** Promoted listings (issue 25): first (the API's default), only them (the Featured row), or in the sort's order with the rest. */
+/** Promoted listings (docs/decisions/006): first (the API's default), only them (the Featured row), or in the sort's order with the rest. */
 export const PROMOTED_MODES = ["first", "only", "in_order"] as const;
 export type PromotedMode = (typeof PROMOTED_MODES)[number];
 
@@ -91,7 +91,7 @@ const VALID: Partial<Record<FilterKey, (value: string) => boolean>> = {
   within: (v) => withinMilesOf(v) !== null,
 };
 
-/** The browse URL as the page reads it: the API query, and the filters it ignores (issue 25). */
+/** The browse URL as the page reads it: the API query, and the filters it ignores. */
 export interface BrowseUrl {
   browse: BrowseParams;
   /** Filters in the URL with a value the API does not take (an unknown term, a university that does not exist, ...). */
@@ -101,7 +101,7 @@ export interface BrowseUrl {
 }
 
 /**
- * The browse page's reading of its URL (issue 25): a hand-edited or old link with an unknown value
+ * The browse page's reading of its URL: a hand-edited or old link with an unknown value
  * (`?sort=banana&term=castle`, a search over SEARCH_MAX characters) still shows results: each such
  * value is ignored and named in `ignored`, never sent (the API answers 422 to it, for API clients).
  * `unknownUniversity`: the university id names no university (known once the list has loaded).
@@ -134,7 +134,7 @@ export function browseApiQuery(params: BrowseParams): Record<string, string> {
 
 /**
  * The browse form's university as typed text (`?campus=UF`): what the filter form sends when the page
- * runs without JavaScript (its searchable university field, issue 24). The worker answers such a URL
+ * runs without JavaScript (its searchable university field, docs/decisions/023). The worker answers such a URL
  * with a redirect to the same filters with `university={id}` (worker/routes/pages.ts).
  */
 export const CAMPUS_PARAM = "campus";

@@ -1,5 +1,5 @@
 /**
- * Business constants and limits of the product spec (section 9), in one place for the worker and
+ * Business constants and limits (docs/product-rules.md "Limits", "Timings and sizes"), in one place for the worker and
  * the SPA. The SPA may import anything in worker/contract/; nothing else of the worker.
  */
 export const API_PREFIX = "/api/v1";
@@ -12,7 +12,7 @@ export const LIMITS = {
   descriptionWarn: 900,
   addressMax: 300,
   /**
-   * What the API accepts: spec section 5 has two client readings (the page form's 35/1000 and the
+   * What the API accepts: the product has two client readings (the page form's 35/1000 and the
    * modal variant's 200/2000), and the API serves both; more is 422.
    */
   titleMaxApi: 200,
@@ -25,6 +25,12 @@ export const LIMITS = {
   /** The card-size copy the browser makes of each photo. */
   thumbnailMaxBytes: 512 * 1024,
   passwordMin: 6,
+  passwordMax: 128,
+  /** A first or last name (shown to other students and in emails). */
+  nameMax: 50,
+  phoneMax: 30,
+  /** The notes sent with an identity document. */
+  verificationNotesMax: 1000,
   minRent: 1,
   messageMax: 2000,
   feedbackMessageMax: 5000,
@@ -62,7 +68,22 @@ export const TIMINGS = {
 } as const;
 
 /**
- * Fresh listings (issue 13): the owner of an available listing is asked every `askEveryDays` whether it is
+ * Geocoding spends a paid API (decision 019): only ID-verified users call it, within these caps per
+ * UTC day (429 past them; the address stays free text). Sizes and prices: decision 019.
+ */
+export const GEOCODING = {
+  /** Suggestion and place calls of one user a day: about six addresses typed from scratch. */
+  callsPerUserPerDay: 100,
+  /** Suggestion and place calls of everyone together a day: the worst day's bill stays near $25. */
+  callsPerDay: 5_000,
+  /** How long a place id handed out with a suggestion may be resolved (one address-typing session). */
+  placeIdTtlMs: 30 * 60 * 1000,
+  /** Google's terms let coordinates be cached at most 30 days. */
+  placeCacheMs: 30 * 86_400_000,
+} as const;
+
+/**
+ * Fresh listings (docs/decisions/015): the owner of an available listing is asked every `askEveryDays` whether it is
  * still available; one not confirmed for `pauseAfterDays` is paused. The emailed links live `tokenTtlDays`.
  */
 export const FRESHNESS = {
@@ -73,6 +94,24 @@ export const FRESHNESS = {
   askBatch: 50,
 } as const;
 
+/**
+ * The longest byte range of the basemap archive one request gets (decision 024): a longer one is
+ * answered with its first MAP_RANGE_MAX_BYTES (206, Content-Range says which). PMTiles readers ask for
+ * the 16 KB header, then directories and tiles, each well under it; an archive whose tiles or leaf
+ * directories are bigger needs a bigger value. It bounds what one request streams and caches.
+ */
+export const MAP_RANGE_MAX_BYTES = 1_048_576;
+
+
+/** A byte limit as people read it: "10MB" (the limits are whole mebibytes). */
+export function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))}MB`;
+}
+
+/** How long staff take to review a new listing or an identity document, in the screens' words. */
+export const REVIEW_TIME = "24-48 hours";
+/** A promotion started by staff (no payment) runs this many days. */
+export const STAFF_PROMOTION_DAYS = 7;
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DEV_CONSOLE_LINES = 50;
@@ -97,8 +136,15 @@ export const GENDER_PREFERENCES = ["no_preference", "male_preferred", "female_pr
 export const LISTING_STATUSES = ["available", "taken", "hidden"] as const;
 /** Every status a listing may have: the owner's own, plus "paused", which only the freshness check sets. */
 export type ListingStatus = (typeof LISTING_STATUSES)[number] | "paused";
+/** What the listings table may hold in `status` (db/schema types the column with it). */
+export const STORED_LISTING_STATUSES = [...LISTING_STATUSES, "paused"] as const satisfies readonly ListingStatus[];
 export const LISTING_REVIEW_STATUSES = ["pending", "approved", "rejected"] as const;
+/** Staff's own switch on a listing, which the owner's status cannot undo ("suspended": its owner is). */
+export const MODERATION_STATUSES = ["visible", "hidden", "suspended"] as const;
 export const ID_VERIFICATION_STATUSES = ["unverified", "pending", "approved", "verified", "rejected"] as const;
+export const EMAIL_VERIFICATION_STATUSES = ["unverified", "verified"] as const;
+/** An identity document's review. */
+export const VERIFICATION_REQUEST_STATUSES = ["pending", "approved", "rejected"] as const;
 
 export type UnitType = (typeof UNIT_TYPES)[number];
 export type LeaseTerm = (typeof LEASE_TERMS)[number];
@@ -129,7 +175,7 @@ export function availabilityConfirmedText(confirmedAt: string | null | undefined
 }
 
 /**
- * Exact dates (issue 15): the typical US dates of each lease term, `MM-DD`, which the listing form
+ * Exact dates (docs/decisions/021): the typical US dates of each lease term, `MM-DD`, which the listing form
  * fills in when the owner picks a term (they may change them). Fall ends in the year it starts.
  */
 export const TERM_DATES = {
@@ -175,7 +221,7 @@ export function formatStay(from: string | null | undefined, to: string | null | 
 }
 
 /**
- * Distance to campus (issue 15): the "within N miles" filter's range and the browse page's choices.
+ * Distance to campus (docs/decisions/019): the "within N miles" filter's range and the browse page's choices.
  * Distances are stored rounded to 0.1 mile, so "within 2" includes a listing 2.0 miles away.
  */
 export const DISTANCE = {
@@ -204,9 +250,14 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
  * An emailed code: 6 digits. Plain values (no zod) so the SPA's code fields can check it without
  * loading zod; `codeSchema` in auth.ts is built from them.
  */
-export const EMAILED_CODE = { pattern: /^\d{6}$/, length: 6, message: "Please enter a 6-digit verification code" } as const;
+const CODE_LENGTH = 6;
+export const EMAILED_CODE = {
+  pattern: new RegExp(`^\\d{${CODE_LENGTH}}$`),
+  length: CODE_LENGTH,
+  message: `Please enter a ${CODE_LENGTH}-digit verification code`,
+} as const;
 
-/** Response-time buckets (issue 13), from the median time to a first reply (contract/users.ts). */
+/** Response-time buckets, from the median time to a first reply (contract/users.ts). */
 export type ResponseTime = "hour" | "hours" | "day";
 
 export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {

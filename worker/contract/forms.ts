@@ -1,6 +1,6 @@
 /**
  * Schemas of the SPA's forms, derived from the API's input schemas so a rule is written once:
- * a form adds only what its page does differently (spec section 5).
+ * a form adds only what its page does differently (docs/product-rules.md "Limits").
  */
 import { z } from "./zod";
 import { LIMITS } from "./constants";

@@ -1,5 +1,5 @@
 /**
- * Fresh listings (issue 13): the emailed "Is {title} still available?" links, the owner's Confirm
+ * Fresh listings (docs/decisions/015): the emailed "Is {title} still available?" links, the owner's Confirm
  * availability (how a confirmation reads on cards is in constants.ts, which stays zod-free).
  */
 import { z } from "./zod";
@@ -35,8 +35,10 @@ export interface DevHousekeepingResponse {
   unsubmittedDocuments: number;
   availabilityAsked: number;
   listingsPaused: number;
-  /** Saved-search alert emails sent (issue 15). */
+  /** Saved-search alert emails sent (docs/decisions/020). */
   savedSearchAlerts: number;
+  /** Listings whose public address the backfill stored (rows saved before it existed; decision 024). */
+  publicAddresses: number;
 }
 
 /** POST dev/listings/{id}/age-availability (development only). */

@@ -2,7 +2,7 @@ import { visibleText, z } from "./zod";
 import { BROWSE_SORTS, PROMOTED_MODES, SEARCH_MAX } from "./browse-url";
 import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 
-/** The spec sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
+/** The product's client sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 const LISTING_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
@@ -11,7 +11,7 @@ const LISTING_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|pn
 const isoDate = (label: string) => z.string(`${label} must be a date`).refine(isIsoDate, `${label} must be a date written YYYY-MM-DD`);
 
 /**
- * Exact dates (issue 15) go together and in order: both or neither, the first before the second. For
+ * Exact dates (docs/decisions/021) go together and in order: both or neither, the first before the second. For
  * a listing the dates it is available; for browse the stay someone needs. `from`/`to` name the fields.
  */
 export function checkDateRange(
@@ -64,7 +64,7 @@ const coordinate = (label: string, max: number) =>
     .max(max, `${label} must be between -${max} and ${max}`);
 
 /**
- * Where the place is (issue 15), as the address autocomplete gave it: both coordinates or neither
+ * Where the place is (docs/decisions/019), as the address autocomplete gave it: both coordinates or neither
  * (null counts as neither). Never guessed: without them the listing has no distance to campus.
  */
 export function checkCoordinates(value: Record<string, unknown>, ctx: { addIssue: (issue: { code: "custom"; message: string; path: string[] }) => void }) {
@@ -85,10 +85,10 @@ const listingFields = {
   monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: visibleText().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
-  /** The exact stay offered (issue 15): optional, both or neither (null clears them on an edit). */
+  /** The exact stay offered (docs/decisions/021): optional, both or neither (null clears them on an edit). */
   available_from: isoDate("Available from").nullable().optional(),
   available_to: isoDate("Available to").nullable().optional(),
-  /** Where the place is (issue 15): both or neither; null clears them on an edit. Never shown publicly. */
+  /** Where the place is (docs/decisions/019): both or neither; null clears them on an edit. Never shown publicly. */
   latitude: coordinate("Latitude", 90).nullable().optional(),
   longitude: coordinate("Longitude", 180).nullable().optional(),
   /**
@@ -104,7 +104,7 @@ const listingFields = {
   pictures: z
     .array(z.string().regex(LISTING_IMAGE_URL, "Photos must be uploaded to CampusNest first"))
     .min(1, "Please upload at least one photo")
-    .max(LIMITS.photosPerListing, "Maximum 10 photos allowed"),
+    .max(LIMITS.photosPerListing, `Maximum ${LIMITS.photosPerListing} photos allowed`),
 };
 
 /** The create body's fields (forms.ts derives the listing form from these), without the cross-field date rule. */
@@ -129,7 +129,7 @@ export const listingPatchSchema = z
     checkCoordinates(v, ctx);
   });
 
-/** distance: closest to the listing's campus first, unknown distances last (issue 15). */
+/** distance: closest to the listing's campus first, unknown distances last (docs/decisions/019). */
 export const SORTS = BROWSE_SORTS;
 export type Sort = (typeof SORTS)[number];
 
@@ -146,10 +146,10 @@ export const browseQuerySchema = z.object({
   min_rent: z.coerce.number().int().min(0).optional(),
   max_rent: z.coerce.number().int().min(0).optional(),
   q: z.string().trim().max(SEARCH_MAX).optional(),
-  /** The stay needed (issue 15): listings available for all of it. Both or neither, from before to. */
+  /** The stay needed (docs/decisions/021): listings available for all of it. Both or neither, from before to. */
   available_from: isoDate("available_from").optional(),
   available_to: isoDate("available_to").optional(),
-  /** Listings at most this many miles from their campus (issue 15); one without a distance never matches. */
+  /** Listings at most this many miles from their campus (docs/decisions/019); one without a distance never matches. */
   within_miles: z.coerce
     .number("within_miles must be a number of miles")
     .min(DISTANCE.withinMinMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
@@ -157,7 +157,7 @@ export const browseQuerySchema = z.object({
     .optional(),
   sort: z.enum(SORTS).default("newest"),
   /**
-   * Listings promoted now (issue 25, decisions/006): first, then the rest (the default); only them
+   * Listings promoted now (docs/decisions/006): first, then the rest (the default); only them
    * (the browse page's Featured row); or in_order, in their place in the sort's order.
    */
   promoted: z.enum(PROMOTED_MODES).default("first"),
@@ -171,6 +171,10 @@ export interface PublicListing {
   title: string;
   description: string;
   unit_type: string;
+  /**
+   * The street and area without house number or unit (contract/address.ts publicAddress, decision
+   * 024), e.g. "Bleecker St, New York, NY 10003"; the owner's and staff's view has it as entered.
+   */
   address: string;
   monthly_rent: number;
   /** Full-size photo URLs, primary first. */
@@ -178,19 +182,19 @@ export interface PublicListing {
   /** Small card-size versions, same order (the full URL where no thumbnail exists). */
   thumbnails: string[];
   lease_term: string;
-  /** The exact stay offered, `YYYY-MM-DD` (issue 15); null on listings without dates. */
+  /** The exact stay offered, `YYYY-MM-DD` (docs/decisions/021); null on listings without dates. */
   available_from: string | null;
   available_to: string | null;
   university_id: number;
   university_name: string;
   university_abbreviation: string;
   /**
-   * Miles from the place to its university's campus, to 0.1 (issue 15); null when the listing or the
+   * Miles from the place to its university's campus, to 0.1 (docs/decisions/019); null when the listing or the
    * campus has no coordinates. The listing's own coordinates are never public (the owner's view has them).
    */
   distance_miles: number | null;
   /**
-   * Where to show the place on a map (issue 27): `[lat, lng]` within about 200 m of it, never its
+   * Where to show the place on a map (docs/decisions/024): `[lat, lng]` within about 200 m of it, never its
    * exact coordinates (worker/lib/approximate-point.ts, docs/decisions/024); the same on every read.
    * Null when the listing has no coordinates. The owner's and staff's view also has the exact ones.
    */
@@ -204,7 +208,7 @@ export interface PublicListing {
   /** The owner's own state ("paused": set by the freshness check, not by the owner). */
   status: ListingStatus;
   /** Staff's state: a hidden listing is public to nobody, whatever its owner sets. */
-  /** suspended: the owner's account is suspended (issue 13); public to nobody, like hidden. */
+  /** suspended: the owner's account is suspended (docs/decisions/015); public to nobody, like hidden. */
   moderation_status: "visible" | "hidden" | "suspended";
   promoted: boolean;
   /** When the owner last said the place is still available (creation counts). */
@@ -218,8 +222,12 @@ export interface PublicListing {
   user_avatar_url: string | null;
 }
 
-/** A listing as its owner and staff see it: the public fields plus why it was rejected and its subscription. */
+/** A listing as its owner and staff see it: the public fields plus the address as entered, why it was rejected and its subscription. */
 export interface OwnerListing extends PublicListing {
+  /** The address as entered (the public's `address` is `address_public`). */
+  address: string;
+  /** What everyone else reads as `address` and what search matches (decision 024). */
+  address_public: string;
   /** Where the place is, as the address autocomplete gave it (the edit form keeps them); null when unknown. */
   latitude: number | null;
   longitude: number | null;
@@ -249,7 +257,7 @@ export const uploadImageSchema = z.object({
   image_data: z.string("Each image needs its data"),
   thumbnail_data: z.string().optional(),
 });
-export const UPLOAD_MESSAGES = { none: "No images were uploaded successfully", max: "Maximum 10 photos allowed" } as const;
+export const UPLOAD_MESSAGES = { none: "No images were uploaded successfully", max: `Maximum ${LIMITS.photosPerListing} photos allowed` } as const;
 export const uploadRequestSchema = z.object({
   images: z.array(uploadImageSchema).min(1, UPLOAD_MESSAGES.none).max(LIMITS.photosPerListing, UPLOAD_MESSAGES.max),
 });

@@ -1,4 +1,4 @@
-/** Maps (issue 27, docs/decisions/024): what GET maps/config answers. */
+/** Maps (docs/decisions/024): what GET maps/config answers. */
 
 /** `[lat, lng]` in degrees. */
 export type MapPoint = [number, number];

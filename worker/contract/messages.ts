@@ -32,7 +32,7 @@ export const messageSchema = z.object({
    */
   safety_notice: z.boolean().default(false),
   /**
-   * Issue 26: which notice the recipient sees (contract/safety `safetyKindOf`: the most serious kind of
+   * Which notice the recipient sees (contract/safety `safetyKindOf`: the most serious kind of
    * the message's reasons that this viewer has not quieted with "This is fine"), or null for no notice.
    * Always null for the sender; the server always sends it, set exactly when safety_notice is true (a
    * client reading a message without it shows the payment notice for safety_notice, as before).
@@ -43,6 +43,13 @@ export const messageSchema = z.object({
    * else): the sender's optimistic bubble is matched to its stored message by it.
    */
   client_key: z.string().nullable().optional(),
+  /**
+   * "text" (also when absent), or "deal": a deal's request card (docs/decisions/026). Its `text` is a readable summary
+   * ("Sublease request: Jan 5 – May 20, 2027") for emails and older clients; `deal_id` names the deal,
+   * whose live state comes from GET deals/{id} and the room's `{type: "deal", deal}` events.
+   */
+  kind: z.enum(["text", "deal"]).optional(),
+  deal_id: z.string().nullable().optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -65,12 +72,12 @@ export type StartConversationInput = z.infer<typeof startConversationSchema>;
 
 export const sendMessageSchema = z.object({
   text: messageTextSchema,
-  /** The spec's client repeats the id from the path; when present it must match. */
+  /** The product's client repeats the id from the path; when present it must match. */
   conversation_id: z.string().max(64).optional(),
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
-/** The spec's Conversation, as one participant sees it, plus the listing it started from. */
+/** A conversation, as one participant sees it, plus the listing it started from. */
 export interface Conversation {
   id: string;
   participant_id: string;

@@ -1,13 +1,13 @@
 /**
- * Who may message whom, and the words of messaging and reports (spec section 8, issue 13): one home
+ * Who may message whom, and the words of messaging and reports (docs/product-rules.md "Who may do what", docs/decisions/015): one home
  * for the rule and its texts, for the worker and the SPA. Zod-free, and apart from policies.ts and
- * constants.ts, which the home page loads: a visitor's first load carries none of it (issue 24).
+ * constants.ts, which the home page loads: a visitor's first load carries none of it (docs/decisions/023).
  */
 import { LIMITS } from "./constants";
 import { canViewListing, isListingOwner, type ListingFacts } from "./policies";
 
 
-/** The spec's texts (section 8, Messaging). */
+/** The product's messaging texts (docs/product-rules.md "Wording"). */
 export const MESSAGING_MESSAGES = {
   signIn: "Please log in to send messages",
   cannotContactOwner: "Unable to contact listing owner",
@@ -46,7 +46,7 @@ export const REPORT_TEXTS = {
   noListing: "This report is not about a listing",
 } as const;
 
-/** What the blocker reads in a conversation with the person they blocked (issue 25, item 3). */
+/** What the blocker reads in a conversation with the person they blocked. */
 export const BLOCK_TEXTS = {
   youBlocked: (name: string) => `You blocked ${name}`,
   /** The 403 of a send by the blocker while the block stands. */
@@ -83,11 +83,11 @@ export type MessagingFacts =
       recipientId: string;
       /** The person written to, or null once their account is deleted (or never existed). */
       recipient: { id: string; firstName?: string } | null;
-      /** Blocks go one way: the blocked cannot write to the blocker (issue 13). */
+      /** Blocks go one way: the blocked cannot write to the blocker (docs/decisions/015). */
       recipientBlockedSender: boolean;
       /**
        * send only: the sender blocked the recipient. While the block stands the blocker does not write
-       * either (issue 25, item 3): they unblock first. Starting (opening) the conversation stays allowed.
+       * either: they unblock first. Starting (opening) the conversation stays allowed.
        */
       senderBlockedRecipient?: boolean;
       /** start only: the listing the conversation is about; undefined when none is named, null when none exists. */
@@ -112,7 +112,7 @@ export interface MessagingRefusal {
 const NOT_AUTHENTICATED: MessagingRefusal = { status: 401, detail: "Not authenticated" };
 
 /**
- * Who may message whom (spec section 8, issue 13), for every way in: null when the act is allowed, else
+ * Who may message whom (docs/product-rules.md "Who may do what"), for every way in: null when the act is allowed, else
  * the first refusal in this order: no account (401); suspended (403 over HTTP; a socket's ticket is
  * just refused, 401); then for a room, not its owner or participant (404). For a message: to oneself
  * (400), to a deleted account (404), to someone the sender blocked (send only, 403: unblock first), to

@@ -1,7 +1,7 @@
 /**
  * The rules about an owner's own listing that only the owner's pages, staff and the worker use: its
  * promotion, the state the profile names, the price check and the edits that send it back to review.
- * Kept apart from policies.ts, which the home page loads (issue 25: its first load stays in budget).
+ * Kept apart from policies.ts, which the home page loads (its first load stays in budget; docs/decisions/023).
  */
 import { isListingOwner, PUBLIC_LISTING, type Actor, type ListingFacts, type Someone } from "./policies";
 
@@ -22,7 +22,7 @@ export function canBuyPromotion(user: Someone, listing: ListingFacts): boolean {
   );
 }
 
-/** Staff promote any approved listing (spec: "Only approved listings can be promoted by an admin"). */
+/** Staff promote any approved listing (docs/product-rules.md "States"). */
 export function canStaffPromoteListing(listing: Pick<ListingFacts, "verification_status">): boolean {
   return listing.verification_status === PUBLIC_LISTING.verification_status;
 }
@@ -60,7 +60,7 @@ export function canConfirmAvailability(listing: Pick<ListingFacts, "status">): b
   return listing.status === "available" || listing.status === "paused";
 }
 
-/** Price check (issue 13): a rent below `belowFraction` of the median of at least `minComparables` similar approved listings. */
+/** Price check (docs/decisions/015): a rent below `belowFraction` of the median of at least `minComparables` similar approved listings. */
 export const PRICE_CHECK = { minComparables: 5, belowFraction: 0.5 } as const;
 
 /**
@@ -74,7 +74,7 @@ export function isRentFarBelow(rent: number, comparables: { count: number; media
 
 /**
  * An approved listing's rent may drop by at most this share of the rent staff last approved without
- * another review (issue 22): a bigger cut is the bait-price pattern (approved at a real rent, then
+ * another review (docs/decisions/015): a bigger cut is the bait-price pattern (approved at a real rent, then
  * lowered to draw deposits). Exactly a quarter is allowed; more is not.
  */
 export const MAX_RENT_DROP_WITHOUT_REVIEW = 0.25;
@@ -95,7 +95,7 @@ export interface ReviewedFacts {
 export type MaterialChange = "title" | "description" | "university" | "unit_type" | "address" | "photos" | "rent_far_below" | "rent_drop";
 
 /**
- * The material changes of an owner's edit of an approved listing (issue 22, docs/decisions/015): the
+ * The material changes of an owner's edit of an approved listing (docs/decisions/015): the
  * title, the description, the university, the unit type, the address and the photos (any added,
  * removed or reordered) always (text is what a bait-and-switch rewrites, so staff read every new
  * word); the rent when it is lowered below the price check's "far below typical" line
@@ -130,4 +130,20 @@ export function editNeedsReview(
   comparables: { count: number; median: number | null } | null,
 ): boolean {
   return materialChanges(before, after, comparables).length > 0;
+}
+
+/**
+ * What the owner reads before taking a promoted listing off the market (Mark taken, Delete): its
+ * promotion stops renewing as Cancel does (api-contract "Promotions"). Null when nothing renews.
+ */
+export function renewalStopNotice(
+  listing: { auto_renew: boolean; stripe_subscription_id: string | null; promotion_end: string | null },
+  action: "taken" | "delete",
+): string | null {
+  if (!listing.auto_renew || !listing.stripe_subscription_id) return null;
+  const end = listing.promotion_end ? new Date(listing.promotion_end) : null;
+  const until = end && !Number.isNaN(end.getTime()) ? ` It stays promoted until ${end.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}.` : "";
+  return action === "taken"
+    ? `Its weekly promotion will stop renewing and you will not be charged again.${until} Marking it available later does not restart the promotion.`
+    : "Its weekly promotion will stop renewing and you will not be charged again. Its billing history stays on your Billing page.";
 }

@@ -1,12 +1,12 @@
 /**
- * The product's rules, one home each (spec section 6), for the worker and the SPA alike: pure
+ * The product's rules, one home each (docs/product-rules.md "Who may do what"), for the worker and the SPA alike: pure
  * functions, no I/O. Routes throw when a rule says no; screens hide or lock what a rule forbids;
  * `db/queries` builds its SQL from the same constants. Changing a rule means editing it here.
  */
 import type { GenderPreference, UnitType } from "./constants";
 
 /**
- * Fair preferences (issue 15, docs/decisions/018): the unit types where the renter shares a living space
+ * Fair preferences (docs/decisions/018): the unit types where the renter shares a living space
  * (kitchen, living room) with others ("other" is most often a room in a house). Any other type (studio, 1x1, 1x2) is a whole
  * unit, open to everyone. migrations/0009_fair_preferences.sql repeats this list.
  */
@@ -46,7 +46,7 @@ export interface ListingFacts {
 }
 
 /**
- * How the user's own pages word their status: "approved" reads as verified there (spec, user side),
+ * How the user's own pages word their status: "approved" reads as verified there (docs/product-rules.md "States"),
  * though only `isIdVerified` unlocks anything.
  */
 export function looksIdVerified(status: string): boolean {
@@ -80,7 +80,7 @@ export function canViewListing(user: Someone, listing: ListingFacts): boolean {
   return isPublicListing(listing) || isListingOwner(user, listing);
 }
 
-/** Owners edit and delete their own listings (spec section 6), whatever their review state. */
+/** Owners edit and delete their own listings, whatever their review state (docs/product-rules.md "Who may do what"). */
 export function canEditListing(user: Someone, listing: Pick<ListingFacts, "user_id">): boolean {
   return isListingOwner(user, listing);
 }

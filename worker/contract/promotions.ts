@@ -4,19 +4,29 @@
  */
 import { z } from "./zod";
 import type { OwnerListing } from "./listings";
+import plan from "./promotion-plan.json";
 
-/** The one plan (spec: 'Weekly Promotion $5/week'). */
+/** Whole dollars without cents ("$5"), otherwise with them ("$5.50"). */
+const dollars = (cents: number) => `$${(cents / 100).toFixed(cents % 100 ? 2 : 0)}`;
+
+/**
+ * The one plan. Its price has one source, promotion-plan.json: the checkout's inline price, the
+ * screens' labels and `npm run deploy` (which refuses a STRIPE_PRICE_ID of another amount) read it.
+ */
 export const PROMOTION_PLAN = {
-  name: "Weekly Promotion",
-  priceLabel: "$5/week",
+  name: plan.name,
   /** Minor units. */
-  amount: 500,
-  currency: "usd",
-  interval: "week",
-  days: 7,
+  amount: plan.amount,
+  currency: plan.currency,
+  interval: plan.interval as "week",
+  days: plan.days,
+  /** "$5" */
+  price: dollars(plan.amount),
+  /** "$5/week" */
+  priceLabel: `${dollars(plan.amount)}/${plan.interval}`,
 } as const;
 
-/** The spec's texts (section 8, Promotion and Billing). */
+/** The product's promotion and billing texts (docs/product-rules.md "Wording"). */
 export const PROMOTION_MESSAGES = {
   noListing: "No listing ID provided",
   signIn: "Please log in to promote a listing",
@@ -57,7 +67,7 @@ export interface CheckoutSessionResponse {
   data: { checkout_url: string; session_id: string };
 }
 
-/** The spec's billing history entry: money in minor units, times in epoch seconds. */
+/** A billing history entry: money in minor units, times in epoch seconds. */
 export interface BillingHistoryEntry {
   id: string;
   amount: number;
@@ -72,7 +82,8 @@ export interface BillingHistoryResponse {
 }
 
 /** GET users/promoted-listings: own listings that are or were promoted, with where each stands. */
-export type PromotedListing = OwnerListing & { promotion_state: PromotionState };
+/** `deleted`: the owner deleted it; its promotion and billing history stay readable (only on those). */
+export type PromotedListing = OwnerListing & { promotion_state: PromotionState; deleted?: true };
 export interface PromotedListingsResponse {
   data: PromotedListing[];
 }

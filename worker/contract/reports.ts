@@ -1,5 +1,5 @@
 /**
- * Reports, blocks and suspension (issue 13, item 3): what a person may report and why, what staff do
+ * Reports, blocks and suspension (docs/decisions/015): what a person may report and why, what staff do
  * with a report, and the texts both sides show.
  */
 import { visibleText, z } from "./zod";

@@ -1,5 +1,5 @@
 /**
- * Scam shield (issue 13): the reasons a message can match, their labels for staff, the texts people
+ * Scam shield (docs/decisions/015): the reasons a message can match, their labels for staff, the texts people
  * see, and the staff Safety queue's answers. The rules themselves are in worker/services/scam-shield.ts.
  */
 import type { Pagination } from "./listings";
@@ -25,7 +25,7 @@ export const SCAM_REASON_LABELS: Record<ScamReason, string> = {
 export const SAFETY_NOTICE = "Never pay before you have seen the place and signed a lease";
 
 /**
- * Issue 26: the recipient's notice has a kind, most serious first. A message matching several reasons
+ * The recipient's notice has a kind (docs/decisions/015), most serious first. A message matching several reasons
  * shows the notice of its most serious kind the recipient has not quieted ("This is fine").
  */
 export const SAFETY_KINDS = ["identity", "link", "payment", "away", "contact"] as const;
@@ -53,8 +53,36 @@ export function safetyKindOf(reasons: readonly ScamReason[], quieted: ReadonlySe
 }
 
 /**
+ * A "This is fine" the viewer gave (decision 015): under the notice of `kind` on one message from
+ * `senderId`, which had `reasons` of that kind.
+ */
+export interface SafetyDismissal {
+  kind: SafetyKind;
+  senderId: string;
+  reasons: readonly ScamReason[];
+}
+
+/** A message's reasons that call for the notice of `kind`. */
+export const reasonsOfKind = (reasons: readonly ScamReason[], kind: SafetyKind) => reasons.filter((r) => SAFETY_KIND_OF_REASON[r] === kind);
+
+/**
+ * The recipient's notice for a message from `senderId` with these reasons, after their "This is fine"s:
+ * a kind is quiet only when a dismissal of that kind on a message of the same sender had every reason of
+ * that kind this one has. So the dismissed message itself is quiet, and so is that sender repeating the
+ * same pattern; a new pattern of the same kind (a mild "Zelle?" dismissed, then "wire the deposit before
+ * you see it", which adds money before a viewing) or a more serious kind shows its notice again.
+ */
+export function noticeKindAfter(reasons: readonly ScamReason[], senderId: string, dismissals: readonly SafetyDismissal[]): SafetyKind | null {
+  const covered = new Set<SafetyKind>();
+  for (const d of dismissals) {
+    if (d.senderId === senderId && reasonsOfKind(reasons, d.kind).every((r) => d.reasons.includes(r))) covered.add(d.kind);
+  }
+  return safetyKindOf(reasons, covered);
+}
+
+/**
  * Stored beside a message's reasons when the scam shield's scored model found them and no rule did
- * (issue 26, decision 015), so staff can tell the two apart. Never a reason: parseScamReasons skips it.
+ * (docs/decisions/015), so staff can tell the two apart. Never a reason: parseScamReasons skips it.
  */
 export const SCORED_FLAG = "scored";
 /** What a message stores: its reasons, and the scored marker when the model found them. */
@@ -106,18 +134,20 @@ export const SAFETY_KIND_LABELS: Record<SafetyKind, string> = {
 export const SAFETY_FEEDBACK_TEXTS = {
   button: "This is fine",
   /** The button's accessible name: what it does. */
-  buttonLabel: "This is fine: stop warnings like this in this conversation",
+  buttonLabel: "This is fine: no warning on this message, nor when this person asks the same again",
   undo: "Undo",
-  undoLabel: "Undo: show warnings like this again",
+  undoLabel: "Undo: show this warning again",
   failed: "Could not save that. Please try again.",
-  /** 403: the caller has no notice of that kind in the conversation (e.g. the sender of the message). */
-  noNotice: "You have no safety notice of this kind in this conversation.",
+  /** 403: the caller has no notice of that kind on that message (e.g. its sender). */
+  noNotice: "You have no safety notice of this kind on this message.",
+  /** 404: no such message in this conversation. */
+  noMessage: "Message not found",
 } as const;
 
 /**
  * What each kind of notice warns about, as said in the thanks after "This is fine": quieting one kind
  * leaves the others (a message asking for ID and a deposit still shows the payment notice), so the
- * thanks names the kind it quieted.
+ * thanks names the kind it quieted, and says it holds for this person asking the same again only.
  */
 export const SAFETY_QUIETED_TOPICS: Record<SafetyKind, string> = {
   identity: "ID requests",
@@ -129,17 +159,18 @@ export const SAFETY_QUIETED_TOPICS: Record<SafetyKind, string> = {
 
 /** The thanks in place of the notice just quieted, per kind. */
 export const SAFETY_CONFIRMED_TEXTS: Record<SafetyKind, string> = Object.fromEntries(
-  SAFETY_KINDS.map((k) => [k, `Thanks. We won't warn you about ${SAFETY_QUIETED_TOPICS[k]} again in this conversation.`]),
+  SAFETY_KINDS.map((k) => [k, `Thanks. We won't warn you about ${SAFETY_QUIETED_TOPICS[k]} like this one from this person again.`]),
 ) as Record<SafetyKind, string>;
 
-/** POST messages/conversations/{id}/safety-feedback. */
-export const safetyFeedbackSchema = z.object({ kind: z.enum(SAFETY_KINDS) });
+/** POST messages/conversations/{id}/safety-feedback: the notice of `kind` under message `message_id`. */
+export const safetyFeedbackSchema = z.object({ kind: z.enum(SAFETY_KINDS), message_id: z.string().trim().min(1).max(64) });
 export type SafetyFeedbackInput = z.infer<typeof safetyFeedbackSchema>;
 
-/** POST (and DELETE .../safety-feedback/{kind}): changed is false when it was already so. */
+/** POST (and DELETE .../safety-feedback/{messageId}/{kind}): changed is false when it was already so. */
 export interface SafetyFeedbackResponse {
   success: true;
   kind: SafetyKind;
+  message_id: string;
   quieted: boolean;
   changed: boolean;
 }
@@ -149,6 +180,8 @@ export interface SafetyFeedbackEntry {
   user_id: string;
   /** "Deleted user" once the account is gone. */
   name: string;
+  /** The message it was given on. */
+  message_id: string;
   kind: SafetyKind;
   kind_label: string;
   created_at: string;
@@ -174,7 +207,7 @@ export interface SafetyFlaggedMessage {
   text: string;
   timestamp: string;
   reasons: ScamReason[];
-  /** Found by the scored model, no rule matched (issue 26): staff read it as a weaker signal. */
+  /** Found by the scored model, no rule matched (docs/decisions/015): staff read it as a weaker signal. */
   scored: boolean;
 }
 
@@ -188,7 +221,7 @@ export interface SafetyQueueItem {
   reason_labels: string[];
   /** The flagged messages, oldest first (at most the newest 20). */
   messages: SafetyFlaggedMessage[];
-  /** Recipients who said "This is fine" (issue 26), oldest first. The item stays in the queue. */
+  /** Recipients who said "This is fine" (docs/decisions/015), oldest first. The item stays in the queue. */
   feedback: SafetyFeedbackEntry[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Saved searches with alerts (issue 15): a student's browse filters, stored as the browse URL's query
+ * Saved searches with alerts (docs/decisions/020): a student's browse filters, stored as the browse URL's query
  * string, and how new matching listings are emailed. Not imported by the home page (the save dialog
  * is a chunk of its own), so zod is fine here.
  */

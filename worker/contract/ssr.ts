@@ -1,5 +1,5 @@
 /**
- * The seam between the worker and the SPA's server renderer (web/app/ssr.tsx, issue 14). The worker
+ * The seam between the worker and the SPA's server renderer (web/app/ssr.tsx, docs/decisions/017). The worker
  * imports the renderer through the `@web/ssr` alias (wrangler.toml, vitest.config.ts) and types it
  * with this interface; the web side implements it, so both are checked against one definition.
  */

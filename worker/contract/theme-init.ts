@@ -1,6 +1,6 @@
 /**
  * `js` on <html> says scripts run: what only works with them (the phone's Filters fold) is styled under
- * it, so without JavaScript every filter shows (issue 24).
+ * it, so without JavaScript every filter shows (docs/decisions/023).
  * The theme applied before first paint, so a dark-mode student never sees a light flash: the stored
  * choice (`darkMode`) wins; without one, the device's setting (same rule as web/lib/theme.tsx). It is
  * inlined into index.html by vite.config.ts (no request on the critical path), and allowed by the

@@ -1,15 +1,15 @@
 import { visibleText } from "./zod";
-import type { IdVerificationStatus, ResponseTime } from "./constants";
+import { LIMITS, type IdVerificationStatus, type ResponseTime } from "./constants";
 
 export interface NotificationSettings {
   email_on_message: boolean;
   email_on_listing_review: boolean;
   email_on_verification_review: boolean;
-  /** Saved-search alerts (issue 15). */
+  /** Saved-search alerts (docs/decisions/020). */
   email_on_saved_search: boolean;
 }
 
-/** The User of the spec, as its owner (and admins) see it. Never a password hash. */
+/** A user as its owner (and admins) see it. Never a password hash. */
 export interface PrivateUser {
   id: string;
   email: string;
@@ -109,11 +109,11 @@ export function containsWebAddress(text: string): boolean {
 export const NAME_MESSAGES = { noWebAddress: "Names can't contain links or web addresses" } as const;
 
 /**
- * A first or last name as a person types it (sign-up, profile): visible text, at most 50 characters,
+ * A first or last name as a person types it (sign-up, profile): visible text, at most `LIMITS.nameMax`,
  * and never a link: names are shown to other students and go into emails we send.
  */
 export const personName = (label: string) =>
   visibleText()
     .min(1, `${label} is required`)
-    .max(50, `${label} must be at most 50 characters`)
+    .max(LIMITS.nameMax, `${label} must be at most ${LIMITS.nameMax} characters`)
     .refine((value) => !containsWebAddress(value), NAME_MESSAGES.noWebAddress);

@@ -1,3 +1,4 @@
+import { LIMITS, megabytes } from "./constants";
 import { visibleText, z } from "./zod";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
@@ -10,7 +11,7 @@ export const uploadDocumentSchema = z.object({
 
 export const submitVerificationSchema = z.object({
   document_type: z.enum(DOCUMENT_TYPES, "Please choose a document type."),
-  notes: visibleText({ multiline: true }).max(1000, "Notes must be at most 1000 characters").nullable().optional(),
+  notes: visibleText({ multiline: true }).max(LIMITS.verificationNotesMax, `Notes must be at most ${LIMITS.verificationNotesMax} characters`).nullable().optional(),
   id_document_url: z.string().min(1, "Please select a document to upload."),
 });
 
@@ -34,7 +35,7 @@ export interface VerificationStatus {
 
 export const VERIFICATION_MESSAGES = {
   invalidType: "Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.",
-  tooLarge: "File size too large. Maximum size is 10MB.",
+  tooLarge: `File size too large. Maximum size is ${megabytes(LIMITS.documentMaxBytes)}.`,
   missing: "Please select a document to upload.",
   pending: "You have a pending verification request",
   alreadyVerified: "You are already verified",

@@ -39,7 +39,7 @@ const EDGES = new RegExp(`^[\\s${KEPT_INVISIBLE}]+|[\\s${KEPT_INVISIBLE}]+$`, "g
  *   and variation selectors that emoji and some scripts need;
  * - then whitespace (and any kept joiner) is trimmed from both ends.
  * So "\0\0\0\0", "\u200b\u200b" or "\u202e \u2066" clean to "" and `.min(1, "Title is required")` answers
- * the spec's own message, and lengths count what is stored.
+ * the product's own message, and lengths count what is stored.
  */
 export function cleanText(value: string, multiline = false): string {
   const controlsHandled = multiline

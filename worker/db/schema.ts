@@ -7,6 +7,14 @@
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  EMAIL_VERIFICATION_STATUSES,
+  ID_VERIFICATION_STATUSES,
+  LISTING_REVIEW_STATUSES,
+  MODERATION_STATUSES,
+  STORED_LISTING_STATUSES,
+  VERIFICATION_REQUEST_STATUSES,
+} from "../contract/constants";
 import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
@@ -21,7 +29,7 @@ export const universities = sqliteTable(
     name: text("name").notNull(),
     abbreviation: text("abbreviation").notNull(),
     state: text("state").notNull(),
-    /** The main campus (IPEDS directory data, migration 0012); null where unknown (issue 15). */
+    /** The main campus (IPEDS directory data, migration 0012); null where unknown (docs/decisions/019). */
     latitude: real("latitude"),
     longitude: real("longitude"),
   },
@@ -44,9 +52,9 @@ export const users = sqliteTable(
     /** Key of the avatar in the public IMAGES bucket. */
     avatarKey: text("avatar_key"),
     /** unverified | verified */
-    emailVerificationStatus: text("email_verification_status").notNull().default("unverified"),
+    emailVerificationStatus: text("email_verification_status", { enum: EMAIL_VERIFICATION_STATUSES }).notNull().default("unverified"),
     /** unverified | pending | approved | verified | rejected */
-    idVerificationStatus: text("id_verification_status").notNull().default("unverified"),
+    idVerificationStatus: text("id_verification_status", { enum: ID_VERIFICATION_STATUSES }).notNull().default("unverified"),
     preferredUniversityId: integer("preferred_university_id").references(() => universities.id),
     preferredTerm: text("preferred_term"),
     emailOnMessage: integer("email_on_message", { mode: "boolean" }).notNull().default(true),
@@ -54,7 +62,7 @@ export const users = sqliteTable(
     emailOnVerificationReview: integer("email_on_verification_review", { mode: "boolean" })
       .notNull()
       .default(true),
-    /** Saved-search alerts (issue 15): off stops every alert email whatever each search says. */
+    /** Saved-search alerts (docs/decisions/020): off stops every alert email whatever each search says. */
     emailOnSavedSearch: integer("email_on_saved_search", { mode: "boolean" }).notNull().default(true),
     /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
     suspendedAt: text("suspended_at"),
@@ -63,6 +71,14 @@ export const users = sqliteTable(
      * it, so access tokens issued before it stop working at once (not 15 minutes later).
      */
     tokenVersion: integer("token_version").notNull().default(0),
+    /**
+     * The legal name: first and last name as they stood when the identity was verified (what a deal's
+     * agreement names and signing compares). Set by the database on every path that makes a user
+     * `verified` (triggers in migration 0025; docs/decisions/026); a rename afterwards goes back to review.
+     */
+    legalFirstName: text("legal_first_name"),
+    legalLastName: text("legal_last_name"),
+    legalNameAt: text("legal_name_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -99,7 +115,8 @@ export const emailCodes = sqliteTable(
 /**
  * Failed sign-ins and failed code checks (services/auth-throttle.ts, decision 010): per account and
  * address in one-minute windows, and per account in UTC-day windows (with the back-off's clock). The
- * key is a SHA-256 of action, email (and address), so this table holds no addresses.
+ * key is a SHA-256 of action, email (and address), so this table holds no addresses. The geocoder's
+ * daily call counts (per user and in all, services/geo.ts) are day windows here too.
  */
 export const authThrottle = sqliteTable(
   "auth_throttle",
@@ -112,6 +129,41 @@ export const authThrottle = sqliteTable(
     lastFailureAt: integer("last_failure_at"),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("auth_throttle_window_idx").on(t.windowStart)],
+);
+
+/**
+ * Addresses (a SHA-256 of the throttling key, IPv6 by /64) from which an account proved itself with its
+ * password or an emailed code (services/auth-throttle.ts, decision 010): there the owner's budgets are
+ * their own, which guessers elsewhere cannot spend. Forgotten 90 days after the last proof (cron).
+ */
+export const knownAddresses = sqliteTable(
+  "known_addresses",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addressHash: text("address_hash").notNull(),
+    /** Epoch milliseconds of the last proof from there. */
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] }), index("known_addresses_seen_idx").on(t.lastSeenAt)],
+);
+
+/**
+ * Coordinates of Google places this server resolved (services/geo.ts, decision 019), read for at most
+ * 30 days after `fetched_at` (Google's terms) and deleted by the cron after that.
+ */
+export const placeCache = sqliteTable(
+  "place_cache",
+  {
+    placeId: text("place_id").primaryKey(),
+    description: text("description").notNull(),
+    latitude: real("latitude").notNull(),
+    longitude: real("longitude").notNull(),
+    /** Epoch milliseconds of the Place Details answer. */
+    fetchedAt: integer("fetched_at").notNull(),
+  },
+  (t) => [index("place_cache_fetched_idx").on(t.fetchedAt)],
 );
 
 /**
@@ -189,10 +241,16 @@ export const listings = sqliteTable(
     /** studio | 1x1 | 1x2 | 2x1 | 2x2 | 3x1 | 3x2 | 3x3 | 4x2 | 4x3 | 4x4 | other */
     unitType: text("unit_type").notNull(),
     address: text("address").notNull(),
+    /**
+     * The address as the public reads and searches it (contract/address.ts publicAddress, decision 024):
+     * street and area, no house number or unit. Written with the address; NULL only on rows from before
+     * migration 0026 until the worker's backfill reaches them (reads compute it meanwhile).
+     */
+    addressPublic: text("address_public"),
     monthlyRent: integer("monthly_rent").notNull(),
     /** fall | spring | summer */
     leaseTerm: text("lease_term").notNull(),
-    /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings from before issue 15). */
+    /** The exact stay offered, `YYYY-MM-DD` each (both or neither; null on listings made before dates existed; docs/decisions/021). */
     availableFrom: text("available_from"),
     availableTo: text("available_to"),
     /**
@@ -218,18 +276,18 @@ export const listings = sqliteTable(
     /** no_preference | male_preferred | female_preferred */
     genderPreference: text("gender_preference").notNull().default("no_preference"),
     /** pending | approved | rejected */
-    verificationStatus: text("verification_status").notNull().default("pending"),
+    verificationStatus: text("verification_status", { enum: LISTING_REVIEW_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     /**
      * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
      * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
      */
-    status: text("status").notNull().default("available"),
+    status: text("status", { enum: STORED_LISTING_STATUSES }).notNull().default("available"),
     /**
      * Staff's state, which only staff change: visible | hidden | suspended (the owner's account is
      * suspended; lifting the suspension makes these visible again). Anything but visible is public to nobody.
      */
-    moderationStatus: text("moderation_status").notNull().default("visible"),
+    moderationStatus: text("moderation_status", { enum: MODERATION_STATUSES }).notNull().default("visible"),
     /** When the owner last said the place is still available (creation counts); drives the freshness check. */
     availabilityConfirmedAt: text("availability_confirmed_at"),
     /** When the owner was last emailed "Is {title} still available?" (at most every 14 days). */
@@ -250,7 +308,7 @@ export const listings = sqliteTable(
     promotionVersion: integer("promotion_version").notNull().default(0),
     /**
      * The version staff review: bumped by every owner or staff edit and every review decision; a
-     * review names the revision it saw and is refused (409) when it moved (issue 22, decision 015).
+     * review names the revision it saw and is refused (409) when it moved (docs/decisions/015).
      */
     revision: integer("revision").notNull().default(0),
     /** The rent staff last approved (null: never approved); an owner's cut of more than a quarter from it goes back to review. */
@@ -278,7 +336,7 @@ export const listings = sqliteTable(
       t.createdAt,
       t.id,
     ),
-    // A term with the stay needed (issue 15), any university: the dates are checked along this walk,
+    // A term with the stay needed (docs/decisions/021), any university: the dates are checked along this walk,
     // where most rows of the term match (the newest index would check every term's rows).
     index("listings_browse_term_newest_idx").on(t.leaseTerm, t.verificationStatus, t.status, t.createdAt, t.id),
     index("listings_browse_university_price_idx").on(
@@ -288,10 +346,10 @@ export const listings = sqliteTable(
       t.monthlyRent,
       t.id,
     ),
-    // Closest to campus first, and "within N miles" (issue 15).
+    // Closest to campus first, and "within N miles" (docs/decisions/019).
     index("listings_browse_distance_idx").on(t.verificationStatus, t.status, t.distanceKey, t.id),
     index("listings_browse_university_distance_idx").on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id),
-    // A stay needed (issue 15, docs/decisions/021): listings in one cell (the months of their dates),
+    // A stay needed (docs/decisions/021): listings in one cell (the months of their dates),
     // in each sort's order; browse merges the cells that can cover the stay. Stays longer than
     // STAY_CELL_SPAN months are few: their own small indexes.
     index(BROWSE_INDEX.stay.newest).on(t.availableFromMonth, t.availableToMonth, t.verificationStatus, t.status, t.createdAt, t.id),
@@ -366,8 +424,7 @@ export const verificationRequests = sqliteTable(
     /** Key in the private ID_DOCUMENTS bucket; never a public URL. */
     documentKey: text("document_key"),
     notes: text("notes"),
-    /** pending | approved | rejected */
-    status: text("status").notNull().default("pending"),
+    status: text("status", { enum: VERIFICATION_REQUEST_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     submittedAt: createdAt(),
     reviewedAt: text("reviewed_at"),
@@ -443,6 +500,10 @@ export const messages = sqliteTable(
      * storing a second one. Honoured for IDEMPOTENCY_WINDOW_MS; a reuse after that clears it here first.
      */
     clientKey: text("client_key"),
+    /** text | deal (a deal's request card: its text is a readable summary; never scored by the scam shield) */
+    kind: text("kind").notNull().default("text"),
+    /** The deal a `deal` message shows. */
+    dealId: text("deal_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -457,9 +518,10 @@ export const messages = sqliteTable(
 );
 
 /**
- * Issue 26: a recipient said "This is fine" about one kind of safety notice in one conversation: their
- * view of it has no notice of that kind any more. One row per conversation, user and kind (idempotent);
- * staff read them beside the reasons in the Safety queue.
+ * A recipient said "This is fine" under the notice of one kind on one message (decision 015): their view
+ * has no notice of that kind on that message, nor on the same sender's messages whose reasons of that
+ * kind the dismissed one had too (a new reason shows again). One row per conversation, user, message and
+ * kind (idempotent); staff read them beside the reasons in the Safety queue. Migration 0023.
  */
 export const safetyFeedback = sqliteTable(
   "safety_feedback",
@@ -470,11 +532,14 @@ export const safetyFeedback = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
     /** contract/safety SAFETY_KINDS */
     kind: text("kind").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.userId, t.kind] })],
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId, t.messageId, t.kind] })],
 );
 
 export const feedback = sqliteTable(
@@ -573,7 +638,7 @@ export const devEmails = sqliteTable(
 /**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
  * the period only moves forward and `ended` never goes back. The listing's promotion columns are
- * derived from it by services/promotions.ts.
+ * derived from it by services/promotions/record.ts.
  */
 export const stripeSubscriptions = sqliteTable(
   "stripe_subscriptions",
@@ -611,15 +676,16 @@ export const stripeEvents = sqliteTable("stripe_events", {
   createdAt: createdAt(),
 });
 
-/** Paid invoices of a listing's promotion: money in minor units, times in epoch seconds. */
+/**
+ * Paid invoices of a listing's promotion: money in minor units, times in epoch seconds. They outlive
+ * the listing (no foreign key: its owner still reads them on /billing after deleting it).
+ */
 export const billingHistory = sqliteTable(
   "billing_history",
   {
     /** The invoice id. */
     id: text("id").primaryKey(),
-    listingId: text("listing_id")
-      .notNull()
-      .references(() => listings.id, { onDelete: "cascade" }),
+    listingId: text("listing_id").notNull(),
     subscriptionId: text("subscription_id"),
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
@@ -629,6 +695,24 @@ export const billingHistory = sqliteTable(
     status: text("status").notNull(),
   },
   (t) => [index("billing_history_listing_idx").on(t.listingId, t.created)],
+);
+
+/**
+ * A promoted listing its owner deleted: what users/promoted-listings shows of it (`deleted: true`) and
+ * whose it was, so billing-history keeps answering its owner. Goes with the account.
+ */
+export const deletedPromotedListings = sqliteTable(
+  "deleted_promoted_listings",
+  {
+    listingId: text("listing_id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** JSON: the PromotedListing as it stood when deleted (photos dropped: their files are gone). */
+    listing: text("listing").notNull(),
+    deletedAt: text("deleted_at").notNull(),
+  },
+  (t) => [index("deleted_promoted_listings_user_idx").on(t.userId, t.deletedAt)],
 );
 
 /** Checkout sessions started by owners (Stripe's, or the development test checkout's). */
@@ -660,7 +744,7 @@ export const checkoutSessions = sqliteTable(
 );
 
 /**
- * A student's saved browse search (issue 15): its filters, and how its alerts go out. A newly
+ * A student's saved browse search (docs/decisions/020): its filters, and how its alerts go out. A newly
  * approved listing that matches is recorded as a hit; hits go out by email (instant: as soon as the
  * search's daily allowance permits; daily: one digest), at most one email per search per day.
  */
@@ -714,4 +798,147 @@ export const savedSearchHits = sqliteTable(
     index("saved_search_hits_pending_idx").on(t.emailedAt, t.searchId),
     index("saved_search_hits_listing_idx").on(t.listingId),
   ],
+);
+
+/**
+ * A deal (docs/decisions/026): one renter, one listing, one stay. `status` moves only through one
+ * compare-and-set on `version` (services/deals). requested -> accepted -> signed -> (payments: paid ->
+ * moved_in -> released); exits declined, cancelled, expired (and refunded, disputed with payments).
+ * Rent, fee, address and unit facts are the snapshot taken at acceptance (the request's values before).
+ */
+export const deals = sqliteTable(
+  "deals",
+  {
+    id: text("id").primaryKey(),
+    /** Null once the listing is deleted (its open deals were cancelled first). */
+    listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    renterId: text("renter_id").notNull(),
+    listerId: text("lister_id").notNull(),
+    conversationId: text("conversation_id"),
+    /** Calendar dates YYYY-MM-DD in the university's time zone (`timeZone`); move_out is the day the stay ends. */
+    moveIn: text("move_in").notNull(),
+    moveOut: text("move_out").notNull(),
+    timeZone: text("time_zone").notNull(),
+    status: text("status").notNull().default("requested"),
+    statusReason: text("status_reason"),
+    /** The compare-and-set version: every write of this row is `WHERE id = ? AND version = ?` and bumps it. */
+    version: integer("version").notNull().default(0),
+    /** When the deal expires if nothing happens (request: +72 h; accepted or signed: move-in's midnight); null when it cannot. */
+    expiresAt: text("expires_at"),
+    listingTitle: text("listing_title").notNull(),
+    monthlyRent: integer("monthly_rent").notNull(),
+    feePercent: real("fee_percent"),
+    /** The full address, copied at acceptance (null before). */
+    address: text("address"),
+    unitType: text("unit_type"),
+    parking: integer("parking", { mode: "boolean" }),
+    allowPets: integer("allow_pets", { mode: "boolean" }),
+    /** none | not_needed | requested | granted | declined */
+    landlordConsent: text("landlord_consent").notNull().default("none"),
+    landlordName: text("landlord_name"),
+    landlordEmail: text("landlord_email"),
+    landlordReason: text("landlord_reason"),
+    /** The newest agreement version (0: none yet). */
+    agreementVersion: integer("agreement_version").notNull().default(0),
+    renterSignedAt: text("renter_signed_at"),
+    listerSignedAt: text("lister_signed_at"),
+    /** The signed PDF in the private bucket (immutable key) and its SHA-256. */
+    pdfKey: text("pdf_key"),
+    pdfSha256: text("pdf_sha256"),
+    idempotencyKey: text("idempotency_key"),
+    acceptedAt: text("accepted_at"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("deals_renter_key_unique").on(t.renterId, t.idempotencyKey),
+    // One open deal per renter, listing and stay, even for two requests at once.
+    uniqueIndex("deals_open_stay_unique").on(t.renterId, t.listingId, t.moveIn, t.moveOut).where(sql`status IN ('requested', 'accepted', 'signed')`),
+    index("deals_listing_idx").on(t.listingId, t.status, t.moveIn),
+    index("deals_renter_idx").on(t.renterId, t.createdAt, t.id),
+    index("deals_lister_idx").on(t.listerId, t.createdAt, t.id),
+    index("deals_status_idx").on(t.status, t.createdAt, t.id),
+    index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+  ],
+);
+
+/** Each version of a deal's agreement text, as both parties read it, with its SHA-256. */
+export const dealAgreements = sqliteTable(
+  "deal_agreements",
+  {
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** The template it was filled from (agreement-template-v1 ...). */
+    template: text("template").notNull(),
+    text: text("text").notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.dealId, t.version] })],
+);
+
+/** What happened to a deal, append-only (a trigger refuses updates): time, address, user agent, document hash. */
+export const dealEvents = sqliteTable(
+  "deal_events",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** Null for the landlord and the system. */
+    actorId: text("actor_id"),
+    /** renter | lister | landlord | staff | system */
+    actorRole: text("actor_role").notNull(),
+    at: text("at").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    agreementVersion: integer("agreement_version"),
+    documentSha256: text("document_sha256"),
+    details: text("details"),
+  },
+  (t) => [index("deal_events_deal_idx").on(t.dealId, t.at, t.id)],
+);
+
+/** The 6-digit codes that confirm a signature (only a hash is kept). */
+export const dealSignCodes = sqliteTable(
+  "deal_sign_codes",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: text("expires_at").notNull(),
+    consumedAt: text("consumed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("deal_sign_codes_party_idx").on(t.dealId, t.userId, t.createdAt)],
+);
+
+/** The landlord's consent links: only the token's SHA-256 is kept; single use, expiring. */
+export const landlordConsentLinks = sqliteTable(
+  "landlord_consent_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    landlordName: text("landlord_name").notNull(),
+    landlordEmail: text("landlord_email").notNull(),
+    reason: text("reason"),
+    tenantAddress: text("tenant_address"),
+    expiresAt: text("expires_at").notNull(),
+    /** Answered, or replaced by a newer link or a "not needed": the link answers 410 after it. */
+    usedAt: text("used_at"),
+    /** granted | declined | superseded */
+    decision: text("decision"),
+    decisionReason: text("decision_reason"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("landlord_consent_links_deal_idx").on(t.dealId, t.createdAt)],
 );

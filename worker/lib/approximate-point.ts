@@ -1,5 +1,5 @@
 /**
- * The approximate point a listing shows the public on a map (issue 27, docs/decisions/024): never the
+ * The approximate point a listing shows the public on a map (docs/decisions/024): never the
  * place's own coordinates (decision 019), but a point within APPROX_RADIUS_M of them, the same on
  * every read. The place is snapped to the centre of its cell of a grid of about 200 m (so listings in
  * one block share a cell and nothing finer than the cell leaks), then moved by a fixed 15-45 m in a

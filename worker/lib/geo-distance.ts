@@ -1,5 +1,5 @@
 /**
- * Distance to campus (issue 15): the one place the formula lives. Computed when a listing is written
+ * Distance to campus (docs/decisions/019): the one place the formula lives. Computed when a listing is written
  * and stored in `listings.distance_miles` (D1 has no trigonometry, and a stored number is sortable
  * by index: docs/decisions/019).
  */

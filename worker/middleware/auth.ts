@@ -28,7 +28,7 @@ export async function userOfAccessToken(c: Context<AppContext>) {
 export async function requireUser(c: Context<AppContext>) {
   const user = await userOfAccessToken(c);
   if (!user) throw unauthorized("Not authenticated");
-  // A suspended account's access tokens stop working at once (issue 13).
+  // A suspended account's access tokens stop working at once (docs/decisions/015).
   if (user.suspendedAt) throw apiError(403, { detail: REPORT_TEXTS.suspended, code: "account_suspended" });
   return user;
 }

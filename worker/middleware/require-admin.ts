@@ -11,19 +11,23 @@ import { bearerToken } from "./auth";
 const AUDIENCE = "campusnest-admin";
 export const ADMIN_TOKEN_TTL_SECONDS = 2 * 60 * 60;
 const SESSION_EXPIRED = "Session expired. Please log in again.";
+export const TOKEN_IN_URL = "Send the staff token as an Authorization: Bearer header; a token in the URL is refused.";
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-export async function signAdminToken(secret: string): Promise<string> {
-  return new SignJWT({ typ: "admin" })
+/** A new staff session: its token, and its audit actor (`admin:{jti}`), the same as every later action's. */
+export async function signAdminToken(secret: string): Promise<{ token: string; actor: string }> {
+  const jti = newId(12);
+  const token = await new SignJWT({ typ: "admin" })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject("admin")
-    .setJti(newId(12))
+    .setJti(jti)
     .setIssuer("campusnest")
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ADMIN_TOKEN_TTL_SECONDS}s`)
     .sign(key(secret));
+  return { token, actor: `admin:${jti}` };
 }
 
 interface AdminSession {
@@ -33,9 +37,10 @@ interface AdminSession {
 }
 
 async function verifyAdminToken(c: Context<AppContext>): Promise<AdminSession> {
-  // The panel sends a bearer header (kept out of URLs and request logs); `?token=` stays accepted
-  // for clients that follow the spec literally.
-  const token = bearerToken(c) || c.req.query("token");
+  // A bearer header only: a token in the URL reaches request logs and browser history, so `?token=`
+  // is refused even beside a good header (decision 009).
+  if (c.req.query("token") !== undefined) throw unauthorized(TOKEN_IN_URL);
+  const token = bearerToken(c);
   if (!token) throw unauthorized(SESSION_EXPIRED);
   let session: AdminSession;
   try {

@@ -6,7 +6,7 @@ import { edgeCached } from "../services/edge-cache";
 import { renderedPage, type AppFetch } from "../services/pages";
 
 /**
- * The pages the worker renders (issue 14): the home page (browse, filters from the query string)
+ * The pages the worker renders (docs/decisions/017): the home page (browse, filters from the query string)
  * and a listing. Their data is read through the app itself, so it is the API's own answer.
  */
 export function pageRoutes(app: Hono<AppContext>) {

@@ -53,7 +53,7 @@ export async function deleteItem(db: Db, env: Env, actor: string, table: (typeof
     }
     case "listings": {
       if (!(await findListing(db, id))) throw missing();
-      await deleteListing(db, env, id);
+      await deleteListing(db, env, id, "staff");
       break;
     }
     case "verification_requests": {

@@ -7,13 +7,15 @@ import type { AppContext } from "../lib/context";
  * fallback in wrangler.toml), so deep links work. Hashed build files are cached forever.
  *
  * An address that is neither a file nor one of the app's pages (`/nonsense`) still gets the app's
- * shell, which shows the not-found page, but with status 404 (issue 25, item 12), as a missing
+ * shell, which shows the not-found page, but with status 404, as a missing
  * listing already has.
  */
 export async function serveAsset(c: Context<AppContext>) {
+  const pathname = new URL(c.req.url).pathname;
+  // Source maps carry the whole SPA's source, the staff panel's too: never served (decision 022).
+  if (/\.map$/i.test(pathname)) return c.json({ detail: "Not found" }, 404);
   const res = await c.env.ASSETS.fetch(c.req.raw);
   const headers = new Headers(res.headers);
-  const pathname = new URL(c.req.url).pathname;
   if (pathname.startsWith("/assets/") && res.ok) {
     headers.set("Cache-Control", "public, max-age=31536000, immutable");
   }

@@ -13,11 +13,10 @@ import { bumpTokenVersion, findUserByEmail, findUserByGoogleSub, insertUser, nor
 import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests, unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { countAttempt, forgiveAttempt } from "./auth-throttle";
-import { sendEmail } from "./email";
+import { countAttempt, forgiveAttempt, rememberAddress } from "./auth-throttle";
 import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-codes";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
-import { passwordResetEmail, signInCodeEmail, verificationCodeEmail } from "./email-templates";
+import { delivered, notify } from "./notify";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { startSession } from "./sessions";
 import { checkUniversity } from "./universities";
@@ -32,8 +31,9 @@ const EMAIL_TAKEN = "An account with this email already exists";
 export async function register(db: Db, env: Env, config: Config, body: RegisterInput, address: string): Promise<string> {
   await checkUniversity(db, body.university_id);
   if (await findUserByEmail(db, body.email)) throw conflict(EMAIL_TAKEN);
-  // An address deleted and registered again and again must not become a way to flood an inbox.
-  const wait = await nextCodeWait(db, body.email, "verify_email", address);
+  // An address deleted and registered again and again must not become a way to flood an inbox. The
+  // registering address set the password, so it is the new account's first known address (decision 010).
+  const wait = await nextCodeWait(db, body.email, "verify_email", address, Date.now(), true);
   if (wait) throw tooManyRequests(wait.seconds, wait.detail);
   const id = newId();
   try {
@@ -45,7 +45,7 @@ export async function register(db: Db, env: Env, config: Config, body: RegisterI
       lastName: body.last_name,
       phone: body.phone || null,
       universityId: body.university_id ?? null,
-      // A new student browses their own university first (issue 12).
+      // A new student browses their own university first.
       preferredUniversityId: body.university_id ?? null,
     });
   } catch (err) {
@@ -53,29 +53,29 @@ export async function register(db: Db, env: Env, config: Config, body: RegisterI
     if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
     throw err;
   }
+  await rememberAddress(db, id, address);
   // The account exists now; if a parallel request took the last code of the day, a resend later mails one.
   const issued = await issueCode(db, config.jwtSecret, body.email, "verify_email", address);
-  if ("code" in issued) await sendEmail(db, env, config, verificationCodeEmail(body.email, body.first_name, issued.code));
+  if ("code" in issued) delivered(await notify({ db, env, config }, { address: body.email, firstName: body.first_name }, { kind: "verification_code", code: issued.code }));
   return id;
 }
 
-/** Sends a code at `address`'s request when the account exists (and, for verification, is unverified); 429 within the cooldown or over a daily cap. */
+/**
+ * Mails a code at `address`'s request when the account exists (and, for verification, is unverified);
+ * 429 within the cooldown or over a daily cap. The answer is the same, throttles included, whether or
+ * not the account exists (no enumeration, decision 022): the code is counted for every request and
+ * only mailed where it can be used (nobody learns one that is not).
+ */
 export async function sendCode(db: Db, env: Env, config: Config, email: string, purpose: CodePurpose, address: string, { quietCooldown = false } = {}) {
   const user = await findUserByEmail(db, email);
-  if (!user) return;
-  if (purpose === "verify_email" && user.emailVerificationStatus === "verified") return;
   const issued = await issueCode(db, config.jwtSecret, email, purpose, address);
   if ("wait" in issued) {
     if (quietCooldown) return;
     throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
   }
-  const message =
-    purpose === "verify_email"
-      ? verificationCodeEmail(email, user.firstName, issued.code)
-      : purpose === "reset_password"
-        ? passwordResetEmail(email, user.firstName, issued.code)
-        : signInCodeEmail(email, issued.code);
-  await sendEmail(db, env, config, message);
+  if (!user || (purpose === "verify_email" && user.emailVerificationStatus === "verified")) return;
+  const kind = purpose === "verify_email" ? "verification_code" : purpose === "reset_password" ? "password_reset_code" : "sign_in_code";
+  delivered(await notify({ db, env, config }, { address: email, firstName: user.firstName }, { kind, code: issued.code }));
 }
 
 /** The account whose emailed code this is (the code is used up), or 400. */
@@ -84,6 +84,7 @@ async function userByCode(db: Db, config: Config, email: string, purpose: CodePu
   const user = await findUserByEmail(db, email);
   if (!user || !(await consumeCode(db, config.jwtSecret, email, purpose, code, address))) throw badRequest(INVALID_CODE);
   await forgiveAttempt(db, attempt);
+  await rememberAddress(db, user.id, address);
   return user;
 }
 
@@ -102,6 +103,7 @@ export async function signIn(db: Db, env: Env, config: Config, email: string, pa
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect email or password");
   await forgiveAttempt(db, attempt);
+  await rememberAddress(db, user.id, address);
   if (user.emailVerificationStatus !== "verified") {
     await sendCode(db, env, config, email, "verify_email", address, { quietCooldown: true });
     throw apiError(403, { detail: "Please verify your email first. We sent a 6-digit code to your inbox.", code: "email_not_verified" });
@@ -252,5 +254,6 @@ export async function googleLink(
   const valid = await verifyPassword(proof.password ?? "", user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !valid) throw unauthorized("Incorrect password");
   await forgiveAttempt(db, attempt);
+  await rememberAddress(db, user.id, address);
   return linkGoogle(db, config, user, claims.sub);
 }

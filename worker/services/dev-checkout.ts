@@ -13,7 +13,8 @@ import { PROMOTION_PLAN } from "../contract/promotions";
 import { newId } from "../lib/ids";
 import { notFound, conflict } from "../lib/errors";
 import { isoNow } from "../lib/time";
-import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "./payments";
+import { testCheckoutCompleted, testInvoice, type TestSubscription } from "./promotions/events";
+import { signWebhookPayload } from "./stripe/webhook";
 import { receiveWebhook } from "./promotions";
 
 const escapeHtml = (s: string) =>
@@ -54,7 +55,7 @@ ${session.completedAt ? `<p class="note">This checkout is already paid.</p>` : "
 </main></body></html>`;
 }
 
-// The body's side padding keeps the card off the screen's edges on a phone (issue 25, item 15).
+// The body's side padding keeps the card off the screen's edges on a phone.
 export const TEST_CHECKOUT_CSS = `body{margin:0;padding:0 16px;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f7f9;color:#14171c}
 .card{max-width:440px;margin:48px auto;background:#fff;border:1px solid #dde1e7;border-radius:12px;padding:28px}
 h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4ce;color:#5c4400;border-radius:6px;padding:2px 8px;font-size:13px;margin:0}
@@ -94,6 +95,8 @@ export async function playRenewal(db: Db, env: Env, config: Config, listingId: s
   const live = await liveSubscriptionsOfListing(db, listingId);
   const current = live.sort((a, b) => (b.createdAt > a.createdAt ? 1 : -1))[0];
   if (!current) throw conflict("This listing has no promotion subscription");
+  // As Stripe: a subscription told not to renew (Cancel, or the listing taken, hidden, paused, deleted) gets no renewal invoice.
+  if (current.cancelAtPeriodEnd && outcome === "paid") throw conflict("This promotion does not renew: it was cancelled");
   const record = (await findSubscription(db, current.id))!;
   const now = Math.floor(Date.now() / 1000);
   const periodStart = record.currentPeriodEnd ? Math.floor(Date.parse(record.currentPeriodEnd) / 1000) : now;

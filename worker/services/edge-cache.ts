@@ -14,8 +14,8 @@
  * - Generation: every entry is stored with the listings generation it was produced at (one row of
  *   `cache_generation`). Each request reads the current generation (one primary-key read, in the
  *   request's D1 session, so the answer is built from data at least that new) and never serves an
- *   entry of an older one, fresh or stale: every data center, every browse page, at once (issue 22:
- *   writes visible within seconds, not 90 s).
+ *   entry of an older one, fresh or stale: every data center, every browse page, at once (writes
+ *   visible within seconds, not 90 s; docs/decisions/016).
  * - Purge: every listing write calls `purgeListingCache(ids)` right after it: it bumps the generation
  *   (the one place that does) and drops the detail API key and `/listing/{id}` in this data center
  *   (they would be refused anyway: it frees them early).

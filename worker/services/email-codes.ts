@@ -5,7 +5,9 @@
  *   live code of the email and purpose (consuming only the one it matched), so a code someone else
  *   requests for the owner's email never voids the one the owner is about to type;
  * - sending: one per 60 s per email, purpose and requesting address, 5 a day per email and requesting
- *   address, and 30 a day per email whoever asks (the inbox-flood ceiling);
+ *   address, and 30 a day per email from addresses the account never proved itself from (the
+ *   inbox-flood ceiling); a known address (services/auth-throttle) has only its own 5, which nobody
+ *   elsewhere can spend, so the owner there always gets a code;
  * - checking: 5 wrong tries per client address at the live codes of an email and purpose (guesses from
  *   elsewhere never spend the owner's tries, and never void a code); and per email a day, at most 200
  *   code comparisons from any address (a guess compared with 3 live codes counts 3). Past that, an
@@ -20,6 +22,7 @@ import { codeSendCounts, countCodeTry, deleteCodesExpiredBefore, insertCodeWithi
 import { sha256Hex, timingSafeEqualText } from "../lib/encoding";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
+import { isKnownAddressOf } from "./auth-throttle";
 
 export type CodePurpose = "verify_email" | "reset_password" | "sign_in";
 
@@ -62,12 +65,21 @@ const waitUntil = (oldest: string, now: number) => Math.max(1, Math.ceil((Date.p
 /**
  * When the next code may be mailed to this email at this address's request: 60 s after the address's
  * last one for the same purpose, at most `TIMINGS.emailCodesPerDayPerAddress` (any purpose) a day for
- * the address and `TIMINGS.emailCodesPerDay` a day for the email. `address` is the throttling key.
+ * the address and, unless the address is known (`knownRequester`; looked up when not given),
+ * `TIMINGS.emailCodesPerDay` a day for the email. `address` is the throttling key.
  */
-export async function nextCodeWait(db: Db, email: string, purpose: CodePurpose, address: string, now = Date.now()): Promise<CodeWait | null> {
+export async function nextCodeWait(
+  db: Db,
+  email: string,
+  purpose: CodePurpose,
+  address: string,
+  now = Date.now(),
+  knownRequester?: boolean,
+): Promise<CodeWait | null> {
   const requester = await addressHashOf(address);
+  const known = knownRequester ?? (await isKnownAddressOf(db, email, address, now));
   const { last, fromAddress, today } = await codeSendCounts(db, email, purpose, requester, isoNow(now - DAY_MS));
-  if (today && today.n >= TIMINGS.emailCodesPerDay && today.oldest) {
+  if (!known && today && today.n >= TIMINGS.emailCodesPerDay && today.oldest) {
     return { seconds: waitUntil(today.oldest, now), detail: "Too many codes were sent to this email today. Please try again tomorrow." };
   }
   if (fromAddress && fromAddress.n >= TIMINGS.emailCodesPerDayPerAddress && fromAddress.oldest) {
@@ -99,6 +111,7 @@ export async function issueCode(
   const code = randomCode();
   const codeHash = await hashCode(secret, email, purpose, code);
   const requester = await addressHashOf(address);
+  const knownRequester = await isKnownAddressOf(db, email, address, now);
   const inserted = await insertCodeWithinLimits(
     db,
     { id: newId(), email, purpose, codeHash, requesterHash: requester, expiresAt: isoNow(now + TIMINGS.emailCodeTtlMs), createdAt: isoNow(now) },
@@ -107,10 +120,11 @@ export async function issueCode(
       perEmail: TIMINGS.emailCodesPerDay,
       perEmailAndAddress: TIMINGS.emailCodesPerDayPerAddress,
       lastAllowedBefore: isoNow(now - TIMINGS.emailCodeResendMs),
+      knownRequester,
     },
   );
   if (inserted) return { code };
-  const wait = await nextCodeWait(db, email, purpose, address, now);
+  const wait = await nextCodeWait(db, email, purpose, address, now, knownRequester);
   return { wait: wait ?? { seconds: Math.ceil(TIMINGS.emailCodeResendMs / 1000), detail: "Please wait before requesting a new code." } };
 }
 

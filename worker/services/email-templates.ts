@@ -84,7 +84,7 @@ export function passwordResetEmail(to: string, firstName: string, code: string):
   });
 }
 
-/** Sign-in by emailed code (issue 22: the way in when password sign-in is throttled, or to link Google). */
+/** Sign-in by emailed code (the way in when password sign-in is throttled, or to link Google). */
 export function signInCodeEmail(to: string, code: string): EmailMessage {
   return render({
     to,
@@ -169,7 +169,7 @@ export function promotionDuplicateRefundedEmail(to: string, firstName: string, t
   });
 }
 
-/** Fresh listings (issue 13): every 14 days, one question with two one-click links (valid 7 days, no sign-in). */
+/** Fresh listings: every 14 days, one question with two one-click links (valid 7 days, no sign-in). */
 export function stillAvailableEmail(to: string, firstName: string, title: string, availableUrl: string, takenUrl: string): EmailMessage {
   return render({
     to,
@@ -187,14 +187,15 @@ export function stillAvailableEmail(to: string, firstName: string, title: string
 }
 
 /**
- * A saved search's alert (issue 15): the new listings that match (title, rent, link), a link that
+ * A saved search's alert (decision 020): the new listings that match (title, rent, street and area, link), a link that
  * opens the search, and an unsubscribe link that works without signing in.
  */
 export function savedSearchAlertEmail(
   to: string,
   firstName: string,
   searchName: string,
-  listings: { title: string; monthlyRent: number; url: string }[],
+  /** `area`: the listing's public address (never the house number or unit: decision 024). */
+  listings: { title: string; monthlyRent: number; area?: string; url: string }[],
   total: number,
   searchUrl: string,
   unsubscribeUrl: string,
@@ -206,9 +207,130 @@ export function savedSearchAlertEmail(
     preheader: total === 1 ? `${listings[0]?.title ?? "A new listing"} matches your saved search.` : `${total} new listings match your saved search.`,
     heading: `New on CampusNest for "${searchName}"`,
     paragraphs: [`Hi ${quotedName(firstName)}, ${total === 1 ? "a listing that matches your saved search was just published" : `${total} listings that match your saved search were published`}:`],
-    items: listings.map((l) => ({ href: l.url, label: l.title, detail: `$${l.monthlyRent.toLocaleString("en-US")}/month` })),
+    items: listings.map((l) => ({ href: l.url, label: l.title, detail: [`$${l.monthlyRent.toLocaleString("en-US")}/month`, l.area].filter(Boolean).join(" · ") })),
     link: { href: searchUrl, label: more > 0 ? `Open your search (${more} more)` : "Open your search" },
     moreLinks: [{ href: unsubscribeUrl, label: "Unsubscribe from this search" }],
     footnote: "You get at most one email a day for each saved search. Unsubscribe stops this search's alerts (no sign-in needed); pause, rename or delete your searches, or turn saved search alerts off, in your profile.",
+  });
+}
+
+/** Money in minor units as a person reads it ("$5.00"). */
+const money = (amount: number, currency: string) => (amount / 100).toLocaleString("en-US", { style: "currency", currency: currency.toUpperCase() });
+/** An epoch-seconds time as a date ("Dec 12, 2026"). */
+const dateOf = (seconds: number) => new Date(seconds * 1000).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+
+/** A paid invoice of a listing's promotion (a billing email: always sent). */
+export function promotionReceiptEmail(
+  to: string,
+  firstName: string,
+  receipt: { title: string; amount: number; currency: string; periodStart: number; periodEnd: number; paidAt: number; invoiceId: string },
+  url: string,
+): EmailMessage {
+  const amount = money(receipt.amount, receipt.currency);
+  return render({
+    to,
+    subject: `Receipt: ${amount} for the promotion of "${receipt.title}"`,
+    preheader: `We received your payment of ${amount}.`,
+    heading: `Thanks for your payment, ${quotedName(firstName)}`,
+    paragraphs: [
+      `Amount: ${amount}`,
+      `Listing: "${receipt.title}"`,
+      `Period: ${dateOf(receipt.periodStart)} to ${dateOf(receipt.periodEnd)}`,
+      `Date: ${dateOf(receipt.paidAt)}`,
+      `Invoice: ${receipt.invoiceId}`,
+    ],
+    link: { href: url, label: "Open billing" },
+    footnote: "You receive this email because you bought a promotion on CampusNest. Keep it as your receipt.",
+  });
+}
+
+/** Why a promotion stopped renewing, as its email says it. */
+export type PromotionStopReason = "cancelled" | "taken" | "hidden" | "paused" | "deleted" | "deleted_by_staff" | "account_deleted";
+
+const STOP_REASON: Record<PromotionStopReason, string> = {
+  cancelled: "You cancelled its subscription.",
+  taken: "You marked the listing as taken.",
+  hidden: "You hid the listing.",
+  paused: "The listing was paused because its availability was not confirmed for 21 days.",
+  deleted: "You deleted the listing.",
+  deleted_by_staff: "Our team deleted the listing.",
+  account_deleted: "Your account was deleted.",
+};
+
+/** A promotion will not renew (Cancel, or its listing taken, hidden, paused or deleted): a billing email, always sent. */
+export function promotionStoppedEmail(to: string, firstName: string, title: string, reason: PromotionStopReason, endsAt: string | null, url: string | null): EmailMessage {
+  const end = endsAt ? dateOf(Date.parse(endsAt) / 1000) : null;
+  const gone = reason === "deleted" || reason === "deleted_by_staff" || reason === "account_deleted";
+  return render({
+    to,
+    subject: `The promotion of "${title}" will not renew`,
+    preheader: "You will not be charged again for it.",
+    heading: `About your promotion, ${quotedName(firstName)}`,
+    paragraphs: [
+      STOP_REASON[reason],
+      `The weekly promotion of "${title}" will not renew, and you will not be charged again for it.${end && !gone ? ` What you paid for runs until ${end}.` : ""}`,
+      ...(gone || reason === "cancelled" ? [] : ["Making the listing available again does not restart it: promote it again from your profile if you want to."]),
+    ],
+    ...(url && { link: { href: url, label: "Open billing" } }),
+    footnote: "You receive this email because you bought a promotion on CampusNest.",
+  });
+}
+
+/** A step of a deal (a request, an answer, an end): one template, worded by the caller (docs/decisions/026). */
+export function dealUpdateEmail(to: string, firstName: string, subject: string, lines: string[], url: string): EmailMessage {
+  return render({
+    to,
+    subject,
+    preheader: lines[0] ?? subject,
+    heading: firstName ? `Hi ${quotedName(firstName)}` : "Hello",
+    paragraphs: lines,
+    link: { href: url, label: "Open the deal" },
+    footnote: "You receive this email because you take part in a sublease deal on CampusNest.",
+  });
+}
+
+/** The code that confirms a signature (always sent). */
+export function dealSignCodeEmail(to: string, firstName: string, title: string, code: string): EmailMessage {
+  return render({
+    to,
+    subject: "Your signing code",
+    preheader: "Confirm your signature of the sublease agreement.",
+    heading: `Signing code, ${quotedName(firstName)}`,
+    paragraphs: [`Enter this code to sign the sublease agreement for "${title}". It works for 15 minutes. If you did not ask to sign, ignore this email.`],
+    code,
+    footnote: "CampusNest never asks for this code by message or phone.",
+  });
+}
+
+/** Both signed: the signed agreement's link (always sent). */
+export function dealSignedEmail(to: string, firstName: string, title: string, sha256: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Signed: the sublease agreement for "${title}"`,
+    preheader: "Both of you signed. Your copy of the agreement is ready.",
+    heading: `It is signed, ${quotedName(firstName)}`,
+    paragraphs: [
+      `Both of you signed the sublease agreement for "${title}". Download your copy (a PDF with a certificate page of every step) from the deal; keep it.`,
+      `Document SHA-256: ${sha256}`,
+    ],
+    link: { href: url, label: "Open the deal" },
+    footnote: "You have the right to a paper copy: reply to this email and we will post one.",
+  });
+}
+
+/** The landlord's consent request (no account needed; always sent). */
+export function landlordConsentEmail(to: string, landlordName: string, tenantName: string, subtenantName: string, address: string, term: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Consent to sublet requested for ${address}`,
+    preheader: `${tenantName} asks your consent to sublet to ${subtenantName}.`,
+    heading: landlordName ? `Hello ${quotedName(landlordName)}` : "Hello",
+    paragraphs: [
+      `${quotedName(tenantName)}, your tenant at ${address}, asks your written consent to sublet it to ${quotedName(subtenantName)} for ${term}.`,
+      "Open the page to read the request and consent or decline. No account is needed. The link works once and expires in 14 days.",
+      "Your tenant gave us this address and your email; CampusNest has not checked them. If you are not the landlord of this place, ignore this email.",
+    ],
+    link: { href: url, label: "Answer the request" },
+    footnote: "CampusNest helps students sublet with a written agreement.",
   });
 }

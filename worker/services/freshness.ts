@@ -1,5 +1,5 @@
 /**
- * Fresh listings (issue 13). The cron asks the owner of an available listing every 14 days whether it
+ * Fresh listings. The cron asks the owner of an available listing every 14 days whether it
  * is still available (one email with two signed one-click links) and pauses a listing not confirmed for
  * 21 days; the owner confirms from the profile or from the email. Each step is a guarded statement, so
  * running the cron twice sends one email.
@@ -19,8 +19,8 @@ import { apiError, conflict, notFound } from "../lib/errors";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { purgeListingCache } from "./edge-cache";
-import { sendEmail } from "./email";
-import { stillAvailableEmail } from "./email-templates";
+import { notify } from "./notify";
+import { stopRenewal, stopRenewalOfUnavailableListings } from "./promotions";
 import { signAvailabilityToken, verifyAvailabilityToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -42,14 +42,17 @@ export async function runFreshness(db: Db, env: Env, config: Config, now: number
       const link = async (action: AvailabilityAction) =>
         // In the fragment: browsers never send it, so the 30-day token stays out of request logs.
         `${config.publicBaseUrl}/availability#token=${encodeURIComponent(await signAvailabilityToken(config.jwtSecret, { listingId: listing.id, ownerId: owner.id, action }, ttl, now))}`;
-      await sendEmail(db, env, config, stillAvailableEmail(owner.email, owner.firstName, listing.title, await link("available"), await link("taken")));
+      await notify({ db, env, config }, { user: owner }, { kind: "still_available", title: listing.title, availableUrl: await link("available"), takenUrl: await link("taken") });
     } catch (err) {
-      // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way.
+      // The claim stays: the owner is asked again in 14 days, and the listing pauses on time either way
+      // (a failed send is logged by notify).
       log.warn("freshness_email_failed", { message: String(err) });
     }
   }
   const paused = await pauseUnconfirmedListings(db, nowIso, isoNow(now - FRESHNESS.pauseAfterDays * DAY_MS)).run();
   if (paused.meta.changes) await purgeListingCache([], db);
+  // A paused promoted listing stops renewing as Cancel does (and so does one taken or hidden whose stop failed).
+  await stopRenewalOfUnavailableListings({ db, env, config });
   return { asked: due.length, paused: paused.meta.changes ?? 0 };
 }
 
@@ -83,14 +86,14 @@ export async function checkAvailabilityLink(db: Db, config: Config, token: strin
  * Applies a link: "available" confirms a live or paused listing (a taken or hidden one: 409, the owner
  * changes it from the profile); "taken" marks it taken. Repeating a link is harmless.
  */
-export async function applyAvailabilityLink(db: Db, config: Config, token: string): Promise<AvailabilityLinkResponse> {
+export async function applyAvailabilityLink(db: Db, env: Env, config: Config, token: string): Promise<AvailabilityLinkResponse> {
   const { claim, row } = await readLink(db, config, token);
   const nowIso = isoNow();
   if (claim.action === "available") {
     if (!canConfirmAvailability(row)) throw conflict("This listing is not available any more. You can change it from your profile.");
     if (!(await confirmListingAvailable(db, row.id, claim.ownerId, nowIso))) throw notFound("Listing not found");
   } else {
-    await markListingTaken(db, row.id, claim.ownerId, nowIso);
+    if (await markListingTaken(db, row.id, claim.ownerId, nowIso)) await stopRenewal({ db, env, config }, row.id, "taken");
   }
   await purgeListingCache([row.id]);
   const after = await findListing(db, row.id);

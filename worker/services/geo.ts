@@ -12,17 +12,27 @@
  * answer no suggestions. A suggestion with coordinates carries a `location_token` (services/geo-token):
  * the only way a listing gets coordinates.
  *
+ * Geocoding spends a paid API, so only ID-verified users reach it (the route), within daily caps per
+ * user and for everyone (`spendGeocodingCall`, GEOCODING in the contract's constants). A Google
+ * suggestion's place id is handed out signed for the user and session (services/geo-token) and only
+ * such an id is resolved; a resolved place's coordinates are cached at most 30 days (Google's terms).
+ *
  * The development geocoder is a provider here, not a fake server: the same route, the same tokens and
  * the same create path as the real ones, only the answer is made up. It is deterministic (the same
  * query and campus give the same places), places each suggestion 0.3 to 3 miles from the campus and
  * says "(development address)" in every description. Never used in production or test configuration:
  * `geoProvider` answers it only when ENVIRONMENT is development.
  */
+import { GEOCODING } from "../contract/constants";
 import type { AddressSuggestion, ResolvedPlace } from "../contract/listings";
+import type { Db } from "../db/client";
+import { cachePlace, countGeocodingCall, deleteCachedPlacesBefore, findCachedPlace } from "../db/queries/geo";
 import type { Config } from "../env";
+import { sha256Hex } from "../lib/encoding";
+import { tooManyRequests } from "../lib/errors";
 import { pointOf, type LatLng } from "../lib/geo-distance";
 import { log } from "../lib/log";
-import { signLocationToken } from "./geo-token";
+import { signLocationToken, signPlaceId } from "./geo-token";
 
 export type Suggestion = AddressSuggestion;
 
@@ -110,14 +120,61 @@ export class PlaceNotResolved extends Error {
   }
 }
 
+const DAY_MS = 86_400_000;
+
+export const GEOCODING_USER_CAP_REACHED = "You have used today's address suggestions. Type the full address; the listing saves without a distance to campus.";
+export const GEOCODING_GLOBAL_CAP_REACHED = "Address suggestions are paused for today. Type the full address; the listing saves without a distance to campus.";
+
 /**
- * A Google suggestion's coordinates (Place Details (New), field mask location + formattedAddress,
- * billed in the client's autocomplete session). The description is Google's formatted address: the
- * address the listing keeps, and the one its location token is made for.
+ * Counts one geocoder call for the user and for everyone this UTC day, or 429 {detail, retry_after}
+ * until the next UTC day when a cap is reached (GEOCODING). Counted before the provider is asked,
+ * whichever provider it is: the caps also keep us within Nominatim's usage policy.
  */
-export async function resolvePlace(env: Env, placeId: string, ctx: GeoContext): Promise<Omit<ResolvedPlace, "location_token">> {
-  const raw = env as unknown as RawEnv;
+export async function spendGeocodingCall(db: Db, userId: string, now = Date.now()): Promise<void> {
+  const windowStart = now - (now % DAY_MS);
+  const refused = await countGeocodingCall(db, {
+    userKey: await sha256Hex(`geo-day:${userId}`),
+    globalKey: await sha256Hex("geo-day:all"),
+    windowStart,
+    perUser: GEOCODING.callsPerUserPerDay,
+    global: GEOCODING.callsPerDay,
+  });
+  if (!refused) return;
+  if (refused === "global") log.warn("geocoding_daily_cap_reached", { cap: GEOCODING.callsPerDay });
+  throw tooManyRequests(Math.max(1, Math.ceil((windowStart + DAY_MS - now) / 1000)), refused === "user" ? GEOCODING_USER_CAP_REACHED : GEOCODING_GLOBAL_CAP_REACHED);
+}
+
+/** Each suggestion's Google place id signed for this user and session (one it cannot be resolved from is left out). */
+export function withSignedPlaceIds(secret: string, suggestions: Suggestion[], grant: { userId: string; session: string | null }, now = Date.now()): Promise<Suggestion[]> {
+  return Promise.all(
+    suggestions.map(async ({ place_id, ...s }) => {
+      const signed = place_id ? await signPlaceId(secret, place_id, grant, now + GEOCODING.placeIdTtlMs) : null;
+      return signed ? { ...s, place_id: signed } : s;
+    }),
+  );
+}
+
+/**
+ * A Google place's coordinates: from the cache while they are under 30 days old (Google's terms allow
+ * no longer), else Place Details (New) (field mask location + formattedAddress, billed in the client's
+ * autocomplete session), then cached. The description is Google's formatted address: the address the
+ * listing keeps, and the one its location token is made for. `placeId` is Google's own id, opened
+ * from a handed-out one (services/geo-token openPlaceId).
+ */
+export async function resolvePlace(env: Env, db: Db, placeId: string, ctx: GeoContext, now = Date.now()): Promise<Omit<ResolvedPlace, "location_token">> {
   if (geoProvider(env, ctx.config) !== "google") throw new PlaceNotResolved("unknown");
+  const cached = await findCachedPlace(db, placeId, now - GEOCODING.placeCacheMs);
+  if (cached) return { description: cached.description, lat: cached.latitude, lng: cached.longitude };
+  const place = await placeDetails(env, placeId, ctx);
+  await cachePlace(db, { placeId, description: place.description, latitude: place.lat, longitude: place.lng, fetchedAt: now });
+  return place;
+}
+
+/** For the cron: coordinates of places fetched over 30 days ago are deleted (Google's terms). */
+export const deleteStalePlaces = (db: Db, now: number) => deleteCachedPlacesBefore(db, now - GEOCODING.placeCacheMs);
+
+async function placeDetails(env: Env, placeId: string, ctx: GeoContext): Promise<{ description: string; lat: number; lng: number }> {
+  const raw = env as unknown as RawEnv;
   const base = (raw.GOOGLE_PLACES_DETAILS_URL || "https://places.googleapis.com/v1/places").replace(/\/+$/, "");
   const url = new URL(`${base}/${encodeURIComponent(placeId)}`);
   if (ctx.session) url.searchParams.set("sessionToken", ctx.session);

@@ -9,14 +9,18 @@ import { deleteDeadRefreshTokens } from "../db/queries/sessions";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
-import { deleteEndedWindows } from "./auth-throttle";
+import { deleteEndedWindows, forgetOldAddresses } from "./auth-throttle";
 import { deleteOldCodes } from "./email-codes";
+import { deleteStalePlaces } from "./geo";
 import { endLapsedCancelledSubscriptions, endLapsedPromotions, stopSubscriptionsOfSuspendedUsers } from "./promotions";
 import { deleteObjects } from "./storage";
 import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
+import { backfillPublicAddresses } from "./listings";
+import { expireDueDeals } from "./deals";
+import type { Defer } from "./messaging";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -36,22 +40,31 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     deleteEndedWindows(db, now),
     deleteExpiredAdminRevocations(db, nowIso),
     endLapsedCancelledSubscriptions(db, nowIso),
+    deleteStalePlaces(db, now),
+    forgetOldAddresses(db, now),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
   if (promotions.meta.changes) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
-  // Fresh listings (issue 13) last: a failure there (mail provider down) must not undo the cleanup above.
+  // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
+  const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
+    log.error("public_address_backfill_failed", { message: String(err) });
+    return 0;
+  });
+  // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
     return { asked: 0, paused: 0 };
   });
-  // Saved-search alerts (issue 15): what waited for its day's allowance, and the daily digests.
+  // Saved-search alerts (docs/decisions/020): what waited for its day's allowance, and the daily digests.
   const savedSearchAlerts = await sendSavedSearchAlerts(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
+  // Deals (docs/decisions/026): unanswered requests after 72 h, unpaid deals at move-in.
+  await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
@@ -60,9 +73,22 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
     savedSearchAlerts,
+    publicAddresses,
   };
   log.info("housekeeping", { ...result });
   return result;
+}
+
+/**
+ * The deal jobs alone, as of `now` (the cron, and POST dev/deals/tick): expiry. Their emails and room
+ * events are awaited here, or handed to `defer` (a request's waitUntil).
+ */
+export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise<number> {
+  const tasks: Promise<unknown>[] = [];
+  const expired = await expireDueDeals(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
+  await Promise.allSettled(tasks);
+  if (expired) log.info("deals_expired", { expired });
+  return expired;
 }
 
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */

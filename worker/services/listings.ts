@@ -2,6 +2,8 @@
  * Listings: create (verified users), edit with the re-review rule, delete with photos, and staff's
  * review and corrections. Routes check who is asking; this module does the work.
  */
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
@@ -23,6 +25,8 @@ import {
   pendingIfReviewedSince,
   approvedRentIfApproved,
   findStaffListing,
+  fillPublicAddress,
+  listingsWithoutPublicAddress,
   type ListingRow,
   type PhotoValues,
   type StaffListing,
@@ -34,11 +38,12 @@ import { conflict, notFound, validationFailed } from "../lib/errors";
 import { allowsGenderPreference, fairGenderPreference } from "../contract/policies";
 import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
 import { median } from "../contract/users";
+import { publicAddress } from "../contract/address";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { notifyListingReview } from "./notifications";
+import { notify } from "./notify";
 import { alertSavedSearches } from "./saved-searches";
-import { deleteAfterStoppingSubscriptions, startPendingPromotion } from "./promotions";
+import { deleteAfterStoppingSubscriptions, startPendingPromotion, stopRenewal } from "./promotions";
 import { checkUniversity } from "./universities";
 import { campusOf } from "../db/queries/universities";
 import { distanceToCampus, pointOf, type LatLng } from "../lib/geo-distance";
@@ -65,7 +70,7 @@ export async function checkPictures(env: Env, userId: string, pictures: string[]
 }
 
 /**
- * Where the place is and its distance to its university's campus (issue 15), stored on write: null
+ * Where the place is and its distance to its university's campus (docs/decisions/019), stored on write: null
  * when the place or the campus has no coordinates (nothing is guessed).
  */
 async function placeFields(db: Db, universityId: number, place: LatLng | null) {
@@ -95,6 +100,8 @@ export async function createListing(db: Db, env: Env, config: Config, userId: st
         description: input.description,
         unitType: input.unit_type,
         address: input.address,
+        // What the public reads and search matches (decision 024).
+        addressPublic: publicAddress(input.address),
         monthlyRent: input.monthly_rent,
         leaseTerm: input.lease_term,
         availableFrom: input.available_from ?? null,
@@ -124,7 +131,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   const attached = new Set(current.map((p) => p.key));
   const photos = input.pictures ? await checkPictures(env, userId, input.pictures, attached) : null;
   const picturesChanged = !!photos && photos.map((p) => p.key).join() !== current.map((p) => p.key).join();
-  // Where the place is (issue 15): the coordinates sent (null clears them); an address changed without
+  // Where the place is (docs/decisions/019): the coordinates sent (null clears them); an address changed without
   // them clears them (never the old address's coordinates); otherwise the stored ones. The distance is
   // recomputed whenever the place or the university changes. Coordinates sent need the suggestion's
   // token for the listing's address after this edit (services/geo-token), so they always follow the
@@ -141,7 +148,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   const place = placeChanged || universityChanged ? await placeFields(db, input.university_id ?? row.university_id, point) : null;
   // A rejected listing goes back to review on any edit but its availability alone: the rejection
   // email promises that saving the fixed listing sends it to the team again. An approved one on a
-  // material change (contract/policies editNeedsReview, issue 22).
+  // material change (contract/owner-rules editNeedsReview, docs/decisions/015).
   const detailsEdited = Object.keys(input).some((field) => field !== "status");
   const material = row.verification_status !== "rejected" && (await approvedEditNeedsReview(db, row, input, current, photos));
   const backToReview = (row.verification_status === "approved" && material) || (detailsEdited && row.verification_status === "rejected");
@@ -156,7 +163,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
       ...(input.description !== undefined && { description: input.description }),
       ...(input.unit_type !== undefined && { unitType: input.unit_type }),
       ...(input.monthly_rent !== undefined && { monthlyRent: input.monthly_rent }),
-      ...(input.address !== undefined && { address: input.address }),
+      ...(input.address !== undefined && { address: input.address, addressPublic: publicAddress(input.address) }),
       ...(input.lease_term !== undefined && { leaseTerm: input.lease_term }),
       // Both or neither (the contract's rule); null clears them.
       ...(input.available_from !== undefined && { availableFrom: input.available_from }),
@@ -185,11 +192,14 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await purgeListingCache([row.id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, removedKeys));
+  // Off the market: its promotion stops renewing as Cancel does (api-contract "Promotions"); available
+  // again does not restart it.
+  if ((input.status === "taken" || input.status === "hidden") && input.status !== row.status) await stopRenewal({ db, env, config }, row.id, input.status);
   return loadOwnerListing(db, row.id);
 }
 
 /**
- * Whether this owner edit of an approved listing is material (policies `editNeedsReview`): compares the
+ * Whether this owner edit of an approved listing is material (contract/owner-rules `editNeedsReview`): compares the
  * listing as staff approved it with the listing after the edit. The price check's comparables are read
  * only when the rent is lowered.
  */
@@ -223,11 +233,41 @@ async function approvedEditNeedsReview(
   return editNeedsReview(before, after, comparables);
 }
 
+/** Rows the public-address backfill writes per statement batch, and at most per run (the cron's share). */
+const BACKFILL_BATCH = 100;
+const BACKFILL_MAX_PER_RUN = 5_000;
+
+/**
+ * Stores the public address of listings saved before it existed (migration 0026 leaves them NULL;
+ * SQL cannot parse an address, so the worker does it with the same publicAddress as every save).
+ * Rerunnable: the cron and the dev seed call it, each run fills up to BACKFILL_MAX_PER_RUN rows and a
+ * run with nothing left reads one empty page. Reads compute the same text meanwhile, so no listing
+ * reads differently, but search starts finding these by street: the edge cache's generation moves
+ * when any row was filled. Returns how many rows it filled.
+ */
+export async function backfillPublicAddresses(db: Db): Promise<number> {
+  let filled = 0;
+  while (filled < BACKFILL_MAX_PER_RUN) {
+    const rows = await listingsWithoutPublicAddress(db, BACKFILL_BATCH);
+    if (!rows.length) break;
+    const [first, ...rest] = rows.map((r) => fillPublicAddress(db, r.id, r.address, publicAddress(r.address)));
+    const results = await db.batch([first!, ...rest]);
+    const changed = results.reduce((n, r) => n + r.length, 0);
+    filled += changed;
+    // Nothing written (every row edited in between, or a failing row): stop rather than spin.
+    if (!changed || rows.length < BACKFILL_BATCH) break;
+  }
+  if (filled) await purgeListingCache([], db);
+  return filled;
+}
+
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
-export async function deleteListing(db: Db, env: Env, id: string) {
+export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
+  // Its open unpaid deals end first, with a reason both parties are told (docs/decisions/026).
+  await cancelOpenDeals(db, env, { listingId: id }, DEAL_REASONS.listingDeleted);
   const photos = await photosOfListing(db, id);
-  // Its subscriptions are cancelled at Stripe first, and none can become live before the row is gone.
-  await deleteAfterStoppingSubscriptions(db, env, { listingId: id });
+  // Its promotion stops renewing first (as Cancel does), and none can become live before the row is gone.
+  await deleteAfterStoppingSubscriptions(db, env, { listingId: id }, by);
   await purgeListingCache([id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, photos.flatMap((p) => [p.key, p.thumbKey])));
 }
@@ -244,7 +284,7 @@ export async function unreferencedKeys(db: Db, keys: (string | null)[]): Promise
 
 type Comparables = { count: number; median: number | null };
 
-/** A listing as staff read it: the owner's view with the spec's display aliases, its revision and the price check. */
+/** A listing as staff read it: the owner's view with the display aliases staff screens read (price, location), its revision and the price check. */
 export function toAdminListing({ listing: l, revision, approvedRent }: StaffListing, comparables: Comparables): AdminListing {
   const farBelow = isRentFarBelow(l.monthly_rent, comparables);
   const median = comparables.median === null ? null : Math.round(comparables.median);
@@ -258,7 +298,7 @@ export function toAdminListing({ listing: l, revision, approvedRent }: StaffList
   };
 }
 
-/* ---------- price check (issue 13) ---------- */
+/* ---------- price check (docs/decisions/015) ---------- */
 
 /** The listing page's verdict: rent below half the median of at least 5 similar approved listings. */
 export async function isRentBelowTypical(db: Db, row: Pick<ListingRow, "id" | "university_id" | "unit_type" | "monthly_rent">): Promise<boolean> {
@@ -291,7 +331,7 @@ async function loadAdminListing(db: Db, id: string): Promise<AdminListing> {
 }
 
 /**
- * Staff's review of the version they saw (`review.revision`, issue 22): applied in one batch with its
+ * Staff's review of the version they saw (`review.revision`, docs/decisions/015): applied in one batch with its
  * audit entry only if the listing still is that version and not already so decided, moving it to the
  * next revision; so of two decisions made at once exactly one applies and is audited. A listing that
  * moved on answers 409, changing nothing, unless it already has the requested status (a retry, or
@@ -325,7 +365,7 @@ export async function reviewListing(db: Db, env: Env, config: Config, actor: str
     throw conflict(LISTING_CHANGED_DETAIL);
   }
   await purgeListingCache([id]);
-  await notifyListingReview(db, env, config, row.userId, row.title, review.status === "approved", review.rejection_reason ?? null);
+  await notify({ db, env, config }, { userId: row.userId }, { kind: "listing_review", title: row.title, approved: review.status === "approved", reason: review.rejection_reason ?? null });
   if (review.status === "approved") await alertSavedSearches(db, env, config, [id], now);
   return { changed: true, listing: await loadAdminListing(db, id) };
 }
@@ -353,7 +393,7 @@ export async function approveAllListings(db: Db, env: Env, config: Config, actor
   const pending = await listingsAwaitingReview(db);
   const [updated] = await db.batch([approveAllPending(db, isoNow()), insertAudit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
   if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
-  for (const p of pending) await notifyListingReview(db, env, config, p.userId, p.title, true, null);
+  for (const p of pending) await notify({ db, env, config }, { userId: p.userId }, { kind: "listing_review", title: p.title, approved: true, reason: null });
   await alertSavedSearches(db, env, config, pending.map((p) => p.id));
   return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
 }

@@ -8,12 +8,11 @@
  */
 import { getServerByName } from "partyserver";
 import { CLOSE_CODES, type ServerEvent } from "../../party/protocol";
-import { MESSAGE_EMAIL_GAP_MS, MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
+import { MESSAGING_MESSAGES, SOCKET_TICKET_TTL_SECONDS, type Conversation, type Message, type StartConversationInput } from "../contract/messages";
 import { messagingRefusal, replyStateOf, type MessagingRefusal, type ReplyState } from "../contract/messaging-rules";
 import type { Config } from "../env";
 import { primaryOf, type Db } from "../db/client";
 import {
-  claimMessageEmail,
   conversationIdsOf,
   conversationView,
   findConversationOf,
@@ -26,7 +25,7 @@ import {
   toMessage,
   unreadCount,
   findMessageByClientKey,
-  quietedKinds,
+  dismissalsOf,
   type ConversationRow,
   type MessageRow,
 } from "../db/queries/conversations";
@@ -37,8 +36,7 @@ import { apiError, isUniqueViolation, notFound, validationFailed } from "../lib/
 import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
-import { sendEmail } from "./email";
-import { newMessageEmail } from "./email-templates";
+import { notify } from "./notify";
 import { scanForStorage } from "./scam-shield";
 import { signSocketTicket } from "./tokens";
 
@@ -152,7 +150,7 @@ export async function conversationWith(db: Db, userId: string, otherId: string):
 
 /**
  * One conversation as `userId` sees it, even with someone they blocked (the list leaves those out), and
- * whether they may write in it (issue 25, item 3); 404 for everyone else.
+ * whether they may write in it; 404 for everyone else.
  */
 export async function conversationDetail(db: Db, user: UserRow, conversationId: string): Promise<{ data: Conversation; reply: ReplyState }> {
   const row = await requireConversation(db, user.id, conversationId);
@@ -216,9 +214,9 @@ export async function sendMessage(
     return { message: replayOf(twin, sender.id, conversation.id, text), created: false };
   }
   const message = toMessage(row, sender.id);
-  // The recipient's view leaves out the notice kinds they said were fine here (issue 26).
-  const quieted = row.safetyFlags ? await quietedKinds(db, conversation.id, recipient.id) : undefined;
-  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, quieted)));
+  // The recipient's view leaves out the notices their "This is fine"s cover (decision 015).
+  const dismissed = row.safetyFlags ? await dismissalsOf(db, conversation.id, recipient.id) : undefined;
+  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, dismissed)));
   return { message, created: true };
 }
 
@@ -236,13 +234,10 @@ async function afterSend(db: Db, env: Env, config: Config, conversation: Convers
     // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
     await publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } });
     await publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: await unreadCount(db, recipient.id) });
-    if (!recipient.emailOnMessage) return;
-    // Someone with the app open sees the message; only the unreachable (or unknown) are emailed.
+    // Someone with the app open sees the message; only the unreachable (or unknown) are notified.
     const online = await connectionCount(env, "inbox", recipient.id);
     if (online !== null && online > 0) return;
-    if (!(await claimMessageEmail(db, conversation, recipient.id, MESSAGE_EMAIL_GAP_MS))) return;
-    const url = `${config.publicBaseUrl}/messages?userId=${encodeURIComponent(sender.id)}`;
-    await sendEmail(db, env, config, newMessageEmail(recipient.email, recipient.firstName, sender.firstName, url));
+    await notify({ db, env, config }, { user: recipient }, { kind: "new_message", conversation, senderId: sender.id, senderFirstName: sender.firstName });
   } catch (err) {
     log.warn("message_followup_failed", { error: err instanceof Error ? err.name : "unknown" });
   }

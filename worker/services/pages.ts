@@ -1,5 +1,5 @@
 /**
- * Pages rendered by the worker (issue 14): `/` and `/listing/{id}` arrive as HTML made by the SPA's
+ * Pages rendered by the worker (docs/decisions/017): `/` and `/listing/{id}` arrive as HTML made by the SPA's
  * own components (web/app/ssr.tsx), with the data they used in a JSON block for hydration. The
  * data comes from this worker's own API, answered in-process (no network hop, same JSON as the
  * browser gets). Any failure to render falls back to the plain SPA page, which renders in the browser.
@@ -87,7 +87,7 @@ export function leadingImagePreloads(html: string): { preloads: string[]; rest: 
 
 /**
  * A listing page's main photo, and the first card's photo on `/`, are the pages' largest paints
- * (issue 24): their preload goes first in the head, before the scripts and the stylesheet, so the
+ * (docs/decisions/023): their preload goes first in the head, before the scripts and the stylesheet, so the
  * photo is asked for as soon as the head arrives.
  */
 function withImagePreloads(html: string, preloads: string[]): string {

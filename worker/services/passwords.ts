@@ -76,7 +76,7 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number,
   return withHashSlot(
     () =>
       new Promise((resolve, reject) => {
-        // maxmem must exceed 128 * N * r bytes (8 MiB today, 32 MiB for hashes made before issue 22).
+        // maxmem must exceed 128 * N * r bytes (8 MiB today, 32 MiB for the older N=2^15, p=3 hashes; docs/decisions/004).
         scrypt(password.normalize("NFKC"), salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) => (err ? reject(err) : resolve(key)));
       }),
   );
@@ -105,7 +105,7 @@ const madeWith = (stored: string, { N, r, p }: ScryptCost) => {
 
 /**
  * True when a stored hash was made with other parameters than today's, so it is upgraded at the next
- * sign-in (the N=2^15, p=3 hashes made before issue 22 included: they cost 32 MiB to check). In the
+ * sign-in (the N=2^15, p=3 hashes made before decision 004 included: they cost 32 MiB to check). In the
  * worker today's are SCRYPT_PARAMS. Under the light test cost, neither light nor default hashes are
  * rehashed: a default hash is never downgraded, and a light one is not rehashed at every sign-in.
  */

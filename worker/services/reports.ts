@@ -1,12 +1,14 @@
 /**
- * Reports, blocks and suspension (issue 13, item 3). A report is about a listing (its owner is the
+ * Reports, blocks and suspension (docs/decisions/015). A report is about a listing (its owner is the
  * reported user) or about someone the reporter talks to. Staff resolve an open report by hiding the
  * listing (the existing staff hide), suspending the user, or dismissing it; each is audited.
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
  */
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
-import { canViewListing } from "../contract/policies";
+import { requireViewableListing } from "./viewable-listing";
 import type { Db } from "../db/client";
 import { findListingRow, listingsOfUser } from "../db/queries/listings";
 import {
@@ -33,7 +35,7 @@ import { insertAudit } from "../db/queries/audit";
 import { purgeListingCache } from "./edge-cache";
 import { editListingByStaff } from "./listings";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
-import { stopSubscriptionsBeforeDelete } from "./promotions";
+import { endSubscriptionsNow } from "./promotions";
 
 /** Files a report, or answers the reporter's open report on the same target (created false). */
 export async function createReport(db: Db, reporter: UserRow, input: ReportInput): Promise<{ report: Report; created: boolean }> {
@@ -41,8 +43,7 @@ export async function createReport(db: Db, reporter: UserRow, input: ReportInput
   let listingId: string | null = null;
   let conversationId: string | null = null;
   if (input.kind === "listing") {
-    const listing = await findListingRow(db, input.listing_id);
-    if (!listing || !canViewListing(reporter, listing)) throw notFound("Listing not found");
+    const listing = requireViewableListing(await findListingRow(db, input.listing_id), reporter);
     if (listing.user_id === reporter.id) throw forbidden(REPORT_TEXTS.ownListing);
     reportedUserId = listing.user_id;
     listingId = listing.id;
@@ -108,10 +109,14 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
     ...extra,
   ]);
   await purgeListingCache((await listingsOfUser(db, userId, true)).map((l) => l.id), db);
+  // Its open unpaid deals end (docs/decisions/026); a failure is logged, the suspension stands.
+  await cancelOpenDeals(db, env, { userId }, DEAL_REASONS.partySuspended).catch((err: unknown) =>
+    log.error("suspension_deals_cancel_failed", { message: err instanceof Error ? err.message : "unknown" }),
+  );
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
-  await stopSubscriptionsBeforeDelete(db, env, { userId }).catch((err: unknown) =>
+  await endSubscriptionsNow(db, env, { userId }).catch((err: unknown) =>
     log.error("suspension_subscriptions_stop_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
 }
@@ -131,10 +136,12 @@ export async function unsuspendUser(db: Db, actor: string, userId: string): Prom
 // ---------------------------------------------------------------------------------------------
 // Blocks.
 
-export async function blockUser(db: Db, blocker: UserRow, blockedId: string) {
+export async function blockUser(db: Db, env: Env, blocker: UserRow, blockedId: string) {
   if (blockedId === blocker.id) throw badRequest(REPORT_TEXTS.blockSelf);
   if (!(await findUserById(db, blockedId))) throw notFound("User not found");
   await insertBlock(db, blocker.id, blockedId);
+  // No deal goes on between people who blocked each other (docs/decisions/026).
+  await cancelOpenDeals(db, env, { pair: [blocker.id, blockedId] }, DEAL_REASONS.partyBlocked);
   return blockedUsersOf(db, blocker.id);
 }
 

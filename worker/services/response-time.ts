@@ -1,5 +1,5 @@
 /**
- * Response time (issue 13): how fast a user usually answers a first message, from the median time to
+ * Response time: how fast a user usually answers a first message, from the median time to
  * their first reply in conversations of the last 30 days where the other person wrote first.
  */
 import { median, RESPONSE_TIME_MIN_CONVERSATIONS, RESPONSE_TIME_WINDOW_DAYS, responseTimeBucket, type ResponseTime } from "../contract/users";

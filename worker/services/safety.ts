@@ -1,12 +1,14 @@
 /**
- * Scam shield for staff (issue 13): the Safety queue of flagged conversations and their review. The
- * rules are in scam-shield.ts; messaging stores the flags with each message.
+ * Scam shield for staff: the Safety queue of flagged conversations and their review, and the
+ * recipients' "This is fine" (decision 015). The rules are in scam-shield.ts; messaging stores the flags
+ * with each message.
  */
 import type { Pagination } from "../contract/listings";
 import {
   isSafetyKind,
   isScoredFlags,
   parseScamReasons,
+  reasonsOfKind,
   SAFETY_FEEDBACK_TEXTS,
   SAFETY_KIND_LABELS,
   SCAM_REASON_LABELS,
@@ -14,7 +16,7 @@ import {
   type SafetyKind,
   type SafetyQueueItem,
 } from "../contract/safety";
-import { deleteSafetyFeedback, insertSafetyFeedback, receivedNoticeOfKind, safetyFeedbackOf } from "../db/queries/conversations";
+import { deleteSafetyFeedback, insertSafetyFeedback, messageInConversation, safetyFeedbackOf } from "../db/queries/conversations";
 import { apiError } from "../lib/errors";
 import { requireConversation } from "./messaging";
 import type { Db } from "../db/client";
@@ -56,6 +58,7 @@ export async function safetyQueue(db: Db, cursor: SafetyCursor | null, limit: nu
         .map((f) => ({
           user_id: f.user_id,
           name: nameOf(f.first_name, f.last_name),
+          message_id: f.message_id,
           kind: f.kind as SafetyKind,
           kind_label: SAFETY_KIND_LABELS[f.kind as SafetyKind],
           created_at: f.created_at,
@@ -78,24 +81,29 @@ export async function reviewSafety(db: Db, actor: string, conversationId: string
 }
 
 // ---------------------------------------------------------------------------------------------
-// "This is fine" (issue 26).
+// "This is fine" (decision 015).
 
 /**
- * A recipient says the notices of `kind` in a conversation are fine: their view of its messages has no
- * notice of that kind any more, and staff see the feedback in the queue (the item stays there). 404 for
- * someone outside the conversation; 403 for a participant who received no message flagged with that
- * kind (the sender of the flagged message cannot vouch for it). A repeat changes nothing (changed false).
+ * A recipient says the notice of `kind` under one message is fine: their view has no notice of that
+ * kind on it, nor on that sender's later messages whose reasons of that kind it had too (a new pattern
+ * or a more serious kind still shows; `noticeKindAfter`), and staff see the feedback in the queue (the
+ * item stays there). 404 for someone outside the conversation or a message not in it; 403 for the
+ * sender of the message or a message without a reason of that kind. A repeat changes nothing.
  */
-export async function quietSafetyNotices(db: Db, userId: string, conversationId: string, kind: SafetyKind): Promise<SafetyFeedbackResponse> {
+export async function quietSafetyNotice(db: Db, userId: string, conversationId: string, messageId: string, kind: SafetyKind): Promise<SafetyFeedbackResponse> {
   const conversation = await requireConversation(db, userId, conversationId);
-  if (!(await receivedNoticeOfKind(db, conversation.id, userId, kind))) throw apiError(403, { detail: SAFETY_FEEDBACK_TEXTS.noNotice });
-  const changed = await insertSafetyFeedback(db, conversation.id, userId, kind);
-  return { success: true, kind, quieted: true, changed };
+  const message = await messageInConversation(db, conversation.id, messageId);
+  if (!message) throw notFound(SAFETY_FEEDBACK_TEXTS.noMessage);
+  if (message.senderId === userId || reasonsOfKind(parseReasons(message.safetyFlags), kind).length === 0) {
+    throw apiError(403, { detail: SAFETY_FEEDBACK_TEXTS.noNotice });
+  }
+  const changed = await insertSafetyFeedback(db, conversation.id, userId, messageId, kind);
+  return { success: true, kind, message_id: messageId, quieted: true, changed };
 }
 
-/** Undo: the notices of `kind` show again for this user. 404 for someone outside the conversation. */
-export async function unquietSafetyNotices(db: Db, userId: string, conversationId: string, kind: SafetyKind): Promise<SafetyFeedbackResponse> {
+/** Undo: that notice shows again for this user. 404 for someone outside the conversation. */
+export async function unquietSafetyNotice(db: Db, userId: string, conversationId: string, messageId: string, kind: SafetyKind): Promise<SafetyFeedbackResponse> {
   const conversation = await requireConversation(db, userId, conversationId);
-  const changed = await deleteSafetyFeedback(db, conversation.id, userId, kind);
-  return { success: true, kind, quieted: false, changed };
+  const changed = await deleteSafetyFeedback(db, conversation.id, userId, messageId, kind);
+  return { success: true, kind, message_id: messageId, quieted: false, changed };
 }

@@ -1,5 +1,5 @@
 /**
- * Saved searches with alerts (issue 15; docs/decisions/020). A search stores the browse URL's query
+ * Saved searches with alerts (docs/decisions/020). A search stores the browse URL's query
  * string (canonical). When staff approve a listing, every candidate search is matched by browse's
  * own filters in SQL (browseFilterSql) and a hit is recorded once per search and listing. Hits go out
  * by email at most once per search a day: instant searches as soon as that allows (right after the
@@ -24,7 +24,6 @@ import type { Config } from "../env";
 import type { Db } from "../db/client";
 import {
   candidateSearches,
-  claimAlert,
   countSavedSearches,
   deleteOwnSavedSearch,
   dropHiddenHits,
@@ -44,13 +43,13 @@ import {
   waitingHits,
   type DueSearch,
 } from "../db/queries/saved-searches";
+import { listingPublicAddress } from "../db/queries/listings";
 import { apiError, conflict, databaseErrorCode, isDatabaseError, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { issuesToErrors } from "../lib/validate";
-import { sendEmail } from "./email";
-import { savedSearchAlertEmail } from "./email-templates";
+import { notify } from "./notify";
 import { signSavedSearchToken, verifySavedSearchToken } from "./tokens";
 
 type Filters = Omit<BrowseQuery, "limit" | "last_evaluated_key">;
@@ -240,31 +239,37 @@ async function sendOne(db: Db, env: Env, config: Config, search: DueSearch, now:
   await dropHiddenHits(db, search.id);
   const hits = await waitingHits(db, search.id);
   if (!hits.length) return false;
-  if (!(await claimAlert(db, search.id, nowIso, alertedBefore))) return false;
   const base = config.publicBaseUrl;
   const token = await signSavedSearchToken(config.jwtSecret, search.id, SAVED_SEARCH.unsubscribeTokenTtlDays * 86_400, now);
   const shown = hits.slice(0, SAVED_SEARCH.listingsPerEmail).map((h) => ({
     title: h.title,
     monthlyRent: h.monthly_rent,
+    // Street and area only, as on the listing page (decision 024).
+    area: listingPublicAddress(h),
     url: `${base}/listing/${encodeURIComponent(h.listing_id)}`,
   }));
-  const message = savedSearchAlertEmail(
-    search.email,
-    search.first_name,
-    search.name,
-    shown,
-    hits.length,
-    `${base}/?${search.query}`,
-    `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
+  const outcome = await notify(
+    { db, env, config },
+    { userId: search.user_id },
+    {
+      kind: "saved_search_alert",
+      searchId: search.id,
+      searchName: search.name,
+      listings: shown,
+      total: hits.length,
+      searchUrl: `${base}/?${search.query}`,
+      unsubscribeUrl: `${base}/unsubscribe?token=${encodeURIComponent(token)}`,
+      nowIso,
+      alertedBefore,
+    },
   );
-  try {
-    await sendEmail(db, env, config, message);
-  } catch (err) {
+  if (outcome.status === "failed") {
     // The hits stay waiting and the allowance permits again in an hour (not at once: a search whose
     // sends keep failing must not come first in every run and starve the others).
     await retryAlertLater(db, search.id, nowIso, isoNow(now - SAVED_SEARCH.alertEveryMs + SAVED_SEARCH.retryFailedAfterMs));
-    throw err;
+    throw outcome.error;
   }
+  if (outcome.status !== "sent") return false;
   // Exactly what this email covered: a hit recorded while it was being sent waits for the next one.
   await markHitsEmailed(db, search.id, hits.reduce((max, h) => (h.created_at > max ? h.created_at : max), ""), nowIso);
   return true;

@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored half (issue 26, decision 015): a logistic regression over a message's words
+ * The scam shield's scored half (docs/decisions/015): a logistic regression over a message's words
  * and word pairs, trained by `scripts/train-scam-model.mjs` on the tuning corpora only (never on the
  * held-out ones). The rules in scam-shield.ts decide first; this flags what no rule caught when its
  * score reaches the trained threshold, and names the likeliest reason. Pure, a few microseconds a message.

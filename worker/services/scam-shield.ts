@@ -145,8 +145,8 @@ const MOVES_OFF = [
   new RegExp(`\\b${MESSENGER}`),
   /\b(?:on|via|over|through|using|add me on|message me on|text me on) signal\b/,
   /\bsignal (?:me|number)\b/,
-  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:at|on|via|directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b(?! (?:any ?time|anytime|whenever|here|on here|on campusnest|through (?:here|campusnest|the app)))/,
-  /\bmy (?:personal )?(?:number|cell|cell phone|phone|phone number|mobile|whatsapp|telegram|email|e-mail|gmail|contact) is\b(?! (?:on|in|attached|private|listed|the same|not|verified|linked|shown|hidden|dead|broken)\b)/,
+  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:at|on|via|directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b(?! (?:any ?time|anytime|whenever|here|on here|on campusnest|through (?:here|campusnest|the app)|\d{1,2}(?:[:.]\d\d)?(?:\s?(?:am|pm))?(?![\d\s().-]*\d{3})))/,
+  /\bmy (?:personal )?(?:number|cell|cell phone|phone|phone number|mobile|whatsapp|telegram|email|e-mail|gmail|contact) is\b(?! (?:on|in|attached|private|listed|the same|not|verified|linked|shown|hidden|dead|broken|dying|gonna|going|about|low|off|full)\b)/,
   /\b(?:let'?s|we can|we should|better to|easier to|i prefer to) (?:talk|chat|continue|move this|take this|communicate|text)(?: (?:this|the|our) (?:conversation|chat|discussion))? (?:on|over|via|by|through|off) (?!campusnest|here\b|the app\b|this app\b)/,
   /\b(?:text|email|call) (?:is|would be) (?:easier|better|faster)\b/,
   /\boff (?:this|the) (?:app|site|platform)\b/,
@@ -166,7 +166,7 @@ const DIGIT_WORDS = "(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)";
 const SPELLED_PHONE = new RegExp(`(?:\\b${DIGIT_WORDS}\\b[\\s,\\-]*){7,}`);
 
 // ---------------------------------------------------------------------------------------------
-// New kinds (issue 26): identity theft, links to pages that are not ours, the owner-away story, money
+// New kinds (docs/decisions/015): identity theft, links to pages that are not ours, the owner-away story, money
 // back from an overpayment, urgency, holds, and contacts disguised harder.
 
 /** Things a stranger must never get before a lease: documents, ID numbers, bank access, card data. */
@@ -301,7 +301,7 @@ const SPELLED_HANDLE = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Context (issue 26): the same app or word in an honest sentence.
+// Context (docs/decisions/015): the same app or word in an honest sentence.
 
 /** The writer refuses, or keeps things here: "I won't Zelle before I see it", "not moving this to WhatsApp". */
 const REFUSAL = /\b(?:i'?m not (?:comfortable|going|gonna|sending|paying|doing|moving)|i am not (?:comfortable|going|sending|paying|doing|moving)|(?:i|we) (?:won'?t|will not|don'?t|do not|never|wouldn'?t|would never|refuse to|can'?t|cannot) (?:pay|send|wire|zelle|venmo|transfer|move|give|share)|no thanks|nope|(?:i|we) (?:respectfully |politely |must |have to )?decline|(?:that'?s|thats) the only way (?:i|we) (?:do|pay)|(?:won'?t|will not|wont) do (?:that|this|it|any)|\bno (?:gift cards?|wire|wires|zelle|venmo|cash ?app|crypto|western union|deposit before)\b|is (?:it|this|that) (?:normal|legit|safe|ok|okay|common|a scam|real)\b|yeah no|lol no|hard pass|nah|(?:i'?m|im) good on|should (?:i|we) (?:do|use|pay|send)|is (?:[a-z&]+ ){1,5}(?:ok|okay|safe|legit|fine) (?:for|to|or)|(?:i|we) only (?:pay|send|sign|do (?:payments|deposits))(?: anything| a deposit| money)? (?:after|once|when|in person|through|on campusnest)|until (?:i|we)(?:'ve| have)? (?:seen|toured|visited|signed|viewed)|(?:not|never) (?:paying|sending|wiring) (?:anything|a deposit|money|any money|a cent)|(?:can|should|could) (?:i|we) (?:pay|send|zelle|venmo)|is it (?:ok|okay|safe|fine|normal) (?:to|if (?:i|we)) (?:pay|send)|(?:i|we) (?:don'?t|do not|never) do (?:wire|zelle|venmo|cash ?app|paypal|deposits?|payments?|money)|not (?:gonna|going to) (?:pay|send|move|do|wire|zelle|venmo)|i'?ll (?:pass|keep it)|(?:i'?d|i would) rather (?:not|keep|pay|do|stay)|(?:let'?s|lets|i'?d like to|rather) keep (?:it|this|the chat|the conversation|things|everything) (?:on|here|in)|keep (?:it|this|things) on (?:here|campusnest|the app|the site)|(?:only|all) (?:through|via|on|in) campusnest|(?:pay|deposit|payment)\b.{0,30}\bthrough campusnest|not (?:through|via|on|by|over) (?:zelle|venmo|cash ?app|paypal|whatsapp|telegram|text|wire)|never (?:wire|send|pay|zelle|venmo)|do not (?:wire|send money|pay)|don'?t (?:wire|send money|pay (?:anyone|anything|before)))\b/;
@@ -316,7 +316,7 @@ const LEASE_MONEY = /\b(?:deposit|hold|holding|reserve|reservation|before (?:the
 const GROUP_CHAT = /\b(?:group ?chat|groupchat|group|gc|building'?s?|roommates'?|housemates|house chat|subletters|residents|neighbou?rs|floor|add(?:ed|ing)? (?:you|u) (?:to|in|on|into)|add (?:me|us) (?:to|into) (?:the|our|your) (?:[a-z']+ ){0,3}(?:chat|group|gc)|groupme|discord|slack|(?:the|our) (?:whatsapp|imessage|telegram|signal|wechat) (?:chat|group|gc)|lease is signed|is signed|house (?:whatsapp|chat|group|telegram|imessage)|after (?:you|we) sign|once (?:you'?ve|you have|the lease is|it'?s) signed|after (?:the )?lease)\b/;
 
 /**
- * Context windows (issue 26): two cues within `span` characters of each other, in either order. The
+ * Context windows (docs/decisions/015): two cues within `span` characters of each other, in either order. The
  * stories scammers tell vary in wording more than in what they put side by side.
  */
 function near(text: string, a: RegExp, b: RegExp, span = 60): boolean {
@@ -411,6 +411,12 @@ function movesOffPlatform(plain: string, words: string): boolean {
   return !GROUP_CHAT.test(words) || /\b(?:text|call|message|dm|reach|contact) me\b/.test(words);
 }
 
+/** Paying named without a sum ("whoever pays first", "send something now"). */
+const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|put (?:something|money) down)\b/;
+
+/** The keys handed over without anyone meeting you: a place rented unseen (decision 015). */
+const keysWithoutViewing = (words: string) => KEYS_DELIVERED.test(words) || near(words, KEYS, DELIVERY, 40) || near(words, KEYS, CARRIER, 40);
+
 function identityRequest(sentence: string, message: string): boolean {
   return any(ID_REQUEST, sentence) && !ID_IN_PERSON.test(message);
 }
@@ -434,19 +440,65 @@ export function scanMessage(text: string): ScamReason[] {
   return scanForStorage(text).filter((f): f is ScamReason => f !== SCORED_FLAG);
 }
 
-/** What messaging stores: the reasons, and the scored marker when the model, not a rule, found them. */
+/**
+ * What messaging stores: the reasons, and the scored marker when the model, not a rule, found them.
+ * The model flags only a message that carries a concrete risk (`concreteRisk`): it may rank and
+ * explain, never flag an inquiry, a greeting or small talk on its style alone (docs/decisions/015).
+ */
 export function scanForStorage(text: string): StoredFlag[] {
   const { reasons, words, cleared } = readRules(text);
-  if (reasons.length > 0 || cleared || !words) return reasons;
+  if (reasons.length > 0 || cleared || !words || !concreteRisk(normalize(text), words)) return reasons;
   const scored = scoredReason(words);
   return scored ? [scored, SCORED_FLAG] : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// A concrete risk (docs/decisions/015): what a flag must be able to point at.
+
+/** A way to pay that CampusNest does not handle: apps, wire, cards, crypto, cheques. */
+const PAY_INSTRUMENT = new RegExp(`${PAYMENT_APP_RE.source}|\\b(?:wire|wired|western union|money ?gram|money ?order|gift ?cards?|cheque|cashier'?s? check|(?:a|the) check (?:for|of)|bank (?:account|details|transfer)|account (?:number|details))\\b`);
+/** Money for the place: a deposit, rent, a fee, a sum. */
+const MONEY_THING = /(?:\bdeposit\b|\brent\b|\bfee\b|\bpayment\b|\bmoney\b|\bfunds\b|\bsecurity amount\b|\bfirst month|\$\s?\d|\b\d[\d,]* ?\$|\b\d[\d,]* ?(?:dollars|usd|bucks)\b|\b\d{3,5}\b.{0,12}\b(?:it'?s yours|to (?:hold|reserve|secure|lock)))/;
+/** Money moving: a verb of paying, holding or returning (near a sum, or with a way to pay). */
+const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
+/** The writer's own budget or a question about the price: an inquiry, not money asked for. */
+const BUDGET = /\b(?:budget|looking for|price range|afford|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
+/** Later months' rent of a signed deal: money that is due, not a stranger's ask (decision 015). */
+const LATER_RENT = /\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month|monthly)'?s? rent|rent (?:for|of) (?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month)|rent is due|rent (?:will be )?due)\b/;
+/** Contact details or an app that moves the talk off the platform, also spelled or hinted. */
+const CONTACT = new RegExp(`${MESSENGER}|\\b(?:text|txt|call|email|e-mail|write|reach|contact|message|whatsapp) me (?:at|on|via)\\b|\\b(?:take|move|continue|switch) (?:this|the chat|the conversation|it|things) (?:to|over to|on)\\b|\\b(?:username|handle|signal|tele)\\b|\\b(?:send|give|drop|share|text|dm|what'?s|whats) (?:me )?(?:your|ur) (?:phone |cell |whatsapp )?(?:number|cell|digits)\\b|\\b(?:number|cell|phone|digits) is:? ?(?:\\d|zero|one|two|three|four|five|six|seven|eight|nine)`);
+/** A link spelled out, or a card shown front and back. */
+const SPELLED_LINK = /\b(?:slash|dot (?:com|net|org|help|xyz|io|co|app|site|link))\b/;
+const CARD_PHOTO = /\b(?:card|id|licen[cs]e|passport)\b.{0,20}\bfront and back\b/;
+
+function moneyMoving(words: string): boolean {
+  if (LATER_RENT.test(words) && !PAY_INSTRUMENT.test(words)) return false;
+  if (PAY_INSTRUMENT.test(words)) return true;
+  if (PAYS.test(words) && /\b(?:app|bank|account)\b/.test(words)) return true;
+  if (/\b(?:send|pay|transfer|wire) (?:me )?\d{2,5}\b/.test(words)) return true;
+  // A sum alone is no ask ("a $1 burger"), and a budget or a price question names one without asking.
+  return MONEY_THING.test(words) && near(words, MONEY_VERB, MONEY_THING, 60) && !BUDGET.test(words);
+}
+
+/**
+ * The message names something a person would accept as a reason to warn: money asked for, offered or
+ * moving (not a budget, not a later month's rent of a signed deal), a way to pay off the platform,
+ * documents or ID numbers asked for, a link that is not ours, or contact details off the platform.
+ */
+export function concreteRisk(plain: string, words: string): boolean {
+  if (moneyMoving(words)) return true;
+  if (near(words, new RegExp(`\\b${ID_ASK}\\b`), new RegExp(`\\b${ID_ITEM}\\b`), 70) || CARD_PHOTO.test(words)) return true;
+  if (SPELLED_LINK.test(words) || [...linkView(plain).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && plain[m.index - 1] !== "@")) return true;
+  if (CONTACT.test(words) || EMAIL.test(plain) || (MAIL_DOMAIN.test(plain) && SPELLED_EMAIL.test(plain)) || any(SPELLED_HANDLE, words) || SPELLED_PHONE.test(words)) return true;
+  const run = PHONE_RUN.exec(digitsView(plain));
+  return (PHONE.test(plain) && !looksLikeMoneyOrDate(plain)) || (!!run && !looksLikeMoneyOrDate(run[0]));
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */
 export const ruleReasons = (text: string): ScamReason[] => readRules(text).reasons;
 
 /**
- * The rules. Each sentence is read in its context (issue 26): a refusal ("I won't Zelle before I see
+ * The rules. Each sentence is read in its context (docs/decisions/015): a refusal ("I won't Zelle before I see
  * it") or a warning about someone else clears the money and contact patterns of that sentence;
  * splitting bills clears a payment app; a group chat clears a messenger. `cleared`: the message
  * refuses or warns, so the model is not asked.
@@ -468,8 +520,11 @@ function readRules(text: string): { reasons: ScamReason[]; words: string; cleare
   // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you").
   if (!warning && !REFUSAL.test(words) && near(words, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(words) && !HONEST_HOLD.test(words)) found.add("pay_before_viewing");
   if (!warning) {
-    if (urgency(words)) found.add("pay_before_viewing");
-    if (ownerUnavailable(words)) found.add("owner_unavailable");
+    // Pressure and the owner-away story are risks only with money in them (decision 015): "decide by
+    // tonight" or "I'm abroad, can't show it" alone is a story a person may tell honestly.
+    const money = MONEY_THING.test(words) || PAY_INSTRUMENT.test(words) || PAYS.test(words);
+    if (money && urgency(words)) found.add("pay_before_viewing");
+    if ((money || keysWithoutViewing(words)) && ownerUnavailable(words)) found.add("owner_unavailable");
     if (!REFUSAL.test(words) && movesOffPlatform(plain, words)) found.add("moves_off_platform");
   }
   return { reasons: SCAM_REASONS.filter((r) => found.has(r)), words, cleared: warning || REFUSAL.test(words) };
@@ -477,97 +532,3 @@ function readRules(text: string): { reasons: ScamReason[]; words: string; cleare
 
 /** The text the rules and the model read: normalized, spaced letters joined (for the model's trainer). */
 export const shieldWords = (text: string): string => wordsView(normalize(text));
-
-// ---------------------------------------------------------------------------------------------
-// Scoring on a labelled corpus (the worker test and `npm run bench`).
-
-export interface CorpusCase {
-  text: string;
-  reasons: ScamReason[];
-  /** A phrasing built to look like fraud that is not (it must come out clean). */
-  trap?: boolean;
-}
-
-export interface CorpusScore {
-  n: number;
-  /** Over (message, reason) pairs: right flags / all flags. */
-  precision: number;
-  /** Over (message, reason) pairs: right flags / all expected flags. */
-  recall: number;
-  /** Message level: flagged at all vs expected to be. */
-  messagePrecision: number;
-  messageRecall: number;
-  /** Cases whose reasons differ from the label. */
-  misses: { text: string; expected: ScamReason[]; got: ScamReason[] }[];
-}
-
-export function scoreCorpus(cases: CorpusCase[]): CorpusScore {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  let mtp = 0;
-  let mfp = 0;
-  let mfn = 0;
-  const misses: CorpusScore["misses"] = [];
-  for (const c of cases) {
-    const got = scanMessage(c.text);
-    const expected = new Set(c.reasons);
-    for (const r of got) {
-      if (expected.has(r)) tp++;
-      else fp++;
-    }
-    for (const r of expected) if (!got.includes(r)) fn++;
-    if (got.length > 0 && expected.size > 0) mtp++;
-    else if (got.length > 0) mfp++;
-    else if (expected.size > 0) mfn++;
-    if (got.length !== expected.size || got.some((r) => !expected.has(r))) misses.push({ text: c.text, expected: [...c.reasons], got });
-  }
-  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-  return {
-    n: cases.length,
-    precision: ratio(tp, tp + fp),
-    recall: ratio(tp, tp + fn),
-    messagePrecision: ratio(mtp, mtp + mfp),
-    messageRecall: ratio(mtp, mtp + mfn),
-    misses,
-  };
-}
-
-/** A message of a corpus labelled by kind (issue 26): scam or honest, and which kind of either. */
-export interface KindCase {
-  text: string;
-  scam: boolean;
-  kind: string;
-}
-
-export interface KindScore {
-  n: number;
-  /** Message level: flagged at all vs a scam. */
-  precision: number;
-  recall: number;
-  /** Per kind: how many of its messages were flagged (a scam kind wants all, an honest kind none). */
-  byKind: Record<string, { n: number; flagged: number; scam: boolean }>;
-  /** Microseconds per message, the scan alone. */
-  microsPerMessage: number;
-}
-
-export function scoreKinds(cases: KindCase[], now: () => number = () => performance.now(), scan: (text: string) => ScamReason[] = scanMessage): KindScore {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  const byKind: KindScore["byKind"] = {};
-  const start = now();
-  const flags = cases.map((c) => scan(c.text).length > 0);
-  const micros = ((now() - start) * 1000) / Math.max(1, cases.length);
-  cases.forEach((c, i) => {
-    const flagged = flags[i]!;
-    const kind = (byKind[c.kind] ??= { n: 0, flagged: 0, scam: c.scam });
-    kind.n++;
-    if (flagged) kind.flagged++;
-    if (flagged && c.scam) tp++;
-    else if (flagged) fp++;
-    else if (c.scam) fn++;
-  });
-  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-  return { n: cases.length, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), byKind, microsPerMessage: micros };
-}

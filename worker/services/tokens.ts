@@ -13,7 +13,7 @@ const ISSUER = "campusnest";
  * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it.
  * availability: the one-click links of the "Is {title} still available?" email, single-purpose: the
  * subject is the listing, the claims the action and the owner it was sent to.
- * savedSearch: a saved-search alert's unsubscribe link (issue 15): the subject is the search, nothing else.
+ * savedSearch: a saved-search alert's unsubscribe link (docs/decisions/020): the subject is the search, nothing else.
  */
 const KINDS = {
   access: { typ: "access", audience: "campusnest-api" },
@@ -92,7 +92,7 @@ export async function verifyAvailabilityToken(secret: string, token: string | nu
   return { listingId: payload.sub, ownerId: own, action: act };
 }
 
-/** A saved-search alert's unsubscribe link (issue 15): names only the search. */
+/** A saved-search alert's unsubscribe link (docs/decisions/020): names only the search. */
 export const signSavedSearchToken = (secret: string, searchId: string, ttlSeconds: number, now: number = Date.now()) =>
   signToken("savedSearch", secret, searchId, ttlSeconds, {}, now);
 /** The search id of a valid unsubscribe link, or null for a missing, tampered, expired or foreign token. */

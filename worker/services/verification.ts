@@ -16,7 +16,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { insertAudit } from "../db/queries/audit";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS } from "./files";
-import { notifyVerificationReview } from "./notifications";
+import { notify } from "./notify";
 
 /** Documents are named by an opaque reference, never a URL: no public route serves them. */
 const REFERENCE_PREFIX = "private-document:";
@@ -103,6 +103,8 @@ export async function reviewRequest(db: Db, env: Env, config: Config, actor: str
   const updated = (await findRequest(db, id))!;
   // Lost a race to a different decision: say so rather than report a decision that did not apply.
   if (!changed.meta.changes && updated.status !== review.status) throw conflict(ALREADY_REVIEWED);
-  if (changed.meta.changes) await notifyVerificationReview(db, env, config, row.userId, review.status === "approved", review.rejection_reason ?? null);
+  if (changed.meta.changes) {
+    await notify({ db, env, config }, { userId: row.userId }, { kind: "verification_review", approved: review.status === "approved", reason: review.rejection_reason ?? null });
+  }
   return { changed: !!changed.meta.changes, data: toVerificationRequest(updated) };
 }

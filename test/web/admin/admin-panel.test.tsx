@@ -34,6 +34,57 @@ describe("admin panel", () => {
     expect(localStorage.getItem("admin_token")).toBe("admin-token");
   });
 
+  it("the dashboard's activity log says each action in words, and an action it has no words for by its name", async () => {
+    const at = "2026-01-02T03:04:05.000Z";
+    fakeApi({
+      ...signedInRoutes,
+      "GET /api/v1/admin/audit": {
+        audit: [
+          { id: "a1", actor: "admin:abcdefghijkl", action: "login", table: null, item_id: null, details: null, created_at: at },
+          { id: "a2", actor: "admin:abcdefghijkl", action: "listing_rejected", table: "listings", item_id: "l1", details: null, created_at: at },
+          { id: "a3", actor: "admin", action: "old_free_text", table: null, item_id: null, details: null, created_at: at },
+        ],
+      },
+    });
+    await openStaffPanel();
+    const log = within(await screen.findByRole("region", { name: "Recent admin activity" }));
+    const items = await log.findAllByRole("listitem");
+    expect(items.map((li) => li.querySelector("strong")!.textContent)).toEqual(["Signed in to the staff panel", "Rejected a listing", "old free text"]);
+    expect(items[1]).toHaveTextContent("admin:abcdefghijkl");
+  });
+
+  it("opens an identity document with the bearer header and shows it from a blob: no staff token ever goes in a URL", async () => {
+    const calls = fakeApi({
+      ...signedInRoutes,
+      // The Users tab's list, not what this test reads.
+      "GET /api/v1/admin/users": notFound,
+      "GET /api/v1/verification/admin/all": {
+        data: [
+          { id: "vr1", user_id: "u1", document_type: "student_id", status: "pending", submitted_at: "2026-01-01T00:00:00.000Z", reviewed_at: null, id_document_url: "ref", notes: null, rejection_reason: null, user_email: "ana@ufl.edu", user_name: "Ana Diaz" },
+        ],
+      },
+      "GET /api/v1/verification/admin/vr1/document": new Response(new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }), { headers: { "Content-Type": "image/jpeg" } }),
+    });
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = () => "blob:identity-document";
+    URL.revokeObjectURL = () => {};
+    try {
+      const user = userEvent.setup();
+      await openStaffPanel();
+      await user.click(screen.getByRole("tab", { name: "Users" }));
+      await user.click(await screen.findByRole("tab", { name: "Pending" }));
+      await user.click(await screen.findByRole("button", { name: "View document" }));
+      const image = await screen.findByRole("img", { name: "student_id of Ana Diaz" });
+      expect(image).toHaveAttribute("src", "blob:identity-document");
+      const [document] = callsOf(calls, "GET /api/v1/verification/admin/vr1/document");
+      expect(document!.authorization).toBe("Bearer admin-token");
+      expect(calls.filter((c) => /[?&]token=/.test(c.url))).toEqual([]);
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+    }
+  });
+
   it("a refused call ends the session with the spec's message", async () => {
     fakeApi({ ...signedInRoutes, "GET /api/v1/admin/stats": new Response(JSON.stringify({ detail: "Invalid admin token" }), { status: 401 }) });
     await openStaffPanel();
@@ -140,7 +191,7 @@ describe("admin panel", () => {
     expect(value("Unit type")).toHaveTextContent(/^2 bed \/ 1 bath$/);
     expect(value("Lease term")).toHaveTextContent(/^Spring$/);
     expect(value("Status")).toHaveTextContent(/^Pending review · Available$/);
-    // The viewer's time zone, 12-hour, zone named: the one staff format (issue 25, item 11).
+    // The viewer's time zone, 12-hour, zone named: the one staff format.
     expect(value("Created")).toHaveTextContent(formatStaffTime("2026-01-02T00:00:00.000Z"));
     expect(within(dialog).queryByText("owner-7")).toBeNull();
 

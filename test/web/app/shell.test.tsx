@@ -12,7 +12,7 @@ describe("navbar, signed out", () => {
     const user = userEvent.setup();
     renderApp("/");
     await user.click(screen.getByRole("button", { name: "Get Started" }));
-    // Its code loads when it is wanted (issue 24).
+    // Its code loads when it is wanted (docs/decisions/023).
     const dialog = await screen.findByRole("dialog", { name: "Welcome to CampusNest" });
     expect(dialog).toHaveTextContent(/verified sublease listings/i);
     expect(within(dialog).getByRole("link", { name: "Create an account" })).toHaveAttribute("href", "/signup");
@@ -72,7 +72,7 @@ describe("routes and access", () => {
     ["/messages?userId=u2", "Please log in to send messages"],
     ["/verification", "Please log in to verify your identity."],
     ["/edit/abc", "Please log in to edit your listing"],
-    // issue 25, item 6: one behaviour for every locked page (these two used to redirect silently to /).
+    // One behaviour for every locked page (these two used to redirect silently to /).
     ["/favorites", "Please log in to see your favorites."],
     ["/billing", "Please log in to see your promotions and billing."],
     ["/billing?listing_id=l1", "Please log in to see your promotions and billing."],
@@ -127,7 +127,7 @@ describe("home filters", () => {
     const user = userEvent.setup();
     const { router } = renderApp("/");
     const field = screen.getByRole("combobox", { name: "University" });
-    // The list is not fetched for the first screen (issue 24), only when the field is used.
+    // The list is not fetched for the first screen (docs/decisions/023), only when the field is used.
     expect(callsOf(calls, "GET /api/v1/universities/")).toHaveLength(0);
     await user.click(field);
     await user.type(field, "flor");

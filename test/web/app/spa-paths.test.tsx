@@ -1,4 +1,4 @@
-/** Issue 25, item 12: the worker's list of the app's pages (404 for anything else) matches the router. */
+/** The worker's list of the app's pages (404 for anything else) matches the router. */
 import { SPA_PATH_PATTERNS } from "@contract/spa-paths";
 import { describe, expect, it } from "vitest";
 import { pages } from "../../../web/app/router";

@@ -1,5 +1,5 @@
 /**
- * No file-level import cycles in the app's source (issue 23): a cycle ties folders together so that
+ * No file-level import cycles in the app's source: a cycle ties folders together so that
  * neither can be read, tested or moved without the other (the rooms once pulled in D1 code this way).
  * The sources come in through Vite's glob as text, so the check needs no file system access.
  */

@@ -135,7 +135,7 @@ describe("billing page", () => {
     expect(rows[1]).toHaveTextContent("Paid");
     expect(rows[2]).toHaveTextContent("€12.50");
     expect(rows[2]).toHaveTextContent("Open");
-    // Under 600 px each row is a card whose lines are named by these (styles.css, issue 25, item 7).
+    // Under 600 px each row is a card whose lines are named by these (styles.css).
     expect([...rows[1]!.querySelectorAll("td")].map((td) => td.dataset.label)).toEqual(["Date", "Period", "Amount", "Status"]);
     await ui.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
@@ -151,5 +151,24 @@ describe("billing page", () => {
     fakeApi({ [LIST]: new Response(JSON.stringify({ detail: "Forbidden" }), { status: 403 }) });
     renderApp("/billing", session);
     expect(await screen.findByText(/Failed to fetch promoted listings/)).toBeInTheDocument();
+  });
+
+  it("shows a deleted listing's promotion and billing history: no link to the listing, no Cancel, its history still opens", async () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const gone: PromotedListing = { ...promoted("g1", "cancelled", "2026-12-07T12:00:00.000Z"), deleted: true };
+    const entry: BillingHistoryEntry = { id: "in_1", amount: 500, currency: "usd", period_start: at("2026-11-30T12:00:00Z"), period_end: at("2026-12-07T12:00:00Z"), created: at("2026-11-30T12:00:00Z"), status: "paid" };
+    const calls = fakeApi({ [LIST]: { data: [gone] }, "GET /api/v1/promotions/billing-history/g1": { data: [entry] } });
+    const ui = userEvent.setup();
+    renderApp("/billing", session);
+    const item = (await screen.findByText("Room g1")).closest("li")!;
+    expect(within(item).queryByRole("link")).toBeNull();
+    expect(item).toHaveTextContent("Deleted listing");
+    expect(item).toHaveTextContent("You deleted this listing; its promotion does not renew. Paid through Dec 7, 2026.");
+    expect(within(item).queryByRole("button", { name: "Cancel Subscription" })).toBeNull();
+    expect(screen.queryByText(/You have not promoted a listing yet/)).toBeNull();
+    await ui.click(within(item).getByRole("button", { name: "Billing history" }));
+    const rows = await within(screen.getByRole("dialog", { name: "Billing history" })).findAllByRole("row");
+    expect(rows[1]).toHaveTextContent("$5.00");
+    expect(callsOf(calls, "GET /api/v1/promotions/billing-history/g1")).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-/** Issue 15, item 2: distance to campus on cards and the listing page, the browse filter and sort, the form's coordinates. */
+/** Distance to campus (docs/decisions/019) on cards and the listing page, the browse filter and sort, the form's coordinates. */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";

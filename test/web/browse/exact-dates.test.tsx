@@ -1,4 +1,4 @@
-/** Issue 15, item 1: exact dates on the listing form, in browse (URL, API call, chip), on cards and the listing page. */
+/** Exact dates (docs/decisions/021) on the listing form, in browse (URL, API call, chip), on cards and the listing page. */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatStay, nextTermDates } from "@contract/constants";

@@ -1,4 +1,4 @@
-/** Issue 27: browse's List / Map toggle and pins, the listing page's Location map (jsdom; the plain renderer). */
+/** Maps (docs/decisions/024): browse's List / Map toggle and pins, the listing page's Location map (jsdom; the plain renderer). */
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter } from "react-router-dom";
@@ -280,7 +280,7 @@ describe("the listing page's Location", () => {
     expect(await within(map).findByRole("img", { name: "Listing 1: exact location" })).toBeInTheDocument();
     expect(map.querySelector("[data-testid=map-area]")).toBeNull();
     expect(
-      within(section).getByText("On the map, only you and our team see the exact point; everyone else sees an area of about 200 m. The address shows as you entered it."),
+      within(section).getByText("On the map, only you and our team see the exact point; everyone else sees an area of about 200 m and the street without the house number."),
     ).toBeInTheDocument();
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 25, items 1 and 5 on the browse page: a link with unknown values still shows results (the
+ * The browse page's URL values and Featured row: a link with unknown values still shows results (the
  * values ignored, said quietly, no chips for them), the search box keeps to the API's limit with a
  * counter near it, and promoted listings get their own Featured row above results in exact order.
  */

@@ -1,4 +1,4 @@
-/** Issue 13, area C in the SPA: availability links, Confirm availability, the price check and response time. */
+/** Fresh listings in the SPA (docs/decisions/015): availability links, Confirm availability, the price check and response time. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError, apiRequest, buildUrl, NETWORK_ERROR_MESSAGE } from "../../../web/lib/api-client";
 import { authStore, expiryOf, REFRESH_TOKEN_KEY, TOKEN_EXPIRY_KEY } from "../../../web/lib/auth-store";
 import { makeUser } from "../render";
@@ -61,7 +61,7 @@ describe("api client", () => {
     expect(localStorage.getItem("auth_token")).toBeNull();
   });
 
-  // issue 25, item 14: a JWT-shaped access token (only exp and iat are read; the signature is the server's).
+  // Refreshed ahead of expiry: a JWT-shaped access token (only exp and iat are read; the signature is the server's).
   const jwt = (name: string, iat: number, exp: number) => {
     const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
     return `${b64({ alg: "HS256" })}.${b64({ sub: name, iat, exp })}.sig`;
@@ -77,17 +77,23 @@ describe("api client", () => {
     authStore.reload();
     let refreshes = 0;
     const seen: string[] = [];
+    // The refresh answers only once every call has been made: all five meet it in flight.
+    let answerRefresh!: () => void;
+    const refreshAnswered = new Promise<void>((resolve) => (answerRefresh = resolve));
     globalThis.fetch = (async (url: string, init: RequestInit) => {
       if (url.endsWith("/auth/refresh-token")) {
         refreshes++;
-        await new Promise((r) => setTimeout(r, 20));
+        await refreshAnswered;
         return Response.json({ access_token: renewed, refresh_token: "r2", user: makeUser() });
       }
       const auth = new Headers(init.headers).get("Authorization")!;
       seen.push(auth);
       return auth === `Bearer ${renewed}` ? Response.json({ ok: true }) : Response.json({ detail: "expired" }, { status: 401 });
     }) as typeof fetch;
-    const results = await Promise.all(["users/profile", "users/stats", "messages/unread-count", "favorites/", "saved-searches/"].map((p) => apiRequest(p)));
+    const calls = Promise.all(["users/profile", "users/stats", "messages/unread-count", "favorites/", "saved-searches/"].map((p) => apiRequest(p)));
+    await vi.waitFor(() => expect(refreshes).toBe(1));
+    answerRefresh();
+    const results = await calls;
     expect(results).toEqual(Array(5).fill({ ok: true }));
     expect(refreshes).toBe(1);
     // Every call went out once, with the new token: none was refused.

@@ -1,5 +1,5 @@
 /**
- * Issue 27, item 1: the address field resolves a suggestion that has a place id but no coordinates
+ * The address field resolves a suggestion that has a place id but no coordinates
  * (Google) before the form takes it, with one session token for the typing session and its resolve,
  * and says when an address is off the map.
  */
@@ -27,7 +27,7 @@ afterEach(() => {
 });
 
 /** The edit page of a placed listing, with the geocoder's answers given; `place` answers geo/place. */
-function editPage(place: (call: { url: string }) => unknown) {
+function editPage(place: (call: { url: string }) => unknown, autocomplete: unknown = suggestions) {
   const listing = makeOwnerListing({
     user_id: "owner-1",
     university_id: 1,
@@ -42,7 +42,7 @@ function editPage(place: (call: { url: string }) => unknown) {
     [`GET ${API}/universities/`]: universities,
     [`GET ${API}/subleases/l1`]: { data: listing },
     [`GET ${API}/users/profile`]: { data: verified },
-    [`GET ${API}/geo/autocomplete`]: suggestions,
+    [`GET ${API}/geo/autocomplete`]: autocomplete,
     [`GET ${API}/geo/place`]: place,
     [`PATCH ${API}/subleases/l1`]: ({ body }: { body: Record<string, unknown> }) => ({ data: { ...listing, ...body } }),
   });
@@ -81,6 +81,8 @@ describe("the address field's resolve step", () => {
     expect(params(searches.at(-1)!.url).get("university_id")).toBe("1");
     expect(params(resolve!.url).get("place_id")).toBe("ChIJ_one");
     expect(params(resolve!.url).get("session")).toBe(session);
+    // Geocoding is for verified users: every call carries the session's bearer token.
+    for (const c of [...searches, resolve!]) expect(c.authorization).toBe("Bearer t");
     // The resolved address is picked: no new search for it.
     expect(callsOf(calls, `GET ${API}/geo/autocomplete`).length).toBe(searches.length);
 
@@ -97,6 +99,29 @@ describe("the address field's resolve step", () => {
     await ui.type(address(), " Apt 2");
     await waitFor(() => expect(callsOf(calls, `GET ${API}/geo/autocomplete`).length).toBeGreaterThan(searches.length));
     expect(params(callsOf(calls, `GET ${API}/geo/autocomplete`).at(-1)!.url).get("session")).not.toBe(session);
+  });
+
+  it("a refused suggestion call (daily cap) pauses suggestions with the reason, and the typed address still saves", async () => {
+    const capped = "You have used today's address suggestions. Type the full address; the listing saves without a distance to campus.";
+    const calls = editPage(
+      () => ({ data: resolved }),
+      () => new Response(JSON.stringify({ detail: capped, retry_after: 3600 }), { status: 429, headers: { "Content-Type": "application/json" } }),
+    );
+    const ui = userEvent.setup();
+    await waitFor(() => expect(address()).toHaveValue("100 Main St, Gainesville, FL"));
+    await ui.clear(address());
+    await ui.type(address(), "12 Oak Street");
+    expect(await screen.findByText(capped)).toBeInTheDocument();
+    expect(screen.queryByRole("listbox")).toBeNull();
+    const asked = callsOf(calls, `GET ${API}/geo/autocomplete`).length;
+    expect(asked).toBeGreaterThan(0);
+    // No more calls while the owner types on: the field is plain text.
+    await ui.type(address(), ", Gainesville");
+    await ui.tab();
+    expect(callsOf(calls, `GET ${API}/geo/autocomplete`)).toHaveLength(asked);
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(callsOf(calls, `PATCH ${API}/subleases/l1`)).toHaveLength(1));
+    expect(callsOf(calls, `PATCH ${API}/subleases/l1`)[0]!.body).toMatchObject({ address: "12 Oak Street, Gainesville", latitude: null, longitude: null, location_token: null });
   });
 
   it("says plainly when the place cannot be found, keeps the picked address and sends no coordinates", async () => {

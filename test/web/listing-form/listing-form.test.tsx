@@ -54,6 +54,7 @@ describe("listing form rules", () => {
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
     expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
     expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
+    expect(MESSAGES.tooBig).toBe("Each image must be less than 10MB");
     expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
     expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });
   });
@@ -99,7 +100,7 @@ describe("the fields: limits, errors, photos", () => {
     const ui = userEvent.setup();
     renderApp("/create", { token: "t", user: verified });
     const title = await screen.findByLabelText("Title");
-    // Never cut silently (issue 25, item 4): no hard limit on the box.
+    // Never cut silently: no hard limit on the box.
     expect(title).not.toHaveAttribute("maxLength");
     await ui.click(screen.getByRole("button", { name: "Submit listing" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();
@@ -178,6 +179,27 @@ describe("the fields: limits, errors, photos", () => {
     await ui.upload(input, new File(["jpeg"], "room.jpg", { type: "image/jpeg" }));
     expect(await screen.findByRole("img", { name: "Photo 1 (primary)" })).toBeInTheDocument();
     expect(screen.queryByText(/could not be opened/)).toBeNull();
+  });
+
+  it("says before publishing that the public sees only the street and area, and shows that form of the address typed", async () => {
+    fakeApi({ "GET /api/v1/universities/": utAustin, "GET /api/v1/geo/autocomplete": { data: [] } });
+    const ui = userEvent.setup();
+    renderApp("/create", { token: "t", user: verified });
+    const address = await screen.findByLabelText("Address");
+    const note = document.getElementById(address.getAttribute("aria-describedby")!.split(" ").pop()!)!;
+    expect(note).toHaveTextContent(
+      "Only you and our team see the full address. Everyone else sees the street and area, without the house number or unit, until you accept a request.",
+    );
+    expect(note).not.toHaveTextContent("Shown publicly as");
+    await ui.type(address, "177 Bleecker St, Apt 4B, New York, NY 10003");
+    expect(note).toHaveTextContent("Shown publicly as: Bleecker St, New York, NY 10003");
+    expect(note).not.toHaveTextContent("177");
+  });
+
+  it("states the photo limits the upload enforces: 10 photos, 10MB each (it once said 5MB)", async () => {
+    fakeApi({ "GET /api/v1/universities/": utAustin });
+    renderApp("/create", { token: "t", user: verified });
+    expect(await screen.findByText("Up to 10 photos, maximum 10MB each. The first photo is the primary one.")).toHaveClass("field-hint");
   });
 });
 
@@ -300,6 +322,7 @@ describe("listing form: gender preference", () => {
   });
 });
 
+// The edit form says when saving sends a live listing back to review (the contract's rule).
 describe("edit form: the review warning", () => {
   const API = "/api/v1";
   const owner = makeUser({ id: "owner-1", id_verification_status: "verified" });

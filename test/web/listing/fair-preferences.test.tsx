@@ -1,4 +1,4 @@
-/** Issue 15, item 4 (docs/decisions/018): a gender preference is offered only for shared units. */
+/** Fair preferences (docs/decisions/018): a gender preference is offered only for shared units. */
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeApi, makeOwnerListing, renderApp } from "../render";

@@ -1,4 +1,4 @@
-/** Issue 12, items 6-11: the listing form's first minutes, own listings, browse chips and count, the listing page on a phone. */
+/** Own listings, browse chips and count, the listing page on a phone (the listing form is in listing-form/). */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -77,6 +77,30 @@ describe("listing page", () => {
     bar = await screen.findByRole("region", { name: "Rent and contact" });
     expect(within(bar).getByRole("button", { name: "Message" })).toBeInTheDocument();
     expect(bar).toHaveTextContent("Create an account or sign in to message others");
+  });
+
+  it("shows a visitor the street and area with why; the owner the whole address and what everyone else sees", async () => {
+    const owned = makeOwnerListing({ id: "l1", title: "Sunny room", address: "177 Bleecker St, Apt 4B, New York, NY 10003", address_public: "Bleecker St, New York, NY 10003" });
+    // What the API answers anyone else (worker/db/queries/listings.ts toPublicListing).
+    const { latitude, longitude, rejection_reason, stripe_subscription_id, address_public, ...rest } = owned;
+    void [latitude, longitude, rejection_reason, stripe_subscription_id];
+    fakeApi(routes({ ...rest, address: address_public } as OwnerListing));
+    const visitor = renderApp("/listing/l1");
+    const details = await screen.findByRole("heading", { name: "Property details" });
+    const section = details.closest("section")!;
+    expect(within(section).getByText("Bleecker St, New York, NY 10003")).toBeInTheDocument();
+    expect(within(section).getByText("Street and area only: the lister shares the exact address with the renter once they accept a request.")).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent("177 Bleecker");
+    visitor.unmount();
+    localStorage.clear();
+
+    fakeApi(routes(owned));
+    renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
+    const mine = (await screen.findByRole("heading", { name: "Property details" })).closest("section")!;
+    expect(within(mine).getByText("177 Bleecker St, Apt 4B, New York, NY 10003")).toBeInTheDocument();
+    expect(mine).toHaveTextContent("Only you and our team see the full address.");
+    expect(mine).toHaveTextContent("They see: Bleecker St, New York, NY 10003.");
+    expect(mine).not.toHaveTextContent("Street and area only");
   });
 
   it("has no bottom bar on a wide screen", async () => {

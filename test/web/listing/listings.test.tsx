@@ -42,7 +42,7 @@ describe("browse page", () => {
     expect(requests[0]).toContain("university_id=1");
     expect(requests[0]).toContain("lease_term=fall");
     expect(requests[0]).toContain("parking=true");
-    // The first page is the first screen (issue 24); the next, of 40, is fetched ahead when idle.
+    // The first page is the first screen (docs/decisions/023); the next, of 40, is fetched ahead when idle.
     expect(requests[0]).toContain("limit=12");
     expect(requests[0]).toContain("promoted=in_order");
     expect(screen.getAllByRole("link", { name: /Listing 0/ })[0]).toHaveAttribute("href", `/listing/l0?back=${encodeURIComponent("/?university=1&term=fall&parking=true")}`);
@@ -55,6 +55,15 @@ describe("browse page", () => {
     expect(screen.getAllByRole("article")).toHaveLength(17);
     expect(requests).toHaveLength(2);
     expect(screen.queryByRole("button", { name: "Load More" })).toBeNull();
+  });
+
+  it("a card names the street and area the API answered (decision 024)", async () => {
+    const card = makeListing(1, { address: "Bleecker St, New York, NY 10003" });
+    fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": { data: [card], pagination: { next_token: null, has_more: false } } });
+    renderApp("/");
+    await screen.findByText("Listing 1");
+    const [article] = screen.getAllByRole("article");
+    expect(within(article!).getByText("Bleecker St, New York, NY 10003")).toHaveClass("listing-card-area");
   });
 
   it("writes filter changes to the query string and shows a real empty state", async () => {
@@ -168,7 +177,6 @@ describe("filters", () => {
   });
 });
 
-// Issue 22, item 5: the edit form says when saving sends a live listing back to review (the contract's rule).
 
 describe("formatRent", () => {
   it("groups thousands like en-US, without Intl on the first load", async () => {

@@ -1,7 +1,8 @@
 /**
- * Issue 26, item 4 in the SPA: the notice's wording per kind (and the payment one for a message without
- * a kind), "This is fine" (its accessible name and description), the confirmation with Undo, the
- * quieted notice, the safety page's new sections and the staff tab's feedback.
+ * The scam shield's notice in the SPA (decision 015): its wording per kind (and the payment one for a
+ * message without a kind), "This is fine" (its accessible name and description, the message and kind it
+ * names), the confirmation with Undo, the quieted notice, the safety page's sections and the staff tab's
+ * feedback.
  */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -102,60 +103,89 @@ describe("This is fine", () => {
     expect(button).toHaveAccessibleDescription(SAFETY_NOTICES.link);
   });
 
-  it("quiets that kind: the notices of that kind go, another kind stays, the thanks shows with Undo, which brings them back", async () => {
+  it("names the message and the kind; that notice goes, the server's view of the others follows, the thanks shows with Undo, which brings it back", async () => {
+    // The server covers m1 and m3 (the same sender's same pattern) and not m4 (a new pattern of the kind).
     let quieted = false;
     const current = () => [
       quieted ? msg("m1", 1) : flagged("m1", 1, "payment"),
       flagged("m2", 2, "contact"),
       quieted ? msg("m3", 3) : flagged("m3", 3, "payment"),
+      flagged("m4", 4, "payment"),
     ];
     const calls = thread(current, {
       [`POST ${API}/conversations/c1/safety-feedback`]: () => {
         quieted = true;
-        return { success: true, kind: "payment", quieted: true, changed: true };
+        return { success: true, kind: "payment", message_id: "m1", quieted: true, changed: true };
       },
-      [`DELETE ${API}/conversations/c1/safety-feedback/payment`]: () => {
+      [`DELETE ${API}/conversations/c1/safety-feedback/m1/payment`]: () => {
         quieted = false;
-        return { success: true, kind: "payment", quieted: false, changed: true };
+        return { success: true, kind: "payment", message_id: "m1", quieted: false, changed: true };
       },
     });
     const user = userEvent.setup();
     const log = await openThread();
-    expect(within(log).getAllByRole("note")).toHaveLength(3);
+    expect(within(log).getAllByRole("note")).toHaveLength(4);
 
     await user.click(within(rowOf(log, "text m1")).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
     const status = await within(rowOf(log, "text m1")).findByRole("status");
-    expect(status).toHaveTextContent("Thanks. We won't warn you about payment requests again in this conversation.");
-    expect(callsOf(calls, `POST ${API}/conversations/c1/safety-feedback`)[0]!.body).toEqual({ kind: "payment" });
-    // Both payment notices went; the contact one stays.
-    await waitFor(() => expect(within(log).getAllByRole("note")).toHaveLength(1));
+    expect(status).toHaveTextContent("Thanks. We won't warn you about payment requests like this one from this person again.");
+    expect(callsOf(calls, `POST ${API}/conversations/c1/safety-feedback`)[0]!.body).toEqual({ kind: "payment", message_id: "m1" });
+    // m1's notice went, then m3's as the thread was read again; the contact one and the new pattern stay.
+    await waitFor(() => expect(within(log).getAllByRole("note")).toHaveLength(2));
     expect(within(rowOf(log, "text m2")).getByRole("note")).toHaveTextContent(SAFETY_NOTICES.contact);
     expect(within(rowOf(log, "text m3")).queryByRole("note")).toBeNull();
+    expect(within(rowOf(log, "text m4")).getByRole("note")).toHaveTextContent(sentence(SAFETY_NOTICES.payment));
     // Undo has the focus the pressed button had.
     const undo = within(status).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.undoLabel });
     expect(undo).toHaveFocus();
 
     await user.click(undo);
-    await waitFor(() => expect(within(log).getAllByRole("note")).toHaveLength(3));
+    await waitFor(() => expect(within(log).getAllByRole("note")).toHaveLength(4));
     expect(within(log).queryByRole("status")).toBeNull();
-    expect(callsOf(calls, `DELETE ${API}/conversations/c1/safety-feedback/payment`)).toHaveLength(1);
+    expect(callsOf(calls, `DELETE ${API}/conversations/c1/safety-feedback/m1/payment`)).toHaveLength(1);
     // The focus goes back to the notice's button.
     await waitFor(() => expect(within(rowOf(log, "text m1")).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel })).toHaveFocus());
   });
 
+  it("drops only the notice it was pressed under until the thread is read again", async () => {
+    let posted = false;
+    let release: () => void = () => {};
+    const refetched = new Promise<void>((resolve) => (release = resolve));
+    thread(() => [], {
+      // Newest first; the read after the POST waits, so the screen shows what the click alone did.
+      [`GET ${API}/conversations/c1/messages`]: async () => {
+        if (posted) await refetched;
+        return { messages: [flagged("m2", 2, "payment"), flagged("m1", 1, "payment")], pagination: { next_token: null, has_more: false } };
+      },
+      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
+        posted = true;
+        return { success: true, kind: "payment", message_id: "m2", quieted: true, changed: true };
+      },
+    });
+    const user = userEvent.setup();
+    const log = await openThread();
+    await user.click(within(rowOf(log, "text m2")).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
+    await within(rowOf(log, "text m2")).findByRole("status");
+    expect(within(rowOf(log, "text m2")).queryByRole("note")).toBeNull();
+    // The other payment notice is the server's to quiet (the same pattern or not): it stays meanwhile.
+    expect(within(rowOf(log, "text m1")).getByRole("note")).toHaveTextContent(sentence(SAFETY_NOTICES.payment));
+    release();
+  });
+
   it("thanks by naming the kind it quieted, one noun phrase per kind", async () => {
     expect(SAFETY_CONFIRMED_TEXTS).toEqual({
-      identity: "Thanks. We won't warn you about ID requests again in this conversation.",
-      link: "Thanks. We won't warn you about links to other sites again in this conversation.",
-      payment: "Thanks. We won't warn you about payment requests again in this conversation.",
-      away: "Thanks. We won't warn you about owners who cannot show the place again in this conversation.",
-      contact: "Thanks. We won't warn you about moving the chat off CampusNest again in this conversation.",
+      identity: "Thanks. We won't warn you about ID requests like this one from this person again.",
+      link: "Thanks. We won't warn you about links to other sites like this one from this person again.",
+      payment: "Thanks. We won't warn you about payment requests like this one from this person again.",
+      away: "Thanks. We won't warn you about owners who cannot show the place like this one from this person again.",
+      contact: "Thanks. We won't warn you about moving the chat off CampusNest like this one from this person again.",
     });
     const quieted = new Set<SafetyKind>();
     thread(() => SAFETY_KINDS.map((kind, i) => (quieted.has(kind) ? msg(`m${i + 1}`, i + 1) : flagged(`m${i + 1}`, i + 1, kind))), {
-      [`POST ${API}/conversations/c1/safety-feedback`]: ({ body }: { body: { kind: SafetyKind } }) => {
+      [`POST ${API}/conversations/c1/safety-feedback`]: ({ body }: { body: { kind: SafetyKind; message_id: string } }) => {
+        expect(body.message_id).toBe(`m${SAFETY_KINDS.indexOf(body.kind) + 1}`);
         quieted.add(body.kind);
-        return { success: true, kind: body.kind, quieted: true, changed: true };
+        return { success: true, kind: body.kind, message_id: body.message_id, quieted: true, changed: true };
       },
     });
     const user = userEvent.setup();
@@ -174,7 +204,7 @@ describe("This is fine", () => {
     thread(() => [flagged("m1", 1, identityQuieted ? "payment" : "identity")], {
       [`POST ${API}/conversations/c1/safety-feedback`]: () => {
         identityQuieted = true;
-        return { success: true, kind: "identity", quieted: true, changed: true };
+        return { success: true, kind: "identity", message_id: "m1", quieted: true, changed: true };
       },
     });
     const user = userEvent.setup();
@@ -182,7 +212,7 @@ describe("This is fine", () => {
     const row = rowOf(log, "text m1");
     expect(within(row).getByRole("note")).toHaveTextContent(SAFETY_NOTICES.identity);
     await user.click(within(row).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
-    expect(await within(row).findByRole("status")).toHaveTextContent("Thanks. We won't warn you about ID requests again in this conversation. Undo");
+    expect(await within(row).findByRole("status")).toHaveTextContent("Thanks. We won't warn you about ID requests like this one from this person again. Undo");
     expect(await within(row).findByRole("note")).toHaveTextContent(sentence(SAFETY_NOTICES.payment));
     expect(within(row).getByRole("status")).not.toHaveTextContent("about this again");
   });
@@ -222,7 +252,7 @@ describe("the staff Safety tab", () => {
       reasons: ["identity_request"],
       reason_labels: ["Asks for identity documents, ID numbers or bank login"],
       messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"], scored: false }],
-      feedback: [{ user_id: "u3", name: "Sam Lee", kind: "identity", kind_label: "Identity documents or numbers", created_at: "2026-11-20T15:10:00.000Z" }],
+      feedback: [{ user_id: "u3", name: "Sam Lee", message_id: "m2", kind: "identity", kind_label: "Identity documents or numbers", created_at: "2026-11-20T15:10:00.000Z" }],
     };
     fakeApi({
       "GET /api/v1/admin/tables": { tables: ["users"] },

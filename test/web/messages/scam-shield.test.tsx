@@ -1,5 +1,5 @@
 /**
- * Scam shield in the SPA (issue 13): the notice under a flagged message (its recipient only), the tip at
+ * Scam shield in the SPA (docs/decisions/015): the notice under a flagged message (its recipient only), the tip at
  * the top of a conversation, the safety page and its links, and the staff Safety tab.
  */
 import { screen, waitFor, within } from "@testing-library/react";
@@ -143,7 +143,7 @@ describe("the staff Safety tab", () => {
     expect(within(card).getByText("Money before a viewing")).toBeInTheDocument();
     expect(within(card).getByText("Payment off the platform (wire, payment app, gift cards, crypto)")).toBeInTheDocument();
     expect(within(card).getByText("Can you send the deposit by Zelle before the viewing?")).toBeInTheDocument();
-    // A line only the scored model flagged says so (issue 26); a rule's flag does not.
+    // A line only the scored model flagged says so (docs/decisions/015); a rule's flag does not.
     const lines = within(card).getAllByRole("listitem").filter((li) => li.closest("[aria-label='Flagged messages']"));
     expect(lines.map((li) => within(li).queryByText(SCORED_NOTE) !== null)).toEqual([false, true]);
     await user.click(within(card).getByRole("button", { name: "Mark reviewed" }));

@@ -121,4 +121,43 @@ describe("profile page", () => {
     expect(callsOf(calls, "DELETE /api/v1/subleases/a")).toHaveLength(1);
     expect(callsOf(calls, "GET /api/v1/users/listings").length).toBeGreaterThanOrEqual(2);
   });
+
+  it("Mark taken and Delete of a promoted listing say, before the owner confirms, that its promotion stops renewing", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    const renewing = { promoted: true, auto_renew: true, stripe_subscription_id: "sub_1", promotion_end: "2026-12-07T12:00:00.000Z" };
+    const calls = fakeApi({
+      ...profileRoutes(user, [ownListing("a", renewing), ownListing("b")]),
+      "PATCH /api/v1/subleases/a": { data: ownListing("a", { ...renewing, status: "taken", auto_renew: false, stripe_subscription_id: null }) },
+      "PATCH /api/v1/subleases/b": { data: ownListing("b", { status: "taken" }) },
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const row = (await screen.findByRole("link", { name: "My room a" })).closest("li")!;
+
+    await ui.click(within(row).getByRole("button", { name: "Mark taken" }));
+    const taken = screen.getByRole("dialog", { name: "Mark this listing taken?" });
+    expect(taken).toHaveTextContent("Its weekly promotion will stop renewing and you will not be charged again. It stays promoted until Dec 7, 2026.");
+    expect(taken).toHaveTextContent("Marking it available later does not restart the promotion.");
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(0);
+    await ui.click(within(taken).getByRole("button", { name: "Keep it available" }));
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(0);
+
+    await ui.click(within(row).getByRole("button", { name: "Mark taken" }));
+    await ui.click(within(screen.getByRole("dialog", { name: "Mark this listing taken?" })).getByRole("button", { name: "Mark taken" }));
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(1));
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")[0]!.body).toEqual({ status: "taken" });
+
+    await ui.click(within(row).getByRole("button", { name: "Delete" }));
+    const deleting = screen.getByRole("alertdialog", { name: "Delete this listing?" });
+    expect(deleting).toHaveTextContent("Its weekly promotion will stop renewing and you will not be charged again. Its billing history stays on your Billing page.");
+    await ui.click(within(deleting).getByRole("button", { name: "Cancel" }));
+
+    // A listing without a renewing promotion is marked taken at once, and its delete says nothing of money.
+    const plain = (await screen.findByRole("link", { name: "My room b" })).closest("li")!;
+    await ui.click(within(plain).getByRole("button", { name: "Mark taken" }));
+    expect(screen.queryByRole("dialog", { name: "Mark this listing taken?" })).toBeNull();
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/subleases/b")).toHaveLength(1));
+    await ui.click(within(plain).getByRole("button", { name: "Delete" }));
+    expect(screen.getByRole("alertdialog", { name: "Delete this listing?" })).not.toHaveTextContent("promotion");
+  });
 });

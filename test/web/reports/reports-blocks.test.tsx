@@ -1,4 +1,4 @@
-/** Reports, blocks and suspension in the SPA (issue 13, item 3). */
+/** Reports, blocks and suspension in the SPA (docs/decisions/015). */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -138,7 +138,7 @@ describe("in a conversation", () => {
     expect(screen.queryByText("Failed to send message")).toBeNull();
   });
 
-  // issue 25, item 3
+  // Blocks go both ways for writing: the blocker unblocks before writing again.
   it("reopened after blocking (not in the list): the blocker sees the name, 'You blocked {name}', Unblock and no composer; Unblock brings the composer back", async () => {
     let blocked = true;
     const calls = fakeApi({

@@ -1,4 +1,4 @@
-/** Issue 15, item 3: Save this search (browse), the profile's Saved searches, the unsubscribe page. */
+/** Saved searches (docs/decisions/020): Save this search (browse), the profile's Saved searches, the unsubscribe page. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";

@@ -234,7 +234,7 @@ describe("request bodies are limited before they are parsed", () => {
     const s = await signUp("limits@ufl.edu");
     const avatar = (bytes: number) =>
       api("/api/v1/users/avatar-base64", authed(s.access_token, { method: "POST", body: JSON.stringify({ image_data: "A".repeat(bytes) }) }));
-    // 10 MB decoded is 13.4 MB of base64: refused by the route's own check (413 with the spec's text).
+    // 10 MB decoded is 13.4 MB of base64: refused by the route's own check (413 with the product's text).
     expect(await json(await avatar(13_990_000))).toEqual({ detail: "File size must be less than 10MB" });
     const over = await avatar(14.1 * 1024 * 1024);
     expect(over.status).toBe(413);

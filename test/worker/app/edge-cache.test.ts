@@ -205,7 +205,7 @@ it("leaves the D1 binding's data alone (sanity: the listing rows are there)", as
   expect(row!.n).toBeGreaterThan(0);
 });
 
-// Issue 22, item 7: every listing write is visible to signed-out readers at once, in every data center
+// Every listing write is visible to signed-out readers at once, in every data center
 // (the listings generation, decision 016), while a read after no write stays a cache hit.
 describe("writes visible at once (the listings generation)", () => {
   let adminToken: string;

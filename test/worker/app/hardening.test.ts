@@ -1,5 +1,5 @@
 /**
- * Issue 22's smaller hardening items: text that draws nothing is no text, every API 4xx says why in
+ * The smaller hardening items (docs/decisions/022): text that draws nothing is no text, every API 4xx says why in
  * `detail`, a path id that cannot be an id is 404, the configuration refuses to serve production
  * without its public address and keeps development routes to development, and the listing photos'
  * body is capped without ever being held whole.
@@ -7,6 +7,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../worker/app";
+import { DEV_WEBHOOK_SECRET } from "../../../worker/env";
+import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
 import { cleanText } from "../../../worker/contract/zod";
 import { withErrorDetail } from "../../../worker/lib/errors";
 import { BODY_LIMITS, cappedStream } from "../../../worker/middleware/body-limit";
@@ -158,7 +160,7 @@ describe("every API 4xx answers {detail}", () => {
   });
 });
 
-describe("a path id that cannot be an id is 404 Not found", () => {
+describe("a path id that cannot be an id is 404 (a listing's: Listing not found, as an unknown one)", () => {
   const BAD_IDS = ["%00", "%00abc", "x".repeat(22), "a%20b", "%E2%80%AE", "abc%27--", "%E0%A4%A"];
 
   it("on listing, user, conversation and admin conversation routes, before the handler runs", async () => {
@@ -178,7 +180,8 @@ describe("a path id that cannot be an id is 404 Not found", () => {
         const init: RequestInit = { method, headers: { "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" };
         const res = await api(path(id), who === "admin" ? authed(adminToken, init) : who ? authed(who.access_token, init) : init);
         expect(res.status, `${method} ${path(id)}`).toBe(404);
-        expect(await json(res), `${method} ${path(id)}`).toEqual({ detail: "Not found" });
+        const listing = /subleases|favorites|promotions\/status/.test(path("x"));
+        expect(await json(res), `${method} ${path(id)}`).toEqual({ detail: listing ? "Listing not found" : "Not found" });
       }
     }
   });
@@ -190,7 +193,24 @@ describe("a path id that cannot be an id is 404 Not found", () => {
     // "stats" and "profile" sit beside users/:id: they are routes, not ids.
     expect((await api("/api/v1/users/stats", authed(student.access_token))).status).toBe(200);
     expect((await api("/api/v1/users/profile", authed(student.access_token))).status).toBe(200);
-    expect((await api("/api/v1/subleases/unknown-id")).status).toBe(404);
+    // An unknown listing id and a malformed one read the same.
+    for (const id of ["unknown-id", "%00", "x".repeat(22)]) {
+      const res = await api(`/api/v1/subleases/${id}`);
+      expect(res.status, id).toBe(404);
+      expect(await json(res), id).toEqual({ detail: "Listing not found" });
+    }
+  });
+});
+
+describe("source maps", () => {
+  it("are never served, even when a build left one among the assets", async () => {
+    const assets = { fetch: vi.fn(async () => new Response("{\"version\":3}", { status: 200, headers: { "Content-Type": "application/json" } })) };
+    for (const path of ["/assets/0dHj8wXq.js.map", "/assets/index.css.map", "/staff.js.MAP"]) {
+      const res = await createApp().fetch(new Request(`http://localhost${path}`), { ...env, ASSETS: assets } as unknown as Env);
+      expect(res.status, path).toBe(404);
+      expect(await json(res)).toEqual({ detail: "Not found" });
+    }
+    expect(assets.fetch).not.toHaveBeenCalled();
   });
 });
 
@@ -208,13 +228,38 @@ describe("configuration", () => {
     const missing = await createApp().fetch(new Request("http://localhost/api/health"), { ...withoutIt, ...production } as unknown as Env);
     expect(missing.status).toBe(500);
     // A staging deployment (ENVIRONMENT=test) sends real email too: the same rule.
-    const staging = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "test", PUBLIC_BASE_URL: "" });
+    const staging = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "test", PUBLIC_BASE_URL: "", STRIPE_WEBHOOK_SECRET: "" });
     expect(staging.status).toBe(500);
     expect((await json<{ detail: string }>(staging)).detail).toContain("test requires PUBLIC_BASE_URL");
     for (const base of ["https://campusnest.app", "https://campusnest.app/", "https://staging.campusnest.app/app"]) {
       const res = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ...production, PUBLIC_BASE_URL: base });
       expect(res.status, base).toBe(200);
     }
+  });
+
+  it("development secrets only in development: test refuses the published ones, and without Stripe keys refuses every webhook", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const staging = { ENVIRONMENT: "test", PUBLIC_BASE_URL: "https://staging.campusnest.example" };
+    // A staging deployment that copied .dev.vars does not start.
+    const copied = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ...staging, STRIPE_WEBHOOK_SECRET: DEV_WEBHOOK_SECRET });
+    expect(copied.status).toBe(500);
+    expect((await json<{ detail: string }>(copied)).detail).toContain("STRIPE_WEBHOOK_SECRET is the published development value");
+    // Without Stripe keys, an event signed with the development secret (a forged payment) is refused in test...
+    const event = JSON.stringify({ id: "evt_forged", object: "event", created: Math.floor(Date.now() / 1000), type: "invoice.paid", data: { object: { id: "in_forged", object: "invoice" } } });
+    const deliver = async (bindings: Record<string, string>) =>
+      createApp().fetch(
+        new Request("http://localhost/api/v1/promotions/webhook", {
+          method: "POST",
+          body: event,
+          headers: { "content-type": "application/json", "stripe-signature": await signWebhookPayload(DEV_WEBHOOK_SECRET, event) },
+        }),
+        { ...env, ...bindings, STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "" },
+      );
+    const refused = await deliver(staging);
+    expect(refused.status).toBe(400);
+    expect(await json(refused)).toEqual({ detail: "Invalid signature" });
+    // ...while development's test checkout signs with it and is heard.
+    expect((await deliver({ ENVIRONMENT: "development" })).status).toBe(200);
   });
 
   it("only ENVIRONMENT=development serves the development routes: test and production answer 404", async () => {
@@ -263,6 +308,43 @@ describe("the listing photos' body is capped without being held whole", () => {
     expect(res.status).toBe(413);
     expect((await json<{ detail: string }>(res)).detail).toMatch(/too large/);
     expect(pulled.bytes).toBeLessThanOrEqual(CHUNK * 2);
+  });
+
+  /** `body` in 64 KB pieces with its length declared, as a browser sends it; `ended` once the server pulled past its last byte. */
+  function declared(body: string) {
+    const bytes = new TextEncoder().encode(body);
+    const seen = { pulled: 0, ended: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (seen.pulled >= bytes.length) {
+          seen.ended = true;
+          return controller.close();
+        }
+        const part = bytes.slice(seen.pulled, seen.pulled + 64 * 1024);
+        seen.pulled += part.length;
+        controller.enqueue(part);
+      },
+    });
+    return { stream, seen, length: bytes.length };
+  }
+
+  // A refusal that leaves a body half read broke `wrangler dev`: its proxy lost the connection and
+  // held the next request, anyone's, until another arrived (decision 025).
+  it("a refused upload reads its declared body to the end before answering: refused by an entry, by its size, unread", async () => {
+    const filler = "A".repeat(3 * 1024 * 1024);
+    for (const [session, body, status] of [
+      [student, `{"images":[{"filename":5},{"filename":"b.jpg","image_data":"${filler}"}]}`, 422],
+      [student, `{"images":[{"filename":"a.jpg","image_data":"${"A".repeat(BODY_LIMITS.listingPhoto)}"}]}`, 413],
+      [student, `{"images":[{"filename":"a.jpg"]]]${filler}`, 400],
+      [null, `{"images":[{"filename":"a.jpg","image_data":"${filler}"}]}`, 401],
+    ] as const) {
+      const { stream, seen, length } = declared(body);
+      const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(length) };
+      if (session) headers.Authorization = `Bearer ${session.access_token}`;
+      const res = await api("/api/v1/upload/multiple-base64", { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+      expect(res.status, body.slice(0, 40)).toBe(status);
+      expect(seen, body.slice(0, 40)).toEqual({ pulled: length, ended: true });
+    }
   });
 
   it("a chunked body with one endless image is cut off once that image passes its own cap", async () => {

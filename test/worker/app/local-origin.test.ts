@@ -1,4 +1,4 @@
-/** Issue 25, item 8: emailed links lead to the port the product runs on in local development. */
+/** Emailed links lead to the port the product runs on in local development. */
 import { describe, expect, it } from "vitest";
 import { withLocalOrigin, type Config } from "../../../worker/env";
 

@@ -1,4 +1,4 @@
-/** Issue 25, item 12: an address the app does not know answers 404 (with the app's not-found page). */
+/** An address the app does not know answers 404 (with the app's not-found page). */
 import { describe, expect, it } from "vitest";
 import { isSpaPath } from "../../../worker/contract/spa-paths";
 import { api } from "../helpers";

@@ -119,6 +119,36 @@ describe("sign-in", () => {
   });
 });
 
+describe("code-sending routes", () => {
+  it("answer the same, throttles included, whether or not the account exists (register keeps its 409)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      await signUp("enumerated@ufl.edu");
+      let network = 0;
+      for (const route of ["send-verification-code", "forgot-password", "send-sign-in-code"]) {
+        const answers: unknown[] = [];
+        for (const email of ["enumerated@ufl.edu", "never-registered@ufl.edu"]) {
+          const net = { "cf-connecting-ip": `198.18.77.${++network}` };
+          const first = await post(`/api/v1/auth/${route}`, { email }, net);
+          const again = await post(`/api/v1/auth/${route}`, { email }, net);
+          answers.push([first.status, await json(first), again.status, await json(again)]);
+        }
+        expect(answers[0], route).toEqual(answers[1]);
+        expect(answers[0], route).toEqual([200, { message: expect.any(String) }, 429, { detail: "Please wait 60 seconds before requesting a new code.", retry_after: 60 }]);
+      }
+      // Only the account's owner was mailed (a verified account gets no verification code).
+      const mailed = await json<{ data: { to: string; subject: string }[] }>(await api("/api/v1/dev/emails?to=never-registered%40ufl.edu"));
+      expect(mailed.data).toEqual([]);
+      const owner = await json<{ data: { subject: string }[] }>(await api("/api/v1/dev/emails?to=enumerated%40ufl.edu"));
+      expect(owner.data).toHaveLength(3); // sign-up, reset, sign-in
+      // A student who signs up must still learn the email is taken.
+      expect((await post("/api/v1/auth/register", { email: "enumerated@ufl.edu", password: "secret-pass-1", first_name: "A", last_name: "B" })).status).toBe(409);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("sessions", () => {
   it("rotates refresh tokens; reusing a rotated one after the grace window revokes the whole family", async () => {
     const first = await signUp("rot@ufl.edu");
@@ -311,7 +341,7 @@ describe("passwords", () => {
     // test/worker/setup.ts lightens the cost for the rest of the suite; sign-up and upgrade run at the defaults here.
     beforeAll(() => useLightScryptCostForTests(false));
     afterAll(() => useLightScryptCostForTests(true));
-    // Made with N=2^15, r=8, p=3 (the parameters before issue 22: 32 MiB a hash) for "old-password-1".
+    // Made with N=2^15, r=8, p=3 (the older parameters docs/decisions/004 replaced: 32 MiB a hash) for "old-password-1".
     const OLD_HASH = "scrypt$32768$8$3$cmMBZrlm8sUkR0VDe2x1ww==$rqIIA9GgVk8mfk6HUWwNq0pAb8DkuG0jYDNm8oqCg0o=";
 
     it("hashes with N=2^13, r=8, p=10 (8 MiB)", async () => {

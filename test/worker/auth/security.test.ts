@@ -21,7 +21,7 @@ describe("passwords, at the production cost", () => {
     expect(await verifyPassword("correct horse", "garbage")).toBe(false);
     expect(needsRehash(a)).toBe(false);
     expect(needsRehash("scrypt$16384$8$1$c2FsdA==$aGFzaA==")).toBe(true);
-    // The parameters before issue 22 (32 MiB a hash) are upgraded too, though N is larger.
+    // The older parameters docs/decisions/004 replaced (32 MiB a hash) are upgraded too, though N is larger.
     expect(needsRehash("scrypt$32768$8$3$c2FsdA==$aGFzaA==")).toBe(true);
     // A hash of the tests' light cost is weaker than today's: upgraded too.
     expect(needsRehash(`scrypt$${LIGHT_SCRYPT_COST.N}$${LIGHT_SCRYPT_COST.r}$${LIGHT_SCRYPT_COST.p}$c2FsdA==$aGFzaA==`)).toBe(true);

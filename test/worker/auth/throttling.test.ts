@@ -5,10 +5,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../../worker/db/client";
-import { backoffSeconds, countAttempt } from "../../../worker/services/auth-throttle";
+import { backoffSeconds, countAttempt, rememberAddress } from "../../../worker/services/auth-throttle";
 import { CODE_COMPARISONS_PER_DAY, consumeCode, issueCode } from "../../../worker/services/email-codes";
 import { addressKey } from "../../../worker/middleware/rate-limit";
-import { api, authed, json, latestCode, post, signUp, type Session, withinOneMinute } from "../helpers";
+import { api, authed, json, latestCode, post, type Session, signUp, withinOneMinute } from "../helpers";
 
 const CAMPUS = { "cf-connecting-ip": "203.0.113.10" };
 
@@ -106,7 +106,7 @@ describe("failed attempts per account", () => {
     expect(statuses.filter((s) => s === 429).length).toBe(10);
     const refused = await json<{ detail: string; retry_after: number }>(results[statuses.indexOf(429)]!);
     expect(refused).toEqual({ detail: "Too many failed sign-ins on this account today. Sign in with an emailed code, or try your password again in 2 seconds.", retry_after: 2 });
-    // The right password waits too, from anywhere (the ceiling is the account's)...
+    // The right password waits too, from any address the owner never signed in from (the ceiling is the account's)...
     expect((await post("/api/v1/auth/login", { email: "target@ufl.edu", password: "right-password" })).status).toBe(429);
     // ...and the wait doubles with each failure after it.
     at(2_000);
@@ -158,6 +158,65 @@ describe("failed attempts per account", () => {
     expect(backoffSeconds(20)).toBe(2);
     expect(backoffSeconds(28)).toBe(512);
     expect(backoffSeconds(29)).toBe(900);
+  }, 90_000);
+
+  it("an attack on the owner's email from 30 addresses leaves the owner's own network both ways in: password and emailed code", async () => {
+    const email = "targeted@ufl.edu";
+    const home = { "cf-connecting-ip": "198.18.250.7" };
+    // The owner signed up and verified from home, which makes home a known address of the account.
+    expect((await post("/api/v1/auth/register", { email, password: "right-password", first_name: "Tar", last_name: "Get" }, home)).status).toBe(201);
+    expect((await post("/api/v1/auth/verify-email", { email, code: await latestCode(email) }, home)).status).toBe(200);
+    at(61_000);
+    const attackers = Array.from({ length: 30 }, (_, i) => ({ "cf-connecting-ip": `203.0.113.${i + 1}` }));
+    // Codes: every address asks at once, then again for resets, until the email's day ceiling (30) answers.
+    const signInCodes = await Promise.all(attackers.map((a) => post("/api/v1/auth/send-sign-in-code", { email }, a)));
+    expect(signInCodes.filter((r) => r.status === 200)).toHaveLength(29); // the sign-up code was the first of 30
+    const resets = await Promise.all(attackers.map((a) => post("/api/v1/auth/forgot-password", { email }, a)));
+    expect(resets.every((r) => r.status === 429)).toBe(true);
+    expect(await json(resets[0]!)).toMatchObject({ detail: "Too many codes were sent to this email today. Please try again tomorrow." });
+    // Passwords: a wrong guess from each address at once runs the account's back-off for unknown addresses.
+    const guesses = await Promise.all(attackers.map((a, i) => post("/api/v1/auth/login", { email, password: `guess-${i}` }, a)));
+    expect(guesses.filter((r) => r.status === 401)).toHaveLength(20);
+    expect(guesses.filter((r) => r.status === 429)).toHaveLength(10);
+    // Guessers stay bounded: the right password from a 31st, unknown address waits too.
+    expect((await post("/api/v1/auth/login", { email, password: "right-password" }, { "cf-connecting-ip": "203.0.113.31" })).status).toBe(429);
+
+    // The owner at home: the password signs in...
+    at(62_000);
+    const byPassword = await post("/api/v1/auth/login", { email, password: "right-password" }, home);
+    expect(byPassword.status).toBe(200);
+    expect((await json<Session>(byPassword)).user.email).toBe(email);
+    // ...and a new code is mailed and signs in.
+    at(120_000);
+    const send = await post("/api/v1/auth/send-sign-in-code", { email }, home);
+    expect(send.status).toBe(200);
+    const code = await latestCode(email);
+    const byCode = await post("/api/v1/auth/login-with-code", { email, code }, home);
+    expect(byCode.status).toBe(200);
+    expect((await api("/api/v1/users/profile", authed((await json<Session>(byCode)).access_token))).status).toBe(200);
+  }, 90_000);
+
+  it("bounds guessing from a known address too: the back-off runs per account and address", async () => {
+    // A guesser behind the owner's own NAT shares the known address, so its own day back-off bounds it.
+    const owner = await signUp("shared-nat@ufl.edu", "right-password");
+    const db = createDb(env);
+    const nat = "198.18.252.1";
+    await rememberAddress(db, owner.user.id, nat, NOON);
+    let allowed = 0;
+    let now = NOON - (NOON % 86_400_000);
+    const end = now + 86_400_000;
+    while (now < end) {
+      try {
+        await countAttempt(db, "login", "shared-nat@ufl.edu", nat, now);
+        allowed++;
+      } catch (err) {
+        const { retry_after } = (await (err as { getResponse(): Response }).getResponse().json()) as { retry_after: number };
+        now += retry_after * 1000;
+      }
+    }
+    // The day's free 20 come ten a minute (the address's minute limit), then the same doubling waits.
+    expect(allowed).toBeGreaterThan(110);
+    expect(allowed).toBeLessThanOrEqual(123);
   }, 90_000);
 
   it("does not count successes: a student signing in again and again is never throttled", async () => {
@@ -342,8 +401,10 @@ describe("the staff password", () => {
       expect(res.status).toBe(429);
       expect(sent).toBeGreaterThan(10);
       expect(sent).toBeLessThanOrEqual(61); // one minute's window
-      // The real password waits too: that is the price of one shared secret (docs/decisions/010).
-      expect((await api("/api/v1/admin/login", { method: "POST", body: JSON.stringify({ password: env.ADMIN_PASSWORD }), headers: { "cf-connecting-ip": "198.19.0.1" } })).status).toBe(429);
+      // It counts failures only: staff's right password is never kept out by the flood (docs/decisions/010)...
+      expect((await api("/api/v1/admin/login", { method: "POST", body: JSON.stringify({ password: env.ADMIN_PASSWORD }), headers: { "cf-connecting-ip": "198.19.0.1" } })).status).toBe(200);
+      // ...while another wrong one from a fresh address still meets it.
+      expect((await api("/api/v1/admin/login", { method: "POST", body: JSON.stringify({ password: "wrong-again" }), headers: { "cf-connecting-ip": "198.19.0.2" } })).status).toBe(429);
     });
   });
 });

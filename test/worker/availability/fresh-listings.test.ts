@@ -1,4 +1,4 @@
-/** Issue 13, area C: fresh listings (cron, links, confirm), the price check and response time. */
+/** Fresh listings (docs/decisions/015): the cron, links and confirm, the price check and response time. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { responseTimeBucket } from "../../../worker/contract/users";

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
@@ -7,7 +7,9 @@ import { sendEmail } from "../../../worker/services/email";
 import { allowsGenderPreference } from "../../../worker/contract/policies";
 import { seedDemoData } from "../../../worker/db/seed/seed";
 import { LIGHT_SCRYPT_COST, verifyPassword } from "../../../worker/services/passwords";
-import { api, json } from "../helpers";
+import { api, json, stepClock } from "../helpers";
+
+afterEach(() => vi.useRealTimers());
 
 // A 1x1 JPEG: enough for the seeder, which only checks the signature and stores the bytes.
 const JPEG_BASE64 =
@@ -17,7 +19,7 @@ describe("development mailbox", () => {
   it("lists kept emails for one address, newest first", async () => {
     const config = getConfig(env);
     await sendEmail(createDb(env), env, config, { to: "Ana@Example.com", subject: "first", text: "1", html: "<p>1</p>" });
-    await new Promise((r) => setTimeout(r, 5));
+    stepClock();
     await sendEmail(createDb(env), env, config, { to: "ana@example.com", subject: "second", text: "2", html: "<p>2</p>" });
     await sendEmail(createDb(env), env, config, { to: "bob@example.com", subject: "other", text: "3", html: "<p>3</p>" });
 
@@ -74,7 +76,7 @@ describe("demo data", () => {
     const { results: units } = await env.DB.prepare("SELECT DISTINCT unit_type FROM listings WHERE gender_preference != 'no_preference'").all<{ unit_type: string }>();
     expect(units.filter((u) => !allowsGenderPreference(u.unit_type))).toEqual([]);
 
-    // Issue 15: every listing has exact dates; all but a few have coordinates near their campus
+    // Every demo listing has exact dates; all but a few have coordinates near their campus
     // (0.2 to 4 miles), and the distance stored is the one to their own university.
     const places = await env.DB.prepare(
       `SELECT COUNT(*) AS n, COUNT(available_from) AS dated, COUNT(latitude) AS placed, COUNT(distance_miles) AS measured,
@@ -125,9 +127,20 @@ describe("demo data", () => {
       .first<{ id_verification_status: string }>();
     expect(student!.id_verification_status).toBe("unverified");
 
-    // Running it again keeps the data as it is.
+    // Every demo listing stores its public address (decision 024): the street and area, no house number.
+    const addresses = await env.DB.prepare("SELECT address, address_public FROM listings").all<{ address: string; address_public: string | null }>();
+    for (const row of addresses.results) {
+      expect(row.address).toMatch(/^\d+ /);
+      expect(row.address_public).toBe(row.address.replace(/^\d+ /, ""));
+    }
+
+    // Running it again keeps the data as it is, and fills a public address an older database lacks.
+    const old = addresses.results[0]!;
+    await env.DB.prepare("UPDATE listings SET address_public = NULL WHERE address = ?").bind(old.address).run();
     const second = await seedDemoData(env, photos);
     expect(second.seeded).toBe(false);
+    expect(second.publicAddresses).toBeGreaterThanOrEqual(1);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE address_public IS NULL").first<{ n: number }>()).toEqual({ n: 0 });
     const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings").first<{ n: number }>();
     expect(after!.n).toBe(stats!.n);
   });
@@ -155,5 +168,41 @@ describe("demo data", () => {
     expect(results).toHaveLength(result.listings);
     expect(results.filter((r) => r.listing_university !== r.owner_university)).toEqual([]);
     expect(new Set(results.map((r) => r.owner_status))).toEqual(new Set(["verified"]));
+  });
+});
+
+describe("demo data and the edge cache", () => {
+  const browse = async () => {
+    const res = await api("/api/v1/subleases");
+    expect(res.status).toBe(200);
+    return { status: res.headers.get("X-Edge-Cache"), ids: (await json<{ data: { id: string }[] }>(res)).data.map((l) => l.id) };
+  };
+  const home = async () => {
+    const res = await api("/");
+    expect(res.status).toBe(200);
+    return { status: res.headers.get("X-Edge-Cache"), html: await res.text() };
+  };
+
+  it("never serves the empty first page cached before or while seeding once the seed is in", async () => {
+    await env.DB.exec("DELETE FROM listing_photos; DELETE FROM listings; DELETE FROM users;");
+    // The newcomer's first view, before the data is in: empty, and stored at the edge.
+    expect(await browse()).toEqual({ status: "MISS", ids: [] });
+    expect((await home()).html).toContain("No listings match your search");
+    expect((await browse()).status).toBe("HIT");
+    expect((await home()).status).toBe("HIT");
+
+    // Requests while the seed runs (answered from the old entries or not: either way not afterwards).
+    const seeding = seedDemoData(env, [{ name: "01-bedroom.jpg", data: JPEG_BASE64 }]);
+    const during = await Promise.all([browse(), home()]);
+    expect(during.map((r) => r.status).every((s) => s === "HIT" || s === "MISS" || s === "STALE")).toBe(true);
+    expect((await seeding).seeded).toBe(true);
+
+    const after = await browse();
+    expect(after.status).toBe("MISS");
+    expect(after.ids.length).toBeGreaterThan(0);
+    const page = await home();
+    expect(page.status).toBe("MISS");
+    expect(page.html).not.toContain("No listings match your search");
+    expect(page.html).toContain(`/listing/${after.ids[0]}`);
   });
 });

@@ -1,17 +1,24 @@
 import { env } from "cloudflare:test";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../worker/app";
 import { signLocationToken } from "../../../worker/services/geo-token";
-import { api, json } from "../helpers";
+import { api, authed, json, type Session, signUp } from "../helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
+/** Geocoding is for ID-verified users (who alone list a place). */
+let lister: Session;
+beforeAll(async () => {
+  lister = await signUp("geo-suggestions@ufl.edu");
+  await env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id = ?").bind(lister.user.id).run();
+});
+
 const call = (q: string, vars: Record<string, string>) =>
-  createApp().fetch(new Request(`http://localhost/api/v1/geo/autocomplete?q=${encodeURIComponent(q)}`), { ...env, ...vars } as Env);
+  createApp().fetch(new Request(`http://localhost/api/v1/geo/autocomplete?q=${encodeURIComponent(q)}`, authed(lister.access_token)), { ...env, ...vars } as Env);
 
 describe("address autocomplete", () => {
   it("answers no suggestions without a provider, and for fewer than 3 characters", async () => {
-    expect(await json(await api("/api/v1/geo/autocomplete?q=123%20Main"))).toEqual({ data: [] });
+    expect(await json(await api("/api/v1/geo/autocomplete?q=123%20Main", authed(lister.access_token)))).toEqual({ data: [] });
     const spy = vi.spyOn(globalThis, "fetch");
     expect(await json(await call("12", { GEO_PROVIDER: "nominatim" }))).toEqual({ data: [] });
     expect(spy).not.toHaveBeenCalled();

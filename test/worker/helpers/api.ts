@@ -20,6 +20,17 @@ export async function withinOneMinute<T>(burst: (nextMinute: () => void) => Prom
 }
 
 /**
+ * The next row written carries a later timestamp than the last: `Date` (only; timers stay real), which
+ * the worker reads in this isolate, is held and stepped 1 ms on, never slept on. For tests whose order
+ * is by time (newest first); a file that uses it restores the real clock after each test
+ * (`afterEach(() => vi.useRealTimers())`).
+ */
+export function stepClock() {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + 1);
+}
+
+/**
  * The worker's fetch handler (worker/index.ts) with this test's bindings, in this workerd isolate.
  * Called directly rather than through the pool's self-binding (`exports.default`), which slows down
  * with every request a test sends (each call there took ~100 ms after a few hundred).

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { publicAddress } from "../../../worker/contract/address";
 
 /** Small real files, built byte by byte (no binary fixtures in the repo). */
 export const PNG_1x1 = Uint8Array.from(
@@ -25,9 +26,11 @@ export function dataUrl(bytes: Uint8Array, type = "application/octet-stream"): s
 /**
  * A listing written straight to D1 (no photos, no review): approved and available unless `fields`
  * say otherwise. created_at follows the digits of the id, one minute apart, so order is predictable.
+ * The public address is made from the address as a save makes it, unless `fields` set it (null: a row
+ * from before public addresses were stored).
  */
 export async function insertListing(userId: string, id: string, fields: Record<string, string | number | null> = {}) {
-  const row = {
+  const row: Record<string, string | number | null> = {
     id,
     user_id: userId,
     university_id: 1,
@@ -47,6 +50,7 @@ export async function insertListing(userId: string, id: string, fields: Record<s
     promotion_end: null,
     ...fields,
   };
+  if (!("address_public" in fields)) row.address_public = publicAddress(String(row.address));
   const cols = Object.keys(row);
   await env.DB.prepare(`INSERT INTO listings (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`)
     .bind(...Object.values(row))

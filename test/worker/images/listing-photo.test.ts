@@ -1,5 +1,5 @@
 /**
- * A listing page's main photo (issue 24): its preload is in the head, ahead of the scripts and the
+ * A listing page's main photo (docs/decisions/023): its preload is in the head, ahead of the scripts and the
  * stylesheet, asking for exactly what the page's <img> asks for (one download), and the photo itself
  * comes from the edge cache after the first request in a data center.
  */

@@ -1,5 +1,5 @@
 /**
- * Promoted listings apart (issue 25, decisions/006): `promoted=only` answers the Featured row (the
+ * Promoted listings apart (docs/decisions/006): `promoted=only` answers the Featured row (the
  * listings promoted now, in the chosen sort, with the same filters), `promoted=in_order` every listing
  * in the sort's exact order (no promoted-first restart, each once across pages), and the default
  * keeps promoted first for API clients. The browse page's URL values: what the API takes, and 422 stays.

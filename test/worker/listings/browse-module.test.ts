@@ -1,5 +1,5 @@
 /**
- * The browse module's shared facts (issue 23 item 2): the index names browse forces exist in the
+ * The browse module's shared facts: the index names browse forces exist in the
  * migrated database, the longest statement the builder can make runs within D1's limits and the builder
  * refuses a longer one, and "promoted right now" means the same in JS and in SQL.
  */

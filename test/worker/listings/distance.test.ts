@@ -1,4 +1,4 @@
-/** Distance to campus (issue 15 item 2): listings keep their coordinates, store miles to campus; browse sorts and filters by it. */
+/** Distance to campus (docs/decisions/019): listings keep their coordinates, store miles to campus; browse sorts and filters by it. */
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../worker/app";
@@ -283,7 +283,7 @@ describe("coordinates only as the address suggestions gave them (location_token)
       ]),
     );
     const geocoder: Record<string, string> = { GEO_PROVIDER: "nominatim", NOMINATIM_URL: "https://geo.test/search" };
-    const res = await createApp().fetch(new Request("http://localhost/api/v1/geo/autocomplete?q=Fake%20St"), { ...env, ...geocoder } as Env);
+    const res = await createApp().fetch(new Request("http://localhost/api/v1/geo/autocomplete?q=Fake%20St", authed(verified.access_token)), { ...env, ...geocoder } as Env);
     expect(res.status).toBe(200);
     const { data } = await json<{ data: AddressSuggestion[] }>(res);
     vi.restoreAllMocks();

@@ -1,4 +1,4 @@
-/** Exact dates (issue 15 item 1): listings carry the stay they offer; browse finds those free for a whole stay. */
+/** Exact dates (docs/decisions/021): listings carry the stay they offer; browse finds those free for a whole stay. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BrowseResponse, CreateListingResponse, OwnerListingResponse } from "../../../worker/contract/listings";

@@ -5,7 +5,7 @@ import type { CreateListingResponse, OwnerListingResponse } from "../../../worke
 import { allowsGenderPreference, fairGenderPreference, SHARED_UNIT_TYPES } from "../../../worker/contract/policies";
 import { api, authed, dataUrl, insertListing, JPEG_1x1, json, type Session, signUp } from "../helpers";
 
-/** Fair preferences (issue 15, docs/decisions/018): a gender preference only where the renter shares a living space. */
+/** Fair preferences (docs/decisions/018): a gender preference only where the renter shares a living space. */
 
 let lister: Session;
 

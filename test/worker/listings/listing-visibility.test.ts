@@ -1,11 +1,12 @@
 /** A public listing never carries review notes, payment ids or the place's coordinates; the owner's own listing does. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminLogin, api, authed, dataUrl, insertListing, JPEG_1x1, json, type Session, signUp } from "../helpers";
 import { createDb } from "../../../worker/db/client";
 import { findListingRow } from "../../../worker/db/queries/listings";
 import { getConfig } from "../../../worker/env";
 import { updateOwnListing } from "../../../worker/services/listings";
+import { runHousekeeping } from "../../../worker/services/housekeeping";
+import { adminLogin, api, authed, dataUrl, insertListing, JPEG_1x1, json, post, type Session, signUp } from "../helpers";
 
 const OWNER_ONLY = ["rejection_reason", "stripe_subscription_id", "latitude", "longitude"];
 
@@ -43,7 +44,7 @@ describe("public and owner listings", () => {
       for (const field of OWNER_ONLY) expect(body).not.toHaveProperty(field);
     }
     expect(JSON.stringify([page, anonymous, other, favorites])).not.toContain("sub_visible_1");
-    // The distance is public; the coordinates it came from are not (issue 15).
+    // The distance is public; the coordinates it came from are not (docs/decisions/019).
     expect(anonymous.data.distance_miles).toBe(1.4);
     expect(JSON.stringify([page, anonymous, other, favorites, added])).not.toContain("82.325678");
   });
@@ -56,7 +57,7 @@ describe("public and owner listings", () => {
   });
 });
 
-// Issue 22, item 5: an owner's material edit sends an approved listing back to review (contract/policies
+// An owner's material edit sends an approved listing back to review (contract/owner-rules
 // editNeedsReview): off browse at once; anything else keeps it live.
 describe("material edits of an approved listing", () => {
   let editor: Session;
@@ -183,5 +184,124 @@ describe("material edits of an approved listing", () => {
     await approved("mv-1", { verification_status: "pending" });
     expect(await patch("mv-1", { title: "Anything" })).toBe("pending");
     expect((await env.DB.prepare("SELECT revision FROM listings WHERE id = 'mv-1'").first<{ revision: number }>())!.revision).toBe(1);
+  });
+});
+
+// Decision 024: the address as entered is the owner's and staff's (and, on the deal, an accepted
+// renter's); everyone else reads and searches the street and area, on every route that shows a listing.
+describe("the public address", () => {
+  const FULL = "177 Bleecker St, Apt 4B, New York, NY 10003";
+  const PUBLIC = "Bleecker St, New York, NY 10003";
+  let lister: Session;
+  let student: Session;
+  let adminToken: string;
+  const hasFull = (body: unknown) => {
+    const text = JSON.stringify(body);
+    return text.includes("177 Bleecker") || text.includes("Apt 4B");
+  };
+  const search = async (q: string) =>
+    (await json<{ data: { id: string; address: string }[] }>(await api(`/api/v1/subleases/?limit=100&q=${encodeURIComponent(q)}`))).data;
+  const approve = async (id: string) => {
+    const res = await api(`/api/v1/admin/listings/${id}/verify`, authed(adminToken, { method: "PATCH", body: JSON.stringify({ status: "approved" }), headers: { "content-type": "application/json" } }));
+    expect(res.status).toBe(200);
+  };
+
+  beforeAll(async () => {
+    lister = await signUp("address-lister@ufl.edu");
+    student = await signUp("address-student@ufl.edu");
+    adminToken = await adminLogin();
+    await insertListing(lister.user.id, "a01", { address: FULL, title: "Room in the Village", latitude: 40.72904, longitude: -74.00134 });
+  });
+
+  it("a visitor and another student get the street and area on browse, detail, favourites and conversations", async () => {
+    for (const viewer of [null, student]) {
+      const browsed = await json<{ data: { id: string; address: string }[] }>(await api("/api/v1/subleases/?limit=100", viewer ? authed(viewer.access_token) : {}));
+      expect(browsed.data.find((l) => l.id === "a01")?.address).toBe(PUBLIC);
+      expect(hasFull(browsed)).toBe(false);
+    }
+    for (const viewer of [null, student]) {
+      const res = await api("/api/v1/subleases/a01", viewer ? authed(viewer.access_token) : {});
+      const body = await json<{ data: Record<string, unknown> }>(res);
+      expect(body.data.address).toBe(PUBLIC);
+      expect(body.data).not.toHaveProperty("address_public");
+      expect(hasFull(body)).toBe(false);
+    }
+    // Favourites answer ids (the card reads the detail above); the conversation's listing is a title and a photo.
+    expect((await api("/api/v1/favorites", authed(student.access_token, { method: "POST", body: JSON.stringify({ listing_id: "a01" }) }))).status).toBe(201);
+    const favorites = await json(await api("/api/v1/favorites", authed(student.access_token)));
+    const started = await post("/api/v1/messages/conversations", { participant_id: lister.user.id, listing_id: "a01" }, { Authorization: `Bearer ${student.access_token}` });
+    expect([200, 201]).toContain(started.status);
+    const conversations = await json(await api("/api/v1/messages/conversations", authed(student.access_token)));
+    const listerSide = await json(await api("/api/v1/messages/conversations", authed(lister.access_token)));
+    expect(JSON.stringify(conversations)).toContain("Room in the Village");
+    for (const body of [favorites, started, conversations, listerSide]) expect(hasFull(body)).toBe(false);
+  });
+
+  it("the server-rendered page, its JSON block and its link-preview tags carry only the public form", async () => {
+    for (const token of [null, student.access_token]) {
+      const res = await api("/listing/a01", token ? authed(token) : {});
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(PUBLIC);
+      expect(html).not.toContain("177 Bleecker");
+      expect(html).not.toContain("Apt 4B");
+    }
+  });
+
+  it("the owner reads it whole, with the public form beside it; staff read it whole", async () => {
+    const mine = await json<{ data: Record<string, unknown> }>(await api("/api/v1/subleases/a01", authed(lister.access_token)));
+    expect(mine.data).toMatchObject({ address: FULL, address_public: PUBLIC });
+    // The owner's answer is never the one the edge cache gives a visitor next.
+    expect((await json<{ data: { address: string } }>(await api("/api/v1/subleases/a01"))).data.address).toBe(PUBLIC);
+    const own = await json<{ data: Record<string, unknown>[] }>(await api("/api/v1/users/listings", authed(lister.access_token)));
+    expect(own.data.find((l) => l.id === "a01")).toMatchObject({ address: FULL, address_public: PUBLIC });
+    const staff = await json<{ listings: Record<string, unknown>[] }>(await api("/api/v1/admin/listings", authed(adminToken)));
+    expect(staff.listings.find((l) => l.id === "a01")).toMatchObject({ address: FULL, location: FULL, address_public: PUBLIC });
+    // A student's token is not staff's.
+    expect((await api("/api/v1/admin/listings", authed(student.access_token))).status).toBe(401);
+  });
+
+  it("search matches the street and area, never the house number or the unit", async () => {
+    expect((await search("bleecker")).map((l) => l.id)).toEqual(["a01"]);
+    expect((await search("bleecker 10003")).map((l) => l.id)).toEqual(["a01"]);
+    for (const q of ["177", "177 bleecker", "4B", "Apt 4B", '"177 Bleecker"']) expect(await search(q), q).toEqual([]);
+  });
+
+  it("an edit of the address stores its new public form, and search follows it", async () => {
+    await insertListing(lister.user.id, "a02", { address: "12 Carmine St, New York, NY 10014", approved_rent: 800 });
+    const res = await api(
+      "/api/v1/subleases/a02",
+      authed(lister.access_token, { method: "PATCH", body: JSON.stringify({ address: "88-90 Christopher St #3R, New York, NY 10014" }) }),
+    );
+    expect(res.status).toBe(200);
+    expect((await json<{ data: Record<string, unknown> }>(res)).data).toMatchObject({
+      address: "88-90 Christopher St #3R, New York, NY 10014",
+      address_public: "Christopher St, New York, NY 10014",
+    });
+    await approve("a02");
+    expect((await search("christopher")).map((l) => l.address)).toEqual(["Christopher St, New York, NY 10014"]);
+    expect(await search("carmine")).toEqual([]);
+    expect(await search("3R")).toEqual([]);
+    expect(await search("88")).toEqual([]);
+    // A title-only edit leaves it as it was.
+    await api("/api/v1/subleases/a02", authed(lister.access_token, { method: "PATCH", body: JSON.stringify({ title: "Christopher St room" }) }));
+    const row = await env.DB.prepare("SELECT address_public FROM listings WHERE id = 'a02'").first<{ address_public: string }>();
+    expect(row?.address_public).toBe("Christopher St, New York, NY 10014");
+  });
+
+  it("a listing saved before public addresses existed reads the public form at once and is backfilled by the cron", async () => {
+    await insertListing(lister.user.id, "a03", { address: "3401 Walnut St, Suite 200, Philadelphia, PA 19104", address_public: null });
+    const before = await json<{ data: Record<string, unknown> }>(await api("/api/v1/subleases/a03"));
+    expect(before.data.address).toBe("Walnut St, Philadelphia, PA 19104");
+    // Not yet indexed by its address at all: nothing to confirm, and the street waits for the backfill.
+    expect(await search("walnut")).toEqual([]);
+    const run = await runHousekeeping(env);
+    expect(run.publicAddresses).toBe(1);
+    const row = await env.DB.prepare("SELECT address, address_public FROM listings WHERE id = 'a03'").first();
+    expect(row).toEqual({ address: "3401 Walnut St, Suite 200, Philadelphia, PA 19104", address_public: "Walnut St, Philadelphia, PA 19104" });
+    expect((await search("walnut")).map((l) => l.id)).toEqual(["a03"]);
+    expect(await search("3401")).toEqual([]);
+    // Rerunnable: nothing left to fill.
+    expect((await runHousekeeping(env)).publicAddresses).toBe(0);
   });
 });

@@ -71,6 +71,8 @@ describe("browse", () => {
     expect(await ids("min_rent=700&max_rent=900")).toEqual(["b02", "b03", "b09", "b10"]);
     expect(await ids("q=balcony")).toEqual(["b03"]);
     expect(await ids("q=gator")).toEqual(["b09"]);
+    // The house number is not searchable: only the street and area are (decision 024).
+    expect(await ids("q=42")).toEqual([]);
     expect(await ids("q=stadi")).toEqual(["b05"]);
     expect(await ids("q=%22%3B%20DROP")).toEqual([]);
     expect(await ids("university_id=2&parking=true")).toEqual(["b01"]);
@@ -275,7 +277,7 @@ describe("create, edit, delete", () => {
     // Someone else's uploaded photo cannot be attached.
     const stolen = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify(newListing([photos.body.uploaded_files[0]!.url])) }));
     expect(stolen.status).toBe(422);
-    // The API serves both client readings of the spec: the modal's 200/2000/300, not only the form's 35/1000.
+    // The API serves both client readings of the product (docs/product-rules.md "Limits"): the modal's 200/2000/300, not only the form's 35/1000.
     const long = await api("/api/v1/subleases/", authed(verified.access_token, { method: "POST", body: JSON.stringify({ ...newListing(urls), title: "x".repeat(201) }) }));
     expect(long.status).toBe(422);
     expect(await json(long)).toMatchObject({ detail: "Title must be at most 200 characters" });
@@ -300,7 +302,7 @@ describe("create, edit, delete", () => {
     expect(rent.status).toBe(200);
     expect((await json<OwnerListingResponse>(rent)).data).toMatchObject({ monthly_rent: 760, status: "taken", verification_status: "approved" });
 
-    // Material changes (listing-visibility.test.ts has each rule, issue 22 and decision 015).
+    // Material changes (listing-visibility.test.ts has each rule; docs/decisions/015).
     const title = await api("/api/v1/subleases/b02", authed(owner.access_token, { method: "PATCH", body: JSON.stringify({ title: "Renamed studio" }) }));
     expect((await json<OwnerListingResponse>(title)).data.verification_status).toBe("pending");
     await env.DB.prepare("UPDATE listings SET verification_status = 'approved', status = 'available' WHERE id IN ('b02', 'b09')").run();

@@ -1,19 +1,35 @@
-/** Maps (issue 27): the basemap archive by range from R2, the map's config, and the public's approximate point. */
-import { env } from "cloudflare:test";
+/** Maps (decision 024): the basemap archive by range from R2, the map's config, and the public's approximate point. */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, insertListing, json, signUp } from "../helpers";
 import { mapsRoutes } from "../../../worker/routes/maps";
+import { RANGE_TEXTS } from "../../../worker/services/maps";
+import { createDb } from "../../../worker/db/client";
+import type { AppContext } from "../../../worker/lib/context";
+import { MAP_RANGE_MAX_BYTES } from "../../../worker/contract/constants";
 import { approximatePoint, APPROX_RADIUS_M } from "../../../worker/lib/approximate-point";
 import type { MapConfig } from "../../../worker/contract/maps";
+import { api, insertListing, json, signUp } from "../helpers";
 
-/** The routes as app.ts mounts them (under /api/v1/maps), with the settings given. */
-const maps = new Hono<{ Bindings: Env }>().route("/api/v1/maps", mapsRoutes);
-const call = (path: string, vars: Record<string, string> = {}, init?: RequestInit) =>
-  maps.fetch(new Request(`http://localhost/api/v1/maps${path}`, init), { ...env, ...vars } as Env);
+/** The routes as app.ts mounts them (under /api/v1/maps, with the request's `db`), with the settings given. */
+const maps = new Hono<AppContext>().use("*", (c, next) => (c.set("db", createDb(c.env)), next())).route("/api/v1/maps", mapsRoutes);
+/** One request with an execution context, waited on (the edge cache's write included) before it returns. */
+async function call(path: string, vars: Record<string, string> = {}, init?: RequestInit): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await maps.fetch(new Request(`http://localhost/api/v1/maps${path}`, init), { ...env, ...vars } as Env, ctx);
+  // Read the body before waiting: the cache's branch of the stream is written while the client's is read.
+  const body = res.body ? await res.arrayBuffer() : null;
+  await waitOnExecutionContext(ctx);
+  return new Response(body, res);
+}
+const ranged = (range: string | null, method = "GET", key = KEY) => call("/basemap.pmtiles", { MAP_PMTILES_KEY: key }, { method, headers: range === null ? {} : { Range: range } });
+const bytesOf = async (res: Response) => [...new Uint8Array(await res.arrayBuffer())];
 
 const KEY = "maps/test-20260101.pmtiles";
 const ARCHIVE = new Uint8Array(4096).map((_, i) => i % 251);
+/** Bigger than one capped range (the huge and open ranges), still small for a test. */
+const BIG_KEY = "maps/test-big.pmtiles";
+const BIG = new Uint8Array(MAP_RANGE_MAX_BYTES * 2 + 1000).map((_, i) => (i * 7) % 253);
 
 function metresBetween(a: [number, number], b: [number, number]) {
   const r = (d: number) => (d * Math.PI) / 180;
@@ -23,6 +39,7 @@ function metresBetween(a: [number, number], b: [number, number]) {
 
 beforeAll(async () => {
   await env.IMAGES.put(KEY, ARCHIVE);
+  await env.IMAGES.put(BIG_KEY, BIG);
 });
 
 describe("the basemap archive", () => {
@@ -30,33 +47,95 @@ describe("the basemap archive", () => {
     expect((await call("/basemap.pmtiles", {}, { headers: { Range: "bytes=0-16383" } })).status).toBe(404);
   });
 
-  it("answers a range with 206 and Content-Range, from R2 then from the edge cache", async () => {
-    const first = await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=100-199" } });
+  it("answers a small range with 206, its bytes and headers, from R2 then from the edge cache", async () => {
+    const first = await ranged("bytes=100-199");
     expect(first.status).toBe(206);
+    expect(first.headers.get("X-Edge-Cache")).toBe("miss");
     expect(first.headers.get("Content-Range")).toBe(`bytes 100-199/${ARCHIVE.length}`);
+    expect(first.headers.get("Content-Length")).toBe("100");
+    expect(first.headers.get("Content-Type")).toBe("application/vnd.pmtiles");
     expect(first.headers.get("Accept-Ranges")).toBe("bytes");
     expect(first.headers.get("Cache-Control")).toContain("public");
-    expect([...new Uint8Array(await first.arrayBuffer())]).toEqual([...ARCHIVE.slice(100, 200)]);
-    const again = await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=100-199" } });
+    expect(first.headers.get("ETag")).toBeTruthy();
+    expect(await bytesOf(first)).toEqual([...ARCHIVE.slice(100, 200)]);
+    const again = await ranged("bytes=100-199");
     expect(again.status).toBe(206);
     expect(again.headers.get("X-Edge-Cache")).toBe("hit");
     expect(again.headers.get("Content-Range")).toBe(`bytes 100-199/${ARCHIVE.length}`);
-    expect([...new Uint8Array(await again.arrayBuffer())]).toEqual([...ARCHIVE.slice(100, 200)]);
+    expect(again.headers.get("Content-Length")).toBe("100");
+    expect(again.headers.has("X-Content-Range")).toBe(false);
+    expect(await bytesOf(again)).toEqual([...ARCHIVE.slice(100, 200)]);
+    // The header a PMTiles reader asks for first: the whole small archive, as a 206.
+    const header = await ranged("bytes=0-16383");
+    expect(header.status).toBe(206);
+    expect(header.headers.get("Content-Range")).toBe(`bytes 0-4095/${ARCHIVE.length}`);
+    expect(await bytesOf(header)).toEqual([...ARCHIVE]);
   });
 
-  it("answers open and suffix ranges, the whole archive without a range, and 416 to a bad range", async () => {
-    const tail = await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=4000-" } });
+  it("refuses a request without a Range (400 with a detail), so the archive is never read whole", async () => {
+    const res = await ranged(null);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ detail: RANGE_TEXTS.required });
+    // HEAD without a Range reads no body: the size only.
+    const head = await ranged(null, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("Content-Length")).toBe(String(ARCHIVE.length));
+    expect(head.headers.get("Accept-Ranges")).toBe("bytes");
+  });
+
+  it("caps an open range (bytes=0-) and a huge end at MAP_RANGE_MAX_BYTES, saying so in Content-Range", async () => {
+    for (const range of ["bytes=0-", `bytes=0-${Number.MAX_SAFE_INTEGER}`, "bytes=0-99999999999"]) {
+      const res = await ranged(range, "GET", BIG_KEY);
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get("Content-Range"), range).toBe(`bytes 0-${MAP_RANGE_MAX_BYTES - 1}/${BIG.length}`);
+      expect(res.headers.get("Content-Length"), range).toBe(String(MAP_RANGE_MAX_BYTES));
+      const got = new Uint8Array(await res.arrayBuffer());
+      expect(got.length, range).toBe(MAP_RANGE_MAX_BYTES);
+      expect(got[MAP_RANGE_MAX_BYTES - 1]).toBe(BIG[MAP_RANGE_MAX_BYTES - 1]);
+    }
+    // The next range goes on from there; a suffix longer than the cap gets the last MAP_RANGE_MAX_BYTES.
+    const next = await ranged(`bytes=${MAP_RANGE_MAX_BYTES}-`, "GET", BIG_KEY);
+    expect(next.headers.get("Content-Range")).toBe(`bytes ${MAP_RANGE_MAX_BYTES}-${2 * MAP_RANGE_MAX_BYTES - 1}/${BIG.length}`);
+    expect(new Uint8Array(await next.arrayBuffer())[0]).toBe(BIG[MAP_RANGE_MAX_BYTES]);
+    const tail = await ranged(`bytes=-${BIG.length}`, "GET", BIG_KEY);
+    expect(tail.headers.get("Content-Range")).toBe(`bytes ${BIG.length - MAP_RANGE_MAX_BYTES}-${BIG.length - 1}/${BIG.length}`);
+    expect((await tail.arrayBuffer()).byteLength).toBe(MAP_RANGE_MAX_BYTES);
+    // A HEAD of a huge range says the same without a body.
+    const head = await ranged("bytes=0-", "HEAD", BIG_KEY);
+    expect(head.status).toBe(206);
+    expect(head.headers.get("Content-Range")).toBe(`bytes 0-${MAP_RANGE_MAX_BYTES - 1}/${BIG.length}`);
+  });
+
+  it("answers open and suffix ranges within the archive", async () => {
+    const tail = await ranged("bytes=4000-");
     expect(tail.status).toBe(206);
     expect(tail.headers.get("Content-Range")).toBe(`bytes 4000-4095/${ARCHIVE.length}`);
-    expect((await tail.arrayBuffer()).byteLength).toBe(96);
-    const suffix = await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=-10" } });
+    expect(await bytesOf(tail)).toEqual([...ARCHIVE.slice(4000)]);
+    const suffix = await ranged("bytes=-10");
     expect(suffix.headers.get("Content-Range")).toBe(`bytes 4086-4095/${ARCHIVE.length}`);
-    await suffix.arrayBuffer();
-    const whole = await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY });
-    expect(whole.status).toBe(200);
-    expect((await whole.arrayBuffer()).byteLength).toBe(ARCHIVE.length);
-    expect((await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=20-10" } })).status).toBe(416);
-    expect((await call("/basemap.pmtiles", { MAP_PMTILES_KEY: KEY }, { headers: { Range: "bytes=9000-" } })).status).toBe(416);
+    expect(await bytesOf(suffix)).toEqual([...ARCHIVE.slice(4086)]);
+  });
+
+  it("refuses several ranges at once and malformed ones with 400 and a detail", async () => {
+    for (const range of ["bytes=0-1,5-9", "bytes=0-1, 5-9"]) {
+      const res = await ranged(range);
+      expect(res.status, range).toBe(400);
+      expect(await json(res)).toEqual({ detail: RANGE_TEXTS.oneRange });
+    }
+    for (const range of ["bytes=20-10", "bytes=", "bytes=-", "bytes=abc", "items=0-10", "0-10", "bytes=1.5-3", "bytes=-1-3", `bytes=0-${"9".repeat(30)}`]) {
+      const res = await ranged(range);
+      expect(res.status, range).toBe(400);
+      expect(await json(res), range).toEqual({ detail: RANGE_TEXTS.malformed });
+    }
+  });
+
+  it("answers 416 with the archive's size to a range past its end", async () => {
+    for (const range of ["bytes=9000-", "bytes=4096-5000", "bytes=-0"]) {
+      const res = await ranged(range);
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get("Content-Range"), range).toBe(`bytes */${ARCHIVE.length}`);
+      expect(await json(res), range).toEqual({ detail: RANGE_TEXTS.pastEnd });
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Idempotent sends (issue 22, item 4; api-contract "Retries"): POST messages/conversations/{id}/send
+ * Idempotent sends (api-contract "Retries"; docs/decisions/012): POST messages/conversations/{id}/send
  * with an `Idempotency-Key` stores one message per sender and key within 24 hours, answers every
  * repeat with the same 201 and message, and has its side effects (room push, unread count) once.
  */

@@ -3,9 +3,9 @@
  * throttling, socket tickets, the real-time events of the rooms and the new-message email.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Conversation, ConversationPageResponse, Message, MessagesResponse } from "../../../worker/contract/messages";
-import { adminLogin, api, authed, connect, conversationOf, insertListing, json, open, post, type Session, signUp, ticketOf, withinOneMinute } from "../helpers";
+import { adminLogin, api, authed, connect, conversationOf, insertListing, json, open, post, type Session, signUp, stepClock, ticketOf, withinOneMinute } from "../helpers";
 
 const BASE = "/api/v1/messages";
 
@@ -19,8 +19,8 @@ async function start(s: Session, participant: Session | string, listingId?: stri
 
 const sendText = (s: Session, conversationId: string, text: string) => send(s, `/conversations/${conversationId}/send`, { text });
 
-/** Lets the clock move on (workerd advances Date.now() across I/O), so writes get distinct timestamps. */
-const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
+// Tests ordered by time step the clock (stepClock) and get the real one back after.
+afterEach(() => vi.useRealTimers());
 
 const inbox = async (s: Session) => open(await connect(`/parties/inbox/${s.user.id}?token=${await ticketOf(s)}`));
 const room = async (s: Session, conversationId: string) => open(await connect(`/parties/conversation/${conversationId}?token=${await ticketOf(s)}`));
@@ -117,7 +117,7 @@ describe("conversation lists", () => {
     const cy = await conversationOf(me, y);
     const cz = await conversationOf(z, me);
     for (const [from, id, text] of [[x, cx, "from x 1"], [x, cx, "from x 2"], [me, cy, "to y"], [z, cz, "from z"]] as const) {
-      await tick();
+      stepClock();
       expect((await sendText(from, id, text)).status).toBe(201);
     }
 
@@ -138,7 +138,7 @@ describe("conversation lists", () => {
     const others = await Promise.all(Array.from({ length: 5 }, (_, i) => user(`peer${i}`)));
     const ids: string[] = [];
     for (const o of others) {
-      await tick();
+      stepClock();
       ids.push(await conversationOf(o, me));
     }
     const seen: string[] = [];
@@ -190,7 +190,7 @@ describe("sending", () => {
     const res = await sendText(alice, id, "  hello there  ");
     expect(res.status).toBe(201);
     const message = await json<Message>(res);
-    expect(message).toEqual({ id: expect.any(String), sender_id: alice.user.id, text: "hello there", timestamp: expect.any(String), is_read: false, conversation_id: id, safety_notice: false, safety_kind: null, client_key: null });
+    expect(message).toEqual({ id: expect.any(String), sender_id: alice.user.id, text: "hello there", timestamp: expect.any(String), is_read: false, conversation_id: id, safety_notice: false, safety_kind: null, client_key: null, kind: "text", deal_id: null });
     expect((await sendText(alice, id, "x".repeat(2000))).status).toBe(201);
 
     for (const text of ["", "   \n ", "x".repeat(2001)]) {
@@ -264,7 +264,7 @@ describe("message pages", () => {
       seen.push(...page.messages.map((m) => m.id));
       token = page.pagination.next_token;
       // New messages between pages belong before the first page, not in the walk.
-      await tick();
+      stepClock();
       expect((await sendText(pages % 2 ? a : b, id, `live ${pages}`)).status).toBe(201);
       pages++;
     } while (token && pages < 20);

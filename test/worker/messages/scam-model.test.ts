@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored model (issue 26, decision 015): what it reads, how it scores, and how it
+ * The scam shield's scored model (docs/decisions/015): what it reads, how it scores, and how it
  * joins the rules: it flags only what the rules leave clean, never a refusal or a warning, and its
  * flag names a reason like a rule's. Phrasings here are in no corpus.
  */
@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import tuning from "../../fixtures/scam-corpus-tuning.json";
 import { SCAM_REASONS } from "../../../worker/contract/safety";
 import { modelFeatures, scoreWords, type ScamModel } from "../../../worker/services/scam-model";
-import { ruleReasons, scanMessage, shieldWords, type KindCase } from "../../../worker/services/scam-shield";
+import { ruleReasons, scanMessage, shieldWords } from "../../../worker/services/scam-shield";
+import type { KindCase } from "../../bench/scam-scoring";
 
 describe("what the model reads", () => {
   it("words and adjacent pairs, with sums, long numbers and links as placeholders", () => {
@@ -35,12 +36,18 @@ describe("scoring", () => {
 
 describe("the model beside the rules", () => {
   it("flags new phrasings of payment off the platform and urgency that no rule catches", () => {
-    const payment = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    const payment = "send it thru the app with the yellow lightning logo, my bank links to it, then I post you the lease";
     expect(ruleReasons(payment)).toEqual([]);
     expect(scanMessage(payment)).toEqual(["off_platform_payment"]);
     const urgency = "Two others are viewing tomorrow and bringing funds, so whoever confirms tonight gets the room";
     expect(ruleReasons(urgency)).toEqual([]);
     expect(scanMessage(urgency)).toEqual(["pay_before_viewing"]);
+  });
+
+  it("stays quiet, however high it scores, on a message that asks for nothing concrete (decision 015)", () => {
+    const hint = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    expect(scoreWords(shieldWords(hint)).score).toBeGreaterThan(0.85);
+    expect(scanMessage(hint)).toEqual([]);
   });
 
   it("leaves honest messages and refusals clean", () => {

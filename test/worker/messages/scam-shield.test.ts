@@ -1,16 +1,17 @@
 /**
- * Scam shield (issue 13): the rules on the labelled corpus (precision and recall at least 0.9, every
+ * Scam shield (docs/decisions/015): the rules on the labelled corpus (precision and recall at least 0.9, every
  * trap clean), normalizing, and the server side: a flagged message is stored and delivered, only its
  * recipient sees the notice (in the list, the send answer and the room), the staff Safety queue and its
  * review (audited, a second review a no-op, a new flag queues again), and non-staff are refused.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import corpus from "../../fixtures/scam-corpus.json";
 import type { Message, MessagesResponse } from "../../../worker/contract/messages";
 import { SCAM_REASONS, type SafetyQueueResponse, type SafetyReviewResponse, type ScamReason } from "../../../worker/contract/safety";
-import { ruleReasons, scanMessage, scoreCorpus, type CorpusCase } from "../../../worker/services/scam-shield";
-import { adminLogin, api, authed, connect, conversationOf, json, open, post, type Session, signUp, ticketOf } from "../helpers";
+import { ruleReasons, scanMessage } from "../../../worker/services/scam-shield";
+import { scoreCorpus, type CorpusCase } from "../../bench/scam-scoring";
+import { adminLogin, api, authed, connect, conversationOf, json, open, post, type Session, signUp, stepClock, ticketOf } from "../helpers";
 
 const cases = corpus.cases as CorpusCase[];
 
@@ -61,12 +62,13 @@ describe("the rules on the corpus", () => {
 // The server side.
 
 const BASE = "/api/v1/messages";
+// Tests ordered by time step the clock (stepClock) and get the real one back after.
+afterEach(() => vi.useRealTimers());
 const SCAM = "Can you send the deposit by Zelle before the viewing?";
 
 const get = (s: Session, path: string) => api(`${BASE}${path}`, authed(s.access_token));
 const send = (s: Session, path: string, body: unknown) => post(`${BASE}${path}`, body, { Authorization: `Bearer ${s.access_token}` });
 const sendText = (s: Session, conversationId: string, text: string) => send(s, `/conversations/${conversationId}/send`, { text });
-const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
 
 async function messagesAs(s: Session, id: string): Promise<Message[]> {
   const res = await get(s, `/conversations/${id}/messages`);
@@ -127,11 +129,11 @@ describe("a flagged message", () => {
     const first = await conversationOf(a, b);
     await sendText(a, first, "hello, is it free in June?");
     await sendText(b, first, "Yes! text me at (512) 555-0199");
-    await tick();
+    stepClock();
     const second = await conversationOf(c, b);
     await sendText(b, second, SCAM);
-    await tick();
-    await sendText(b, second, "I'm abroad so I can't show it in person");
+    stepClock();
+    await sendText(b, second, "I'm abroad so I can't show it in person, my agent will mail you the keys");
 
     const { conversations } = await queue();
     const ids = conversations.map((x) => x.conversation_id);
@@ -142,7 +144,7 @@ describe("a flagged message", () => {
     expect(item.reason_labels).toEqual(["Payment off the platform (wire, payment app, gift cards, crypto)", "Money before a viewing", "Owner away or unable to show the place"]);
     expect(item.participants.map((p) => p.id).sort()).toEqual([b.user.id, c.user.id].sort());
     expect(item.participants[0].name).toBe("Test User");
-    expect(item.messages.map((m) => m.text)).toEqual([SCAM, "I'm abroad so I can't show it in person"]);
+    expect(item.messages.map((m) => m.text)).toEqual([SCAM, "I'm abroad so I can't show it in person, my agent will mail you the keys"]);
     expect(item.messages[0]).toMatchObject({ sender_id: b.user.id, reasons: ["off_platform_payment", "pay_before_viewing"] });
     // Only flagged lines: the clean hello is not there.
     expect(conversations.find((x) => x.conversation_id === first)!.messages.map((m) => m.text)).toEqual(["Yes! text me at (512) 555-0199"]);
@@ -151,10 +153,11 @@ describe("a flagged message", () => {
   it("a line only the scored model flags is stored and queued as such: the reason for the notice, 'scored' for staff", async () => {
     const [owner, renter] = await Promise.all([user("scored-owner"), user("scored-renter")]);
     const id = await conversationOf(renter, owner);
-    const byModel = "you can use the app with the yellow lightning logo, my bank links to it, then I post you the lease";
+    // It names money moving ("send it" through an app linked to a bank): a concrete risk, so the model may flag it.
+    const byModel = "send it thru the app with the yellow lightning logo, my bank links to it, then I post you the lease";
     expect(ruleReasons(byModel)).toEqual([]);
     const sent = await json<Message>(await sendText(owner, id, byModel));
-    await tick();
+    stepClock();
     const byRule = await json<Message>(await sendText(owner, id, SCAM));
     const stored = await env.DB.prepare("SELECT safety_flags FROM messages WHERE id = ?").bind(sent.id).first<{ safety_flags: string }>();
     expect(JSON.parse(stored!.safety_flags)).toEqual(["off_platform_payment", "scored"]);
@@ -171,7 +174,7 @@ describe("a flagged message", () => {
   it("pages the queue with a cursor and refuses a forged one with 400", async () => {
     const [a, b, c] = await Promise.all([user("page-a"), user("page-b"), user("page-c")]);
     await sendText(a, await conversationOf(a, b), SCAM);
-    await tick();
+    stepClock();
     await sendText(a, await conversationOf(a, c), SCAM);
     const one = await json<SafetyQueueResponse>(await admin("/safety?limit=1"));
     expect(one.conversations).toHaveLength(1);
@@ -204,7 +207,7 @@ describe("reviewing", () => {
     expect(audit.filter((e) => e.action === "safety_review" && e.item_id === id)).toHaveLength(1);
 
     // A clean message keeps it out; a new flag after the review puts it back, with every reason seen.
-    await tick();
+    stepClock();
     await sendText(a, id, "Sure, Saturday works.");
     expect((await queue()).conversations.some((x) => x.conversation_id === id)).toBe(false);
     await sendText(b, id, "Add me on WhatsApp");

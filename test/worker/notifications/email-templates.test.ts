@@ -4,6 +4,8 @@ import {
   newMessageEmail,
   passwordResetEmail,
   promotionPaymentFailedEmail,
+  promotionReceiptEmail,
+  promotionStoppedEmail,
   quotedName,
   savedSearchAlertEmail,
   stillAvailableEmail,
@@ -57,5 +59,31 @@ describe("names in emails", () => {
       expect(mail.text, mail.subject).toContain("\u201cClaim $500 at evil\u2024example now\u201d");
       expect(mail.text + mail.html, mail.subject).not.toContain("evil.example");
     }
+  });
+});
+
+describe("promotion receipts and stops", () => {
+  it("a receipt carries the amount from minor units, the listing, the period and the date, the title escaped in HTML", () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const receipt = { title: "Room <b>A</b>", amount: 500, currency: "usd", periodStart: at("2026-11-30T12:00:00Z"), periodEnd: at("2026-12-07T12:00:00Z"), paidAt: at("2026-11-30T12:00:05Z"), invoiceId: "in_1" };
+    const mail = promotionReceiptEmail("maya@ufl.edu", "Maya", receipt, "https://x/billing?listing_id=l1");
+    expect(mail.subject).toBe('Receipt: $5.00 for the promotion of "Room <b>A</b>"');
+    expect(mail.text).toContain("Amount: $5.00");
+    expect(mail.text).toContain("Period: Nov 30, 2026 to Dec 7, 2026");
+    expect(mail.text).toContain("Date: Nov 30, 2026");
+    expect(mail.html).toContain("Room &lt;b&gt;A&lt;/b&gt;");
+    expect(mail.html).not.toContain("<b>A</b>");
+    expect(promotionReceiptEmail("maya@ufl.edu", "Maya", { ...receipt, amount: 1250, currency: "eur" }, "https://x").text).toContain("Amount: €12.50");
+  });
+
+  it("a stop says why and until when; a deleted listing or account gets no run-until date and no restart advice", () => {
+    const taken = promotionStoppedEmail("maya@ufl.edu", "Maya", "Room A", "taken", "2026-12-07T12:00:00.000Z", "https://x/billing");
+    expect(taken.text).toContain("You marked the listing as taken.");
+    expect(taken.text).toContain("What you paid for runs until Dec 7, 2026.");
+    expect(taken.text).toContain("does not restart it");
+    const gone = promotionStoppedEmail("maya@ufl.edu", "Maya", "Room A", "account_deleted", "2026-12-07T12:00:00.000Z", null);
+    expect(gone.text).toContain("Your account was deleted.");
+    expect(gone.text).not.toContain("runs until");
+    expect(gone.text).not.toContain("Open billing");
   });
 });

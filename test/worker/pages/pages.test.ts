@@ -1,4 +1,4 @@
-/** Pages rendered by the worker (issue 14): `/` and `/listing/{id}` arrive as HTML with their data. */
+/** Pages rendered by the worker (docs/decisions/017): `/` and `/listing/{id}` arrive as HTML with their data. */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { THEME_INIT_SCRIPT } from "../../../worker/contract/theme-init";
@@ -59,7 +59,8 @@ describe("the home page", () => {
       expect(card).toHaveProperty("thumbnails");
       // Fields the card does not show stay out of the page.
       expect(card).not.toHaveProperty("description");
-      expect(card).not.toHaveProperty("address");
+      // The card's street and area (decision 024), never the address as entered.
+      expect(card.address).toBe("Main St");
       expect(card).not.toHaveProperty("pictures");
     }
     expect(page.query('"short-name"')?.state.data).toEqual({ id: 1, abbreviation: expect.any(String) });
@@ -203,7 +204,7 @@ describe("edge cache of rendered pages", () => {
   });
 
   it("does not share a page that shows a failed read", async () => {
-    // A link's unknown value no longer fails the read (issue 25: the page ignores it), so the read
+    // A link's unknown value no longer fails the read (the page ignores it), so the read
     // fails here by the listings table being away for a moment.
     await env.DB.prepare("ALTER TABLE listings RENAME TO listings_away").run();
     try {
@@ -223,7 +224,7 @@ describe("edge cache of rendered pages", () => {
     expect(html).toContain("Some filters in this link were not recognised and are ignored.");
     expect(html).not.toContain("Invalid option");
     expect(html).toContain("Pages studio");
-    // The Featured row's query travels in the page too (issue 25, item 5), so hydration does not fetch it.
+    // The Featured row's query travels in the page too (docs/decisions/006), so hydration does not fetch it.
     expect(html).toContain('"featured"]');
     expect(res.headers.get("cache-control") ?? "").not.toContain("no-store");
   });

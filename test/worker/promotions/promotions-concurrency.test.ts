@@ -1,6 +1,6 @@
 /**
  * Stripe events delivered the way Stripe really does: two at the same instant, twice, out of order
- * (issue 22, decision 013). Each test signs real events like the webhook's other tests and compares
+ * (docs/decisions/013). Each test signs real events like the webhook's other tests and compares
  * the END STATE (the listing's promotion columns, the subscription record, the billing rows, the
  * recorded event ids, and whether a new checkout is possible) with the same events delivered one
  * after the other.
@@ -11,7 +11,8 @@ import { createDb } from "../../../worker/db/client";
 import { DEV_WEBHOOK_SECRET, getConfig } from "../../../worker/env";
 import { startCheckout } from "../../../worker/services/promotions";
 import { suspendUser } from "../../../worker/services/reports";
-import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../../worker/services/payments";
+import { testCheckoutCompleted, testInvoice, type TestSubscription } from "../../../worker/services/promotions/events";
+import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
 import { adminLogin, api, authed, insertListing, json, type Session, signUp } from "../helpers";
 
 /**

@@ -9,10 +9,12 @@ import entry from "../../../worker/index";
 import { createApp } from "../../../worker/app";
 import { createDb } from "../../../worker/db/client";
 import { DEV_WEBHOOK_SECRET } from "../../../worker/env";
-import { signWebhookPayload, testCheckoutCompleted, testInvoice, type TestSubscription } from "../../../worker/services/payments";
+import { testCheckoutCompleted, testInvoice, type TestSubscription } from "../../../worker/services/promotions/events";
+import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
 import type { BillingHistoryEntry, PromotedListing, PromotionStatus } from "../../../worker/contract/promotions";
 import { suspendUser } from "../../../worker/services/reports";
-import { adminLogin, api, authed, insertListing, json, type Session, signUp } from "../helpers";
+import { signAvailabilityToken } from "../../../worker/services/tokens";
+import { adminLogin, api, authed, insertListing, json, post, type Session, signUp } from "../helpers";
 
 const DAY = 86_400_000;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -207,12 +209,13 @@ async function listingWithLiveSubscription(userId: string, id: string) {
 }
 
 describe("a live subscription is cancelled at Stripe (Stripe keys)", () => {
-  it("before its listing is deleted, so nobody pays for a deleted listing", async () => {
+  it("before its listing is deleted its renewal stops, as Cancel does, so nobody pays on for a deleted listing", async () => {
     const id = freshId("del");
     const { subscriptionId, stripeCalls } = await listingWithLiveSubscription(owner.user.id, id);
     const res = await fetchWith(STRIPE_KEYS, `/api/v1/subleases/${id}`, { method: "DELETE", headers: { Authorization: `Bearer ${owner.access_token}` } });
     expect(res.status).toBeLessThan(300);
-    expect(stripeCalls).toEqual([`DELETE /v1/subscriptions/${subscriptionId}`]);
+    // cancel_at_period_end (the update), not a cancellation now: what was paid runs to its end.
+    expect(stripeCalls).toEqual([`POST /v1/subscriptions/${subscriptionId}`]);
   });
 
   it("when its owner is suspended: a suspended account cannot cancel it itself", async () => {
@@ -544,7 +547,7 @@ describe("cancel, approval, the cron and the promoted-listings list", () => {
   });
 });
 
-/* ---------- issue 22: paid means paid, malformed events, one live subscription per listing ---------- */
+/* ---------- paid means paid, malformed events, one live subscription per listing ---------- */
 
 describe("signed events of an unexpected shape", () => {
   it("answer 400 {detail}, change nothing and are not recorded as applied", async () => {
@@ -1013,7 +1016,7 @@ describe("a checkout left open when its listing is deleted or its owner suspende
     expect(recorded).toEqual({ n: 2 });
   });
 
-  it("deletion at the same instant as the payment's completion: the subscription is always cancelled at Stripe", async () => {
+  it("deletion at the same instant as the payment's completion: the subscription always stops at Stripe (cancelled, or told not to renew)", async () => {
     // Head starts, in database round trips, of the deletion and of the event: sweeps how their reads interleave.
     const roundTrips = async (n: number) => {
       for (let i = 0; i < n; i++) await env.DB.prepare("SELECT 1").first();
@@ -1028,13 +1031,16 @@ describe("a checkout left open when its listing is deleted or its owner suspende
         roundTrips(hookAfter!).then(() => deliverWithStripeKeys(testCheckoutCompleted(`cs_${id}`, s, nowS()))),
       ]);
       expect([deleted.status < 300, hook.status], `trial ${trial + 1}`).toEqual([true, 200]);
-      expect(stripe.calls, `trial ${trial + 1}`).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+      // Deleted first: the event finds no listing and cancels (and refunds) at Stripe; paid first: the
+      // deletion stops its renewal as Cancel does (cancel_at_period_end).
+      const stops = stripe.calls.filter((c) => c === `DELETE /v1/subscriptions/${s.subscriptionId}` || c === `POST /v1/subscriptions/${s.subscriptionId}`);
+      expect(stops.length, `trial ${trial + 1}: ${stripe.calls.join(", ")}`).toBeGreaterThan(0);
       expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE id = ?").bind(id).first()).toEqual({ n: 0 });
       vi.restoreAllMocks();
     }
   });
 
-  it("account deletion at the same instant as the payment's completion: the subscription is always cancelled at Stripe", async () => {
+  it("account deletion at the same instant as the payment's completion: the subscription always stops at Stripe (cancelled, or told not to renew)", async () => {
     const roundTrips = async (n: number) => {
       for (let i = 0; i < n; i++) await env.DB.prepare("SELECT 1").first();
     };
@@ -1049,7 +1055,10 @@ describe("a checkout left open when its listing is deleted or its owner suspende
         roundTrips(hookAfter!).then(() => deliverWithStripeKeys(testCheckoutCompleted(`cs_${id}`, s, nowS()))),
       ]);
       expect([deleted.status, hook.status], `trial ${trial + 1}`).toEqual([204, 200]);
-      expect(stripe.calls, `trial ${trial + 1}`).toContain(`DELETE /v1/subscriptions/${s.subscriptionId}`);
+      // Deleted first: the event finds no listing and cancels (and refunds) at Stripe; paid first: the
+      // deletion stops its renewal as Cancel does (cancel_at_period_end).
+      const stops = stripe.calls.filter((c) => c === `DELETE /v1/subscriptions/${s.subscriptionId}` || c === `POST /v1/subscriptions/${s.subscriptionId}`);
+      expect(stops.length, `trial ${trial + 1}: ${stripe.calls.join(", ")}`).toBeGreaterThan(0);
       expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE id = ?").bind(user.user.id).first()).toEqual({ n: 0 });
       vi.restoreAllMocks();
     }
@@ -1185,5 +1194,142 @@ describe("a duplicate refunded, then its batch loses a race (Stripe keys)", () =
     expect((await deliverWithStripeKeys(testCheckoutCompleted(`cs_b_${id}`, second, nowS()))).status).toBe(200);
     expect(stripe.calls).toContain("POST /v1/refunds (already refunded)");
     expect(await env.DB.prepare("SELECT ended, duplicate FROM stripe_subscriptions WHERE id = ?").bind(second.subscriptionId).first()).toEqual({ ended: 1, duplicate: 1 });
+  });
+});
+
+describe("a promoted listing off the market stops renewing, and the owner hears about the money", () => {
+  type Mail = { subject: string; text: string };
+  const mailsTo = async (email: string) => (await json<{ data: Mail[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(email)}`))).data;
+  const promoted = async (fields: Record<string, string | number | null> = {}) => {
+    const id = freshId("off");
+    await insertListing(owner.user.id, id, { title: `Room ${id}`, ...fields });
+    await buyWithTestCheckout(id);
+    expect(await statusOf(id)).toMatchObject({ state: "promoted", auto_renew: true });
+    return id;
+  };
+  const patchStatus = (id: string, status: string) => as(owner, `/api/v1/subleases/${id}`, { method: "PATCH", body: JSON.stringify({ status }) });
+
+  /** Cancelled as Cancel does: runs to the promotion_end it had, auto_renew false; the owner emailed why. */
+  async function expectStopped(id: string, before: PromotionStatus, why: string) {
+    expect(await statusOf(id)).toMatchObject({ promoted: true, auto_renew: false, state: "cancelled", promotion_end: before.promotion_end });
+    const [stop] = await mailsTo(owner.user.email);
+    expect(stop!.subject).toBe(`The promotion of "Room ${id}" will not renew`);
+    expect(stop!.text).toContain(why);
+    expect(stop!.text).toContain("you will not be charged again");
+  }
+
+  it("every paid invoice emails a receipt (amount, listing, period, date), the development renewal's too", async () => {
+    const id = await promoted();
+    const [receipt] = await mailsTo(owner.user.email);
+    expect(receipt!.subject).toBe(`Receipt: $5.00 for the promotion of "Room ${id}"`);
+    const [bill] = (await json<{ data: BillingHistoryEntry[] }>(await as(owner, `/api/v1/promotions/billing-history/${id}`))).data;
+    const day = (s: number) => new Date(s * 1000).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+    expect(receipt!.text).toContain("Amount: $5.00");
+    expect(receipt!.text).toContain(`Listing: "Room ${id}"`);
+    expect(receipt!.text).toContain(`Period: ${day(bill!.period_start)} to ${day(bill!.period_end)}`);
+    expect(receipt!.text).toContain(`Date: ${day(bill!.created)}`);
+
+    expect((await api(`/api/v1/dev/promotions/${id}/renew`, { method: "POST" })).status).toBe(204);
+    const receipts = (await mailsTo(owner.user.email)).filter((m) => m.subject === `Receipt: $5.00 for the promotion of "Room ${id}"`);
+    expect(receipts).toHaveLength(2);
+  });
+
+  it("Mark taken stops renewal as Cancel does; the development renewal plays nothing; available again does not restart it", async () => {
+    const id = await promoted();
+    const before = await statusOf(id);
+    expect((await patchStatus(id, "taken")).status).toBe(200);
+    await expectStopped(id, before, "You marked the listing as taken.");
+    const stops = async () => (await mailsTo(owner.user.email)).filter((m) => m.subject === `The promotion of "Room ${id}" will not renew`).length;
+    expect(await stops()).toBe(1);
+
+    expect((await api(`/api/v1/dev/promotions/${id}/renew`, { method: "POST" })).status).toBe(409);
+    expect(await billingRows(id)).toBe(1);
+
+    expect((await patchStatus(id, "available")).status).toBe(200);
+    expect(await statusOf(id)).toMatchObject({ auto_renew: false, state: "cancelled" });
+    // Taken again: nothing renews any more, so no second email.
+    expect((await patchStatus(id, "taken")).status).toBe(200);
+    expect(await stops()).toBe(1);
+  });
+
+  it("the owner's Cancel emails the owner too, once", async () => {
+    const id = await promoted();
+    const before = await statusOf(id);
+    expect((await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" })).status).toBe(200);
+    await expectStopped(id, before, "You cancelled its subscription.");
+    expect((await as(owner, `/api/v1/promotions/cancel/${id}`, { method: "POST" })).status).toBe(200);
+    expect((await mailsTo(owner.user.email)).filter((m) => m.subject === `The promotion of "Room ${id}" will not renew`)).toHaveLength(1);
+  });
+
+  it("hiding it stops renewal the same way", async () => {
+    const id = await promoted();
+    const before = await statusOf(id);
+    expect((await patchStatus(id, "hidden")).status).toBe(200);
+    await expectStopped(id, before, "You hid the listing.");
+  });
+
+  it("the one-click 'Taken' link of the freshness email stops it too", async () => {
+    const id = await promoted();
+    const before = await statusOf(id);
+    const token = await signAvailabilityToken(env.JWT_SECRET, { listingId: id, ownerId: owner.user.id, action: "taken" }, 3600);
+    expect((await post("/api/v1/availability/confirm", { token })).status).toBe(200);
+    await expectStopped(id, before, "You marked the listing as taken.");
+  });
+
+  it("the freshness check's pause stops it (the cron), and runs it to promotion_end", async () => {
+    const id = await promoted({ availability_confirmed_at: new Date().toISOString() });
+    const before = await statusOf(id);
+    expect((await post(`/api/v1/dev/listings/${id}/age-availability`, { days: 22 })).status).toBe(200);
+    expect((await post("/api/v1/dev/housekeeping", {})).status).toBe(200);
+    expect((await env.DB.prepare("SELECT status FROM listings WHERE id = ?").bind(id).first<{ status: string }>())!.status).toBe("paused");
+    await expectStopped(id, before, "The listing was paused because its availability was not confirmed for 21 days.");
+    expect((await api(`/api/v1/dev/promotions/${id}/renew`, { method: "POST" })).status).toBe(409);
+  });
+
+  it("deleted by its owner: emailed, still in promoted-listings (deleted: true), its billing history answers its owner only", async () => {
+    const id = await promoted();
+    expect((await as(owner, `/api/v1/subleases/${id}`, { method: "DELETE" })).status).toBe(204);
+    const [stop] = await mailsTo(owner.user.email);
+    expect(stop!.subject).toBe(`The promotion of "Room ${id}" will not renew`);
+    expect(stop!.text).toContain("You deleted the listing.");
+
+    const listed = (await json<{ data: PromotedListing[] }>(await as(owner, "/api/v1/users/promoted-listings"))).data.find((l) => l.id === id);
+    expect(listed).toMatchObject({ id, title: `Room ${id}`, deleted: true, auto_renew: false, promotion_state: "cancelled", pictures: [], thumbnails: [] });
+    const history = await as(owner, `/api/v1/promotions/billing-history/${id}`);
+    expect(history.status).toBe(200);
+    expect((await json<{ data: BillingHistoryEntry[] }>(history)).data).toEqual([expect.objectContaining({ amount: 500, status: "paid" })]);
+    const stranger = await as(other, `/api/v1/promotions/billing-history/${id}`);
+    expect(stranger.status).toBe(404);
+    expect(await json(stranger)).toEqual({ detail: "Listing not found" });
+    expect((await json<{ data: PromotedListing[] }>(await as(other, "/api/v1/users/promoted-listings"))).data.some((l) => l.id === id)).toBe(false);
+  });
+
+  it("deleted by staff: the owner is emailed that our team deleted it, and keeps its history", async () => {
+    const id = await promoted();
+    const res = await api("/api/v1/admin/delete-item", authed(adminToken, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ tableName: "listings", itemId: id }) }));
+    expect(res.status).toBe(200);
+    const [stop] = await mailsTo(owner.user.email);
+    expect(stop!.text).toContain("Our team deleted the listing.");
+    expect((await json<{ data: PromotedListing[] }>(await as(owner, "/api/v1/users/promoted-listings"))).data.find((l) => l.id === id)).toMatchObject({ deleted: true });
+    expect((await as(owner, `/api/v1/promotions/billing-history/${id}`)).status).toBe(200);
+  });
+
+  it("deleted with the account: its renewal stops and the address is emailed after the account is gone", async () => {
+    const leaving = await signUp("promo-leaving@ufl.edu");
+    const id = freshId("acct");
+    await insertListing(leaving.user.id, id, { title: `Room ${id}` });
+    const res = await as(leaving, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: id }) });
+    const { data } = await json<{ data: { checkout_url: string } }>(res);
+    expect((await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" })).status).toBe(303);
+    const sub = await env.DB.prepare("SELECT id FROM stripe_subscriptions WHERE listing_id = ?").bind(id).first<{ id: string }>();
+    expect(sub).not.toBeNull();
+
+    expect((await as(leaving, "/api/v1/users/profile", { method: "DELETE" })).status).toBe(204);
+    const [stop] = await mailsTo("promo-leaving@ufl.edu");
+    expect(stop!.subject).toBe(`The promotion of "Room ${id}" will not renew`);
+    expect(stop!.text).toContain("Your account was deleted.");
+    expect(stop!.text).not.toContain("Open billing");
+    // Nothing of the account is kept for a promoted-listings page nobody can open.
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM deleted_promoted_listings WHERE user_id = ?").bind(leaving.user.id).first()).toEqual({ n: 0 });
   });
 });

@@ -1,4 +1,4 @@
-/** Reports, blocks and suspension (issue 13, item 3). */
+/** Reports, blocks and suspension (docs/decisions/015). */
 import { env } from "cloudflare:test";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -186,7 +186,7 @@ describe("suspension and Google sign-in", () => {
           testEnv,
         );
       const call = () => callTo("google-login", { token });
-      // A verified password account is linked only with its password (issue 22).
+      // A verified password account is linked only with its password: a Google sign-in alone never takes it over.
       expect((await call()).status).toBe(409);
       expect((await callTo("google-link", { token, password: "secret-pass-1" })).status).toBe(200);
       expect((await call()).status).toBe(200);
@@ -248,7 +248,7 @@ describe("blocks", () => {
     expect(await json(refused)).toMatchObject({ detail: REPORT_TEXTS.blockedSend });
     const start = await as(renter, "/api/v1/messages/conversations", "POST", { participant_id: owner.user.id });
     expect(start.status).toBe(403);
-    // While the block stands the blocker does not write either: they are told to unblock (issue 25, item 3).
+    // While the block stands the blocker does not write either: they are told to unblock.
     const own = await as(owner, `/api/v1/messages/conversations/${conversationId}/send`, "POST", { text: "please stop" });
     expect(own.status).toBe(403);
     expect(await json(own)).toMatchObject({ detail: "Unblock Test to send messages." });

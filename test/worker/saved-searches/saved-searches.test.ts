@@ -1,4 +1,4 @@
-/** Issue 15, item 3: saved searches (CRUD), matching on approval, alert emails, the unsubscribe link. */
+/** Saved searches (docs/decisions/020): CRUD, matching on approval, alert emails, the unsubscribe link. */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SAVED_SEARCH } from "../../../worker/contract/saved-searches";
@@ -222,6 +222,26 @@ describe("matching a newly approved listing", () => {
 });
 
 describe("alert emails", () => {
+  it("say where a listing is by its street and area, never the house number or unit (decision 024)", async () => {
+    const student = await signUp("ss-where@ufl.edu");
+    await saved(student, "Village", "q=bleecker");
+    await pending("w1", { title: "Village room", address: "177 Bleecker St, Apt 4B, New York, NY 10003" });
+    await approve("w1");
+    const [mail] = await alerts(student.user.email);
+    expect(mail!.text).toContain("Village room ($800/month · Bleecker St, New York, NY 10003): http://localhost/listing/w1");
+    expect(mail!.html).toContain("Bleecker St, New York, NY 10003");
+    for (const body of [mail!.text, mail!.html]) expect(body).not.toMatch(/177|Apt 4B/);
+  });
+
+  it("a search for a house number matches nothing, so it is never alerted", async () => {
+    const student = await signUp("ss-number@ufl.edu");
+    const search = await saved(student, "Number", "q=2190");
+    await pending("w2", { title: "Numbered room", address: "2190 Elm St, Gainesville, FL 32601" });
+    await approve("w2");
+    expect(await hitsOf(search.id)).toEqual([]);
+    expect(await alerts(student.user.email)).toEqual([]);
+  });
+
   it("emails an instant search once; a second match within the day waits for the cron, which sends it a day later", async () => {
     const student = await signUp("ss-instant@ufl.edu");
     const search = await saved(student, "Harbor", "q=harbor&university=1");
@@ -229,7 +249,7 @@ describe("alert emails", () => {
     await approve("h1");
     const first = await alerts(student.user.email);
     expect(first.map((m) => m.subject)).toEqual(['New listing for "Harbor"']);
-    expect(first[0]!.text).toContain("Harbor view loft ($1,250/month): http://localhost/listing/h1");
+    expect(first[0]!.text).toContain("Harbor view loft ($1,250/month · Main St): http://localhost/listing/h1");
     expect(linkIn(first[0]!.text, "Open your search")).toBe("http://localhost/?q=harbor&university=1");
     expect(linkIn(first[0]!.text, "Unsubscribe from this search")).toMatch(/^http:\/\/localhost\/unsubscribe\?token=/);
     expect(first[0]!.html).toContain('href="http://localhost/listing/h1"');

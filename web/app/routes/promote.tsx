@@ -1,7 +1,7 @@
 import { PromotePage } from "../../features/promote/components/promote-page";
 import { SignInOnArrival } from "../guards";
 
-/** Signed in (spec route table); a visitor is told to log in rather than sent away (spec section 8), and the Sign In popup opens. */
+/** A locked page (docs/product-rules.md "Pages and who may open them"): a visitor is told to log in rather than sent away, and the Sign In popup opens. */
 export default function PromoteRoute() {
   return (
     <>

@@ -4,7 +4,7 @@ import { PageFrame } from "../../components/layout/page-frame";
 import { SUPPORT_EMAIL } from "../../config/env";
 import { paths } from "../../config/paths";
 
-/** The safety page (issue 13): how to spot a rental scam, why to stay on CampusNest, how to report. */
+/** The safety page (docs/decisions/015): how to spot a rental scam, why to stay on CampusNest, how to report. */
 export default function SafetyRoute() {
   return (
     <PageFrame title="Stay safe" lead="Students are the people rental scammers target most. Here is how to spot a scam and what to do about it." width="narrow">

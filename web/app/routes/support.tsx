@@ -1,4 +1,6 @@
 import { Link } from "react-router-dom";
+import { REVIEW_TIME } from "@contract/constants";
+import { PROMOTION_PLAN } from "@contract/promotions";
 import { PageFrame } from "../../components/layout/page-frame";
 import { SUPPORT_EMAIL } from "../../config/env";
 import { paths } from "../../config/paths";
@@ -45,18 +47,20 @@ export default function SupportRoute() {
         <p>
           Every lister shows a student ID, driver&apos;s license or passport to our team once. It is the main reason
           scams are rare here. Documents are stored privately, seen only by reviewers, and never shown to other
-          students. Review takes 24-48 hours.
+          students. Review takes {REVIEW_TIME}.
         </p>
         <h3>How long until my listing is live?</h3>
         <p>
-          Our team reviews every new listing, typically within 24-48 hours. Changing the title, description,
+          Our team reviews every new listing, typically within {REVIEW_TIME}. Changing the title, description,
           university, unit type, address or photos of a live listing, or cutting its rent a lot, sends it back for a
           short review.
         </p>
         <h3>What does promoting a listing do?</h3>
         <p>
-          A promoted listing is shown first in search results for its university for a week ($5/week). It renews
-          weekly until you cancel; cancelling keeps the promotion until the end of the week you paid for.
+          A promoted listing is shown first in search results for its university for a week ({PROMOTION_PLAN.priceLabel}). It renews
+          weekly until you cancel; cancelling keeps the promotion until the end of the week you paid for. Marking
+          the listing taken, hiding or deleting it stops the renewal the same way, and a receipt is emailed for every
+          payment.
         </p>
         <h3>How do I delete my account?</h3>
         <p>

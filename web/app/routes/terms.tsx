@@ -1,3 +1,4 @@
+import { PROMOTION_PLAN } from "@contract/promotions";
 import { PageFrame } from "../../components/layout/page-frame";
 import { SUPPORT_EMAIL } from "../../config/env";
 
@@ -34,7 +35,7 @@ export default function TermsRoute() {
         </p>
         <h2>6. Promotions and payments</h2>
         <p>
-          Promotions cost $5 per week, are charged by our payment processor, renew weekly and can be cancelled at
+          Promotions cost {PROMOTION_PLAN.price} per {PROMOTION_PLAN.interval}, are charged by our payment processor, renew weekly and can be cancelled at
           any time; a cancelled promotion runs to the end of the paid week. Payments are not refundable except where
           the law requires.
         </p>

@@ -11,7 +11,7 @@ interface UpcomingPageProps {
 
 /**
  * The frame of a route whose feature ships in a later release (promote, billing): the
- * spec's access rules apply now; the page says plainly that the feature is not there yet.
+ * product's access rules apply now; the page says plainly that the feature is not there yet.
  */
 export function UpcomingPage({ title, feature, access }: UpcomingPageProps) {
   const page = (

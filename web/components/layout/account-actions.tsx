@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { PrivateUser } from "@contract/users";
-import { TIMINGS } from "@contract/constants";
+import { REVIEW_TIME, TIMINGS } from "@contract/constants";
 import { canCreateListing } from "@contract/policies";
 import { paths } from "../../config/paths";
 import { useSession } from "../../lib/session";
@@ -14,7 +14,7 @@ import { PlusIcon } from "../ui/icons";
 
 /**
  * A signed-in student's navbar actions: New Listing (or the "must be verified" popup) and the avatar
- * menu with the unread badge. Its own chunk (navbar.tsx): a visitor's first load never carries it (issue 24).
+ * menu with the unread badge. Its own chunk (navbar.tsx): a visitor's first load never carries it (docs/decisions/023).
  */
 export function AccountActions({ user }: { user: PrivateUser }) {
   const { signOut } = useSession();
@@ -61,7 +61,7 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         items={[
           { label: "My Profile", onSelect: () => navigate(paths.profile) },
           { label: "Favorites", onSelect: () => navigate(paths.favorites) },
-          // The unread count also on the item itself (issue 25, item 15), read as "Messages (3 unread)".
+          // The unread count also on the item itself, read as "Messages (3 unread)".
           { label: <MessagesLabel count={unreadCount} />, onSelect: () => navigate(paths.messages()) },
           { label: dark ? "Light mode" : "Dark mode", onSelect: toggle, keepOpen: true },
           {
@@ -78,7 +78,7 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         onClose={() => setGateOpen(false)}
         size="sm"
         title="You must be verified to create a listing"
-        description="Verify your identity once; it takes 24-48 hours to review."
+        description={`Verify your identity once; it takes ${REVIEW_TIME} to review.`}
         footer={
           <Link to={paths.verification} className="button button-primary" onClick={() => setGateOpen(false)}>
             Get Verified

@@ -4,7 +4,7 @@ import { getConsoleLines, installConsoleCapture, subscribeConsole } from "../../
 
 /**
  * The footer's developer tools (admin link, grid borders, console lines, window size): a chunk of
- * its own, loaded when the Developer capsule is first opened (issue 14). Once loaded it stays
+ * its own, loaded when the Developer capsule is first opened (docs/decisions/023). Once loaded it stays
  * mounted, so a switch stays on while the panel is closed.
  */
 function useWindowSize() {

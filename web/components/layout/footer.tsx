@@ -36,7 +36,7 @@ function useInvalidEmailWatch(): boolean {
   return invalid;
 }
 
-// The developer tools load when the capsule is first opened (issue 14).
+// The developer tools load when the capsule is first opened (docs/decisions/023).
 const DeveloperPanel = deferred(() => import("./developer-panel").then((m) => m.DeveloperPanel));
 
 export function Footer() {

@@ -5,7 +5,7 @@ import { useSession } from "../../lib/session";
 import { deferred } from "../ui/deferred";
 import { Logo } from "../ui/logo";
 
-// Off the visitor's first load (issue 24): a signed-in student's actions load with their session, the
+// Off the visitor's first load (docs/decisions/023): a signed-in student's actions load with their session, the
 // Get Started popup when it is wanted (or on a hover or focus before the tap).
 const AccountActions = deferred(() => import("./account-actions").then((m) => m.AccountActions));
 const WelcomeDialog = deferred(() => import("./welcome-dialog").then((m) => m.WelcomeDialog));

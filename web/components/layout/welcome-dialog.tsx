@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { REVIEW_TIME } from "@contract/constants";
 import { paths } from "../../config/paths";
 import { Dialog } from "../ui/dialog";
 import { ShieldIcon } from "../ui/icons";
@@ -27,7 +28,7 @@ export function WelcomeDialog({ open, onClose }: { open: boolean; onClose: () =>
           <ShieldIcon /> Every lister verifies their identity with a student ID or government document.
         </li>
         <li>
-          <ShieldIcon /> Every listing is reviewed by our team before it goes live (typically 24-48 hours).
+          <ShieldIcon /> Every listing is reviewed by our team before it goes live (typically {REVIEW_TIME}).
         </li>
         <li>
           <ShieldIcon /> Message owners safely inside CampusNest: never pay a deposit before you see the place.

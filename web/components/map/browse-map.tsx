@@ -1,5 +1,5 @@
 /**
- * Browse's map view (issue 27, `view=map`): a pin for each listing shown (the Featured row's and the
+ * Browse's map view (`view=map`; docs/decisions/024): a pin for each listing shown (the Featured row's and the
  * results' loaded cards), the rent on the pin, featured ones starred, the campus when a university is
  * chosen. Pins that would cover each other are one cluster ("12 listings near UF"). Pressing a pin
  * opens that listing's card in a panel over the map (a cluster: its listings' cards); Escape or Close

@@ -1,4 +1,4 @@
-/** Plain map geometry (issue 27): an equirectangular projection fitted to the points, a round scale. */
+/** Plain map geometry (docs/decisions/024): an equirectangular projection fitted to the points, a round scale. */
 import type { MapPoint } from "@contract/maps";
 
 export const METRES_PER_MILE = 1609.344;

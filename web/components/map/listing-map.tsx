@@ -1,5 +1,5 @@
 /**
- * The listing page's Location map (issue 27): the campus, and the place as the viewer may see it: an
+ * The listing page's Location map (docs/decisions/024): the campus, and the place as the viewer may see it: an
  * area of about 200 m for the public (the approximate point), the exact point for the owner and staff.
  */
 import { useMemo } from "react";

@@ -1,5 +1,5 @@
 /**
- * The listing page's "Location" section (issue 27), below the details: the distance, and a map that
+ * The listing page's "Location" section (docs/decisions/024), below the details: the distance, and a map that
  * loads when the section comes near the screen (never on the first screen). A listing without
  * coordinates says so and shows no map.
  */
@@ -40,7 +40,7 @@ export function LocationSection({ listing: l, exactAllowed }: { listing: PublicL
             <LazyListingMap load={near} title={l.title} universityId={l.university_id} exact={exact} approx={l.approx_point} fallback={<div className="map-canvas map-loading" />} />
           </div>
           <p className="muted map-caption">
-            {exact ? "On the map, only you and our team see the exact point; everyone else sees an area of about 200 m. The address shows as you entered it." : "The shaded circle shows an area of about 200 m around the place."}
+            {exact ? "On the map, only you and our team see the exact point; everyone else sees an area of about 200 m and the street without the house number." : "The shaded circle shows an area of about 200 m around the place."}
           </p>
         </>
       )}

@@ -1,5 +1,5 @@
 /**
- * MapView (issue 27, docs/decisions/024): one map component, two renderers. With a basemap
+ * MapView (docs/decisions/024): one map component, two renderers. With a basemap
  * configured (GET maps/config) MapLibre GL draws it (its own lazy chunk, loaded only then); without
  * one (development, tests, any install without tiles) or where WebGL fails, a plain SVG map: the
  * campus, the pins and the approximate circle, placed by an equirectangular projection fitted to

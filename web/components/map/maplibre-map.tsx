@@ -1,5 +1,5 @@
 /**
- * The basemap renderer (issue 27, docs/decisions/024): MapLibre GL over a Protomaps archive served by
+ * The basemap renderer (docs/decisions/024): MapLibre GL over a Protomaps archive served by
  * our worker (pmtiles:// by HTTP range) or a style URL from a tile host. Its own lazy chunk, loaded
  * only when a basemap is configured. Pins are HTML buttons (MapLibre markers), so they are focusable
  * and named like the plain map's. Labels and icons of the Protomaps style are left out: they need

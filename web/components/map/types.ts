@@ -1,4 +1,4 @@
-/** The map's shared types (issue 27): MapView's props and what its two renderers draw. */
+/** The map's shared types (docs/decisions/024): MapView's props and what its two renderers draw. */
 import type { ReactNode } from "react";
 import type { MapConfig, MapPoint } from "@contract/maps";
 

@@ -107,7 +107,7 @@ export function Carousel({ images, thumbnails, thumbnailsOnly = false, sizes, pr
 
   // Neighbours preload once the carousel is wanted (a pointer over it, a touch, focus) and after each
   // move, so a swipe never shows an empty frame; not at mount, where every card's neighbours would
-  // compete with the first screen's own photos and hydration (issue 24).
+  // compete with the first screen's own photos and hydration (docs/decisions/023).
   const [wanted, setWanted] = useState(false);
   const want = () => setWanted(true);
   useEffect(() => {

@@ -42,7 +42,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = "hidden";
     // A class, not `body:has(.dialog-backdrop)` in CSS: a :has() on body re-checks the whole page's
-    // style on every change anywhere in it (issue 24). Counted, for a dialog opened over another.
+    // style on every change anywhere in it (docs/decisions/023). Counted, for a dialog opened over another.
     openDialogs++;
     document.documentElement.classList.add("dialog-open");
 

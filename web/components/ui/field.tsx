@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 /**
- * Text limits (issue 25, item 4): never cut silently. A limited field has no hard maxLength, so a paste
+ * Text limits: never cut silently. A limited field has no hard maxLength, so a paste
  * that is too long stays in the box; it counts from 80 % of the limit and, over it, says so until
  * shortened (the form refuses to submit meanwhile: see `isOverLimit`).
  */

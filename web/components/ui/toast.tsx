@@ -3,7 +3,7 @@ import { TIMINGS } from "@contract/constants";
 
 /**
  * Toasts: short messages in a polite live region (errors are assertive). Default 2 s; any
- * duration is kept within the spec's 2-5 s range.
+ * duration is kept within the product's 2-5 s range (docs/product-rules.md "Timings and sizes").
  */
 type ToastKind = "info" | "success" | "error";
 /** A link after the message ("Search saved · See saved searches"); onClick lets the caller navigate in the app. */

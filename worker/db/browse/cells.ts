@@ -1,5 +1,5 @@
 /**
- * Browse cells (issue 15, docs/decisions/021): how browse finds the listings available for a whole
+ * Browse cells (docs/decisions/021): how browse finds the listings available for a whole
  * stay, or within N miles of campus, in the order asked for, without reading the listings that are not.
  *
  * A listing covers a stay when it is available from on or before the stay's first day to on or after

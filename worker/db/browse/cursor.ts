@@ -7,7 +7,7 @@ import type { Sort } from "../../contract/listings";
 
 /** The browse cursor: validated when it comes back (lib/cursor.ts). */
 export const browseCursorSchema = z.object({
-  /** p: inside the promoted set; n: the rest; a: every listing in the sort's order (promoted=in_order, issue 25). */
+  /** p: inside the promoted set; n: the rest; a: every listing in the sort's order (promoted=in_order, docs/decisions/006). */
   phase: z.enum(["p", "n", "a"]),
   /** Sort value of the last row (created_at, monthly_rent, or distance_key: miles to 0.1, 100000 when unknown). */
   v: z.union([z.iso.datetime(), z.number().min(0).max(1_000_000)]),
@@ -22,7 +22,7 @@ export const SORT_ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> =
   newest: { column: "l.created_at", dir: "DESC" },
   price_asc: { column: "l.monthly_rent", dir: "ASC" },
   price_desc: { column: "l.monthly_rent", dir: "DESC" },
-  // Closest to campus first; unknown distances (key 100000) after every known one (issue 15).
+  // Closest to campus first; unknown distances (key 100000) after every known one (docs/decisions/019).
   distance: { column: "l.distance_key", dir: "ASC" },
 };
 

@@ -1,6 +1,6 @@
 /**
  * What each browse filter means, as SQL over `listings l` (the public rule included): the one home of
- * the filters, used by browse (worker/db/browse) and by saved searches' matching (issue 15).
+ * the filters, used by browse (worker/db/browse) and by saved searches' matching (docs/decisions/020).
  * A new filter starts here (docs/architecture.md, "adding a browse filter").
  */
 import type { BrowseQuery } from "../../contract/listings";
@@ -18,7 +18,7 @@ export function ftsQuery(q: string): string | null {
 
 /**
  * The browse filters as SQL over `listings l` (the public rule included): the one home of what a
- * filter means, used by browse and by saved searches' matching (issue 15). `none`: the filters can
+ * filter means, used by browse and by saved searches' matching (docs/decisions/020). `none`: the filters can
  * match nothing (free text without a word).
  */
 export function browseFilterSql(
@@ -37,7 +37,7 @@ export function browseFilterSql(
   if (query.parking !== undefined) add("l.parking = ?", query.parking ? 1 : 0);
   if (query.allow_pets !== undefined) add("l.allow_pets = ?", query.allow_pets ? 1 : 0);
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
-  // The stay needed (issue 15): listings available for all of it; a listing without dates never
+  // The stay needed (docs/decisions/021): listings available for all of it; a listing without dates never
   // matches (NULL compares false). Browse reads them through the stay cells (cells.ts), where
   // these two clauses still decide at the edge months.
   if (query.available_from && query.available_to) {
@@ -46,14 +46,14 @@ export function browseFilterSql(
   }
   // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
   // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows
-  // read for one page of 40 at 50,000 listings (issue 14's bench). Sorted by price, past the first
+  // read for one page of 40 at 50,000 listings (`npm run bench`). Sorted by price, past the first
   // page the bound on the cursor's side is a row check too: the cursor lies inside it, and SQLite
   // seeked to the bound instead, reading every earlier page again (361 rows for page 2 of 40).
   const byPrice = query.sort === "price_asc" || query.sort === "price_desc";
   const rent = (seekable: boolean) => (byPrice && seekable ? "l.monthly_rent" : "+l.monthly_rent");
   if (query.min_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_asc"))} >= ?`, query.min_rent);
   if (query.max_rent !== undefined) add(`${rent(!(afterCursor && query.sort === "price_desc"))} <= ?`, query.max_rent);
-  // Distance to campus (issue 15): at most N miles; an unknown distance (key 100000) never matches,
+  // Distance to campus (docs/decisions/019): at most N miles; an unknown distance (key 100000) never matches,
   // and a listing exactly N miles away does (distances are stored to 0.1 mile). Sorted by distance it
   // bounds the walk of the distance index; in another order browse reads the distance bands up to N
   // (cellPlan), where it is a row check (unary +: for the same reason as the rent range).

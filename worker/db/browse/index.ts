@@ -2,7 +2,7 @@
  * Browse (`GET subleases/`, docs/decisions/006 and 021): hand-written SQL on D1 (it needs
  * `meta.rows_read` and FTS5, which the query builder does not express).
  *
- * Order (`promoted`, issue 25): by default listings promoted right now come first (a small set, read
+ * Order (`promoted`, docs/decisions/006): by default listings promoted right now come first (a small set, read
  * through the promotion_end index), then the rest in keyset order on (sort value, id), which the
  * browse indexes serve, so a page reads about as many rows as it returns. `only`: the promoted phase
  * alone (the browse page's Featured row); `in_order`: one phase of every listing in the sort's order

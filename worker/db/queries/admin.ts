@@ -1,4 +1,5 @@
 /** Staff reads: the audit log and site counts; deletes by table. */
+import type { AuditAction } from "../../contract/audit";
 import { count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../../lib/ids";
@@ -32,9 +33,9 @@ export async function deletePlainRow(db: Db, table: "feedback" | "conversations"
 /**
  * An audit entry only if the statement just before it in the same db.batch changed a row (SQLite's
  * `changes()` counts that statement's own rows, not its triggers'): a guarded decision that did not
- * apply leaves no entry (issue 22: two reviewers at once, one decision in the log).
+ * apply leaves no entry (two reviewers at once, one decision in the log).
  */
-export const auditIfChanged = (db: Db, actor: string, action: string, table: string | null, id: string | null, details?: unknown) =>
+export const auditIfChanged = (db: Db, actor: string, action: AuditAction, table: string | null, id: string | null, details?: unknown) =>
   // Every column in the table's order (an INSERT ... SELECT names them all).
   db.insert(adminAudit).select(
     sql`SELECT ${newId()}, ${actor}, ${action}, ${table}, ${id}, ${details === undefined ? null : JSON.stringify(details)}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE changes() > 0`,

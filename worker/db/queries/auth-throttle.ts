@@ -2,9 +2,9 @@
  * Counts of failed sign-ins and code checks (services/auth-throttle.ts has the rules): one row per key
  * (a SHA-256 of action, account and address) and window start (ms since the epoch).
  */
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { authThrottle } from "../schema";
+import { authThrottle, knownAddresses, users } from "../schema";
 
 export interface ThrottleWindow {
   key: string;
@@ -20,13 +20,13 @@ export interface DayBackoff {
 }
 
 /**
- * Counts one attempt in the address's minute window and (when given) the account's day window, in
- * one batch. The day window counts it only while the address is within its minute's limit and the
- * account is past its back-off (2^(f - free + 1) s after the last failure, capped): one statement,
- * so parallel guesses each see the wait the previous one started. Each result holds `failures` when
- * the window counted the attempt, and no row when the day window refused it.
+ * Counts one attempt in the address's minute window and (sign-ins) the day windows, in one batch.
+ * A day window counts it only while the address is within its minute's limit and the window is past
+ * its back-off (2^(f - free + 1) s after the last failure, capped): one statement each, so parallel
+ * guesses each see the wait the previous one started. Each result holds `failures` when the window
+ * counted the attempt, and no row when a day window refused it.
  */
-export function countThrottledAttempt(db: Db, pair: ThrottleWindow, day: (ThrottleWindow & DayBackoff) | null, now: number) {
+export function countThrottledAttempt(db: Db, pair: ThrottleWindow, days: (ThrottleWindow & DayBackoff)[], now: number) {
   const d1 = db.$client;
   const countPair = d1
     .prepare(
@@ -35,18 +35,18 @@ export function countThrottledAttempt(db: Db, pair: ThrottleWindow, day: (Thrott
        RETURNING failures`,
     )
     .bind(pair.key, pair.windowStart);
-  const countDay = day
-    ? d1
-        .prepare(
-          `INSERT INTO auth_throttle (key, window_start, failures, last_failure_at)
-           SELECT ?1, ?2, 1, ?3 WHERE (SELECT failures FROM auth_throttle WHERE key = ?4 AND window_start = ?5) <= ?6
-           ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-             WHERE failures < ?7 OR ?3 >= coalesce(last_failure_at, 0) + min(1 << min(failures - ?7 + 1, 20), ?8) * 1000
-           RETURNING failures`,
-        )
-        .bind(day.key, day.windowStart, now, pair.key, pair.windowStart, day.pairLimit, day.freeFailures, day.capSeconds)
-    : null;
-  return d1.batch<{ failures: number }>(countDay ? [countPair, countDay] : [countPair]);
+  const countDays = days.map((day) =>
+    d1
+      .prepare(
+        `INSERT INTO auth_throttle (key, window_start, failures, last_failure_at)
+         SELECT ?1, ?2, 1, ?3 WHERE (SELECT failures FROM auth_throttle WHERE key = ?4 AND window_start = ?5) <= ?6
+         ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+           WHERE failures < ?7 OR ?3 >= coalesce(last_failure_at, 0) + min(1 << min(failures - ?7 + 1, 20), ?8) * 1000
+         RETURNING failures`,
+      )
+      .bind(day.key, day.windowStart, now, pair.key, pair.windowStart, day.pairLimit, day.freeFailures, day.capSeconds),
+  );
+  return d1.batch<{ failures: number }>([countPair, ...countDays]);
 }
 
 export const findThrottleWindow = (db: Db, window: ThrottleWindow) =>
@@ -65,3 +65,23 @@ export const forgiveThrottledAttempt = (db: Db, window: ThrottleWindow) =>
 
 /** For the cron: windows that started before `before` (ms) have ended. */
 export const deleteThrottleWindowsBefore = (db: Db, before: number) => db.delete(authThrottle).where(lt(authThrottle.windowStart, before));
+
+/** Whether the account of this email proved itself from this address (hash) since `since` (epoch ms). */
+export async function isKnownAddress(db: Db, email: string, addressHash: string, since: number): Promise<boolean> {
+  const row = await db
+    .select({ seen: knownAddresses.lastSeenAt })
+    .from(knownAddresses)
+    .innerJoin(users, eq(users.id, knownAddresses.userId))
+    .where(and(eq(users.email, email), eq(knownAddresses.addressHash, addressHash), gt(knownAddresses.lastSeenAt, since)))
+    .get();
+  return !!row;
+}
+
+export const rememberKnownAddress = (db: Db, userId: string, addressHash: string, now: number) =>
+  db
+    .insert(knownAddresses)
+    .values({ userId, addressHash, lastSeenAt: now })
+    .onConflictDoUpdate({ target: [knownAddresses.userId, knownAddresses.addressHash], set: { lastSeenAt: now } });
+
+/** For the cron: addresses not proved from since `before` (epoch ms). */
+export const deleteKnownAddressesBefore = (db: Db, before: number) => db.delete(knownAddresses).where(lt(knownAddresses.lastSeenAt, before));

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conversation, Message } from "../../contract/messages";
-import { parseScamReasons, safetyKindOf, SAFETY_KIND_OF_REASON, SCAM_REASONS, type SafetyKind, type StoredFlag } from "../../contract/safety";
+import { isSafetyKind, noticeKindAfter, parseScamReasons, reasonsOfKind, type SafetyDismissal, type SafetyKind, type StoredFlag } from "../../contract/safety";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
 import type { Db } from "../client";
@@ -110,7 +110,7 @@ const CONVERSATION_SELECT = `
     LEFT JOIN listings l ON l.id = c.listing_id AND ((${PUBLIC_LISTING_SQL}) OR l.user_id = ?1)`;
 
 const MINE = "(c.user_a = ?1 OR c.user_b = ?1)";
-/** The viewer's list leaves out conversations with people they blocked (issue 13); unblocking brings them back. */
+/** The viewer's list leaves out conversations with people they blocked; unblocking brings them back. */
 const NOT_BLOCKED_BY_VIEWER = "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END)";
 
 function toConversation(r: ConversationListRow): Conversation {
@@ -160,12 +160,13 @@ export const cursorOf = (c: Conversation): ConversationCursor => ({ t: c.updated
 
 /**
  * A message as `viewerId` sees it: safety_notice and safety_kind (scam shield) only for the recipient of
- * a flagged message, never for its sender, who must not learn what tripped the filter. `quieted` are the
- * kinds this viewer said were fine in this conversation (quietedKinds): no notice of those. Every
- * message payload (the lists, the send answer, the room's push) is built here.
+ * a flagged message, never for its sender, who must not learn what tripped the filter. `dismissed` are
+ * this viewer's "This is fine"s in this conversation (dismissalsOf): a notice they cover is not shown
+ * (`noticeKindAfter`, decision 015). Every message payload (the lists, the send answer, the room's
+ * push) is built here.
  */
-export const toMessage = (m: MessageRow, viewerId: string, quieted: ReadonlySet<SafetyKind> = NONE): Message => {
-  const kind = m.safetyFlags && m.senderId !== viewerId ? safetyKindOf(parseScamReasons(m.safetyFlags), quieted) : null;
+export const toMessage = (m: MessageRow, viewerId: string, dismissed: readonly SafetyDismissal[] = []): Message => {
+  const kind = m.safetyFlags && m.senderId !== viewerId ? noticeKindAfter(parseScamReasons(m.safetyFlags), m.senderId, dismissed) : null;
   return {
     id: m.id,
     sender_id: m.senderId,
@@ -177,55 +178,60 @@ export const toMessage = (m: MessageRow, viewerId: string, quieted: ReadonlySet<
     safety_kind: kind,
     // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
     client_key: m.senderId === viewerId ? m.clientKey : null,
+    kind: m.kind === "deal" ? "deal" : "text",
+    deal_id: m.dealId ?? null,
   };
 };
 
-const NONE: ReadonlySet<SafetyKind> = new Set();
-
 // ---------------------------------------------------------------------------------------------
-// "This is fine" (issue 26).
+// "This is fine" (decision 015): given on one message, for one kind of notice.
 
-/** The notice kinds `userId` quieted in a conversation. */
-export async function quietedKinds(db: Db, conversationId: string, userId: string): Promise<Set<SafetyKind>> {
+/** `userId`'s "This is fine"s in a conversation, each with the sender and that kind's reasons of the message it was given on. */
+export async function dismissalsOf(db: Db, conversationId: string, userId: string): Promise<SafetyDismissal[]> {
   const rows = await db
-    .select({ kind: safetyFeedback.kind })
+    .select({ kind: safetyFeedback.kind, senderId: messages.senderId, flags: messages.safetyFlags })
     .from(safetyFeedback)
+    .innerJoin(messages, eq(messages.id, safetyFeedback.messageId))
     .where(and(eq(safetyFeedback.conversationId, conversationId), eq(safetyFeedback.userId, userId)));
-  return new Set(rows.map((r) => r.kind as SafetyKind));
+  return rows
+    .filter((r): r is typeof r & { kind: SafetyKind } => isSafetyKind(r.kind))
+    .map((r) => ({ kind: r.kind, senderId: r.senderId, reasons: reasonsOfKind(parseScamReasons(r.flags), r.kind) }));
 }
 
-/** Whether `recipientId` received a message of this conversation flagged with a reason of `kind`. */
-export async function receivedNoticeOfKind(db: Db, conversationId: string, recipientId: string, kind: SafetyKind): Promise<boolean> {
-  const reasons = SCAM_REASONS.filter((r) => SAFETY_KIND_OF_REASON[r] === kind);
-  const marks = reasons.map((_, i) => `?${i + 3}`).join(", ");
-  const row = await db.$client
-    .prepare(
-      `SELECT 1 AS found FROM messages m, json_each(m.safety_flags) j
-        WHERE m.conversation_id = ?1 AND m.sender_id <> ?2 AND m.safety_flags IS NOT NULL AND j.value IN (${marks})
-        LIMIT 1`,
-    )
-    .bind(conversationId, recipientId, ...reasons)
-    .first<{ found: number }>();
-  return !!row;
+/** A message of this conversation with its sender and stored flags, or null. */
+export async function messageInConversation(db: Db, conversationId: string, messageId: string): Promise<{ senderId: string; safetyFlags: string | null } | null> {
+  const row = await db
+    .select({ senderId: messages.senderId, safetyFlags: messages.safetyFlags })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)))
+    .get();
+  return row ?? null;
 }
 
-/** Stores a "This is fine"; one row per conversation, user and kind (a repeat changes nothing). True when stored now. */
-export async function insertSafetyFeedback(db: Db, conversationId: string, userId: string, kind: SafetyKind): Promise<boolean> {
-  const inserted = await db.insert(safetyFeedback).values({ conversationId, userId, kind, createdAt: isoNow() }).onConflictDoNothing().returning({ kind: safetyFeedback.kind });
+/** Stores a "This is fine"; one row per conversation, user, message and kind (a repeat changes nothing). True when stored now. */
+export async function insertSafetyFeedback(db: Db, conversationId: string, userId: string, messageId: string, kind: SafetyKind): Promise<boolean> {
+  const inserted = await db
+    .insert(safetyFeedback)
+    .values({ conversationId, userId, messageId, kind, createdAt: isoNow() })
+    .onConflictDoNothing()
+    .returning({ kind: safetyFeedback.kind });
   return inserted.length > 0;
 }
 
 /** Takes a "This is fine" back (Undo); true when there was one. */
-export async function deleteSafetyFeedback(db: Db, conversationId: string, userId: string, kind: SafetyKind): Promise<boolean> {
+export async function deleteSafetyFeedback(db: Db, conversationId: string, userId: string, messageId: string, kind: SafetyKind): Promise<boolean> {
   const res = await db
     .delete(safetyFeedback)
-    .where(and(eq(safetyFeedback.conversationId, conversationId), eq(safetyFeedback.userId, userId), eq(safetyFeedback.kind, kind)));
+    .where(
+      and(eq(safetyFeedback.conversationId, conversationId), eq(safetyFeedback.userId, userId), eq(safetyFeedback.messageId, messageId), eq(safetyFeedback.kind, kind)),
+    );
   return (res.meta.changes ?? 0) > 0;
 }
 
 export interface SafetyFeedbackRow {
   conversation_id: string;
   user_id: string;
+  message_id: string;
   kind: string;
   created_at: string;
   first_name: string | null;
@@ -238,10 +244,10 @@ export async function safetyFeedbackOf(db: Db, conversationIds: string[]): Promi
   const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
   const { results } = await db.$client
     .prepare(
-      `SELECT f.conversation_id, f.user_id, f.kind, f.created_at, u.first_name, u.last_name
+      `SELECT f.conversation_id, f.user_id, f.message_id, f.kind, f.created_at, u.first_name, u.last_name
          FROM safety_feedback f LEFT JOIN users u ON u.id = f.user_id
         WHERE f.conversation_id IN (${marks})
-        ORDER BY f.created_at, f.user_id, f.kind`,
+        ORDER BY f.created_at, f.user_id, f.message_id, f.kind`,
     )
     .bind(...conversationIds)
     .all<SafetyFeedbackRow>();
@@ -298,7 +304,7 @@ export interface ClientKeyClaim {
 export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly StoredFlag[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
   const now = isoNow();
   const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
-  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, createdAt: now };
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, kind: "text", dealId: null, createdAt: now };
   const insert = db.insert(messages).values(row);
   const makeLatest = db
     .update(conversations)
@@ -419,7 +425,7 @@ export const recentConversations = (db: Db, cursor: ConversationCursor | null, l
 export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);
 
 // ---------------------------------------------------------------------------------------------
-// Response time (issue 13).
+// Response time (median first reply; decision 015).
 
 /**
  * The user's first-reply delays (ms) in conversations created since `sinceIso` where the other person

@@ -48,6 +48,8 @@ export interface CodeSendLimits {
   perEmailAndAddress: number;
   /** No code of the same email, purpose and address after this moment (the resend wait). */
   lastAllowedBefore: string;
+  /** The account proved itself from the requesting address: the per-email ceiling does not apply there. */
+  knownRequester: boolean;
 }
 
 /** Stores the code unless a send limit is reached; true when it was stored. */
@@ -56,7 +58,7 @@ export async function insertCodeWithinLimits(db: Db, code: NewCode, limits: Code
     .prepare(
       `INSERT INTO email_codes (id, email, purpose, code_hash, requester_hash, expires_at, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-       WHERE (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?8) < ?9
+       WHERE (?12 = 1 OR (SELECT count(*) FROM email_codes WHERE email = ?2 AND created_at > ?8) < ?9)
          AND (SELECT count(*) FROM email_codes WHERE email = ?2 AND requester_hash = ?5 AND created_at > ?8) < ?10
          AND NOT EXISTS (SELECT 1 FROM email_codes WHERE email = ?2 AND purpose = ?3 AND requester_hash = ?5 AND created_at > ?11)`,
     )
@@ -72,6 +74,7 @@ export async function insertCodeWithinLimits(db: Db, code: NewCode, limits: Code
       limits.perEmail,
       limits.perEmailAndAddress,
       limits.lastAllowedBefore,
+      limits.knownRequester ? 1 : 0,
     )
     .run();
   return inserted.meta.changes > 0;

@@ -1,5 +1,5 @@
 /**
- * Fresh listings (issue 13): the freshness check's claims and pauses, and the owner's answers
+ * Fresh listings (docs/decisions/015): the freshness check's claims and pauses, and the owner's answers
  * (services/freshness.ts decides when).
  */
 import { and, eq, inArray } from "drizzle-orm";

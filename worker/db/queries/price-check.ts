@@ -1,5 +1,5 @@
 /**
- * The price check (issue 13): approved rents of one university and unit type, read in order through
+ * The price check (docs/decisions/015): approved rents of one university and unit type, read in order through
  * the comparables index (policies `isRentFarBelow` decides what they mean).
  */
 import type { Db } from "../client";

@@ -1,7 +1,7 @@
 /** Paid promotion's tables: Stripe subscriptions, applied webhook events, billing history, checkout sessions. */
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { billingHistory, checkoutSessions, listings, stripeEvents, stripeSubscriptions, users } from "../schema";
+import { billingHistory, checkoutSessions, deletedPromotedListings, listings, stripeEvents, stripeSubscriptions, users } from "../schema";
 
 export type SubscriptionRecord = typeof stripeSubscriptions.$inferSelect;
 export type BillingRow = typeof billingHistory.$inferInsert;
@@ -334,3 +334,44 @@ export const deleteIfPromotionVersion = (db: Db, scope: { listingId: string } | 
         .delete(users)
         .where(and(eq(users.id, scope.userId), sql`(SELECT coalesce(sum(promotion_version), 0) FROM listings WHERE user_id = ${scope.userId}) = ${version}`))
         .run();
+
+/** Whether the listing was ever promoted or paid for (its snapshot is kept when it is deleted). */
+export const wasPromoted = async (db: Db, listingId: string) =>
+  !!(await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(
+      and(
+        eq(listings.id, listingId),
+        sql`(${listings.promotionEnd} IS NOT NULL OR ${listings.promotionPendingDays} IS NOT NULL OR EXISTS (SELECT 1 FROM billing_history b WHERE b.listing_id = ${listings.id}))`,
+      ),
+    )
+    .get());
+
+/** Keeps what a deleted promoted listing was (JSON), for its owner's promoted listings and billing. */
+export const archivePromotedListing = (db: Db, row: { listingId: string; userId: string; listing: string; deletedAt: string }) =>
+  db.insert(deletedPromotedListings).values(row).onConflictDoUpdate({ target: deletedPromotedListings.listingId, set: { listing: row.listing, deletedAt: row.deletedAt } });
+
+/** A user's deleted promoted listings, newest deletion first (a snapshot whose deletion did not go through is left out). */
+export const deletedPromotedListingsOfUser = (db: Db, userId: string) =>
+  db
+    .select()
+    .from(deletedPromotedListings)
+    .where(and(eq(deletedPromotedListings.userId, userId), sql`NOT EXISTS (SELECT 1 FROM listings l WHERE l.id = ${deletedPromotedListings.listingId})`))
+    .orderBy(desc(deletedPromotedListings.deletedAt))
+    .limit(200)
+    .all();
+
+export const findDeletedPromotedListing = (db: Db, listingId: string) => db.select().from(deletedPromotedListings).where(eq(deletedPromotedListings.listingId, listingId)).get();
+
+/** Taken, hidden or paused listings with a live subscription that still renews (at most 100). */
+export const unavailableListingsStillRenewing = (db: Db) =>
+  db.$client
+    .prepare(
+      `SELECT DISTINCT l.id, l.status FROM listings l JOIN stripe_subscriptions s ON s.listing_id = l.id
+        WHERE l.status IN ('taken', 'hidden', 'paused') AND s.ended = 0 AND s.duplicate = 0 AND s.cancel_at_period_end = 0
+          AND (s.checked_out = 1 OR s.current_period_end IS NOT NULL)
+        LIMIT 100`,
+    )
+    .all<{ id: string; status: string }>()
+    .then((r) => r.results);

@@ -1,5 +1,5 @@
 /**
- * Scam shield's staff queue (issue 13): conversations with a flagged message that staff have not
+ * Scam shield's staff queue (docs/decisions/015): conversations with a flagged message that staff have not
  * reviewed since (safety_flagged_at after safety_reviewed_at), and the review itself. The flags are
  * written with the message, in insertMessage (queries/conversations.ts).
  */

@@ -14,3 +14,13 @@ export async function campusOf(db: Db, id: number): Promise<{ latitude: number; 
   const row = await db.select({ latitude: universities.latitude, longitude: universities.longitude }).from(universities).where(eq(universities.id, id)).get();
   return row && row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null;
 }
+
+/** A university's name, abbreviation and campus point (the map's campus marker), or null when it has no point or does not exist. */
+export async function campusMarkerOf(db: Db, id: number): Promise<{ name: string; abbreviation: string; latitude: number; longitude: number } | null> {
+  const row = await db
+    .select({ name: universities.name, abbreviation: universities.abbreviation, latitude: universities.latitude, longitude: universities.longitude })
+    .from(universities)
+    .where(eq(universities.id, id))
+    .get();
+  return row && row.latitude !== null && row.longitude !== null ? { name: row.name, abbreviation: row.abbreviation, latitude: row.latitude, longitude: row.longitude } : null;
+}

@@ -128,9 +128,6 @@ export async function updatePreferences(db: Db, id: string, changes: Pick<UserCh
   return row!;
 }
 
-/** One statement; foreign keys cascade to the user's listings, photos, favourites, tokens and requests. */
-export const deleteUserRow = (db: Db, id: string) => db.delete(users).where(eq(users.id, id));
-
 /** The counts of the profile page, in one round trip. */
 export async function userStats(db: Db, userId: string): Promise<UserStats> {
   const mine = or(eq(conversations.userA, userId), eq(conversations.userB, userId));

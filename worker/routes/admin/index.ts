@@ -1,6 +1,6 @@
 /**
- * The staff API (token from admin/login as ?token= or a bearer header; any bad or expired token is
- * 401). Reviews are guarded updates, so two admins or a retry cannot apply one twice; every action
+ * The staff API (token from admin/login as a bearer header only, `?token=` refused; any bad or expired
+ * token is 401). Reviews are guarded updates, so two admins or a retry cannot apply one twice; every action
  * is written to admin_audit. This file: the staff session and the audit log; the areas are mounted below.
  */
 import { adminLoginSchema, DELETABLE_TABLES, type AdminAuditResponse, type AdminLoginResponse, type AdminTablesResponse } from "../../contract/admin";
@@ -11,6 +11,7 @@ import { parseJson } from "../../lib/validate";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
 import { insertAudit } from "../../db/queries/audit";
+import { adminDealsRoutes } from "./deals";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
 import { adminSafetyRoutes } from "./safety";
@@ -19,16 +20,19 @@ import { adminUsersRoutes } from "./users";
 
 export const adminRoutes = createRouter()
   .post("/login", async (c) => {
-    // Its own limiters: per address, and one for the whole world, since a single shared password
-    // is what a distributed guesser would aim at.
+    // Its own limiters (decision 010): every attempt per address, and wrong passwords for the whole
+    // world. The global one counts failures only, so a flood of guesses never keeps staff out.
     await enforceLimit(c, "ADMIN_LOGIN_LIMITER", addressKey(clientIp(c)));
-    await enforceLimit(c, "ADMIN_LOGIN_GLOBAL_LIMITER", "all");
     const { password } = await parseJson(c, adminLoginSchema);
     // Compare digests in constant time: neither length nor prefix of the secret leaks.
     const ok = timingSafeEqualText(await sha256Hex(password), await sha256Hex(c.var.config.adminPassword));
-    if (!ok) return c.json<AdminLoginResponse>({ success: false, detail: "Invalid password" }, 401);
-    const token = await signAdminToken(c.var.config.jwtSecret);
-    await insertAudit(c.var.db, "admin", "login", null, null);
+    if (!ok) {
+      await enforceLimit(c, "ADMIN_LOGIN_GLOBAL_LIMITER", "all");
+      return c.json<AdminLoginResponse>({ success: false, detail: "Invalid password" }, 401);
+    }
+    const { token, actor } = await signAdminToken(c.var.config.jwtSecret);
+    // The same actor as the session's later actions, so the log ties them to this sign-in.
+    await insertAudit(c.var.db, actor, "login", null, null);
     return c.json<AdminLoginResponse>({ success: true, token });
   })
 
@@ -55,4 +59,5 @@ export const adminRoutes = createRouter()
   .route("/", adminListingsRoutes)
   .route("/", adminSiteRoutes)
   .route("/", adminReportsRoutes)
-  .route("/", adminSafetyRoutes);
+  .route("/", adminSafetyRoutes)
+  .route("/", adminDealsRoutes);

@@ -1,4 +1,4 @@
-/** Staff's reports queue (issue 13): open and resolved reports, resolving one, lifting a suspension. */
+/** Staff's reports queue (docs/decisions/015): open and resolved reports, resolving one, lifting a suspension. */
 import { z } from "zod";
 import { reportStatusQuery, resolveReportSchema, type AdminReportsResponse, type ResolveReportResponse, type UnsuspendResponse } from "../../contract/reports";
 import { reportsPage } from "../../db/queries/reports";

@@ -1,4 +1,4 @@
-/** Staff's Safety queue (issue 13, scam shield): flagged conversations and their review, audited. */
+/** Staff's Safety queue (scam shield; docs/decisions/015): flagged conversations and their review, audited. */
 import { z } from "zod";
 import { SAFETY_QUEUE_PAGE, SAFETY_QUEUE_PAGE_MAX, type SafetyQueueResponse, type SafetyReviewResponse } from "../../contract/safety";
 import { createRouter } from "../../lib/context";

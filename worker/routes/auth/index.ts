@@ -17,6 +17,7 @@ import {
   type MessageResponse,
   type RegisterResponse,
 } from "../../contract/auth";
+import { EMAILED_CODE } from "../../contract/constants";
 import { createRouter } from "../../lib/context";
 import { badRequest } from "../../lib/errors";
 import { log } from "../../lib/log";
@@ -25,7 +26,7 @@ import { addressKey, clientIp, enforceLimit, limitByAddress } from "../../middle
 import { googleLink, googleSignIn, register, resetPassword, sendCode, signIn, signInWithCode, verifyEmail } from "../../services/auth";
 import { endSession, rotateSession } from "../../services/sessions";
 
-const CODE_SENT = "If an account exists for this email, we sent it a 6-digit code.";
+const CODE_SENT = `If an account exists for this email, we sent it a ${EMAILED_CODE.length}-digit code.`;
 
 export const authRoutes = createRouter()
   .get("/config", (c) => c.json<AuthConfigResponse>({ google_client_id: c.var.config.googleClientId || null }))
@@ -35,7 +36,7 @@ export const authRoutes = createRouter()
     const body = await parseJson(c, registerSchema);
     const userId = await register(c.var.db, c.env, c.var.config, body, addressKey(clientIp(c)));
     log.info("user_registered", { request_id: c.var.requestId, user_id: userId });
-    return c.json<RegisterResponse>({ message: "Account created. We sent a 6-digit code to your email.", user_id: userId }, 201);
+    return c.json<RegisterResponse>({ message: `Account created. We sent a ${EMAILED_CODE.length}-digit code to your email.`, user_id: userId }, 201);
   })
 
   .post("/send-verification-code", async (c) => {

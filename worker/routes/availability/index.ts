@@ -1,8 +1,8 @@
 /**
- * Fresh listings' one-click links (issue 13): public, no sign-in (the signed token is the permission),
+ * Fresh listings' one-click links (docs/decisions/015): public, no sign-in (the signed token is the permission),
  * throttled by address. POST check says what a link is about and changes nothing (mail scanners open
  * links); POST confirm applies it. Both take the token in the body, never in the URL: a 30-day token in
- * a query string would land in platform request logs (issue 22; the emailed link carries it in the
+ * a query string would land in platform request logs (docs/decisions/022; the emailed link carries it in the
  * page's #fragment, which browsers never send).
  */
 import { availabilityTokenSchema, type AvailabilityLinkResponse } from "../../contract/freshness";
@@ -20,5 +20,5 @@ export const availabilityRoutes = createRouter()
   .post("/confirm", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", addressKey(clientIp(c)));
     const { token } = await parseJson(c, availabilityTokenSchema);
-    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.var.db, c.var.config, token));
+    return c.json<AvailabilityLinkResponse>(await applyAvailabilityLink(c.var.db, c.env, c.var.config, token));
   });

@@ -2,15 +2,14 @@
 import { z } from "zod";
 import { PAGE_SIZES } from "../../contract/constants";
 import type { FavoritesResponse, FavoriteToggleResponse } from "../../contract/listings";
-import { canViewListing } from "../../contract/policies";
 import { addFavorite, favoritesPage, removeFavorite } from "../../db/queries/favorites";
 import { findListingRow } from "../../db/queries/listings";
 import { createRouter } from "../../lib/context";
 import { decodeCursor, keysetPage } from "../../lib/cursor";
-import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
+import { requireViewableListing } from "../../services/viewable-listing";
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_SIZES.favoritesServerMax).default(PAGE_SIZES.favoritesServerMax),
@@ -30,8 +29,7 @@ export const favoritesRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { listing_id } = await parseJson(c, z.object({ listing_id: z.string().min(1, "listing_id is required").max(64) }));
-    const listing = await findListingRow(c.var.db, listing_id);
-    if (!listing || !canViewListing(user, listing)) throw notFound("Listing not found");
+    requireViewableListing(await findListingRow(c.var.db, listing_id), user);
     const added = await addFavorite(c.var.db, user.id, listing_id);
     return c.json<FavoriteToggleResponse>({ listing_id, favorited: true }, added ? 201 : 200);
   })

@@ -1,14 +1,30 @@
-import { eq } from "drizzle-orm";
+import type { Context } from "hono";
 import { z } from "zod";
+import { canCreateListing } from "../../contract/policies";
 import type { Db } from "../../db/client";
-import { universities } from "../../db/schema";
-import { createRouter } from "../../lib/context";
-import { apiError, notFound } from "../../lib/errors";
+import { campusMarkerOf } from "../../db/queries/universities";
+import { createRouter, type AppContext } from "../../lib/context";
+import { apiError, forbidden, notFound } from "../../lib/errors";
 import { parseQuery } from "../../lib/validate";
-import { optionalUserId } from "../../middleware/optional-user";
-import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
-import { PlaceNotResolved, resolvePlace, suggestAddresses, withLocationTokens } from "../../services/geo";
-import { signLocationToken } from "../../services/geo-token";
+import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
+import { PlaceNotResolved, resolvePlace, spendGeocodingCall, suggestAddresses, withLocationTokens, withSignedPlaceIds } from "../../services/geo";
+import { openPlaceId, SIGNED_PLACE_ID, signLocationToken } from "../../services/geo-token";
+
+/**
+ * Geocoding spends a paid API: only a signed-in, ID-verified user (who alone may create a listing)
+ * calls it (401 / 403), a minute's burst under WRITE_LIMITER and the day under the caps (decision 019).
+ */
+async function geocodingUser(c: Context<AppContext>) {
+  const user = await requireUser(c);
+  if (!canCreateListing({ id: user.id, id_verification_status: user.idVerificationStatus })) {
+    throw forbidden("Address suggestions are for ID-verified students, who alone can list a place. Type the full address.");
+  }
+  await enforceLimit(c, "WRITE_LIMITER", `geo:${user.id}`);
+  return user;
+}
+
+const EXPIRED_PLACE = "This suggestion has expired. Type the address again and pick a suggestion, or keep the address as typed.";
 
 /** The client's address-typing session (a UUID); anything else is left out rather than refused. */
 const session = z
@@ -21,35 +37,43 @@ const session = z
 async function campusNear(db: Db, universityId: string | undefined) {
   const id = Number(universityId);
   if (!Number.isSafeInteger(id) || id < 1) return { campus: null, universityName: null };
-  const row = await db
-    .select({ name: universities.name, latitude: universities.latitude, longitude: universities.longitude })
-    .from(universities)
-    .where(eq(universities.id, id))
-    .get();
-  if (!row || row.latitude === null || row.longitude === null) return { campus: null, universityName: null };
+  const row = await campusMarkerOf(db, id);
+  if (!row) return { campus: null, universityName: null };
   return { campus: { latitude: row.latitude, longitude: row.longitude }, universityName: row.name };
 }
 
 export const geoRoutes = createRouter()
   .get("/autocomplete", async (c) => {
+    const user = await geocodingUser(c);
     const query = parseQuery(c, z.object({ q: z.string().trim().max(200).default(""), university_id: z.string().max(20).optional(), session }));
     if (query.q.length < 3) return c.json({ data: [] });
-    // Per person when signed in (the listing form), else per address: a campus shares a few addresses.
-    await enforceLimit(c, "WRITE_LIMITER", `geo:${(await optionalUserId(c)) ?? addressKey(clientIp(c))}`);
+    await spendGeocodingCall(c.var.db, user.id);
     const near = await campusNear(c.var.db, query.university_id);
     const suggestions = await suggestAddresses(c.env, query.q, { config: c.var.config, session: query.session, ...near });
+    const grant = { userId: user.id, session: query.session };
     c.header("Cache-Control", "private, max-age=300");
-    // Tokens do not expire (services/geo-token), so the private cache stays right.
-    return c.json({ data: await withLocationTokens(c.var.config.jwtSecret, suggestions) });
+    return c.json({ data: await withLocationTokens(c.var.config.jwtSecret, await withSignedPlaceIds(c.var.config.jwtSecret, suggestions, grant)) });
   })
   .get("/place", async (c) => {
+    const user = await geocodingUser(c);
     const query = parseQuery(
       c,
-      z.object({ place_id: z.string("place_id is required").trim().min(1, "place_id is required").max(300, "place_id is too long"), session }),
+      z.object({
+        place_id: z
+          .string("place_id is required")
+          .trim()
+          .min(1, "place_id is required")
+          .max(400, "place_id is too long")
+          .regex(SIGNED_PLACE_ID, "place_id must be one from geo/autocomplete"),
+        session,
+      }),
     );
-    await enforceLimit(c, "WRITE_LIMITER", `geo:${(await optionalUserId(c)) ?? addressKey(clientIp(c))}`);
+    // Only an id this server handed to this user in this session, still live: never Google's for anything else.
+    const placeId = await openPlaceId(c.var.config.jwtSecret, query.place_id, { userId: user.id, session: query.session }, Date.now());
+    if (!placeId) throw notFound(EXPIRED_PLACE);
+    await spendGeocodingCall(c.var.db, user.id);
     try {
-      const place = await resolvePlace(c.env, query.place_id, { config: c.var.config, session: query.session });
+      const place = await resolvePlace(c.env, c.var.db, placeId, { config: c.var.config, session: query.session });
       const token = await signLocationToken(c.var.config.jwtSecret, place.description, { latitude: place.lat, longitude: place.lng });
       c.header("Cache-Control", "private, max-age=300");
       return c.json({ data: { ...place, location_token: token } });

@@ -6,7 +6,7 @@ import { imageCacheKey } from "../../services/edge-cache";
 import { IMMUTABLE } from "../../services/storage";
 
 /**
- * How long a data center's edge cache keeps a photo (issue 24: a listing page's main photo comes from
+ * How long a data center's edge cache keeps a photo (docs/decisions/023: a listing page's main photo comes from
  * the edge, not from R2, on every visit but the first in that data center). Bounded, unlike the
  * browser's year: a photo deleted from R2 (its listing removed it) stops being served within a day.
  */

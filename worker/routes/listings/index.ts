@@ -11,23 +11,22 @@ import {
   type ListingResponse,
   type OwnerListingResponse,
 } from "../../contract/listings";
-import { canCreateListing, canEditListing, canViewListing, isListingOwner, type Actor } from "../../contract/policies";
+import { canCreateListing, canEditListing, isListingOwner, type Actor } from "../../contract/policies";
 import type { Db } from "../../db/client";
 import { browseCursorSchema, browseListings } from "../../db/browse";
 import { findListingRow, rowsToListings, rowsToPublicListings, type ListingRow } from "../../db/queries/listings";
 import type { UserRow } from "../../db/queries/users";
 import { decodeCursor } from "../../lib/cursor";
 import { createRouter } from "../../lib/context";
-import { apiError, forbidden, notFound } from "../../lib/errors";
+import { apiError, forbidden } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { optionalUserId } from "../../middleware/optional-user";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { createListing, deleteListing, isRentBelowTypical, updateOwnListing } from "../../services/listings";
 import { confirmAvailability } from "../../services/freshness";
+import { requireViewableListing } from "../../services/viewable-listing";
 import { edgeCached } from "../../services/edge-cache";
-
-const NOT_FOUND = "Listing not found";
 
 const actorOf = (user: UserRow): Actor => ({ id: user.id, id_verification_status: user.idVerificationStatus });
 
@@ -59,10 +58,10 @@ export const listingsRoutes = createRouter()
         const row = await findListingRow(db, c.req.param("id"));
         const userId = await optionalUserId(c);
         const viewer = userId ? { id: userId } : null;
-        if (!row || !canViewListing(viewer, row)) throw notFound(NOT_FOUND);
         // The owner reads review notes and the subscription; everyone else the public form.
-        const [listing] = isListingOwner(viewer, row) ? await rowsToListings(db, [row]) : await rowsToPublicListings(db, [row]);
-        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(db, row) } });
+        const visible = requireViewableListing(row, viewer);
+        const [listing] = isListingOwner(viewer, visible) ? await rowsToListings(db, [visible]) : await rowsToPublicListings(db, [visible]);
+        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(db, visible) } });
       },
       { query: false },
     ),
@@ -104,9 +103,7 @@ export const listingsRoutes = createRouter()
     return c.body(null, 204);
   });
 
-/** The listing if this person may see it; anything they may not see is "not found", never "forbidden". */
+/** The listing if this person may see it (services/viewable-listing: anything else is "Listing not found"). */
 async function requireVisible(db: Db, id: string, actor: { id: string }): Promise<ListingRow> {
-  const row = await findListingRow(db, id);
-  if (!row || !canViewListing(actor, row)) throw notFound(NOT_FOUND);
-  return row;
+  return requireViewableListing(await findListingRow(db, id), actor);
 }

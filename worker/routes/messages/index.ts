@@ -16,9 +16,9 @@ import {
   type SocketTicketResponse,
   type UnreadCountResponse,
 } from "../../contract/messages";
-import { conversationsPage, cursorOf, messagesPage, quietedKinds, toMessage, unreadCount } from "../../db/queries/conversations";
+import { conversationsPage, cursorOf, dismissalsOf, messagesPage, toMessage, unreadCount } from "../../db/queries/conversations";
 import { isSafetyKind, safetyFeedbackSchema, type SafetyFeedbackResponse } from "../../contract/safety";
-import { quietSafetyNotices, unquietSafetyNotices } from "../../services/safety";
+import { quietSafetyNotice, unquietSafetyNotice } from "../../services/safety";
 import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/context";
 import { decodeCursor, keysetPage } from "../../lib/cursor";
@@ -62,7 +62,7 @@ export const messagesRoutes = createRouter()
     return c.json<ConversationResponse>({ data: await conversationWith(c.var.db, user.id, c.req.param("userId")) });
   })
 
-  // One conversation and whether the caller may write in it (issue 25, item 3): also one with someone
+  // One conversation and whether the caller may write in it: also one with someone
   // the caller blocked, which the lists leave out.
   .get("/conversations/:id", async (c) => {
     const user = await requireUser(c);
@@ -82,26 +82,26 @@ export const messagesRoutes = createRouter()
     const conversation = await requireConversation(c.var.db, user.id, c.req.param("id"));
     const { limit, last_evaluated_key } = parseQuery(c, pageQuery(PAGE_SIZES.messages));
     const cursor = decodeCursor(last_evaluated_key, messageCursor);
-    const [rows, quieted] = await Promise.all([messagesPage(c.var.db, conversation.id, cursor, limit + 1), quietedKinds(c.var.db, conversation.id, user.id)]);
+    const [rows, dismissed] = await Promise.all([messagesPage(c.var.db, conversation.id, cursor, limit + 1), dismissalsOf(c.var.db, conversation.id, user.id)]);
     const { items, pagination } = keysetPage(rows, limit, (last) => ({ c: last.createdAt, id: last.id }));
-    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, quieted)), pagination });
+    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, dismissed)), pagination });
   })
 
-  // "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for
-  // the caller; DELETE takes it back (Undo). Both idempotent.
+  // "This is fine" under a safety notice: covers that message's notice of that kind for the caller, and
+  // the same sender repeating that pattern (decision 015); DELETE takes it back (Undo). Both idempotent.
   .post("/conversations/:id/safety-feedback", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    const { kind } = await parseJson(c, safetyFeedbackSchema);
-    return c.json<SafetyFeedbackResponse>(await quietSafetyNotices(c.var.db, user.id, c.req.param("id"), kind));
+    const { kind, message_id } = await parseJson(c, safetyFeedbackSchema);
+    return c.json<SafetyFeedbackResponse>(await quietSafetyNotice(c.var.db, user.id, c.req.param("id"), message_id, kind));
   })
 
-  .delete("/conversations/:id/safety-feedback/:kind", async (c) => {
+  .delete("/conversations/:id/safety-feedback/:messageId/:kind", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const kind = c.req.param("kind");
     if (!isSafetyKind(kind)) throw notFound("Unknown notice kind");
-    return c.json<SafetyFeedbackResponse>(await unquietSafetyNotices(c.var.db, user.id, c.req.param("id"), kind));
+    return c.json<SafetyFeedbackResponse>(await unquietSafetyNotice(c.var.db, user.id, c.req.param("id"), c.req.param("messageId"), kind));
   })
 
   .post("/conversations/:id/send", async (c) => {

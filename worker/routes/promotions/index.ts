@@ -1,6 +1,6 @@
 /**
  * Paid promotion (api-contract "Promotions (Stripe)"). The owner's calls and Stripe's webhook;
- * everything they change goes through services/promotions.ts.
+ * everything they change goes through services/promotions/.
  */
 import {
   checkoutSessionSchema,
@@ -44,5 +44,5 @@ export const promotionsRoutes = createRouter()
 
   .post("/cancel/:listingId", async (c) => {
     const user = await requireUser(c);
-    return c.json<PromotionStatusResponse>({ data: await cancelPromotion(c.var.db, c.var.config, user, c.req.param("listingId")) });
+    return c.json<PromotionStatusResponse>({ data: await cancelPromotion({ db: c.var.db, env: c.env, config: c.var.config }, user, c.req.param("listingId")) });
   });

@@ -1,4 +1,4 @@
-/** Reports (issue 13): a signed-in person reports a listing they can see, or someone they talk to. */
+/** Reports (docs/decisions/015): a signed-in person reports a listing they can see, or someone they talk to. */
 import { reportSchema, type ReportResponse } from "../../contract/reports";
 import { createRouter } from "../../lib/context";
 import { parseJson } from "../../lib/validate";

@@ -1,5 +1,5 @@
 /**
- * Saved searches (issue 15): a student's own searches (someone else's answer 404), and the alert
+ * Saved searches (docs/decisions/020): a student's own searches (someone else's answer 404), and the alert
  * emails' unsubscribe link, which works without signing in (the signed token is the permission),
  * throttled by address. Unsubscribing is a POST: mail scanners open links, and must never act.
  */

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's blocks (issue 13): whom they blocked, block, unblock. Mounted at
+ * The signed-in user's blocks (docs/decisions/015): whom they blocked, block, unblock. Mounted at
  * /api/v1/users/blocks before the users routes, so `users/{id}` never answers for it.
  */
 import { blockSchema, type BlockedUsersResponse } from "../../contract/reports";
@@ -19,7 +19,7 @@ export const blocksRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { user_id } = await parseJson(c, blockSchema);
-    return c.json<BlockedUsersResponse>({ data: await blockUser(c.var.db, user, user_id) }, 201);
+    return c.json<BlockedUsersResponse>({ data: await blockUser(c.var.db, c.env, user, user_id) }, 201);
   })
 
   .delete("/:userId", async (c) => {

@@ -1,6 +1,6 @@
 /**
  * Staff calls: the admin token is kept under `admin_token` and sent as a bearer header, so it never
- * lands in a URL or a request log (the API still accepts the spec's `?token=` from other clients).
+ * lands in a URL or a request log (the API refuses a `?token=` with 401).
  * Any 401 ends the admin session; logging out revokes the token on the server.
  */
 import { useSyncExternalStore } from "react";

@@ -1,4 +1,4 @@
-/** Staff's reports queue (issue 13): the calls, their keys, the list query and the writes. */
+/** Staff's reports queue (docs/decisions/015): the calls, their keys, the list query and the writes. */
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminReportsResponse, ReportAction, ResolveReportResponse, UnsuspendResponse } from "@contract/reports";
 import { adminRequest } from "./admin-api";

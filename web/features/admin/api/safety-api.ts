@@ -1,4 +1,4 @@
-/** Staff's Safety queue (issue 13, scam shield): the calls, their keys, the list query and the review. */
+/** Staff's Safety queue (scam shield; docs/decisions/015): the calls, their keys, the list query and the review. */
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { SafetyQueueResponse, SafetyReviewResponse } from "@contract/safety";
 import { adminRequest } from "./admin-api";

@@ -1,4 +1,5 @@
 import type { AdminStats } from "@contract/admin";
+import { auditActionLabel } from "@contract/audit";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
@@ -26,7 +27,7 @@ function useWidth(ref: RefObject<HTMLElement | null>) {
   return width;
 }
 
-/** New sign-ups per day: the y-axis is scaled to the data (issue 25, item 11), the bars fill the card. */
+/** New sign-ups per day: the y-axis is scaled to the data, the bars fill the card. */
 function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
   const figure = useRef<HTMLElement>(null);
   const width = Math.max(280, useWidth(figure));
@@ -108,7 +109,7 @@ function AuditLog() {
                 <li key={r.id}>
                   <time className="muted" dateTime={r.created_at}>
                     {formatStaffTime(r.created_at)}
-                  </time> <strong>{r.action.replace(/_/g, " ")}</strong>
+                  </time> <strong>{auditActionLabel(r.action)}</strong>
                   {r.table && <span className="muted"> · {r.table}</span>}
                   {r.item_id && <span className="mono"> {r.item_id}</span>}
                   <span className="muted"> · {r.actor}</span>

@@ -5,7 +5,7 @@ import type { AdminListing } from "@contract/admin";
 
 const CONFIRM_WORD = "CONFIRM";
 
-/** Deleting needs the typed word CONFIRM; anything else gets the spec's alert. */
+/** Deleting needs the typed word CONFIRM; anything else gets the product's alert. */
 export function DeleteListingDialog({ listing, onClose, onDelete }: { listing: AdminListing | null; onClose: () => void; onDelete: (listing: AdminListing) => void }) {
   const [confirmText, setConfirmText] = useState("");
   const close = () => {

@@ -8,7 +8,7 @@ import { isPublicListing } from "@contract/policies";
 import { paths } from "../../../config/paths";
 import { deferred } from "../../../components/ui/deferred";
 
-/** The map (issue 27): its own chunk, loaded when a placed listing's details open. */
+/** The map (docs/decisions/024): its own chunk, loaded when a placed listing's details open. */
 const LazyListingMap = deferred(() => import("../../../components/map/listing-map").then((m) => m.ListingMap));
 
 /** Said to staff for a listing without coordinates: the only ways a listing ends up without them. */
@@ -72,7 +72,7 @@ export function ListingDetailsDialog({
         ["Price", `${formatRent(listing.price)}/month`],
         ["Address", listing.address],
         ["Distance to campus", distanceText(listing)],
-        // Issue 27: why a listing is off the map (only an address picked from the suggestions, and placed, has coordinates).
+        // Why a listing is off the map (only an address picked from the suggestions, and placed, has coordinates).
         ...(typeof listing.latitude === "number"
           ? []
           : ([["Why no location", NO_LOCATION_REASON]] as [string, ReactNode][])),

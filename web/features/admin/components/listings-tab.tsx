@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { STAFF_PROMOTION_DAYS } from "@contract/constants";
 import { canStaffPromoteListing } from "@contract/owner-rules";
 import { isPublicListing } from "@contract/policies";
 import { Loadable } from "../../../components/ui/loadable";
@@ -25,7 +26,7 @@ import { ListingDetailsDialog } from "./listing-details-dialog";
 import { ListingTile } from "./listing-tile";
 import { VerifyAllDialog } from "./verify-all-dialog";
 
-/** Staff promote only approved listings (spec: 'Promote (disabled unless verification_status is approved)'). */
+/** Staff promote only approved listings (docs/product-rules.md "States"). */
 
 /** The toasts of a staff action: its success text, or '{failure}: {server detail}'. */
 function useActionToasts() {
@@ -58,7 +59,7 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
     <div className="stack">
       {which === "pending" && (
         <div className="admin-toolbar">
-          {/* A bulk approval is a secondary action behind a typed count (issue 25, item 11). */}
+          {/* A bulk approval is a secondary action behind a typed count. */}
           <button type="button" className="button button-ghost" disabled={!pendingCount || verifyAll.isPending} onClick={() => setConfirmingAll(true)}>
             Verify All Existing Listings
           </button>
@@ -118,12 +119,12 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
                         Edit
                       </button>
                       {!l.promoted && (
-                        <Tooltip content={canStaffPromoteListing(l) ? "Promote this listing for 7 days" : "Only approved listings can be promoted"}>
+                        <Tooltip content={canStaffPromoteListing(l) ? `Promote this listing for ${STAFF_PROMOTION_DAYS} days` : "Only approved listings can be promoted"}>
                           <button
                             type="button"
                             className="button button-ghost"
                             disabled={!canStaffPromoteListing(l)}
-                            onClick={() => promote.mutate(l.id, toasts("Listing promoted for 7 days", "Failed to promote listing"))}
+                            onClick={() => promote.mutate(l.id, toasts(`Listing promoted for ${STAFF_PROMOTION_DAYS} days`, "Failed to promote listing"))}
                           >
                             Promote
                           </button>

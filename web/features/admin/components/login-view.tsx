@@ -22,8 +22,8 @@ function failureText(err: unknown): { text: string; waitSeconds: number } {
 }
 
 /**
- * The staff sign-in (issue 25, item 2): a heading, a visible label, and an announced answer to every
- * failed try. As the spec says, a failed try clears the field; focus goes back to it. While the
+ * The staff sign-in: a heading, a visible label, and an announced answer to every
+ * failed try. A failed try clears the field (the product's rule); focus goes back to it. While the
  * API throttles, the button waits out the time it named.
  */
 export function LoginView() {

@@ -3,7 +3,7 @@ import { PRICE_CHECK } from "@contract/owner-rules";
 import { formatRent } from "../../../lib/listings-api";
 
 /**
- * The price check on every review (issue 22): the rent against the median of similar approved
+ * The price check on every review (docs/decisions/015): the rent against the median of similar approved
  * listings (same university and unit type), flagged when far below it, and the rent staff last
  * approved when the owner has cut it since.
  */

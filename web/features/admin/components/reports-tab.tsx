@@ -13,7 +13,7 @@ const DONE: Record<ReportAction, string> = {
 };
 const RESOLUTION_LABEL: Record<ReportAction, string> = { hide_listing: "Listing hidden", suspend_user: "User suspended", dismiss: "Dismissed" };
 
-/** The Reports tab (issue 13): open reports with their actions, or resolved ones with what was done. */
+/** The Reports tab (docs/decisions/015): open reports with their actions, or resolved ones with what was done. */
 export function ReportsTab({ status }: { status: ReportQueue }) {
   const query = useAdminReports(status);
   const resolve = useResolveReport();

@@ -3,7 +3,7 @@ import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useReviewSafety, useSafetyQueue } from "../api/safety-api";
 
-/** Under a line the scored model flagged and no rule matched (issue 26): a weaker signal, worth a read. */
+/** Under a line the scored model flagged and no rule matched (docs/decisions/015): a weaker signal, worth a read. */
 export const SCORED_NOTE = "Found by the scored model; no rule matched. Read it in context before acting.";
 import { formatStaffTime } from "../lib/format";
 
@@ -11,8 +11,8 @@ import { formatStaffTime } from "../lib/format";
 const DELETED_USER = "Deleted user";
 
 /**
- * The Safety tab (issue 13, scam shield): conversations where a message matched a fraud pattern, newest
- * flag first, with the reasons, the recipients' "This is fine" feedback (issue 26) and the flagged lines;
+ * The Safety tab (scam shield; docs/decisions/015): conversations where a message matched a fraud pattern, newest
+ * flag first, with the reasons, the recipients' "This is fine" feedback (docs/decisions/015) and the flagged lines;
  * Mark reviewed takes one out of the queue (feedback alone never does: staff decide). Each participant's
  * name opens their user card (onShowUser: the Users tab, searched by their id).
  */

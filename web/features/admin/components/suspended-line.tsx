@@ -3,7 +3,7 @@ import { errorMessage } from "../../../lib/api-client";
 import { useUnsuspendUser } from "../api/reports-api";
 import { formatStaffTime } from "../lib/format";
 
-/** A suspended user's card (issue 13): since when, and Unsuspend (their listings come back). */
+/** A suspended user's card (docs/decisions/015): since when, and Unsuspend (their listings come back). */
 export function SuspendedLine({ userId, since }: { userId: string; since: string }) {
   const unsuspend = useUnsuspendUser();
   const toast = useToast();

@@ -5,7 +5,7 @@ import { TextField } from "../../../components/ui/field";
 const listingsWord = (count: number) => (count === 1 ? "listing" : "listings");
 
 /**
- * Approving every pending listing at once (issue 25, item 11): the dialog names how many go live and
+ * Approving every pending listing at once: the dialog names how many go live and
  * asks for that number typed back; Approve stays disabled until it matches.
  */
 export function VerifyAllDialog({ count, open, onClose, onConfirm }: { count: number; open: boolean; onClose: () => void; onConfirm: () => void }) {

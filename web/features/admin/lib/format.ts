@@ -17,7 +17,7 @@ function staffFormat(timeZone: string) {
 /**
  * Every staff-panel timestamp (joined, created, submitted, promoted until, feedback, audit) in one
  * format: the viewer's time zone (like the rest of the site), 12-hour, with the zone named, e.g.
- * "Jan 1, 2026, 7:00 PM EST" (issue 25, item 11; the panel also says which zone it uses).
+ * "Jan 1, 2026, 7:00 PM EST" (the panel also says which zone it uses).
  */
 export const formatStaffTime = (iso: string, timeZone = viewerTimeZone()) => staffFormat(timeZone).format(new Date(iso));
 

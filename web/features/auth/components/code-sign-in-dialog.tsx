@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { EMAILED_CODE } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";
@@ -47,7 +48,7 @@ export function CodeSignInDialog({ open, initialEmail, onClose, onSignedIn }: Co
       onClose={onClose}
       size="sm"
       title="Sign-in code by email"
-      description={step === "email" ? "We'll email you a 6-digit code that signs you in." : `If an account exists for ${email}, we sent it a code. Enter it to sign in.`}
+      description={step === "email" ? `We'll email you a ${EMAILED_CODE.length}-digit code that signs you in.` : `If an account exists for ${email}, we sent it a code. Enter it to sign in.`}
     >
       <form onSubmit={onSubmit} noValidate className="stack">
         {step === "email" ? (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { LIMITS } from "@contract/constants";
+import { EMAILED_CODE, LIMITS } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";
@@ -33,7 +33,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
     if (step === "code") {
       const problem = codeProblem(code);
       if (problem) return setInvalid(problem);
-      if (password.length < LIMITS.passwordMin) return setInvalid("Password must be at least 6 characters long");
+      if (password.length < LIMITS.passwordMin) return setInvalid(`Password must be at least ${LIMITS.passwordMin} characters long`);
       reset.mutate({ email, code, password }, { onSuccess: ({ message }) => onDone(message) });
     } else {
       forgot.mutate(email, { onSuccess: () => setStep("code") });
@@ -48,7 +48,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
       title="Reset your password"
       description={
         step === "email"
-          ? "Enter your account's email. We'll send you a 6-digit code."
+          ? `Enter your account's email. We'll send you a ${EMAILED_CODE.length}-digit code.`
           : `If an account exists for ${email}, we sent it a code. Enter it with your new password.`
       }
     >

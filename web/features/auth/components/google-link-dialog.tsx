@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { EMAILED_CODE } from "@contract/constants";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";
@@ -56,7 +57,7 @@ export function GoogleLinkDialog({ link, onClose, onSignedIn }: GoogleLinkDialog
         {mode === "password" ? (
           <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-autofocus />
         ) : (
-          <CodeField hint={`We emailed a 6-digit code to ${link?.email ?? "you"}.`} value={code} onCode={setCode} />
+          <CodeField hint={`We emailed a ${EMAILED_CODE.length}-digit code to ${link?.email ?? "you"}.`} value={code} onCode={setCode} />
         )}
         <FormError message={error} />
         <button type="submit" className="button button-primary" disabled={connect.isPending}>

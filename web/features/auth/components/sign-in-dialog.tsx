@@ -12,7 +12,7 @@ import { useLogin } from "../api/auth-api";
 import { GoogleButton } from "./google-button";
 import { welcomeDestination } from "../lib/welcome";
 
-// The rarer steps load when they are reached (issue 14): the popup itself is already a lazy chunk.
+// The rarer steps load when they are reached (docs/decisions/023): the popup itself is already a lazy chunk.
 const VerifyEmailDialog = deferred(() => import("./verify-email-dialog").then((m) => m.VerifyEmailDialog));
 const ForgotPasswordDialog = deferred(() => import("./forgot-password-dialog").then((m) => m.ForgotPasswordDialog));
 const CodeSignInDialog = deferred(() => import("./code-sign-in-dialog").then((m) => m.CodeSignInDialog));
@@ -133,7 +133,7 @@ export function SignInDialog({ open, initialEmail, onClose }: SignInDialogProps)
         onClose={() => setVerifyEmail(null)}
         onVerified={(auth) => {
           setVerifyEmail(null);
-          // A code typed later is still a new student's first sign-in (issue 25, item 9): welcomed on
+          // A code typed later is still a new student's first sign-in: welcomed on
           // their university's listings, unless a locked page or action asked for the sign-in.
           const { returnTo, afterSignIn } = signInPrompt.takeIntent();
           setPassword("");

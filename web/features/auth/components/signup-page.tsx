@@ -42,7 +42,7 @@ export function SignupPage() {
   // A field's error shows once it was left (or the form submitted) and goes as soon as it is valid.
   const [touched, setTouched] = useState<ReadonlySet<Field>>(new Set());
   const [submitted, setSubmitted] = useState(false);
-  // Each refused submit moves focus to the first field to fix (issue 25, item 13).
+  // Each refused submit moves focus to the first field to fix.
   const { formRef, refuse } = useFocusFirstInvalid();
   const [forgotOpen, setForgotOpen] = useState(false);
   const register = useRegister();

@@ -71,7 +71,7 @@ function VerifyEmailForm({ email, onClose, onVerified }: VerifyEmailDialogProps)
       onClose={onClose}
       size="sm"
       title="Verify your email"
-      description={email ? `We sent a 6-digit code to ${email}. It expires in 15 minutes.` : undefined}
+      description={email ? `We sent a ${EMAILED_CODE.length}-digit code to ${email}. It expires in ${TIMINGS.emailCodeTtlMs / 60_000} minutes.` : undefined}
     >
       <form onSubmit={onSubmit} noValidate className="stack">
         <label className="field">

@@ -9,7 +9,7 @@ export function waitText(seconds: number): string {
 }
 
 /**
- * The message for an auth request's error (issue 25, item 13): a throttled one (429) says the real
+ * The message for an auth request's error: a throttled one (429) says the real
  * wait ("Too many attempts. Try again in 10 seconds.") rather than the server's general wording.
  */
 export function authErrorMessage(err: unknown, fallback?: string): string {

@@ -11,7 +11,7 @@ export interface Welcome {
 export const isWelcome = (state: unknown): state is { welcome: Welcome } => typeof state === "object" && state !== null && "welcome" in state;
 
 /**
- * The welcome just handed out, kept for a few seconds (issue 25, item 9): if anything between the
+ * The welcome just handed out, kept for a few seconds: if anything between the
  * code and browse drops the navigation's state (a guard sending the now signed-in student to a bare
  * /), browse still opens filtered and greeted.
  */

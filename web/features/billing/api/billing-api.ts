@@ -73,7 +73,7 @@ export function useCancelSubscription(onDone?: { success?: (listingId: string) =
   });
 }
 
-/** The server's reason when it gave one, else the spec's text. */
+/** The server's reason when it gave one, else the product's text (docs/product-rules.md "Wording"). */
 export function billingErrorMessage(err: unknown, fallback: string = PROMOTION_MESSAGES.cancelSubscriptionFailed): string {
   if (err instanceof ApiError && typeof err.body?.detail === "string" && err.body.detail) return err.body.detail;
   return fallback;

@@ -11,7 +11,7 @@ import { billingErrorMessage, useCancelSubscription, usePromotedListings } from 
 import { BillingHistoryDialog } from "./billing-history-dialog";
 import { formatIsoDate } from "./format";
 
-/** The words of each state (spec section 4: 'Promoted' renews, 'Cancelled' expires). */
+/** The words of each state ('Promoted' renews, 'Cancelled' expires; docs/product-rules.md "States"). */
 const STATE_LABEL: Record<PromotionState, string> = {
   promoted: "Promoted",
   cancelled: "Cancelled",
@@ -41,6 +41,13 @@ function stateDetail(listing: PromotedListing): string {
   }
 }
 
+/** A deleted listing keeps its history here; its promotion no longer renews. */
+function deletedDetail(listing: PromotedListing): string {
+  const end = formatIsoDate(listing.promotion_end);
+  const paid = end ? ` Paid through ${end}.` : "";
+  return `You deleted this listing; its promotion does not renew.${paid}`;
+}
+
 function BillingRow({
   listing,
   highlighted,
@@ -62,18 +69,25 @@ function BillingRow({
     <li ref={ref} className={highlighted ? "billing-row is-highlighted" : "billing-row"} aria-current={highlighted || undefined}>
       <img src={listing.thumbnails[0] ?? PLACEHOLDER_IMAGE} alt="" />
       <div className="billing-row-text">
-        <Link id={titleId} to={paths.listing(listing.id, paths.billing)}>
-          {listing.title}
-        </Link>
+        {listing.deleted ? (
+          <span id={titleId} className="billing-row-title">
+            {listing.title}
+          </span>
+        ) : (
+          <Link id={titleId} to={paths.listing(listing.id, paths.billing)}>
+            {listing.title}
+          </Link>
+        )}
         <span className="muted">{formatRent(listing.monthly_rent)}/month</span>
+        {listing.deleted && <span className="badge badge-state-deleted">Deleted listing</span>}
         <span className={`badge badge-promotion-${state}`}>{STATE_LABEL[state]}</span>
-        <span className="billing-row-detail">{stateDetail(listing)}</span>
+        <span className="billing-row-detail">{listing.deleted ? deletedDetail(listing) : stateDetail(listing)}</span>
       </div>
       <div className="billing-row-actions">
         <button type="button" className="button button-ghost" onClick={onHistory} aria-describedby={titleId}>
           Billing history
         </button>
-        {CANCELLABLE.has(state) && (
+        {CANCELLABLE.has(state) && !listing.deleted && (
           <button type="button" className="button button-ghost danger-text" onClick={onCancel} aria-describedby={titleId}>
             Cancel Subscription
           </button>

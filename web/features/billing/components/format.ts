@@ -12,7 +12,7 @@ export function formatIsoDate(iso: string | null | undefined): string | null {
 /** Epoch seconds (billing history) as a date. */
 export const formatEpochDate = (seconds: number) => DATE.format(new Date(seconds * 1000));
 
-/** Minor units in the given currency (spec: minor units divided by 100; zero-decimal currencies as they are). */
+/** Minor units in the given currency (the product's rule: minor units divided by 100; zero-decimal currencies as they are). */
 export function formatMoney(minor: number, currency: string): string {
   const code = currency.toUpperCase();
   try {

@@ -4,7 +4,7 @@ import { useBrowseFilters } from "../hooks/use-browse-filters";
 
 /** The active filters as removable chips above the results, so they show even with the filters folded away. */
 export function ActiveFilters() {
-  // Only the filters the page uses: an unknown value in the URL shows no chip (issue 25).
+  // Only the filters the page uses: an unknown value in the URL shows no chip.
   const { valid: params, update } = useBrowseFilters();
   const university = useUniversityShortName(params.get("university"));
   const chips = browseFilterLabels(params, university.data ? [university.data] : undefined);

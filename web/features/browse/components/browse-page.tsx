@@ -15,7 +15,7 @@ import { ActiveFilters } from "./active-filters";
 import { FilterBar } from "./filter-bar";
 import { SaveSearchButton } from "./save-search";
 
-/** The spec's batch: 8 cards on a phone, 12 wider. The server renders a phone's (less HTML; a desktop adds its 4 after hydration, below the fold). */
+/** The product's batch (docs/product-rules.md "Timings and sizes"): 8 cards on a phone, 12 wider. The server renders a phone's (less HTML; a desktop adds its 4 after hydration, below the fold). */
 function useBatchSize() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`, true);
   return mobile ? PAGE_SIZES.browseDisplayMobile : PAGE_SIZES.browseDisplay;
@@ -37,14 +37,14 @@ export function emptyHint(browse: BrowseParams): string {
   return `Try ${wider.join(", ")}, or another university or term.`;
 }
 
-/** Browse's map view (issue 27): its own chunk, loaded only with `view=map`. */
+/** Browse's map view (docs/decisions/024): its own chunk, loaded only with `view=map`. */
 const BrowseMap = deferred(() => import("../../../components/map/browse-map").then((m) => m.BrowseMap));
 
 const NONE: CardListing[] = [];
 /** The Featured row: promoted listings only, one row at most. */
 const featuredOf = (listings: CardListing[]) => listings.filter((l) => l.promoted).slice(0, FEATURED_COUNT);
 
-/** The quiet line under the filters when the URL has values the page ignores (issue 25); null when none. */
+/** The quiet line under the filters when the URL has values the page ignores; null when none. */
 export function ignoredNote(ignored: readonly FilterKey[]): string | null {
   const search = ignored.includes("q") ? `The search in this link is longer than ${SEARCH_MAX} characters and is ignored.` : null;
   const others = ignored.some((k) => k !== "q") ? "Some filters in this link were not recognised and are ignored." : null;
@@ -64,7 +64,7 @@ export function BrowsePage() {
   const visible = shown?.key === key ? shown.count : batch;
 
   const results = useInfiniteQuery(browseQuery(browse));
-  // Listings promoted now get their own Featured row on the first screen (issue 25); the results
+  // Listings promoted now get their own Featured row on the first screen (docs/decisions/006); the results
   // follow the chosen order exactly, without the row's cards (a listing is never shown twice).
   const featured = useQuery({ ...featuredQuery(browse), select: featuredOf }).data ?? NONE;
   const pages = results.data?.pages;
@@ -77,7 +77,7 @@ export function BrowsePage() {
   const total = listings.length + featured.length;
   const note = ignoredNote(ignored);
   const back = `${location.pathname}${location.search}`;
-  // List / Map (issue 27): `view=map` beside the filters in the URL; the map's chunk loads only then.
+  // List / Map (docs/decisions/024): `view=map` beside the filters in the URL; the map's chunk loads only then.
   // Kept to a few hundred bytes: this page is `/`, whose first load has a budget (decision 023).
   const mapView = params.get("view") === "map";
   const viewLink = (map: boolean) => {
@@ -92,7 +92,7 @@ export function BrowsePage() {
   };
 
   // The next Load More's cards are fetched ahead, once the page is idle, so pressing it only renders
-  // (the first server page holds just the first screen's 12, issue 24).
+  // (the first server page holds just the first screen's 12, docs/decisions/023).
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = results;
   const runsOutNext = visible + batch > listings.length;
   useEffect(() => {
@@ -186,7 +186,7 @@ export function BrowsePage() {
             <div className="listing-grid">
               {/* Two Suspense boundaries (no fallback: nothing here suspends): a server-rendered page
                   hydrates them one after the other, after the navbar, hero and filters, so the first
-                  screen answers taps before the cards below it are done (issue 24). */}
+                  screen answers taps before the cards below it are done (docs/decisions/023). */}
               <Suspense>
                 {listings.slice(0, Math.min(visible, FIRST_ROW)).map((listing, i) => (
                   <ListingCard key={listing.id} listing={listing} back={back} priority={i === 0} />

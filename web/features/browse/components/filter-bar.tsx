@@ -11,11 +11,11 @@ const SEARCH_WARN = Math.ceil(SEARCH_MAX * 0.8);
 
 /**
  * Every filter of the browse page; each change rewrites the query string at once. It is also a plain
- * GET form with named fields (issue 24): before the app has hydrated, or without JavaScript, Search
+ * GET form with named fields (docs/decisions/023): before the app has hydrated, or without JavaScript, Search
  * submits every filter and the server renders the results (a typed university: worker/routes/pages.ts).
  */
 export function FilterBar() {
-  // The fields show the URL's filters the page uses (an unknown value is ignored, issue 25), except
+  // The fields show the URL's filters the page uses (an unknown value is ignored), except
   // the search box: a search too long for the API stays in it, flagged by its counter, to be shortened.
   const { params: url, valid: params, set, clear, active } = useBrowseFilters();
   const [q, setQ] = useState(url.get("q") ?? "");
@@ -63,7 +63,7 @@ export function FilterBar() {
           Search
         </button>
       </div>
-      {/* From 80 % of the API's limit on (issue 25); a longer search from a link says it is too long. */}
+      {/* From 80 % of the API's limit on; a longer search from a link says it is too long. */}
       <span id="browse-q-count" className={`search-count${qLength > SEARCH_MAX ? " search-count-over" : ""}`} aria-live="polite">
         {qLength >= SEARCH_WARN ? (qLength > SEARCH_MAX ? `${qLength}/${SEARCH_MAX}: too long, shorten it to search` : `${qLength}/${SEARCH_MAX}`) : ""}
       </span>
@@ -92,7 +92,7 @@ export function FilterBar() {
         <fieldset className="field stay-field">
           <legend className="field-label">I need it</legend>
           <div className="stay-inputs">
-            {/* From and To are the inputs' names, not a second line of labels: the dates line up with the other fields (issue 25). */}
+            {/* From and To are the inputs' names, not a second line of labels: the dates line up with the other fields. */}
             <label className="stay-input">
               <span className="visually-hidden">From</span>
               <input

@@ -31,7 +31,7 @@ export function SaveSearchDialog({ open, query, onClose }: { open: boolean; quer
     event.preventDefault();
     const trimmed = value.trim();
     if (!trimmed) return setNameError("Name is required");
-    // The field already says how much to cut (issue 25, item 4).
+    // The field already says how much to cut.
     if (trimmed.length > SAVED_SEARCH.nameMaxLength) return setNameError(null);
     setNameError(null);
     create.mutate(

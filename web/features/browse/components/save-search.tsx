@@ -7,7 +7,7 @@ import { useSignInHere } from "../../../lib/sign-in-prompt";
 const SaveSearchDialog = deferred(() => import("./save-search-dialog").then((m) => m.SaveSearchDialog));
 
 /**
- * "Save this search" (issue 15), shown while a filter is active: signed in, a small dialog (name,
+ * "Save this search", shown while a filter is active: signed in, a small dialog (name,
  * Instant or Daily digest); a visitor is asked to sign in first and the dialog opens after.
  */
 export function SaveSearchButton({ query, active }: { query: string; active: boolean }) {

@@ -18,7 +18,7 @@ export function matchUniversities(universities: University[], text: string): Uni
 }
 
 /**
- * The browse page's university choice (issue 24): a searchable list (WAI-ARIA combobox) instead of a
+ * The browse page's university choice (docs/decisions/023): a searchable list (WAI-ARIA combobox) instead of a
  * select of every university, so the page's HTML carries none of them. The full list loads when the
  * field is first focused; the chosen one shows by its short name, which the server render embeds.
  * Without JavaScript it is a text field named `campus`: the worker turns "UF" or "Florida" into the

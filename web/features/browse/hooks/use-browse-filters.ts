@@ -8,7 +8,7 @@ export { FILTER_KEYS, readBrowseUrl, stayOf, toBrowseParams, type FilterKey } fr
 /** Filters live in the URL, so a filtered page can be shared and Back returns to it. */
 export function useBrowseFilters() {
   const [params, setParams] = useSearchParams();
-  // A university id that names none (null once the list is known) is ignored like any unknown value (issue 25).
+  // A university id that names none (null once the list is known) is ignored like any unknown value.
   const university = useUniversityShortName(params.get("university"));
   const unknownUniversity = university.data === null;
   const { browse, ignored, valid } = useMemo(() => readBrowseUrl(params, { unknownUniversity }), [params, unknownUniversity]);

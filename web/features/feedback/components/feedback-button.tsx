@@ -1,8 +1,8 @@
 /**
  * The Feedback button on every public page, docked in the footer's bottom band at the right, where it
- * covers nothing (issue 25, item 15: floating, it hid card content at 1280 px): a pill on wider
+ * covers nothing (floating, it hid card content at 1280 px): a pill on wider
  * screens, an icon button on phones. It is in the page's first load; the form it
- * opens is not (app-layout.tsx, issue 24).
+ * opens is not (app-layout.tsx, docs/decisions/023).
  */
 export function FeedbackButton({ onOpen, onIntent }: { onOpen: () => void; onIntent: () => void }) {
   return (

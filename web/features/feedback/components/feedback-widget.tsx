@@ -25,7 +25,7 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
     const from = email.trim() || session?.user.email || "";
     if (!from || !message.trim()) return setInvalid("Please fill in all fields");
     if (!EMAIL.test(from)) return setInvalid("Please enter a valid email address");
-    // The field already says how much to cut (issue 25, item 4).
+    // The field already says how much to cut.
     if (isOverLimit(message.trim(), LIMITS.feedbackMessageMax)) return setInvalid(null);
     setInvalid(null);
     send.mutate(

@@ -8,7 +8,7 @@ import type { PreparedPhoto } from "../lib/images";
 
 const RETRY_WAITS_MS = [2000, 4000];
 
-/** Upload with the spec's retries: 3 attempts, waiting 2 s then 4 s, on network errors only. */
+/** Upload with the product's retries (docs/product-rules.md "Timings and sizes"): 3 attempts, waiting 2 s then 4 s, on network errors only. */
 export async function uploadPhotos(photos: PreparedPhoto[], onProgress: (percent: number) => void, wait = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<UploadResponse> {
   const images = await Promise.all(
     photos.map(async (p) => ({
@@ -28,7 +28,7 @@ export async function uploadPhotos(photos: PreparedPhoto[], onProgress: (percent
   }
 }
 
-/** What the create call takes (the spec sends parking/allow_pets as "true"/"false"). */
+/** What the create call takes (the product's client sends parking/allow_pets as "true"/"false"). */
 export type ListingBody = z.input<typeof listingInputSchema>;
 
 export const createListing = (body: ListingBody) => apiRequest<CreateListingResponse>("subleases/", { method: "POST", body });

@@ -1,6 +1,6 @@
 /**
  * The listing form's submission as one mutation: check the session, compress and upload new
- * photos, then create or update. Each step's failure carries the spec's wording (section 8).
+ * photos, then create or update. Each step's failure carries the product's wording (docs/product-rules.md "Wording").
  */
 import { useMutation } from "@tanstack/react-query";
 import type { ListingFormData } from "@contract/forms";
@@ -21,7 +21,7 @@ export class ListingSubmitError extends Error {
   }
 }
 
-/** The spec's wording for a failed upload (section 8), by cause. */
+/** The product's wording for a failed upload, by cause (docs/product-rules.md "Wording"). */
 function uploadErrorMessage(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 401) return "Your session has expired. Please log in again.";
@@ -33,7 +33,7 @@ function uploadErrorMessage(err: unknown): string {
   return `Image upload failed: ${err instanceof Error ? err.message : "unknown error"}`;
 }
 
-/** The spec's wording for a failed create (section 8): the server's detail first. */
+/** The product's wording for a failed create: the server's detail first (docs/product-rules.md "Wording"). */
 function saveErrorMessage(err: unknown, editing: boolean): string {
   if (!(err instanceof ApiError)) return editing ? "Failed to update listing. Please try again." : "Failed to create listing";
   if (err.body?.detail) return err.body.detail;

@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ResolvedPlace, AddressSuggestion as Suggestion } from "@contract/listings";
+import { OWNER_ADDRESS_NOTE, publicAddress } from "@contract/address";
 import { FieldCounter, limitState } from "../../../components/ui/field";
-import { apiRequest, errorMessage } from "../../../lib/api-client";
+import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
 
 /**
- * Where a picked suggestion is (issue 15): the listing keeps it to show its distance to campus. The
+ * Where a picked suggestion is (docs/decisions/019): the listing keeps it to show its distance to campus. The
  * server takes the coordinates only with the suggestion's token, made for that address and place.
  */
 export interface AddressPoint {
@@ -17,7 +18,7 @@ const MIN_CHARS = 3;
 const DEBOUNCE_MS = 300;
 const MAX_RESULTS = 5;
 
-/** Said under the address whenever it has no coordinates (issue 27): the owner knows before saving. */
+/** Said under the address whenever it has no coordinates (docs/decisions/024): the owner knows before saving. */
 export const NOT_PLACED_MESSAGE = "We could not place this address on the map; students searching by distance will not see it.";
 
 /** A random UUID (v4) for one address-typing session: Google bills its autocomplete and resolve together. */
@@ -30,6 +31,12 @@ function newSessionToken(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * Geocoding is for signed-in, ID-verified users within daily caps (decision 019): a refusal (401, 403,
+ * 429) pauses suggestions for this form, says why, and leaves a plain text field.
+ */
+const PAUSING_STATUSES = [401, 403, 429];
+
 const pointOf = (s: { lat: number | null; lng: number | null; location_token?: string }): AddressPoint | null =>
   typeof s.lat === "number" && typeof s.lng === "number" && s.location_token ? { latitude: s.lat, longitude: s.lng, location_token: s.location_token } : null;
 
@@ -40,7 +47,7 @@ const pointOf = (s: { lat: number | null; lng: number | null; location_token?: s
  * coordinates and their token come with the address (when the geocoder gave them); typing afterwards
  * drops all three, so an address never carries another address's coordinates.
  *
- * Issue 27: a suggestion with a `place_id` but no coordinates (Google) is resolved with geo/place
+ * A suggestion with a `place_id` but no coordinates (Google) is resolved with geo/place
  * before the form takes it ("Locating…"); every call of one typing session carries the same session
  * token. An address without coordinates (typed, or the resolve failed) is said to be off the map,
  * once the owner leaves the field: not blocking, the listing saves without a distance.
@@ -56,7 +63,7 @@ export function AddressInput({
   value: string;
   onChange: (value: string, point: AddressPoint | null) => void;
   error?: string;
-  /** No hard maxLength: a longer paste stays and is flagged (issue 25, item 4). */
+  /** No hard maxLength: a longer paste stays and is flagged. */
   limit: number;
   /** Whether the address has coordinates (picked now, or stored and left alone). */
   placed: boolean;
@@ -70,6 +77,7 @@ export function AddressInput({
   const [focused, setFocused] = useState(false);
   const [locating, setLocating] = useState(false);
   const [resolveError, setResolveError] = useState<string | null>(null);
+  const [paused, setPaused] = useState<string | null>(null);
   const picked = useRef<string | null>(null);
   const session = useRef<string | null>(null);
   const resolving = useRef<AbortController | null>(null);
@@ -92,26 +100,27 @@ export function AddressInput({
 
   useEffect(() => {
     const q = value.trim();
-    if (q.length < MIN_CHARS || q === picked.current) return;
+    if (q.length < MIN_CHARS || q === picked.current || paused) return;
     const controller = new AbortController();
     const timer = window.setTimeout(async () => {
       try {
         session.current ??= newSessionToken();
         const query = { q, session: session.current, university_id: university.current || undefined };
-        const { data } = await apiRequest<{ data: Suggestion[] }>("geo/autocomplete", { query, signal: controller.signal, auth: false });
+        const { data } = await apiRequest<{ data: Suggestion[] }>("geo/autocomplete", { query, signal: controller.signal });
         setSuggestions(data.slice(0, MAX_RESULTS));
         setActive(-1);
         // Only under a field still being typed in: never over the fields the owner moved on to.
         setOpen(data.length > 0 && document.activeElement === input.current);
-      } catch {
+      } catch (err) {
         setOpen(false);
+        if (err instanceof ApiError && PAUSING_STATUSES.includes(err.status)) setPaused(err.message);
       }
     }, DEBOUNCE_MS);
     return () => {
       controller.abort();
       window.clearTimeout(timer);
     };
-  }, [value]);
+  }, [value, paused]);
 
   async function pick(s: Suggestion) {
     picked.current = s.description;
@@ -134,7 +143,6 @@ export function AddressInput({
       const { data } = await apiRequest<{ data: ResolvedPlace }>("geo/place", {
         query: { place_id: s.place_id, session: sessionToken ?? undefined },
         signal: controller.signal,
-        auth: false,
       });
       if (controller.signal.aborted) return;
       picked.current = data.description;
@@ -157,6 +165,8 @@ export function AddressInput({
   // Off the map: said once the owner has left the field (or at once when locating failed), never while typing.
   const notPlaced = !locating && !placed && value.trim().length > 0 && (!focused || !!resolveError);
   const noteId = `${id}-place`;
+  const publicId = `${id}-public`;
+  const shownPublicly = publicAddress(value);
   return (
     <div className="field combobox">
       <label className="field-label" htmlFor={id}>
@@ -171,7 +181,7 @@ export function AddressInput({
         aria-autocomplete="list"
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={!!shownError || undefined}
-        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : ""].filter(Boolean).join(" ") || undefined}
+        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : "", publicId].filter(Boolean).join(" ") || undefined}
         aria-busy={locating || undefined}
         autoComplete="street-address"
         value={value}
@@ -219,8 +229,19 @@ export function AddressInput({
         </ul>
       )}
       <FieldCounter id={`${id}-counter`} length={value.length} limit={limit} />
+      {/* Before publishing (decision 024): who sees what, and the public form of what is typed. */}
+      <p id={publicId} className="field-hint address-public-note">
+        {OWNER_ADDRESS_NOTE}
+        {shownPublicly && (
+          <>
+            {" "}
+            Shown publicly as: <strong>{shownPublicly}</strong>
+          </>
+        )}
+      </p>
       <div role="status" className="address-place-status">
         {locating && <p className="field-hint">Locating this address on the map…</p>}
+        {paused && <p className="field-hint address-suggestions-paused">{paused}</p>}
         {notPlaced && (
           <p id={noteId} className="field-hint address-not-placed">
             {resolveError ? `${resolveError} ` : ""}

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import { canCreateListing } from "@contract/policies";
+import { REVIEW_TIME } from "@contract/constants";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { SignInRequired } from "../../../components/sign-in-required";
 import { Dialog } from "../../../components/ui/dialog";
@@ -15,7 +16,7 @@ export function CreateListingPage() {
   const [created, setCreated] = useState<OwnerListing | null>(null);
   if (!session) return <SignInRequired title="Create listing" message="You must be logged in to create a listing. Please log in and try again." />;
   return (
-    <PageFrame title="Create listing" lead="Our team reviews every listing before it goes live, typically within 24-48 hours." width="narrow">
+    <PageFrame title="Create listing" lead={`Our team reviews every listing before it goes live, typically within ${REVIEW_TIME}.`} width="narrow">
       {canCreateListing(session.user) ? (
         <section className="panel">
           <ListingForm onSaved={setCreated} />
@@ -23,7 +24,7 @@ export function CreateListingPage() {
       ) : (
         <section className="panel notice">
           <h2>You must be verified to create a listing</h2>
-          <p>Verify your identity once; it takes 24-48 hours to review.</p>
+          <p>Verify your identity once; it takes {REVIEW_TIME} to review.</p>
           <Link to={paths.verification} className="button button-primary">
             Get Verified
           </Link>
@@ -33,7 +34,7 @@ export function CreateListingPage() {
         open={created !== null}
         onClose={() => navigate(paths.home)}
         title="Listing Submitted Successfully!"
-        description="Your listing goes to our team for review, typically 24-48 hours. We'll email you when it's live."
+        description={`Your listing goes to our team for review, typically ${REVIEW_TIME}. We'll email you when it's live.`}
         footer={
           <>
             <Link to={paths.home} className="button button-ghost">
@@ -55,7 +56,7 @@ export function CreateListingDialog({ open, onClose }: { open: boolean; onClose:
   const [done, setDone] = useState(false);
   const [formKey, setFormKey] = useState(0);
   return (
-    <Dialog open={open} onClose={onClose} size="lg" title="Create listing" description="Our team reviews every listing, typically within 24-48 hours.">
+    <Dialog open={open} onClose={onClose} size="lg" title="Create listing" description={`Our team reviews every listing, typically within ${REVIEW_TIME}.`}>
       {progress > 0 && (
         <div className="progress" role="progressbar" aria-label="Creating listing" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
           <div className="progress-fill" style={{ width: `${progress}%` }} />

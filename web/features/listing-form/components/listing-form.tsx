@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, megabytes, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
 import { GENDER_PREFERENCE_TEXTS, listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { allowsGenderPreference } from "@contract/policies";
@@ -21,7 +21,7 @@ interface Fields {
   monthly_rent: string;
   address: string;
   /**
-   * The picked suggestion's coordinates and token (issue 15); null when typed by hand or unknown.
+   * The picked suggestion's coordinates and token (docs/decisions/019); null when typed by hand or unknown.
    * Undefined (not sent) while an edit leaves the address alone: the server keeps the stored ones.
    */
   latitude?: number | null;
@@ -81,8 +81,8 @@ const REVIEW_REASONS: Partial<Record<MaterialChange, string>> = {
 };
 
 /**
- * The material changes the form holds for an approved listing (contract/policies `materialChanges`,
- * issue 22): the comparables are the server's, so the price check's own line is left to it.
+ * The material changes the form holds for an approved listing (contract/owner-rules `materialChanges`,
+ * docs/decisions/015): the comparables are the server's, so the price check's own line is left to it.
  */
 function reviewReasons(listing: OwnerListing | undefined, fields: Fields, photos: FormPhoto[]): string[] {
   if (!listing || listing.verification_status !== "approved") return [];
@@ -268,7 +268,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         </SelectField>
         <TextField label="Monthly rent ($)" type="number" inputMode="numeric" min={1} step={1} value={fields.monthly_rent} error={errors.monthly_rent} onChange={(e) => set("monthly_rent", e.target.value)} />
       </div>
-      {/* The university first: the address suggestions are near its campus (issue 27). */}
+      {/* The university first: the address suggestions are near its campus (docs/decisions/024). */}
       <div className="grid-2">
         <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
@@ -287,7 +287,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
         }
         error={errors.address}
         limit={LIMITS.addressMax}
-        // Issue 27: an edit that leaves the address keeps the stored coordinates (undefined here).
+        // An edit that leaves the address keeps the stored coordinates (undefined here).
         placed={fields.latitude === undefined ? typeof listing?.latitude === "number" : typeof fields.latitude === "number"}
         universityId={fields.university_id}
       />
@@ -338,7 +338,9 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       </div>
       <fieldset className="photos-field">
         <legend className="field-label">Photos</legend>
-        <p className="field-hint">Up to 10 photos, maximum 5MB each. The first photo is the primary one.</p>
+        <p className="field-hint">
+          Up to {LIMITS.photosPerListing} photos, maximum {megabytes(LIMITS.imageMaxBytes)} each. The first photo is the primary one.
+        </p>
         {photos.length > 0 && (
           <ul className="photo-grid">
             {photos.map((p, i) => (

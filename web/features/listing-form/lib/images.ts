@@ -1,8 +1,8 @@
 /**
- * Browser-side photo preparation: checks of spec section 5, then each photo is scaled to fit
+ * Browser-side photo preparation: the photo limits (docs/product-rules.md "Limits"), then each photo is scaled to fit
  * 1920x1080 as JPEG at 0.8 (which also drops its EXIF/GPS) plus a 480x320 card thumbnail.
  */
-import { LIMITS } from "@contract/constants";
+import { LIMITS, megabytes } from "@contract/constants";
 import { checkDecodable, undecodableMessage } from "../../../lib/decodable";
 
 export { checkDecodable };
@@ -14,8 +14,8 @@ export const isMobile = () => /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.
 
 export const MESSAGES = {
   atLeastOne: "Please upload at least one photo",
-  max: "Maximum 10 photos allowed",
-  tooBig: "Each image must be less than 10MB",
+  max: `Maximum ${LIMITS.photosPerListing} photos allowed`,
+  tooBig: `Each image must be less than ${megabytes(LIMITS.imageMaxBytes)}`,
   empty: "One or more files appear to be empty. Please select valid image files.",
   invalidMobile: "Please select valid image files. Supported formats: JPEG, PNG, WebP, HEIC, HEIF, TIFF, BMP, GIF",
   invalidDesktop: "Only JPEG, PNG, WebP, HEIC, HEIF, TIFF, and BMP images are allowed",

@@ -1,7 +1,7 @@
-/** Issue 13 on the listing page: fresh listings (confirmation, paused), the price check and the owner's response time. */
+/** On the listing page (docs/decisions/015): fresh listings (confirmation, paused), the price check and the owner's response time. */
 import { Link } from "react-router-dom";
 import { availabilityConfirmedText } from "@contract/constants";
-import { RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/constants";
+import { FRESHNESS, RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/constants";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
@@ -19,7 +19,10 @@ export function PausedNotice({ listingId }: { listingId: string }) {
   const toast = useToast();
   return (
     <div className="panel notice notice-pending paused-notice">
-      <p>Paused: you have not confirmed for 21 days that this place is still available, so only you can see it.</p>
+      <p>
+        Paused: you have not confirmed for {FRESHNESS.pauseAfterDays} days that this place is still available, so only you can see
+        it.
+      </p>
       <button
         type="button"
         className="button button-primary"

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { formatDistance, formatStay } from "@contract/constants";
+import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
+import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -61,7 +62,7 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   // A visitor who signs in to message comes back to this listing, not to the home page.
   const signInHere = useSignInHere();
   const navigate = useNavigate();
-  // ...and then straight into the conversation with the owner (issue 25, item 10), unless they signed
+  // ...and then straight into the conversation with the owner, unless they signed
   // in as the owner themselves: then the listing is theirs and they stay on it.
   const messageAfterSignIn = () =>
     signInHere({
@@ -157,16 +158,17 @@ export function ListingPage() {
   const canMessageOwner = !!session?.user && !refusal;
   const photos = l.pictures.length ? l.pictures : [PLACEHOLDER_IMAGE];
   const stay = formatStay(l.available_from, l.available_to);
-  // "1.2 mi to UF" (issue 15); no row and no tag when the distance is unknown.
+  // "1.2 mi to UF" (docs/decisions/019); no row and no tag when the distance is unknown.
   const distance = formatDistance(l.distance_miles, l.university_abbreviation);
   const details: [string, string][] = [
     ["Unit type", unitLabel(l.unit_type)],
     ["Lease term", termLabel(l.lease_term)],
-    // The exact dates (issue 15), when the owner gave them.
+    // The exact dates (docs/decisions/021), when the owner gave them.
     ...(stay ? [["Available", stay] as [string, string]] : []),
     ["University", `${l.university_name} (${l.university_abbreviation})`],
     ...(distance ? [["Distance to campus", distance] as [string, string]] : []),
-    ["Address", l.address],
+    // The street and area for everyone but the owner and staff (decision 024); nothing when none is left.
+    ...(l.address ? [["Address", l.address] as [string, string]] : []),
     ["Parking", l.parking ? "Yes" : "No"],
     ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
     // Only a shared unit has a roommate to prefer (decision 018): a whole unit has no such row.
@@ -179,7 +181,7 @@ export function ListingPage() {
       {isOwner && l.verification_status !== PUBLIC_LISTING.verification_status && (
         <p className={`panel notice notice-${l.verification_status}`}>
           {l.verification_status === "pending"
-            ? "Only you can see this listing until our team approves it (typically 24-48 hours)."
+            ? `Only you can see this listing until our team approves it (typically ${REVIEW_TIME}).`
             : `This listing was rejected${isOwnerView(l) && l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
       )}
@@ -239,8 +241,16 @@ export function ListingPage() {
                 </div>
               ))}
             </dl>
+            {/* Decision 024: the public reads the street and area; the owner is told what they see. */}
+            {isOwnerView(l) ? (
+              <p className="field-hint listing-address-note">
+                {OWNER_ADDRESS_NOTE} {l.address_public ? `They see: ${l.address_public}.` : ""}
+              </p>
+            ) : (
+              <p className="field-hint listing-address-note">{PUBLIC_ADDRESS_NOTE}</p>
+            )}
           </section>
-          {/* Issue 27: below the first screen; its map loads when the section comes near. */}
+          {/* Below the first screen (docs/decisions/024); its map loads when the section comes near. */}
           <LocationSection listing={l} exactAllowed={isOwnerView(l)} />
         </div>
         <aside className="panel contact-card" aria-label="Contact">

@@ -6,7 +6,7 @@ import { useSignInHere } from "../../../lib/sign-in-prompt";
 /** The dialog and its form schema load when it is first opened (off the listing page's first load). */
 const ReportDialog = deferred(() => import("../../../components/report-dialog").then((m) => m.ReportDialog));
 
-/** 'Report listing' (issue 13): signed-in people get the report dialog, visitors the Sign In popup first. */
+/** 'Report listing' (docs/decisions/015): signed-in people get the report dialog, visitors the Sign In popup first. */
 export function ReportListing({ listingId }: { listingId: string }) {
   const { session } = useSession();
   const signInHere = useSignInHere();

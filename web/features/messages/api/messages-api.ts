@@ -63,12 +63,12 @@ export const sendMessage = (conversationId: string, text: string, key: string) =
 export const markConversationRead = (conversationId: string) =>
   apiRequest<MarkReadResponse>(`messages/conversations/${enc(conversationId)}/read`, { method: "POST" });
 
-/** "This is fine" under a safety notice (issue 26): quiets that kind of notice in this conversation for me. */
-export const quietSafetyNotices = (conversationId: string, kind: SafetyKind) =>
-  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback`, { method: "POST", body: { kind } });
+/** "This is fine" under the notice of `kind` on one message (decision 015): that message, and its sender repeating that pattern, show it no more for me. */
+export const quietSafetyNotice = (conversationId: string, messageId: string, kind: SafetyKind) =>
+  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback`, { method: "POST", body: { kind, message_id: messageId } });
 
 /** Undo of the above. */
-export const unquietSafetyNotices = (conversationId: string, kind: SafetyKind) =>
-  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback/${enc(kind)}`, { method: "DELETE" });
+export const unquietSafetyNotice = (conversationId: string, messageId: string, kind: SafetyKind) =>
+  apiRequest<SafetyFeedbackResponse>(`messages/conversations/${enc(conversationId)}/safety-feedback/${enc(messageId)}/${enc(kind)}`, { method: "DELETE" });
 
 export type { Conversation };

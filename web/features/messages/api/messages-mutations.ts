@@ -11,7 +11,7 @@ import { unreadLedgerOf } from "../lib/unread-ledger";
 import { newClientKey, readUnsent, writeUnsent, type UnsentMessage } from "../lib/unsent";
 import type { SafetyKind } from "@contract/safety";
 import { noticeKindOf } from "../lib/thread";
-import { createConversation, getConversationWith, markConversationRead, messageKeys, quietSafetyNotices, sendMessage, unquietSafetyNotices } from "./messages-api";
+import { createConversation, getConversationWith, markConversationRead, messageKeys, quietSafetyNotice, sendMessage, unquietSafetyNotice } from "./messages-api";
 
 /** A message on its way (shown at once) or one that failed (shown with Retry). */
 export interface PendingMessage extends UnsentMessage {
@@ -20,7 +20,7 @@ export interface PendingMessage extends UnsentMessage {
 
 /** The answer to a message for someone who blocked the sender. */
 const isBlockedError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message === REPORT_TEXTS.blockedSend;
-/** The answer to a message from someone who blocked the recipient (issue 25, item 3): "Unblock {name} to send messages." */
+/** The answer to a message from someone who blocked the recipient: "Unblock {name} to send messages." */
 const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.status === 403 && err.message.startsWith("Unblock ");
 
 /**
@@ -33,7 +33,7 @@ const isUnblockFirstError = (err: unknown) => err instanceof ApiError && err.sta
 export function useSendMessage(conversationId: string, me: string, thread: readonly Message[]) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<PendingMessage[]>(() => readUnsent(me, conversationId).map((u) => ({ ...u, status: "failed" })));
-  /** The other person blocked me (issue 13): the composer gives way to the reason. */
+  /** The other person blocked me (docs/decisions/015): the composer gives way to the reason. */
   const [blocked, setBlocked] = useState(false);
 
   useEffect(() => writeUnsent(me, conversationId, pending), [me, conversationId, pending]);
@@ -125,7 +125,7 @@ export function useStartConversation() {
   });
 }
 
-/** The spec's texts for a conversation that could not be started. */
+/** The product's texts for a conversation that could not be started (docs/product-rules.md "Wording"). */
 export function startConversationError(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.message === MESSAGING_MESSAGES.self) return MESSAGING_MESSAGES.self;
@@ -142,9 +142,10 @@ export interface SafetyConfirmation {
 }
 
 /**
- * "This is fine" under a safety notice (issue 26): the server quiets that kind of notice in this
- * conversation for me; the thread drops those notices at once and is refetched (a message with another
- * reason too may then show that notice). Undo takes it back and refetches.
+ * "This is fine" under a safety notice (decision 015): the server quiets that notice on that message for
+ * me, and on the same sender's messages with the same pattern; the message drops its notice at once and
+ * the thread is refetched (the message may then show another kind's notice, and others of that pattern
+ * lose theirs). Undo takes it back and refetches.
  */
 export function useSafetyFeedback(conversationId: string) {
   const queryClient = useQueryClient();
@@ -152,7 +153,7 @@ export function useSafetyFeedback(conversationId: string) {
   const [failedFor, setFailedFor] = useState<string | null>(null);
   const refetch = () => queryClient.invalidateQueries({ queryKey: messageKeys.thread(conversationId) });
   const quiet = useMutation({
-    mutationFn: ({ kind }: SafetyConfirmation) => quietSafetyNotices(conversationId, kind),
+    mutationFn: ({ messageId, kind }: SafetyConfirmation) => quietSafetyNotice(conversationId, messageId, kind),
     onMutate: ({ messageId }) => setFailedFor((id) => (id === messageId ? null : id)),
     onSuccess: (_res, c) => {
       setConfirmed(c);
@@ -161,7 +162,7 @@ export function useSafetyFeedback(conversationId: string) {
           ...d,
           pages: d.pages.map((p) => ({
             ...p,
-            messages: p.messages.map((m) => (noticeKindOf(m) === c.kind ? { ...m, safety_notice: false, safety_kind: null } : m)),
+            messages: p.messages.map((m) => (m.id === c.messageId && noticeKindOf(m) === c.kind ? { ...m, safety_notice: false, safety_kind: null } : m)),
           })),
         },
       );
@@ -172,7 +173,7 @@ export function useSafetyFeedback(conversationId: string) {
   /** After Undo: the message whose "This is fine" gets the focus back once its notice is shown again. */
   const [refocus, setRefocus] = useState<string | null>(null);
   const undo = useMutation({
-    mutationFn: ({ kind }: SafetyConfirmation) => unquietSafetyNotices(conversationId, kind),
+    mutationFn: ({ messageId, kind }: SafetyConfirmation) => unquietSafetyNotice(conversationId, messageId, kind),
     onSuccess: async (_res, c) => {
       await refetch();
       setConfirmed(null);

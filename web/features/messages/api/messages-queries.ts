@@ -42,7 +42,7 @@ export function useMessages(conversationId: string, connected: boolean) {
 }
 
 /**
- * The open conversation's name and whether the viewer may write in it (issue 25, item 3): read once
+ * The open conversation's name and whether the viewer may write in it: read once
  * when the thread opens (a reload, a link, Message on a listing), also for a conversation with someone
  * the viewer blocked, which the list leaves out. Block and Unblock refetch it (they invalidate the
  * messages root). Not retried: the thread's own read says when a conversation is gone.

@@ -7,7 +7,7 @@ const COUNTER_FROM = LIMITS.messageMax - 200;
 
 /**
  * The message box: Enter sends, Shift+Enter makes a new line; trimmed text must be non-empty. Nothing
- * is ever cut (issue 25, item 4): a counter shows near the limit, and a text over it (a long paste) stays
+ * is ever cut: a counter shows near the limit, and a text over it (a long paste) stays
  * in the box, flagged, with Send disabled until it is shortened.
  */
 export function Composer({ onSend, recipient }: { onSend: (text: string) => void; recipient: string }) {

@@ -11,10 +11,10 @@ import { useBlockUser, useUnblockUser } from "../../../lib/reports-blocks-api";
 import { useMediaQuery } from "../../../lib/use-media-query";
 
 /**
- * The thread header's 'Report user' and 'Block' (issue 13). Blocking asks first; once done the
+ * The thread header's 'Report user' and 'Block' (docs/decisions/015). Blocking asks first; once done the
  * conversation leaves the list and `onBlocked` closes the thread. With someone already blocked
  * (`blocked`) only Report shows: the thread offers Unblock in place of the composer. On a phone both sit
- * behind one menu button, so the header keeps to one line (issue 25, item 15).
+ * behind one menu button, so the header keeps to one line.
  */
 export function ThreadSafetyActions({
   userId,
@@ -91,7 +91,7 @@ export function ThreadSafetyActions({
 }
 
 /**
- * In place of the composer in a conversation with someone the viewer blocked (issue 25, item 3):
+ * In place of the composer in a conversation with someone the viewer blocked:
  * "You blocked {name}" and Unblock, which brings the composer (and the conversation in the list) back.
  */
 export function UnblockBar({ userId, name }: { userId: string; name: string }) {

@@ -1,5 +1,5 @@
 /**
- * Scam shield in a conversation (issue 13): the short tip at the top of every conversation and the
+ * Scam shield in a conversation (docs/decisions/015): the short tip at the top of every conversation and the
  * notice under a flagged message, shown to its recipient only (the thread decides who sees it).
  */
 import { useEffect, useRef } from "react";
@@ -46,8 +46,9 @@ interface SafetyNoticeProps {
 }
 
 /**
- * Under a flagged message from the other person (issue 26: the wording of its kind), with "This is
- * fine", which quiets this kind of notice in the conversation; the button is described by the notice.
+ * Under a flagged message from the other person (the wording of its kind), with "This is fine", which
+ * quiets this notice on this message and on this person repeating the same pattern, never a new one
+ * (decision 015); the button is described by the notice.
  */
 export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = false, focus = false, onFocused }: SafetyNoticeProps) {
   const textId = `safety-notice-${messageId}`;

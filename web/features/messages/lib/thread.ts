@@ -113,7 +113,7 @@ export function listTimeLabel(iso: string | null, now = new Date()): string {
 }
 
 /**
- * The safety notice a message shows its reader (issue 26): the server's kind; a message without one (an
+ * The safety notice a message shows its reader (docs/decisions/015): the server's kind; a message without one (an
  * older server) that has safety_notice shows the payment notice, as before.
  */
 export const noticeKindOf = (m: Pick<Message, "safety_notice" | "safety_kind">): SafetyKind | null => m.safety_kind ?? (m.safety_notice ? "payment" : null);

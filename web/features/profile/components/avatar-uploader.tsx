@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { LIMITS } from "@contract/constants";
+import { LIMITS, megabytes } from "@contract/constants";
 import { Avatar } from "../../../components/ui/avatar";
 import { ProgressBar } from "../../../components/ui/progress";
 import { useToast } from "../../../components/ui/toast";
@@ -27,7 +27,7 @@ export function AvatarUploader() {
     upload.reset();
     if (!file) return;
     if (!file.type.startsWith("image/")) return setInvalid("Please select an image file");
-    if (file.size >= LIMITS.avatarMaxBytes) return setInvalid("File size must be less than 10MB");
+    if (file.size >= LIMITS.avatarMaxBytes) return setInvalid(`File size must be less than ${megabytes(LIMITS.avatarMaxBytes)}`);
     setProgress(0);
     upload.mutate(
       { file, onProgress: setProgress },

@@ -4,7 +4,7 @@ import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useBlockedUsers, useUnblockUser } from "../../../lib/reports-blocks-api";
 
-/** The profile's "Blocked users" (issue 13): whom the user blocked, each with Unblock. */
+/** The profile's "Blocked users" (docs/decisions/015): whom the user blocked, each with Unblock. */
 export function BlockedUsers() {
   const query = useBlockedUsers();
   const unblock = useUnblockUser();

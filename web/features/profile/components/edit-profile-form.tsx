@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { LIMITS } from "@contract/constants";
 import { profileUpdateSchema } from "@contract/profile";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
@@ -7,10 +8,6 @@ import { ApiError } from "../../../lib/api-client";
 import { useSession } from "../../../lib/session";
 import { useUpdateProfile } from "../api/profile-api";
 import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
-
-/** The contract's limits (contract/users.ts personName, contract/auth.ts phoneSchema), counted here. */
-const NAME_MAX = 50;
-const PHONE_MAX = 30;
 
 const byField = (issues: { path: PropertyKey[] | string; message: string }[]) =>
   Object.fromEntries(issues.map((i) => [Array.isArray(i.path) ? String(i.path[0]) : i.path, i.message]));
@@ -56,11 +53,11 @@ export function EditProfileForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="stack">
       <div className="grid-2">
-        <TextField label="First name" autoComplete="given-name" limit={NAME_MAX} {...bind("first_name")} />
-        <TextField label="Last name" autoComplete="family-name" limit={NAME_MAX} {...bind("last_name")} />
+        <TextField label="First name" autoComplete="given-name" limit={LIMITS.nameMax} {...bind("first_name")} />
+        <TextField label="Last name" autoComplete="family-name" limit={LIMITS.nameMax} {...bind("last_name")} />
       </div>
       <div className="grid-2">
-        <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." limit={PHONE_MAX} limitLabel="Phone" {...bind("phone")} />
+        <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." limit={LIMITS.phoneMax} limitLabel="Phone" {...bind("phone")} />
         <UniversitySelect
           value={form.university_id}
           error={errors.university_id}

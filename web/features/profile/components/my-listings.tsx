@@ -2,7 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import { canCreateListing } from "@contract/policies";
-import { canPromoteListing, ownerListingState, type OwnerListingState } from "@contract/owner-rules";
+import { canPromoteListing, ownerListingState, renewalStopNotice, type OwnerListingState } from "@contract/owner-rules";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
@@ -17,13 +17,19 @@ interface MyListingsProps {
   renderCreate: (props: { open: boolean; onClose: () => void }) => ReactNode;
 }
 
-/** The spec's wording for a failed delete, by cause. */
+/** The product's wording for a failed delete, by cause (docs/product-rules.md "Wording"). */
 function deleteErrorMessage(err: unknown): string {
   if (err instanceof ApiError && err.status === 404) return "Listing not found. It may have already been deleted.";
   if (err instanceof ApiError && err.status === 403) return "You are not authorized to delete this listing.";
   if (err instanceof ApiError && err.isNetworkError) return "Network error occurred while deleting listing.";
   return errorMessage(err);
 }
+
+/** The promotion's part of a confirmation, after a space (empty when nothing renews). */
+const stopNotice = (listing: OwnerListing, action: "taken" | "delete") => {
+  const notice = renewalStopNotice(listing, action);
+  return notice ? ` ${notice}` : "";
+};
 
 /** Each state's name on the card ("rejected" is a button that opens the reason). */
 const STATE_LABELS: Record<OwnerListingState, string> = {
@@ -54,6 +60,8 @@ export function MyListings({ renderCreate }: MyListingsProps) {
   const confirmAvailable = useConfirmAvailability();
   const [reason, setReason] = useState<OwnerListing | null>(null);
   const [deleting, setDeleting] = useState<OwnerListing | null>(null);
+  /** A promoted listing about to be marked taken: its renewal stops, so the owner confirms first. */
+  const [takingPromoted, setTakingPromoted] = useState<OwnerListing | null>(null);
   const [creating, setCreating] = useState(false);
 
   function setStatus(listing: OwnerListing, status: "available" | "taken") {
@@ -169,7 +177,12 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                     </button>
                   )}
                   {statusAction && (
-                    <button type="button" className="button button-ghost" aria-describedby={`my-listing-${l.id}`} onClick={() => setStatus(l, statusAction.status)}>
+                    <button
+                      type="button"
+                      className="button button-ghost"
+                      aria-describedby={`my-listing-${l.id}`}
+                      onClick={() => (statusAction.status === "taken" && renewalStopNotice(l, "taken") ? setTakingPromoted(l) : setStatus(l, statusAction.status))}
+                    >
                       {statusAction.label}
                     </button>
                   )}
@@ -187,6 +200,30 @@ export function MyListings({ renderCreate }: MyListingsProps) {
         <p className="muted">Edit the listing to fix it; it goes back to review when you save.</p>
       </Dialog>
       <Dialog
+        open={takingPromoted !== null}
+        onClose={() => setTakingPromoted(null)}
+        size="sm"
+        title="Mark this listing taken?"
+        description={takingPromoted ? `"${takingPromoted.title}" leaves search results.${stopNotice(takingPromoted, "taken")}` : undefined}
+        footer={
+          <>
+            <button type="button" className="button button-ghost" onClick={() => setTakingPromoted(null)} data-autofocus>
+              Keep it available
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => {
+                if (takingPromoted) setStatus(takingPromoted, "taken");
+                setTakingPromoted(null);
+              }}
+            >
+              Mark taken
+            </button>
+          </>
+        }
+      />
+      <Dialog
         open={deleting !== null}
         alert
         onClose={() => {
@@ -195,7 +232,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
         }}
         size="sm"
         title="Delete this listing?"
-        description={deleting ? `"${deleting.title}" and its photos will be removed for good.` : undefined}
+        description={deleting ? `"${deleting.title}" and its photos will be removed for good.${stopNotice(deleting, "delete")}` : undefined}
         footer={
           <>
             <button type="button" className="button button-ghost" onClick={() => setDeleting(null)}>

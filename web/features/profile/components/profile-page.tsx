@@ -12,7 +12,7 @@ import { NotificationToggles } from "./notification-toggles";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
 
-/** The badge's words; "approved" reads as Verified (spec: the user-side pages treat it so). */
+/** The badge's words; "approved" reads as Verified (docs/product-rules.md "States"). */
 const ID_STATUS_TEXT: Record<string, string> = {
   unverified: "Not verified",
   pending: "Awaiting review",

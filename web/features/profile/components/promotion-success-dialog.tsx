@@ -4,7 +4,7 @@ import { paths } from "../../../config/paths";
 import { useListing } from "../../../lib/listings-api";
 
 /**
- * After the payment checkout the profile opens with ?promotion_success=true&listing_id= (spec section 2):
+ * After the payment checkout the profile opens with ?promotion_success=true&listing_id= (docs/product-rules.md "Pages and who may open them"):
  * this dialog says so; closing it removes those query parameters.
  */
 export function PromotionSuccessDialog() {

@@ -11,7 +11,7 @@ import { defaultSearchName, describeSavedQuery, useDeleteSavedSearch, useSavedSe
 import { useUniversities } from "../../../lib/universities";
 import { useSessionExpiry } from "../hooks/use-profile-errors";
 
-/** The profile's "Saved searches" (issue 15): each with Open, Rename, alerts (Instant / Daily), Pause/Resume, Delete. */
+/** The profile's "Saved searches" (docs/decisions/020): each with Open, Rename, alerts (Instant / Daily), Pause/Resume, Delete. */
 export function SavedSearches() {
   const query = useSavedSearches();
   return (
@@ -59,7 +59,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
         {search.paused && <span className="badge badge-paused">Paused</span>}
       </div>
       {summary && <p className="saved-search-summary muted">{summary}</p>}
-      {/* Two groups that wrap as wholes (issue 25, item 15): the search itself, then its alerts. */}
+      {/* Two groups that wrap as wholes: the search itself, then its alerts. */}
       <div className="saved-search-actions">
         <div className="saved-search-buttons">
           <Link to={paths.savedSearch(search.query)} className="button button-ghost" aria-label={`Open ${search.name}`}>
@@ -156,7 +156,7 @@ function RenameDialog({ search, onClose }: { search: SavedSearch; onClose: () =>
     const trimmed = name.trim();
     if (!trimmed) return setError("Name is required");
     setError(null);
-    // The field already says how much to cut (issue 25, item 4).
+    // The field already says how much to cut.
     if (trimmed.length > SAVED_SEARCH.nameMaxLength) return;
     update.mutate(
       { id: search.id, name: trimmed },

@@ -6,7 +6,7 @@ import { useSession } from "../../../lib/session";
 
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 
-/** A failed profile write as the spec words it. */
+/** A failed profile write in the product's words (docs/product-rules.md "Wording"). */
 export function profileErrorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status === 401) return SESSION_EXPIRED;
   if (err instanceof ApiError && err.isNetworkError) return "Network error occurred.";

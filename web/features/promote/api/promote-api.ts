@@ -18,7 +18,7 @@ export const createCheckoutSession = ({ listingId, key }: { listingId: string; k
 /** A fresh Idempotency-Key for one intended checkout. */
 export const newCheckoutKey = () => `checkout-${crypto.randomUUID()}`;
 
-/** The server's reason when it gave one (403 not yours, 409 already subscribed, 429 too many tries), else the spec's text. */
+/** The server's reason when it gave one (403 not yours, 409 already subscribed, 429 too many tries), else the product's text (docs/product-rules.md "Wording"). */
 export function checkoutErrorMessage(err: unknown): string {
   if (err instanceof ApiError && typeof err.body?.detail === "string" && err.body.detail) return err.body.detail;
   return PROMOTION_MESSAGES.checkoutFailed;

@@ -26,7 +26,7 @@ function InvalidLink({ detail }: { detail: string }) {
 const isInvalid = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 
 /**
- * Where a saved-search alert's "Unsubscribe" link lands (issue 15): no sign-in needed. On load the page
+ * Where a saved-search alert's "Unsubscribe" link lands (docs/decisions/020): no sign-in needed. On load the page
  * only reads which search the link is about (a broken link says so at once); mail scanners open links,
  * so only Stop alerts pauses that search's emails, and Undo (within the hour) resumes them. A pause
  * made in the profile is not the link's to undo: the server says so (409). After each answer, focus

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import { LIMITS } from "@contract/constants";
+import { LIMITS, megabytes, REVIEW_TIME } from "@contract/constants";
 import { looksIdVerified } from "@contract/policies";
 import { DOCUMENT_TYPES, VERIFICATION_MESSAGES } from "@contract/verification";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -19,9 +19,7 @@ const DOCUMENT_CHOICES: { value: (typeof DOCUMENT_TYPES)[number]; label: string 
   { value: "passport", label: "Passport" },
 ];
 const ALLOWED = ["image/jpeg", "image/png", "image/webp", "application/pdf"];
-/** What the API keeps of the notes (counted in the field, issue 25 item 4). */
-const NOTES_MAX = 1000;
-/** The spec's texts for the server's two 409 answers. */
+/** The product's texts for the server's two 409 answers (docs/product-rules.md "Wording"). */
 const CONFLICT_TOASTS: Record<string, string> = {
   [VERIFICATION_MESSAGES.pending]: "You already have a pending verification request",
   [VERIFICATION_MESSAGES.alreadyVerified]: "You are already verified",
@@ -52,7 +50,7 @@ function StatusCard() {
     looksIdVerified(value)
       ? "You're verified. You can create listings."
       : value === "pending"
-        ? "Your document is awaiting review. Reviews take 24-48 hours."
+        ? `Your document is awaiting review. Reviews take ${REVIEW_TIME}.`
         : value === "rejected"
           ? "Your last request was rejected. You can submit a new document."
           : "You are not verified yet.";
@@ -96,7 +94,7 @@ export function VerificationPage() {
   // The newest pick wins when an older one is still being read.
   const picks = useRef(0);
   /**
-   * Refused at pick time, naming the file, rather than shown as a broken preview (issue 25, item 13): an
+   * Refused at pick time, naming the file, rather than shown as a broken preview: an
    * image must also decode, as the listing form checks its photos.
    */
   async function choose(next: File | undefined) {
@@ -120,7 +118,7 @@ export function VerificationPage() {
     if (problem || !file) return setInvalid(problem);
     setInvalid(null);
     // The notes field already says how much to cut.
-    if (isOverLimit(notes.trim(), NOTES_MAX)) return;
+    if (isOverLimit(notes.trim(), LIMITS.verificationNotesMax)) return;
     setProgress(0);
     submit.mutate(
       { file, documentType, notes: notes.trim() || null, onProgress: setProgress },
@@ -143,7 +141,7 @@ export function VerificationPage() {
   return (
     <PageFrame
       title="Get verified"
-      lead="Verify your identity once to create listings. Your document is private: only our review team sees it. Review takes 24-48 hours."
+      lead={`Verify your identity once to create listings. Your document is private: only our review team sees it. Review takes ${REVIEW_TIME}.`}
       width="narrow"
     >
       <div className="stack">
@@ -183,17 +181,17 @@ export function VerificationPage() {
                   <span>
                     <strong>Drag and drop your document here</strong>, or click to choose a file.
                     <br />
-                    <span className="muted">JPEG, PNG, WebP or PDF, up to 10MB.</span>
+                    <span className="muted">JPEG, PNG, WebP or PDF, up to {megabytes(LIMITS.documentMaxBytes)}.</span>
                   </span>
                 )}
               </label>
-              <TextAreaField label="Notes (optional)" rows={3} limit={NOTES_MAX} value={notes} onChange={(e) => setNotes(e.target.value)} />
+              <TextAreaField label="Notes (optional)" rows={3} limit={LIMITS.verificationNotesMax} value={notes} onChange={(e) => setNotes(e.target.value)} />
               {progress !== null && <ProgressBar value={progress} label="Uploading document" />}
               <FormError message={error} />
               <button type="submit" className="button button-primary button-lg" disabled={submit.isPending || done}>
                 {submit.isPending ? "Submitting…" : "Submit for Review"}
               </button>
-              <p className="muted">Review time: 24-48 hours.</p>
+              <p className="muted">Review time: {REVIEW_TIME}.</p>
             </form>
           </section>
         )}
