@@ -126,7 +126,7 @@ export default defineConfig(({ command }) => ({
             { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack[\\/][^\\/]+)[\\/]/ },
             // Our modules that the home page and the lazy pages share, in one file rather than one small
             // chunk each (issue 24: about 1.4 KB gzip less on `/`, each file compressed alone). Only
-            // zod-free modules the home page loads anyway belong here (test/web/import-cycles.test.ts).
+            // zod-free modules the home page loads anyway belong here (test/web/architecture/import-cycles.test.ts).
             { name: "shared", test: SHARED_CHUNK },
             // The deal parts (the thread's card, the listing's request, the deal and landlord pages) in one
             // file: split by importer they made eleven small chunks, each name listed in the entry's map.

@@ -70,7 +70,7 @@ export interface StripeConfig {
 
 /**
  * Secrets published in `.dev.vars.example` (anyone can read them in the repository): a production
- * worker that uses one refuses to serve. test/worker/app.test.ts checks this list against the file.
+ * worker that uses one refuses to serve. test/worker/app/app.test.ts checks this list against the file.
  */
 export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD" | "STRIPE_WEBHOOK_SECRET", readonly string[]>> = {
   JWT_SECRET: ["dev-jwt-secret-change-me-0123456789abcdef"],

@@ -1,6 +1,6 @@
 /**
  * Scam shield: the one place that knows what rental fraud sounds like in a message. Pure (no I/O);
- * messaging runs it on every message, test/worker/scam-shield.test.ts and `npm run bench` score it
+ * messaging runs it on every message, test/worker/messages/scam-shield.test.ts and `npm run bench` score it
  * on test/fixtures/scam-corpus.json.
  *
  * A match never blocks a message: the recipient sees a safety notice under it and staff see the

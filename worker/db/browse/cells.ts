@@ -58,7 +58,7 @@ export const D1_OPCODE_CEILING = 21_400;
  * The longest statement the builder makes, a stay within one month (91 cells and the long-stay arm)
  * with every filter, a university and a cursor, compiles to about 19,300 (EXPLAIN through local D1),
  * so about 10 arms' worth of room is left. A plan with more arms is refused (cellPlan: the plain walk
- * answers instead, slower but within the limits). test/worker/browse-module.test.ts compiles and runs
+ * answers instead, slower but within the limits). test/worker/listings/browse-module.test.ts compiles and runs
  * that statement in every sort against local D1: a filter or column that pushes it within 1,000
  * opcodes of the ceiling fails there.
  */
