@@ -115,6 +115,16 @@ export function renderApp(path: string, session: Session | null = null) {
 }
 
 export { callsOf, fakeApi, notFound, reply, type ApiCall } from "./fake-api";
+import { notFound as notFoundAnswer } from "./fake-api";
+
+/**
+ * The deal parts' calls on the pages that show them: the profile's Deals section (none here) and a
+ * thread's "Request to sublease", which reads the conversation's listing (gone here, so it stays away).
+ */
+export const dealPartsRoutes = (...listingIds: string[]) => ({
+  "GET /api/v1/deals": { data: [], pagination: { next_token: null, has_more: false } },
+  ...Object.fromEntries(listingIds.map((id) => [`GET /api/v1/subleases/${id}`, notFoundAnswer])),
+});
 
 /** The staff panel's calls once signed in (the tables check, the dashboard's stats and audit log). */
 export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } }) {

@@ -13,6 +13,7 @@ afterEach(() => adminSession.set(null));
 describe("staff Deals tab", () => {
   it("lists deals, filters by status, and shows a deal's events", async () => {
     const calls = fakeApi({
+      "GET /api/v1/admin/audit": { audit: [] },
       [`GET ${API}/admin/tables`]: { tables: [] },
       [`GET ${API}/admin/stats`]: { stats: { users: 0, listings: 0, conversations: 0, messages: 0, user_growth: [] } },
       [`GET ${API}/admin/deals`]: (call: { url: string }) =>

@@ -2,7 +2,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, renderApp } from "../render";
+import { fakeApi, notFound, renderApp } from "../render";
 import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf } from "./fixtures";
 
 const API = "/api/v1";
@@ -11,6 +11,9 @@ const base = (session: ReturnType<typeof sessionOf>) => ({
   [`GET ${API}/universities/`]: { data: [] },
   [`GET ${API}/users/profile`]: { data: session.user },
   [`GET ${API}/users/listings`]: { data: [] },
+  // The profile's other sections, empty here.
+  [`GET ${API}/saved-searches/`]: notFound,
+  [`GET ${API}/users/blocks`]: notFound,
 });
 
 describe("Deals in the profile", () => {

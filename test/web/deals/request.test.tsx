@@ -13,7 +13,7 @@ const listing = (overrides = {}) =>
 const owner = { data: { id: LISTER.id, first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } };
 
 function listingApi(extra: Record<string, unknown> = {}) {
-  return fakeApi({ [`GET ${API}/subleases/l1`]: { data: listing() }, [`GET ${API}/users/${LISTER.id}`]: owner, ...extra });
+  return fakeApi({ [`GET ${API}/favorites`]: { favorites: [] }, [`GET ${API}/subleases/l1`]: { data: listing() }, [`GET ${API}/users/${LISTER.id}`]: owner, ...extra });
 }
 
 describe("the stay's rules", () => {

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
 const owner = { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true };
@@ -12,7 +12,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 
 describe("the availability page (emailed links)", () => {
   it("a 'still available' link is applied on load and thanks the owner, with a link to the listing", async () => {
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       "POST /api/v1/availability/check": link("available"),
       "POST /api/v1/availability/confirm": { ...link("available"), applied: true },
     });
@@ -30,7 +30,7 @@ describe("the availability page (emailed links)", () => {
   });
 
   it("a 'taken' link changes nothing until the owner clicks once", async () => {
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       "POST /api/v1/availability/check": link("taken"),
       "POST /api/v1/availability/confirm": { ...link("taken", "taken"), applied: true },
     });
@@ -45,7 +45,7 @@ describe("the availability page (emailed links)", () => {
   });
 
   it("an expired or invalid link says so and offers to sign in to the profile", async () => {
-    fakeApi({ "POST /api/v1/availability/check": json({ detail: "This link has expired or is not valid." }, 400) });
+    fakeApi({ ...dealPartsRoutes(), "POST /api/v1/availability/check": json({ detail: "This link has expired or is not valid." }, 400) });
     renderApp("/availability#token=old");
     const alert = (await screen.findByText("This link has expired or is not valid.")).closest("[role=alert]") as HTMLElement;
     expect(alert).not.toBeNull();
@@ -57,7 +57,7 @@ describe("fresh listings on the profile and listing page", () => {
   it("a paused own listing says so and Confirm availability posts once, then the list refetches", async () => {
     const user = makeUser({ id: "u1", id_verification_status: "verified" });
     const paused = makeOwnerListing({ id: "p1", user_id: "u1", title: "My room p1", status: "paused" });
-    const calls = fakeApi({ "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound,
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound,
       "GET /api/v1/universities/": universities,
       "GET /api/v1/users/profile": { data: user },
       "GET /api/v1/users/listings": { data: [paused] },
@@ -76,7 +76,7 @@ describe("fresh listings on the profile and listing page", () => {
 
   it("a renter sees the price warning, the confirmation age and the owner's response time", async () => {
     const confirmed = new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString();
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/subleases/l1": { data: { ...makeOwnerListing({ availability_confirmed_at: confirmed }), rent_below_typical: true } },
       "GET /api/v1/users/owner-1": { data: { ...owner, response_time: "hours" } },
     });
@@ -87,7 +87,7 @@ describe("fresh listings on the profile and listing page", () => {
   });
 
   it("no price warning or response time when the server gives none", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/subleases/l1": { data: { ...makeOwnerListing({ availability_confirmed_at: new Date().toISOString() }), rent_below_typical: false } },
       "GET /api/v1/users/owner-1": { data: { ...owner, response_time: null } },
     });
@@ -103,7 +103,7 @@ describe("price check in the staff panel", () => {
   it("flags a pending listing whose rent is far below similar ones, and only that one", async () => {
     const flagged = { ...makeOwnerListing({ id: "p1", title: "Cheap room", monthly_rent: 300, verification_status: "pending" }), price: 300, location: "1 Main St", rent_check_median: 1200 };
     const normal = { ...makeOwnerListing({ id: "p2", title: "Normal room", monthly_rent: 1100, verification_status: "pending" }), price: 1100, location: "2 Main St", rent_check_median: null };
-    fakeApi({ "GET /api/v1/admin/listings": notFound,
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/admin/listings": notFound,
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": { stats: { users: 1, listings: 2, conversations: 0, messages: 0, user_growth: [] } },
       "GET /api/v1/admin/audit": { audit: [] },

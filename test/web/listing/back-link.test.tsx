@@ -7,6 +7,8 @@ const listing = makeOwnerListing({ id: "l1", user_id: "u2", title: "Sunny room" 
 
 function api() {
   fakeApi({
+    // Browse, where a shared link's Back leads.
+    "GET /api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } },
     "GET /api/v1/subleases/l1": { data: listing },
     "GET /api/v1/users/u2": { data: { id: "u2", first_name: "Emma", last_name: "Stone", avatar_url: null } },
     "GET /api/v1/universities/": { data: [] },

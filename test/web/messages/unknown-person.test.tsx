@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../../web/config/paths";
-import { fakeApi, makeUser, renderApp } from "../render";
+import { dealPartsRoutes, fakeApi, makeUser, notFound, renderApp } from "../render";
 
 const API = "/api/v1/messages";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
@@ -10,8 +10,10 @@ const signedIn = () => ({ token: "t", user: makeUser({ id: "me" }) });
 
 describe("a message link to someone who cannot be reached", () => {
   it("without a listing, speaks of the person, not a listing owner", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes("l1"),
       [`GET ${API}/conversations/enriched`]: empty,
+      // No conversation with them yet.
+      [`GET ${API}/conversations/with/nobody`]: notFound,
       [`POST ${API}/conversations`]: () => json({ detail: "User not found" }, 404),
     });
     renderApp("/messages?userId=nobody", signedIn());
@@ -20,8 +22,10 @@ describe("a message link to someone who cannot be reached", () => {
   });
 
   it("about a listing, still names its owner", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes("l1"),
       [`GET ${API}/conversations/enriched`]: empty,
+      // No conversation with them yet.
+      [`GET ${API}/conversations/with/nobody`]: notFound,
       [`POST ${API}/conversations`]: () => json({ detail: "Listing not found" }, 404),
     });
     renderApp(paths.messages("nobody", "l1"), signedIn());

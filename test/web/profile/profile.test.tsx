@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { authStore } from "../../../web/lib/auth-store";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
 
 const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
   makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
@@ -13,6 +13,7 @@ const universities = { data: [{ id: 1, name: "University of Florida", abbreviati
 
 function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
   return {
+    ...dealPartsRoutes(),
     "GET /api/v1/universities/": universities,
     "GET /api/v1/users/profile": { data: user },
     "GET /api/v1/users/listings": { data: listings },
@@ -25,7 +26,7 @@ function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
 describe("profile page", () => {
   it("names each own listing's one state and offers only the actions valid in it", async () => {
     const user = makeUser({ id_verification_status: "verified" });
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       ...(profileRoutes(user, [
         ownListing("a"),
         ownListing("p", { verification_status: "pending" }),
@@ -60,7 +61,7 @@ describe("profile page", () => {
 
   it("shows the verify prompt only to users who are not identity-verified (isIdVerified)", async () => {
     const unverified = makeUser({ id_verification_status: "unverified" });
-    fakeApi({ ...profileRoutes(unverified) });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes(unverified) });
     renderApp("/profile", { token: "t", user: unverified });
     expect(await screen.findByRole("link", { name: "Get verified" })).toHaveAttribute("href", "/verification");
     expect(screen.getByRole("link", { name: "Verify to post" })).toBeInTheDocument();
@@ -69,7 +70,7 @@ describe("profile page", () => {
 
   it("a verified user gets New listing and no verify prompt; a pending one is told it awaits review", async () => {
     const verified = makeUser({ id_verification_status: "verified" });
-    fakeApi({ ...profileRoutes(verified) });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes(verified) });
     const first = renderApp("/profile", { token: "t", user: verified });
     expect(await screen.findByRole("button", { name: "New listing" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Get verified" })).toBeNull();
@@ -85,7 +86,7 @@ describe("profile page", () => {
 
   it("a notification toggle sends only that setting and the session takes the server's answer", async () => {
     const user = makeUser();
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       ...profileRoutes(user),
       "PATCH /api/v1/users/notifications": { data: { ...user.notification_settings, email_on_message: false } },
     });
@@ -104,7 +105,7 @@ describe("profile page", () => {
   it("deleting a listing refetches the own listings", async () => {
     const user = makeUser({ id_verification_status: "verified" });
     let deleted = false;
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       ...profileRoutes(user, [ownListing("a")]),
       // The server then answers without it.
       "GET /api/v1/users/listings": () => ({ data: deleted ? [] : [ownListing("a")] }),
@@ -127,7 +128,7 @@ describe("profile page", () => {
   it("Mark taken and Delete of a promoted listing say, before the owner confirms, that its promotion stops renewing", async () => {
     const user = makeUser({ id_verification_status: "verified" });
     const renewing = { promoted: true, auto_renew: true, stripe_subscription_id: "sub_1", promotion_end: "2026-12-07T12:00:00.000Z" };
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       ...profileRoutes(user, [ownListing("a", renewing), ownListing("b")]),
       "PATCH /api/v1/subleases/a": { data: ownListing("a", { ...renewing, status: "taken", auto_renew: false, stripe_subscription_id: null }) },
       "PATCH /api/v1/subleases/b": { data: ownListing("b", { status: "taken" }) },

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { OwnerListing } from "@contract/listings";
 import { browserNavigation } from "../../../web/lib/browser-navigation";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
 
 const user = makeUser({ id: "u1", id_verification_status: "verified" });
 const session = { token: "t", user };
@@ -12,7 +12,7 @@ const checkout = { data: { checkout_url: "/dev/checkout/cs_test_1", session_id: 
 
 describe("promote page", () => {
   it("says 'No listing ID provided' without a listing_id, and asks visitors to log in", async () => {
-    const calls = fakeApi({});
+    const calls = fakeApi({ ...dealPartsRoutes(), });
     const first = renderApp("/promote", session);
     expect(await screen.findByText("No listing ID provided")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Promote!" })).toBeNull();
@@ -27,7 +27,7 @@ describe("promote page", () => {
 
   it("shows the plan and the listing; Promote! posts the listing id and sends the browser to the checkout", async () => {
     const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => {});
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/subleases/l1": { data: mine() },
       "POST /api/v1/promotions/create-checkout-session": checkout,
     });
@@ -77,7 +77,7 @@ describe("promote page", () => {
   });
 
   it("says 'Failed to fetch listing' with Try again when the listing cannot be read", async () => {
-    fakeApi({ "GET /api/v1/subleases/flaky": new Response(JSON.stringify({ detail: "Service unavailable" }), { status: 503 }) });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/subleases/flaky": new Response(JSON.stringify({ detail: "Service unavailable" }), { status: 503 }) });
     renderApp("/promote?listing_id=flaky", session);
     expect(await screen.findByText(/Failed to fetch listing/)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe("promote page", () => {
   });
 
   it("a link to a listing that does not exist says so, with no Try again that cannot help", async () => {
-    fakeApi({ "GET /api/v1/subleases/nope": notFound });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/subleases/nope": notFound });
     renderApp("/promote?listing_id=nope", session);
     expect(await screen.findByText("Listing not found. It may have been deleted, or the link is wrong.")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
@@ -94,7 +94,7 @@ describe("promote page", () => {
   });
 
   it("explains instead of offering Promote! when the rule says no; a pending listing may pay and starts on approval", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/subleases/other": { data: makeOwnerListing({ id: "other", user_id: "someone-else", title: "Not mine" }) },
       "GET /api/v1/subleases/rej": { data: mine({ id: "rej", verification_status: "rejected", rejection_reason: "Blurry" }) },
       "GET /api/v1/subleases/pend": { data: mine({ id: "pend", verification_status: "pending" }) },
@@ -124,7 +124,7 @@ describe("profile after promotion", () => {
   });
 
   it("?promotion_success=true shows the success dialog with the listing's title and billing; closing drops the query", async () => {
-    fakeApi({ ...profileRoutes([mine({ promoted: true })]), "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes([mine({ promoted: true })]), "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound });
     const ui = userEvent.setup();
     const { router } = renderApp("/profile?promotion_success=true&listing_id=l1", session);
     const dialog = await screen.findByRole("dialog", { name: "Your listing is promoted!" });
@@ -137,14 +137,14 @@ describe("profile after promotion", () => {
   });
 
   it("shows no success dialog on a plain profile visit", async () => {
-    fakeApi({ ...profileRoutes([mine()]), "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes([mine()]), "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound });
     renderApp("/profile", session);
     await screen.findByRole("link", { name: "Sunny room near campus" });
     expect(screen.queryByRole("dialog")).toBeNull();
   });
 
   it("own listings offer Promote where the rule allows it and Billing once promoted", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       ...(profileRoutes([
         mine({ id: "ok", title: "Approved room" }),
         mine({ id: "pr", title: "Promoted room", promoted: true, stripe_subscription_id: "sub_1" }),
@@ -166,7 +166,7 @@ describe("profile after promotion", () => {
 
 describe("promote page, already promoted", () => {
   it("offers Manage billing instead of a second subscription", async () => {
-    fakeApi({ "GET /api/v1/subleases/l1": { data: mine({ promoted: true, stripe_subscription_id: "sub_1" }) } });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/subleases/l1": { data: mine({ promoted: true, stripe_subscription_id: "sub_1" }) } });
     renderApp("/promote?listing_id=l1", session);
     expect(await screen.findByText("This listing is already promoted.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Manage billing" })).toHaveAttribute("href", "/billing?listing_id=l1");

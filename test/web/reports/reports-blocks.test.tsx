@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
 import type { AdminReport } from "@contract/reports";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
@@ -34,7 +34,7 @@ const listingRoutes = {
 
 describe("Report listing", () => {
   it("asks for a reason (details required for Other), sends the report and thanks the reporter", async () => {
-    const calls = fakeApi({ ...listingRoutes, "POST /api/v1/reports": () => json({ data: { id: "r1" } }, 201) });
+    const calls = fakeApi({ ...dealPartsRoutes(), ...listingRoutes, "POST /api/v1/reports": () => json({ data: { id: "r1" } }, 201) });
     const user = userEvent.setup();
     renderApp("/listing/l1", { token: "t", user: makeUser({ id: "renter-1" }) });
     // The first lazy route of the file loads once; under a loaded run that can take longer than a second.
@@ -60,7 +60,7 @@ describe("Report listing", () => {
   });
 
   it("is not offered to the owner, and a visitor is asked to sign in first", async () => {
-    fakeApi({ ...listingRoutes, "GET /api/v1/auth/config": { google_client_id: null } });
+    fakeApi({ ...dealPartsRoutes(), ...listingRoutes, "GET /api/v1/auth/config": { google_client_id: null } });
     const view = renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
     await screen.findByRole("heading", { level: 1, name: "Sunny room" });
     expect(screen.queryByRole("button", { name: "Report listing" })).toBeNull();
@@ -96,7 +96,7 @@ describe("in a conversation", () => {
 
   it("Block asks first, then the conversation leaves the list and the thread closes", async () => {
     let blocked = false;
-    const calls = fakeApi({ "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/messages/conversations/c1": notFound,
       ...base,
       "GET /api/v1/messages/conversations/enriched": () => ({ data: blocked ? [] : [conv], pagination: { next_token: null, has_more: false } }),
       "POST /api/v1/users/blocks": () => {
@@ -117,7 +117,7 @@ describe("in a conversation", () => {
   });
 
   it("Report user sends a user report with the conversation; a blocked sender sees why instead of the composer", async () => {
-    const calls = fakeApi({ "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/messages/conversations/c1": notFound,
       ...base,
       "GET /api/v1/messages/conversations/enriched": { data: [conv], pagination: { next_token: null, has_more: false } },
       "POST /api/v1/reports": () => json({ data: { id: "r1" } }, 201),
@@ -141,7 +141,7 @@ describe("in a conversation", () => {
   // Blocks go both ways for writing: the blocker unblocks before writing again.
   it("reopened after blocking (not in the list): the blocker sees the name, 'You blocked {name}', Unblock and no composer; Unblock brings the composer back", async () => {
     let blocked = true;
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       ...base,
       "GET /api/v1/messages/conversations/enriched": () => ({ data: blocked ? [] : [conv], pagination: { next_token: null, has_more: false } }),
       "GET /api/v1/messages/conversations/c1": () => ({ data: conv, reply: blocked ? "you_blocked" : "open" }),
@@ -166,7 +166,7 @@ describe("in a conversation", () => {
   });
 
   it("the blocked person sees that they cannot reply, with no composer and no reason", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       ...base,
       "GET /api/v1/messages/conversations/enriched": { data: [conv], pagination: { next_token: null, has_more: false } },
       "GET /api/v1/messages/conversations/c1": { data: conv, reply: "closed" },
@@ -184,7 +184,7 @@ describe("profile: blocked users", () => {
   it("lists them with Unblock, and says so when there are none", async () => {
     let list = [{ id: "u2", name: "Jordan Kim", avatar_url: null, blocked_at: "2026-11-20T15:00:00.000Z" }];
     const user0 = makeUser();
-    const calls = fakeApi({ "GET /api/v1/saved-searches/": notFound,
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/saved-searches/": notFound,
       ...profile,
       "GET /api/v1/users/profile": { data: user0 },
       "GET /api/v1/users/blocks": () => ({ data: list }),
@@ -205,7 +205,7 @@ describe("profile: blocked users", () => {
 
 describe("sign-in of a suspended account", () => {
   it("shows the suspended message", async () => {
-    fakeApi({
+    fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/universities/": { data: [] },
       "GET /api/v1/auth/config": { google_client_id: null },
       "POST /api/v1/auth/login": json({ detail: "Your account is suspended. Contact support.", code: "account_suspended" }, 403),
@@ -243,7 +243,7 @@ describe("admin Reports tab", () => {
   });
 
   it("shows open reports; Suspend user asks first, then resolves with suspend_user", async () => {
-    const calls = fakeApi({
+    const calls = fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 0, messages: 0, user_growth: [] } },
       "GET /api/v1/admin/audit": { audit: [] },

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { SavedSearch } from "@contract/saved-searches";
-import { type ApiCall, callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
+import { type ApiCall, callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
 
 const universities = { data: [{ id: 7, name: "University of Florida", abbreviation: "UF" }] };
 const browse = { data: [makeOwnerListing({ id: "l9", title: "Sunny room" })], pagination: { next_token: null, has_more: false } };
@@ -23,7 +23,7 @@ const search = (overrides: Partial<SavedSearch> = {}): SavedSearch => ({
 
 describe("Save this search on browse", () => {
   it("shows only while a filter is active", async () => {
-    fakeApi({ "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse });
     const first = renderApp("/?sort=price_asc", { token: "t", user: makeUser() });
     await screen.findByText("Sunny room");
     expect(screen.queryByRole("button", { name: "Save this search" })).toBeNull();
@@ -33,7 +33,7 @@ describe("Save this search on browse", () => {
   });
 
   it("signed in: a dialog named from the filters saves the canonical query and frequency, then a toast links to the profile", async () => {
-    const calls = fakeApi({ "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "POST /api/v1/saved-searches/": ({ body }: ApiCall) => Response.json({ data: search({ name: String((body as { name: string }).name) }) }, { status: 201 }) });
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "POST /api/v1/saved-searches/": ({ body }: ApiCall) => Response.json({ data: search({ name: String((body as { name: string }).name) }) }, { status: 201 }) });
     const ui = userEvent.setup();
     const { router } = renderApp("/?university=7&term=fall&max=900", { token: "t", user: makeUser() });
     await ui.click(await screen.findByRole("button", { name: "Save this search" }));
@@ -57,7 +57,7 @@ describe("Save this search on browse", () => {
   });
 
   it("shows the server's reason when it refuses (the cap)", async () => {
-    fakeApi({ "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "POST /api/v1/saved-searches/": () => Response.json({ detail: "You can save up to 20 searches. Delete one in your profile to save another." }, { status: 409 }) });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "POST /api/v1/saved-searches/": () => Response.json({ detail: "You can save up to 20 searches. Delete one in your profile to save another." }, { status: 409 }) });
     const ui = userEvent.setup();
     renderApp("/?term=spring", { token: "t", user: makeUser() });
     await ui.click(await screen.findByRole("button", { name: "Save this search" }));
@@ -67,7 +67,7 @@ describe("Save this search on browse", () => {
   });
 
   it("a visitor is asked to sign in, and the dialog opens after signing in, without the prompt toast over it", async () => {
-    fakeApi({ "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "GET /api/v1/auth/config": { google_client_id: null }, "POST /api/v1/auth/login": () => Response.json({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser() }) });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/favorites": notFound, "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": browse, "GET /api/v1/auth/config": { google_client_id: null }, "POST /api/v1/auth/login": () => Response.json({ access_token: "tok", refresh_token: "r", token_type: "bearer", user: makeUser() }) });
     const ui = userEvent.setup();
     const { router } = renderApp("/?term=fall");
     await ui.click(await screen.findByRole("button", { name: "Save this search" }));
@@ -92,13 +92,13 @@ describe("the profile's saved searches", () => {
   });
 
   it("says how to save one when there are none", async () => {
-    fakeApi({ ...profile([]), "GET /api/v1/users/blocks": notFound });
+    fakeApi({ ...dealPartsRoutes(), ...profile([]), "GET /api/v1/users/blocks": notFound });
     renderApp("/profile", { token: "t", user: makeUser() });
     expect(await screen.findByText(/No saved searches yet/)).toBeInTheDocument();
   });
 
   it("lists name, filters, frequency and Paused; Open, Rename, Pause/Resume and Delete (after confirming) do what they say", async () => {
-    const calls = fakeApi({ "GET /api/v1/users/blocks": notFound, ...profile([search(), search({ id: "s2", name: "Pets ok", query: "pets=true", paused: true, paused_at: "2026-11-02T00:00:00.000Z", alert_frequency: "daily" })]), "PATCH /api/v1/saved-searches/s1": ({ body }: ApiCall) => Response.json({ data: search({ ...(body as Partial<SavedSearch>) }) }),
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/users/blocks": notFound, ...profile([search(), search({ id: "s2", name: "Pets ok", query: "pets=true", paused: true, paused_at: "2026-11-02T00:00:00.000Z", alert_frequency: "daily" })]), "PATCH /api/v1/saved-searches/s1": ({ body }: ApiCall) => Response.json({ data: search({ ...(body as Partial<SavedSearch>) }) }),
       "PATCH /api/v1/saved-searches/s2": () => Response.json({ data: search({ id: "s2", name: "Pets ok", query: "pets=true" }) }),
       "DELETE /api/v1/saved-searches/s1": () => new Response(null, { status: 204 }) });
     const ui = userEvent.setup();
@@ -139,7 +139,7 @@ describe("the profile's saved searches", () => {
 
   it("has the Saved search alerts toggle beside the other email toggles", async () => {
     const user = makeUser();
-    const calls = fakeApi({ "GET /api/v1/users/blocks": notFound, ...profile([]), "PATCH /api/v1/users/notifications": () => Response.json({ data: { ...user.notification_settings, email_on_saved_search: false } }) });
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/users/blocks": notFound, ...profile([]), "PATCH /api/v1/users/notifications": () => Response.json({ data: { ...user.notification_settings, email_on_saved_search: false } }) });
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
     const toggle = await screen.findByRole("checkbox", { name: /Saved search alerts/ });
@@ -150,7 +150,7 @@ describe("the profile's saved searches", () => {
   });
 
   it("leaves out the filter line when the name already says it", async () => {
-    fakeApi({ "GET /api/v1/users/blocks": notFound,
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/users/blocks": notFound,
       "GET /api/v1/universities/": universities,
       "GET /api/v1/users/profile": { data: makeUser() },
       "GET /api/v1/users/listings": { data: [] },
@@ -171,7 +171,7 @@ describe("the profile's saved searches", () => {
 
 describe("the unsubscribe page", () => {
   it("changes nothing on load; Stop alerts pauses, Undo resumes, without signing in", async () => {
-    const calls = fakeApi({ "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: false }),
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: false }),
         "POST /api/v1/saved-searches/unsubscribe": () => Response.json({ name: "Harbor", paused: true }),
         "POST /api/v1/saved-searches/resubscribe": () => Response.json({ name: "Harbor", paused: false }) });
     const ui = userEvent.setup();
@@ -194,7 +194,7 @@ describe("the unsubscribe page", () => {
   });
 
   it("a refused link says why at once and offers the profile; a missing token needs no request", async () => {
-    const calls = fakeApi({ "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ detail: "This unsubscribe link is not valid. Sign in and pause the alerts from your profile." }, { status: 400 }) });
+    const calls = fakeApi({ ...dealPartsRoutes(), "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ detail: "This unsubscribe link is not valid. Sign in and pause the alerts from your profile." }, { status: 400 }) });
     const first = renderApp("/unsubscribe?token=bad");
     expect((await screen.findByText(/This unsubscribe link is not valid/)).closest("[role=alert]")).not.toBeNull();
     expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
@@ -207,7 +207,7 @@ describe("the unsubscribe page", () => {
   });
 
   it("a search whose alerts are already off says so and offers the profile", async () => {
-    fakeApi({ "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: true }) });
+    fakeApi({ ...dealPartsRoutes(), "GET /api/v1/universities/": universities, "POST /api/v1/saved-searches/link": () => Response.json({ name: "Harbor", paused: true }) });
     renderApp("/unsubscribe?token=tok-1");
     expect(await screen.findByText(/Alerts for “Harbor” are already off/)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Stop alerts" })).toBeNull();
