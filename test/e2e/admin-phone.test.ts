@@ -30,7 +30,7 @@ describe("the staff panel at 360 px", () => {
     await adminLogin(page);
     const sections = page.getByRole("tablist", { name: "Admin sections" });
     await sections.getByRole("tab", { name: "Dashboard" }).focus();
-    for (const name of ["Users", "Listings", "Reports", "Safety", "Feedback"]) {
+    for (const name of ["Users", "Listings", "Reports", "Safety", "Deals", "Feedback"]) {
       await page.keyboard.press("ArrowRight");
       const tab = sections.getByRole("tab", { name, exact: true });
       await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true");
