@@ -22,6 +22,11 @@ export type LandlordConsentStatus = (typeof LANDLORD_CONSENT_STATUSES)[number];
 export const consentSettled = (status: string) => status === "granted" || status === "not_needed";
 
 export const PAYMENT_STATUSES = ["none", "pending", "held", "released", "refunded", "disputed", "release_failed"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A lister's payout account (`GET payouts/status`): none before onboarding, pending until Stripe can transfer to it. */
+export const PAYOUT_STATUSES = ["none", "pending", "ready"] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** Why a deal ended, where the system or a rule ended it (status_reason); a person's own reason is free text. */
 export const DEAL_REASONS = {
@@ -45,12 +50,21 @@ export const DEAL_TIMING = {
   signCodeTries: 5,
   consentLinkTtlMs: 14 * 24 * 3_600_000,
   consentEmailsPerDay: 3,
+  /** Held money is released this long after move-in's midnight, unless the renter taps "I have the keys" first. */
+  releaseAfterMoveInMs: 48 * 3_600_000,
+  /** A renter who cancels a paid deal at least this many days before move-in gets the rent back in full (the fee is kept). */
+  renterFullRefundDays: 14,
+  /** Later than that, the lister decides how much rent goes back within this long; silence refunds the rent in full. */
+  listerDecisionMs: 72 * 3_600_000,
 } as const;
 
 /** What the screens say of those timings (one source: the SPA never retypes a number). */
 export const DEAL_WORDS = {
   requestHours: DEAL_TIMING.requestTtlMs / 3_600_000,
   signCodeMinutes: DEAL_TIMING.signCodeTtlMs / 60_000,
+  releaseHours: DEAL_TIMING.releaseAfterMoveInMs / 3_600_000,
+  renterFullRefundDays: DEAL_TIMING.renterFullRefundDays,
+  listerDecisionHours: DEAL_TIMING.listerDecisionMs / 3_600_000,
 } as const;
 
 /** A decline, cancel or landlord's reason: at most this many characters. */
@@ -294,3 +308,14 @@ export const adminDealsQuerySchema = dealsPageSchema.extend({
 });
 export const dealCursorSchema = z.object({ created_at: z.string().max(40), id: z.string().max(40) });
 export const devDealsTickSchema = z.object({ now: z.iso.datetime({ offset: true, error: "now must be an ISO 8601 time" }) });
+
+/**
+ * The cancellation policy for a paid deal (docs/decisions/026), in the words shown before paying, on the
+ * deal page and in the agreement. One source: the SPA, the agreement and the emails all read these lines.
+ */
+export const DEAL_CANCELLATION_POLICY: readonly string[] = [
+  "If the lister cancels after you pay, you get everything back, service fee included, at once.",
+  `If you cancel at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, you get the first month's rent back in full; the service fee is kept.`,
+  `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
+  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Until then you can report a problem and nothing is released.`,
+];

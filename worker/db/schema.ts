@@ -944,3 +944,29 @@ export const landlordConsentLinks = sqliteTable(
   },
   (t) => [index("landlord_consent_links_deal_idx").on(t.dealId, t.createdAt)],
 );
+
+/**
+ * A lister's Stripe Connect account (docs/decisions/026): created by onboarding, kept current by
+ * `account.updated` at the Connect webhook. `status` is what the profile and the deal read:
+ * pending until Stripe says the account can receive transfers, then ready.
+ */
+export const payoutAccounts = sqliteTable(
+  "payout_accounts",
+  {
+    userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    stripeAccountId: text("stripe_account_id").notNull(),
+    /** pending | ready */
+    status: text("status").notNull().default("pending"),
+    detailsSubmitted: integer("details_submitted", { mode: "boolean" }).notNull().default(false),
+    /** Stripe's `capabilities.transfers === "active"`: the only thing a release needs. */
+    transfersActive: integer("transfers_active", { mode: "boolean" }).notNull().default(false),
+    payoutsEnabled: integer("payouts_enabled", { mode: "boolean" }).notNull().default(false),
+    /** Stripe's `requirements.currently_due`, as JSON, for the profile's "in review" line. */
+    requirementsDue: text("requirements_due"),
+    /** The `created` time of the newest account event applied: an older event never overwrites a newer one. */
+    stripeUpdated: integer("stripe_updated").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("payout_accounts_stripe_account_id_unique").on(t.stripeAccountId)],
+);
