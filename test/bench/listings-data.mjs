@@ -53,6 +53,7 @@ export function writeBenchListings(file, count = 50_000, universityIds = []) {
   ];
   const start = Date.UTC(2025, 0, 1);
   // 250 rows per INSERT: a statement must stay under D1's 100 KB limit (the dates made 500 rows too long).
+  // Each row has its public address as a save stores it (decision 024), as the cron's backfill leaves old rows.
   for (let i = 0; i < count; i += 250) {
     const rows = [];
     for (let j = i; j < Math.min(count, i + 250); j++) {
@@ -62,11 +63,11 @@ export function writeBenchListings(file, count = 50_000, universityIds = []) {
       const [from, to] = benchDates(term, start + j * 600_000, rand).map((d) => (d ? `'${d}'` : "NULL"));
       const distance = benchDistance(rand) ?? "NULL";
       rows.push(
-        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St',${400 + Math.floor(rand() * 1600)},'${term}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}',${from},${to},${distance})`,
+        `('bench${String(j).padStart(16, "0")}','benchuser000000000001',${uni},'Bench room ${j}','A bench listing','${pick(UNITS)}','${j} Bench St','Bench St',${400 + Math.floor(rand() * 1600)},'${term}',${rand() < 0.4 ? 1 : 0},${rand() < 0.3 ? 1 : 0},'${pick(GENDERS)}','approved','available','${created}',${from},${to},${distance})`,
       );
     }
     lines.push(
-      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at,available_from,available_to,distance_miles) VALUES ${rows.join(",")};`,
+      `INSERT INTO listings (id,user_id,university_id,title,description,unit_type,address,address_public,monthly_rent,lease_term,parking,allow_pets,gender_preference,verification_status,status,created_at,available_from,available_to,distance_miles) VALUES ${rows.join(",")};`,
     );
   }
   writeFileSync(file, lines.join("\n"));

@@ -25,6 +25,8 @@ export const CARD_FIELDS = [
   "available_to",
   "university_name",
   "university_abbreviation",
+  // The street and area (decision 024): the public form on browse, the whole address on the owner's own cards.
+  "address",
   "distance_miles",
   // The browse map's pin (docs/decisions/024): an approximate point, never the exact one.
   "approx_point",
@@ -56,7 +58,7 @@ interface ListingCardProps {
 
 /**
  * A listing card: photo carousel (thumbnails, full size in srcset), price per month, title, university,
- * tags, poster. Memoised: the browse page re-renders while it fetches ahead (docs/decisions/023), its cards do not.
+ * street and area, tags, poster. Memoised: the browse page re-renders while it fetches ahead (decision 023), its cards do not.
  */
 export const ListingCard = memo(function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
@@ -90,6 +92,7 @@ export const ListingCard = memo(function ListingCard({ listing, back, priority =
         <p className="listing-card-university muted">
           {listing.university_abbreviation} · {listing.university_name}
         </p>
+        {listing.address && <p className="listing-card-area muted">{listing.address}</p>}
         {distance && <p className="listing-card-distance">{distance}</p>}
         <ul className="tags" aria-label="Details">
           {tags.map((t) => (

@@ -37,6 +37,8 @@ export interface DevHousekeepingResponse {
   listingsPaused: number;
   /** Saved-search alert emails sent (docs/decisions/020). */
   savedSearchAlerts: number;
+  /** Listings whose public address the backfill stored (rows saved before it existed; decision 024). */
+  publicAddresses: number;
 }
 
 /** POST dev/listings/{id}/age-availability (development only). */

@@ -82,7 +82,7 @@ const listingFields = {
     .min(1, "Description is required")
     .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`),
   unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
-  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
+  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number of dollars").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: visibleText().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
   /** The exact stay offered (docs/decisions/021): optional, both or neither (null clears them on an edit). */
@@ -133,6 +133,13 @@ export const listingPatchSchema = z
 export const SORTS = BROWSE_SORTS;
 export type Sort = (typeof SORTS)[number];
 
+/** The order a browse walks: relevance needs words to rank by. */
+const sortOf = (sort: Sort | undefined, q: string | undefined): Sort => {
+  const words = !!q && /[\p{L}\p{N}]/u.test(q);
+  if (!sort) return words ? "relevance" : "newest";
+  return sort === "relevance" && !words ? "newest" : sort;
+};
+
 const boolParam = z.enum(["true", "false"]).transform((v) => v === "true");
 export const browseQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_SIZES.browseServerMax).default(PAGE_SIZES.browseServer),
@@ -155,13 +162,16 @@ export const browseQuerySchema = z.object({
     .min(DISTANCE.withinMinMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
     .max(DISTANCE.withinMaxMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
     .optional(),
-  sort: z.enum(SORTS).default("newest"),
+  /** Unset: by relevance when searching words, else newest first; relevance without words is newest (docs/decisions/006). */
+  sort: z.enum(SORTS).optional(),
   /**
    * Listings promoted now (docs/decisions/006): first, then the rest (the default); only them
    * (the browse page's Featured row); or in_order, in their place in the sort's order.
    */
   promoted: z.enum(PROMOTED_MODES).default("first"),
-}).superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }));
+})
+  .superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }))
+  .transform((v) => ({ ...v, sort: sortOf(v.sort, v.q) }));
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
 
 /** A listing as anyone may see it (browse, detail, favourites). Never review notes or payment ids. */
@@ -171,6 +181,10 @@ export interface PublicListing {
   title: string;
   description: string;
   unit_type: string;
+  /**
+   * The street and area without house number or unit (contract/address.ts publicAddress, decision
+   * 024), e.g. "Bleecker St, New York, NY 10003"; the owner's and staff's view has it as entered.
+   */
   address: string;
   monthly_rent: number;
   /** Full-size photo URLs, primary first. */
@@ -218,8 +232,12 @@ export interface PublicListing {
   user_avatar_url: string | null;
 }
 
-/** A listing as its owner and staff see it: the public fields plus why it was rejected and its subscription. */
+/** A listing as its owner and staff see it: the public fields plus the address as entered, why it was rejected and its subscription. */
 export interface OwnerListing extends PublicListing {
+  /** The address as entered (the public's `address` is `address_public`). */
+  address: string;
+  /** What everyone else reads as `address` and what search matches (decision 024). */
+  address_public: string;
   /** Where the place is, as the address autocomplete gave it (the edit form keeps them); null when unknown. */
   latitude: number | null;
   longitude: number | null;

@@ -33,3 +33,9 @@ export function base64UrlToBytes(text: string): Uint8Array {
   const plain = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
   return base64ToBytes(plain + "=".repeat((4 - (plain.length % 4)) % 4));
 }
+
+export async function sha256HexOfBytes(bytes: Uint8Array): Promise<string> {
+  // A copy on a plain ArrayBuffer: the DOM typings (the Node tools check this file too) refuse a shared one.
+  const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(bytes));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -18,6 +18,9 @@ import { getConfig } from "../env";
 import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
+import { backfillPublicAddresses } from "./listings";
+import { expireDueDeals } from "./deals";
+import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
 
 const DAY_MS = 86_400_000;
@@ -46,6 +49,11 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
+  // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
+  const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
+    log.error("public_address_backfill_failed", { message: String(err) });
+    return 0;
+  });
   // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
@@ -56,6 +64,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
+  // Deals (docs/decisions/026): unanswered requests after 72 h, unpaid deals at move-in.
+  await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
   // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
   const push = await runPushFollowUps(db, env, getConfig(env), now);
   const result = {
@@ -66,9 +76,22 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
     savedSearchAlerts,
+    publicAddresses,
   };
   log.info("housekeeping", { ...result, pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
   return result;
+}
+
+/**
+ * The deal jobs alone, as of `now` (the cron, and POST dev/deals/tick): expiry. Their emails and room
+ * events are awaited here, or handed to `defer` (a request's waitUntil).
+ */
+export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise<number> {
+  const tasks: Promise<unknown>[] = [];
+  const expired = await expireDueDeals(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
+  await Promise.allSettled(tasks);
+  if (expired) log.info("deals_expired", { expired });
+  return expired;
 }
 
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */

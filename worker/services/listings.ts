@@ -2,6 +2,8 @@
  * Listings: create (verified users), edit with the re-review rule, delete with photos, and staff's
  * review and corrections. Routes check who is asking; this module does the work.
  */
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
@@ -23,6 +25,8 @@ import {
   pendingIfReviewedSince,
   approvedRentIfApproved,
   findStaffListing,
+  fillPublicAddress,
+  listingsWithoutPublicAddress,
   type ListingRow,
   type PhotoValues,
   type StaffListing,
@@ -34,6 +38,7 @@ import { conflict, notFound, validationFailed } from "../lib/errors";
 import { allowsGenderPreference, fairGenderPreference } from "../contract/policies";
 import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
 import { median } from "../contract/users";
+import { publicAddress } from "../contract/address";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { notify } from "./notify";
@@ -95,6 +100,8 @@ export async function createListing(db: Db, env: Env, config: Config, userId: st
         description: input.description,
         unitType: input.unit_type,
         address: input.address,
+        // What the public reads and search matches (decision 024).
+        addressPublic: publicAddress(input.address),
         monthlyRent: input.monthly_rent,
         leaseTerm: input.lease_term,
         availableFrom: input.available_from ?? null,
@@ -156,7 +163,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
       ...(input.description !== undefined && { description: input.description }),
       ...(input.unit_type !== undefined && { unitType: input.unit_type }),
       ...(input.monthly_rent !== undefined && { monthlyRent: input.monthly_rent }),
-      ...(input.address !== undefined && { address: input.address }),
+      ...(input.address !== undefined && { address: input.address, addressPublic: publicAddress(input.address) }),
       ...(input.lease_term !== undefined && { leaseTerm: input.lease_term }),
       // Both or neither (the contract's rule); null clears them.
       ...(input.available_from !== undefined && { availableFrom: input.available_from }),
@@ -226,8 +233,38 @@ async function approvedEditNeedsReview(
   return editNeedsReview(before, after, comparables);
 }
 
+/** Rows the public-address backfill writes per statement batch, and at most per run (the cron's share). */
+const BACKFILL_BATCH = 100;
+const BACKFILL_MAX_PER_RUN = 5_000;
+
+/**
+ * Stores the public address of listings saved before it existed (migration 0026 leaves them NULL;
+ * SQL cannot parse an address, so the worker does it with the same publicAddress as every save).
+ * Rerunnable: the cron and the dev seed call it, each run fills up to BACKFILL_MAX_PER_RUN rows and a
+ * run with nothing left reads one empty page. Reads compute the same text meanwhile, so no listing
+ * reads differently, but search starts finding these by street: the edge cache's generation moves
+ * when any row was filled. Returns how many rows it filled.
+ */
+export async function backfillPublicAddresses(db: Db): Promise<number> {
+  let filled = 0;
+  while (filled < BACKFILL_MAX_PER_RUN) {
+    const rows = await listingsWithoutPublicAddress(db, BACKFILL_BATCH);
+    if (!rows.length) break;
+    const [first, ...rest] = rows.map((r) => fillPublicAddress(db, r.id, r.address, publicAddress(r.address)));
+    const results = await db.batch([first!, ...rest]);
+    const changed = results.reduce((n, r) => n + r.length, 0);
+    filled += changed;
+    // Nothing written (every row edited in between, or a failing row): stop rather than spin.
+    if (!changed || rows.length < BACKFILL_BATCH) break;
+  }
+  if (filled) await purgeListingCache([], db);
+  return filled;
+}
+
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
 export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
+  // Its open unpaid deals end first, with a reason both parties are told (docs/decisions/026).
+  await cancelOpenDeals(db, env, { listingId: id }, DEAL_REASONS.listingDeleted);
   const photos = await photosOfListing(db, id);
   // Its promotion stops renewing first (as Cancel does), and none can become live before the row is gone.
   await deleteAfterStoppingSubscriptions(db, env, { listingId: id }, by);

@@ -43,6 +43,7 @@ import {
   waitingHits,
   type DueSearch,
 } from "../db/queries/saved-searches";
+import { listingPublicAddress } from "../db/queries/listings";
 import { apiError, conflict, databaseErrorCode, isDatabaseError, isUniqueViolation, notFound, validationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
@@ -243,6 +244,8 @@ async function sendOne(db: Db, env: Env, config: Config, search: DueSearch, now:
   const shown = hits.slice(0, SAVED_SEARCH.listingsPerEmail).map((h) => ({
     title: h.title,
     monthlyRent: h.monthly_rent,
+    // Street and area only, as on the listing page (decision 024).
+    area: listingPublicAddress(h),
     url: `${base}/listing/${encodeURIComponent(h.listing_id)}`,
   }));
   const outcome = await notify(

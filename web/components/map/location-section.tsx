@@ -40,7 +40,7 @@ export function LocationSection({ listing: l, exactAllowed }: { listing: PublicL
             <LazyListingMap load={near} title={l.title} universityId={l.university_id} exact={exact} approx={l.approx_point} fallback={<div className="map-canvas map-loading" />} />
           </div>
           <p className="muted map-caption">
-            {exact ? "On the map, only you and our team see the exact point; everyone else sees an area of about 200 m. The address shows as you entered it." : "The shaded circle shows an area of about 200 m around the place."}
+            {exact ? "On the map, only you and our team see the exact point; everyone else sees an area of about 200 m and the street without the house number." : "The shaded circle shows an area of about 200 m around the place."}
           </p>
         </>
       )}

@@ -22,4 +22,3 @@ export function offerPush(moment: AskMoment): void {
   void import("./prompt").then((m) => m.showPushPrompt(moment));
 }
 
-// The deal feature calls offerPush("deal_requested") once a deal request is sent.

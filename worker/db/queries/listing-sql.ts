@@ -21,6 +21,7 @@ export const LISTING_FIELDS = [
   "description",
   "unit_type",
   "address",
+  "address_public",
   "monthly_rent",
   "lease_term",
   "available_from",

@@ -4,8 +4,9 @@
  * freshness.ts, the price check in price-check.ts; the columns a row carries in listing-sql.ts.
  */
 import type { LISTING_REVIEW_STATUSES } from "../../contract/constants";
-import { and, eq, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { OwnerListing, PublicListing } from "../../contract/listings";
+import { publicAddress } from "../../contract/address";
 import { isPromotedNow } from "../../contract/owner-rules";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
@@ -23,7 +24,10 @@ export interface ListingRow {
   title: string;
   description: string;
   unit_type: string;
+  /** As entered: only the owner, staff and an accepted deal's renter read it (decision 024). */
   address: string;
+  /** The public form (publicAddress); null on a row the backfill has not reached yet. */
+  address_public: string | null;
   monthly_rent: number;
   lease_term: string;
   available_from: string | null;
@@ -74,6 +78,9 @@ interface PhotoRow {
 }
 
 
+/** A listing's address as the public reads it: the stored public form, else computed from the address. */
+export const listingPublicAddress = (row: Pick<ListingRow, "address" | "address_public">): string => row.address_public ?? publicAddress(row.address);
+
 /**
  * A listing as anyone may see it, built field by field from the row: a column reaches the public
  * only when it is named here (review notes and the payment id never are).
@@ -86,7 +93,9 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     title: row.title,
     description: row.description,
     unit_type: row.unit_type,
-    address: row.address,
+    // Street and area only (decision 024): the public form stored on save, or made now for a row the
+    // backfill has not reached; never the address as entered.
+    address: listingPublicAddress(row),
     monthly_rent: row.monthly_rent,
     pictures: photos.map((p) => imageUrl(p.key)!),
     thumbnails: photos.map((p) => imageUrl(p.thumb_key ?? p.key)!),
@@ -120,10 +129,12 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
   };
 }
 
-/** The owner's and staff's view: the public listing plus why it was rejected and its subscription. */
+/** The owner's and staff's view: the public listing plus the address as entered, why it was rejected and its subscription. */
 export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.now()): OwnerListing {
   return {
     ...toPublicListing(row, photos, now),
+    address: row.address,
+    address_public: listingPublicAddress(row),
     latitude: row.latitude ?? null,
     longitude: row.longitude ?? null,
     rejection_reason: row.rejection_reason,
@@ -285,6 +296,22 @@ export const updateListingForReview = (db: Db, id: string, revision: number, unl
     .update(listings)
     .set({ ...changes, revision: nextRevision })
     .where(and(eq(listings.id, id), eq(listings.revision, revision), ne(listings.verificationStatus, unless)));
+
+/**
+ * Listings whose public address was never stored (rows from before migration 0026), oldest rowid
+ * first: the backfill's next batch (decision 024).
+ */
+export const listingsWithoutPublicAddress = (db: Db, limit: number) =>
+  db.select({ id: listings.id, address: listings.address }).from(listings).where(isNull(listings.addressPublic)).limit(limit);
+
+/** Stores the public form made from `address`, unless an edit changed the address or stored one in between. */
+export const fillPublicAddress = (db: Db, id: string, address: string, addressPublic: string) =>
+  db
+    .update(listings)
+    .set({ addressPublic })
+    .where(and(eq(listings.id, id), eq(listings.address, address), isNull(listings.addressPublic)))
+    // Counted by the rows returned: D1's `changes` also counts the search index's trigger writes.
+    .returning({ id: listings.id });
 
 export const listingsAwaitingReview = (db: Db) =>
   db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(eq(listings.verificationStatus, "pending"));

@@ -191,6 +191,9 @@ export interface WaitingHit {
   listing_id: string;
   title: string;
   monthly_rent: number;
+  /** The alert shows only the public form (listingPublicAddress); the address is read for rows not yet backfilled. */
+  address: string;
+  address_public: string | null;
   created_at: string;
 }
 
@@ -198,7 +201,7 @@ export interface WaitingHit {
 export async function waitingHits(db: Db, searchId: string): Promise<WaitingHit[]> {
   const { results } = await db.$client
     .prepare(
-      `SELECT h.listing_id, l.title, l.monthly_rent, h.created_at FROM saved_search_hits h JOIN listings l ON l.id = h.listing_id
+      `SELECT h.listing_id, l.title, l.monthly_rent, l.address, l.address_public, h.created_at FROM saved_search_hits h JOIN listings l ON l.id = h.listing_id
        WHERE h.search_id = ? AND h.emailed_at IS NULL AND ${PUBLIC_LISTING_SQL}
        ORDER BY h.created_at DESC, h.listing_id`,
     )

@@ -5,10 +5,12 @@
 import { count, inArray } from "drizzle-orm";
 import { GENDER_PREFERENCES, LEASE_TERMS, nextTermDates, UNIT_TYPES } from "../../contract/constants";
 import { fairGenderPreference } from "../../contract/policies";
+import { publicAddress } from "../../contract/address";
 import { badRequest } from "../../lib/errors";
 import { distanceToCampus, pointOf, type LatLng } from "../../lib/geo-distance";
 import { newId } from "../../lib/ids";
 import { purgeListingCache } from "../../services/edge-cache";
+import { backfillPublicAddresses } from "../../services/listings";
 import { hashPassword } from "../../services/passwords";
 import { IMMUTABLE } from "../../services/storage";
 import { createDb } from "../client";
@@ -26,6 +28,8 @@ export interface SeedResult {
   users: number;
   listings: number;
   photos: number;
+  /** Listings from before public addresses were stored, filled now (decision 024): a dev database kept across `npm start`. */
+  publicAddresses: number;
 }
 
 const LISTINGS_PER_PLACE = 7;
@@ -77,7 +81,7 @@ function isJpeg(bytes: Uint8Array) {
 export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedResult> {
   const db = createDb(env);
   const [existing] = await db.select({ n: count() }).from(users);
-  if ((existing?.n ?? 0) > 0) return { seeded: false, users: 0, listings: 0, photos: 0 };
+  if ((existing?.n ?? 0) > 0) return { seeded: false, users: 0, listings: 0, photos: 0, publicAddresses: await backfillPublicAddresses(db) };
 
   const abbreviations = [...new Set([...DEMO_PLACES.map((p) => p.abbr), ...DEMO_USERS.map((u) => u.uni)])];
   const uniRows = await db
@@ -174,6 +178,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
       const typical = nextTermDates(term, new Date(now).toISOString().slice(0, 10));
       const dates = n % 4 === 1 ? { from: addDays(typical.from, 7), to: addDays(typical.to, -10) } : typical;
       const promoted = i === 0 && placeIndex % 3 === 0;
+      const address = `${rnd.int(100, 3999)} ${rnd.pick(place.streets)}, ${place.city}, ${place.state} ${place.zip}`;
       listingRows.push({
         id,
         userId: rnd.pick(ownersAt.get(place.abbr)!),
@@ -181,7 +186,8 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
         title: title.slice(0, 35),
         description,
         unitType: unit,
-        address: `${rnd.int(100, 3999)} ${rnd.pick(place.streets)}, ${place.city}, ${place.state} ${place.zip}`,
+        address,
+        addressPublic: publicAddress(address),
         monthlyRent: Math.max(350, rent),
         leaseTerm: term,
         availableFrom: dates.from,
@@ -226,5 +232,5 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)
   // may sit in the edge cache: the new listings generation refuses it from now on (decision 016).
   await purgeListingCache([], db);
-  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: exteriors.length + interiors.length };
+  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: exteriors.length + interiors.length, publicAddresses: 0 };
 }

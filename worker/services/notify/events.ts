@@ -14,6 +14,10 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import type { EmailMessage } from "../email";
 import {
+  dealSignCodeEmail,
+  dealSignedEmail,
+  dealUpdateEmail,
+  landlordConsentEmail,
   listingReviewEmail,
   newMessageEmail,
   passwordResetEmail,
@@ -70,7 +74,12 @@ export type NotifyEvent =
       periodEnd: number;
       paidAt: number;
     }
-  | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null };
+  | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null }
+  // Deals (docs/decisions/026): each step, worded by services/deals; codes, the signed copy and the landlord's request always go.
+  | { kind: "deal_update"; dealId: string; subject: string; lines: string[] }
+  | { kind: "deal_sign_code"; title: string; code: string }
+  | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
+  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string };
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -119,11 +128,18 @@ export interface Channel {
   deliver(ctx: NotifyContext, to: Addressee, event: NotifyEvent): Promise<void>;
 }
 
-type EventRule<K extends NotifyKind> = {
-  /** The settings group whose push switch applies (null: email only, e.g. codes to an address). */
-  group: NotificationKind | null;
-  push?: (event: EventOf<K>, config: Config) => PushNotice;
-} & (
+/** The kinds that carry a one-time code: the code proves the address it goes to, so it is never pushed. */
+export type CodeKind = Extract<NotifyEvent, { code: string }>["kind"];
+
+/**
+ * Every kind names its settings group (the push kind whose switch applies, docs/decisions/027) and
+ * renders its push; a kind added without them fails tsc. Codes alone have neither.
+ */
+type PushRule<K extends NotifyKind> = K extends CodeKind
+  ? { group: null; push?: never }
+  : { group: NotificationKind; push: (event: EventOf<K>, config: Config) => PushNotice };
+
+type EventRule<K extends NotifyKind> = PushRule<K> & (
   | {
       /** Codes, receipts, billing and signed links: always sent, never throttled, never silenced by settings. */
       transactional: true;
@@ -141,6 +157,7 @@ type EventRule<K extends NotifyKind> = {
   email: (to: Addressee, event: EventOf<K>, config: Config) => EmailMessage;
 };
 
+const dealUrl = (config: Config, dealId: string) => `${config.publicBaseUrl}/deals/${encodeURIComponent(dealId)}`;
 const billingUrl = (config: Config, listingId: string) => `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
 
 export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
@@ -212,6 +229,28 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     transactional: true,
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
+  },
+  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved).
+  deal_update: {
+    group: "deals",
+    push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
+    transactional: false,
+    preference: null,
+    email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
+  },
+  deal_sign_code: { group: null, transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
+  deal_signed: {
+    group: "deals",
+    push: (e) => ({ title: "The agreement is signed", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "normal" }),
+    transactional: true,
+    email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)),
+  },
+  // Goes to the landlord's address (no account, so no device to push to); the kind is still a deal's.
+  landlord_consent_request: {
+    group: "deals",
+    push: (e) => ({ title: "Consent to a sublease requested", body: e.address, url: e.url, urgency: "normal" }),
+    transactional: true,
+    email: (to, e) => landlordConsentEmail(to.email, e.landlordName, e.tenantName, e.subtenantName, e.address, e.term, e.url),
   },
 };
 

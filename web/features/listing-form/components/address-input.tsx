@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ResolvedPlace, AddressSuggestion as Suggestion } from "@contract/listings";
+import { OWNER_ADDRESS_NOTE, publicAddress } from "@contract/address";
 import { FieldCounter, limitState } from "../../../components/ui/field";
 import { ApiError, apiRequest, errorMessage } from "../../../lib/api-client";
 
@@ -19,6 +20,8 @@ const MAX_RESULTS = 5;
 
 /** Said under the address whenever it has no coordinates (docs/decisions/024): the owner knows before saving. */
 export const NOT_PLACED_MESSAGE = "We could not place this address on the map; students searching by distance will not see it.";
+/** Said instead when suggestions were offered and none was picked: typed text alone gets no location. */
+export const PICK_SUGGESTION_MESSAGE = "Pick one of the suggestions to place this address on the map; typed alone, students searching by distance will not see it.";
 
 /** A random UUID (v4) for one address-typing session: Google bills its autocomplete and resolve together. */
 function newSessionToken(): string {
@@ -164,6 +167,8 @@ export function AddressInput({
   // Off the map: said once the owner has left the field (or at once when locating failed), never while typing.
   const notPlaced = !locating && !placed && value.trim().length > 0 && (!focused || !!resolveError);
   const noteId = `${id}-place`;
+  const publicId = `${id}-public`;
+  const shownPublicly = publicAddress(value);
   return (
     <div className="field combobox">
       <label className="field-label" htmlFor={id}>
@@ -178,7 +183,7 @@ export function AddressInput({
         aria-autocomplete="list"
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={!!shownError || undefined}
-        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : ""].filter(Boolean).join(" ") || undefined}
+        aria-describedby={[counted ? `${id}-counter` : "", shownError ? `${id}-error` : "", notPlaced ? noteId : "", publicId].filter(Boolean).join(" ") || undefined}
         aria-busy={locating || undefined}
         autoComplete="street-address"
         value={value}
@@ -226,13 +231,23 @@ export function AddressInput({
         </ul>
       )}
       <FieldCounter id={`${id}-counter`} length={value.length} limit={limit} />
+      {/* Before publishing (decision 024): who sees what, and the public form of what is typed. */}
+      <p id={publicId} className="field-hint address-public-note">
+        {OWNER_ADDRESS_NOTE}
+        {shownPublicly && (
+          <>
+            {" "}
+            Shown publicly as: <strong>{shownPublicly}</strong>
+          </>
+        )}
+      </p>
       <div role="status" className="address-place-status">
         {locating && <p className="field-hint">Locating this address on the map…</p>}
         {paused && <p className="field-hint address-suggestions-paused">{paused}</p>}
         {notPlaced && (
           <p id={noteId} className="field-hint address-not-placed">
             {resolveError ? `${resolveError} ` : ""}
-            {NOT_PLACED_MESSAGE}
+            {!resolveError && suggestions.length > 0 ? PICK_SUGGESTION_MESSAGE : NOT_PLACED_MESSAGE}
           </p>
         )}
       </div>

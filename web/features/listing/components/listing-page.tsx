@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
+import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
@@ -97,7 +98,8 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   );
 }
 
-export function ListingPage() {
+/** `requestDeal`: "Request to sublease" for this listing, given by the route (features never import each other). */
+export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing) => ReactNode } = {}) {
   const { id } = useParams();
   const [search] = useSearchParams();
   const back = safeBack(search.get("back"));
@@ -116,8 +118,20 @@ export function ListingPage() {
     return () => document.body.classList.remove("has-sticky-bar");
   }, [showsBar]);
 
+  // Opened from within the app: Back is the browser's Back, which lands where the reader was (the
+  // same place in the results, scroll restored: docs/decisions/023); opened from outside, the link.
+  const location = useLocation();
+  const goBack = useNavigate();
   const backLink = (
-    <Link to={back} className="button button-ghost back-button">
+    <Link
+      to={back}
+      className="button button-ghost back-button"
+      onClick={(e) => {
+        if (location.key === "default" || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        void goBack(-1);
+      }}
+    >
       ← Back
     </Link>
   );
@@ -166,7 +180,8 @@ export function ListingPage() {
     ...(stay ? [["Available", stay] as [string, string]] : []),
     ["University", `${l.university_name} (${l.university_abbreviation})`],
     ...(distance ? [["Distance to campus", distance] as [string, string]] : []),
-    ["Address", l.address],
+    // The street and area for everyone but the owner and staff (decision 024); nothing when none is left.
+    ...(l.address ? [["Address", l.address] as [string, string]] : []),
     ["Parking", l.parking ? "Yes" : "No"],
     ["Pets", l.allow_pets ? "Allowed" : "Not allowed"],
     // Only a shared unit has a roommate to prefer (decision 018): a whole unit has no such row.
@@ -239,6 +254,14 @@ export function ListingPage() {
                 </div>
               ))}
             </dl>
+            {/* Decision 024: the public reads the street and area; the owner is told what they see. */}
+            {isOwnerView(l) ? (
+              <p className="field-hint listing-address-note">
+                {OWNER_ADDRESS_NOTE} {l.address_public ? `They see: ${l.address_public}.` : ""}
+              </p>
+            ) : (
+              <p className="field-hint listing-address-note">{PUBLIC_ADDRESS_NOTE}</p>
+            )}
           </section>
           {/* Below the first screen (docs/decisions/024); its map loads when the section comes near. */}
           <LocationSection listing={l} exactAllowed={isOwnerView(l)} />
@@ -261,6 +284,7 @@ export function ListingPage() {
             </div>
           </div>
           <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
+          {!isOwner && !refusal && l.status === "available" && requestDeal && <div className="contact-request">{requestDeal(l)}</div>}
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}
         </aside>
