@@ -5,14 +5,26 @@
  * - /assets/*: hashed, so cache first and kept across versions: an open page that lazy-loads a chunk of
  *   its own version still finds it after an update (no skipWaiting: a new worker waits for the tabs).
  * - /api/*: never cached, never touched.
- * - push: shows the notification; notificationclick focuses a tab on the page, or opens it.
+ * - push: shows the notification; notificationclick focuses a tab on the page, else takes an open tab
+ *   there, else opens one (openFromNotification).
  */
 const PAGES = "pages-v1";
 const ASSETS = "assets-v1";
 const SHELL = "/";
 
+/** The home page and the scripts and styles it names: the app shell opens offline even before a visit. */
+async function keepShell() {
+  const response = await fetch(new Request(SHELL, { cache: "reload" }));
+  if (!response.ok) return;
+  const html = await response.clone().text();
+  await (await caches.open(PAGES)).put(SHELL, await stamp(response));
+  const assets = [...new Set(html.match(/\/assets\/[A-Za-z0-9._-]+\.(?:js|css)/g) || [])];
+  await (await caches.open(ASSETS)).addAll(assets);
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(PAGES).then((cache) => cache.add(new Request(SHELL, { cache: "reload" })).catch(() => undefined)));
+  // A shell that cannot be kept now (offline at install) is kept by the next visit's navigation.
+  event.waitUntil(keepShell().catch(() => undefined));
 });
 
 self.addEventListener("activate", (event) => {
@@ -90,20 +102,34 @@ self.addEventListener("push", (event) => {
   event.waitUntil(self.registration.showNotification(data.title, { body: data.body, tag: data.tag, icon: "/icons/icon-192.png", badge: "/icons/maskable-192.png", data: { url: data.url } }));
 });
 
+/**
+ * Where a notification leads: a tab already on that page is focused; else an open tab of ours goes
+ * there; else a new tab opens. Answers what it did. Focus and new tabs need the click's user
+ * activation; a refused focus still leaves the tab on the page.
+ */
+async function openFromNotification(url) {
+  // Our worker wrote the address; its path is opened here, whatever origin the server was told it has.
+  const asked = new URL(url || "/", self.location.origin);
+  const target = new URL(asked.pathname + asked.search, self.location.origin);
+  const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const same = tabs.find((tab) => new URL(tab.url).pathname + new URL(tab.url).search === target.pathname + target.search);
+  if (same) {
+    await same.focus().catch(() => undefined);
+    return "focused";
+  }
+  for (const tab of tabs) {
+    // navigate() works only on a tab this worker controls; an uncontrolled one is passed over.
+    const moved = await tab.navigate(target.href).catch(() => null);
+    if (moved) {
+      await moved.focus().catch(() => undefined);
+      return "navigated";
+    }
+  }
+  await self.clients.openWindow(target.href);
+  return "opened";
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
-  event.waitUntil(
-    (async () => {
-      const tabs = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-      const same = tabs.find((tab) => new URL(tab.url).pathname + new URL(tab.url).search === target.pathname + target.search);
-      if (same) return same.focus();
-      const any = tabs.find((tab) => new URL(tab.url).origin === target.origin);
-      if (any) {
-        const focused = await any.focus();
-        return focused.navigate ? focused.navigate(target.href) : focused;
-      }
-      return self.clients.openWindow(target.href);
-    })(),
-  );
+  event.waitUntil(openFromNotification(event.notification.data && event.notification.data.url));
 });
