@@ -96,6 +96,9 @@ const port = Number(process.env.BENCH_PORT ?? process.env.PORT ?? 8794);
 const base = `http://127.0.0.1:${port}`;
 const server = spawnServer({ port, persistTo, config });
 let failed = false;
+let proxyRetries = 0;
+/** How long each send's own answer took: what of the latency is the message, not the push. */
+const answers = [];
 try {
   await waitForHealth(base);
   const send = async (i, text) => {
@@ -105,26 +108,40 @@ try {
       setTimeout(() => resolve(null), 10_000);
     });
     const started = performance.now();
-    const res = await fetch(`${base}/api/v1/messages/conversations/bench-push-${i}/send`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "cf-connecting-ip": "127.0.0.1" },
-      body: JSON.stringify({ text }),
-    });
+    const post = () =>
+      fetch(`${base}/api/v1/messages/conversations/bench-push-${i}/send`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "cf-connecting-ip": "127.0.0.1" },
+        body: JSON.stringify({ text }),
+      });
+    let res = await post();
+    // wrangler dev's proxy answers 503 "restarted mid-request" when its connection to the worker broke
+    // (decision 025; production has no such proxy): sent once more, timed from the first try.
+    if (res.status === 503 && (await res.clone().text()).includes("restarted mid-request")) {
+      proxyRetries++;
+      res = await post();
+    }
     if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
+    answers.push(performance.now() - started);
     const at = await arrived;
     waiting.delete(i);
     return at === null ? null : at - started;
   };
   const latencies = [];
   let lost = 0;
+  const errors = [];
   const pending = [];
   for (let i = 0; i < RECIPIENTS; i++) {
     pending.push(
-      send(i, `is it free? ${i}`).then((ms) => {
-        if (ms === null) lost++;
-        else latencies.push(ms);
-      }),
+      send(i, `is it free? ${i}`).then(
+        (ms) => {
+          if (ms === null) lost++;
+          else latencies.push(ms);
+        },
+        // Counted, not thrown: an unhandled rejection would end the process before the server is stopped.
+        (err) => errors.push(String(err.message ?? err).slice(0, 200)),
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, 1000 / RATE));
   }
@@ -138,8 +155,11 @@ try {
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
   console.log(`\n== Push: message sent -> push request at the push service, ${RECIPIENTS} subscribed recipients at ${RATE}/s`);
-  console.log(`p50 ${p50?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; lost ${lost}; decrypted ${opened}/${arrivals.size} (goal p99 < ${P99_GOAL_MS} ms)`);
-  failed = lost > 0 || !(p99 < P99_GOAL_MS) || opened !== arrivals.size;
+  answers.sort((a, b) => a - b);
+  console.log(`the send's own answer: p50 ${percentile(answers, 50)?.toFixed(1)} ms, p99 ${percentile(answers, 99)?.toFixed(1)} ms`);
+  console.log(`p50 ${p50?.toFixed(1)} ms, p99 ${p99?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; lost ${lost}; decrypted ${opened}/${arrivals.size} (goal p99 < ${P99_GOAL_MS} ms); sent again after the proxy's 503: ${proxyRetries}`);
+  if (errors.length) console.log(`${errors.length} sends failed, first: ${errors[0]}`);
+  failed = errors.length > 0 || lost > 0 || !(p99 < P99_GOAL_MS) || opened !== arrivals.size;
 } finally {
   server.stop();
   pushServer.close();

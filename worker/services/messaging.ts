@@ -232,12 +232,16 @@ function replayOf(stored: MessageRow, senderId: string, conversationId: string, 
 /** Runs after the answer (waitUntil) on the request's db: the work belongs to that request. */
 async function afterSend(db: Db, env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {
   try {
-    // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
-    await publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } });
-    await publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: await unreadCount(db, recipient.id) });
+    // The rooms are told and asked at once (none of these throws): the push waits for no publish.
+    const [reading, online] = await Promise.all([
+      connectionCount(env, "conversation", conversation.id, recipient.id),
+      connectionCount(env, "inbox", recipient.id),
+      // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
+      publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } }),
+      unreadCount(db, recipient.id).then((count) => publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: count })),
+    ]);
     // Someone reading this conversation sees the message: no notice at all. With the app open
     // elsewhere the badge tells them, so a push may go but no email (docs/decisions/027).
-    const [reading, online] = await Promise.all([connectionCount(env, "conversation", conversation.id, recipient.id), connectionCount(env, "inbox", recipient.id)]);
     if (reading !== null && reading > 0) return;
     await notify(
       { db, env, config },

@@ -88,7 +88,8 @@ export async function pushToUser(
           log.warn("push_rejected", { status: res.status });
         }
       } catch (err) {
-        log.warn("push_failed", { error: err instanceof Error ? err.name : "unknown" });
+        // The reason without the endpoint (a capability URL): "Network connection lost.", say.
+        log.warn("push_failed", { error: err instanceof Error ? err.name : "unknown", message: err instanceof Error ? err.message.replace(/\bhttps?:\/\/\S+/g, "<endpoint>").slice(0, 160) : "" });
       }
       return false;
     }),
