@@ -164,6 +164,20 @@ describe("a new message by push", () => {
     expect(service.received.slice(before).map((r) => r.endpoint)).toEqual([big.endpoint]);
   });
 
+  it("a connection that breaks before the answer is tried once more: the push goes, no email", async () => {
+    const [a, b, d] = await Promise.all([user(), user(), newDevice()]);
+    await subscribe(b, d);
+    service = pushService((_endpoint, attempt) => {
+      if (attempt === 1) throw new TypeError("Network connection lost.");
+      return new Response(null, { status: 201 });
+    });
+    const id = await conversation(a, b);
+    await say(a, id, "still there?");
+    expect(service.received).toHaveLength(2);
+    expect(JSON.parse(await decrypt(d, service.received[1]!.body))).toMatchObject({ url: `/messages?userId=${a.user.id}` });
+    expect(await messageEmails(b.user.email)).toHaveLength(0);
+  });
+
   it("without a subscription that takes it, email stands in at once", async () => {
     const [a, b, d] = await Promise.all([user(), user(), newDevice()]);
     await subscribe(b, d);

@@ -70,11 +70,20 @@ export async function pushToUser(
   const subscriptions = sendable(known ?? (await subscriptionsOf(db, userId)), isoNow(nowMs));
   const results = await Promise.all(
     subscriptions.map(async (sub) => {
+      // A connection that broke before an answer (a pooled one the push service had closed) is tried
+      // once more on a fresh request: at worst the device gets the same tag twice, which replaces it.
+      const send = async (p: PushPayload) => {
+        try {
+          return await fetch(await pushRequest(sub, JSON.stringify(p), keys, options, nowMs));
+        } catch {
+          return fetch(await pushRequest(sub, JSON.stringify(p), keys, options, nowMs));
+        }
+      };
       try {
-        let res = await fetch(await pushRequest(sub, JSON.stringify(payload), keys, options, nowMs));
+        let res = await send(payload);
         if (res.status === 413) {
           await res.body?.cancel();
-          res = await fetch(await pushRequest(sub, JSON.stringify(shrunk(payload)), keys, options, nowMs));
+          res = await send(shrunk(payload));
         }
         await res.body?.cancel();
         if (res.status === 404 || res.status === 410) {
