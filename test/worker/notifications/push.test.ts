@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { createDb } from "../../../worker/db/client";
+import { getConfig } from "../../../worker/env";
 import { runHousekeeping } from "../../../worker/services/housekeeping";
+import { notify } from "../../../worker/services/notify";
 import { api, authed, json, post, signUp, type Session } from "../helpers";
 import { connect, open } from "../helpers/sockets";
 import { decrypt, newDevice, pushService, type Device } from "../helpers/push-service";
@@ -176,6 +179,31 @@ describe("a new message by push", () => {
     expect(service.received).toHaveLength(2);
     expect(JSON.parse(await decrypt(d, service.received[1]!.body))).toMatchObject({ url: `/messages?userId=${a.user.id}` });
     expect(await messageEmails(b.user.email)).toHaveLength(0);
+  });
+
+  it("a deal step with the deals email off goes by push; by email still when no push is taken, or push is off too", async () => {
+    const b = await user();
+    expect((await settings(b, { deals: { email: false } })).status).toBe(200);
+    const step = (subject: string) => notify({ db: createDb(env), env, config: getConfig(env) }, { userId: b.user.id }, { kind: "deal_update", dealId: "deal-1", subject, lines: ["Maya accepted."] });
+    const mails = async () => {
+      const { data } = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(b.user.email)}`));
+      return data.map((m) => m.subject);
+    };
+
+    expect((await step("No device yet")).status).toBe("sent");
+    expect(await mails()).toContain("No device yet");
+
+    const d = await newDevice();
+    await subscribe(b, d);
+    service = pushService();
+    expect(await step("Pushed")).toEqual({ status: "sent", push: "sent" });
+    expect(JSON.parse(await decrypt(d, service.received[0]!.body))).toMatchObject({ title: "Pushed", url: "/deals/deal-1" });
+    expect(await mails()).not.toContain("Pushed");
+
+    expect((await settings(b, { deals: { push: false, email: false } })).status).toBe(200);
+    expect((await step("Both off")).status).toBe("sent");
+    expect(await mails()).toContain("Both off");
+    expect(service.received).toHaveLength(1);
   });
 
   it("without a subscription that takes it, email stands in at once", async () => {

@@ -85,7 +85,7 @@ export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
 
 /** A user's switch that turns a kind of email off (the profile's notification settings). */
-export type PreferenceColumn = "emailOnMessage" | "emailOnListingReview" | "emailOnVerificationReview" | "emailOnSavedSearch";
+export type PreferenceColumn = "emailOnMessage" | "emailOnListingReview" | "emailOnVerificationReview" | "emailOnSavedSearch" | "emailOnDeal";
 
 /** A user's push switch per kind (docs/decisions/027). */
 export const PUSH_COLUMN = {
@@ -148,6 +148,8 @@ type EventRule<K extends NotifyKind> = PushRule<K> & (
       transactional: false;
       /** Off: the user is not notified of this kind (null: no setting silences it). */
       preference: PreferenceColumn | null;
+      /** The person must hear of it: with its email off, it is still emailed when no push was taken. */
+      emailUnlessPushed?: true;
       /** Claims the right to notify now (false: throttled). Runs once, after the preference, for users only. */
       throttle?: (ctx: NotifyContext, userId: string, event: EventOf<K>) => Promise<boolean>;
       /** Like `throttle`, for the email alone (a push may still go). */
@@ -230,12 +232,14 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
   },
-  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved).
+  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved); with the
+  // deals email off they go by push, and by email still when no push was taken (docs/decisions/027).
   deal_update: {
     group: "deals",
     push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
     transactional: false,
-    preference: null,
+    preference: "emailOnDeal",
+    emailUnlessPushed: true,
     email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
   },
   deal_sign_code: { group: null, transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },

@@ -44,7 +44,7 @@ export async function notify(ctx: NotifyContext, recipient: Recipient, event: No
     const pushWanted = rule.group !== null && !!rule.push && user[PUSH_COLUMN[rule.group]];
     if (!rule.transactional) {
       emailWanted = !rule.preference || user[rule.preference];
-      if (!emailWanted && !pushWanted) return { status: "off" };
+      if (!emailWanted && !pushWanted && !rule.emailUnlessPushed) return { status: "off" };
       const throttle = rule.throttle as Throttle | undefined;
       if (throttle && !(await throttle(ctx, user.id, event))) return { status: "throttled" };
     }
@@ -60,6 +60,7 @@ export async function notify(ctx: NotifyContext, recipient: Recipient, event: No
       }
       if (event.kind === "new_message" && push !== "none") emailWanted = false;
     }
+    if (!rule.transactional && rule.emailUnlessPushed && (push === undefined || push === "none")) emailWanted = true;
     if (event.kind === "new_message" && event.recipientOnline) emailWanted = false;
     if (!rule.transactional && emailWanted) {
       const emailThrottle = rule.emailThrottle as Throttle | undefined;
