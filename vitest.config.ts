@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { generateVapidKeys } from "./scripts/lib/vapid.mjs";
 
 const alias = {
   "@contract": fileURLToPath(new URL("./worker/contract", import.meta.url)),
@@ -36,6 +37,8 @@ function workerDependencyImports(): string[] {
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+  // Fresh for every run: the tests subscribe with it and never depend on its value.
+  const vapid = generateVapidKeys();
   return {
     test: {
       // Request logs are structured JSON: shown only for failing tests.
@@ -62,6 +65,8 @@ export default defineConfig(async () => {
                   ALLOWED_ORIGINS: "https://app.campusnest.test",
                   PUBLIC_BASE_URL: "http://localhost",
                   TEST_MIGRATIONS: migrations,
+                  VAPID_PUBLIC_KEY: vapid.publicKey,
+                  VAPID_PRIVATE_KEY: vapid.privateKey,
                 },
               },
             }),

@@ -64,11 +64,11 @@ export abstract class Room extends Server<Env> {
   }
 
   /**
-   * How many sockets are open here (0: the user is not online). Counts the hibernated sockets
+   * How many sockets are open here, or one user's (0: not online). Counts the hibernated sockets
    * without waking them, unlike getConnections().
    */
-  async connectionCount(): Promise<number> {
-    return this.ctx.getWebSockets().filter((ws) => ws.readyState === OPEN).length;
+  async connectionCount(userId?: string): Promise<number> {
+    return this.ctx.getWebSockets(userId ? userTag(userId) : undefined).filter((ws) => ws.readyState === OPEN).length;
   }
 
   /** Closes every socket of this room, or only those of one user; returns how many. */

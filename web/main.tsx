@@ -15,6 +15,12 @@ import "./styles.css";
 // less than a chunk of its own loaded when idle (docs/decisions/023), and no early line is missed.
 installConsoleCapture();
 
+// Installable and offline (docs/decisions/027): the service worker registers after the page loaded,
+// so it never competes with the first screen. Built app only (Vite's dev server serves modules).
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  window.addEventListener("load", () => void navigator.serviceWorker.register("/sw.js").catch(() => undefined));
+}
+
 /** The query cache a server-rendered page was made from (web/app/ssr.tsx), or null for a client-rendered one. */
 function serverState(): DehydratedState | null {
   const block = document.getElementById(SSR_DATA_ID);

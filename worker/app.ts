@@ -30,6 +30,7 @@ import { listingsRoutes } from "./routes/listings";
 import { availabilityRoutes } from "./routes/availability";
 import { favoritesRoutes } from "./routes/favorites";
 import { savedSearchesRoutes } from "./routes/saved-searches";
+import { pushRoutes } from "./routes/push";
 import { messagesRoutes } from "./routes/messages";
 import { uploadRoutes } from "./routes/upload";
 import { geoRoutes } from "./routes/geo";
@@ -110,6 +111,7 @@ export function createApp() {
   app.route("/api/v1/availability", availabilityRoutes);
   app.route("/api/v1/favorites", favoritesRoutes);
   app.route("/api/v1/saved-searches", savedSearchesRoutes);
+  app.route("/api/v1/push", pushRoutes);
   app.route("/api/v1/messages", messagesRoutes);
   app.route("/api/v1/upload", uploadRoutes);
   app.route("/api/v1/geo", geoRoutes);

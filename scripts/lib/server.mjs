@@ -4,9 +4,10 @@
  * Everything runs offline: no Cloudflare account, no Request.cf fetch, no telemetry.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { generateVapidKeys } from "./vapid.mjs";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -24,6 +25,14 @@ export function ensureDevVars() {
   if (!existsSync(target)) {
     copyFileSync(join(ROOT, ".dev.vars.example"), target);
     console.log("Created .dev.vars from .dev.vars.example (development defaults).");
+  }
+  // Web push needs a key pair of this checkout's own (docs/decisions/027): made once, never committed.
+  const vars = readFileSync(target, "utf8");
+  if (!/^VAPID_PRIVATE_KEY=\S/m.test(vars)) {
+    const keys = generateVapidKeys();
+    const kept = vars.replace(/^VAPID_(PUBLIC|PRIVATE)_KEY=.*\n?/gm, "");
+    writeFileSync(target, `${kept.endsWith("\n") ? kept : `${kept}\n`}VAPID_PUBLIC_KEY=${keys.publicKey}\nVAPID_PRIVATE_KEY=${keys.privateKey}\n`);
+    console.log("Added a development VAPID key pair to .dev.vars.");
   }
 }
 

@@ -27,7 +27,17 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
     id_verification_status: "unverified",
     preferred_university_id: null,
     preferred_term: null,
-    notification_settings: { email_on_message: true, email_on_listing_review: true, email_on_verification_review: true, email_on_saved_search: true },
+    notification_settings: {
+      email_on_message: true,
+      email_on_listing_review: true,
+      email_on_verification_review: true,
+      email_on_saved_search: true,
+      messages: { push: true, email: true },
+      deals: { push: true, email: true },
+      saved_searches: { push: true, email: true },
+      reviews: { push: true, email: true },
+      quiet_hours: null,
+    },
     ...overrides,
   };
 }

@@ -107,6 +107,8 @@ export const authStore = {
         keepalive: true,
       }).catch(() => {});
     }
+    // The service worker forgets the pages this browser kept (docs/decisions/027): a shared computer keeps nothing.
+    if (typeof navigator !== "undefined") navigator.serviceWorker?.controller?.postMessage({ type: "clear-pages" });
     if (hadSession) emit();
   },
   /** When the access token expires (ms, this device's clock), or null when unknown. */

@@ -1,13 +1,31 @@
 import { visibleText } from "./zod";
 import { LIMITS, type IdVerificationStatus, type ResponseTime } from "./constants";
 
-export interface NotificationSettings {
+/** One kind's channels (docs/decisions/027). */
+export interface ChannelSettings {
+  push: boolean;
+  email: boolean;
+}
+
+/** "HH:MM" to "HH:MM" in an IANA time zone; pushes wait and one summary follows. */
+export interface QuietHours {
+  start: string;
+  end: string;
+  time_zone: string;
+}
+
+export const NOTIFICATION_KINDS = ["messages", "deals", "saved_searches", "reviews"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export type NotificationSettings = { [K in NotificationKind]: ChannelSettings } & {
+  quiet_hours: QuietHours | null;
+  /** The older booleans: each is the `email` of its kind (both review flags are `reviews.email`). */
   email_on_message: boolean;
   email_on_listing_review: boolean;
   email_on_verification_review: boolean;
   /** Saved-search alerts (docs/decisions/020). */
   email_on_saved_search: boolean;
-}
+};
 
 /** A user as its owner (and admins) see it. Never a password hash. */
 export interface PrivateUser {

@@ -64,6 +64,14 @@ export const users = sqliteTable(
       .default(true),
     /** Saved-search alerts (docs/decisions/020): off stops every alert email whatever each search says. */
     emailOnSavedSearch: integer("email_on_saved_search", { mode: "boolean" }).notNull().default(true),
+    /** Per-kind push switches (docs/decisions/027); the email_on_* columns are each kind's `email`. */
+    pushOnMessage: integer("push_on_message", { mode: "boolean" }).notNull().default(true),
+    pushOnDeal: integer("push_on_deal", { mode: "boolean" }).notNull().default(true),
+    emailOnDeal: integer("email_on_deal", { mode: "boolean" }).notNull().default(true),
+    pushOnSavedSearch: integer("push_on_saved_search", { mode: "boolean" }).notNull().default(true),
+    pushOnReview: integer("push_on_review", { mode: "boolean" }).notNull().default(true),
+    /** JSON `{start, end, time_zone}` ("HH:MM", IANA name) or null: pushes wait and one summary follows. */
+    quietHours: text("quiet_hours"),
     /** Set by staff acting on a report: the account cannot sign in and its listings leave browse. */
     suspendedAt: text("suspended_at"),
     /**
@@ -449,6 +457,49 @@ export const documentUploads = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("document_uploads_created_idx").on(t.createdAt)],
+);
+
+/** A browser's Web Push subscription (docs/decisions/027); at most PUSH.maxSubscriptions per user. */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    /** The push service answered 429: nothing is sent before this time (its Retry-After). */
+    notBefore: text("not_before"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_unique").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * What a push stands for, one row per user and topic (a conversation, a search, a listing): while a
+ * row is there no second push goes for that topic (cleared when read). `held` rows wait out quiet
+ * hours for the summary; `emailDueAt` is when the email fallback goes if the topic is still unread.
+ */
+export const pushNotices = sqliteTable(
+  "push_notices",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    topic: text("topic").notNull(),
+    kind: text("kind").notNull(),
+    /** The PushPayload shown (JSON). */
+    payload: text("payload").notNull(),
+    /** The NotifyEvent (JSON), for the fallback email. */
+    event: text("event").notNull(),
+    held: integer("held", { mode: "boolean" }).notNull().default(false),
+    sentAt: text("sent_at"),
+    emailDueAt: text("email_due_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.topic] }), index("push_notices_held_idx").on(t.held, t.userId), index("push_notices_email_due_idx").on(t.emailDueAt)],
 );
 
 export const conversations = sqliteTable(

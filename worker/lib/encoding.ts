@@ -27,7 +27,15 @@ export function timingSafeEqualText(a: string, b: string): boolean {
   return diff === 0;
 }
 
+/** base64url with or without padding (push keys, VAPID keys); throws on anything else. */
+export function base64UrlToBytes(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(text)) throw new Error("not base64url");
+  const plain = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
+  return base64ToBytes(plain + "=".repeat((4 - (plain.length % 4)) % 4));
+}
+
 export async function sha256HexOfBytes(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  // A copy on a plain ArrayBuffer: the DOM typings (the Node tools check this file too) refuse a shared one.
+  const digest = await crypto.subtle.digest("SHA-256", new Uint8Array(bytes));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

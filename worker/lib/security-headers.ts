@@ -24,6 +24,9 @@ export function contentSecurityPolicy(viteDevServer = false): string {
     "font-src 'self'",
     "connect-src 'self' https://accounts.google.com/gsi/",
     "frame-src https://accounts.google.com/gsi/",
+    // The service worker and the web app manifest (docs/decisions/027), same origin only.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

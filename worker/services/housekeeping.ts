@@ -21,6 +21,7 @@ import { sendSavedSearchAlerts } from "./saved-searches";
 import { backfillPublicAddresses } from "./listings";
 import { expireDueDeals } from "./deals";
 import type { Defer } from "./messaging";
+import { runPushFollowUps } from "./push/follow-ups";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -65,6 +66,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   });
   // Deals (docs/decisions/026): unanswered requests after 72 h, unpaid deals at move-in.
   await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
+  // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
+  const push = await runPushFollowUps(db, env, getConfig(env), now);
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
@@ -75,7 +78,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     savedSearchAlerts,
     publicAddresses,
   };
-  log.info("housekeeping", { ...result });
+  log.info("housekeeping", { ...result, pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
   return result;
 }
 

@@ -37,6 +37,7 @@ import { IDEMPOTENCY_WINDOW_MS } from "../lib/idempotency";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { notify } from "./notify";
+import { clearNotice } from "../db/queries/push";
 import { scanForStorage } from "./scam-shield";
 import { signSocketTicket } from "./tokens";
 
@@ -72,9 +73,9 @@ export async function publishTo(env: Env, kind: RoomKind, name: string, event: S
 }
 
 /** Open sockets of a room, or null when the room could not be asked (logged). */
-async function connectionCount(env: Env, kind: RoomKind, name: string): Promise<number | null> {
+async function connectionCount(env: Env, kind: RoomKind, name: string, userId?: string): Promise<number | null> {
   try {
-    return await (await roomOf(env, kind, name)).connectionCount();
+    return await (await roomOf(env, kind, name)).connectionCount(userId);
   } catch (err) {
     log.warn("realtime_count_failed", { room: kind, error: err instanceof Error ? err.name : "unknown" });
     return null;
@@ -231,13 +232,22 @@ function replayOf(stored: MessageRow, senderId: string, conversationId: string, 
 /** Runs after the answer (waitUntil) on the request's db: the work belongs to that request. */
 async function afterSend(db: Db, env: Env, config: Config, conversation: ConversationRow, sender: UserRow, recipient: UserRow, message: Message, recipientView: Message) {
   try {
-    // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
-    await publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } });
-    await publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: await unreadCount(db, recipient.id) });
-    // Someone with the app open sees the message; only the unreachable (or unknown) are notified.
-    const online = await connectionCount(env, "inbox", recipient.id);
-    if (online !== null && online > 0) return;
-    await notify({ db, env, config }, { user: recipient }, { kind: "new_message", conversation, senderId: sender.id, senderFirstName: sender.firstName });
+    // The rooms are told and asked at once (none of these throws): the push waits for no publish.
+    const [reading, online] = await Promise.all([
+      connectionCount(env, "conversation", conversation.id, recipient.id),
+      connectionCount(env, "inbox", recipient.id),
+      // The sender's sockets get the sender's view (no safety notice), everyone else the recipient's.
+      publishTo(env, "conversation", conversation.id, { type: "message", message: recipientView }, { [sender.id]: { type: "message", message } }),
+      unreadCount(db, recipient.id).then((count) => publishTo(env, "inbox", recipient.id, { type: "unread", unread_count: count })),
+    ]);
+    // Someone reading this conversation sees the message: no notice at all. With the app open
+    // elsewhere the badge tells them, so a push may go but no email (docs/decisions/027).
+    if (reading !== null && reading > 0) return;
+    await notify(
+      { db, env, config },
+      { user: recipient },
+      { kind: "new_message", conversation, senderId: sender.id, senderFirstName: sender.firstName, recipientOnline: online !== null && online > 0 },
+    );
   } catch (err) {
     log.warn("message_followup_failed", { error: err instanceof Error ? err.name : "unknown" });
   }
@@ -247,6 +257,8 @@ async function afterSend(db: Db, env: Env, config: Config, conversation: Convers
 export async function markRead(db: Db, env: Env, defer: Defer, reader: UserRow, conversationId: string): Promise<void> {
   const conversation = await requireConversation(db, reader.id, conversationId);
   const changed = await markConversationRead(db, conversation.id, reader.id);
+  // Read: the next message here may push again (one push per conversation until read).
+  await clearNotice(db, reader.id, `conversation:${conversation.id}`);
   if (!changed) return;
   defer(
     (async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authStore } from "../../../web/lib/auth-store";
 import { restoreSession } from "../../../web/lib/session";
 import { callsOf, fakeApi, makeUser, notFound } from "../render";
@@ -52,5 +52,21 @@ describe("restoring a session at startup", () => {
     });
     await restoreSession(0);
     expect(authStore.get()?.user.first_name).toBe("Cached");
+  });
+});
+
+describe("signing out", () => {
+  it("tells the service worker to forget the pages it kept", () => {
+    stored();
+    const postMessage = vi.fn();
+    Object.defineProperty(navigator, "serviceWorker", { configurable: true, value: { controller: { postMessage } } });
+    const calls = fakeApi({ "POST /api/v1/auth/logout": new Response(null, { status: 204 }) });
+    try {
+      authStore.signOut();
+    } finally {
+      Reflect.deleteProperty(navigator, "serviceWorker");
+    }
+    expect(postMessage).toHaveBeenCalledWith({ type: "clear-pages" });
+    expect(callsOf(calls, "POST /api/v1/auth/logout")).toHaveLength(1);
   });
 });

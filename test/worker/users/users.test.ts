@@ -93,7 +93,18 @@ describe("profile", () => {
     expect((await patch(s.access_token, "/api/v1/users/preferences", { preferred_term: "winter" })).status).toBe(422);
     const toggles = await patch(s.access_token, "/api/v1/users/notifications", { email_on_message: false });
     expect(await json(toggles)).toEqual({
-      data: { email_on_message: false, email_on_listing_review: true, email_on_verification_review: true, email_on_saved_search: true },
+      data: {
+        email_on_message: false,
+        email_on_listing_review: true,
+        email_on_verification_review: true,
+        email_on_saved_search: true,
+        // The older boolean is the `email` of its kind (docs/decisions/027).
+        messages: { push: true, email: false },
+        deals: { push: true, email: true },
+        saved_searches: { push: true, email: true },
+        reviews: { push: true, email: true },
+        quiet_hours: null,
+      },
     });
     const stats = await json(await api("/api/v1/users/stats", authed(s.access_token)));
     expect(stats).toEqual({ data: { listings: 0, favorites: 0, conversations: 0, unread_messages: 0 } });

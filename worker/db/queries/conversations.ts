@@ -466,3 +466,14 @@ export async function firstReplyDelays(db: Db, userId: string, sinceIso: string,
     .all<{ first_at: string; reply_at: string | null }>();
   return results.filter((r) => r.reply_at).map((r) => Date.parse(r.reply_at!) - Date.parse(r.first_at));
 }
+
+/** Whether the user still has unread messages in this conversation (the push's email fallback asks). */
+export async function hasUnreadIn(db: Db, conversationId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.senderId, userId), isNull(messages.readAt)))
+    .limit(1)
+    .get();
+  return !!row;
+}

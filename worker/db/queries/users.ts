@@ -2,7 +2,7 @@ import { count, desc, eq, or, sql } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
-import type { PrivateUser, PublicUser } from "../../contract/users";
+import type { PrivateUser, PublicUser, QuietHours } from "../../contract/users";
 import { isoNow } from "../../lib/time";
 import { imageUrl } from "../../lib/image-url";
 import type { Db } from "../client";
@@ -70,6 +70,12 @@ export function toPrivateUser(u: UserWithUniversity): PrivateUser {
     preferred_university_id: u.preferredUniversityId,
     preferred_term: u.preferredTerm,
     notification_settings: {
+      messages: { push: u.pushOnMessage, email: u.emailOnMessage },
+      deals: { push: u.pushOnDeal, email: u.emailOnDeal },
+      saved_searches: { push: u.pushOnSavedSearch, email: u.emailOnSavedSearch },
+      // Either review email on: reviews are emailed (each flag is one of them).
+      reviews: { push: u.pushOnReview, email: u.emailOnListingReview || u.emailOnVerificationReview },
+      quiet_hours: u.quietHours ? (JSON.parse(u.quietHours) as QuietHours) : null,
       email_on_message: u.emailOnMessage,
       email_on_listing_review: u.emailOnListingReview,
       email_on_verification_review: u.emailOnVerificationReview,

@@ -68,11 +68,21 @@ export const usersRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, notificationsSchema);
     const db = c.var.db;
+    // The older booleans are the `email` of their kind; the per-kind form wins when both are sent.
     await updateUser(db, user.id, {
       ...(body.email_on_message !== undefined && { emailOnMessage: body.email_on_message }),
       ...(body.email_on_listing_review !== undefined && { emailOnListingReview: body.email_on_listing_review }),
       ...(body.email_on_verification_review !== undefined && { emailOnVerificationReview: body.email_on_verification_review }),
       ...(body.email_on_saved_search !== undefined && { emailOnSavedSearch: body.email_on_saved_search }),
+      ...(body.messages?.push !== undefined && { pushOnMessage: body.messages.push }),
+      ...(body.messages?.email !== undefined && { emailOnMessage: body.messages.email }),
+      ...(body.deals?.push !== undefined && { pushOnDeal: body.deals.push }),
+      ...(body.deals?.email !== undefined && { emailOnDeal: body.deals.email }),
+      ...(body.saved_searches?.push !== undefined && { pushOnSavedSearch: body.saved_searches.push }),
+      ...(body.saved_searches?.email !== undefined && { emailOnSavedSearch: body.saved_searches.email }),
+      ...(body.reviews?.push !== undefined && { pushOnReview: body.reviews.push }),
+      ...(body.reviews?.email !== undefined && { emailOnListingReview: body.reviews.email, emailOnVerificationReview: body.reviews.email }),
+      ...(body.quiet_hours !== undefined && { quietHours: body.quiet_hours === null ? null : JSON.stringify(body.quiet_hours) }),
     });
     return c.json<NotificationSettingsResponse>({ data: toPrivateUser((await findUserById(db, user.id))!).notification_settings });
   })

@@ -7,6 +7,7 @@
 import type { Config } from "../../env";
 import type { Db } from "../../db/client";
 import type { UserRow } from "../../db/queries/users";
+import type { NotificationKind } from "../../contract/users";
 import type { ConversationRow } from "../../db/queries/conversations";
 import { claimMessageEmail } from "../../db/queries/conversations";
 import { claimAlert } from "../../db/queries/saved-searches";
@@ -38,7 +39,14 @@ export type NotifyEvent =
   | { kind: "sign_in_code"; code: string }
   | { kind: "listing_review"; title: string; approved: boolean; reason: string | null }
   | { kind: "verification_review"; approved: boolean; reason: string | null }
-  | { kind: "new_message"; conversation: Pick<ConversationRow, "id" | "userA" | "userB">; senderId: string; senderFirstName: string }
+  | {
+      kind: "new_message";
+      conversation: Pick<ConversationRow, "id" | "userA" | "userB">;
+      senderId: string;
+      senderFirstName: string;
+      /** The recipient has the app open elsewhere (an inbox socket): the badge tells them, so no email now. */
+      recipientOnline?: boolean;
+    }
   | { kind: "still_available"; title: string; availableUrl: string; takenUrl: string }
   | {
       kind: "saved_search_alert";
@@ -77,13 +85,35 @@ export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
 
 /** A user's switch that turns a kind of email off (the profile's notification settings). */
-export type PreferenceColumn = "emailOnMessage" | "emailOnListingReview" | "emailOnVerificationReview" | "emailOnSavedSearch";
+export type PreferenceColumn = "emailOnMessage" | "emailOnListingReview" | "emailOnVerificationReview" | "emailOnSavedSearch" | "emailOnDeal";
+
+/** A user's push switch per kind (docs/decisions/027). */
+export const PUSH_COLUMN = {
+  messages: "pushOnMessage",
+  deals: "pushOnDeal",
+  saved_searches: "pushOnSavedSearch",
+  reviews: "pushOnReview",
+} as const satisfies Record<NotificationKind, keyof UserRow>;
+
+/** What notify reads of a user: the address, the name, and every switch. */
+export type NotifyUser = Pick<UserRow, "id" | "email" | "firstName" | "quietHours" | PreferenceColumn | (typeof PUSH_COLUMN)[NotificationKind]>;
 
 /** Who a channel delivers to: an address and the name a greeting uses. */
 export interface Addressee {
   email: string;
   firstName: string;
-  user?: Pick<UserRow, "id">;
+  user?: NotifyUser;
+}
+
+/** A push: what the device shows and the page it opens; `topic` collapses a burst to one. */
+export interface PushNotice {
+  title: string;
+  body: string;
+  /** A path or an absolute address of the app. */
+  url: string;
+  /** One push per topic until it is read (a conversation); none: every event pushes. */
+  topic?: string;
+  urgency: "normal" | "high";
 }
 
 export interface NotifyContext {
@@ -98,7 +128,18 @@ export interface Channel {
   deliver(ctx: NotifyContext, to: Addressee, event: NotifyEvent): Promise<void>;
 }
 
-type EventRule<K extends NotifyKind> = (
+/** The kinds that carry a one-time code: the code proves the address it goes to, so it is never pushed. */
+export type CodeKind = Extract<NotifyEvent, { code: string }>["kind"];
+
+/**
+ * Every kind names its settings group (the push kind whose switch applies, docs/decisions/027) and
+ * renders its push; a kind added without them fails tsc. Codes alone have neither.
+ */
+type PushRule<K extends NotifyKind> = K extends CodeKind
+  ? { group: null; push?: never }
+  : { group: NotificationKind; push: (event: EventOf<K>, config: Config) => PushNotice };
+
+type EventRule<K extends NotifyKind> = PushRule<K> & (
   | {
       /** Codes, receipts, billing and signed links: always sent, never throttled, never silenced by settings. */
       transactional: true;
@@ -107,8 +148,12 @@ type EventRule<K extends NotifyKind> = (
       transactional: false;
       /** Off: the user is not notified of this kind (null: no setting silences it). */
       preference: PreferenceColumn | null;
+      /** The person must hear of it: with its email off, it is still emailed when no push was taken. */
+      emailUnlessPushed?: true;
       /** Claims the right to notify now (false: throttled). Runs once, after the preference, for users only. */
       throttle?: (ctx: NotifyContext, userId: string, event: EventOf<K>) => Promise<boolean>;
+      /** Like `throttle`, for the email alone (a push may still go). */
+      emailThrottle?: (ctx: NotifyContext, userId: string, event: EventOf<K>) => Promise<boolean>;
     }
 ) & {
   email: (to: Addressee, event: EventOf<K>, config: Config) => EmailMessage;
@@ -118,29 +163,46 @@ const dealUrl = (config: Config, dealId: string) => `${config.publicBaseUrl}/dea
 const billingUrl = (config: Config, listingId: string) => `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
 
 export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
-  verification_code: { transactional: true, email: (to, e) => verificationCodeEmail(to.email, to.firstName, e.code) },
-  password_reset_code: { transactional: true, email: (to, e) => passwordResetEmail(to.email, to.firstName, e.code) },
-  sign_in_code: { transactional: true, email: (to, e) => signInCodeEmail(to.email, e.code) },
+  verification_code: { group: null, transactional: true, email: (to, e) => verificationCodeEmail(to.email, to.firstName, e.code) },
+  password_reset_code: { group: null, transactional: true, email: (to, e) => passwordResetEmail(to.email, to.firstName, e.code) },
+  sign_in_code: { group: null, transactional: true, email: (to, e) => signInCodeEmail(to.email, e.code) },
   listing_review: {
+    group: "reviews",
+    push: (e) => ({ title: e.approved ? "Your listing is live" : "Your listing needs changes", body: e.title, url: "/my-listings", urgency: "normal" }),
     transactional: false,
     preference: "emailOnListingReview",
     email: (to, e) => listingReviewEmail(to.email, to.firstName, e.title, e.approved, e.reason),
   },
   verification_review: {
+    group: "reviews",
+    push: (e) => ({ title: e.approved ? "You're verified" : "Your verification needs another look", body: e.reason ?? "Open your profile for details.", url: "/profile", urgency: "normal" }),
     transactional: false,
     preference: "emailOnVerificationReview",
     email: (to, e) => verificationReviewEmail(to.email, to.firstName, e.approved, e.reason),
   },
   new_message: {
+    group: "messages",
+    push: (e) => ({
+      title: `${e.senderFirstName} sent you a message`,
+      body: "Open CampusNest to read and reply.",
+      url: `/messages?userId=${encodeURIComponent(e.senderId)}`,
+      topic: `conversation:${e.conversation.id}`,
+      urgency: "high",
+    }),
     transactional: false,
     preference: "emailOnMessage",
-    // At most one email per conversation and recipient every MESSAGE_EMAIL_GAP_MS.
-    throttle: ({ db }, userId, e) => claimMessageEmail(db, e.conversation, userId, MESSAGE_EMAIL_GAP_MS),
+    // At most one email per conversation and recipient every MESSAGE_EMAIL_GAP_MS; pushes have their own rule (one per conversation until read).
+    emailThrottle: ({ db }, userId, e) => claimMessageEmail(db, e.conversation, userId, MESSAGE_EMAIL_GAP_MS),
     email: (to, e, config) => newMessageEmail(to.email, to.firstName, e.senderFirstName, `${config.publicBaseUrl}/messages?userId=${encodeURIComponent(e.senderId)}`),
   },
   // The owner's only way to keep a listing from pausing without signing in: no setting silences it.
-  still_available: { transactional: false, preference: null, email: (to, e) => stillAvailableEmail(to.email, to.firstName, e.title, e.availableUrl, e.takenUrl) },
+  still_available: {
+    group: "saved_searches",
+    push: (e) => ({ title: "Is your place still available?", body: e.title, url: e.availableUrl, urgency: "normal" }),
+    transactional: false, preference: null, email: (to, e) => stillAvailableEmail(to.email, to.firstName, e.title, e.availableUrl, e.takenUrl) },
   saved_search_alert: {
+    group: "saved_searches",
+    push: (e) => ({ title: `New places for "${e.searchName}"`, body: `${e.total} new ${e.total === 1 ? "listing" : "listings"}`, url: e.searchUrl, topic: `search:${e.searchId}`, urgency: "normal" }),
     transactional: false,
     preference: "emailOnSavedSearch",
     // At most one alert per search a day (SAVED_SEARCH.alertEveryMs; decision 020).
@@ -148,24 +210,49 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     email: (to, e) => savedSearchAlertEmail(to.email, to.firstName, e.searchName, e.listings, e.total, e.searchUrl, e.unsubscribeUrl),
   },
   promotion_payment_failed: {
+    group: "deals",
+    push: (e, config) => ({ title: "A promotion payment failed", body: e.title, url: billingUrl(config, e.listingId), urgency: "normal" }),
     transactional: true,
     email: (to, e, config) => promotionPaymentFailedEmail(to.email, to.firstName, e.title, billingUrl(config, e.listingId)),
   },
   promotion_duplicate_refunded: {
+    group: "deals",
+    push: (e, config) => ({ title: "A duplicate payment was refunded", body: e.title, url: billingUrl(config, e.listingId), urgency: "normal" }),
     transactional: true,
     email: (to, e, config) => promotionDuplicateRefundedEmail(to.email, to.firstName, e.title, billingUrl(config, e.listingId)),
   },
-  promotion_receipt: { transactional: true, email: (to, e, config) => promotionReceiptEmail(to.email, to.firstName, e, billingUrl(config, e.listingId)) },
+  promotion_receipt: {
+    group: "deals",
+    push: (e, config) => ({ title: "Payment received", body: e.title, url: billingUrl(config, e.listingId), urgency: "normal" }),
+    transactional: true, email: (to, e, config) => promotionReceiptEmail(to.email, to.firstName, e, billingUrl(config, e.listingId)) },
   promotion_stopped: {
+    group: "deals",
+    push: (e, config) => ({ title: "A promotion stopped", body: e.title, url: e.reason === "account_deleted" ? "/" : billingUrl(config, e.listingId), urgency: "normal" }),
     transactional: true,
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
   },
-  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved).
-  deal_update: { transactional: false, preference: null, email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)) },
-  deal_sign_code: { transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
-  deal_signed: { transactional: true, email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)) },
+  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved); with the
+  // deals email off they go by push, and by email still when no push was taken (docs/decisions/027).
+  deal_update: {
+    group: "deals",
+    push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
+    transactional: false,
+    preference: "emailOnDeal",
+    emailUnlessPushed: true,
+    email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
+  },
+  deal_sign_code: { group: null, transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
+  deal_signed: {
+    group: "deals",
+    push: (e) => ({ title: "The agreement is signed", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "normal" }),
+    transactional: true,
+    email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)),
+  },
+  // Goes to the landlord's address (no account, so no device to push to); the kind is still a deal's.
   landlord_consent_request: {
+    group: "deals",
+    push: (e) => ({ title: "Consent to a sublease requested", body: e.address, url: e.url, urgency: "normal" }),
     transactional: true,
     email: (to, e) => landlordConsentEmail(to.email, e.landlordName, e.tenantName, e.subtenantName, e.address, e.term, e.url),
   },

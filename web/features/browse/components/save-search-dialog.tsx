@@ -8,6 +8,7 @@ import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { defaultSearchName, useCreateSavedSearch } from "../../../lib/saved-searches-api";
 import { useUniversities } from "../../../lib/universities";
+import { offerPush } from "../../../lib/push/ask";
 
 const FREQUENCY_TEXT: Record<AlertFrequency, { label: string; hint: string }> = {
   // Not "Instant": at most one email a day (docs/decisions/020); later matches that day come the next.
@@ -40,6 +41,8 @@ export function SaveSearchDialog({ open, query, onClose }: { open: boolean; quer
       {
         onSuccess: () => {
           onClose();
+          // A match is worth knowing at once: offer push once (docs/decisions/027).
+          offerPush("search_saved");
           toast.show("Search saved", {
             kind: "success",
             durationMs: 5000,

@@ -16,6 +16,7 @@ import type {
 } from "@contract/deals";
 import { apiBlob, apiRequest, ApiError } from "../../../lib/api-client";
 import { dealKeys, dealPath } from "../../../lib/deals-api";
+import { offerPush } from "../../../lib/push/ask";
 
 /** A fresh Idempotency-Key for one intended request (the same key for a repeat of the same stay). */
 export const newRequestKey = () => `deal-${crypto.randomUUID()}`;
@@ -44,7 +45,11 @@ export function useRequestDeal(onSent?: (deal: Deal) => void) {
   return useDealWrite(
     ({ input, key }: { input: CreateDealInput; key: string }) =>
       apiRequest<DealResponse>("deals", { method: "POST", body: input, headers: { "Idempotency-Key": key } }).then((r) => r.data),
-    onSent,
+    (deal) => {
+      onSent?.(deal);
+      // A deal requested is a moment push is worth offering (docs/decisions/027); once, never on load.
+      offerPush("deal_requested");
+    },
   );
 }
 

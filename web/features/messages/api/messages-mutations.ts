@@ -12,6 +12,7 @@ import { newClientKey, readUnsent, writeUnsent, type UnsentMessage } from "../li
 import type { SafetyKind } from "@contract/safety";
 import { noticeKindOf } from "../lib/thread";
 import { createConversation, getConversationWith, markConversationRead, messageKeys, quietSafetyNotice, sendMessage, unquietSafetyNotice } from "./messages-api";
+import { offerPush } from "../../../lib/push/ask";
 
 /** A message on its way (shown at once) or one that failed (shown with Retry). */
 export interface PendingMessage extends UnsentMessage {
@@ -53,6 +54,8 @@ export function useSendMessage(conversationId: string, me: string, thread: reado
       );
     },
     onSuccess: (message: Message, { key }) => {
+      // The moment a reply matters: offer push once (docs/decisions/027).
+      offerPush("message_sent");
       queryClient.setQueryData<ThreadData>(messageKeys.thread(conversationId), (d) => upsertThreadMessage(d, message));
       setPending((list) => list.filter((p) => p.key !== key));
       // The answer carries the message: the list is updated in place, refetched only to show a

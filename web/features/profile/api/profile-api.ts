@@ -3,8 +3,8 @@
  * each write that changes the user puts the server's answer there.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { AvatarResponse, NotificationSettings, NotificationSettingsResponse, PrivateUser, ProfileResponse } from "@contract/users";
-import type { ProfileUpdate } from "@contract/profile";
+import type { AvatarResponse, NotificationSettingsResponse, PrivateUser, ProfileResponse } from "@contract/users";
+import type { NotificationsUpdate, ProfileUpdate } from "@contract/profile";
 import { apiRequest } from "../../../lib/api-client";
 import { readAsDataUrl, uploadJson } from "../../../lib/upload";
 import { authStore } from "../../../lib/auth-store";
@@ -12,7 +12,7 @@ import { authStore } from "../../../lib/auth-store";
 export const updateProfile = (input: ProfileUpdate) =>
   apiRequest<ProfileResponse>("users/profile", { method: "PATCH", body: input }).then((r) => r.data);
 
-export const updateNotifications = (input: Partial<NotificationSettings>) =>
+export const updateNotifications = (input: NotificationsUpdate) =>
   apiRequest<NotificationSettingsResponse>("users/notifications", { method: "PATCH", body: input }).then((r) => r.data);
 
 export const deleteAccount = () => apiRequest<void>("users/profile", { method: "DELETE" });

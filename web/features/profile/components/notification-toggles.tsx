@@ -4,7 +4,10 @@ import { useSession } from "../../../lib/session";
 import { useUpdateNotifications } from "../api/profile-api";
 import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
 
-const TOGGLES: { key: keyof NotificationSettings; label: string }[] = [
+/** The older email switches: each is the `email` of its kind (docs/decisions/027). */
+type EmailKey = keyof NotificationSettings & `email_on_${string}`;
+
+const TOGGLES: { key: EmailKey; label: string }[] = [
   { key: "email_on_message", label: "Email me when I get a new message" },
   { key: "email_on_listing_review", label: "Email me when my listing is approved or rejected" },
   { key: "email_on_verification_review", label: "Email me when my identity review is done" },
@@ -17,9 +20,9 @@ export function NotificationToggles() {
   const expireOn401 = useSessionExpiry();
   const update = useUpdateNotifications();
   const user = session!.user;
-  const saving = (key: keyof NotificationSettings) => update.isPending && !!update.variables && key in update.variables;
+  const saving = (key: EmailKey) => update.isPending && !!update.variables && key in update.variables;
 
-  function toggle(key: keyof NotificationSettings, value: boolean) {
+  function toggle(key: EmailKey, value: boolean) {
     update.mutate({ [key]: value }, {
         onError: (err) => {
           expireOn401(err);

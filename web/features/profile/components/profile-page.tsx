@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { looksIdVerified } from "@contract/policies";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -12,6 +12,9 @@ import { MyDeals } from "./my-deals";
 import { NotificationToggles } from "./notification-toggles";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
+
+// Lazy: the push client code loads with this section, never with the home page (docs/decisions/027).
+const PushSettings = lazy(() => import("./push-settings"));
 
 /** The badge's words; "approved" reads as Verified (docs/product-rules.md "States"). */
 const ID_STATUS_TEXT: Record<string, string> = {
@@ -53,6 +56,12 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
           <section className="panel stack-sm" aria-labelledby="notifications-heading">
             <h2 id="notifications-heading">Email notifications</h2>
             <NotificationToggles />
+          </section>
+          <section className="panel stack-sm" aria-labelledby="push-heading">
+            <h2 id="push-heading">Push notifications</h2>
+            <Suspense fallback={<p className="muted">Loading…</p>}>
+              <PushSettings />
+            </Suspense>
           </section>
           <SavedSearches />
           <BlockedUsers />

@@ -1,0 +1,68 @@
+/** Push subscriptions and the notices a push stands for (docs/decisions/027). */
+import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { pushNotices, pushSubscriptions } from "../schema";
+import { newId } from "../../lib/ids";
+
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+export type PushNoticeRow = typeof pushNotices.$inferSelect;
+
+/**
+ * Stores a subscription for the user (the same endpoint again updates its keys and owner: a browser
+ * re-subscribing after another sign-in) and drops the oldest past `max`. True when it was new.
+ */
+export async function upsertSubscription(db: Db, userId: string, endpoint: string, p256dh: string, auth: string, max: number): Promise<boolean> {
+  const existing = await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)).get();
+  if (existing) {
+    await db.update(pushSubscriptions).set({ userId, p256dh, auth, notBefore: null }).where(eq(pushSubscriptions.id, existing.id));
+  } else {
+    await db.insert(pushSubscriptions).values({ id: newId(), userId, endpoint, p256dh, auth });
+  }
+  const rows = await db
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+  const extra = rows.slice(0, Math.max(0, rows.length - max)).map((r) => r.id);
+  if (extra.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, extra));
+  return !existing;
+}
+
+export const deleteSubscriptionOf = (db: Db, userId: string, endpoint: string) =>
+  db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+
+export const deleteSubscription = (db: Db, id: string) => db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+
+export const subscriptionsOf = (db: Db, userId: string) => db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).all();
+
+export const holdSubscription = (db: Db, id: string, notBeforeIso: string) => db.update(pushSubscriptions).set({ notBefore: notBeforeIso }).where(eq(pushSubscriptions.id, id));
+
+export const findNotice = async (db: Db, userId: string, topic: string): Promise<PushNoticeRow | null> =>
+  (await db.select().from(pushNotices).where(and(eq(pushNotices.userId, userId), eq(pushNotices.topic, topic))).get()) ?? null;
+
+export const insertNotice = (db: Db, values: typeof pushNotices.$inferInsert) => db.insert(pushNotices).values(values).onConflictDoNothing();
+
+/** The topic was read (or answered): the next event in it may push again. */
+export const clearNotice = (db: Db, userId: string, topic: string) => db.delete(pushNotices).where(and(eq(pushNotices.userId, userId), eq(pushNotices.topic, topic)));
+
+export const heldNotices = (db: Db) => db.select().from(pushNotices).where(eq(pushNotices.held, true)).orderBy(asc(pushNotices.userId), asc(pushNotices.createdAt)).all();
+
+/** After the summary went: no longer held; the fallback email (if any) counts from now. */
+export const releaseNotices = (db: Db, userId: string, sentAtIso: string, emailDueIso: string) =>
+  db
+    .update(pushNotices)
+    .set({ held: false, sentAt: sentAtIso, emailDueAt: sql`CASE WHEN ${pushNotices.emailDueAt} IS NULL THEN NULL ELSE ${emailDueIso} END` })
+    .where(and(eq(pushNotices.userId, userId), eq(pushNotices.held, true)));
+
+export const noticesDueForEmail = (db: Db, nowIso: string) =>
+  db
+    .select()
+    .from(pushNotices)
+    .where(and(eq(pushNotices.held, false), isNotNull(pushNotices.emailDueAt), lte(pushNotices.emailDueAt, nowIso)))
+    .all();
+
+export const emailDone = (db: Db, userId: string, topic: string) =>
+  db.update(pushNotices).set({ emailDueAt: null }).where(and(eq(pushNotices.userId, userId), eq(pushNotices.topic, topic)));
+
+/** Subscriptions that may be posted to now (no Retry-After still running). */
+export const sendable = (rows: PushSubscriptionRow[], nowIso: string) => rows.filter((r) => r.notBefore === null || r.notBefore <= nowIso);
