@@ -10,6 +10,7 @@ import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
 import { MyDeals } from "./my-deals";
 import { NotificationToggles } from "./notification-toggles";
+import { PayoutsSection } from "./payouts-section";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
 
@@ -54,6 +55,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             <h2 id="notifications-heading">Email notifications</h2>
             <NotificationToggles />
           </section>
+          <PayoutsSection />
           <SavedSearches />
           <BlockedUsers />
           <section className="panel stack-sm" aria-labelledby="account-heading">
