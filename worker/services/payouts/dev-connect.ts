@@ -53,7 +53,7 @@ button{width:100%;font:inherit;font-weight:700;border-radius:8px;padding:12px;cu
 .pay{background:#1f5fcc;color:#fff;border:0}button:focus-visible,a:focus-visible{outline:3px solid #1f6feb;outline-offset:2px}
 a{color:#1a56b8}.back{font-size:14px;margin:16px 0 0}
 @media (prefers-color-scheme:dark){body{background:#0f1216;color:#e6e9ee}.card{background:#181c22;border-color:#2c323b}
-.badge{background:#4a3b00;color:#ffe9a3}.note{color:#a9b1bd}.pay{background:#3d7be0}a{color:#8ab4ff}button:focus-visible,a:focus-visible{outline-color:#8ab4ff}}
+.badge{background:#4a3b00;color:#ffe9a3}.note{color:#a9b1bd}.pay{background:#1f5fcc}a{color:#8ab4ff}button:focus-visible,a:focus-visible{outline-color:#8ab4ff}}
 @media (max-width:480px){.card{margin:16px auto;padding:20px}}`;
 
 /**

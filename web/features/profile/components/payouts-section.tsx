@@ -10,8 +10,6 @@ import { PAYOUT_TEXTS, PAYOUTS_SECTION_ID } from "@contract/payouts";
 import { errorMessage } from "../../../lib/api-client";
 import { usePayoutStatus, useStartOnboarding } from "../api/payouts-api";
 
-const BADGE_CLASS = { none: "badge", pending: "badge badge-pending", ready: "badge badge-verified" } as const;
-
 export function PayoutsSection() {
   const location = useLocation();
   const back = new URLSearchParams(location.search).get("payouts");
@@ -43,7 +41,7 @@ export function PayoutsSection() {
       ) : (
         <>
           <p>
-            <span className={BADGE_CLASS[data!.status]}>{PAYOUT_TEXTS.status[data!.status]}</span>
+            <strong>{PAYOUT_TEXTS.status[data!.status]}</strong>
           </p>
           {data!.status === "pending" && (
             <p className="muted">{due > 0 ? `Stripe still needs ${due} ${due === 1 ? "detail" : "details"} from you.` : PAYOUT_TEXTS.pendingDetail}</p>
@@ -54,7 +52,7 @@ export function PayoutsSection() {
       <p className="muted">{PAYOUT_TEXTS.why}</p>
       {data && data.status !== "ready" && (
         <div className="row row-start">
-          <button type="button" className="button" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
+          <button type="button" className="button button-primary" disabled={start.isPending || start.isSuccess} onClick={() => start.mutate()}>
             {start.isPending || start.isSuccess ? PAYOUT_TEXTS.opening : data.status === "none" ? PAYOUT_TEXTS.start : PAYOUT_TEXTS.continue}
           </button>
         </div>
