@@ -79,7 +79,9 @@ export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = f
       </p>
       {insideHref && payInside && (
         <p className="scam-notice-actions scam-pay-inside">
-          <span>{SAFETY_PAY_INSIDE}</span> <Link to={insideHref}>{SAFETY_PAY_INSIDE_STEPS[payInside.step]}</Link>
+          <span>
+            {SAFETY_PAY_INSIDE} <Link to={insideHref}>{SAFETY_PAY_INSIDE_STEPS[payInside.step]}</Link>
+          </span>
         </p>
       )}
       {onFine && (
