@@ -18,6 +18,10 @@
  *    the place, or keys by mail, flags.
  *  - A phone number or an email address in a message flags as moving the talk elsewhere; so do
  *    WhatsApp, Telegram, WeChat, Kik, Signal (as an app) and "text me at ...".
+ *  - Deals (docs/decisions/030): once the pair's first month is paid through CampusNest, a later month's
+ *    rent by a payment app ("I'll Venmo you March's rent") is the agreement's way, not a flag; a deposit,
+ *    a hold or gift cards still flag. Asking the renter to tap "I have the keys" (confirm move-in) now,
+ *    early or so the money is released flags as early_move_in; "tap it once you're inside" does not.
  */
 import type { ScamReason, StoredFlag } from "../contract/safety";
 import { SCAM_REASONS, SCORED_FLAG } from "../contract/safety";
