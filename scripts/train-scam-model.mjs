@@ -24,7 +24,7 @@ const L2 = 1e-3;
  * and no tuning message changes side of the threshold (checked when this was chosen). */
 const PRUNE = 0.05;
 
-/** The reason each scam kind of the tuning corpus calls for (contract/safety SCAM_REASONS). */
+/** The reason each scam kind of the tuning corpus calls for (scam-model.ts MODEL_REASONS). */
 const REASON_OF_KIND = {
   payment_off_platform: "off_platform_payment",
   overpayment_refund: "off_platform_payment",
@@ -79,14 +79,14 @@ export async function trainScamModel() {
   try {
     const outfile = join(dir, "features.mjs");
     await build({
-      stdin: { contents: 'export { shieldWords } from "./worker/services/scam-shield"; export { modelFeatures } from "./worker/services/scam-model"; export { SCAM_REASONS } from "./worker/contract/safety";', resolveDir: ROOT, loader: "ts" },
+      stdin: { contents: 'export { shieldWords } from "./worker/services/scam-shield"; export { modelFeatures, MODEL_REASONS } from "./worker/services/scam-model";', resolveDir: ROOT, loader: "ts" },
       bundle: true,
       format: "esm",
       platform: "neutral",
       outfile,
       logLevel: "warning",
     });
-    const { shieldWords, modelFeatures, SCAM_REASONS: reasons } = await import(pathToFileURL(outfile).href);
+    const { shieldWords, modelFeatures, MODEL_REASONS: reasons } = await import(pathToFileURL(outfile).href);
     const read = (name) => JSON.parse(readFileSync(join(ROOT, "test/fixtures", name), "utf8")).cases;
     const byKind = read("scam-corpus-tuning.json").map((c) => ({ text: c.text, reasons: c.scam ? [REASON_OF_KIND[c.kind]] : [] }));
     const byReason = read("scam-corpus.json").map((c) => ({ text: c.text, reasons: c.reasons }));

@@ -44,6 +44,7 @@ import { serveAsset } from "./services/assets";
 import { pageRoutes } from "./routes/pages";
 import { seoRoutes } from "./routes/seo";
 import { dealsRoutes } from "./routes/deals";
+import { connectWebhookRoutes, devConnectRoutes, payoutsRoutes } from "./routes/payouts";
 import { landlordConsentRoutes } from "./routes/landlord-consent";
 
 export function createApp() {
@@ -118,6 +119,8 @@ export function createApp() {
   app.route("/api/v1/maps", mapsRoutes);
   app.route("/api/v1/promotions", promotionsRoutes);
   app.route("/api/v1/deals", dealsRoutes);
+  app.route("/api/v1/payouts", payoutsRoutes);
+  app.route("/api/v1/payments/connect-webhook", connectWebhookRoutes);
   app.route("/api/v1/landlord-consent", landlordConsentRoutes);
   app.route("/api/v1/dev", devRoutes);
 
@@ -130,6 +133,7 @@ export function createApp() {
   });
   // Development only (404 elsewhere): the built-in test checkout.
   app.route("/dev", devCheckoutRoutes);
+  app.route("/dev", devConnectRoutes);
   app.route("/", seoRoutes);
   pageRoutes(app);
   app.get("*", serveAsset);

@@ -13,6 +13,13 @@ export type AppEnv = Env;
  */
 export const DEV_WEBHOOK_SECRET = "whsec_dev_campusnest_test_checkout_0123456789";
 
+/**
+ * The Connect webhook's secret in development without Stripe keys (the development onboarding page
+ * signs its `account.updated` with it; docs/decisions/030). Published in `.dev.vars.example`; refused
+ * outside development like DEV_WEBHOOK_SECRET.
+ */
+export const DEV_CONNECT_WEBHOOK_SECRET = "whsec_dev_campusnest_connect_0123456789";
+
 const configSchema = z.object({
   ENVIRONMENT: z.enum(["development", "test", "production"]),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
@@ -25,6 +32,7 @@ const configSchema = z.object({
   GOOGLE_JWKS_URL: z.url("GOOGLE_JWKS_URL must be a URL"),
   STRIPE_SECRET_KEY: z.string(),
   STRIPE_WEBHOOK_SECRET: z.string(),
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string(),
   STRIPE_PRICE_ID: z.string(),
   STRIPE_API_HOST: z.string(),
   STRIPE_API_PORT: z.string().regex(/^\d*$/, "STRIPE_API_PORT must be a port number"),
@@ -62,6 +70,8 @@ export interface Config {
 export interface StripeConfig {
   secretKey: string;
   webhookSecret: string;
+  /** The Connect endpoint's own signing secret (`payments/connect-webhook`; docs/decisions/030). */
+  connectWebhookSecret: string;
   priceId: string;
   apiHost: string;
   apiPort: number | null;
@@ -72,10 +82,11 @@ export interface StripeConfig {
  * Secrets published in `.dev.vars.example` (anyone can read them in the repository): a production
  * worker that uses one refuses to serve. test/worker/app/app.test.ts checks this list against the file.
  */
-export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD" | "STRIPE_WEBHOOK_SECRET", readonly string[]>> = {
+export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_CONNECT_WEBHOOK_SECRET", readonly string[]>> = {
   JWT_SECRET: ["dev-jwt-secret-change-me-0123456789abcdef"],
   ADMIN_PASSWORD: ["admin-dev-password"],
   STRIPE_WEBHOOK_SECRET: [DEV_WEBHOOK_SECRET],
+  STRIPE_CONNECT_WEBHOOK_SECRET: [DEV_CONNECT_WEBHOOK_SECRET],
 };
 
 export class ConfigError extends Error {
@@ -116,6 +127,7 @@ export function getConfig(env: AppEnv): Config {
     GOOGLE_JWKS_URL: raw.GOOGLE_JWKS_URL || "https://www.googleapis.com/oauth2/v3/certs",
     STRIPE_SECRET_KEY: raw.STRIPE_SECRET_KEY ?? "",
     STRIPE_WEBHOOK_SECRET: raw.STRIPE_WEBHOOK_SECRET ?? "",
+    STRIPE_CONNECT_WEBHOOK_SECRET: raw.STRIPE_CONNECT_WEBHOOK_SECRET ?? "",
     STRIPE_PRICE_ID: raw.STRIPE_PRICE_ID ?? "",
     STRIPE_API_HOST: raw.STRIPE_API_HOST ?? "",
     STRIPE_API_PORT: raw.STRIPE_API_PORT ?? "",
@@ -132,7 +144,7 @@ export function getConfig(env: AppEnv): Config {
   // Development secrets only in development (decision 022): a staging deployment (`test`) with a
   // published secret would accept forged tokens or forged Stripe events as surely as production.
   if (c.ENVIRONMENT !== "development") {
-    const published = (["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
+    const published = (["JWT_SECRET", "ADMIN_PASSWORD", "STRIPE_WEBHOOK_SECRET", "STRIPE_CONNECT_WEBHOOK_SECRET"] as const).filter((name) => PUBLISHED_DEV_SECRETS[name].includes(c[name]));
     if (published.length) {
       throw new ConfigError(
         `Invalid configuration: ${published.join(" and ")} ${published.length > 1 ? "are" : "is"} the published development value; set a real secret with \`wrangler secret put\``,
@@ -172,6 +184,9 @@ export function getConfig(env: AppEnv): Config {
       secretKey: c.STRIPE_SECRET_KEY.trim(),
       // Without keys, in development only, the test checkout's secret; elsewhere none, so every webhook is refused.
       webhookSecret: c.STRIPE_WEBHOOK_SECRET.trim() || (c.ENVIRONMENT === "development" && !c.STRIPE_SECRET_KEY.trim() ? DEV_WEBHOOK_SECRET : ""),
+      // The same rule for the Connect endpoint: without keys in development, the development onboarding's secret.
+      connectWebhookSecret:
+        c.STRIPE_CONNECT_WEBHOOK_SECRET.trim() || (c.ENVIRONMENT === "development" && !c.STRIPE_SECRET_KEY.trim() ? DEV_CONNECT_WEBHOOK_SECRET : ""),
       priceId: c.STRIPE_PRICE_ID.trim(),
       apiHost: c.STRIPE_API_HOST.trim(),
       apiPort: c.STRIPE_API_PORT ? Number(c.STRIPE_API_PORT) : null,

@@ -128,11 +128,13 @@ export { callsOf, fakeApi, notFound, reply, type ApiCall } from "./fake-api";
 import { notFound as notFoundAnswer } from "./fake-api";
 
 /**
- * The deal parts' calls on the pages that show them: the profile's Deals section (none here) and a
+ * The deal parts' calls on the pages that show them: the profile's Deals and Payouts sections (none here) and a
  * thread's "Request to sublease", which reads the conversation's listing (gone here, so it stays away).
  */
 export const dealPartsRoutes = (...listingIds: string[]) => ({
   "GET /api/v1/deals": { data: [], pagination: { next_token: null, has_more: false } },
+  // The profile's Payouts section (no account yet).
+  "GET /api/v1/payouts/status": { data: { status: "none", requirements_due: [] } },
   ...Object.fromEntries(listingIds.map((id) => [`GET /api/v1/subleases/${id}`, notFoundAnswer])),
 });
 

@@ -13,7 +13,9 @@ import type { SafetyKind } from "./safety";
  * contract/safety's SAFETY_KINDS, repeated so that this module (loaded by the rooms' socket chunk on
  * every page) does not pull in the safety texts; the types below keep the two lists equal.
  */
-const NOTICE_KINDS = ["identity", "link", "payment", "away", "contact"] as const satisfies readonly SafetyKind[];
+const NOTICE_KINDS = ["identity", "link", "keys", "payment", "away", "contact"] as const satisfies readonly SafetyKind[];
+/** contract/safety's SAFETY_PAY_INSIDE_STEPS keys, repeated for the same reason. */
+const PAY_INSIDE_STEPS = ["request", "wait", "sign", "pay"] as const;
 type MissingNoticeKind = Exclude<SafetyKind, (typeof NOTICE_KINDS)[number]>;
 export const noticeKindsComplete: [MissingNoticeKind] extends [never] ? true : never = true;
 
@@ -38,6 +40,16 @@ export const messageSchema = z.object({
    * client reading a message without it shows the payment notice for safety_notice, as before).
    */
   safety_kind: z.enum(NOTICE_KINDS).nullable().optional(),
+  /**
+   * Under a payment notice, to the one who would rent only (docs/decisions/030): the pair's deal's next step
+   * inside CampusNest, where the first month is held until move-in: `request` the stay (the listing's
+   * page), `wait` for the lister's answer, `sign`, or `pay` (the deal's page). Null when there is no such
+   * notice, the viewer is the lister, or the first month is already paid through CampusNest.
+   */
+  safety_pay_inside: z
+    .object({ step: z.enum(PAY_INSIDE_STEPS), deal_id: z.string().nullable(), listing_id: z.string().nullable() })
+    .nullable()
+    .optional(),
   /**
    * The `Idempotency-Key` the sender sent it with, in the sender's own view only (null for everyone
    * else): the sender's optimistic bubble is matched to its stored message by it.

@@ -6,7 +6,7 @@ import type { Pagination } from "./listings";
 import { z } from "./zod";
 
 /** Every pattern of rental fraud the shield knows, in the order staff read them. */
-export const SCAM_REASONS = ["off_platform_payment", "pay_before_viewing", "owner_unavailable", "moves_off_platform", "identity_request", "suspicious_link"] as const;
+export const SCAM_REASONS = ["off_platform_payment", "pay_before_viewing", "owner_unavailable", "moves_off_platform", "identity_request", "suspicious_link", "early_move_in"] as const;
 export type ScamReason = (typeof SCAM_REASONS)[number];
 
 export const isScamReason = (value: unknown): value is ScamReason => (SCAM_REASONS as readonly unknown[]).includes(value);
@@ -19,6 +19,7 @@ export const SCAM_REASON_LABELS: Record<ScamReason, string> = {
   moves_off_platform: "Moving the conversation off CampusNest",
   identity_request: "Asks for identity documents, ID numbers or bank login",
   suspicious_link: "Link to a payment or booking page that is not ours",
+  early_move_in: "Asks the renter to tap \"I have the keys\" (confirm move-in) early, which releases the held rent",
 };
 
 /** Under a flagged message, shown to its recipient only (the payment kind's text, kept for old clients). */
@@ -28,7 +29,7 @@ export const SAFETY_NOTICE = "Never pay before you have seen the place and signe
  * The recipient's notice has a kind (docs/decisions/015), most serious first. A message matching several reasons
  * shows the notice of its most serious kind the recipient has not quieted ("This is fine").
  */
-export const SAFETY_KINDS = ["identity", "link", "payment", "away", "contact"] as const;
+export const SAFETY_KINDS = ["identity", "link", "keys", "payment", "away", "contact"] as const;
 export type SafetyKind = (typeof SAFETY_KINDS)[number];
 
 export const isSafetyKind = (value: unknown): value is SafetyKind => (SAFETY_KINDS as readonly unknown[]).includes(value);
@@ -37,6 +38,7 @@ export const isSafetyKind = (value: unknown): value is SafetyKind => (SAFETY_KIN
 export const SAFETY_KIND_OF_REASON: Record<ScamReason, SafetyKind> = {
   identity_request: "identity",
   suspicious_link: "link",
+  early_move_in: "keys",
   off_platform_payment: "payment",
   pay_before_viewing: "payment",
   owner_unavailable: "away",
@@ -116,6 +118,7 @@ export function parseScamReasons(json: string | null | undefined): ScamReason[] 
 export const SAFETY_NOTICES: Record<SafetyKind, string> = {
   identity: "Never send your ID, Social Security number or bank login to someone you have not signed a lease with. Identity theft often follows rental scams.",
   link: "This link does not go to CampusNest. Never pay or enter your details on a page someone sends you.",
+  keys: "Tap \"I have the keys\" only once you are inside with the keys: it sends your first month's rent to the lister and cannot be undone.",
   payment: SAFETY_NOTICE,
   away: "An owner who cannot show you the place and mails the keys is a common scam. See it in person before you pay.",
   contact: "Keep the conversation on CampusNest: scammers move chats elsewhere, where we cannot help.",
@@ -125,6 +128,7 @@ export const SAFETY_NOTICES: Record<SafetyKind, string> = {
 export const SAFETY_KIND_LABELS: Record<SafetyKind, string> = {
   identity: "Identity documents or numbers",
   link: "Suspicious link",
+  keys: "Confirming move-in early (\"I have the keys\")",
   payment: "Payment before a viewing or off the platform",
   away: "Owner away, keys by mail",
   contact: "Moving the conversation off CampusNest",
@@ -152,6 +156,7 @@ export const SAFETY_FEEDBACK_TEXTS = {
 export const SAFETY_QUIETED_TOPICS: Record<SafetyKind, string> = {
   identity: "ID requests",
   link: "links to other sites",
+  keys: "requests to confirm your move-in",
   payment: "payment requests",
   away: "owners who cannot show the place",
   contact: "moving the chat off CampusNest",
@@ -188,6 +193,18 @@ export interface SafetyFeedbackEntry {
 }
 /** At the top of every conversation. */
 export const SAFETY_TIP = "Stay safe: keep the conversation and any payment on CampusNest, and never pay before you have seen the place.";
+/**
+ * Under a payment notice to the one who would rent (docs/decisions/030): CampusNest's own way to pay,
+ * followed by the deal's next step (SAFETY_PAY_INSIDE_STEPS).
+ */
+export const SAFETY_PAY_INSIDE = "Pay through CampusNest: your first month is held until you move in.";
+/** The next step's link text, per step of the pair's deal (Message.safety_pay_inside.step). */
+export const SAFETY_PAY_INSIDE_STEPS = {
+  request: "Request to sublease",
+  wait: "See your request",
+  sign: "Sign the agreement",
+  pay: "Pay the first month",
+} as const;
 /** The link under the notice and the tip, to the safety page. */
 export const SAFETY_LINK_TEXT = "How to spot a scam";
 

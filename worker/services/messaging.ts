@@ -38,7 +38,8 @@ import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { notify } from "./notify";
 import { clearNotice } from "../db/queries/push";
-import { scanForStorage } from "./scam-shield";
+import { mentionsLaterMonths, scanForStorage } from "./scam-shield";
+import { firstMonthPaid, payInsideStep } from "./safety-deals";
 import { signSocketTicket } from "./tokens";
 
 /** Hands work to the runtime to finish after the answer (ExecutionContext.waitUntil). */
@@ -206,7 +207,10 @@ export async function sendMessage(
   let row: MessageRow;
   try {
     // Scam shield: a match is stored and queued for staff, and the message is still delivered.
-    row = await insertMessage(db, conversation.id, sender.id, text, scanForStorage(text), claim);
+    // A paid deal's later months are paid between the parties (decision 030): the pair's deals are read
+    // only when the message speaks of a later month's rent, the one thing they change.
+    const context = mentionsLaterMonths(text) ? { firstMonthPaid: await firstMonthPaid(db, conversation) } : {};
+    row = await insertMessage(db, conversation.id, sender.id, text, scanForStorage(text, context), claim);
   } catch (err) {
     // The same key arrived at the same moment (or the lookup read a replica behind the primary) and
     // its twin was stored first: answer the twin, read from the primary, which has it.
@@ -217,7 +221,8 @@ export async function sendMessage(
   const message = toMessage(row, sender.id);
   // The recipient's view leaves out the notices their "This is fine"s cover (decision 015).
   const dismissed = row.safetyFlags ? await dismissalsOf(db, conversation.id, recipient.id) : undefined;
-  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, dismissed)));
+  const payInside = row.safetyFlags ? await payInsideStep(db, conversation, recipient.id) : null;
+  defer(afterSend(db, env, config, conversation, sender, recipient, message, toMessage(row, recipient.id, dismissed, payInside)));
   return { message, created: true };
 }
 

@@ -5,10 +5,15 @@
  * score reaches the trained threshold, and names the likeliest reason. Pure, a few microseconds a message.
  */
 import type { ScamReason } from "../contract/safety";
-import { SCAM_REASONS } from "../contract/safety";
 import model from "./scam-model.json";
 
-/** The trained weights: per feature, the scam weight and one weight per reason (SCAM_REASONS order). */
+/**
+ * The reasons the model tells apart, in the order of its weights (the trainer reads this list). A reason
+ * added to SCAM_REASONS later is the rules' alone until the corpora teach it: early_move_in (decision 030).
+ */
+export const MODEL_REASONS = ["off_platform_payment", "pay_before_viewing", "owner_unavailable", "moves_off_platform", "identity_request", "suspicious_link"] as const satisfies readonly ScamReason[];
+
+/** The trained weights: per feature, the scam weight and one weight per reason (MODEL_REASONS order). */
 export interface ScamModel {
   threshold: number;
   bias: number[];
@@ -45,7 +50,7 @@ export function scoreWords(words: string, weights: ScamModel = model as ScamMode
   }
   let best = 1;
   for (let i = 2; i < sums.length; i++) if (sums[i]! > sums[best]!) best = i;
-  return { score: sigmoid(sums[0]!), reason: SCAM_REASONS[best - 1]! };
+  return { score: sigmoid(sums[0]!), reason: MODEL_REASONS[best - 1]! };
 }
 
 /** The reason the model flags, or null when its score stays below the trained threshold. */

@@ -18,6 +18,10 @@
  *    the place, or keys by mail, flags.
  *  - A phone number or an email address in a message flags as moving the talk elsewhere; so do
  *    WhatsApp, Telegram, WeChat, Kik, Signal (as an app) and "text me at ...".
+ *  - Deals (docs/decisions/030): once the pair's first month is paid through CampusNest, a later month's
+ *    rent by a payment app ("I'll Venmo you March's rent") is the agreement's way, not a flag; a deposit,
+ *    a hold or gift cards still flag. Asking the renter to tap "I have the keys" (confirm move-in) now,
+ *    early or so the money is released flags as early_move_in; "tap it once you're inside" does not.
  */
 import type { ScamReason, StoredFlag } from "../contract/safety";
 import { SCAM_REASONS, SCORED_FLAG } from "../contract/safety";
@@ -417,6 +421,51 @@ const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|trans
 /** The keys handed over without anyone meeting you: a place rented unseen (decision 015). */
 const keysWithoutViewing = (words: string) => KEYS_DELIVERED.test(words) || near(words, KEYS, DELIVERY, 40) || near(words, KEYS, CARRIER, 40);
 
+// ---------------------------------------------------------------------------------------------
+// Deals (docs/decisions/030): the held first month, and the later months paid between the parties.
+
+/**
+ * The renter's move-in confirmation, which releases the held rent to the lister: the button ("I have the
+ * keys") or confirming the move-in in other words.
+ */
+const KEYS_BUTTON = /\bi (?:have|'ve got|got) the keys\b|\b(?:confirm|mark|report)(?:ing|ed)? (?:(?:the|your|that) )?(?:(?:you|u)(?:'ve| have)? )?(?:move[ -]?in|moved in|got the keys|have the keys|arrived|arrival)\b|\bmove[ -]?in confirmation\b|\b(?:keys|move[ -]?in) button\b/;
+/** Asked of the reader. */
+const KEYS_ASK = /\b(?:tap|press|click|hit|push|select|confirm|mark|please|pls|plz|can (?:you|u)|could (?:you|u)|need (?:you|u) to|go ahead|make sure)\b/;
+/** Early, or for the money: what makes the ask the scam (decision 030). */
+const KEYS_EARLY = /\b(?:now|today|tonight|right away|asap|early|already|ahead of time|in advance|before (?:(?:you|u) (?:arrive|get|come|move|see|land|fly)|(?:the )?move[ -]?in|(?:the )?(?:1st|first)|then)|so (?:that )?(?:i|we) (?:can )?(?:get|receive|see) (?:paid|the money|my money|the rent|the payment|it)|(?:the )?(?:money|payment|funds|rent) (?:is |gets |will be )?(?:released|release|sent|comes|come through)|release (?:the|my|your) (?:money|payment|funds|rent))\b/;
+/** The honest instruction: only once the renter is in. */
+const KEYS_HONEST = /\b(?:once|when|after) (?:(?:you|u|i|we)(?:'re| are|'m| am|'ve| have)? )?(?:in|inside|in the (?:room|place|apartment|unit)|get (?:in|inside|the keys|there)|got the keys|have the keys|moved in|move in|arrive|arrived|check in|checked in)\b|\bonly (?:once|when|after)\b/;
+/** "Don't report a problem": a scammer's aside, not someone warning about a scam. */
+const NO_REPORT = /\b(?:don'?t|do not|no need to|never|without) report(?:ing)?\b/;
+
+function earlyMoveIn(sentence: string): boolean {
+  if (!KEYS_BUTTON.test(sentence) || !KEYS_ASK.test(sentence)) return false;
+  if (KEYS_HONEST.test(sentence) && !/\b(?:now|today|early|already|before)\b/.test(sentence)) return false;
+  return KEYS_EARLY.test(sentence);
+}
+
+/** Rent of a month after the first (February's rent, rent for next month), with no first-payment word. */
+const LATER_MONTHS = /\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month|second month|2nd month|third month|3rd month|last month|remaining months?|later months?|monthly|each month|every month)'?s? rent|rent (?:for|of|in|on) (?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month|the (?:second|2nd|third|3rd|next|last|remaining|other) months?)|rent (?:is|will be) due|rent due)\b/;
+/** A first payment, a deposit or a hold: the money a paid deal's first month replaced, or never has a place. */
+const FIRST_PAYMENT = /\b(?:deposit|first month|1st month|hold|holding|reserve|application fee|fee|key money|before (?:you |u )?(?:move|see|view|arrive))\b/;
+/** Ways of paying no honest rent needs, even between the parties. */
+const NEVER_FOR_RENT = /\b(?:gift ?cards?|western ?union|money ?grams?|bitcoin|btc|crypto\w*|ethereum|usdt|usdc|tether|overpa\w*|refund the difference)\b/;
+
+/** A later month's rent, paid between the parties as a paid deal's agreement says (decision 030). */
+const laterMonthsRent = (text: string) => LATER_MONTHS.test(text) && !FIRST_PAYMENT.test(text) && !NEVER_FOR_RENT.test(text);
+
+/** Whether the context can change what the shield finds in `text` (so a caller reads the context only then). */
+export const mentionsLaterMonths = (text: string) => LATER_MONTHS.test(shieldWords(text));
+
+/**
+ * What the conversation tells the shield (docs/decisions/030): `firstMonthPaid`, the pair has a deal whose
+ * first month was paid through CampusNest, so talk of later months' rent by a payment app is how the
+ * agreement says they are paid, not money asked off the platform.
+ */
+export interface ShieldContext {
+  firstMonthPaid?: boolean;
+}
+
 function identityRequest(sentence: string, message: string): boolean {
   return any(ID_REQUEST, sentence) && !ID_IN_PERSON.test(message);
 }
@@ -436,8 +485,8 @@ function looksLikeMoneyOrDate(plain: string): boolean {
  * any string in, never throws. The rules decide first; what they leave clean, the scored model
  * (scam-model.ts) may flag, never over a refusal or a warning about someone else.
  */
-export function scanMessage(text: string): ScamReason[] {
-  return scanForStorage(text).filter((f): f is ScamReason => f !== SCORED_FLAG);
+export function scanMessage(text: string, context: ShieldContext = {}): ScamReason[] {
+  return scanForStorage(text, context).filter((f): f is ScamReason => f !== SCORED_FLAG);
 }
 
 /**
@@ -445,9 +494,11 @@ export function scanMessage(text: string): ScamReason[] {
  * The model flags only a message that carries a concrete risk (`concreteRisk`): it may rank and
  * explain, never flag an inquiry, a greeting or small talk on its style alone (docs/decisions/015).
  */
-export function scanForStorage(text: string): StoredFlag[] {
-  const { reasons, words, cleared } = readRules(text);
+export function scanForStorage(text: string, context: ShieldContext = {}): StoredFlag[] {
+  const { reasons, words, cleared } = readRules(text, context);
   if (reasons.length > 0 || cleared || !words || !concreteRisk(normalize(text), words)) return reasons;
+  // A paid deal's later month: no money cue for the model either.
+  if (context.firstMonthPaid && laterMonthsRent(words)) return reasons;
   const scored = scoredReason(words);
   return scored ? [scored, SCORED_FLAG] : [];
 }
@@ -495,7 +546,7 @@ export function concreteRisk(plain: string, words: string): boolean {
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */
-export const ruleReasons = (text: string): ScamReason[] => readRules(text).reasons;
+export const ruleReasons = (text: string, context: ShieldContext = {}): ScamReason[] => readRules(text, context).reasons;
 
 /**
  * The rules. Each sentence is read in its context (docs/decisions/015): a refusal ("I won't Zelle before I see
@@ -503,7 +554,7 @@ export const ruleReasons = (text: string): ScamReason[] => readRules(text).reaso
  * splitting bills clears a payment app; a group chat clears a messenger. `cleared`: the message
  * refuses or warns, so the model is not asked.
  */
-function readRules(text: string): { reasons: ScamReason[]; words: string; cleared: boolean } {
+function readRules(text: string, context: ShieldContext = {}): { reasons: ScamReason[]; words: string; cleared: boolean } {
   const plain = normalize(text);
   if (!plain) return { reasons: [], words: "", cleared: false };
   const words = wordsView(plain);
@@ -511,11 +562,15 @@ function readRules(text: string): { reasons: ScamReason[]; words: string; cleare
   const warning = (WARNING.test(words) && (narrated || REFUSAL.test(words))) || (narrated && REFUSAL.test(words));
   const found = new Set<ScamReason>();
   if (suspiciousLink(plain) && !(warning && narrated)) found.add("suspicious_link");
+  // A paid deal's later months are paid between the parties (decision 030): not a first payment asked off the platform.
+  const laterRent = (t: string) => !!context.firstMonthPaid && laterMonthsRent(t);
+  const keysWarning = warning && !NO_REPORT.test(words);
   for (const sentence of sentencesOf(words)) {
     if (identityRequest(sentence, words) && !REFUSAL.test(sentence) && !(warning && NARRATION.test(words))) found.add("identity_request");
+    if (!keysWarning && !REFUSAL.test(sentence) && earlyMoveIn(sentence)) found.add("early_move_in");
     if (warning || REFUSAL.test(sentence)) continue;
-    if (offPlatformPayment(sentence, words)) found.add("off_platform_payment");
-    if (payBeforeViewing(sentence) || holdBeforeViewing(sentence)) found.add("pay_before_viewing");
+    if (offPlatformPayment(sentence, words) && !laterRent(sentence)) found.add("off_platform_payment");
+    if ((payBeforeViewing(sentence) || holdBeforeViewing(sentence)) && !laterRent(sentence)) found.add("pay_before_viewing");
   }
   // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you").
   if (!warning && !REFUSAL.test(words) && near(words, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(words) && !HONEST_HOLD.test(words)) found.add("pay_before_viewing");
@@ -523,7 +578,7 @@ function readRules(text: string): { reasons: ScamReason[]; words: string; cleare
     // Pressure and the owner-away story are risks only with money in them (decision 015): "decide by
     // tonight" or "I'm abroad, can't show it" alone is a story a person may tell honestly.
     const money = MONEY_THING.test(words) || PAY_INSTRUMENT.test(words) || PAYS.test(words);
-    if (money && urgency(words)) found.add("pay_before_viewing");
+    if (money && urgency(words) && !laterRent(words)) found.add("pay_before_viewing");
     if ((money || keysWithoutViewing(words)) && ownerUnavailable(words)) found.add("owner_unavailable");
     if (!REFUSAL.test(words) && movesOffPlatform(plain, words)) found.add("moves_off_platform");
   }

@@ -14,6 +14,7 @@ const base = (session: ReturnType<typeof sessionOf>) => ({
   // The profile's other sections, empty here.
   [`GET ${API}/saved-searches/`]: notFound,
   [`GET ${API}/users/blocks`]: notFound,
+  [`GET ${API}/payouts/status`]: { data: { status: "none", requirements_due: [] } },
 });
 
 describe("Deals in the profile", () => {

@@ -94,6 +94,34 @@ describe("the notice per kind", () => {
   });
 });
 
+describe("a payment notice points inside (docs/decisions/030)", () => {
+  it("adds 'Pay through CampusNest' with the deal's next step: the listing's request, or the deal's page", async () => {
+    const steps: [string, Message["safety_pay_inside"], string, string][] = [
+      ["m1", { step: "request", deal_id: null, listing_id: "l1" }, "Request to sublease", "/listing/l1"],
+      ["m2", { step: "wait", deal_id: "d1", listing_id: "l1" }, "See your request", "/deals/d1"],
+      ["m3", { step: "sign", deal_id: "d1", listing_id: "l1" }, "Sign the agreement", "/deals/d1"],
+      ["m4", { step: "pay", deal_id: "d1", listing_id: "l1" }, "Pay the first month", "/deals/d1"],
+    ];
+    thread(() => [
+      ...steps.map(([id, step], i) => msg(id, i + 1, { safety_notice: true, safety_kind: "payment", safety_pay_inside: step })),
+      msg("m5", 5, { safety_notice: true, safety_kind: "payment", safety_pay_inside: null }),
+      msg("m6", 6, { safety_notice: true, safety_kind: "keys", safety_pay_inside: { step: "pay", deal_id: "d1", listing_id: "l1" } }),
+    ]);
+    const log = await openThread();
+    for (const [id, , name, href] of steps) {
+      const note = within(rowOf(log, `text ${id}`)).getByRole("note");
+      expect(note).toHaveTextContent("Pay through CampusNest: your first month is held until you move in.");
+      expect(within(note).getByRole("link", { name })).toHaveAttribute("href", href);
+    }
+    // No step (the first month is paid here, or the reader lists the place): the notice alone.
+    expect(within(rowOf(log, "text m5")).getByRole("note")).not.toHaveTextContent("Pay through CampusNest");
+    // Another kind never carries it; the move-in notice says what the button does.
+    const keys = within(rowOf(log, "text m6")).getByRole("note");
+    expect(keys).not.toHaveTextContent("Pay through CampusNest");
+    expect(keys).toHaveTextContent(SAFETY_NOTICES.keys);
+  });
+});
+
 describe("This is fine", () => {
   it("is a button named for what it does and described by the notice", async () => {
     thread(() => [flagged("m1", 1, "link")]);
@@ -176,6 +204,7 @@ describe("This is fine", () => {
     expect(SAFETY_CONFIRMED_TEXTS).toEqual({
       identity: "Thanks. We won't warn you about ID requests like this one from this person again.",
       link: "Thanks. We won't warn you about links to other sites like this one from this person again.",
+      keys: "Thanks. We won't warn you about requests to confirm your move-in like this one from this person again.",
       payment: "Thanks. We won't warn you about payment requests like this one from this person again.",
       away: "Thanks. We won't warn you about owners who cannot show the place like this one from this person again.",
       contact: "Thanks. We won't warn you about moving the chat off CampusNest like this one from this person again.",

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../worker/app";
+import { PUBLISHED_DEV_SECRETS } from "../../../worker/env";
 import devVarsExample from "../../../.dev.vars.example?raw";
 import { api, authed, json, post, signUp } from "../helpers";
 
@@ -98,6 +99,15 @@ describe("configuration is checked at start", () => {
       expect(res.status, name).toBe(500);
       expect((await json<{ detail: string }>(res)).detail).toContain(`${name} is the published development value`);
     }
+    // The Connect endpoint's development secret (empty in the file, the built-in fallback) likewise.
+    const connect = await createApp().fetch(new Request("http://localhost/api/health"), {
+      ...env,
+      ...STRIPE_KEYS,
+      ENVIRONMENT: "production",
+      STRIPE_CONNECT_WEBHOOK_SECRET: PUBLISHED_DEV_SECRETS.STRIPE_CONNECT_WEBHOOK_SECRET[0],
+    });
+    expect(connect.status).toBe(500);
+    expect((await json<{ detail: string }>(connect)).detail).toContain("STRIPE_CONNECT_WEBHOOK_SECRET is the published development value");
     // Development uses them on purpose.
     const dev = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ENVIRONMENT: "development", ...published });
     expect(dev.status).toBe(200);

@@ -192,7 +192,7 @@ describe("sending", () => {
     const res = await sendText(alice, id, "  hello there  ");
     expect(res.status).toBe(201);
     const message = await json<Message>(res);
-    expect(message).toEqual({ id: expect.any(String), sender_id: alice.user.id, text: "hello there", timestamp: expect.any(String), is_read: false, conversation_id: id, safety_notice: false, safety_kind: null, client_key: null, kind: "text", deal_id: null });
+    expect(message).toEqual({ id: expect.any(String), sender_id: alice.user.id, text: "hello there", timestamp: expect.any(String), is_read: false, conversation_id: id, safety_notice: false, safety_kind: null, safety_pay_inside: null, client_key: null, kind: "text", deal_id: null });
     expect((await sendText(alice, id, "x".repeat(2000))).status).toBe(201);
 
     for (const text of ["", "   \n ", "x".repeat(2001)]) {

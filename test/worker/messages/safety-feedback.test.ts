@@ -71,7 +71,10 @@ describe("the notice kind", () => {
     expect(safetyKindOf(["suspicious_link", "identity_request", "moves_off_platform"])).toBe("identity");
     expect(safetyKindOf(["identity_request", "off_platform_payment"], new Set(["identity"]))).toBe("payment");
     expect(safetyKindOf(["identity_request"], new Set(["identity"]))).toBeNull();
-    expect(SAFETY_KINDS).toEqual(["identity", "link", "payment", "away", "contact"]);
+    // Confirming move-in early releases the held rent (decision 030): above a payment ask, below a link.
+    expect(safetyKindOf(["off_platform_payment", "early_move_in"])).toBe("keys");
+    expect(safetyKindOf(["suspicious_link", "early_move_in"])).toBe("link");
+    expect(SAFETY_KINDS).toEqual(["identity", "link", "keys", "payment", "away", "contact"]);
     // The message schema (which repeats the list) accepts every kind and nothing else.
     for (const kind of [...SAFETY_KINDS, null]) expect(messageSchema.shape.safety_kind.parse(kind)).toBe(kind);
     expect(messageSchema.shape.safety_kind.safeParse("other").success).toBe(false);

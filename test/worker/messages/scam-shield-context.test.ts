@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import tuning from "../../fixtures/scam-corpus-tuning.json";
 import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldWords } from "../../../worker/services/scam-shield";
-import { scoreWords } from "../../../worker/services/scam-model";
+import { MODEL_REASONS, scoreWords } from "../../../worker/services/scam-model";
+import { SCAM_REASONS, safetyKindOf } from "../../../worker/contract/safety";
 import { realPart, scoreKinds, scoreReal, type KindCase, type RealCase } from "../../bench/scam-scoring";
 
 const cases = tuning.cases as KindCase[];
@@ -172,3 +173,61 @@ describe("scoring a corpus of real messages (decision 015)", () => {
   });
 });
 
+
+describe("deals: the held first month (docs/decisions/030)", () => {
+  const paid = { firstMonthPaid: true };
+
+  it("a paid deal's later months, by a payment app, are not flagged; the same words before payment are", () => {
+    for (const text of [
+      "I'll Venmo you March's rent",
+      "can you Zelle me the rent for February?",
+      "rent for next month is due on the 1st, my Venmo is @maya-l",
+      "I'll send February's rent by Zelle on the 1st",
+      "Cash App works for monthly rent, or Venmo",
+    ]) {
+      expect(scanMessage(text), text).toContain("off_platform_payment");
+      expect(scanMessage(text, paid), text).toEqual([]);
+      expect(scanForStorage(text, paid), text).toEqual([]);
+    }
+  });
+
+  it("a paid deal still flags a deposit, a first month or a hold off the platform, and ways no rent needs", () => {
+    for (const text of [
+      "Zelle me the security deposit before you move in",
+      "Venmo me the first month and I'll cancel the CampusNest one",
+      "pay March's rent in gift cards please",
+      "send February's rent by Western Union",
+      "I'll take March's rent in bitcoin",
+    ]) expect(scanMessage(text, paid), text).not.toEqual([]);
+  });
+
+  it("asking the renter to tap 'I have the keys' or confirm the move-in early is flagged with its own reason", () => {
+    for (const text of [
+      'Please tap "I have the keys" now so the payment is released, I will mail you the keys',
+      "can you click I have the keys today? I need the money before the 1st",
+      "Just confirm you moved in now so I get paid, keys are under the mat",
+      "go ahead and press the keys button already, I'll be there next week",
+      "mark the move-in early please so the rent gets released",
+      "Tap 'I have the keys' now and don't report anything",
+    ]) {
+      const reasons = scanMessage(text);
+      expect(reasons, text).toContain("early_move_in");
+      expect(safetyKindOf(reasons), text).toBe("keys");
+    }
+  });
+
+  it("the honest instruction, a renter who has the keys, and a warning are not", () => {
+    for (const text of [
+      "Tap 'I have the keys' once you're inside",
+      "When you get the keys on the 5th, press I have the keys in the app",
+      "I have the keys now, thanks! The room is great",
+      "Only confirm your move-in after you arrive",
+      "Someone asked me to tap \"I have the keys\" before I arrived, is this a scam?",
+      "Don't tap I have the keys before you're in, CampusNest says so",
+    ]) expect(scanMessage(text), text).not.toContain("early_move_in");
+  });
+
+  it("the model's reasons stay the six it was trained on (its weights did not change)", () => {
+    expect(MODEL_REASONS).toEqual(SCAM_REASONS.filter((r) => r !== "early_move_in"));
+  });
+});

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import corpus from "../../fixtures/scam-corpus.json";
 import type { Message, MessagesResponse } from "../../../worker/contract/messages";
 import { SCAM_REASONS, type SafetyQueueResponse, type SafetyReviewResponse, type ScamReason } from "../../../worker/contract/safety";
+import { MODEL_REASONS } from "../../../worker/services/scam-model";
 import { ruleReasons, scanMessage } from "../../../worker/services/scam-shield";
 import { scoreCorpus, type CorpusCase } from "../../bench/scam-scoring";
 import { adminLogin, api, authed, connect, conversationOf, json, open, post, type Session, signUp, stepClock, ticketOf } from "../helpers";
@@ -21,7 +22,9 @@ describe("the rules on the corpus", () => {
     const positive = cases.filter((c) => c.reasons.length > 0);
     expect(positive.length).toBeGreaterThanOrEqual(30);
     expect(cases.length - positive.length).toBeGreaterThanOrEqual(30);
-    for (const reason of SCAM_REASONS) expect(positive.filter((c) => c.reasons.includes(reason)).length, reason).toBeGreaterThanOrEqual(5);
+    // The reasons the model was trained on (the trainer reads this corpus); early_move_in, the rules' alone,
+    // is pinned in scam-shield-context.test.ts so the model's weights stay as they are (decision 030).
+    for (const reason of MODEL_REASONS) expect(positive.filter((c) => c.reasons.includes(reason)).length, reason).toBeGreaterThanOrEqual(5);
     for (const c of cases) for (const r of c.reasons) expect(SCAM_REASONS).toContain(r);
   });
 

@@ -171,10 +171,11 @@ export const cursorOf = (c: Conversation): ConversationCursor => ({ t: c.updated
  * A message as `viewerId` sees it: safety_notice and safety_kind (scam shield) only for the recipient of
  * a flagged message, never for its sender, who must not learn what tripped the filter. `dismissed` are
  * this viewer's "This is fine"s in this conversation (dismissalsOf): a notice they cover is not shown
- * (`noticeKindAfter`, decision 015). Every message payload (the lists, the send answer, the room's
+ * (`noticeKindAfter`, decision 015); `payInside`, the viewer's next step of the pair's deal, goes with a
+ * payment notice (services/safety-deals.ts). Every message payload (the lists, the send answer, the room's
  * push) is built here.
  */
-export const toMessage = (m: MessageRow, viewerId: string, dismissed: readonly SafetyDismissal[] = []): Message => {
+export const toMessage = (m: MessageRow, viewerId: string, dismissed: readonly SafetyDismissal[] = [], payInside: Message["safety_pay_inside"] = null): Message => {
   const kind = m.safetyFlags && m.senderId !== viewerId ? noticeKindAfter(parseScamReasons(m.safetyFlags), m.senderId, dismissed) : null;
   return {
     id: m.id,
@@ -185,6 +186,8 @@ export const toMessage = (m: MessageRow, viewerId: string, dismissed: readonly S
     conversation_id: m.conversationId,
     safety_notice: kind !== null,
     safety_kind: kind,
+    // A payment notice points inside: the viewer's next step of the pair's deal (docs/decisions/030).
+    safety_pay_inside: kind === "payment" ? (payInside ?? null) : null,
     // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
     client_key: m.senderId === viewerId ? m.clientKey : null,
     kind: m.kind === "deal" ? "deal" : "text",

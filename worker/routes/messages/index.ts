@@ -17,6 +17,7 @@ import {
   type UnreadCountResponse,
 } from "../../contract/messages";
 import { conversationsPage, cursorOf, dismissalsOf, messagesPage, toMessage, unreadCount } from "../../db/queries/conversations";
+import { payInsideStep } from "../../services/safety-deals";
 import { isSafetyKind, safetyFeedbackSchema, type SafetyFeedbackResponse } from "../../contract/safety";
 import { quietSafetyNotice, unquietSafetyNotice } from "../../services/safety";
 import { notFound } from "../../lib/errors";
@@ -84,7 +85,10 @@ export const messagesRoutes = createRouter()
     const cursor = decodeCursor(last_evaluated_key, messageCursor);
     const [rows, dismissed] = await Promise.all([messagesPage(c.var.db, conversation.id, cursor, limit + 1), dismissalsOf(c.var.db, conversation.id, user.id)]);
     const { items, pagination } = keysetPage(rows, limit, (last) => ({ c: last.createdAt, id: last.id }));
-    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, dismissed)), pagination });
+    // Under a payment notice, the deal's next step (docs/decisions/030): read once a page, only when one shows.
+    const flaggedForMe = items.some((m) => m.safetyFlags && m.senderId !== user.id);
+    const payInside = flaggedForMe ? await payInsideStep(c.var.db, conversation, user.id) : null;
+    return c.json<MessagesResponse>({ messages: items.map((m) => toMessage(m, user.id, dismissed, payInside)), pagination });
   })
 
   // "This is fine" under a safety notice: covers that message's notice of that kind for the caller, and

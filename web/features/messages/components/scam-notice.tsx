@@ -4,8 +4,10 @@
  */
 import { useEffect, useRef } from "react";
 import { Link } from "react-router-dom";
-import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_LINK_TEXT, SAFETY_NOTICES, SAFETY_TIP, type SafetyKind } from "@contract/safety";
+import type { Message } from "@contract/messages";
+import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_LINK_TEXT, SAFETY_NOTICES, SAFETY_PAY_INSIDE, SAFETY_PAY_INSIDE_STEPS, SAFETY_TIP, type SafetyKind } from "@contract/safety";
 import { paths } from "../../../config/paths";
+import { dealUrl } from "../../../lib/deals-api";
 
 function ShieldIcon() {
   return (
@@ -43,6 +45,14 @@ interface SafetyNoticeProps {
   /** Move the focus to "This is fine" (after Undo brought this notice back); then `onFocused`. */
   focus?: boolean;
   onFocused?: () => void;
+  /** Under a payment notice to the one who would rent: the deal's next step inside CampusNest (docs/decisions/030). */
+  payInside?: Message["safety_pay_inside"];
+}
+
+/** Where the step is taken: the listing's page for a request, else the deal's page. */
+function payInsideHref(step: NonNullable<Message["safety_pay_inside"]>): string | null {
+  if (step.step === "request") return step.listing_id ? paths.listing(step.listing_id) : null;
+  return step.deal_id ? dealUrl(step.deal_id) : null;
 }
 
 /**
@@ -50,8 +60,9 @@ interface SafetyNoticeProps {
  * quiets this notice on this message and on this person repeating the same pattern, never a new one
  * (decision 015); the button is described by the notice.
  */
-export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = false, focus = false, onFocused }: SafetyNoticeProps) {
+export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = false, focus = false, onFocused, payInside = null }: SafetyNoticeProps) {
   const textId = `safety-notice-${messageId}`;
+  const insideHref = kind === "payment" && payInside ? payInsideHref(payInside) : null;
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!focus || !button.current) return;
@@ -66,6 +77,13 @@ export function SafetyNotice({ kind, messageId, onFine, busy = false, failed = f
           <strong id={textId}>{sentence(SAFETY_NOTICES[kind])}</strong> <Link to={paths.safety}>{SAFETY_LINK_TEXT}</Link>
         </span>
       </p>
+      {insideHref && payInside && (
+        <p className="scam-notice-actions scam-pay-inside">
+          <span>
+            {SAFETY_PAY_INSIDE} <Link to={insideHref}>{SAFETY_PAY_INSIDE_STEPS[payInside.step]}</Link>
+          </span>
+        </p>
+      )}
       {onFine && (
         <p className="scam-notice-actions">
           <button ref={button} type="button" className="link-button scam-fine" onClick={onFine} disabled={busy} aria-label={SAFETY_FEEDBACK_TEXTS.buttonLabel} aria-describedby={textId}>

@@ -259,7 +259,7 @@ function MessageList({ messages, me, name, seenId, safety, deals, pollMs }: Mess
               {m.id === seenId && <span className="bubble-seen">Seen</span>}
               {!mine && safety.confirmed?.messageId === m.id && <SafetyConfirmation kind={safety.confirmed.kind} onUndo={safety.undo} busy={safety.busy} failed={safety.undoFailed} />}
               {!mine && noticeKindOf(m) && (
-                <SafetyNotice kind={noticeKindOf(m)!} messageId={m.id} onFine={() => safety.quiet(m.id, noticeKindOf(m)!)} busy={safety.busy} failed={safety.failedFor === m.id} focus={safety.refocus === m.id} onFocused={safety.refocused} />
+                <SafetyNotice kind={noticeKindOf(m)!} messageId={m.id} onFine={() => safety.quiet(m.id, noticeKindOf(m)!)} busy={safety.busy} failed={safety.failedFor === m.id} focus={safety.refocus === m.id} onFocused={safety.refocused} payInside={m.safety_pay_inside} />
               )}
             </div>
             )}

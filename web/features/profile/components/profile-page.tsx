@@ -10,6 +10,7 @@ import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
 import { MyDeals } from "./my-deals";
 import { NotificationToggles } from "./notification-toggles";
+import { PayoutsSection } from "./payouts-section";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
 
@@ -63,6 +64,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
               <PushSettings />
             </Suspense>
           </section>
+          <PayoutsSection />
           <SavedSearches />
           <BlockedUsers />
           <section className="panel stack-sm" aria-labelledby="account-heading">
