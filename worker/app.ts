@@ -37,6 +37,7 @@ import { mapsRoutes } from "./routes/maps";
 import { adminRoutes } from "./routes/admin";
 import { feedbackRoutes } from "./routes/feedback";
 import { promotionsRoutes } from "./routes/promotions";
+import { paymentsWebhookRoutes } from "./routes/payments/webhook";
 import { devCheckoutRoutes } from "./routes/dev/checkout";
 import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
@@ -116,6 +117,7 @@ export function createApp() {
   app.route("/api/v1/maps", mapsRoutes);
   app.route("/api/v1/promotions", promotionsRoutes);
   app.route("/api/v1/deals", dealsRoutes);
+  app.route("/api/v1/payments", paymentsWebhookRoutes);
   app.route("/api/v1/landlord-consent", landlordConsentRoutes);
   app.route("/api/v1/dev", devRoutes);
 

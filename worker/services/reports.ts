@@ -5,6 +5,8 @@
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
  */
 import { cancelOpenDeals } from "./deals";
+import { freezeHeldDealsOf } from "./payments";
+import { getConfig } from "../env";
 import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
@@ -112,6 +114,10 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
   // Its open unpaid deals end (docs/decisions/026); a failure is logged, the suspension stands.
   await cancelOpenDeals(db, env, { userId }, DEAL_REASONS.partySuspended).catch((err: unknown) =>
     log.error("suspension_deals_cancel_failed", { message: err instanceof Error ? err.message : "unknown" }),
+  );
+  // Its held deals as a lister freeze into staff cases (docs/decisions/029); logged on failure, like the above.
+  await freezeHeldDealsOf(db, { env, config: getConfig(env), defer: (t) => void t.catch(() => undefined) }, userId).catch((err: unknown) =>
+    log.error("suspension_deals_freeze_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After

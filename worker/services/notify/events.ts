@@ -13,6 +13,8 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import type { EmailMessage } from "../email";
 import {
+  dealCaseEmail,
+  dealReceiptEmail,
   dealSignCodeEmail,
   dealSignedEmail,
   dealUpdateEmail,
@@ -71,7 +73,15 @@ export type NotifyEvent =
   | { kind: "deal_update"; dealId: string; subject: string; lines: string[] }
   | { kind: "deal_sign_code"; title: string; code: string }
   | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
-  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string };
+  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string }
+  // Deal payments (docs/decisions/029): the receipt, and each money step (held, released, refunded, a problem,
+  // a cancellation asked or decided); always sent. A case goes to the support address.
+  | { kind: "deal_receipt"; dealId: string; title: string; rentCents: number; feeCents: number; feePercent: number; totalCents: number; heldUntil: string; paidAt: string; paymentId: string }
+  | { kind: "deal_money"; dealId: string; step: DealMoneyStep; subject: string; lines: string[] }
+  | { kind: "deal_case_opened"; dealId: string; title: string; reason: string };
+
+/** The money steps a deal's party is told of. */
+export type DealMoneyStep = "held" | "released" | "refunded" | "problem_reported" | "disputed" | "cancellation_asked" | "cancellation_decided" | "payment_refused";
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -165,6 +175,9 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
   deal_update: { transactional: false, preference: null, email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)) },
   deal_sign_code: { transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
   deal_signed: { transactional: true, email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)) },
+  deal_receipt: { transactional: true, email: (to, e, config) => dealReceiptEmail(to.email, to.firstName, e, dealUrl(config, e.dealId)) },
+  deal_money: { transactional: true, email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)) },
+  deal_case_opened: { transactional: true, email: (to, e, config) => dealCaseEmail(to.email, e.title, e.reason, `${config.publicBaseUrl}/staff?deal=${encodeURIComponent(e.dealId)}`) },
   landlord_consent_request: {
     transactional: true,
     email: (to, e) => landlordConsentEmail(to.email, e.landlordName, e.tenantName, e.subtenantName, e.address, e.term, e.url),
