@@ -62,10 +62,10 @@ export const dealStripeEventStatement = (eventId: string, type: string): Guarded
 /** Overlapping open requests of the listing that a payment declines (`stay_taken`). */
 export const overlappingOpenDeals = (db: Db, listingId: string, moveIn: string, moveOut: string, exceptId: string) =>
   db.$client
-    .prepare(`SELECT id FROM deals WHERE listing_id = ? AND status IN ('requested', 'accepted', 'signed') AND move_in < ? AND move_out > ? AND id <> ?`)
+    .prepare(`SELECT id, status FROM deals WHERE listing_id = ? AND status IN ('requested', 'accepted', 'signed') AND move_in < ? AND move_out > ? AND id <> ?`)
     .bind(listingId, moveOut, moveIn, exceptId)
-    .all<{ id: string }>()
-    .then((r) => r.results.map((x) => x.id));
+    .all<{ id: string; status: string }>()
+    .then((r) => r.results);
 
 /** The deal a payment intent or charge belongs to (a dispute names only those). */
 export const dealIdOfPayment = (db: Db, paymentIntentId: string | undefined, chargeId: string | undefined) =>

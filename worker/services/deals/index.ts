@@ -496,14 +496,15 @@ async function endBySystem(db: Db, fx: Effects, id: string, status: "expired" | 
 }
 
 /**
- * A paid stay takes its dates: the listing's other open deals that overlap it are declined
- * (`stay_taken`) with a message (docs/decisions/029). Answers how many.
+ * A paid stay takes its dates: the listing's other open requests that overlap it are declined, and
+ * accepted or signed deals cancelled (`stay_taken`), with a message (docs/decisions/029). Answers how many.
  */
 export async function declineOverlappingDeals(db: Db, fx: Effects, paid: Pick<DealRow, "id" | "listing_id" | "move_in" | "move_out">, nowMs = Date.now()): Promise<number> {
   if (!paid.listing_id) return 0;
   let declined = 0;
-  for (const id of await overlappingOpenDeals(primaryOf(db), paid.listing_id, paid.move_in, paid.move_out, paid.id)) {
-    const d = await endBySystem(db, fx, id, "declined", DEAL_REASONS.stayTaken, nowMs);
+  for (const { id, status } of await overlappingOpenDeals(primaryOf(db), paid.listing_id, paid.move_in, paid.move_out, paid.id)) {
+    // A request is declined; an accepted or signed deal (whose payment may still be on its way) is cancelled.
+    const d = await endBySystem(db, fx, id, status === "requested" ? "declined" : "cancelled", DEAL_REASONS.stayTaken, nowMs);
     if (!d) continue;
     declined++;
     after(db, fx, d, { to: ["renter"], subject: `Not available: "${d.listing_title}"`, lines: [REASON_LINES[DEAL_REASONS.stayTaken]!] });

@@ -19,7 +19,6 @@ import { completeDealCheckoutSessionStatement, dealIdOfPayment, dealStripeEventS
 import { apiError, badRequest, conflict, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
-import { newId } from "../../lib/ids";
 import { notify } from "../notify";
 import type { DealMoneyStep } from "../notify/events";
 import { payoutAccountOf } from "../payouts";
@@ -155,7 +154,8 @@ async function ensureTransfer(db: Db, fx: Effects, d: DealRow): Promise<Transfer
     }
   }
   // Development: Stripe's answer now, its transfer.created after our write (as Stripe's would arrive).
-  const id = `tr_test_${newId(24)}`;
+  // One id per attempt, as Stripe's idempotency key makes one transfer of two racing releases.
+  const id = `tr_test_${d.id}_${netTransferred(d)}_${owed}`;
   const event = testTransfer("transfer.created", { transferId: id, dealId: d.id, amount: owed - netTransferred(d), destination: payout.stripeAccountId, chargeId: d.charge_id });
   return { id, net: owed, announce: () => deliverSimulated(db, fx, event) };
 }
@@ -486,7 +486,8 @@ function planDispute(d: DealRow, f: Extract<DealEventFacts, { kind: "dispute" }>
   if (!d.payment_intent_id) throw conflict(PAYMENT_NOT_YET);
   if (f.paymentIntentId && f.paymentIntentId !== d.payment_intent_id) return NOTHING;
   const final = d.dispute_id === f.disputeId && (d.dispute_status === "won" || d.dispute_status === "lost");
-  if (final) return NOTHING; // a dispute's outcome is final; its `created` arriving late changes nothing
+  // A dispute's outcome is final: its `created` arriving late changes nothing but the record that it was opened.
+  if (final) return f.status === "open" ? { set: {}, statements: [eventStatement(d.id, ev("card_dispute", now, { dispute: f.disputeId, cents: f.amount, late: true }))], outcome: { kind: "none" } } : NOTHING;
   const facts = { dispute_id: f.disputeId, dispute_status: f.status };
   if (f.status === "open") {
     if (d.dispute_id === f.disputeId) return NOTHING;
