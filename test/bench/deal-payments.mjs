@@ -10,7 +10,7 @@
  * (the transfer, simulated without Stripe keys, and its write). Prints medians and p95s; no budget.
  * Run: `node test/bench/deal-payments.mjs` (BENCH_DEALS=N, default 30). Not part of `npm test`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
