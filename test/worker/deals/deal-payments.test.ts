@@ -11,6 +11,8 @@ import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
 import { releaseHeld } from "../../../worker/services/payments";
 import { suspendUser } from "../../../worker/services/reports";
+import { renderAgreementV1 } from "../../../worker/services/deals/agreement-template-v1";
+import { renderAgreementV2, TEMPLATE_ID } from "../../../worker/services/deals/agreement-template-v2";
 import {
   STRIPE_KEYS,
   adminLogin,
@@ -375,6 +377,9 @@ describe("problems, statements and staff's decision", () => {
     await tick("2027-02-01T00:00:00.000Z");
     expect((await dealRow(dealId))!.status).toBe("disputed");
     expect((await call(stranger, `/api/v1/deals/${dealId}/statement`, "POST", { text: "me too" })).status).toBe(404);
+    const empty = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "  ", photos: Array.from({ length: 7 }, (_, i) => `/api/v1/images/p${i}.webp`) });
+    expect(empty.status).toBe(422);
+    expect((await json<{ errors: { message: string }[] }>(empty)).errors.map((e) => e.message)).toEqual(expect.arrayContaining(["Please describe what happened", "At most 6 photos"]));
     const statement = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "I sent the new code by message" });
     expect(statement.status).toBe(201);
     expect((await json<{ data: { party: string } }>(statement)).data.party).toBe("lister");
@@ -435,6 +440,33 @@ describe("suspension, deletion and staff's figures", () => {
     expect(after.stats.deals.by_status.paid ?? 0).toBe((before.stats.deals.by_status.paid ?? 0) + 1);
     expect(typeof after.stats.deals.released_cents).toBe("number");
     expect((await call(renter, "/api/v1/admin/stats")).status).toBe(401);
+  });
+});
+
+describe("the agreement", () => {
+  it("new agreements (template v2) state the hold, the cancellation policy and that later months never pass through CampusNest", async () => {
+    const facts = {
+      tenantName: "Ann Lee",
+      subtenantName: "Bo Park",
+      address: "1 Main St",
+      unitType: "2x2",
+      parking: false,
+      pets: false,
+      moveIn: "Mar 1, 2027",
+      moveOut: "Jun 30, 2027",
+      timeZone: "America/Anchorage",
+      monthlyRent: "$900.00",
+      dueDay: 1,
+      firstPayment: { rent: "$900.00", fee: "$45.00", total: "$945.00", feePercent: 5, byDays: false },
+      landlord: { status: "not_needed" as const },
+    };
+    const text = renderAgreementV2(facts);
+    expect(TEMPLATE_ID).toBe("agreement-template-v2");
+    for (const part of ["Template: agreement-template-v2", "48 hours after the beginning of the move-in date", "at least 14 days before the move-in date", "within 72 hours", "never holds a security deposit", "it never passes through CampusNest"]) {
+      expect(text, part).toContain(part);
+    }
+    // Version 1 is unchanged: agreements filled from it keep their text and hash.
+    expect(renderAgreementV1(facts)).not.toContain("Cancellation after the first payment");
   });
 });
 
