@@ -116,9 +116,11 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
     log.error("suspension_deals_cancel_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
   // Its held deals as a lister freeze into staff cases (docs/decisions/029); logged on failure, like the above.
-  await freezeHeldDealsOf(db, { env, config: getConfig(env), defer: (t) => void t.catch(() => undefined) }, userId).catch((err: unknown) =>
+  const followups: Promise<unknown>[] = [];
+  await freezeHeldDealsOf(db, { env, config: getConfig(env), defer: (t) => void followups.push(t) }, userId).catch((err: unknown) =>
     log.error("suspension_deals_freeze_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
+  await Promise.allSettled(followups);
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
