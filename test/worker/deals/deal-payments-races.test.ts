@@ -246,6 +246,41 @@ describe("two releases at once", () => {
   }, 120_000);
 });
 
+describe("a problem at the same instant as the release", () => {
+  it("the renter's report against the tick: the deal ends disputed and nothing stays with the lister", async () => {
+    for (const [trial, [a, b]] of OFFSETS.entries()) {
+      const stripe = fakeStripe();
+      const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
+      const p = await openSession(dealId, stripe);
+      expect((await send(p.event)).status).toBe(200);
+      const heldUntil = String((await dealRow(dealId))!.held_until);
+      const [report, tick] = await Promise.all([
+        after(a, () =>
+          fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/problem`, {
+            method: "POST",
+            body: JSON.stringify({ kind: "cant_get_in", text: "Locked out" }),
+            headers: { Authorization: `Bearer ${renter.access_token}`, "content-type": "application/json" },
+          }),
+        ),
+        after(b, () => fetchWithBindings(STRIPE_KEYS, "/api/v1/dev/deals/tick", { method: "POST", body: JSON.stringify({ now: heldUntil }), headers: { "content-type": "application/json" } })),
+      ]);
+      expect(tick.status).toBe(200);
+      const row = (await dealRow(dealId))!;
+      const held = stripe.transfers.filter((t) => t.transfer_group === dealId).reduce((sum, t) => sum + t.amount - t.amount_reversed, 0);
+      if (report.status === 200) {
+        // The report won: whatever the release sent is back with the platform.
+        expect([row.status, held], `trial ${trial}`).toEqual(["disputed", 0]);
+        expect((row.transferred_cents as number) - (row.transfer_reversed_cents as number), `trial ${trial}`).toBe(0);
+      } else {
+        // The release won: the report came too late (409), the lister holds the rent.
+        expect(report.status, `trial ${trial}`).toBe(409);
+        expect([row.status, held], `trial ${trial}`).toEqual(["released", 90_000]);
+      }
+      vi.restoreAllMocks();
+    }
+  }, 120_000);
+});
+
 describe("refused deliveries change nothing", () => {
   it("a bad signature is 400 and a dispute before its payment is 409, unrecorded", async () => {
     const stripe = fakeStripe();

@@ -155,7 +155,7 @@ async function ensureTransfer(db: Db, fx: Effects, d: DealRow): Promise<Transfer
   }
   // Development: Stripe's answer now, its transfer.created after our write (as Stripe's would arrive).
   // One id per attempt, as Stripe's idempotency key makes one transfer of two racing releases.
-  const id = `tr_test_${d.id}_${netTransferred(d)}_${owed}`;
+  const id = `tr_test_${d.id}_${d.transferred_cents}_${owed}`;
   const event = testTransfer("transfer.created", { transferId: id, dealId: d.id, amount: owed - netTransferred(d), destination: payout.stripeAccountId, chargeId: d.charge_id });
   return { id, net: owed, announce: () => deliverSimulated(db, fx, event) };
 }
@@ -214,7 +214,12 @@ export async function releaseHeld(db: Db, fx: Effects, dealId: string, nowMs: nu
     (x) => (isHeld(x) ? [eventStatement(x.id, ev("released", now, { transfer_id: transfer?.id ?? null, cents: transfer?.net ?? 0 }, opts.by))] : []),
   );
   await transfer?.announce?.();
-  const out = (await findDeal(primaryOf(db), dealId))!;
+  let out = (await findDeal(primaryOf(db), dealId))!;
+  if (!changed && transfer && out.status === "disputed" && out.transfer_id === transfer.id) {
+    // A problem or a dispute won the race against this release: the money goes back on hold with us.
+    await reverseAndRecord(db, fx, out);
+    out = (await findDeal(primaryOf(db), dealId))!;
+  }
   if (changed) {
     tell(db, fx, out, ["renter", "lister"], "released", `Released: "${out.listing_title}"`, [
       `The first month's rent (${usd(owedToLister(out))}) was released to the lister${opts.by.role === "renter" ? " after the renter confirmed they have the keys" : ""}.`,
@@ -609,6 +614,17 @@ async function followEvent(db: Db, fx: Effects, d: DealRow, outcome: Outcome, no
   }
 }
 
+/** Takes back what the deal's transfer still holds (at Stripe, or simulated) and records it. */
+async function reverseAndRecord(db: Db, fx: Effects, d: DealRow) {
+  if (!d.transfer_id) return;
+  if (usesStripe(fx.config)) {
+    const reversed = await reverseTransfer(fx.config.stripe, d.id, d.transfer_id);
+    await recordFacts(db, d.id, (x) => (x.transfer_reversed_cents >= reversed ? null : { transfer_reversed_cents: reversed }));
+  } else {
+    await recordFacts(db, d.id, (x) => (x.transfer_reversed_cents >= x.transferred_cents ? null : { transfer_reversed_cents: x.transferred_cents }));
+  }
+}
+
 /** The Stripe calls a plan may need before its event is recorded, bound to this request (plans do no I/O themselves). */
 interface StripeFirstCalls {
   /** Payments refunded as duplicates during this event. */
@@ -627,15 +643,7 @@ function stripeFirstCalls(db: Db, fx: Effects): StripeFirstCalls {
       log.warn("deal_duplicate_payment_refunded", { deal_id: d.id });
       tell(db, fx, d, ["renter"], "refunded", `Refunded: a second payment for "${d.listing_title}"`, ["This deal was already paid, so your second payment is refunded in full."]);
     },
-    async reverse(d) {
-      if (!d.transfer_id) return;
-      if (usesStripe(fx.config)) {
-        const reversed = await reverseTransfer(fx.config.stripe, d.id, d.transfer_id);
-        await recordFacts(db, d.id, (x) => (x.transfer_reversed_cents >= reversed ? null : { transfer_reversed_cents: reversed }));
-      } else {
-        await recordFacts(db, d.id, (x) => (x.transfer_reversed_cents >= x.transferred_cents ? null : { transfer_reversed_cents: x.transferred_cents }));
-      }
-    },
+    reverse: (d) => reverseAndRecord(db, fx, d),
   };
 }
 
