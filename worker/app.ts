@@ -38,6 +38,7 @@ import { mapsRoutes } from "./routes/maps";
 import { adminRoutes } from "./routes/admin";
 import { feedbackRoutes } from "./routes/feedback";
 import { promotionsRoutes } from "./routes/promotions";
+import { paymentsWebhookRoutes } from "./routes/payments/webhook";
 import { devCheckoutRoutes } from "./routes/dev/checkout";
 import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
@@ -121,6 +122,7 @@ export function createApp() {
   app.route("/api/v1/deals", dealsRoutes);
   app.route("/api/v1/payouts", payoutsRoutes);
   app.route("/api/v1/payments/connect-webhook", connectWebhookRoutes);
+  app.route("/api/v1/payments", paymentsWebhookRoutes);
   app.route("/api/v1/landlord-consent", landlordConsentRoutes);
   app.route("/api/v1/dev", devRoutes);
 

@@ -1,3 +1,4 @@
+import type { DealStats } from "./deals";
 import { visibleText, z } from "./zod";
 import { LIMITS } from "./constants";
 import type { OwnerListing, Pagination } from "./listings";
@@ -66,6 +67,8 @@ export interface AdminStats {
   conversations: number;
   messages: number;
   user_growth: { date: string; users: number }[];
+  /** Deals by state and the money of their first payments (docs/decisions/029). */
+  deals: DealStats;
 }
 
 /* ---------- response bodies ---------- */

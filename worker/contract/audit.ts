@@ -23,6 +23,7 @@ export const AUDIT_ACTION_LABELS = {
   feedback_archive: "Archived feedback",
   delete_item: "Deleted a row",
   deal_pdf_download: "Downloaded a signed sublease agreement",
+  deal_resolve: "Decided a deal's case (refund and release)",
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

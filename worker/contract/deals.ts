@@ -171,7 +171,19 @@ export const dealSchema = z.object({
     held_until: z.string().nullable(),
     released_at: z.string().nullable(),
     refunded_cents: z.number(),
+    paid_at: z.string().nullable(),
+    /** The deal's snapshot of the fee percentage. */
+    fee_percent: z.number(),
+    /** The renter may pay now: `signed`, the landlord consent settled, the lister's payouts ready. */
+    payable: z.boolean(),
+    /** Why a signed deal cannot be paid yet: the lister's payout account is not ready. */
+    waiting_for: z.enum(["lister_payouts"]).nullable(),
   }),
+  /** A renter cancelled a paid deal late: the lister decides the refund by `decide_by`; silence refunds the rent in full. */
+  cancellation: z.object({ requested_at: z.string(), decide_by: z.string() }).nullable(),
+  problem: z.object({ kind: z.enum(["cant_get_in", "not_as_described", "other"]), opened_at: z.string() }).nullable(),
+  case_reason: z.enum(["problem", "card_dispute", "suspension", "release_failed"]).nullable(),
+  moved_in_at: z.string().nullable(),
 });
 export type Deal = z.infer<typeof dealSchema>;
 
@@ -186,12 +198,34 @@ export interface AgreementEvent {
 export interface AgreementResponse {
   data: { version: number; text: string; sha256: string; events: AgreementEvent[] };
 }
-/** Staff's view of one deal: every event with its whole address and user agent. */
+export interface DealStatement {
+  party: "renter" | "lister";
+  author_id: string;
+  text: string;
+  photos: string[];
+  at: string;
+}
+/** Staff's view of one deal: every event with its whole address and user agent; a case's statements and the pair's conversation. */
 export interface AdminDealResponse {
   data: Deal & {
     events: (AgreementEvent & { actor_role: string; ip: string | null; user_agent: string | null; agreement_version: number | null; document_sha256: string | null; details: unknown })[];
     pdf_sha256: string | null;
+    statements: DealStatement[];
+    /** The pair's conversation, the newest 200, oldest first. */
+    messages: { id: string; sender_id: string; content: string; created_at: string }[];
+    stripe: { payment_intent: string | null; charge: string | null; transfer: string | null; dispute: string | null };
   };
+}
+export interface CheckoutResponse {
+  data: { checkout_url: string; session_id: string };
+}
+/** GET admin/stats: `stats.deals`. */
+export interface DealStats {
+  by_status: Record<string, number>;
+  held_cents: number;
+  released_cents: number;
+  refunded_cents: number;
+  open_cases: number;
 }
 /** GET landlord-consent/{token}: what the landlord's page shows. */
 export interface LandlordConsentPage {
@@ -304,7 +338,11 @@ export const dealsPageSchema = z.object({
   last_evaluated_key: z.string().max(500).optional(),
 });
 export const adminDealsQuerySchema = dealsPageSchema.extend({
-  status: z.enum(DEAL_STATUSES, `status must be one of ${DEAL_STATUSES.join(", ")}`).optional().or(z.literal("").transform(() => undefined)),
+  // `cases`: the deals staff must decide (disputed, or a release that failed), oldest first.
+  status: z
+    .enum([...DEAL_STATUSES, "cases"], `status must be one of ${[...DEAL_STATUSES, "cases"].join(", ")}`)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 export const dealCursorSchema = z.object({ created_at: z.string().max(40), id: z.string().max(40) });
 export const devDealsTickSchema = z.object({ now: z.iso.datetime({ offset: true, error: "now must be an ISO 8601 time" }) });
@@ -319,3 +357,56 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
   `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
   `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Until then you can report a problem and nothing is released.`,
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Payments (docs/decisions/029).
+
+export const PROBLEM_KINDS = ["cant_get_in", "not_as_described", "other"] as const;
+export const CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed"] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
+/** A problem report's or statement's text, and its photos (our own upload URLs). */
+export const DEAL_STATEMENT_MAX = 2000;
+export const DEAL_STATEMENT_PHOTOS_MAX = 6;
+
+/** Our own uploaded images (routes/images): `/api/v1/images/<key>`, absolute or relative. */
+const OWN_IMAGE_URL = /^(https?:\/\/[^/]+)?\/api\/v1\/images\/[A-Za-z0-9._/-]+$/;
+const statementFields = {
+  text: z
+    .string("text is required")
+    .trim()
+    .min(1, "Please describe what happened")
+    .max(DEAL_STATEMENT_MAX, `The text must be at most ${DEAL_STATEMENT_MAX} characters`),
+  photos: z
+    .array(z.string().max(500).regex(OWN_IMAGE_URL, "Photos must be pictures uploaded to CampusNest"), "photos must be a list of picture URLs")
+    .max(DEAL_STATEMENT_PHOTOS_MAX, `At most ${DEAL_STATEMENT_PHOTOS_MAX} photos`)
+    .optional()
+    .default([]),
+};
+export const dealProblemSchema = z.object({ kind: z.enum(PROBLEM_KINDS, `kind must be one of ${PROBLEM_KINDS.join(", ")}`), ...statementFields });
+export const dealStatementSchema = z.object(statementFields);
+const cents = (label: string) => z.number(`${label} must be a number of cents`).int(`${label} must be a whole number of cents`).min(0, `${label} cannot be negative`);
+export const cancellationRefundSchema = z.object({ refund_cents: cents("refund_cents") });
+export const resolveDealSchema = z.object({ refund_cents: cents("refund_cents") });
+
+export const PAYMENT_MESSAGES = {
+  waitingForConsent: "Paying waits for the landlord's consent (granted, or not needed)",
+  waitingForPayouts: "Paying waits for the lister: they have not finished setting up payouts yet",
+  paymentsUnavailable: "Payments are not available right now. Please try again later.",
+  notYetMoveIn: (date: string) => `"I have the keys" is possible from the move-in date (${shortDate(date)})`,
+  caseOpen: "Staff are looking at this deal; nothing is released until they decide",
+  noCancellation: "No cancellation is waiting for your decision",
+  refundTooHigh: (max: number) => `refund_cents must be at most ${max}`,
+  notACase: "This deal has no open case",
+  moneyHeld: "Money for a deal is held here; it can be deleted once the deal is settled",
+  cancellationOpen: "A cancellation is already waiting for the lister's decision",
+} as const;
+
+/**
+ * When held money is released: 48 hours after move-in's midnight in the deal's time zone (ISO). A
+ * renter's "I have the keys" releases it earlier.
+ */
+export const releaseTime = (moveIn: string, timeZone: string) => new Date(startOfDate(moveIn, timeZone) + DEAL_TIMING.releaseAfterMoveInMs).toISOString();
+
+/** A renter cancelling a paid deal gets the rent back in full at least this long before move-in's midnight. */
+export const renterFullRefund = (moveIn: string, timeZone: string, nowMs: number) =>
+  startOfDate(moveIn, timeZone) - nowMs >= DEAL_TIMING.renterFullRefundDays * 86_400_000;

@@ -284,6 +284,8 @@ export interface BrowseResponse {
 /** The listing page's extras: the price check's verdict (rent below half the median of similar listings). */
 export interface ListingDetailExtras {
   rent_below_typical: boolean;
+  /** Stays sold through CampusNest (paid deals; dates only, no names: docs/decisions/029). */
+  taken_stays: { move_in: string; move_out: string }[];
 }
 
 /** GET subleases/{id}: the owner reads their own listing, anyone else its public form. */

@@ -15,6 +15,7 @@ import {
   STORED_LISTING_STATUSES,
   VERIFICATION_REQUEST_STATUSES,
 } from "../contract/constants";
+import { PAYMENT_STATUSES } from "../contract/deals";
 import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
@@ -902,8 +903,45 @@ export const deals = sqliteTable(
     acceptedAt: text("accepted_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at").notNull(),
+    // Payments (docs/decisions/029): the first month charged to the platform, held here until released.
+    /** none | held | released | refunded | disputed | release_failed (the Deal object's payment.status). */
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("none"),
+    /** What the renter paid (rent + fee) and the rent part of it, cents. */
+    paidCents: integer("paid_cents").notNull().default(0),
+    paidRentCents: integer("paid_rent_cents").notNull().default(0),
+    paidAt: text("paid_at"),
+    /** Move-in's midnight (the deal's zone) + 48 h: the cron releases then. */
+    heldUntil: text("held_until"),
+    paymentIntentId: text("payment_intent_id"),
+    chargeId: text("charge_id"),
+    /** What we decided to refund in all (cents); `refundedCents` is what Stripe confirmed. A gap is retried by the cron. */
+    refundDueCents: integer("refund_due_cents").notNull().default(0),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    transferId: text("transfer_id"),
+    transferredCents: integer("transferred_cents").notNull().default(0),
+    transferReversedCents: integer("transfer_reversed_cents").notNull().default(0),
+    releasedAt: text("released_at"),
+    disputeId: text("dispute_id"),
+    /** open | won | lost */
+    disputeStatus: text("dispute_status"),
+    /** Why staff have a case: problem | card_dispute | suspension | release_failed */
+    caseReason: text("case_reason"),
+    problemKind: text("problem_kind"),
+    problemOpenedAt: text("problem_opened_at"),
+    movedInAt: text("moved_in_at"),
+    /** A renter's late cancellation: the lister decides the refund by `cancelDecideBy`. */
+    cancelRequestedAt: text("cancel_requested_at"),
+    cancelDecideBy: text("cancel_decide_by"),
+    /** The payment marked the listing taken (its stay covers the listing's dates); a refund makes it available again. */
+    listingTaken: integer("listing_taken", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
+    index("deals_payment_intent_idx").on(t.paymentIntentId).where(sql`payment_intent_id IS NOT NULL`),
+    index("deals_charge_idx").on(t.chargeId).where(sql`charge_id IS NOT NULL`),
+    index("deals_held_idx").on(t.heldUntil).where(sql`payment_status = 'held'`),
+    index("deals_cancel_decide_idx").on(t.cancelDecideBy).where(sql`cancel_decide_by IS NOT NULL`),
+    index("deals_refund_due_idx").on(t.id).where(sql`refund_due_cents > refunded_cents`),
+    index("deals_payment_status_idx").on(t.paymentStatus, t.createdAt),
     uniqueIndex("deals_renter_key_unique").on(t.renterId, t.idempotencyKey),
     // One open deal per renter, listing and stay, even for two requests at once.
     uniqueIndex("deals_open_stay_unique").on(t.renterId, t.listingId, t.moveIn, t.moveOut).where(sql`status IN ('requested', 'accepted', 'signed')`),
@@ -1020,4 +1058,43 @@ export const payoutAccounts = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [uniqueIndex("payout_accounts_stripe_account_id_unique").on(t.stripeAccountId)],
+);
+
+/** A deal's checkout sessions (docs/decisions/029): Stripe's or the development test checkout's; an open one is answered again. */
+export const dealCheckoutSessions = sqliteTable(
+  "deal_checkout_sessions",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    /** stripe | test */
+    kind: text("kind").notNull(),
+    url: text("url"),
+    expiresAt: text("expires_at").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    completedAt: text("completed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("deal_checkout_sessions_deal_idx").on(t.dealId, t.expiresAt), uniqueIndex("deal_checkout_sessions_key_unique").on(t.userId, t.idempotencyKey)],
+);
+
+/** Each party's statements of a deal's case (docs/decisions/029); the renter's problem report is the first. */
+export const dealStatements = sqliteTable(
+  "deal_statements",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    /** renter | lister */
+    party: text("party").notNull(),
+    authorId: text("author_id").notNull(),
+    text: text("text").notNull(),
+    /** JSON array of our own image URLs. */
+    photos: text("photos").notNull().default("[]"),
+    at: text("at").notNull(),
+  },
+  (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at)],
 );

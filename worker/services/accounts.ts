@@ -6,6 +6,7 @@ import { deleteAfterStoppingSubscriptions } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { deleteImages, deletePrefix } from "./storage";
 import { cancelOpenDeals } from "./deals";
+import { refuseDeletionWhileMoneyHeld } from "./payments";
 import { DEAL_REASONS } from "../contract/deals";
 
 /**
@@ -16,6 +17,8 @@ import { DEAL_REASONS } from "../contract/deals";
  * closed. Used by the user and by admins.
  */
 export async function deleteAccount(db: Db, env: Env, user: { id: string; avatarKey: string | null }) {
+  // Money held for a deal of the account (either side) must be settled first (409; docs/decisions/029).
+  await refuseDeletionWhileMoneyHeld(db, { userId: user.id });
   // Its open unpaid deals end first, with a reason the other party is told (docs/decisions/026).
   await cancelOpenDeals(db, env, { userId: user.id }, DEAL_REASONS.accountDeleted);
   const photos = await photoKeysOfUser(db, user.id);

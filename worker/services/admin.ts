@@ -1,4 +1,5 @@
 /** Staff tools that are not about one feature: site statistics, a user's identity status by hand, deleting any item. */
+import { dealMoneyStats } from "../db/queries/deal-payments";
 import type { AdminStats } from "../contract/admin";
 import type { Db } from "../db/client";
 import { deletePlainRow, siteCounts } from "../db/queries/admin";
@@ -20,10 +21,11 @@ const GROWTH_DAYS = 10;
 export async function siteStats(db: Db): Promise<AdminStats> {
   const since = new Date(Date.now() - (GROWTH_DAYS - 1) * DAY_MS);
   since.setUTCHours(0, 0, 0, 0);
-  const { growth, ...totals } = await siteCounts(db, since.toISOString());
+  const [{ growth, ...totals }, deals] = await Promise.all([siteCounts(db, since.toISOString()), dealMoneyStats(db)]);
   const byDay = new Map(growth.map((g) => [g.day, g.n]));
   return {
     ...totals,
+    deals,
     user_growth: Array.from({ length: GROWTH_DAYS }, (_, i) => {
       const date = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
       return { date, users: byDay.get(date) ?? 0 };

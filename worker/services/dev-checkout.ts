@@ -16,6 +16,7 @@ import { isoNow } from "../lib/time";
 import { testCheckoutCompleted, testInvoice, type TestSubscription } from "./promotions/events";
 import { signWebhookPayload } from "./stripe/webhook";
 import { receiveWebhook } from "./promotions";
+import { completeDealTestCheckout, dealCancelUrl, dealTestCheckoutPage, dealTestSession } from "./payments/dev-checkout";
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -35,6 +36,9 @@ async function testSession(db: Db, sessionId: string) {
 
 /** The checkout page: plan, listing, a test-card note, Pay and Cancel (no script: the worker's CSP). */
 export async function testCheckoutPage(db: Db, sessionId: string): Promise<string> {
+  // A deal's first payment has its own page (services/payments/dev-checkout.ts, docs/decisions/029).
+  const dealPage = await dealTestCheckoutPage(db, sessionId);
+  if (dealPage) return dealPage;
   const session = await testSession(db, sessionId);
   const listing = await findListing(db, session.listingId);
   const title = listing?.title ?? "Your listing";
@@ -69,6 +73,8 @@ h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4
  * session cannot be paid.
  */
 export async function completeTestCheckout(db: Db, env: Env, config: Config, sessionId: string): Promise<string> {
+  const dealPaid = await completeDealTestCheckout(db, env, config, sessionId);
+  if (dealPaid) return dealPaid;
   const session = await testSession(db, sessionId);
   if (session.completedAt) return session.successUrl;
   if (session.expiresAt && session.expiresAt <= isoNow()) throw conflict("This checkout has expired. Start a new one from the promote page.");
@@ -87,6 +93,8 @@ export async function completeTestCheckout(db: Db, env: Env, config: Config, ses
 }
 
 export async function cancelTestCheckout(db: Db, sessionId: string): Promise<string> {
+  const deal = await dealTestSession(db, sessionId);
+  if (deal) return dealCancelUrl(deal.deal_id);
   return (await testSession(db, sessionId)).cancelUrl;
 }
 

@@ -335,3 +335,44 @@ export function landlordConsentEmail(to: string, landlordName: string, tenantNam
     footnote: "CampusNest helps students sublet with a written agreement.",
   });
 }
+
+/** A deal's first payment, paid (always sent): the amounts, the fee and until when the money is held. */
+export function dealReceiptEmail(
+  to: string,
+  firstName: string,
+  r: { title: string; rentCents: number; feeCents: number; feePercent: number; totalCents: number; heldUntil: string; paidAt: string; paymentId: string },
+  url: string,
+): EmailMessage {
+  const usd = (cents: number) => money(cents, "usd");
+  return render({
+    to,
+    subject: `Receipt: ${usd(r.totalCents)} for "${r.title}"`,
+    preheader: `Paid. CampusNest holds the rent until ${heldUntilText(r.heldUntil)}.`,
+    heading: `Payment received, ${quotedName(firstName)}`,
+    paragraphs: [
+      `First month's rent: ${usd(r.rentCents)}`,
+      `CampusNest service fee (${r.feePercent}%): ${usd(r.feeCents)}`,
+      `Total paid: ${usd(r.totalCents)}`,
+      `Paid on: ${heldUntilText(r.paidAt)}`,
+      `Payment: ${r.paymentId}`,
+      `CampusNest holds the rent until ${heldUntilText(r.heldUntil)} (48 hours after move-in), or until you tap "I have the keys". Until then you can report a problem and nothing is released. Later months are paid directly to the lister, as your agreement says.`,
+    ],
+    link: { href: url, label: "Open the deal" },
+    footnote: "You receive this email because you paid for a sublease on CampusNest. Keep it as your receipt.",
+  });
+}
+
+const heldUntilText = (iso: string) => `${new Date(iso).toUTCString().replace(/:\d\d GMT$/, " UTC")}`;
+
+/** A staff case opened on a deal (a problem, a card dispute, a suspension, a failed release). */
+export function dealCaseEmail(to: string, title: string, reason: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Deal case: ${reason} ("${title}")`,
+    preheader: `A deal needs a decision: ${reason}.`,
+    heading: "A deal needs a decision",
+    paragraphs: [`Deal: "${title}"`, `Reason: ${reason}`, "Nothing is released until staff decide. Open the staff panel's deal cases."],
+    link: { href: url, label: "Open the staff panel" },
+    footnote: "You receive this email because this address is CampusNest's support address.",
+  });
+}

@@ -19,7 +19,7 @@ import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
 import { backfillPublicAddresses } from "./listings";
-import { expireDueDeals } from "./deals";
+import { runDealPaymentJobs, type DealJobsResult } from "./payments";
 import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
 
@@ -64,7 +64,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
-  // Deals (docs/decisions/026): unanswered requests after 72 h, unpaid deals at move-in.
+  // Deals (docs/decisions/026, 029): expiry, the release of held money, lapsed cancellation decisions, refunds owed.
   await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
   // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
   const push = await runPushFollowUps(db, env, getConfig(env), now);
@@ -83,15 +83,16 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
 }
 
 /**
- * The deal jobs alone, as of `now` (the cron, and POST dev/deals/tick): expiry. Their emails and room
- * events are awaited here, or handed to `defer` (a request's waitUntil).
+ * The deal jobs alone, as of `now` (the cron, and POST dev/deals/tick): expiry, the release of held money
+ * whose time has come, late cancellations the lister left undecided, and refunds still owed (docs/decisions/026,
+ * 029). Their emails and room events are awaited here, or handed to `defer` (a request's waitUntil).
  */
-export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise<number> {
+export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise<DealJobsResult> {
   const tasks: Promise<unknown>[] = [];
-  const expired = await expireDueDeals(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
+  const result = await runDealPaymentJobs(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
   await Promise.allSettled(tasks);
-  if (expired) log.info("deals_expired", { expired });
-  return expired;
+  if (result.expired || result.released || result.cancellations_decided || result.refunds_retried) log.info("deal_jobs", { ...result });
+  return result;
 }
 
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */

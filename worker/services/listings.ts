@@ -3,6 +3,7 @@
  * review and corrections. Routes check who is asking; this module does the work.
  */
 import { cancelOpenDeals } from "./deals";
+import { refuseDeletionWhileMoneyHeld } from "./payments";
 import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
@@ -263,6 +264,8 @@ export async function backfillPublicAddresses(db: Db): Promise<number> {
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
 export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
+  // Money held for a deal of it must be settled first (409; docs/decisions/029).
+  await refuseDeletionWhileMoneyHeld(db, { listingId: id });
   // Its open unpaid deals end first, with a reason both parties are told (docs/decisions/026).
   await cancelOpenDeals(db, env, { listingId: id }, DEAL_REASONS.listingDeleted);
   const photos = await photosOfListing(db, id);

@@ -5,6 +5,8 @@
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
  */
 import { cancelOpenDeals } from "./deals";
+import { freezeHeldDealsOf } from "./payments";
+import { getConfig } from "../env";
 import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
@@ -113,6 +115,12 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
   await cancelOpenDeals(db, env, { userId }, DEAL_REASONS.partySuspended).catch((err: unknown) =>
     log.error("suspension_deals_cancel_failed", { message: err instanceof Error ? err.message : "unknown" }),
   );
+  // Its held deals as a lister freeze into staff cases (docs/decisions/029); logged on failure, like the above.
+  const followups: Promise<unknown>[] = [];
+  await freezeHeldDealsOf(db, { env, config: getConfig(env), defer: (t) => void followups.push(t) }, userId).catch((err: unknown) =>
+    log.error("suspension_deals_freeze_failed", { message: err instanceof Error ? err.message : "unknown" }),
+  );
+  await Promise.allSettled(followups);
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.

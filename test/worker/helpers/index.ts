@@ -4,3 +4,4 @@ export * from "./fixtures";
 export * from "./messaging";
 export * from "./sockets";
 export * from "./staff";
+export * from "./deal-payments";

@@ -43,6 +43,29 @@ export interface DealRow {
   accepted_at: string | null;
   created_at: string;
   updated_at: string;
+  // Payments (docs/decisions/029).
+  payment_status: string;
+  paid_cents: number;
+  paid_rent_cents: number;
+  paid_at: string | null;
+  held_until: string | null;
+  payment_intent_id: string | null;
+  charge_id: string | null;
+  refund_due_cents: number;
+  refunded_cents: number;
+  transfer_id: string | null;
+  transferred_cents: number;
+  transfer_reversed_cents: number;
+  released_at: string | null;
+  dispute_id: string | null;
+  dispute_status: string | null;
+  case_reason: string | null;
+  problem_kind: string | null;
+  problem_opened_at: string | null;
+  moved_in_at: string | null;
+  cancel_requested_at: string | null;
+  cancel_decide_by: string | null;
+  listing_taken: number;
   renter_first_name: string | null;
   renter_last_name: string | null;
   lister_first_name: string | null;
@@ -50,11 +73,14 @@ export interface DealRow {
   /** The listing's current address (the public form is derived from it before acceptance). */
   listing_address: string | null;
   agreement_sha256: string | null;
+  /** The lister's payout account (pending | ready), null before onboarding. */
+  lister_payout_status: string | null;
 }
 
 const DEAL_SELECT = `SELECT d.*, r.first_name AS renter_first_name, r.last_name AS renter_last_name,
   o.first_name AS lister_first_name, o.last_name AS lister_last_name, l.address AS listing_address,
-  (SELECT a.sha256 FROM deal_agreements a WHERE a.deal_id = d.id AND a.version = d.agreement_version) AS agreement_sha256
+  (SELECT a.sha256 FROM deal_agreements a WHERE a.deal_id = d.id AND a.version = d.agreement_version) AS agreement_sha256,
+  (SELECT p.status FROM payout_accounts p WHERE p.user_id = d.lister_id) AS lister_payout_status
   FROM deals d LEFT JOIN users r ON r.id = d.renter_id LEFT JOIN users o ON o.id = d.lister_id LEFT JOIN listings l ON l.id = d.listing_id`;
 
 export const findDeal = (db: Db, id: string) => db.$client.prepare(`${DEAL_SELECT} WHERE d.id = ?`).bind(id).first<DealRow>();
@@ -104,6 +130,7 @@ export const dealsOfUser = (db: Db, userId: string, limit: number, after: DealCu
 
 /** Every deal (staff), optionally in one status, newest first (limit + 1 rows). */
 export const allDeals = (db: Db, status: string | null, limit: number, after: DealCursor | null) => {
+  if (status === "cases") return dealCases(db, limit, after);
   const where = [status ? "d.status = ?" : null, after ? "(d.created_at < ? OR (d.created_at = ? AND d.id < ?))" : null].filter(Boolean);
   const params = [...(status ? [status] : []), ...(after ? [after.created_at, after.created_at, after.id] : []), limit + 1];
   return db.$client
@@ -112,6 +139,17 @@ export const allDeals = (db: Db, status: string | null, limit: number, after: De
     .all<DealRow>()
     .then((r) => r.results);
 };
+
+/** The deals staff must decide (disputed, or a release that failed), oldest first (limit + 1 rows). */
+const dealCases = (db: Db, limit: number, after: DealCursor | null) =>
+  db.$client
+    .prepare(
+      `${DEAL_SELECT} WHERE (d.status = 'disputed' OR d.payment_status = 'release_failed')
+       ${after ? "AND (d.created_at > ?2 OR (d.created_at = ?2 AND d.id > ?3))" : ""} ORDER BY d.created_at, d.id LIMIT ?1`,
+    )
+    .bind(...(after ? [limit + 1, after.created_at, after.id] : [limit + 1]))
+    .all<DealRow>()
+    .then((r) => r.results);
 
 /** Ids and versions of open unpaid deals that involve a listing, a user, or a pair of users. */
 export const openDealsOf = (db: Db, where: { listingId: string } | { userId: string } | { pair: [string, string] }) => {
@@ -140,7 +178,7 @@ export const dueDeals = (db: Db, nowIso: string) =>
 export type DealSet = Record<string, string | number | null | undefined | { sql: string; params?: unknown[] }>;
 
 /** `WHERE EXISTS (...)` guard for statements of a batch under the version read. */
-const GUARD = "EXISTS (SELECT 1 FROM deals WHERE id = ? AND version = ?)";
+export const GUARD = "EXISTS (SELECT 1 FROM deals WHERE id = ? AND version = ?)";
 
 export interface GuardedStatement {
   sql: string;

@@ -1,9 +1,11 @@
-/** Staff: every deal, and one deal with its events and whole addresses (docs/decisions/026). */
-import { adminDealsQuerySchema, dealCursorSchema, type AdminDealResponse, type Deal } from "../../contract/deals";
+/** Staff: every deal, one deal with its events and whole addresses (docs/decisions/026), and a case's decision (029). */
+import { adminDealsQuerySchema, dealCursorSchema, resolveDealSchema, type AdminDealResponse, type Deal, type DealResponse } from "../../contract/deals";
 import type { Pagination } from "../../contract/listings";
 import { createRouter } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";
-import { parseQuery } from "../../lib/validate";
+import { parseJson, parseQuery } from "../../lib/validate";
+import { deferOf } from "../../lib/request-meta";
+import { resolveCase } from "../../services/payments";
 import { requireAdmin } from "../../middleware/require-admin";
 import { staffDeal, staffDeals } from "../../services/deals/staff";
 
@@ -17,4 +19,11 @@ export const adminDealsRoutes = createRouter()
   .get("/deals/:id", async (c) => {
     await requireAdmin(c);
     return c.json<AdminDealResponse>({ data: await staffDeal(c.var.db, c.var.config, c.req.param("id")) });
+  })
+  // A case's decision (docs/decisions/029): 0 releases everything, the total refunds everything.
+  .post("/deals/:id/resolve", async (c) => {
+    const staff = await requireAdmin(c);
+    const { refund_cents } = await parseJson(c, resolveDealSchema);
+    const data = await resolveCase(c.var.db, { env: c.env, config: c.var.config, defer: deferOf(c) }, staff, c.req.param("id"), refund_cents);
+    return c.json<DealResponse>({ data });
   });

@@ -11,7 +11,12 @@ import {
   dealsPageSchema,
   landlordConsentSchema,
   signDealSchema,
+  cancellationRefundSchema,
+  dealProblemSchema,
+  dealStatementSchema,
   DEAL_MESSAGES,
+  type CheckoutResponse,
+  type DealStatement,
   type AgreementResponse,
   type DealResponse,
 } from "../../contract/deals";
@@ -27,9 +32,10 @@ import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
-import { acceptDeal, cancelDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
+import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
+import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
@@ -80,11 +86,50 @@ export const dealsRoutes = createRouter()
     return c.json<DealResponse>({ data: await declineDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
   })
 
+  // Unpaid: either party; paid: by the cancellation policy (services/payments, docs/decisions/029).
   .post("/:id/cancel", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { reason } = await parseOptionalJson(c, dealReasonSchema);
-    return c.json<DealResponse>({ data: await cancelDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+    return c.json<DealResponse>({ data: await cancelAnyDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+  })
+
+  // Payments (docs/decisions/029).
+  .post("/:id/checkout", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const data = await startDealCheckout(c.var.db, effectsOf(c), user, c.req.param("id"), new URL(c.req.url).origin, idempotencyKeyOf(c), metaOf(c));
+    return c.json<CheckoutResponse>({ data });
+  })
+
+  .post("/:id/moved-in", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return c.json<DealResponse>({ data: await movedIn(c.var.db, effectsOf(c), user, c.req.param("id"), metaOf(c)) });
+  })
+
+  .post("/:id/problem", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const input = await parseJson(c, dealProblemSchema);
+    return c.json<DealResponse>({ data: await reportProblem(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
+  })
+
+  .post("/:id/statement", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const input = await parseJson(c, dealStatementSchema);
+    return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input) }, 201);
+  })
+
+  .post("/:id/cancellation-refund", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const { refund_cents } = await parseJson(c, cancellationRefundSchema);
+    return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, metaOf(c)) });
   })
 
   .get("/:id/agreement", async (c) => {

@@ -45,10 +45,10 @@ export const devRoutes = createRouter()
     const { at } = await parseJson(c, z.object({ at: z.iso.datetime().optional() }));
     return c.json<DevHousekeepingResponse>(await runHousekeeping(c.env, at ? Date.parse(at) : Date.now()));
   })
-  // Deals (docs/decisions/026): only the deal jobs (expiry) as of `now`, touching nothing else.
+  // Deals (docs/decisions/026, 029): only the deal jobs (expiry, release, lapsed cancellation decisions) as of `now`.
   .post("/deals/tick", async (c) => {
     const { now } = await parseJson(c, devDealsTickSchema);
-    return c.json({ data: { expired: await runDealJobs(c.env, Date.parse(now), (t) => c.executionCtx.waitUntil(t)) } });
+    return c.json({ data: await runDealJobs(c.env, Date.parse(now), (t) => c.executionCtx.waitUntil(t)) });
   })
   // Fresh listings: make a listing's last confirmation (and question) `days` days old.
   .post("/listings/:id/age-availability", async (c) => {

@@ -24,6 +24,7 @@ import { requireUser } from "../../middleware/auth";
 import { optionalUserId } from "../../middleware/optional-user";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { createListing, deleteListing, isRentBelowTypical, updateOwnListing } from "../../services/listings";
+import { takenStaysOf } from "../../db/queries/deal-payments";
 import { confirmAvailability } from "../../services/freshness";
 import { requireViewableListing } from "../../services/viewable-listing";
 import { edgeCached } from "../../services/edge-cache";
@@ -61,7 +62,8 @@ export const listingsRoutes = createRouter()
         // The owner reads review notes and the subscription; everyone else the public form.
         const visible = requireViewableListing(row, viewer);
         const [listing] = isListingOwner(viewer, visible) ? await rowsToListings(db, [visible]) : await rowsToPublicListings(db, [visible]);
-        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: await isRentBelowTypical(db, visible) } });
+        const [rentBelowTypical, takenStays] = await Promise.all([isRentBelowTypical(db, visible), takenStaysOf(db, visible.id)]);
+        return c.json<ListingResponse>({ data: { ...listing!, rent_below_typical: rentBelowTypical, taken_stays: takenStays } });
       },
       { query: false },
     ),

@@ -13,7 +13,9 @@ import { idempotencyKeyOf } from "../../lib/idempotency";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
-import { billingHistory, cancelPromotion, promotionStatus, receiveWebhook, startCheckout } from "../../services/promotions";
+import { billingHistory, cancelPromotion, promotionStatus, startCheckout } from "../../services/promotions";
+import { receivePlatformWebhook } from "../../services/payments";
+import { deferOf } from "../../lib/request-meta";
 
 export const promotionsRoutes = createRouter()
   .post("/create-checkout-session", async (c) => {
@@ -26,9 +28,10 @@ export const promotionsRoutes = createRouter()
     return c.json<CheckoutSessionResponse>({ data });
   })
 
-  // Stripe's events: the raw body is what the signature covers.
+  // Stripe's events: the raw body is what the signature covers. The platform's one entry (decision 029):
+  // a deal's events arriving here are applied by the deal's payments, as at payments/webhook.
   .post("/webhook", async (c) => {
-    const result = await receiveWebhook(c.var.db, c.env, c.var.config, await c.req.text(), c.req.header("stripe-signature"));
+    const result = await receivePlatformWebhook(c.var.db, c.env, c.var.config, await c.req.text(), c.req.header("stripe-signature"), deferOf(c));
     return c.json({ received: true, applied: result.applied });
   })
 

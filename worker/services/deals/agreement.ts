@@ -6,7 +6,9 @@ import { firstPayment, shortDate } from "../../contract/deals";
 import type { Db } from "../../db/client";
 import type { DealRow } from "../../db/queries/deals";
 import { sha256Hex } from "../../lib/encoding";
-import { renderAgreementV1, TEMPLATE_ID, type AgreementFacts } from "./agreement-template-v1";
+import type { AgreementFacts } from "./agreement-template-v1";
+// New agreements use v2 (the held first payment and the cancellation policy, docs/decisions/029); v1's stay as stored.
+import { renderAgreementV2, TEMPLATE_ID } from "./agreement-template-v2";
 
 export interface AgreementDraft {
   template: string;
@@ -49,7 +51,7 @@ export async function agreementFor(db: Db, d: AgreementInput): Promise<Agreement
       : d.landlord_consent === "granted"
         ? { status: "granted", name: d.landlord_name ?? "the Landlord" }
         : { status: d.landlord_consent as "requested" | "declined" | "none", name: d.landlord_name };
-  const text = renderAgreementV1({
+  const text = renderAgreementV2({
     tenantName: legalNameOf(lister),
     subtenantName: legalNameOf(renter),
     address: d.address ?? "",

@@ -16,6 +16,7 @@ import {
   RESERVING,
   TAKEN,
   addMonths,
+  consentSettled,
   firstPayment,
   localDate,
   requestSummary,
@@ -51,6 +52,7 @@ import {
   type GuardedStatement,
 } from "../../db/queries/deals";
 import { unreadCount } from "../../db/queries/conversations";
+import { overlappingOpenDeals } from "../../db/queries/deal-payments";
 import { findListingRow } from "../../db/queries/listings";
 import { blocksBetween } from "../../db/queries/reports";
 import { findUserById, type UserRow } from "../../db/queries/users";
@@ -83,6 +85,7 @@ export function toDeal(d: DealRow, config: Config): Deal {
   const fee = d.fee_percent ?? config.dealFeePercent;
   const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, fee);
   const full = d.address ?? d.listing_address ?? "";
+  const paid = d.payment_status !== "none";
   return {
     id: d.id,
     listing_id: d.listing_id,
@@ -102,8 +105,25 @@ export function toDeal(d: DealRow, config: Config): Deal {
         ? { version: d.agreement_version, sha256: d.agreement_sha256, renter_signed_at: d.renter_signed_at, lister_signed_at: d.lister_signed_at }
         : null,
     landlord_consent: { status: d.landlord_consent as Deal["landlord_consent"]["status"] },
-    // Payments (a later part) fill these; until then the amounts the first payment will be.
-    payment: { status: "none", rent_cents: pay.rent_cents, fee_cents: pay.fee_cents, total_cents: pay.total_cents, currency: "usd", held_until: null, released_at: null, refunded_cents: 0 },
+    // Before payment, the amounts the first payment will be; after it, what was paid (docs/decisions/029).
+    payment: {
+      status: d.payment_status as Deal["payment"]["status"],
+      rent_cents: paid ? d.paid_rent_cents : pay.rent_cents,
+      fee_cents: paid ? d.paid_cents - d.paid_rent_cents : pay.fee_cents,
+      total_cents: paid ? d.paid_cents : pay.total_cents,
+      currency: "usd",
+      held_until: d.held_until,
+      released_at: d.released_at,
+      refunded_cents: Math.max(d.refund_due_cents, d.refunded_cents),
+      paid_at: d.paid_at,
+      fee_percent: fee,
+      payable: d.status === "signed" && consentSettled(d.landlord_consent) && d.lister_payout_status === "ready",
+      waiting_for: d.status === "signed" && d.lister_payout_status !== "ready" ? "lister_payouts" : null,
+    },
+    cancellation: d.cancel_requested_at && d.cancel_decide_by ? { requested_at: d.cancel_requested_at, decide_by: d.cancel_decide_by } : null,
+    problem: d.problem_kind && d.problem_opened_at ? { kind: d.problem_kind as NonNullable<Deal["problem"]>["kind"], opened_at: d.problem_opened_at } : null,
+    case_reason: (d.case_reason as Deal["case_reason"]) ?? null,
+    moved_in_at: d.moved_in_at,
   };
 }
 
@@ -452,7 +472,7 @@ export async function cancelDeal(db: Db, fx: Effects, user: UserRow, id: string,
  * Ends one open unpaid deal as `status` with `reason` (a system event), if it is still open; false when
  * it was no longer open (another change won).
  */
-async function endBySystem(db: Db, fx: Effects, id: string, status: "expired" | "cancelled", reason: string, nowMs: number, due?: string): Promise<DealRow | null> {
+async function endBySystem(db: Db, fx: Effects, id: string, status: "expired" | "cancelled" | "declined", reason: string, nowMs: number, due?: string): Promise<DealRow | null> {
   const now = isoNow(nowMs);
   try {
     const { after: d } = await transition(
@@ -475,7 +495,25 @@ async function endBySystem(db: Db, fx: Effects, id: string, status: "expired" | 
   }
 }
 
+/**
+ * A paid stay takes its dates: the listing's other open requests that overlap it are declined, and
+ * accepted or signed deals cancelled (`stay_taken`), with a message (docs/decisions/029). Answers how many.
+ */
+export async function declineOverlappingDeals(db: Db, fx: Effects, paid: Pick<DealRow, "id" | "listing_id" | "move_in" | "move_out">, nowMs = Date.now()): Promise<number> {
+  if (!paid.listing_id) return 0;
+  let declined = 0;
+  for (const { id, status } of await overlappingOpenDeals(primaryOf(db), paid.listing_id, paid.move_in, paid.move_out, paid.id)) {
+    // A request is declined; an accepted or signed deal (whose payment may still be on its way) is cancelled.
+    const d = await endBySystem(db, fx, id, status === "requested" ? "declined" : "cancelled", DEAL_REASONS.stayTaken, nowMs);
+    if (!d) continue;
+    declined++;
+    after(db, fx, d, { to: ["renter"], subject: `Not available: "${d.listing_title}"`, lines: [REASON_LINES[DEAL_REASONS.stayTaken]!] });
+  }
+  return declined;
+}
+
 const REASON_LINES: Record<string, string> = {
+  [DEAL_REASONS.stayTaken]: "Someone else paid for a stay that overlaps your dates, so your request was declined. Other dates may still be free.",
   [DEAL_REASONS.requestExpired]: "The request was not answered within 72 hours, so it expired.",
   [DEAL_REASONS.notPaidByMoveIn]: "The first payment was not made by the move-in date, so the deal expired.",
   [DEAL_REASONS.listingDeleted]: "The listing was deleted, so the deal was cancelled.",

@@ -1,9 +1,10 @@
-/** Staff's view of deals (docs/decisions/026): every deal, and one with all its events and whole addresses. */
+/** Staff's view of deals (docs/decisions/026, 029): every deal, and one with all its events, whole addresses, a case's statements and the pair's conversation. */
 import type { AdminDealResponse, Deal } from "../../contract/deals";
 import type { Pagination } from "../../contract/listings";
 import type { Config } from "../../env";
 import type { Db } from "../../db/client";
 import { allDeals, eventsOfDeal, findDeal, type DealCursor } from "../../db/queries/deals";
+import { conversationMessages, statementsOf } from "../../db/queries/deal-payments";
 import { keysetPage } from "../../lib/cursor";
 import { notFound } from "../../lib/errors";
 import { toDeal } from "./index";
@@ -17,12 +18,15 @@ export async function staffDeals(db: Db, config: Config, status: string | null, 
 export async function staffDeal(db: Db, config: Config, id: string): Promise<AdminDealResponse["data"]> {
   const d = await findDeal(db, id);
   if (!d) throw notFound("Deal not found");
-  const events = await eventsOfDeal(db, id);
+  const [events, statements, messages] = await Promise.all([eventsOfDeal(db, id), statementsOf(db, id), d.conversation_id ? conversationMessages(db, d.conversation_id) : Promise.resolve([])]);
   return {
     ...toDeal(d, config),
     // Staff see the full address whatever the state.
     address: d.address ?? d.listing_address ?? "",
     pdf_sha256: d.pdf_sha256,
+    statements: statements.map((st) => ({ party: st.party, author_id: st.author_id, text: st.text, photos: JSON.parse(st.photos) as string[], at: st.at })),
+    messages,
+    stripe: { payment_intent: d.payment_intent_id, charge: d.charge_id, transfer: d.transfer_id, dispute: d.dispute_id },
     events: events.map((e) => ({
       type: e.type,
       actor_id: e.actor_id,

@@ -14,6 +14,8 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import type { EmailMessage } from "../email";
 import {
+  dealCaseEmail,
+  dealReceiptEmail,
   dealSignCodeEmail,
   dealSignedEmail,
   dealUpdateEmail,
@@ -79,7 +81,15 @@ export type NotifyEvent =
   | { kind: "deal_update"; dealId: string; subject: string; lines: string[] }
   | { kind: "deal_sign_code"; title: string; code: string }
   | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
-  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string };
+  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string }
+  // Deal payments (docs/decisions/029): the receipt, and each money step (held, released, refunded, a problem,
+  // a cancellation asked or decided); always sent. A case goes to the support address.
+  | { kind: "deal_receipt"; dealId: string; title: string; rentCents: number; feeCents: number; feePercent: number; totalCents: number; heldUntil: string; paidAt: string; paymentId: string }
+  | { kind: "deal_money"; dealId: string; step: DealMoneyStep; subject: string; lines: string[] }
+  | { kind: "deal_case_opened"; dealId: string; title: string; reason: string };
+
+/** The money steps a deal's party is told of. */
+export type DealMoneyStep = "held" | "released" | "refunded" | "problem_reported" | "disputed" | "cancellation_asked" | "cancellation_decided" | "payment_refused";
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -248,6 +258,25 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     push: (e) => ({ title: "The agreement is signed", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "normal" }),
     transactional: true,
     email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)),
+  },
+  deal_receipt: {
+    group: "deals",
+    push: (e) => ({ title: "Payment received", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}#receipt`, urgency: "normal" }),
+    transactional: true,
+    email: (to, e, config) => dealReceiptEmail(to.email, to.firstName, e, dealUrl(config, e.dealId)),
+  },
+  deal_money: {
+    group: "deals",
+    push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
+    transactional: true,
+    email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
+  },
+  // Goes to the support address (staff have no device subscribed); the kind is still a deal's.
+  deal_case_opened: {
+    group: "deals",
+    push: (e) => ({ title: "A deal needs a decision", body: e.title, url: "/staff", urgency: "normal" }),
+    transactional: true,
+    email: (to, e, config) => dealCaseEmail(to.email, e.title, e.reason, `${config.publicBaseUrl}/staff?deal=${encodeURIComponent(e.dealId)}`),
   },
   // Goes to the landlord's address (no account, so no device to push to); the kind is still a deal's.
   landlord_consent_request: {

@@ -1,0 +1,79 @@
+/**
+ * The development test checkout of a deal's first payment (docs/decisions/029): the same page as the
+ * promotion's (services/dev-checkout.ts), showing what is paid: the first month's rent, the service fee
+ * and that CampusNest holds the rent until 48 hours after move-in. Paying signs Stripe's event with the
+ * development webhook secret and delivers it through the platform webhook's entry. Development only.
+ */
+import { DEAL_CANCELLATION_POLICY, DEAL_WORDS, shortDate } from "../../contract/deals";
+import type { Config } from "../../env";
+import type { Db } from "../../db/client";
+import { findDeal } from "../../db/queries/deals";
+import { claimDealCheckoutSession, findDealCheckoutSession, reopenDealCheckoutSession } from "../../db/queries/deal-payments";
+import { conflict } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isoNow } from "../../lib/time";
+import { firstPayment } from "../../contract/deals";
+import { signWebhookPayload } from "../stripe/webhook";
+import { testDealCheckoutCompleted } from "./events";
+import { receivePlatformWebhook } from "./webhook";
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** The deal's test session, or null when the id is not one (the promotion's page answers then). */
+export async function dealTestSession(db: Db, sessionId: string) {
+  const s = await findDealCheckoutSession(db, sessionId);
+  return s && s.kind === "test" ? s : null;
+}
+
+export async function dealTestCheckoutPage(db: Db, sessionId: string): Promise<string | null> {
+  const session = await dealTestSession(db, sessionId);
+  if (!session) return null;
+  const d = await findDeal(db, session.deal_id);
+  if (!d) return null;
+  const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, d.fee_percent ?? 0);
+  const id = encodeURIComponent(session.id);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Test checkout · CampusNest</title><link rel="stylesheet" href="/dev/checkout.css"></head>
+<body><main class="card">
+<p class="badge">Test mode</p>
+<h1>Pay ${escapeHtml(usd(pay.total_cents))}</h1>
+<p>Sublease: <strong>${escapeHtml(d.listing_title)}</strong>, ${escapeHtml(shortDate(d.move_in))} to ${escapeHtml(shortDate(d.move_out))}</p>
+<p class="plan">First month's rent${pay.by_days ? " (the stay, by days)" : ""}: ${escapeHtml(usd(pay.rent_cents))}<br>CampusNest service fee (${escapeHtml(String(d.fee_percent ?? 0))}%): ${escapeHtml(usd(pay.fee_cents))}<br><strong>Total: ${escapeHtml(usd(pay.total_cents))}</strong></p>
+<p class="note">CampusNest holds the rent until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Later months are paid directly to the lister, as the agreement says.</p>
+<ul class="note">${DEAL_CANCELLATION_POLICY.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+${session.completed_at ? `<p class="note">This checkout is already paid.</p>` : ""}
+<p class="note">This is the built-in test checkout of development: no card is charged. With Stripe keys set, Stripe's own checkout page is used (test card 4242 4242 4242 4242).</p>
+<form method="post" action="/dev/checkout/${id}/complete"><button type="submit" class="pay">Pay ${escapeHtml(usd(pay.total_cents))}</button></form>
+<form method="post" action="/dev/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>
+</main></body></html>`;
+}
+
+const successUrl = (dealId: string) => `/deals/${encodeURIComponent(dealId)}?paid=1`;
+export const dealCancelUrl = (dealId: string) => `/deals/${encodeURIComponent(dealId)}?checkout=cancelled`;
+
+/**
+ * Pay: checkout.session.completed, signed and delivered through the platform webhook's entry; answers where
+ * to go. The session is claimed first, so paying twice (even at once) plays nothing the second time.
+ */
+export async function completeDealTestCheckout(db: Db, env: Env, config: Config, sessionId: string): Promise<string | null> {
+  const session = await dealTestSession(db, sessionId);
+  if (!session) return null;
+  if (session.completed_at) return successUrl(session.deal_id);
+  if (session.expires_at <= isoNow()) throw conflict("This checkout has expired. Start a new one from the deal.");
+  const d = await findDeal(db, session.deal_id);
+  if (!d) return null;
+  if (!(await claimDealCheckoutSession(db, session.id, isoNow()))) return successUrl(session.deal_id);
+  const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, d.fee_percent ?? 0);
+  const suffix = newId(24);
+  const event = testDealCheckoutCompleted({ sessionId: session.id, dealId: d.id, paymentIntentId: `pi_test_${suffix}`, chargeId: `ch_test_${suffix}`, amountTotal: pay.total_cents });
+  const payload = JSON.stringify(event);
+  try {
+    await receivePlatformWebhook(db, env, config, payload, await signWebhookPayload(config.stripe.webhookSecret, payload));
+  } catch (err) {
+    await reopenDealCheckoutSession(db, session.id);
+    throw err;
+  }
+  return successUrl(session.deal_id);
+}
