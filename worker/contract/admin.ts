@@ -2,6 +2,7 @@ import { visibleText, z } from "./zod";
 import { LIMITS } from "./constants";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
+import type { AdminDealStats } from "./deals";
 
 const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, `Reason must be at most ${LIMITS.rejectionReasonMax} characters`).nullable().optional();
 
@@ -66,6 +67,8 @@ export interface AdminStats {
   conversations: number;
   messages: number;
   user_growth: { date: string; users: number }[];
+  /** Deals by status and the money held, released and refunded (absent from a server without payments). */
+  deals?: AdminDealStats;
 }
 
 /* ---------- response bodies ---------- */

@@ -284,6 +284,8 @@ export interface BrowseResponse {
 /** The listing page's extras: the price check's verdict (rent below half the median of similar listings). */
 export interface ListingDetailExtras {
   rent_below_typical: boolean;
+  /** Stays taken by paid deals (no names): a request overlapping one is refused (409). */
+  taken_stays?: { move_in: string; move_out: string }[];
 }
 
 /** GET subleases/{id}: the owner reads their own listing, anyone else its public form. */

@@ -23,7 +23,11 @@ export function makeDeal(overrides: Partial<Deal> = {}): Deal {
     updated_at: "2026-11-20T15:00:00.000Z",
     agreement: null,
     landlord_consent: { status: "none" },
-    payment: { status: "none", rent_cents: 85000, fee_cents: 4250, total_cents: 89250, currency: "usd", held_until: null, released_at: null, refunded_cents: 0 },
+    payment: { status: "none", rent_cents: 85000, fee_cents: 4250, total_cents: 89250, currency: "usd", held_until: null, released_at: null, refunded_cents: 0, paid_at: null, fee_percent: 5, payable: false, waiting_for: null },
+    cancellation: null,
+    problem: null,
+    case_reason: null,
+    moved_in_at: null,
     ...overrides,
   };
 }
@@ -57,3 +61,25 @@ export const dealMessage = (overrides: Partial<Message> = {}): Message => ({
 });
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+/** A signed deal (both signatures, consent settled), payable unless overridden. */
+export const signedDeal = (overrides: Partial<Deal> = {}, payment: Partial<Deal["payment"]> = {}) =>
+  acceptedDeal({
+    status: "signed",
+    landlord_consent: { status: "not_needed" },
+    agreement: { version: 1, sha256: "a".repeat(64), renter_signed_at: "2026-11-21T10:00:00.000Z", lister_signed_at: "2026-11-21T11:00:00.000Z" },
+    payment: { ...makeDeal().payment, payable: true, ...payment },
+    ...overrides,
+  });
+
+/** Release time of a deal moving in on 2027-06-01 (New York): midnight there plus 48 hours. */
+export const HELD_UNTIL = "2027-06-03T04:00:00.000Z";
+
+/** A paid deal whose money is held, paid on Nov 25 2026. */
+export const paidDeal = (overrides: Partial<Deal> = {}, payment: Partial<Deal["payment"]> = {}) =>
+  signedDeal({ status: "paid", ...overrides }, { status: "held", payable: false, paid_at: "2026-11-25T14:30:00.000Z", held_until: HELD_UNTIL, ...payment });
+
+export const page = (data: Deal[]) => ({ data, pagination: { next_token: null, has_more: false } });
+
+/** The deal page's status line (whose step it is). */
+export const statusLine = () => document.querySelector<HTMLElement>(".deal-page .deal-next")!;

@@ -103,7 +103,24 @@ export function toDeal(d: DealRow, config: Config): Deal {
         : null,
     landlord_consent: { status: d.landlord_consent as Deal["landlord_consent"]["status"] },
     // Payments (a later part) fill these; until then the amounts the first payment will be.
-    payment: { status: "none", rent_cents: pay.rent_cents, fee_cents: pay.fee_cents, total_cents: pay.total_cents, currency: "usd", held_until: null, released_at: null, refunded_cents: 0 },
+    payment: {
+      status: "none",
+      rent_cents: pay.rent_cents,
+      fee_cents: pay.fee_cents,
+      total_cents: pay.total_cents,
+      currency: "usd",
+      held_until: null,
+      released_at: null,
+      refunded_cents: 0,
+      paid_at: null,
+      fee_percent: fee,
+      payable: false,
+      waiting_for: null,
+    },
+    cancellation: null,
+    problem: null,
+    case_reason: null,
+    moved_in_at: null,
   };
 }
 

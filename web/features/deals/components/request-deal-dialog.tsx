@@ -14,7 +14,16 @@ import { stayProblem } from "../lib/stay";
 
 /** The listing a request is for, and what to do once it is sent (the thread shows its card at once). */
 export interface RequestDealTarget {
-  listing: { id: string; title: string; user_id: string; monthly_rent: number; available_from: string | null; available_to: string | null };
+  listing: {
+    id: string;
+    title: string;
+    user_id: string;
+    monthly_rent: number;
+    available_from: string | null;
+    available_to: string | null;
+    /** Stays paid through CampusNest (the listing page's read): a request overlapping one is refused before it is sent. */
+    taken_stays?: { move_in: string; move_out: string }[] | undefined;
+  };
   onSent?: ((deal: Deal) => void) | undefined;
 }
 
@@ -79,6 +88,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
           <p className="muted">
             {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : `Pick your stay (at most ${DEAL_TIMING.undatedMaxMonths} months ahead).`} Rent {formatRent(listing.monthly_rent)} / month.
           </p>
+          {!!listing.taken_stays?.length && <p className="muted">Already taken: {listing.taken_stays.map((t) => formatStay(t.move_in, t.move_out)).join(", ")}.</p>}
           <fieldset className="field stay-field deal-stay-field">
             <legend className="field-label">Your stay</legend>
             <div className="stay-inputs">
