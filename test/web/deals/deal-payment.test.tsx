@@ -10,7 +10,7 @@ import { DEAL_CANCELLATION_POLICY, type Deal } from "@contract/deals";
 import { checkoutPage } from "../../../web/features/deals/api/deals-api";
 import { paymentWatch } from "../../../web/features/deals/components/checkout-return";
 import { cancelText } from "../../../web/features/deals/components/deal-actions";
-import { dealTime, parseDollars } from "../../../web/lib/deal-status";
+import { dealTime, nextStep, parseDollars } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
 import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, renderApp } from "../render";
 import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine } from "./fixtures";
@@ -325,5 +325,20 @@ describe("the money on the card in the thread and in the profile", () => {
     expect(within(section).getByText(/Paid \$892\.50/)).toBeInTheDocument();
     expect(within(section).getByRole("link", { name: "Set up payouts to get paid" })).toHaveAttribute("href", "#payouts");
     expect(within(section).getAllByRole("link").filter((l) => /Pay |Receipt|payouts/.test(l.textContent ?? ""))).toHaveLength(3);
+  });
+});
+
+describe("the next step once paid", () => {
+  it("says where the money is, for each party and for staff", () => {
+    const released = paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000 });
+    expect(nextStep(released, LISTER.id)).toEqual({ text: `Completed. The money was released to you on ${dealTime("2027-06-03T04:00:00.000Z")}. $200.00 went back to Maya.`, whose: "none" });
+    expect(nextStep(released, RENTER.id).text).toBe(`Completed. The money was released to Jordan on ${dealTime("2027-06-03T04:00:00.000Z")}. $200.00 went back to you.`);
+    expect(nextStep(paidDeal({ status: "moved_in" }), RENTER.id).text).toBe("Moved in. The money is on its way to Jordan.");
+    expect(nextStep(paidDeal({ status: "refunded" }, { status: "refunded", refunded_cents: 89250 }), RENTER.id).text).toBe("Refunded. $892.50 went back to you.");
+    expect(nextStep(paidDeal({ status: "disputed" }, { status: "disputed" }), LISTER.id).text).toBe("CampusNest is looking into it; nothing is released.");
+    // Staff (no role) read whose step it is by name, never as "you".
+    const late = paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: "2027-05-28T12:00:00.000Z" } });
+    expect(nextStep(late, undefined)).toEqual({ text: `Maya cancelled. Jordan decides how much of the rent goes back by ${dealTime("2027-05-28T12:00:00.000Z")}; without an answer, all of it does.`, whose: "none" });
+    expect(nextStep(signedDeal({}, { payable: false, waiting_for: "lister_payouts" }), undefined)).toEqual({ text: "Signed by both. Waiting for Jordan to set up payouts.", whose: "none" });
   });
 });

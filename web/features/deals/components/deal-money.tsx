@@ -7,6 +7,7 @@ import { errorMessage } from "../../../lib/api-client";
 import { dealTime, formatMoney, isHeld, keysOffered, moveInStarts, PROBLEM_LABELS, roleIn, wasPaid } from "../../../lib/deal-status";
 import { dealUrl } from "../../../lib/deals-api";
 import { useCheckout, useMovedIn } from "../api/deals-api";
+import { afterClose } from "../lib/focus";
 import { Amounts, CancellationPolicy } from "./amounts";
 import { CancellationDecision } from "./cancellation-decision";
 import { ProblemDialog, StatementForm } from "./problem-dialog";
@@ -160,7 +161,7 @@ function KeysDialog({ deal, onClose, onDone }: { deal: Deal; onClose: () => void
             type="button"
             className="button button-primary"
             disabled={movedIn.isPending}
-            onClick={() => movedIn.mutate(deal.id, { onSuccess: () => (onClose(), onDone()) })}
+            onClick={() => movedIn.mutate(deal.id, { onSuccess: () => (onClose(), afterClose(onDone)) })}
           >
             {movedIn.isPending ? "Releasing…" : `Yes, release it to ${lister}`}
           </button>

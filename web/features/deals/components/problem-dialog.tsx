@@ -6,6 +6,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { errorMessage } from "../../../lib/api-client";
 import { PROBLEM_LABELS } from "../../../lib/deal-status";
 import { useAddStatement, useReportProblem } from "../api/deals-api";
+import { afterClose } from "../lib/focus";
 import { draftProblem, emptyDraft, StatementFields, uploadDraftPhotos, type StatementDraft } from "./statement-fields";
 
 /** A photo upload, then the call: one busy state and one error line for both. */
@@ -47,7 +48,7 @@ export function ProblemDialog({ deal, onClose, onDone }: { deal: Deal; onClose: 
     if (!kind || draftProblem(draft) || busy) return;
     report.reset();
     void send(draft.files, (photos) =>
-      report.mutate({ id: deal.id, input: { kind, text: draft.text.trim(), photos } }, { onSuccess: () => (onClose(), onDone()) }),
+      report.mutate({ id: deal.id, input: { kind, text: draft.text.trim(), photos } }, { onSuccess: () => (onClose(), afterClose(onDone)) }),
     );
   };
 
