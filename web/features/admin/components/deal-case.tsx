@@ -86,7 +86,9 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
         )}
       </section>
       <details className="deal-events">
-        <summary>Conversation ({messages.length} messages)</summary>
+        <summary>
+          Conversation ({messages.length} {messages.length === 1 ? "message" : "messages"})
+        </summary>
         {messages.length === 0 ? (
           <p className="muted">No messages.</p>
         ) : (

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
-import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, dealTime, formatMoney, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
+import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminDealsView } from "../api/admin-api";
 import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
@@ -78,7 +78,7 @@ function AdminDeal({ deal: d }: { deal: Deal }) {
       {d.case_reason && (
         <p>
           <strong>Case: {CASE_REASON_LABELS[d.case_reason]}</strong>
-          {d.problem && ` (${PROBLEM_LABELS[d.problem.kind]}, ${dealTime(d.problem.opened_at)})`}
+          {d.problem && ` (${PROBLEM_LABELS[d.problem.kind]}, ${formatStaffTime(d.problem.opened_at)})`}
         </p>
       )}
       <p>

@@ -28,11 +28,9 @@ export function CancellationDecision({ deal, onDone }: { deal: Deal; onDone: () 
 
   return (
     <form className="deal-decision stack-sm" onSubmit={submit} noValidate aria-labelledby={`decide-${deal.id}`}>
-      <h3 id={`decide-${deal.id}`}>
-        {renter} cancelled. Decide how much of the rent goes back by {dealTime(deal.cancellation.decide_by)}
-      </h3>
+      <h3 id={`decide-${deal.id}`}>How much of the rent goes back to {renter}?</h3>
       <p className="muted">
-        The rent paid was {formatMoney(p.rent_cents, p.currency)}. What you give back goes to {renter}; the rest is released to you. If you do not answer within {DEAL_WORDS.listerDecisionHours} hours of the
+        Decide by {dealTime(deal.cancellation.decide_by)}. The rent paid was {formatMoney(p.rent_cents, p.currency)}. What you give back goes to {renter}; the rest is released to you. If you do not answer within {DEAL_WORDS.listerDecisionHours} hours of the
         cancellation, all of the rent goes back.
       </p>
       <TextField

@@ -55,7 +55,7 @@ export function ProblemDialog({ deal, onClose, onDone }: { deal: Deal; onClose: 
   return (
     <Dialog open onClose={onClose} title="Report a problem" description={`CampusNest keeps the money held while our team looks into it. ${deal.lister.first_name} sees your report and can answer.`}>
       <form className="stack" onSubmit={submit} noValidate>
-        <fieldset className="field" aria-describedby={kindError ? "problem-kind-error" : undefined}>
+        <fieldset className="field problem-kinds" aria-describedby={kindError ? "problem-kind-error" : undefined}>
           <legend className="field-label">What is wrong?</legend>
           <div className="stack-sm">
             {DEAL_PROBLEM_KINDS.map((k, i) => (
