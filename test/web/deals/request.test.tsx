@@ -48,6 +48,9 @@ describe("the stay's rules", () => {
     expect(initialStay(listing({ available_from: "2026-09-01" }), "2026-11-28")).toEqual({ move_in: "2026-11-28", move_out: "2027-08-15" });
     expect(initialStay(listing({ available_from: null, available_to: null }), "2026-11-28")).toEqual({ move_in: "", move_out: "" });
     expect(localToday(new Date(2026, 10, 5))).toBe("2026-11-05");
+    // Around the stays already taken: after the one it would start in, up to the next one.
+    const takenTwice = listing({ taken_stays: [{ move_in: "2027-07-10", move_out: "2027-07-20" }, { move_in: "2027-06-01", move_out: "2027-06-15" }] });
+    expect(initialStay(takenTwice, "2026-11-28")).toEqual({ move_in: "2027-06-15", move_out: "2027-07-10" });
   });
 });
 
@@ -129,11 +132,15 @@ describe("request to sublease on the listing page", () => {
     await ui.click(screen.getByRole("button", { name: "Request to sublease" }));
     const dialog = await screen.findByRole("dialog", { name: "Request to sublease" });
     expect(dialog).toHaveTextContent("Already taken: Jun 1 - Jun 30.");
+    // The form starts after it; a stay typed over it is refused.
+    const moveIn = within(dialog).getByLabelText("Move in");
+    expect(moveIn).toHaveValue("2027-06-30");
+    await ui.clear(moveIn);
+    await ui.type(moveIn, "2027-06-10");
     await ui.click(within(dialog).getByRole("button", { name: "Send request" }));
     expect(within(dialog).getByRole("alert")).toHaveTextContent("Jun 1 - Jun 30 is already taken. Please choose dates outside it");
     expect(within(dialog).getByLabelText("Move in")).toHaveAttribute("aria-invalid", "true");
     expect(callsOf(calls, `POST ${API}/deals`)).toHaveLength(0);
-    const moveIn = within(dialog).getByLabelText("Move in");
     await ui.clear(moveIn);
     await ui.type(moveIn, "2027-06-30");
     await ui.click(within(dialog).getByRole("button", { name: "Send request" }));

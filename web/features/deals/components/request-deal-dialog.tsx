@@ -31,10 +31,17 @@ export interface RequestDealTarget {
 export const localToday = (now = new Date()) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
 
-/** The stay the form starts with: the listing's dates, from today on if they have begun. */
+/**
+ * The stay the form starts with: the listing's dates, from today on if they have begun, and after any
+ * taken stay they would start in; it ends at the next taken stay, if one begins before the listing's end.
+ */
 export function initialStay(listing: RequestDealTarget["listing"], today: string) {
-  const from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
-  const to = listing.available_to && listing.available_to > from ? listing.available_to : "";
+  let from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
+  const taken = [...(listing.taken_stays ?? [])].sort((a, b) => a.move_in.localeCompare(b.move_in));
+  for (const t of taken) if (from && t.move_in <= from && from < t.move_out) from = t.move_out;
+  const next = taken.find((t) => from && t.move_in > from);
+  const end = next && (!listing.available_to || next.move_in < listing.available_to) ? next.move_in : listing.available_to;
+  const to = end && end > from ? end : "";
   return { move_in: from, move_out: to };
 }
 
