@@ -86,7 +86,7 @@ describe("staff deal cases", () => {
     expect(within(item).getByRole("table", { name: "Events of this deal" })).toHaveTextContent("203.0.113.7");
     expect(item).toHaveTextContent("Stripe: payment pi_1 · charge ch_1 · transfer — · dispute —");
 
-    await ui.click(within(item).getByRole("button", { name: "Download the agreement PDF" }));
+    await ui.click(within(item).getByRole("button", { name: "Download the agreement PDF: Sunny 2x2 near campus" }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     expect(callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`)[0]!.authorization).toBe("Bearer admin-token");
   });
@@ -103,7 +103,7 @@ describe("staff deal cases", () => {
     const form = await within(item).findByRole("form", { name: "Decide the case: Sunny 2x2 near campus" });
     const amount = within(form).getByLabelText("Refund to Maya Lopez (USD)");
     expect(form).toHaveTextContent("0 releases everything to Jordan Kim; $892.50 (the total paid) refunds everything");
-    const review = within(form).getByRole("button", { name: "Review the decision" });
+    const review = within(form).getByRole("button", { name: "Review the decision: Sunny 2x2 near campus" });
     await ui.type(amount, "900");
     await ui.click(review);
     expect(within(form).getByText("At most $892.50.")).toBeInTheDocument();

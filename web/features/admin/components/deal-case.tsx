@@ -43,6 +43,7 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
         <div className="row row-start">
           <button type="button" className="button button-ghost" disabled={pdf.busy} onClick={() => void openPdf()}>
             {pdf.busy ? "Preparing the PDF…" : "Download the agreement PDF"}
+            <span className="visually-hidden">: {deal.listing_title}</span>
           </button>
           {pdf.error && (
             <p className="form-error" role="alert">
@@ -157,7 +158,7 @@ export function ResolveCase({ deal }: { deal: AdminDeal }) {
       />
       <div className="row row-start">
         <button type="submit" className="button button-primary">
-          Review the decision
+          Review the decision<span className="visually-hidden">: {deal.listing_title}</span>
         </button>
       </div>
       {confirming !== null && (
