@@ -1,8 +1,8 @@
-import type { DealStats } from "./deals";
 import { visibleText, z } from "./zod";
 import { LIMITS } from "./constants";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
+import type { AdminDealStats } from "./deals";
 
 const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, `Reason must be at most ${LIMITS.rejectionReasonMax} characters`).nullable().optional();
 
@@ -67,8 +67,8 @@ export interface AdminStats {
   conversations: number;
   messages: number;
   user_growth: { date: string; users: number }[];
-  /** Deals by state and the money of their first payments (docs/decisions/029). */
-  deals: DealStats;
+  /** Deals by status and the money held, released and refunded (docs/decisions/029). */
+  deals: AdminDealStats;
 }
 
 /* ---------- response bodies ---------- */

@@ -142,6 +142,18 @@ export const landlordDecisionSchema = z.object({
 });
 export type LandlordDecisionInput = z.infer<typeof landlordDecisionSchema>;
 
+/** Why a signed deal cannot be paid yet (payment.waiting_for). */
+export const DEAL_WAITING_FOR = ["lister_payouts"] as const;
+/** What a renter reports while the money is held (POST deals/{id}/problem `kind`). */
+export const DEAL_PROBLEM_KINDS = ["cant_get_in", "not_as_described", "other"] as const;
+export type DealProblemKind = (typeof DEAL_PROBLEM_KINDS)[number];
+/** Why a deal is a staff case. */
+export const DEAL_CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed"] as const;
+export type DealCaseReason = (typeof DEAL_CASE_REASONS)[number];
+/** A problem report's or a statement's text: at most this many characters, and at most this many photos (our own upload URLs). */
+export const DEAL_STATEMENT_MAX = 2000;
+export const DEAL_STATEMENT_PHOTOS_MAX = 6;
+
 export const dealPartySchema = z.object({ id: z.string(), first_name: z.string(), last_name: z.string() });
 
 export const dealSchema = z.object({
@@ -171,18 +183,22 @@ export const dealSchema = z.object({
     held_until: z.string().nullable(),
     released_at: z.string().nullable(),
     refunded_cents: z.number(),
+    /** When the renter's payment was applied (ISO), null before. */
     paid_at: z.string().nullable(),
-    /** The deal's snapshot of the fee percentage. */
+    /** The fee percentage snapshot taken at acceptance (shown before paying, in the agreement and the receipt). */
     fee_percent: z.number(),
-    /** The renter may pay now: `signed`, the landlord consent settled, the lister's payouts ready. */
+    /** The renter may pay now: `signed`, the landlord consent settled, the lister's payouts `ready`. */
     payable: z.boolean(),
-    /** Why a signed deal cannot be paid yet: the lister's payout account is not ready. */
-    waiting_for: z.enum(["lister_payouts"]).nullable(),
+    /** Why a signed deal is not payable yet: the lister's payout account is not ready. */
+    waiting_for: z.enum(DEAL_WAITING_FOR).nullable(),
   }),
-  /** A renter cancelled a paid deal late: the lister decides the refund by `decide_by`; silence refunds the rent in full. */
+  /** A renter cancelled a paid deal late: the lister decides the rent's refund by `decide_by` (silence: all of it). */
   cancellation: z.object({ requested_at: z.string(), decide_by: z.string() }).nullable(),
-  problem: z.object({ kind: z.enum(["cant_get_in", "not_as_described", "other"]), opened_at: z.string() }).nullable(),
-  case_reason: z.enum(["problem", "card_dispute", "suspension", "release_failed"]).nullable(),
+  /** The renter's report that made the deal `disputed`. */
+  problem: z.object({ kind: z.enum(DEAL_PROBLEM_KINDS), opened_at: z.string() }).nullable(),
+  /** Why the deal is a staff case (disputed or release_failed), else null. */
+  case_reason: z.enum(DEAL_CASE_REASONS).nullable(),
+  /** When the renter tapped "I have the keys". */
   moved_in_at: z.string().nullable(),
 });
 export type Deal = z.infer<typeof dealSchema>;
@@ -198,6 +214,7 @@ export interface AgreementEvent {
 export interface AgreementResponse {
   data: { version: number; text: string; sha256: string; events: AgreementEvent[] };
 }
+/** A party's statement on a disputed deal (the renter's report is the first). POST deals/{id}/statement answers one. */
 export interface DealStatement {
   party: "renter" | "lister";
   author_id: string;
@@ -205,13 +222,14 @@ export interface DealStatement {
   photos: string[];
   at: string;
 }
-/** Staff's view of one deal: every event with its whole address and user agent; a case's statements and the pair's conversation. */
+/** Staff's view of one deal: every event with its whole address and user agent, and a case's evidence. */
 export interface AdminDealResponse {
   data: Deal & {
     events: (AgreementEvent & { actor_role: string; ip: string | null; user_agent: string | null; agreement_version: number | null; document_sha256: string | null; details: unknown })[];
     pdf_sha256: string | null;
+    /** Both sides' statements, oldest first. */
     statements: DealStatement[];
-    /** The pair's conversation, the newest 200, oldest first. */
+    /** The pair's conversation, newest 200, oldest first. */
     messages: { id: string; sender_id: string; content: string; created_at: string }[];
     stripe: { payment_intent: string | null; charge: string | null; transfer: string | null; dispute: string | null };
   };
@@ -219,9 +237,9 @@ export interface AdminDealResponse {
 export interface CheckoutResponse {
   data: { checkout_url: string; session_id: string };
 }
-/** GET admin/stats: `stats.deals`. */
-export interface DealStats {
-  by_status: Record<string, number>;
+/** GET admin/stats `stats.deals`: deals by status and the money's totals (cents). */
+export interface AdminDealStats {
+  by_status: Partial<Record<DealStatus, number>>;
   held_cents: number;
   released_cents: number;
   refunded_cents: number;
@@ -361,12 +379,6 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
 // ---------------------------------------------------------------------------------------------
 // Payments (docs/decisions/029).
 
-export const PROBLEM_KINDS = ["cant_get_in", "not_as_described", "other"] as const;
-export const CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed"] as const;
-export type CaseReason = (typeof CASE_REASONS)[number];
-/** A problem report's or statement's text, and its photos (our own upload URLs). */
-export const DEAL_STATEMENT_MAX = 2000;
-export const DEAL_STATEMENT_PHOTOS_MAX = 6;
 
 /** Our own uploaded images (routes/images): `/api/v1/images/<key>`, absolute or relative. */
 const OWN_IMAGE_URL = /^(https?:\/\/[^/]+)?\/api\/v1\/images\/[A-Za-z0-9._/-]+$/;
@@ -382,7 +394,7 @@ const statementFields = {
     .optional()
     .default([]),
 };
-export const dealProblemSchema = z.object({ kind: z.enum(PROBLEM_KINDS, `kind must be one of ${PROBLEM_KINDS.join(", ")}`), ...statementFields });
+export const dealProblemSchema = z.object({ kind: z.enum(DEAL_PROBLEM_KINDS, `kind must be one of ${DEAL_PROBLEM_KINDS.join(", ")}`), ...statementFields });
 export const dealStatementSchema = z.object(statementFields);
 const cents = (label: string) => z.number(`${label} must be a number of cents`).int(`${label} must be a whole number of cents`).min(0, `${label} cannot be negative`);
 export const cancellationRefundSchema = z.object({ refund_cents: cents("refund_cents") });

@@ -34,10 +34,12 @@ describe("staff Deals tab", () => {
     const ui = userEvent.setup();
     renderApp("/staff");
     await ui.click(await screen.findByRole("tab", { name: "Deals" }));
+    // Open cases come first; every deal is one choice away.
+    await ui.selectOptions(await screen.findByLabelText("Status"), "");
     const first = (await screen.findAllByText("Sunny 2x2 near campus"))[0]!.closest("li")!;
     expect(first).toHaveTextContent("Maya Lopez (renter) · Jordan Kim (lister) · Jun 1 - Aug 15 · $850 / month");
     expect(screen.getByText(/One party blocked the other/)).toBeInTheDocument();
-    await ui.click(within(first).getByRole("button", { name: "Show events" }));
+    await ui.click(within(first).getByRole("button", { name: "Show events: Sunny 2x2 near campus" }));
     const table = await within(first).findByRole("table", { name: "Events of this deal" });
     expect(within(table).getByText("203.0.113.7")).toBeInTheDocument();
     expect(within(table).getByText("Jordan Kim (lister)")).toBeInTheDocument();

@@ -74,3 +74,25 @@ export const dealMessage = (overrides: Partial<Message> = {}): Message => ({
 });
 
 export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+/** A signed deal (both signatures, consent settled), payable unless overridden. */
+export const signedDeal = (overrides: Partial<Deal> = {}, payment: Partial<Deal["payment"]> = {}) =>
+  acceptedDeal({
+    status: "signed",
+    landlord_consent: { status: "not_needed" },
+    agreement: { version: 1, sha256: "a".repeat(64), renter_signed_at: "2026-11-21T10:00:00.000Z", lister_signed_at: "2026-11-21T11:00:00.000Z" },
+    payment: { ...makeDeal().payment, payable: true, ...payment },
+    ...overrides,
+  });
+
+/** Release time of a deal moving in on 2027-06-01 (New York): midnight there plus 48 hours. */
+export const HELD_UNTIL = "2027-06-03T04:00:00.000Z";
+
+/** A paid deal whose money is held, paid on Nov 25 2026. */
+export const paidDeal = (overrides: Partial<Deal> = {}, payment: Partial<Deal["payment"]> = {}) =>
+  signedDeal({ status: "paid", ...overrides }, { status: "held", payable: false, paid_at: "2026-11-25T14:30:00.000Z", held_until: HELD_UNTIL, ...payment });
+
+export const page = (data: Deal[]) => ({ data, pagination: { next_token: null, has_more: false } });
+
+/** The deal page's status line (whose step it is). */
+export const statusLine = () => document.querySelector<HTMLElement>(".deal-page .deal-next")!;

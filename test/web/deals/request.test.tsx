@@ -34,11 +34,23 @@ describe("the stay's rules", () => {
     expect(stayProblem({ move_in: "2026-12-01", move_out: "2027-11-29" }, open, "2026-11-28")).toMatch(/12 months/);
   });
 
+  it("refuses a stay that overlaps one already taken, naming it; a move-out day can be the next move-in", () => {
+    const taken = { ...dated, taken_stays: [{ move_in: "2027-06-01", move_out: "2027-06-30" }] };
+    expect(stayProblem({ move_in: "2027-06-15", move_out: "2027-07-15" }, taken, "2026-11-28")).toBe(
+      "Jun 1 - Jun 30 is already taken. Please choose dates outside it (a move-out day can be the next move-in).",
+    );
+    expect(stayProblem({ move_in: "2027-06-30", move_out: "2027-08-15" }, taken, "2026-11-28")).toBeNull();
+    expect(stayProblem({ move_in: "2027-06-01", move_out: "2027-08-15" }, taken, "2026-11-28")).toMatch(/already taken/);
+  });
+
   it("starts with the listing's dates, from today when they have begun", () => {
     expect(initialStay(listing(), "2026-11-28")).toEqual({ move_in: "2027-06-01", move_out: "2027-08-15" });
     expect(initialStay(listing({ available_from: "2026-09-01" }), "2026-11-28")).toEqual({ move_in: "2026-11-28", move_out: "2027-08-15" });
     expect(initialStay(listing({ available_from: null, available_to: null }), "2026-11-28")).toEqual({ move_in: "", move_out: "" });
     expect(localToday(new Date(2026, 10, 5))).toBe("2026-11-05");
+    // Around the stays already taken: after the one it would start in, up to the next one.
+    const takenTwice = listing({ taken_stays: [{ move_in: "2027-07-10", move_out: "2027-07-20" }, { move_in: "2027-06-01", move_out: "2027-06-15" }] });
+    expect(initialStay(takenTwice, "2026-11-28")).toEqual({ move_in: "2027-06-15", move_out: "2027-07-10" });
   });
 });
 
@@ -106,6 +118,34 @@ describe("request to sublease on the listing page", () => {
     await waitFor(() => expect(callsOf(calls, `POST ${API}/deals`)).toHaveLength(2));
     const [a, b] = callsOf(calls, `POST ${API}/deals`).map((c) => c.headers.get("Idempotency-Key"));
     expect(a).not.toBe(b);
+  });
+
+  it("shows the stays already taken, and refuses a request that overlaps one before sending it", async () => {
+    const calls = listingApi({
+      [`GET ${API}/subleases/l1`]: { data: { ...listing(), rent_below_typical: false, taken_stays: [{ move_in: "2027-06-01", move_out: "2027-06-30" }] } },
+      [`POST ${API}/deals`]: json({ data: makeDeal({ move_in: "2027-06-30" }) }, 201),
+    });
+    const ui = userEvent.setup();
+    renderApp("/listing/l1", sessionOf(RENTER));
+    const taken = await screen.findByRole("list", { name: "Taken stays" });
+    expect(within(taken).getByRole("listitem")).toHaveTextContent("Taken Jun 1 - Jun 30");
+    await ui.click(screen.getByRole("button", { name: "Request to sublease" }));
+    const dialog = await screen.findByRole("dialog", { name: "Request to sublease" });
+    expect(dialog).toHaveTextContent("Already taken: Jun 1 - Jun 30.");
+    // The form starts after it; a stay typed over it is refused.
+    const moveIn = within(dialog).getByLabelText("Move in");
+    expect(moveIn).toHaveValue("2027-06-30");
+    await ui.clear(moveIn);
+    await ui.type(moveIn, "2027-06-10");
+    await ui.click(within(dialog).getByRole("button", { name: "Send request" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("Jun 1 - Jun 30 is already taken. Please choose dates outside it");
+    expect(within(dialog).getByLabelText("Move in")).toHaveAttribute("aria-invalid", "true");
+    expect(callsOf(calls, `POST ${API}/deals`)).toHaveLength(0);
+    await ui.clear(moveIn);
+    await ui.type(moveIn, "2027-06-30");
+    await ui.click(within(dialog).getByRole("button", { name: "Send request" }));
+    expect(await screen.findByRole("dialog", { name: "Request sent" })).toBeInTheDocument();
+    expect(callsOf(calls, `POST ${API}/deals`)[0]!.body).toEqual({ listing_id: "l1", move_in: "2027-06-30", move_out: "2027-08-15" });
   });
 
   it("is not offered to the listing's owner", async () => {

@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GENDER_PREFERENCE_TEXTS } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { validateListing } from "../../../web/features/listing-form/components/listing-form";
-import { checkFiles, fitWithin, MESSAGES } from "../../../web/features/listing-form/lib/images";
-import { uploadPhotos } from "../../../web/features/listing-form/api/listing-form-api";
+import { checkFiles, fitWithin, MESSAGES, uploadPhotos } from "../../../web/lib/upload";
 import { fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
 
 const API = "/api/v1";

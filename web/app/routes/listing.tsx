@@ -1,8 +1,8 @@
-import type { PublicListing } from "@contract/listings";
+import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { RequestDeal } from "../../features/deals/components/request-deal";
 import { ListingPage } from "../../features/listing/components/listing-page";
 
-const requestDeal = (listing: PublicListing) => <RequestDeal listing={listing} />;
+const requestDeal = (listing: PublicListing & Pick<ListingDetailExtras, "taken_stays">) => <RequestDeal listing={listing} />;
 
 export default function ListingRoute() {
   return <ListingPage requestDeal={requestDeal} />;

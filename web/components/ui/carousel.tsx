@@ -4,7 +4,7 @@ export const PLACEHOLDER_IMAGE = "/placeholder.svg";
 /** web/public/placeholder.svg's own size (its viewBox). */
 export const PLACEHOLDER_SIZE = { width: 400, height: 300 } as const;
 /**
- * The sizes of a listing's photos, made in the browser at upload (features/listing-form/lib/images.ts):
+ * The sizes of a listing's photos, made in the browser at upload (lib/upload.ts):
  * a card thumbnail cropped to exactly 480x320 (3:2) and the full photo fitted within 1920x1080.
  */
 export const THUMBNAIL_SIZE = { width: 480, height: 320 } as const;

@@ -25,7 +25,7 @@ import type {
   SuccessResponse,
   VerifyAllResponse,
 } from "@contract/admin";
-import type { AdminDealResponse, DealStatus } from "@contract/deals";
+import type { AdminDealResponse, DealResponse, DealStatus } from "@contract/deals";
 import type { DealsResponse } from "../../../lib/deals-api";
 import type { AdminVerificationItem, AdminVerificationListResponse, VerificationReviewResponse } from "@contract/verification";
 import { ApiError, apiBlob, apiRequest, type RequestOptions } from "../../../lib/api-client";
@@ -72,6 +72,8 @@ export const adminRequest = <T>(path: string, options: RequestOptions = {}) => a
 /** A submitted request in the review list (the unverified list also holds users who never sent one). */
 export type ReviewItem = Extract<AdminVerificationItem, { id: string }>;
 export type AdminListingsView = "all" | "pending" | "promoted";
+/** The Deals tab's list: every deal (null), one status, or the open cases (disputed, release failed). */
+export type AdminDealsView = DealStatus | "cases" | null;
 export type VerificationQueue = "pending" | "unverified";
 export type ReviewDecision = "approved" | "rejected";
 export type AdminUserStatus = z.infer<typeof adminUserStatusSchema>["verification_status"];
@@ -108,9 +110,14 @@ export const adminApi = {
   /** Ends the admin token on the server; the panel forgets it whatever the answer. */
   logout: () => apiRequest("admin/logout", { method: "POST", bearer: token }).catch(() => undefined),
   feedback: (archived: boolean) => adminRequest<FeedbackListResponse>("feedback/admin", { query: { status: archived ? "archived" : undefined } }),
-  /** Every deal, newest first, optionally of one status (one page: the panel shows the latest). */
-  deals: (status: DealStatus | null) => adminRequest<DealsResponse>("admin/deals", { query: { status, limit: 50 } }),
-  /** One deal with every event (IP address and user agent whole, for staff). */
+  /** Every deal, newest first, optionally of one status, or the open cases oldest first (one page: the panel shows the latest). */
+  deals: (status: AdminDealsView) => adminRequest<DealsResponse>("admin/deals", { query: { status, limit: 50 } }),
+  /** One deal with every event (IP address and user agent whole, for staff) and a case's evidence. */
   deal: (id: string) => adminRequest<AdminDealResponse>(`admin/deals/${encodeURIComponent(id)}`).then((r) => r.data),
+  /** A case's decision: `refundCents` back to the renter (0 releases everything, the total refunds everything). */
+  resolveDeal: (id: string, refundCents: number) =>
+    adminRequest<DealResponse>(`admin/deals/${encodeURIComponent(id)}/resolve`, { method: "POST", body: { refund_cents: refundCents } }).then((r) => r.data),
+  /** The agreement's PDF with the admin bearer (a link alone would carry no credential). */
+  agreementPdf: (id: string) => asAdmin((bearer) => apiBlob(`deals/${encodeURIComponent(id)}/agreement.pdf`, { bearer, headers: { Accept: "application/pdf" } })),
   archiveFeedback: (id: string) => adminRequest<FeedbackArchiveResponse>(`feedback/admin/${id}/status`, { method: "PUT", query: { status: "archived" } }),
 };

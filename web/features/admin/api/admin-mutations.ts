@@ -58,3 +58,13 @@ export const useCleanupPromotions = () => useAdminMutation(() => adminApi.cleanu
 export const useDeleteListing = () => useAdminMutation((id: string) => adminApi.deleteItem("listings", id), [adminKeys.listings(), adminKeys.stats()]);
 
 export const useArchiveFeedback = () => useAdminMutation((id: string) => adminApi.archiveFeedback(id), [adminKeys.feedback()]);
+
+/** A case's decision changes the deal, every deal list and the dashboard's money. */
+export function useResolveDeal() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { id: string; refundCents: number }) => adminApi.resolveDeal(v.id, v.refundCents),
+    onSuccess: (_deal, { id }) =>
+      Promise.all([adminKeys.allDeals(), adminKeys.deal(id), adminKeys.stats(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

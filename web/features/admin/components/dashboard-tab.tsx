@@ -1,9 +1,11 @@
 import type { AdminStats } from "@contract/admin";
+import { DEAL_STATUSES, type AdminDealStats } from "@contract/deals";
 import { auditActionLabel } from "@contract/audit";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
 import { countAxis, formatStaffTime } from "../lib/format";
+import { DEAL_STATUS_LABELS, formatMoney } from "../../../lib/deal-status";
 
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
@@ -86,10 +88,47 @@ export function DashboardTab() {
           <div className="panel">
             <GrowthChart growth={s.user_growth} />
           </div>
+          {s.deals && <DealStats deals={s.deals} />}
           <AuditLog />
         </div>
       )}
     </Loadable>
+  );
+}
+
+/** Deals by state and the money: held now, released to listers, refunded to renters, open cases. */
+function DealStats({ deals }: { deals: AdminDealStats }) {
+  const states = DEAL_STATUSES.filter((st) => (deals.by_status[st] ?? 0) > 0);
+  return (
+    <section className="panel stack-sm" aria-labelledby="deal-stats-heading">
+      <h2 id="deal-stats-heading">Deals and money</h2>
+      <div className="stat-grid">
+        {(
+          [
+            ["Money held", formatMoney(deals.held_cents)],
+            ["Released", formatMoney(deals.released_cents)],
+            ["Refunded", formatMoney(deals.refunded_cents)],
+            ["Open cases", deals.open_cases.toLocaleString("en-US")],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="panel stat">
+            <span className="muted">{label}</span>
+            <strong>{value}</strong>
+          </div>
+        ))}
+      </div>
+      {states.length === 0 ? (
+        <p className="muted">No deals yet.</p>
+      ) : (
+        <ul className="deal-state-counts" aria-label="Deals by state">
+          {states.map((st) => (
+            <li key={st}>
+              {DEAL_STATUS_LABELS[st]}: <strong>{(deals.by_status[st] ?? 0).toLocaleString("en-US")}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

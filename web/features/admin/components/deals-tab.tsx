@@ -1,21 +1,30 @@
 import { useState } from "react";
 import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
-import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, personName, reasonText } from "../../../lib/deal-status";
+import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
+import type { AdminDealsView } from "../api/admin-api";
 import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
+import { CaseEvidence, ResolveCase } from "./deal-case";
 
-/** Staff read every deal (by status) and, on demand, its agreement's events. */
+/** A staff case: money held that staff must decide on (a problem, a card dispute, a suspension) or a transfer that failed. */
+export const isCase = (d: Deal) => d.status === "disputed" || d.payment.status === "release_failed";
+
+/**
+ * Staff read the open cases first (disputed and failed releases, oldest first), then every deal by
+ * status; a deal's events on demand, and for a case its evidence and the decision.
+ */
 export function DealsTab() {
-  const [status, setStatus] = useState<DealStatus | null>(null);
+  const [status, setStatus] = useState<AdminDealsView>("cases");
   const deals = useAdminDeals(status);
   return (
     <div className="stack">
       <div className="admin-toolbar">
         <label className="field">
           <span className="field-label">Status</span>
-          <select value={status ?? ""} onChange={(e) => setStatus((e.target.value || null) as DealStatus | null)}>
+          <select value={status ?? ""} onChange={(e) => setStatus((e.target.value || null) as DealStatus | "cases" | null)}>
+            <option value="cases">Open cases</option>
             <option value="">All</option>
             {DEAL_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -28,7 +37,7 @@ export function DealsTab() {
       <Loadable query={deals} label="deals">
         {(page) =>
           page.data.length === 0 ? (
-            <p className="muted">{status ? `No ${DEAL_STATUS_LABELS[status].toLowerCase()} deals.` : "No deals yet."}</p>
+            <p className="muted">{status === "cases" ? "No open cases: no problem reported, no card dispute, no failed transfer." : status ? `No ${DEAL_STATUS_LABELS[status].toLowerCase()} deals.` : "No deals yet."}</p>
           ) : (
             <ul className="admin-cards">
               {page.data.map((d) => (
@@ -42,32 +51,55 @@ export function DealsTab() {
   );
 }
 
+/** The money in one line: what was paid and where it is. */
+function moneyLine(d: Deal): string | null {
+  const p = d.payment;
+  if (p.status === "none") return null;
+  const m = (cents: number) => formatMoney(cents, p.currency);
+  const parts = [`${m(p.total_cents)} (rent ${m(p.rent_cents)} + fee ${m(p.fee_cents)}, ${p.fee_percent}%)`, PAYMENT_STATUS_LABELS[p.status]];
+  if (p.paid_at) parts.push(`paid ${formatStaffTime(p.paid_at)}`);
+  if (p.status === "held" && p.held_until) parts.push(`until ${formatStaffTime(p.held_until)}`);
+  if (p.released_at) parts.push(`released ${formatStaffTime(p.released_at)}`);
+  if (p.refunded_cents > 0) parts.push(`${m(p.refunded_cents)} refunded`);
+  return parts.join(" · ");
+}
+
 function AdminDeal({ deal: d }: { deal: Deal }) {
   const [open, setOpen] = useState(false);
   const reason = reasonText(d.status_reason);
+  const money = moneyLine(d);
+  const caseFile = isCase(d);
   return (
     <li className="panel stack-sm">
       <div className="section-head">
         <strong>{d.listing_title}</strong>
         <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>
       </div>
+      {d.case_reason && (
+        <p>
+          <strong>Case: {CASE_REASON_LABELS[d.case_reason]}</strong>
+          {d.problem && ` (${PROBLEM_LABELS[d.problem.kind]}, ${formatStaffTime(d.problem.opened_at)})`}
+        </p>
+      )}
       <p>
         {personName(d.renter)} (renter) · {personName(d.lister)} (lister) · {dealStay(d)} · {formatRent(d.monthly_rent)} / month
       </p>
+      {money && <p>{money}</p>}
       <p className="muted">
         Landlord consent: {CONSENT_LABELS[d.landlord_consent.status]} · Created {formatStaffTime(d.created_at)}
         {reason ? ` · ${reason}` : ""}
       </p>
       <p className="muted mono">Deal {d.id}</p>
       <button type="button" className="button button-ghost admin-deal-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        {open ? "Hide events" : "Show events"}
+        {caseFile ? (open ? "Hide the case file" : "Open the case file") : open ? "Hide events" : "Show events"}
+        <span className="visually-hidden">: {d.listing_title}</span>
       </button>
-      {open && <DealEvents deal={d} />}
+      {open && <DealEvents deal={d} caseFile={caseFile} />}
     </li>
   );
 }
 
-function DealEvents({ deal }: { deal: Deal }) {
+function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
   const query = useAdminDeal(deal.id);
   const names: Record<string, string> = { [deal.renter.id]: `${personName(deal.renter)} (renter)`, [deal.lister.id]: `${personName(deal.lister)} (lister)` };
   return (
@@ -120,6 +152,8 @@ function DealEvents({ deal }: { deal: Deal }) {
               </table>
             </div>
           )}
+          <CaseEvidence deal={full} names={names} />
+          {caseFile && isCase(full) && <ResolveCase deal={full} />}
         </div>
       )}
     </Loadable>

@@ -1,14 +1,17 @@
 /**
  * The deals feature's calls: the request, each party's transitions, the agreement and its PDF, the
- * landlord's consent (lister's side and the landlord's own page), and signing. Reads shared with other
- * features (one deal, my deals) and the key factory are in lib/deals-api.ts.
+ * landlord's consent (lister's side and the landlord's own page), signing, and the payment's steps
+ * (checkout, "I have the keys", a problem and statements, a late cancellation's refund). Reads shared
+ * with other features (one deal, my deals) and the key factory are in lib/deals-api.ts.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   AgreementResponse,
   CreateDealInput,
   Deal,
+  DealProblemKind,
   DealResponse,
+  DealStatement,
   LandlordConsentInput,
   LandlordConsentPage,
   LandlordDecisionInput,
@@ -58,6 +61,50 @@ export const useDeclineDeal = () => useDealWrite(({ id, reason }: { id: string; 
 export const useCancelDeal = () => useDealWrite(({ id, reason }: { id: string; reason?: string }) => post(id, "cancel", reason ? { reason } : {}));
 export const useLandlordConsent = () => useDealWrite(({ id, input }: { id: string; input: LandlordConsentInput }) => post(id, "landlord-consent", input));
 export const useSignDeal = () => useDealWrite(({ id, input }: { id: string; input: SignDealInput }) => post(id, "sign", input));
+
+/**
+ * POST deals/{id}/checkout, then the whole page goes to the payment page. The Idempotency-Key is the
+ * deal's own, so a second tap (or a second tab) gets the same open session and never a second charge.
+ */
+export const checkoutKey = (dealId: string) => `deal-checkout-${dealId}`;
+/**
+ * The full-page move to the payment page: a seam of the deal code's own (jsdom's location.assign cannot
+ * be replaced). lib/browser-navigation is promote's; shared, it became one more chunk on `/`'s map.
+ */
+export const checkoutPage = {
+  open(url: string): void {
+    window.location.assign(url);
+  },
+};
+export function useCheckout() {
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<{ data: { checkout_url: string; session_id: string } }>(dealPath(id, "/checkout"), { method: "POST", body: {}, headers: { "Idempotency-Key": checkoutKey(id) } }).then((r) => r.data),
+    onSuccess: ({ checkout_url }) => checkoutPage.open(checkout_url),
+  });
+}
+
+export const useMovedIn = () => useDealWrite((id: string) => post(id, "moved-in"));
+
+export interface ProblemInput {
+  kind: DealProblemKind;
+  text: string;
+  photos: string[];
+}
+export const useReportProblem = () => useDealWrite(({ id, input }: { id: string; input: ProblemInput }) => post(id, "problem", input));
+
+/** The lister's answer to a late cancellation: this much of the rent back to the renter (cents). */
+export const useCancellationRefund = () => useDealWrite(({ id, refundCents }: { id: string; refundCents: number }) => post(id, "cancellation-refund", { refund_cents: refundCents }));
+
+/** POST deals/{id}/statement (either party, while disputed): answers the statement; the deal is read again. */
+export function useAddStatement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, text, photos }: { id: string; text: string; photos: string[] }) =>
+      apiRequest<{ data: DealStatement }>(dealPath(id, "/statement"), { method: "POST", body: { text, photos } }).then((r) => r.data),
+    onSuccess: (_statement, { id }) => queryClient.invalidateQueries({ queryKey: dealKeys.detail(id) }),
+  });
+}
 
 /** POST deals/{id}/sign-code: emails the signer a 6-digit code (one a minute). Changes no deal. */
 export const useSignCode = () =>

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { DEAL_REASON_MAX, type Deal } from "@contract/deals";
+import { DEAL_REASON_MAX, DEAL_WORDS, type Deal } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { canCancel, roleIn } from "../../../lib/deal-status";
+import { canCancel, formatMoney, isHeld, renterRefundNow, roleIn, type DealRole } from "../../../lib/deal-status";
 import { useAcceptDeal, useCancelDeal, useDeclineDeal } from "../api/deals-api";
 
 /** A reason is optional and short: it is shown to the other party as written. */
@@ -29,7 +29,7 @@ export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
   const reset = () => [accept, decline, cancel].forEach((m) => m.reset());
 
   const lister = role === "lister" && deal.status === "requested";
-  const mayCancel = canCancel(deal.status) && (role === "renter" || (cancelFor === "both" && role === "lister"));
+  const mayCancel = canCancel(deal) && (role === "renter" || (cancelFor === "both" && role === "lister"));
   if (!lister && !mayCancel) return null;
   return (
     <div className="deal-actions">
@@ -79,6 +79,7 @@ export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
         <ReasonConfirm
           kind={asking}
           deal={deal}
+          me={me}
           busy={busy}
           error={asking === "decline" ? decline.error : cancel.error}
           onClose={() => setAsking(null)}
@@ -103,8 +104,18 @@ const TEXTS = {
   cancel: { title: "Cancel this deal?", confirm: "Cancel deal", pending: "Cancelling…" },
 } as const;
 
+/** What cancelling does now, by the policy and the viewer's role (docs/decisions/026, DEAL_CANCELLATION_POLICY). */
+export function cancelText(deal: Deal, role: DealRole | null, now = Date.now()): string {
+  if (!isHeld(deal)) return "This cannot be undone: the request, the agreement and any signatures end here.";
+  const p = deal.payment;
+  const m = (cents: number) => formatMoney(cents, p.currency);
+  if (role === "lister") return `${deal.renter.first_name} gets everything back at once: ${m(p.total_cents)}, the service fee included. This cannot be undone.`;
+  if (renterRefundNow(deal, now) === "rent") return `You get the rent back in full (${m(p.rent_cents)}); the service fee (${m(p.fee_cents)}) is kept. This cannot be undone.`;
+  return `Move-in is less than ${DEAL_WORDS.renterFullRefundDays} days away, so ${deal.lister.first_name} decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent (${m(p.rent_cents)}) goes back to you; without an answer, all of it does. The service fee (${m(p.fee_cents)}) is kept. This cannot be undone.`;
+}
+
 /** Decline or Cancel, confirmed, with an optional reason the other party reads. */
-function ReasonConfirm({ kind, deal, busy, error, onClose, onConfirm }: { kind: "decline" | "cancel"; deal: Deal; busy: boolean; error: unknown; onClose: () => void; onConfirm: (reason?: string) => void }) {
+function ReasonConfirm({ kind, deal, me, busy, error, onClose, onConfirm }: { kind: "decline" | "cancel"; deal: Deal; me: string; busy: boolean; error: unknown; onClose: () => void; onConfirm: (reason?: string) => void }) {
   const [reason, setReason] = useState("");
   const t = TEXTS[kind];
   return (
@@ -114,7 +125,7 @@ function ReasonConfirm({ kind, deal, busy, error, onClose, onConfirm }: { kind: 
       size="sm"
       onClose={onClose}
       title={t.title}
-      description={kind === "decline" ? `${deal.renter.first_name} will see that you declined, and your reason if you give one.` : "This cannot be undone: the request, the agreement and any signatures end here."}
+      description={kind === "decline" ? `${deal.renter.first_name} will see that you declined, and your reason if you give one.` : cancelText(deal, roleIn(deal, me))}
     >
       <form
         className="stack"

@@ -7,6 +7,7 @@ import { dealUrl, useDeal } from "../../../lib/deals-api";
 import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { DealActions } from "./deal-actions";
+import { DealMoney } from "./deal-money";
 
 export interface DealCardProps {
   dealId: string;
@@ -15,7 +16,7 @@ export interface DealCardProps {
   pollMs: number | false;
 }
 
-/** A request to sublease in the thread, as both parties see it: the stay, the rent, the status and the next step. */
+/** A request to sublease in the thread, as both parties see it: the stay, the rent, the status, the next step and the money. */
 export function DealCard({ dealId, me, pollMs }: DealCardProps) {
   const query = useDeal(dealId, pollMs);
   const titleId = useId();
@@ -68,6 +69,7 @@ function DealCardBody({ deal, me, titleId }: { deal: Deal; me: string; titleId: 
         {step.whose === "you" && <strong>Your step: </strong>}
         {step.text}
       </p>
+      <DealMoney deal={deal} me={me} place="card" onDone={() => status.current?.focus()} />
       <DealActions deal={deal} me={me} cancelFor="renter" onDone={() => status.current?.focus()} />
       <Link to={dealUrl(deal.id)} className="deal-card-open">
         Open the deal<span className="visually-hidden">: {deal.listing_title}</span>

@@ -1,20 +1,27 @@
-import { useRef } from "react";
-import { Link, useParams } from "react-router-dom";
+import { useEffect, useRef } from "react";
+import { Link, useLocation, useParams, useSearchParams } from "react-router-dom";
 import type { Deal } from "@contract/deals";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useDeal } from "../../../lib/deals-api";
-import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, nextStep, personName, reasonText, roleIn } from "../../../lib/deal-status";
+import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { DealActions } from "./deal-actions";
 import { AgreementSection } from "./agreement-section";
 import { LandlordConsentSection } from "./landlord-consent-section";
 import { SigningSection } from "./signing-section";
+import { Amounts, CancellationPolicy } from "./amounts";
+import { CheckoutReturn } from "./checkout-return";
+import { DealMoney } from "./deal-money";
+import { Receipt } from "./receipt";
 
-/** /deals/{id}: the deal's status and whose step it is, the agreement, the landlord's consent and signing. */
+/**
+ * /deals/{id}: the deal's status and whose step it is, the money (pay, held, "I have the keys", a
+ * problem, a late cancellation's decision), the receipt, the agreement, the landlord's consent and signing.
+ */
 export function DealPage() {
   const { id = "" } = useParams();
   const query = useDeal(id);
@@ -44,10 +51,17 @@ export function DealPage() {
       </PageFrame>
     );
   }
-  return <DealView deal={query.data} />;
+  return <DealView deal={query.data} refetch={query.refetch} />;
 }
 
-function DealView({ deal }: { deal: Deal }) {
+function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data?: Deal | undefined }> }) {
+  const [search] = useSearchParams();
+  const outcome = search.get("paid") === "1" ? "paid" : search.get("checkout") === "cancelled" ? "cancelled" : null;
+  // A link to the receipt (the card's, the profile's) lands on it once the deal is shown.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === "#receipt") document.getElementById("receipt")?.scrollIntoView?.();
+  }, [hash]);
   const { session } = useSession();
   const me = session!.user.id;
   const role = roleIn(deal, me);
@@ -56,6 +70,7 @@ function DealView({ deal }: { deal: Deal }) {
   const focusStatus = () => statusLine.current?.focus();
   const other = role === "renter" ? deal.lister : deal.renter;
   const reason = reasonText(deal.status_reason);
+  const paying = role === "renter" && deal.status === "signed" && deal.payment.payable;
 
   return (
     <PageFrame title={`Deal: ${deal.listing_title}`} hideHeading width="narrow">
@@ -74,8 +89,12 @@ function DealView({ deal }: { deal: Deal }) {
             {step.text}
           </p>
           {reason && deal.status_reason && !step.text.includes(reason) && <p className="muted">Reason: {reason}</p>}
+          <DealMoney deal={deal} me={me} place="page" onDone={focusStatus} />
           <DealActions deal={deal} me={me} cancelFor="both" onDone={focusStatus} />
         </header>
+
+        {role === "renter" && <CheckoutReturn deal={deal} outcome={outcome} refetch={refetch} />}
+        <Receipt deal={deal} />
 
         <section className="panel stack-sm" aria-labelledby="deal-terms-heading">
           <h2 id="deal-terms-heading">The terms</h2>
@@ -106,6 +125,15 @@ function DealView({ deal }: { deal: Deal }) {
             </div>
           </dl>
           {deal.status === "requested" && <p className="muted">The exact address is shared once the request is accepted.</p>}
+          {/* The renter's Pay box above shows these itself. */}
+          {!paying && !wasPaid(deal) && deal.status !== "declined" && deal.status !== "cancelled" && deal.status !== "expired" && (
+            <>
+              <h3>The first payment, through CampusNest</h3>
+              <Amounts deal={deal} />
+              <CancellationPolicy />
+            </>
+          )}
+          {wasPaid(deal) && <CancellationPolicy />}
         </section>
 
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}

@@ -14,7 +14,16 @@ import { stayProblem } from "../lib/stay";
 
 /** The listing a request is for, and what to do once it is sent (the thread shows its card at once). */
 export interface RequestDealTarget {
-  listing: { id: string; title: string; user_id: string; monthly_rent: number; available_from: string | null; available_to: string | null };
+  listing: {
+    id: string;
+    title: string;
+    user_id: string;
+    monthly_rent: number;
+    available_from: string | null;
+    available_to: string | null;
+    /** Stays paid through CampusNest (the listing page's read): a request overlapping one is refused before it is sent. */
+    taken_stays?: { move_in: string; move_out: string }[] | undefined;
+  };
   onSent?: ((deal: Deal) => void) | undefined;
 }
 
@@ -22,10 +31,17 @@ export interface RequestDealTarget {
 export const localToday = (now = new Date()) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
 
-/** The stay the form starts with: the listing's dates, from today on if they have begun. */
+/**
+ * The stay the form starts with: the listing's dates, from today on if they have begun, and after any
+ * taken stay they would start in; it ends at the next taken stay, if one begins before the listing's end.
+ */
 export function initialStay(listing: RequestDealTarget["listing"], today: string) {
-  const from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
-  const to = listing.available_to && listing.available_to > from ? listing.available_to : "";
+  let from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
+  const taken = [...(listing.taken_stays ?? [])].sort((a, b) => a.move_in.localeCompare(b.move_in));
+  for (const t of taken) if (from && t.move_in <= from && from < t.move_out) from = t.move_out;
+  const next = taken.find((t) => from && t.move_in > from);
+  const end = next && (!listing.available_to || next.move_in < listing.available_to) ? next.move_in : listing.available_to;
+  const to = end && end > from ? end : "";
   return { move_in: from, move_out: to };
 }
 
@@ -79,6 +95,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
           <p className="muted">
             {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : `Pick your stay (at most ${DEAL_TIMING.undatedMaxMonths} months ahead).`} Rent {formatRent(listing.monthly_rent)} / month.
           </p>
+          {!!listing.taken_stays?.length && <p className="muted">Already taken: {listing.taken_stays.map((t) => formatStay(t.move_in, t.move_out)).join(", ")}.</p>}
           <fieldset className="field stay-field deal-stay-field">
             <legend className="field-label">Your stay</legend>
             <div className="stay-inputs">

@@ -8,8 +8,8 @@ import type { OwnerListing } from "@contract/listings";
 import { ApiError } from "../../../lib/api-client";
 import { useUpdateListing } from "../../../lib/own-listings-api";
 import { fetchProfile } from "../../../lib/session";
-import { MESSAGES, preparePhoto } from "../lib/images";
-import { uploadPhotos, useCreateListing, type ListingBody } from "./listing-form-api";
+import { MESSAGES, preparePhoto, uploadPhotos } from "../../../lib/upload";
+import { useCreateListing, type ListingBody } from "./listing-form-api";
 
 /** A failed submission: the form's message, and the server's per-field messages of a 422. */
 export class ListingSubmitError extends Error {

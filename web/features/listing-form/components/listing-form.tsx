@@ -9,7 +9,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { UniversitySelect } from "../../../components/university-select";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
-import { checkDecodable, checkFiles, MESSAGES } from "../lib/images";
+import { checkDecodable, checkFiles, MESSAGES } from "../../../lib/upload";
 import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
 import { AddressInput } from "./address-input";
 

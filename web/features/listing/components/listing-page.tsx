@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
-import type { PublicListing } from "@contract/listings";
+import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
@@ -99,7 +99,7 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
 }
 
 /** `requestDeal`: "Request to sublease" for this listing, given by the route (features never import each other). */
-export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing) => ReactNode } = {}) {
+export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing & Pick<ListingDetailExtras, "taken_stays">) => ReactNode } = {}) {
   const { id } = useParams();
   const [search] = useSearchParams();
   const back = safeBack(search.get("back"));
@@ -240,6 +240,14 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
             {l.allow_pets && <li>Pets OK</li>}
             {l.promoted && <li className="tag-featured">Featured</li>}
           </ul>
+          {/* Stays paid through CampusNest: a request overlapping one is refused. */}
+          {!!l.taken_stays?.length && (
+            <ul className="listing-taken" aria-label="Taken stays">
+              {l.taken_stays.map((t) => (
+                <li key={`${t.move_in}-${t.move_out}`}>Taken {formatStay(t.move_in, t.move_out) ?? `${t.move_in} – ${t.move_out}`}</li>
+              ))}
+            </ul>
+          )}
           <section className="panel">
             <h2>Description</h2>
             <p className="prewrap">{l.description}</p>

@@ -3,10 +3,10 @@ import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { dealUrl, useMyDeals } from "../../../lib/deals-api";
-import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status";
+import { DEAL_STATUS_LABELS, dealStay, formatMoney, nextStep, wasPaid } from "../../../lib/deal-status";
 import { useSession } from "../../../lib/session";
 
-/** The profile's "Deals": the user's deals as renter and as lister, each with its status and next step. */
+/** The profile's "Deals": the user's deals as renter and as lister, each with its status, next step and money. */
 export function MyDeals() {
   const { session } = useSession();
   const me = session!.user.id;
@@ -72,11 +72,45 @@ function DealGroup({ title, empty, deals, me }: { title: string; empty: string; 
                   {step.whose === "you" && <strong>Your step: </strong>}
                   {step.text}
                 </p>
+                <DealMoneyLine deal={d} me={me} />
               </li>
             );
           })}
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * The money of one deal in the list: the lister's payouts step (this page's Payouts section), the
+ * renter's payment (on the deal page, where the amounts and the policy are shown first), the receipt.
+ */
+function DealMoneyLine({ deal: d, me }: { deal: Deal; me: string }) {
+  const p = d.payment;
+  const total = formatMoney(p.total_cents, p.currency);
+  if (d.status === "signed" && p.waiting_for === "lister_payouts" && d.lister.id === me)
+    return (
+      <p>
+        <a href="#payouts">Set up payouts to get paid</a>
+      </p>
+    );
+  if (d.status === "signed" && p.payable && d.renter.id === me)
+    return (
+      <p>
+        <Link to={dealUrl(d.id)} className="button button-primary">
+          Pay {total}{" "}
+          <span className="visually-hidden">for {d.listing_title}</span>
+        </Link>
+      </p>
+    );
+  if (!wasPaid(d)) return null;
+  return (
+    <p className="muted">
+      Paid {total} ·{" "}
+      <Link to={`${dealUrl(d.id)}#receipt`}>
+        Receipt<span className="visually-hidden">: {d.listing_title}</span>
+      </Link>
+    </p>
   );
 }

@@ -1,0 +1,175 @@
+/**
+ * Staff's deal cases: open cases first with why they are cases, the evidence (the agreement's PDF with
+ * the admin bearer, events, both sides' statements with photos, the conversation), the decision
+ * confirmed with its amounts; the dashboard's deals and money.
+ */
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AdminDealResponse, Deal } from "@contract/deals";
+import { adminSession } from "../../../web/features/admin/api/admin-api";
+import { axeViolations } from "../axe";
+import { callsOf, fakeApi, renderApp, staffPanelRoutes } from "../render";
+import { json, LISTER, page, paidDeal, RENTER } from "./fixtures";
+
+const API = "/api/v1";
+beforeEach(() => adminSession.set("admin-token"));
+afterEach(() => {
+  adminSession.set(null);
+  vi.restoreAllMocks();
+});
+
+const disputed = paidDeal({ status: "disputed", problem: { kind: "cant_get_in", opened_at: "2027-06-01T09:00:00.000Z" }, case_reason: "problem" }, { status: "disputed" });
+const failed = paidDeal({ id: "d2", listing_title: "Loft on 5th", status: "moved_in", case_reason: "release_failed" }, { status: "release_failed" });
+
+const caseFile = (deal: Deal): AdminDealResponse["data"] => ({
+  ...deal,
+  pdf_sha256: "b".repeat(64),
+  events: [{ type: "problem_reported", actor_id: RENTER.id, actor_role: "renter", at: "2027-06-01T09:00:00.000Z", ip: "203.0.113.7", user_agent: "Firefox/140", agreement_version: 1, document_sha256: null, details: null }],
+  statements: [
+    { party: "renter", author_id: RENTER.id, text: "The lockbox code does not work.", photos: ["/api/v1/images/door.jpg", "/api/v1/images/box.jpg"], at: "2027-06-01T09:00:00.000Z" },
+    { party: "lister", author_id: LISTER.id, text: "I sent the new code by message.", photos: [], at: "2027-06-01T10:00:00.000Z" },
+  ],
+  messages: [
+    { id: "m1", sender_id: RENTER.id, content: "I'm at the door, the code fails", created_at: "2027-06-01T08:50:00.000Z" },
+    { id: "m2", sender_id: LISTER.id, content: "Try 4821", created_at: "2027-06-01T09:40:00.000Z" },
+  ],
+  stripe: { payment_intent: "pi_1", charge: "ch_1", transfer: null, dispute: null },
+});
+
+function casesApi(extra: Record<string, unknown> = {}) {
+  return fakeApi({
+    ...staffPanelRoutes(),
+    [`GET ${API}/admin/deals`]: (call: { url: string }) => (new URL(call.url, "http://x").searchParams.get("status") === "cases" ? page([disputed, failed]) : page([])),
+    [`GET ${API}/admin/deals/d1`]: { data: caseFile(disputed) },
+    ...extra,
+  });
+}
+
+async function openDeals() {
+  const ui = userEvent.setup();
+  renderApp("/staff");
+  await ui.click(await screen.findByRole("tab", { name: "Deals" }));
+  return ui;
+}
+
+describe("staff deal cases", () => {
+  it("lists the open cases first, each with why it is one and its money", async () => {
+    const calls = casesApi();
+    await openDeals();
+    expect(screen.getByLabelText("Status")).toHaveValue("cases");
+    const first = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    expect(first).toHaveTextContent("Case: The renter reported a problem (I can't get in,");
+    expect(first).toHaveTextContent("$892.50 (rent $850.00 + fee $42.50, 5%) · Held: a problem is being looked into");
+    const second = screen.getByText("Loft on 5th").closest("li")!;
+    expect(second).toHaveTextContent("Case: The transfer to the lister failed");
+    expect(callsOf(calls, `GET ${API}/admin/deals`)[0]!.url).toContain("status=cases");
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("opens a case file: the agreement's PDF with the admin bearer, the events, both statements with photos, the conversation", async () => {
+    const calls = casesApi({ [`GET ${API}/deals/d1/agreement.pdf`]: () => new Response(new Blob(["%PDF-1.7"], { type: "application/pdf" }), { status: 200 }) });
+    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:pdf"), revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    const ui = await openDeals();
+    const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    await ui.click(within(item).getByRole("button", { name: "Open the case file: Sunny 2x2 near campus" }));
+    const statements = await within(item).findByRole("region", { name: "Statements" });
+    expect(statements).toHaveTextContent("Maya Lopez (renter)");
+    expect(statements).toHaveTextContent("The lockbox code does not work.");
+    expect(statements).toHaveTextContent("Jordan Kim (lister)");
+    expect(statements).toHaveTextContent("I sent the new code by message.");
+    expect(within(statements).getByRole("img", { name: "Photo 2 from Maya Lopez" })).toHaveAttribute("src", "/api/v1/images/box.jpg");
+    const conversation = within(item).getByRole("list", { name: "Conversation" });
+    expect(conversation).toHaveTextContent("Maya Lopez (renter): I'm at the door, the code fails");
+    expect(conversation).toHaveTextContent("Jordan Kim (lister): Try 4821");
+    expect(within(item).getByRole("table", { name: "Events of this deal" })).toHaveTextContent("203.0.113.7");
+    expect(item).toHaveTextContent("Stripe: payment pi_1 · charge ch_1 · transfer — · dispute —");
+
+    await ui.click(within(item).getByRole("button", { name: "Download the agreement PDF: Sunny 2x2 near campus" }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`)[0]!.authorization).toBe("Bearer admin-token");
+  });
+
+  it("decides a case: the amount checked, a confirmation naming the amounts, the server's detail shown", async () => {
+    let refuse = true;
+    const calls = casesApi({
+      [`POST ${API}/admin/deals/d1/resolve`]: () =>
+        refuse ? json({ detail: "Stripe refused the refund: try again" }, 409) : { data: paidDeal({ status: "released" }, { status: "released", refunded_cents: 30000 }) },
+    });
+    const ui = await openDeals();
+    const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    await ui.click(within(item).getByRole("button", { name: "Open the case file: Sunny 2x2 near campus" }));
+    const form = await within(item).findByRole("form", { name: "Decide the case: Sunny 2x2 near campus" });
+    const amount = within(form).getByLabelText("Refund to Maya Lopez (USD)");
+    expect(form).toHaveTextContent("0 releases everything to Jordan Kim; $892.50 (the total paid) refunds everything");
+    const review = within(form).getByRole("button", { name: "Review the decision: Sunny 2x2 near campus" });
+    await ui.type(amount, "900");
+    await ui.click(review);
+    expect(within(form).getByText("At most $892.50.")).toBeInTheDocument();
+
+    // Each end and the middle, named before anything is sent.
+    await ui.clear(amount);
+    await ui.type(amount, "0");
+    await ui.click(review);
+    let dialog = screen.getByRole("alertdialog", { name: "Release everything to Jordan Kim?" });
+    expect(dialog).toHaveTextContent("Jordan Kim gets the money; Maya Lopez gets nothing back.");
+    await ui.click(within(dialog).getByRole("button", { name: "Go back" }));
+    await ui.clear(amount);
+    await ui.type(amount, "892.50");
+    await ui.click(review);
+    dialog = screen.getByRole("alertdialog", { name: "Refund everything to Maya Lopez?" });
+    expect(dialog).toHaveTextContent("Maya Lopez gets $892.50 back, the service fee included; Jordan Kim gets nothing.");
+    await ui.click(within(dialog).getByRole("button", { name: "Go back" }));
+    expect(callsOf(calls, `POST ${API}/admin/deals/d1/resolve`)).toHaveLength(0);
+
+    await ui.clear(amount);
+    await ui.type(amount, "300");
+    await ui.click(review);
+    dialog = screen.getByRole("alertdialog", { name: "Refund $300.00 and release the rest?" });
+    expect(dialog).toHaveTextContent("Maya Lopez gets $300.00 of the $892.50 paid back; the rest is released to Jordan Kim.");
+    expect(await axeViolations()).toEqual([]);
+    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release the rest" }));
+    expect(await within(dialog).findByText("Stripe refused the refund: try again")).toBeInTheDocument();
+    refuse = false;
+    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release the rest" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(callsOf(calls, `POST ${API}/admin/deals/d1/resolve`).map((c) => [c.body, c.authorization])).toEqual([
+      [{ refund_cents: 30000 }, "Bearer admin-token"],
+      [{ refund_cents: 30000 }, "Bearer admin-token"],
+    ]);
+    // The cases are read again.
+    await waitFor(() => expect(callsOf(calls, `GET ${API}/admin/deals`).length).toBeGreaterThan(1));
+  });
+
+  it("says when there are no open cases", async () => {
+    fakeApi({ ...staffPanelRoutes(), [`GET ${API}/admin/deals`]: page([]) });
+    await openDeals();
+    expect(await screen.findByText("No open cases: no problem reported, no card dispute, no failed transfer.")).toBeInTheDocument();
+  });
+});
+
+describe("the dashboard's deals and money", () => {
+  it("shows deals by state, money held, released and refunded, and open cases", async () => {
+    fakeApi(
+      staffPanelRoutes({
+        stats: {
+          users: 4,
+          listings: 3,
+          conversations: 2,
+          messages: 9,
+          user_growth: [],
+          deals: { by_status: { requested: 3, paid: 2, disputed: 1, released: 5 }, held_cents: 178500, released_cents: 425000, refunded_cents: 8925, open_cases: 1 },
+        },
+      }),
+    );
+    renderApp("/staff");
+    const section = await screen.findByRole("region", { name: "Deals and money" });
+    expect(section).toHaveTextContent("Money held$1,785.00");
+    expect(section).toHaveTextContent("Released$4,250.00");
+    expect(section).toHaveTextContent("Refunded$89.25");
+    expect(section).toHaveTextContent("Open cases1");
+    const states = within(section).getByRole("list", { name: "Deals by state" });
+    expect(within(states).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Requested: 3", "Paid: 2", "Completed: 5", "Problem reported: 1"]);
+  });
+});

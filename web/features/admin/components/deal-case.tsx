@@ -1,0 +1,191 @@
+import { useState, type FormEvent } from "react";
+import type { AdminDealResponse } from "@contract/deals";
+import { Dialog } from "../../../components/ui/dialog";
+import { FormError, TextField } from "../../../components/ui/field";
+import { errorMessage } from "../../../lib/api-client";
+import { formatMoney, parseDollars, personName } from "../../../lib/deal-status";
+import { adminApi } from "../api/admin-api";
+import { useResolveDeal } from "../api/admin-mutations";
+import { formatStaffTime } from "../lib/format";
+
+type AdminDeal = AdminDealResponse["data"];
+
+/**
+ * A deal's evidence for staff: the agreement's PDF (fetched with the admin bearer), both sides'
+ * statements with their photos, and the pair's conversation.
+ */
+export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<string, string> }) {
+  const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const statements = deal.statements ?? [];
+  const messages = deal.messages ?? [];
+  const party = (p: "renter" | "lister") => `${personName(deal[p])} (${p})`;
+
+  const openPdf = async () => {
+    setPdf({ busy: true, error: null });
+    try {
+      const url = URL.createObjectURL(await adminApi.agreementPdf(deal.id));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `campusnest-agreement-${deal.id}.pdf`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setPdf({ busy: false, error: null });
+    } catch (err) {
+      setPdf({ busy: false, error: errorMessage(err, "Could not get the PDF.") });
+    }
+  };
+
+  return (
+    <div className="stack-sm case-evidence">
+      {deal.agreement && (
+        <div className="row row-start">
+          <button type="button" className="button button-ghost" disabled={pdf.busy} onClick={() => void openPdf()}>
+            {pdf.busy ? "Preparing the PDF…" : "Download the agreement PDF"}
+            <span className="visually-hidden">: {deal.listing_title}</span>
+          </button>
+          {pdf.error && (
+            <p className="form-error" role="alert">
+              {pdf.error}
+            </p>
+          )}
+        </div>
+      )}
+      {deal.moved_in_at && <p className="muted">The renter confirmed the keys {formatStaffTime(deal.moved_in_at)}.</p>}
+      {deal.stripe && (
+        <p className="muted mono">
+          Stripe: payment {deal.stripe.payment_intent ?? "—"} · charge {deal.stripe.charge ?? "—"} · transfer {deal.stripe.transfer ?? "—"} · dispute {deal.stripe.dispute ?? "—"}
+        </p>
+      )}
+      <section className="stack-sm" aria-label="Statements">
+        <h3>Statements</h3>
+        {statements.length === 0 ? (
+          <p className="muted">No statements.</p>
+        ) : (
+          <ol className="case-statements">
+            {statements.map((s, i) => (
+              <li key={`${s.at}-${i}`} className="stack-sm">
+                <p>
+                  <strong>{party(s.party)}</strong> <span className="muted">{formatStaffTime(s.at)}</span>
+                </p>
+                <p className="prewrap">{s.text}</p>
+                {s.photos.length > 0 && (
+                  <ul className="statement-photos" aria-label={`Photos from ${party(s.party)}`}>
+                    {s.photos.map((url, j) => (
+                      <li key={url}>
+                        <a href={url} target="_blank" rel="noreferrer">
+                          <img src={url} alt={`Photo ${j + 1} from ${personName(deal[s.party])}`} loading="lazy" />
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <details className="deal-events">
+        <summary>
+          Conversation ({messages.length} {messages.length === 1 ? "message" : "messages"})
+        </summary>
+        {messages.length === 0 ? (
+          <p className="muted">No messages.</p>
+        ) : (
+          <ol className="case-messages" aria-label="Conversation">
+            {messages.map((m) => (
+              <li key={m.id}>
+                <span className="muted">
+                  {formatStaffTime(m.created_at)} · {names[m.sender_id] ?? m.sender_id}:
+                </span>{" "}
+                <span className="prewrap">{m.content}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </details>
+    </div>
+  );
+}
+
+/**
+ * Staff's decision on a case: how much goes back to the renter. 0 releases everything to the lister,
+ * the total refunds everything, between: that much back and the rest released. Confirmed, naming the amounts.
+ */
+export function ResolveCase({ deal }: { deal: AdminDeal }) {
+  const resolve = useResolveDeal();
+  const [typed, setTyped] = useState("");
+  const [checked, setChecked] = useState(false);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const p = deal.payment;
+  const m = (cents: number) => formatMoney(cents, p.currency);
+  const renter = personName(deal.renter);
+  const lister = personName(deal.lister);
+  const parsed = parseDollars(typed, p.total_cents, p.currency);
+  const error = checked && "error" in parsed ? parsed.error : null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setChecked(true);
+    if ("error" in parsed) return;
+    resolve.reset();
+    setConfirming(parsed.cents);
+  };
+
+  const what = (cents: number) =>
+    cents === 0
+      ? { title: `Release everything to ${lister}?`, text: `${lister} gets the money; ${renter} gets nothing back. This cannot be undone.`, confirm: `Release everything to ${lister}` }
+      : cents === p.total_cents
+        ? { title: `Refund everything to ${renter}?`, text: `${renter} gets ${m(cents)} back, the service fee included; ${lister} gets nothing. This cannot be undone.`, confirm: `Refund ${m(cents)} to ${renter}` }
+        : {
+            title: `Refund ${m(cents)} and release the rest?`,
+            text: `${renter} gets ${m(cents)} of the ${m(p.total_cents)} paid back; the rest is released to ${lister}. This cannot be undone.`,
+            confirm: `Refund ${m(cents)}, release the rest`,
+          };
+
+  return (
+    <form className="stack-sm case-resolve" onSubmit={submit} noValidate aria-label={`Decide the case: ${deal.listing_title}`}>
+      <h3>Decide</h3>
+      <TextField
+        label={`Refund to ${renter} (USD)`}
+        inputMode="decimal"
+        autoComplete="off"
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+        error={error}
+        hint={`0 releases everything to ${lister}; ${m(p.total_cents)} (the total paid) refunds everything; an amount between refunds that much and releases the rest.`}
+      />
+      <div className="row row-start">
+        <button type="submit" className="button button-primary">
+          Review the decision<span className="visually-hidden">: {deal.listing_title}</span>
+        </button>
+      </div>
+      {confirming !== null && (
+        <Dialog open alert size="sm" onClose={() => setConfirming(null)} title={what(confirming).title} description={what(confirming).text}>
+          <div className="stack">
+            <FormError message={resolve.isError ? errorMessage(resolve.error, "Could not save the decision.") : null} />
+            <div className="row">
+              <button type="button" className="button button-ghost" onClick={() => setConfirming(null)} data-autofocus>
+                Go back
+              </button>
+              <button
+                type="button"
+                className="button button-danger"
+                disabled={resolve.isPending}
+                onClick={() => resolve.mutate({ id: deal.id, refundCents: confirming }, { onSuccess: () => setConfirming(null) })}
+              >
+                {resolve.isPending ? "Saving…" : what(confirming).confirm}
+              </button>
+            </div>
+          </div>
+        </Dialog>
+      )}
+      {resolve.isSuccess && (
+        <p role="status" className="muted">
+          Decided. The deal now shows its new state.
+        </p>
+      )}
+    </form>
+  );
+}

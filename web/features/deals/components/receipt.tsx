@@ -1,0 +1,87 @@
+import type { Deal } from "@contract/deals";
+import { dealStay, dealTime, formatMoney, personName, wasPaid } from "../../../lib/deal-status";
+import { Amounts } from "./amounts";
+
+/** Where the money stands, for the receipt: held until, released on, or refunded. */
+export function moneyState(deal: Deal): string {
+  const p = deal.payment;
+  switch (p.status) {
+    case "held":
+      return p.held_until ? `Held by CampusNest until ${dealTime(p.held_until)}` : "Held by CampusNest";
+    case "released":
+      return `Released to ${personName(deal.lister)}${p.released_at ? ` on ${dealTime(p.released_at)}` : ""}`;
+    case "refunded":
+      return `Refunded to ${personName(deal.renter)}`;
+    case "disputed":
+      return "Held by CampusNest: a problem is being looked into";
+    case "release_failed":
+      return "Held by CampusNest: the transfer to the lister is being retried";
+    default:
+      return "Payment in progress";
+  }
+}
+
+/** The class on <html> while the receipt prints: the print styles then show the receipt alone. */
+const PRINTING = "printing-receipt";
+
+/** After payment: the receipt (amounts, fee percentage, when paid, the deal, where the money is), printable. */
+export function Receipt({ deal }: { deal: Deal }) {
+  if (!wasPaid(deal)) return null;
+  const p = deal.payment;
+  const print = () => {
+    // Printed from here, the receipt alone; the page's own print (Ctrl+P) prints the whole deal.
+    document.documentElement.classList.add(PRINTING);
+    window.addEventListener("afterprint", () => document.documentElement.classList.remove(PRINTING), { once: true });
+    window.print();
+  };
+  return (
+    <section className="panel stack-sm deal-receipt" id="receipt" aria-labelledby="receipt-heading">
+      <div className="section-head">
+        <h2 id="receipt-heading">Receipt</h2>
+        <button type="button" className="button button-ghost no-print" onClick={print}>
+          Print the receipt
+        </button>
+      </div>
+      <p className="receipt-brand">CampusNest</p>
+      <dl className="details deal-details">
+        <div>
+          <dt>Deal</dt>
+          <dd className="mono">{deal.id}</dd>
+        </div>
+        <div>
+          <dt>Listing</dt>
+          <dd>{deal.listing_title}</dd>
+        </div>
+        <div>
+          <dt>Stay</dt>
+          <dd>{dealStay(deal)}</dd>
+        </div>
+        <div>
+          <dt>Paid by</dt>
+          <dd>{personName(deal.renter)}</dd>
+        </div>
+        <div>
+          <dt>Paid to</dt>
+          <dd>{personName(deal.lister)}, through CampusNest</dd>
+        </div>
+        {p.paid_at && (
+          <div>
+            <dt>Paid at</dt>
+            <dd>{dealTime(p.paid_at)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Where the money is</dt>
+          <dd>{moneyState(deal)}</dd>
+        </div>
+        {p.refunded_cents > 0 && (
+          <div>
+            <dt>Refunded</dt>
+            <dd>{formatMoney(p.refunded_cents, p.currency)}</dd>
+          </div>
+        )}
+      </dl>
+      <Amounts deal={deal} totalLabel="Total paid" />
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { DEAL_STATEMENT_MAX, DEAL_STATEMENT_PHOTOS_MAX } from "@contract/deals";
+import { TextAreaField } from "../../../components/ui/field";
+import { ApiError } from "../../../lib/api-client";
+import { checkDecodable, checkFiles, MESSAGES, preparePhoto, uploadPhotos } from "../../../lib/upload";
+
+/** What a problem report or a statement says: its text and the photos picked (not uploaded yet). */
+export interface StatementDraft {
+  text: string;
+  files: File[];
+}
+export const emptyDraft = (): StatementDraft => ({ text: "", files: [] });
+
+/** The text's problem, in words, or null (the server says the same in its own words). */
+export function draftProblem(draft: StatementDraft): string | null {
+  if (!draft.text.trim()) return "Please say what happened.";
+  if (draft.text.length > DEAL_STATEMENT_MAX) return `Please keep it to ${DEAL_STATEMENT_MAX} characters.`;
+  return null;
+}
+
+/**
+ * The photos of a statement, prepared and uploaded the way the listing form does (lib/upload: scaled,
+ * EXIF dropped, our own upload URLs); none: no call. A failure says which photo and why.
+ */
+export async function uploadDraftPhotos(files: File[], onProgress: (percent: number) => void): Promise<string[]> {
+  if (files.length === 0) return [];
+  let prepared;
+  try {
+    prepared = await Promise.all(files.map(preparePhoto));
+  } catch {
+    throw new Error(MESSAGES.processing);
+  }
+  try {
+    const result = await uploadPhotos(prepared, onProgress);
+    if (result.failed_files.length) throw new Error(`Some photos failed to upload: ${result.failed_files.map((f) => `${f.filename}: ${f.error}`).join(", ")}`);
+    return result.uploaded_files.map((u) => u.url);
+  } catch (err) {
+    if (err instanceof ApiError) throw new Error(`The photos could not be uploaded: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The text (with its limit and counter) and up to six photos, each removable, with a preview. */
+export function StatementFields({
+  draft,
+  onChange,
+  textLabel,
+  error,
+  autoFocus,
+}: {
+  draft: StatementDraft;
+  onChange: (next: StatementDraft) => void;
+  textLabel: string;
+  error: string | null;
+  autoFocus?: boolean;
+}) {
+  const inputId = useId();
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const previews = usePreviews(draft.files);
+  const room = DEAL_STATEMENT_PHOTOS_MAX - draft.files.length;
+
+  const add = async (picked: File[]) => {
+    setPhotoError(null);
+    const problem = checkFiles(picked, draft.files.length, undefined, DEAL_STATEMENT_PHOTOS_MAX) ?? (await checkDecodable(picked));
+    if (problem) return setPhotoError(problem);
+    onChange({ ...draft, files: [...draft.files, ...picked] });
+  };
+
+  return (
+    <>
+      <TextAreaField
+        label={textLabel}
+        rows={5}
+        limit={DEAL_STATEMENT_MAX}
+        value={draft.text}
+        error={error}
+        hint={`Up to ${DEAL_STATEMENT_MAX} characters. Staff read it with the agreement and your conversation.`}
+        onChange={(e) => onChange({ ...draft, text: e.target.value })}
+        data-autofocus={autoFocus ? true : undefined}
+      />
+      <div className="field">
+        <label className="field-label" htmlFor={inputId}>
+          Photos (optional, up to {DEAL_STATEMENT_PHOTOS_MAX})
+        </label>
+        <input
+          ref={picker}
+          id={inputId}
+          type="file"
+          accept="image/*"
+          multiple
+          disabled={room <= 0}
+          aria-describedby={photoError ? `${inputId}-error` : undefined}
+          aria-invalid={photoError ? true : undefined}
+          onChange={(e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = "";
+            if (files.length) void add(files);
+          }}
+        />
+        {photoError && (
+          <p className="field-error" id={`${inputId}-error`} role="alert">
+            {photoError}
+          </p>
+        )}
+        {draft.files.length > 0 && (
+          <ul className="statement-photos" aria-label="Photos to send">
+            {draft.files.map((file, i) => (
+              <li key={`${file.name}-${i}`}>
+                {previews[i] && <img src={previews[i]} alt="" />}
+                <span className="statement-photo-name">{file.name}</span>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    onChange({ ...draft, files: draft.files.filter((_, j) => j !== i) });
+                    picker.current?.focus();
+                  }}
+                >
+                  Remove{" "}
+                  <span className="visually-hidden">{file.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** Object URLs for the picked photos' previews, revoked when they change or the form closes. */
+function usePreviews(files: File[]): (string | null)[] {
+  // jsdom and very old browsers have no object URLs: the name alone then.
+  const urls = useMemo(() => files.map((f) => (typeof URL.createObjectURL === "function" ? URL.createObjectURL(f) : null)), [files]);
+  useEffect(() => () => urls.forEach((u) => u && URL.revokeObjectURL(u)), [urls]);
+  return urls;
+}
