@@ -27,6 +27,9 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
     preferred_university_id: null,
     preferred_term: null,
     notification_settings: { email_on_message: true, email_on_listing_review: true, email_on_verification_review: true, email_on_saved_search: true },
+    school_email_domain: null,
+    school_email: null,
+    school_email_verified_at: null,
     ...overrides,
   };
 }

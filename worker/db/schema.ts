@@ -71,11 +71,20 @@ export const users = sqliteTable(
      * it, so access tokens issued before it stop working at once (not 15 minutes later).
      */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** The confirmed school address (docs/decisions/028): private, one per account, unique across accounts. */
+    schoolEmail: text("school_email"),
+    /** The listed university domain the badge shows ("ufl.edu"). */
+    schoolEmailDomain: text("school_email_domain"),
+    /** When the code was confirmed; the badge lapses a year later until reconfirmed. */
+    schoolEmailVerifiedAt: text("school_email_verified_at"),
+    /** The address a school email code was last sent to, awaiting that code. */
+    schoolEmailPending: text("school_email_pending"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_school_email_unique").on(t.schoolEmail),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
     index("users_created_at_idx").on(t.createdAt),
     index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt),

@@ -22,6 +22,7 @@ import {
   promotionStoppedEmail,
   type PromotionStopReason,
   savedSearchAlertEmail,
+  schoolEmailCodeEmail,
   signInCodeEmail,
   stillAvailableEmail,
   verificationCodeEmail,
@@ -32,6 +33,7 @@ export type NotifyEvent =
   | { kind: "verification_code"; code: string }
   | { kind: "password_reset_code"; code: string }
   | { kind: "sign_in_code"; code: string }
+  | { kind: "school_email_code"; code: string; domain: string }
   | { kind: "listing_review"; title: string; approved: boolean; reason: string | null }
   | { kind: "verification_review"; approved: boolean; reason: string | null }
   | { kind: "new_message"; conversation: Pick<ConversationRow, "id" | "userA" | "userB">; senderId: string; senderFirstName: string }
@@ -111,6 +113,7 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
   verification_code: { transactional: true, email: (to, e) => verificationCodeEmail(to.email, to.firstName, e.code) },
   password_reset_code: { transactional: true, email: (to, e) => passwordResetEmail(to.email, to.firstName, e.code) },
   sign_in_code: { transactional: true, email: (to, e) => signInCodeEmail(to.email, e.code) },
+  school_email_code: { transactional: true, email: (to, e) => schoolEmailCodeEmail(to.email, to.firstName, e.code, e.domain) },
   listing_review: {
     transactional: false,
     preference: "emailOnListingReview",

@@ -11,6 +11,8 @@ import { EditProfileForm } from "./edit-profile-form";
 import { NotificationToggles } from "./notification-toggles";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
+import { SchoolEmail } from "./school-email";
+import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 
 /** The badge's words; "approved" reads as Verified (docs/product-rules.md "States"). */
 const ID_STATUS_TEXT: Record<string, string> = {
@@ -41,7 +43,8 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
                 <span className={`badge badge-${idStatus}`}>{ID_STATUS_TEXT[idStatus] ?? idStatus}</span>{" "}
                 {!looksIdVerified(idStatus) && idStatus !== "pending" && (
                   <Link to={paths.verification}>Get verified</Link>
-                )}
+                )}{" "}
+                <SchoolEmailBadge domain={user.school_email_domain} />
               </p>
             </div>
           </div>
@@ -53,6 +56,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             <h2 id="notifications-heading">Email notifications</h2>
             <NotificationToggles />
           </section>
+          <SchoolEmail />
           <SavedSearches />
           <BlockedUsers />
           <section className="panel stack-sm" aria-labelledby="account-heading">
