@@ -796,3 +796,38 @@ export const savedSearchHits = sqliteTable(
     index("saved_search_hits_listing_idx").on(t.listingId),
   ],
 );
+
+/**
+ * Copied photos (docs/decisions/028): each listing photo's SHA-256 and dHash (and the mirror's), with
+ * one indexed column per 16-bit band of the dHash. No foreign key: a row outlives its listing.
+ */
+export const photoHashes = sqliteTable(
+  "photo_hashes",
+  {
+    photoId: text("photo_id").primaryKey(),
+    listingId: text("listing_id").notNull(),
+    ownerId: text("owner_id").notNull(),
+    /** The photo's image key in the IMAGES bucket. */
+    picture: text("picture").notNull(),
+    /** hashed | tiny | flat | unavailable (a type workerd cannot decode here) */
+    status: text("status").notNull(),
+    sha256: text("sha256"),
+    dhash: text("dhash"),
+    dhashMirror: text("dhash_mirror"),
+    band0: text("band0"),
+    band1: text("band1"),
+    band2: text("band2"),
+    band3: text("band3"),
+    /** When the photo was first posted (its listing_photos row): the earlier poster is never flagged. */
+    postedAt: text("posted_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("photo_hashes_listing_idx").on(t.listingId),
+    index("photo_hashes_sha_idx").on(t.sha256),
+    index("photo_hashes_band0_idx").on(t.band0),
+    index("photo_hashes_band1_idx").on(t.band1),
+    index("photo_hashes_band2_idx").on(t.band2),
+    index("photo_hashes_band3_idx").on(t.band3),
+  ],
+);
