@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../worker/db/client";
 import { backfillPhotoHashes, hashListingPhotos, photoCheckPending, photoMatchesOf } from "../../worker/services/photo-check";
 import { insertListing, PNG_1x1 } from "./fixtures";
-import { signUp } from "./helpers";
+import { api, authed, json, post, signUp } from "./helpers";
 
 /** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
 function photo(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
@@ -67,5 +67,29 @@ describe("copied photos", () => {
     const statuses = await env.DB.prepare("SELECT status FROM photo_hashes WHERE listing_id IN ('pc4','pc5') ORDER BY status").all<{ status: string }>();
     expect(statuses.results.map((r) => r.status)).toEqual(["tiny", "tiny", "unavailable"]);
     expect(await photoMatchesOf(db, "pc5")).toEqual([]);
+  });
+});
+
+describe("staff's listing views", () => {
+  it("carry photo_matches and photo_check_pending; a bad token is refused", async () => {
+    const first = await signUp("photo-admin-a@ufl.edu");
+    const copier = await signUp("photo-admin-b@ufl.edu");
+    await insertListing(first.user.id, "pc6");
+    await insertListing(copier.user.id, "pc7", { verification_status: "pending" });
+    const original = await addPhoto("pc6", photo(2), "2026-11-01T00:00:00.000Z");
+    const copy = await addPhoto("pc7", photo(2), "2026-11-05T00:00:00.000Z");
+    const { token } = await json<{ token: string }>(await post("/api/v1/admin/login", { password: env.ADMIN_PASSWORD }));
+    const read = async () =>
+      (await json<{ listings: { id: string; photo_matches: unknown[]; photo_check_pending: boolean }[] }>(await api("/api/v1/admin/listings/pending", authed(token)))).listings.find((l) => l.id === "pc7")!;
+    expect(await read()).toMatchObject({ photo_matches: [], photo_check_pending: true });
+    const db = createDb(env);
+    await hashListingPhotos(db, env, "pc6");
+    await hashListingPhotos(db, env, "pc7");
+    const after = await read();
+    expect(after.photo_check_pending).toBe(false);
+    // (Other tests' synthetic scenes may match too: they share one gradient.)
+    expect(after.photo_matches).toContainEqual({ listing_id: "pc6", owner_id: first.user.id, picture: copy, matched_picture: original });
+    expect(after.photo_matches.every((m) => (m as { owner_id: string }).owner_id !== copier.user.id)).toBe(true);
+    expect((await api("/api/v1/admin/listings/pending", authed("not-a-token"))).status).toBe(401);
   });
 });

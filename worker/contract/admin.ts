@@ -142,8 +142,26 @@ export interface PriceCheck {
 }
 
 /** GET admin/listings, admin/listings/pending, admin/listings/promoted. */
+/** A picture of this listing matching one first posted by another owner (docs/decisions/028). */
+export interface PhotoMatch {
+  /** The other owner's listing and owner. */
+  listing_id: string;
+  owner_id: string;
+  /** This listing's picture, and the other listing's picture it matches. */
+  picture: string;
+  matched_picture: string;
+}
+
+/** Staff's listing lists: each listing with its copied-photo check (docs/decisions/028). */
+export interface AdminListingWithPhotoCheck extends AdminListing {
+  /** At most 20; empty when none. */
+  photo_matches: PhotoMatch[];
+  /** Some photo is not hashed yet (within seconds of an upload): "photo check pending". */
+  photo_check_pending: boolean;
+}
+
 export interface AdminListingsResponse {
-  listings: AdminListing[];
+  listings: AdminListingWithPhotoCheck[];
 }
 
 /** PATCH admin/listings/{id}/verify: changed is false when the listing already had that status. */

@@ -4,7 +4,8 @@
  * views then list the photos matching one first posted by another owner. The earlier poster is never
  * flagged (only photos posted after the match count), and an owner's own photos never match.
  */
-import { bandCandidates, hashedPhotosOf, insertPhotoHash, listingsWithUnhashedPhotos, pendingPhotoCounts, unhashedPhotosOf, type PhotoHashRow } from "../db/queries/photo-hashes";
+import { bandCandidates, firstPostedByOwner, hashedPhotosOf, insertPhotoHash, listingsWithUnhashedPhotos, pendingPhotoCounts, unhashedPhotosOf, type PhotoHashRow } from "../db/queries/photo-hashes";
+import type { PhotoMatch } from "../contract/admin";
 import type { Db } from "../db/client";
 import { imageUrl } from "../lib/image-url";
 import { bandsOf, decodeJpeg, hammingDistance, hashPixels } from "../lib/photo-hash";
@@ -15,12 +16,7 @@ export const MAX_PHOTO_MATCHES = 20;
 
 export const PHOTO_MATCH_REASON = "Photos match another listing";
 
-export interface PhotoMatch {
-  listing_id: string;
-  owner_id: string;
-  picture: string;
-  matched_picture: string;
-}
+export type { PhotoMatch } from "../contract/admin";
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -36,6 +32,9 @@ export async function hashListingPhotos(db: Db, env: Env, listingId: string): Pr
     }
     const bytes = new Uint8Array(await object.arrayBuffer());
     const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+    // The same bytes posted earlier by this owner keep that date: an edit never makes them the later poster.
+    const earlier = await firstPostedByOwner(db, photo.ownerId, sha256);
+    if (earlier && earlier < base.postedAt) base.postedAt = earlier;
     // jpeg-js reads JPEG only; PNG, WebP and GIF keep their SHA-256 (exact copies) until a decoder is added.
     const pixels = bytes[0] === 0xff && bytes[1] === 0xd8 ? decodeJpeg(bytes) : null;
     const outcome = pixels ? hashPixels(pixels) : null;
@@ -78,4 +77,12 @@ export async function photoMatchesOf(db: Db, listingId: string): Promise<PhotoMa
 /** Whether any photo of each listing still waits for its hash (staff see "photo check pending"). */
 export async function photoCheckPending(db: Db, listingIds: string[]): Promise<Set<string>> {
   return new Set((await pendingPhotoCounts(db, listingIds)).map((r) => r.listingId));
+}
+
+/** Staff's listings with their photo check: matches and whether hashing is still under way. */
+export async function withPhotoCheck<L extends { id: string }>(db: Db, listings: L[]): Promise<(L & { photo_matches: PhotoMatch[]; photo_check_pending: boolean })[]> {
+  const pending = await photoCheckPending(db, listings.map((l) => l.id));
+  const out = [];
+  for (const l of listings) out.push({ ...l, photo_matches: await photoMatchesOf(db, l.id), photo_check_pending: pending.has(l.id) });
+  return out;
 }

@@ -1,5 +1,5 @@
 /** Copied-photo hashes (docs/decisions/028): rows per listing photo and the band lookup of near matches. */
-import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, min, ne, or } from "drizzle-orm";
 import type { Db } from "../client";
 import { listingPhotos, listings, photoHashes } from "../schema";
 
@@ -70,3 +70,7 @@ export const bandCandidates = (db: Db, ownerId: string, bands: string[][], sha25
       ),
     )
     .limit(200);
+
+/** When this owner first posted these bytes (an edit re-saves a listing's photos as new rows). */
+export const firstPostedByOwner = async (db: Db, ownerId: string, sha256: string): Promise<string | null> =>
+  (await db.select({ at: min(photoHashes.postedAt) }).from(photoHashes).where(and(eq(photoHashes.ownerId, ownerId), eq(photoHashes.sha256, sha256))).get())?.at ?? null;

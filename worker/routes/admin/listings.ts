@@ -9,9 +9,12 @@ import { requireAdmin } from "../../middleware/require-admin";
 import { approveAllListings, editListingByStaff, reviewListing, toAdminListingsWithRentCheck } from "../../services/listings";
 import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
 import { purgeListingCache } from "../../services/edge-cache";
+import { withPhotoCheck } from "../../services/photo-check";
 
-/** A staff list with the price check on every listing, both read through one handle. */
-const answer = async (db: Db, list: (db: Db) => Promise<StaffListing[]>): Promise<AdminListingsResponse> => ({ listings: await toAdminListingsWithRentCheck(db, await list(db)) });
+/** A staff list with the price check and the copied-photo check on every listing, read through one handle. */
+const answer = async (db: Db, list: (db: Db) => Promise<StaffListing[]>): Promise<AdminListingsResponse> => ({
+  listings: await withPhotoCheck(db, await toAdminListingsWithRentCheck(db, await list(db))),
+});
 
 export const adminListingsRoutes = createRouter()
   .get("/listings", async (c) => {
