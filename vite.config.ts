@@ -41,6 +41,13 @@ function firstPaintFirst(): Plugin {
 /** The modules of the `shared` chunk (build.rollupOptions below). */
 export const SHARED_CHUNK = /[\\/](web[\\/](lib[\\/](api-client|session|sign-in-prompt|auth-store|storage|listings-api|theme)|config[\\/](env|paths)|components[\\/]ui[\\/](toast|deferred))|worker[\\/]contract[\\/](constants|policies|browse-url))\.tsx?$/;
 
+/**
+ * The modules of the `deals` chunk: the deal pages' own code. Left out: the listing page's small
+ * "Request to sublease" button (its form loads on demand), so the listing's first load does not take
+ * this chunk and the zod it needs through contract/deals.
+ */
+export const DEALS_CHUNK = /[\\/]web[\\/](app[\\/]routes[\\/]deals\.tsx|lib[\\/](deals-api|deal-status)\.ts|features[\\/]deals[\\/](?!components[\\/]request-deal\.tsx).*)$/;
+
 export default defineConfig(({ command }) => ({
   root: "web",
   publicDir: "public",
@@ -119,8 +126,12 @@ export default defineConfig(({ command }) => ({
             { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack[\\/][^\\/]+)[\\/]/ },
             // Our modules that the home page and the lazy pages share, in one file rather than one small
             // chunk each (issue 24: about 1.4 KB gzip less on `/`, each file compressed alone). Only
-            // zod-free modules the home page loads anyway belong here (test/web/import-cycles.test.ts).
+            // zod-free modules the home page loads anyway belong here (test/web/architecture/import-cycles.test.ts).
             { name: "shared", test: SHARED_CHUNK },
+            // The deal parts (the thread's card, the listing's request, the deal and landlord pages) in one
+            // file: split by importer they made eleven small chunks, each name listed in the entry's map.
+            // Only these modules: what they import stays where it was (the home page needs some of it).
+            { name: "deals", test: DEALS_CHUNK, includeDependenciesRecursively: false },
           ],
         },
       },

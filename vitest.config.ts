@@ -106,11 +106,8 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
             hookTimeout: 60_000,
             fileParallelism: false,
-            // One retry, for the browser only: twice in four fresh-clone runs on a loaded 2-core machine,
-            // Chromium sent a page's navigation or a preloaded chunk to `wrangler dev` only after 20 s,
-            // while the worker was idle (its log shows nothing arriving): a stall between the browser and
-            // the dev server, not in our code. A retry starts a fresh browser context. Decision 025.
-            retry: 1,
+            // No retry: the stalls once blamed on the browser were requests `wrangler dev`'s proxy held
+            // after a connection to the worker broke; their causes are fixed (decision 025).
             // After the API and component tests, alone: journeys wait on a real browser and server, and
             // must not share two cores with workerd test files (they timed out under that load).
             sequence: { groupOrder: 1 },

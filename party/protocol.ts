@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { messageSchema } from "../worker/contract/messages";
+import { dealSchema } from "../worker/contract/deals";
 
 export { CLOSE_CODES, PARTIES } from "../worker/contract/constants";
 export { messageSchema, type Message } from "../worker/contract/messages";
@@ -18,6 +19,8 @@ export const serverEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message"), message: messageSchema }),
   z.object({ type: z.literal("read"), conversation_id: z.string(), reader_id: z.string() }),
   z.object({ type: z.literal("unread"), unread_count: z.number().int().min(0) }),
+  /** A deal of this conversation changed (docs/decisions/026): both cards show `deal` as it is now. */
+  z.object({ type: z.literal("deal"), deal: dealSchema }),
   z.object({ type: z.literal("pong") }),
 ]);
 export type ServerEvent = z.infer<typeof serverEventSchema>;

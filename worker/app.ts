@@ -42,6 +42,8 @@ import { verificationAdminRoutes } from "./routes/verification/admin";
 import { serveAsset } from "./services/assets";
 import { pageRoutes } from "./routes/pages";
 import { seoRoutes } from "./routes/seo";
+import { dealsRoutes } from "./routes/deals";
+import { landlordConsentRoutes } from "./routes/landlord-consent";
 
 export function createApp() {
   // strict: false — every path works with and without its trailing slash (API contract).
@@ -113,6 +115,8 @@ export function createApp() {
   app.route("/api/v1/geo", geoRoutes);
   app.route("/api/v1/maps", mapsRoutes);
   app.route("/api/v1/promotions", promotionsRoutes);
+  app.route("/api/v1/deals", dealsRoutes);
+  app.route("/api/v1/landlord-consent", landlordConsentRoutes);
   app.route("/api/v1/dev", devRoutes);
 
   app.all("/api/*", () => {

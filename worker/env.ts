@@ -29,7 +29,13 @@ const configSchema = z.object({
   STRIPE_API_HOST: z.string(),
   STRIPE_API_PORT: z.string().regex(/^\d*$/, "STRIPE_API_PORT must be a port number"),
   STRIPE_API_PROTOCOL: z.enum(["", "http", "https"], "STRIPE_API_PROTOCOL must be http or https"),
+  DEAL_FEE_PERCENT: z
+    .string()
+    .regex(/^(\d{1,2}(\.\d{1,2})?)?$/, "DEAL_FEE_PERCENT must be a percentage from 0 to 99.99, e.g. 5"),
 });
+
+/** The deals' service fee when DEAL_FEE_PERCENT is not set (docs/decisions/026). */
+export const DEFAULT_DEAL_FEE_PERCENT = 5;
 
 export interface Config {
   environment: "development" | "test" | "production";
@@ -44,6 +50,8 @@ export interface Config {
   googleClientId: string;
   googleJwksUrl: string;
   stripe: StripeConfig;
+  /** The service fee on a deal's first payment, a percentage; each deal keeps the one in force when it was accepted. */
+  dealFeePercent: number;
 }
 
 /**
@@ -62,7 +70,7 @@ export interface StripeConfig {
 
 /**
  * Secrets published in `.dev.vars.example` (anyone can read them in the repository): a production
- * worker that uses one refuses to serve. test/worker/app.test.ts checks this list against the file.
+ * worker that uses one refuses to serve. test/worker/app/app.test.ts checks this list against the file.
  */
 export const PUBLISHED_DEV_SECRETS: Readonly<Record<"JWT_SECRET" | "ADMIN_PASSWORD" | "STRIPE_WEBHOOK_SECRET", readonly string[]>> = {
   JWT_SECRET: ["dev-jwt-secret-change-me-0123456789abcdef"],
@@ -112,6 +120,7 @@ export function getConfig(env: AppEnv): Config {
     STRIPE_API_HOST: raw.STRIPE_API_HOST ?? "",
     STRIPE_API_PORT: raw.STRIPE_API_PORT ?? "",
     STRIPE_API_PROTOCOL: raw.STRIPE_API_PROTOCOL ?? "",
+    DEAL_FEE_PERCENT: String(raw.DEAL_FEE_PERCENT ?? "").trim(),
   });
   if (!result.success) {
     const problems = result.error.issues.map((issue) =>
@@ -168,6 +177,7 @@ export function getConfig(env: AppEnv): Config {
       apiPort: c.STRIPE_API_PORT ? Number(c.STRIPE_API_PORT) : null,
       apiProtocol: c.STRIPE_API_PROTOCOL || null,
     },
+    dealFeePercent: c.DEAL_FEE_PERCENT ? Number(c.DEAL_FEE_PERCENT) : DEFAULT_DEAL_FEE_PERCENT,
   };
   cache.set(env, config);
   return config;

@@ -5,7 +5,7 @@
  * cache first reads `cache_generation` by its primary key, so a listing write retires every cached
  * answer at once. Measured here:
  *  - that statement's plan (a primary-key search: one row; D1's meta.rows_read = 1 is asserted by
- *    test/worker/edge-cache.test.ts, since local `wrangler d1 execute` reports no rows read);
+ *    test/worker/app/edge-cache.test.ts, since local `wrangler d1 execute` reports no rows read);
  *  - median latency of sequential requests: the trivial route (/api/version, no database), /api/health
  *    (one D1 statement, `SELECT 1`: what a D1 round trip costs here) and a browse page answered from
  *    the cache (HIT: the generation read + the cache lookup);
@@ -75,7 +75,7 @@ try {
   await seedDemoData(base);
 
   // Local D1 does not report rows read to `wrangler d1 execute`; its plan shows the read (the worker test
-  // test/worker/edge-cache.test.ts asserts D1's meta.rows_read = 1 for the same statement).
+  // test/worker/app/edge-cache.test.ts asserts D1's meta.rows_read = 1 for the same statement).
   const query = spawnSync(
     join(ROOT, "node_modules", ".bin", "wrangler"),
     ["d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--persist-to", persistTo, "--json", "--command", "EXPLAIN QUERY PLAN SELECT generation FROM cache_generation WHERE id = 1"],

@@ -97,3 +97,65 @@ export function scoreKinds(cases: KindCase[], now: () => number = () => performa
   const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
   return { n: cases.length, precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn), byKind, microsPerMessage: micros };
 }
+
+/**
+ * The concrete risks a flag may point at (docs/decisions/015, written before tuning on real messages):
+ * money or documents asked for or offered outside CampusNest, a link to a page that is not ours, a
+ * contact moved off the platform, an owner-away or overpayment story with money in it. A scam message
+ * with none of them is an opener: the shield leaves it alone and catches the ask when it comes.
+ */
+export const RED_FLAGS = ["money", "documents", "link", "contact", "away_with_money", "overpayment"] as const;
+export type RedFlag = (typeof RED_FLAGS)[number];
+
+/** A message quoted from a public source: honest or a scam, and for a scam its red flag (null: an opener). */
+export interface RealCase {
+  text: string;
+  scam: boolean;
+  red_flag: RedFlag | null;
+  source: { url?: string; title?: string; publisher?: string; licence?: string };
+}
+
+export interface RealScore {
+  honest: number;
+  scams: number;
+  /** Honest messages flagged / honest messages (goal: at most 0.02). */
+  falseFlagRate: number;
+  /** Scams with a red flag in the message that were flagged / those scams (goal: at least 0.9). */
+  redFlagRecall: number;
+  redFlagScams: number;
+  /** Openers (scams with no red flag) flagged: neither a goal nor a fault, shown to be read. */
+  openersFlagged: number;
+  openers: number;
+  falseFlags: { text: string; got: ScamReason[] }[];
+  missed: { text: string; red_flag: RedFlag }[];
+}
+
+export function scoreReal(cases: readonly RealCase[], scan: (text: string) => ScamReason[] = scanMessage): RealScore {
+  const honest = cases.filter((c) => !c.scam);
+  const flagged = cases.filter((c) => c.scam && c.red_flag !== null);
+  const openers = cases.filter((c) => c.scam && c.red_flag === null);
+  const falseFlags = honest.map((c) => ({ text: c.text, got: scan(c.text) })).filter((x) => x.got.length > 0);
+  const missed = flagged.filter((c) => scan(c.text).length === 0).map((c) => ({ text: c.text, red_flag: c.red_flag! }));
+  const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+  return {
+    honest: honest.length,
+    scams: cases.length - honest.length,
+    falseFlagRate: ratio(falseFlags.length, honest.length),
+    redFlagRecall: flagged.length === 0 ? 1 : 1 - missed.length / flagged.length,
+    redFlagScams: flagged.length,
+    openersFlagged: openers.filter((c) => scan(c.text).length > 0).length,
+    openers: openers.length,
+    falseFlags,
+    missed,
+  };
+}
+
+/**
+ * Which part of a real corpus a message belongs to, fixed by its text alone before any score was read
+ * (FNV-1a of the text, odd: held out), so nobody can move a message to the part that suits the figures.
+ */
+export function realPart(text: string): "tuning" | "holdout" {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 2 === 1 ? "holdout" : "tuning";
+}

@@ -58,10 +58,10 @@ async function burst(label, calls) {
 }
 
 /**
- * A pause between bursts: `wrangler dev`'s proxy swaps the worker after a long stretch in which the
- * isolate was busy (workerd's scrypt runs on the isolate's thread), and answers requests in flight
- * during the swap with its own 503 "Your worker restarted mid-request" (not the worker's answer: it
- * happens in bursts that hash nothing, too). BENCH_SETTLE_MS=0 shows it.
+ * A pause between bursts: after a long stretch in which the isolate was busy (workerd's scrypt runs on
+ * the isolate's thread), `wrangler dev`'s proxy sends the next burst on connections the worker's runtime
+ * is closing (idle 5 s) and answers those requests with its own 503 "Your worker restarted mid-request"
+ * (no restart happens; decision 025). BENCH_SETTLE_MS=0 shows it (33 of 50 sign-ins).
  */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
 async function settle() {

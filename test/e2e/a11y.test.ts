@@ -2,37 +2,13 @@
  * axe-core (WCAG 2.2 AA rules) on every route of the route table, signed out and signed in, in the
  * light and the dark theme: a serious or critical violation fails the suite.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { violations } from "./axe";
 import { useBrowser } from "./fixtures";
-import { apiLogin, demoListingIds, signInContext, signInAdmin, type AuthSession } from "./session";
+import { apiLogin, demoListingIds, requestDeal, signInContext, signInAdmin, type AuthSession } from "./session";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const b = useBrowser({ width: 1280, height: 900 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** Serious and critical violations on the page as it is now, in a readable form. */
-async function violations(page: Page): Promise<string[]> {
-  // Through the DevTools protocol, so the page's strict CSP (no inline scripts) is left as it is.
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Violation[] }> } }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-    });
-    return result.violations;
-  });
-  return found
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(" ")}`));
-}
 
 async function settle(page: Page, path: string) {
   await page.goto(path);
@@ -51,6 +27,16 @@ async function quiet(page: Page) {
       Array.from(document.images).every((img) => img.complete || (img.loading === "lazy" && img.getBoundingClientRect().top > window.innerHeight)) &&
       document.getAnimations().every((a) => a.playState !== "running" || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)),
   );
+}
+
+/** The selected staff section's panel shows its data: something rendered, no "Loading…" and no spinner left. */
+async function tabLoaded(page: Page, tab: string) {
+  await page.getByRole("tablist", { name: "Admin sections" }).getByRole("tab", { name: tab, exact: true, selected: true }).waitFor();
+  await page.waitForFunction(() => {
+    const selected = document.querySelector('[role="tablist"][aria-label="Admin sections"] [role="tab"][aria-selected="true"]');
+    const panel = selected && document.getElementById(selected.getAttribute("aria-controls") ?? "");
+    return !!panel && panel.childElementCount > 0 && !panel.textContent!.includes("Loading…") && !panel.querySelector(".page-loading, .spinner");
+  });
 }
 
 /** Pages audited at once: most of a route's time is waiting (network idle, fades), not the CPU. */
@@ -83,8 +69,10 @@ async function auditRoutes(context: BrowserContext, routes: string[], prepare: (
 
 let listingId: string;
 let ownListingId: string;
+/** A request for the demo lister's listing (a deal page to audit). */
+let dealId: string;
 
-const publicRoutes = () => ["/", "/?term=fall", "/?view=map", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/unsubscribe?token=invalid", "/no/such/page", "/staff"];
+const publicRoutes = () => ["/", "/?term=fall", "/?view=map", `/listing/${listingId}`, "/signup", "/support", "/terms", "/safety", "/availability?token=invalid", "/unsubscribe?token=invalid", "/landlord-consent/invalid", "/no/such/page", "/staff"];
 const signedInRoutes = () => [
   "/",
   "/?view=map",
@@ -101,6 +89,7 @@ const signedInRoutes = () => [
   "/support",
   "/terms",
   "/safety",
+  `/deals/${dealId}`,
 ];
 
 let lister: AuthSession;
@@ -109,10 +98,12 @@ beforeAll(async () => {
   ({ anyListing: listingId, listerListing: ownListingId } = await demoListingIds(b.baseUrl));
   // One sign-in for the file (a production-cost scrypt check each): every context gets its tokens.
   lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
+  const renter = await apiLogin(b.baseUrl, "jordan.kim@campusnest.dev", "lister-demo-123");
+  dealId = (await requestDeal(b.baseUrl, renter, ownListingId)).id;
 });
 
 for (const theme of ["light", "dark"] as const) {
-  // A limit sized for a busy 2-core machine (a test audits up to 14 routes), not a timing assertion.
+  // A limit sized for a busy 2-core machine (a test audits up to 16 routes), not a timing assertion.
   describe(`accessibility in the ${theme} theme`, { timeout: 90_000 }, () => {
     const setTheme = (page: Page) => page.addInitScript((dark) => localStorage.setItem("darkMode", String(dark)), theme === "dark");
 
@@ -130,10 +121,10 @@ for (const theme of ["light", "dark"] as const) {
       await setTheme(b.page);
       await settle(b.page, "/staff");
       const problems = await violations(b.page);
-      for (const tab of ["Users", "Listings", "Feedback", "Reports", "Safety"]) {
+      for (const tab of ["Users", "Listings", "Feedback", "Reports", "Safety", "Deals"]) {
         await b.page.getByRole("tab", { name: tab, exact: true }).click();
-        // A tab is no navigation (its network-idle state was reached before): its data's time to arrive.
-        await b.page.waitForTimeout(300);
+        // A tab is no navigation (its network-idle state was reached before): its panel has its data.
+        await tabLoaded(b.page, tab);
         await quiet(b.page);
         problems.push(...(await violations(b.page)).map((v) => `${tab}: ${v}`));
       }

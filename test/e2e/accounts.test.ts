@@ -1,20 +1,23 @@
 import { writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useBrowser } from "./fixtures";
 
 const b = useBrowser({ width: 390, height: 844 });
 
+/** The code in the newest email to `email`, once the dev mailbox has it. */
 async function latestCode(email: string): Promise<string> {
-  for (let i = 0; i < 20; i++) {
-    const res = await fetch(`${b.baseUrl}/api/v1/dev/emails?to=${encodeURIComponent(email)}`);
-    const { data } = (await res.json()) as { data: { text: string }[] };
-    const code = /\b(\d{6})\b/.exec(data[0]?.text ?? "")?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no code for ${email}`);
+  return vi.waitFor(
+    async () => {
+      const res = await fetch(`${b.baseUrl}/api/v1/dev/emails?to=${encodeURIComponent(email)}`);
+      const { data } = (await res.json()) as { data: { text: string }[] };
+      const code = /\b(\d{6})\b/.exec(data[0]?.text ?? "")?.[1];
+      if (!code) throw new Error(`no code for ${email}`);
+      return code;
+    },
+    { timeout: 5_000, interval: 100 },
+  );
 }
 
 async function signUpThroughTheForm(email: string, password: string) {

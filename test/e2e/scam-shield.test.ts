@@ -130,7 +130,11 @@ describe("scam shield in a conversation", () => {
       await side.page.goto(`/messages?userId=${c.user.id}`);
       await sendInThread(side.page, "Sounds good, see you at 3pm at the front door.");
       // Through the API as the recipient: delivered, no notice.
-      const convo = await apiCall<{ data: { id: string } }>(b.baseUrl, `messages/conversations/with/${a.user.id}`, { headers: { Authorization: `Bearer ${c.access_token}` } });
+      // The recipient sees the conversation once it holds the message (the bubble shows before the send is stored).
+      const withSender = () =>
+        fetch(`${b.baseUrl}/api/v1/messages/conversations/with/${a.user.id}`, { headers: { Authorization: `Bearer ${c.access_token}` } });
+      await expect.poll(async () => (await withSender()).status).toBe(200);
+      const convo = (await (await withSender()).json()) as { data: { id: string } };
       const { messages } = await apiCall<{ messages: { text: string; safety_notice: boolean }[] }>(b.baseUrl, `messages/conversations/${convo.data.id}/messages`, {
         headers: { Authorization: `Bearer ${c.access_token}` },
       });

@@ -117,3 +117,23 @@ export async function newStudent(baseUrl: string, first: string, password = "stu
   const session = await apiCall<AuthSession>(baseUrl, "auth/verify-email", { method: "POST", body: JSON.stringify({ email, code }) });
   return { ...session, email };
 }
+
+/** A stay `renter` may request on `listingId`: its dates from today on, or a month from tomorrow when it has none. */
+export async function requestableStay(baseUrl: string, listingId: string): Promise<{ move_in: string; move_out: string }> {
+  const { data } = await apiCall<{ data: { available_from: string | null; available_to: string | null } }>(baseUrl, `subleases/${listingId}`);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const earliest = day(2);
+  const from = data.available_from && data.available_from > earliest ? data.available_from : earliest;
+  const to = data.available_to && data.available_to > from ? data.available_to : day(Math.max(40, (Date.parse(from) - Date.now()) / 86_400_000 + 35));
+  return { move_in: from, move_out: to };
+}
+
+/** `renter` requests the listing through the API (the SPA's own journey is in deals.test.ts); answers the deal. */
+export async function requestDeal(baseUrl: string, renter: AuthSession, listingId: string) {
+  const stay = await requestableStay(baseUrl, listingId);
+  return apiCall<{ data: { id: string } }>(baseUrl, "deals", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${renter.access_token}` },
+    body: JSON.stringify({ listing_id: listingId, ...stay }),
+  }).then((r) => r.data);
+}

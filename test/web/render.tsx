@@ -1,11 +1,12 @@
 import type { AdminListing } from "@contract/admin";
-import { render } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { createQueryClient } from "../../web/app/providers";
 import { AppRoutes } from "../../web/app/router";
+import { adminSession } from "../../web/features/admin/api/admin-api";
 import { ToastProvider } from "../../web/components/ui/toast";
 import { authStore, REFRESH_TOKEN_KEY, type Session } from "../../web/lib/auth-store";
 import { ThemeProvider } from "../../web/lib/theme";
@@ -116,60 +117,44 @@ export function renderApp(path: string, session: Session | null = null) {
   return { ...utils, router };
 }
 
-/** The recorded calls to a path (query string ignored) with a method. */
-export const callsTo = (calls: { url: string; init?: RequestInit }[], path: string, method = "GET") =>
-  calls.filter((c) => c.url.replace(/\?.*$/, "").endsWith(path) && (c.init?.method ?? "GET") === method);
-
-/** Answers fetch calls by path (unknown paths are 404 {detail}); every call is recorded. */
-export function mockFetch(routesByPath: Record<string, unknown> = {}) {
-  const calls: { url: string; init?: RequestInit }[] = [];
-  const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    calls.push({ url, init });
-    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    if (path in routesByPath) {
-      const body = routesByPath[path];
-      if (body instanceof Response) return body;
-      return new Response(typeof body === "string" ? body : JSON.stringify(body), { status: 200 });
-    }
-    return new Response(JSON.stringify({ detail: "Not found" }), { status: 404 });
-  };
-  globalThis.fetch = fetchMock as typeof fetch;
-  return calls;
-}
-
-const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-
-/** A call the fake API received. */
-export interface ApiCall {
-  method: string;
-  path: string;
-  url: string;
-  body: unknown;
-  /** The Authorization header sent, if any. */
-  authorization: string | null;
-}
-type ApiHandler = (call: ApiCall) => Response | Promise<Response> | unknown;
+export { callsOf, fakeApi, notFound, reply, type ApiCall } from "./fake-api";
+import { notFound as notFoundAnswer } from "./fake-api";
 
 /**
- * A fake API at the HTTP boundary keyed by "METHOD /path": a body, or a handler of the call (a
- * Response is answered as is); anything else is 404 {detail}. Every call is recorded.
+ * The deal parts' calls on the pages that show them: the profile's Deals section (none here) and a
+ * thread's "Request to sublease", which reads the conversation's listing (gone here, so it stays away).
  */
-export function fakeApi(handlers: Record<string, ApiHandler | unknown>) {
-  const calls: ApiCall[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const method = init?.method ?? "GET";
-    const path = url.replace(/^https?:\/\/[^/]+/, "").split("?")[0]!;
-    const call = { method, path, url, body: init?.body ? JSON.parse(String(init.body)) : undefined, authorization: new Headers(init?.headers).get("authorization") };
-    calls.push(call);
-    const handler = handlers[`${method} ${path}`];
-    if (handler === undefined) return jsonResponse({ detail: "Not found" }, 404);
-    const result = typeof handler === "function" ? await (handler as ApiHandler)(call) : handler;
-    return result instanceof Response ? result : jsonResponse(result);
-  }) as typeof fetch;
-  return calls;
+export const dealPartsRoutes = (...listingIds: string[]) => ({
+  "GET /api/v1/deals": { data: [], pagination: { next_token: null, has_more: false } },
+  ...Object.fromEntries(listingIds.map((id) => [`GET /api/v1/subleases/${id}`, notFoundAnswer])),
+});
+
+/** The other person's public profile, whose trust signals a thread's header shows (no school email here). */
+export const participantRoutes = (participantId: string) => ({
+  [`GET /api/v1/users/${participantId}`]: {
+    data: { id: participantId, first_name: "Alex", last_name: "Doe", avatar_url: null, university: null, created_at: "2026-01-01T00:00:00Z", id_verified: false, school_email_domain: null, response_time: null },
+  },
+});
+
+/** A thread's calls besides the conversation's own: the deal parts and the other person's profile. */
+export const threadRoutes = (listingId: string, participantId: string) => ({ ...dealPartsRoutes(listingId), ...participantRoutes(participantId) });
+
+/** The staff panel's calls once signed in (the tables check, the dashboard's stats and audit log). */
+export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } }) {
+  return { "GET /api/v1/admin/tables": { tables: ["users"] }, "GET /api/v1/admin/stats": stats, "GET /api/v1/admin/audit": { audit: [] } };
 }
 
-/** The calls of one "METHOD /path". */
-export const callsOf = (calls: ApiCall[], key: string) => calls.filter((c) => `${c.method} ${c.path}` === key);
+/** Opens the staff panel with a stored staff token (checked against the tables endpoint). */
+export async function openStaffPanel() {
+  adminSession.set("admin-token");
+  const view = renderApp("/staff");
+  await screen.findByRole("tab", { name: "Dashboard" });
+  return view;
+}
+
+/** A WebSocket that never opens: pages with a live connection render without one. */
+export class IdleWebSocket extends EventTarget {
+  readyState = 0;
+  send() {}
+  close() {}
+}

@@ -1,8 +1,9 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach, vi } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { authStore } from "../../web/lib/auth-store";
 import { signInPrompt } from "../../web/lib/sign-in-prompt";
+import { fakeApi, takeUnexpectedApiCalls } from "./fake-api";
 
 // findBy*/waitFor give up after 1 s by default: a route's first render took longer on a busy 2-core
 // machine (two test files at once, or other work beside the suite). A limit, not a timing assertion.
@@ -35,6 +36,12 @@ globalThis.clearTimeout = trackedClearTimeout as typeof clearTimeout;
 window.setTimeout = trackedSetTimeout as unknown as typeof window.setTimeout;
 window.clearTimeout = trackedClearTimeout as typeof window.clearTimeout;
 
+// Every test starts with a fake API that declares nothing: a test that renders something calling the
+// API declares each call it expects (render.tsx's fakeApi), and any other call fails it, below.
+beforeEach(() => {
+  fakeApi();
+});
+
 afterEach(() => {
   cleanup();
   for (const handle of pendingTimers) realClearTimeout(handle);
@@ -47,4 +54,6 @@ afterEach(() => {
   document.documentElement.className = "";
   vi.restoreAllMocks();
   vi.useRealTimers();
+  const unexpected = takeUnexpectedApiCalls();
+  if (unexpected.length) throw new Error(`The test called the API where its fakeApi declares no answer: ${[...new Set(unexpected)].join(", ")}`);
 });

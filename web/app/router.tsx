@@ -43,6 +43,8 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
 
 const AdminPage = lazyPage(() => import("./routes/admin"));
 const NotFoundPage = lazyPage(() => import("./routes/not-found"));
+/** The deal page and the landlord's consent page: one lazy page for both paths (each entry costs `/` bytes). */
+const DealPages = lazyPage(() => import("./routes/deals"));
 
 /** The pages inside the public layout (navbar, footer), by path. */
 export const pages: { path: string; page: LazyPage }[] = [
@@ -61,6 +63,9 @@ export const pages: { path: string; page: LazyPage }[] = [
   { path: paths.unsubscribe, page: lazyPage(() => import("./routes/unsubscribe")) },
   { path: paths.terms, page: lazyPage(() => import("./routes/terms")) },
   { path: paths.safety, page: lazyPage(() => import("./routes/safety")) },
+  // DEAL_ROUTES (lib/deals-api.ts), written out: importing it would put the deal code on `/`'s first load.
+  { path: "/deals/:id", page: DealPages },
+  { path: "/landlord-consent/:token", page: DealPages },
 ];
 
 /** Starts loading the chunk of the page at `pathname` (main.tsx, before hydrating a server-rendered page). */

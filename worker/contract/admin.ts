@@ -41,7 +41,7 @@ export const adminListingEditSchema = z.object({
 });
 
 export const adminUserStatusSchema = z.object({ verification_status: z.enum(["unverified", "pending", "verified"]) });
-export const adminLoginSchema = z.object({ password: z.string().min(1, "Password is required").max(200) });
+export const adminLoginSchema = z.object({ password: z.string().min(1, "Password is required").max(200, "That password is too long: the staff password is at most 200 characters") });
 export const deleteItemSchema = z.object({ tableName: z.string().min(1).max(64), itemId: z.string().min(1).max(64) });
 
 /** Tables delete-item accepts; anything else is 400. */

@@ -22,6 +22,7 @@ export const AUDIT_ACTION_LABELS = {
   safety_review: "Reviewed a conversation's safety flags",
   feedback_archive: "Archived feedback",
   delete_item: "Deleted a row",
+  deal_pdf_download: "Downloaded a signed sublease agreement",
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

@@ -64,8 +64,9 @@ export function toBrowseParams(params: URLSearchParams): BrowseParams {
 /**
  * The browse API's sorts and the longest search it takes: its schema (worker/contract/listings.ts)
  * is built from these, and the browse page ignores other values in its URL (readBrowseUrl).
+ * relevance: best match first (docs/decisions/006), the order of a search when no sort is chosen.
  */
-export const BROWSE_SORTS = ["newest", "price_asc", "price_desc", "distance"] as const;
+export const BROWSE_SORTS = ["newest", "price_asc", "price_desc", "distance", "relevance"] as const;
 export const SEARCH_MAX = 100;
 
 /** Promoted listings (docs/decisions/006): first (the API's default), only them (the Featured row), or in the sort's order with the rest. */
@@ -89,6 +90,10 @@ const VALID: Partial<Record<FilterKey, (value: string) => boolean>> = {
   min: (v) => WHOLE_NUMBER.test(v),
   max: (v) => WHOLE_NUMBER.test(v),
   within: (v) => withinMilesOf(v) !== null,
+  // A date that is not one (2027-13-45, "yesterday") is ignored like any unknown value; two real dates
+  // out of order are kept: a range being typed, which the page flags.
+  from: (v) => isIsoDate(v),
+  to: (v) => isIsoDate(v),
 };
 
 /** The browse URL as the page reads it: the API query, and the filters it ignores. */

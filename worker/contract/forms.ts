@@ -27,7 +27,7 @@ const dateInput = (rule: typeof api.available_from) =>
 
 /**
  * The create/edit page's listing form, on its text inputs' values: the page's own 35/1000 limits
- * (the API accepts the modal variant's 200/2000), rent typed as text and rounded, photos counted
+ * (the API accepts the modal variant's 200/2000), rent typed as text (a whole number, as the API), photos counted
  * by the form itself (they are files until uploaded), dates as the date inputs give them.
  */
 export const listingFormSchema = listingInputFields
@@ -39,9 +39,9 @@ export const listingFormSchema = listingInputFields
       .string()
       .trim()
       .min(1, "Monthly rent is required")
-      // Rounded, then the API's own rent rules and messages.
+      // The API's own rent rules and messages, on the number as typed: never rounded (850.75 is refused).
       .transform((rent, ctx) => {
-        const checked = api.monthly_rent.safeParse(Math.round(Number(rent)));
+        const checked = api.monthly_rent.safeParse(Number(rent));
         if (checked.success) return checked.data;
         for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", message: issue.message });
         return z.NEVER;

@@ -82,7 +82,7 @@ const listingFields = {
     .min(1, "Description is required")
     .max(LIMITS.descriptionMaxApi, `Description must be at most ${LIMITS.descriptionMaxApi} characters`),
   unit_type: z.enum(UNIT_TYPES, "Please choose a unit type"),
-  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
+  monthly_rent: z.coerce.number("Monthly rent must be a number").int("Monthly rent must be a whole number of dollars").min(LIMITS.minRent, "Monthly rent must be at least 1").max(100_000, "Monthly rent looks too high"),
   address: visibleText().min(1, "Address is required").max(LIMITS.addressMax, `Address must be at most ${LIMITS.addressMax} characters`),
   lease_term: z.enum(LEASE_TERMS, "Please choose a lease term"),
   /** The exact stay offered (docs/decisions/021): optional, both or neither (null clears them on an edit). */
@@ -133,6 +133,13 @@ export const listingPatchSchema = z
 export const SORTS = BROWSE_SORTS;
 export type Sort = (typeof SORTS)[number];
 
+/** The order a browse walks: relevance needs words to rank by. */
+const sortOf = (sort: Sort | undefined, q: string | undefined): Sort => {
+  const words = !!q && /[\p{L}\p{N}]/u.test(q);
+  if (!sort) return words ? "relevance" : "newest";
+  return sort === "relevance" && !words ? "newest" : sort;
+};
+
 const boolParam = z.enum(["true", "false"]).transform((v) => v === "true");
 export const browseQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PAGE_SIZES.browseServerMax).default(PAGE_SIZES.browseServer),
@@ -155,13 +162,16 @@ export const browseQuerySchema = z.object({
     .min(DISTANCE.withinMinMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
     .max(DISTANCE.withinMaxMiles, `within_miles must be between ${DISTANCE.withinMinMiles} and ${DISTANCE.withinMaxMiles} miles`)
     .optional(),
-  sort: z.enum(SORTS).default("newest"),
+  /** Unset: by relevance when searching words, else newest first; relevance without words is newest (docs/decisions/006). */
+  sort: z.enum(SORTS).optional(),
   /**
    * Listings promoted now (docs/decisions/006): first, then the rest (the default); only them
    * (the browse page's Featured row); or in_order, in their place in the sort's order.
    */
   promoted: z.enum(PROMOTED_MODES).default("first"),
-}).superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }));
+})
+  .superRefine((v, ctx) => checkDateRange(v, ctx, undefined, { from: "available_from", to: "available_to" }))
+  .transform((v) => ({ ...v, sort: sortOf(v.sort, v.q) }));
 export type BrowseQuery = z.infer<typeof browseQuerySchema>;
 
 /** A listing as anyone may see it (browse, detail, favourites). Never review notes or payment ids. */

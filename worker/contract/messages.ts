@@ -43,6 +43,13 @@ export const messageSchema = z.object({
    * else): the sender's optimistic bubble is matched to its stored message by it.
    */
   client_key: z.string().nullable().optional(),
+  /**
+   * "text" (also when absent), or "deal": a deal's request card (docs/decisions/026). Its `text` is a readable summary
+   * ("Sublease request: Jan 5 – May 20, 2027") for emails and older clients; `deal_id` names the deal,
+   * whose live state comes from GET deals/{id} and the room's `{type: "deal", deal}` events.
+   */
+  kind: z.enum(["text", "deal"]).optional(),
+  deal_id: z.string().nullable().optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 

@@ -11,6 +11,8 @@ import { canViewListing, isListingOwner, type ListingFacts } from "./policies";
 export const MESSAGING_MESSAGES = {
   signIn: "Please log in to send messages",
   cannotContactOwner: "Unable to contact listing owner",
+  /** A message link (`/messages?userId=`) with no listing, to someone who cannot be reached. */
+  cannotContactPerson: "This person can't be reached: the link may be out of date, or their account is gone.",
   self: "You cannot message yourself",
   startFailed: "Failed to start conversation",
   loadConversationsFailed: "Failed to load conversations",

@@ -1,7 +1,7 @@
 /**
  * The single-page app's route patterns (web/app/router.tsx), shared so the worker can answer an
  * address the app does not know with HTTP 404 while still sending the app's shell,
- * which shows the not-found page. test/web/spa-paths.test.tsx keeps this list and the router in step.
+ * which shows the not-found page. test/web/app/spa-paths.test.tsx keeps this list and the router in step.
  * `:name` stands for one path segment.
  */
 export const SPA_PATH_PATTERNS = [
@@ -21,6 +21,8 @@ export const SPA_PATH_PATTERNS = [
   "/unsubscribe",
   "/terms",
   "/safety",
+  "/deals/:id",
+  "/landlord-consent/:token",
   "/staff",
 ] as const;
 

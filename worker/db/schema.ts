@@ -79,6 +79,14 @@ export const users = sqliteTable(
     schoolEmailVerifiedAt: text("school_email_verified_at"),
     /** The address a school email code was last sent to, awaiting that code. */
     schoolEmailPending: text("school_email_pending"),
+    /**
+     * The legal name: first and last name as they stood when the identity was verified (what a deal's
+     * agreement names and signing compares). Set by the database on every path that makes a user
+     * `verified` (triggers in migration 0025; docs/decisions/026); a rename afterwards goes back to review.
+     */
+    legalFirstName: text("legal_first_name"),
+    legalLastName: text("legal_last_name"),
+    legalNameAt: text("legal_name_at"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -473,6 +481,8 @@ export const conversations = sqliteTable(
     safetyReasons: text("safety_reasons"),
     /** When staff reviewed the flags; a later flagged message puts the conversation back in the queue. */
     safetyReviewedAt: text("safety_reviewed_at"),
+    /** Who started it: the other participant sees it only once it holds a message (null for rows older than 0028). */
+    startedBy: text("started_by"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -501,6 +511,10 @@ export const messages = sqliteTable(
      * storing a second one. Honoured for IDEMPOTENCY_WINDOW_MS; a reuse after that clears it here first.
      */
     clientKey: text("client_key"),
+    /** text | deal (a deal's request card: its text is a readable summary; never scored by the scam shield) */
+    kind: text("kind").notNull().default("text"),
+    /** The deal a `deal` message shows. */
+    dealId: text("deal_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -830,4 +844,173 @@ export const photoHashes = sqliteTable(
     index("photo_hashes_band2_idx").on(t.band2),
     index("photo_hashes_band3_idx").on(t.band3),
   ],
+);
+
+/**
+ * A deal (docs/decisions/026): one renter, one listing, one stay. `status` moves only through one
+ * compare-and-set on `version` (services/deals). requested -> accepted -> signed -> (payments: paid ->
+ * moved_in -> released); exits declined, cancelled, expired (and refunded, disputed with payments).
+ * Rent, fee, address and unit facts are the snapshot taken at acceptance (the request's values before).
+ */
+export const deals = sqliteTable(
+  "deals",
+  {
+    id: text("id").primaryKey(),
+    /** Null once the listing is deleted (its open deals were cancelled first). */
+    listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    renterId: text("renter_id").notNull(),
+    listerId: text("lister_id").notNull(),
+    conversationId: text("conversation_id"),
+    /** Calendar dates YYYY-MM-DD in the university's time zone (`timeZone`); move_out is the day the stay ends. */
+    moveIn: text("move_in").notNull(),
+    moveOut: text("move_out").notNull(),
+    timeZone: text("time_zone").notNull(),
+    status: text("status").notNull().default("requested"),
+    statusReason: text("status_reason"),
+    /** The compare-and-set version: every write of this row is `WHERE id = ? AND version = ?` and bumps it. */
+    version: integer("version").notNull().default(0),
+    /** When the deal expires if nothing happens (request: +72 h; accepted or signed: move-in's midnight); null when it cannot. */
+    expiresAt: text("expires_at"),
+    listingTitle: text("listing_title").notNull(),
+    monthlyRent: integer("monthly_rent").notNull(),
+    feePercent: real("fee_percent"),
+    /** The full address, copied at acceptance (null before). */
+    address: text("address"),
+    unitType: text("unit_type"),
+    parking: integer("parking", { mode: "boolean" }),
+    allowPets: integer("allow_pets", { mode: "boolean" }),
+    /** none | not_needed | requested | granted | declined */
+    landlordConsent: text("landlord_consent").notNull().default("none"),
+    landlordName: text("landlord_name"),
+    landlordEmail: text("landlord_email"),
+    landlordReason: text("landlord_reason"),
+    /** The newest agreement version (0: none yet). */
+    agreementVersion: integer("agreement_version").notNull().default(0),
+    renterSignedAt: text("renter_signed_at"),
+    listerSignedAt: text("lister_signed_at"),
+    /** The signed PDF in the private bucket (immutable key) and its SHA-256. */
+    pdfKey: text("pdf_key"),
+    pdfSha256: text("pdf_sha256"),
+    idempotencyKey: text("idempotency_key"),
+    acceptedAt: text("accepted_at"),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("deals_renter_key_unique").on(t.renterId, t.idempotencyKey),
+    // One open deal per renter, listing and stay, even for two requests at once.
+    uniqueIndex("deals_open_stay_unique").on(t.renterId, t.listingId, t.moveIn, t.moveOut).where(sql`status IN ('requested', 'accepted', 'signed')`),
+    index("deals_listing_idx").on(t.listingId, t.status, t.moveIn),
+    index("deals_renter_idx").on(t.renterId, t.createdAt, t.id),
+    index("deals_lister_idx").on(t.listerId, t.createdAt, t.id),
+    index("deals_status_idx").on(t.status, t.createdAt, t.id),
+    index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+  ],
+);
+
+/** Each version of a deal's agreement text, as both parties read it, with its SHA-256. */
+export const dealAgreements = sqliteTable(
+  "deal_agreements",
+  {
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** The template it was filled from (agreement-template-v1 ...). */
+    template: text("template").notNull(),
+    text: text("text").notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.dealId, t.version] })],
+);
+
+/** What happened to a deal, append-only (a trigger refuses updates): time, address, user agent, document hash. */
+export const dealEvents = sqliteTable(
+  "deal_events",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** Null for the landlord and the system. */
+    actorId: text("actor_id"),
+    /** renter | lister | landlord | staff | system */
+    actorRole: text("actor_role").notNull(),
+    at: text("at").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    agreementVersion: integer("agreement_version"),
+    documentSha256: text("document_sha256"),
+    details: text("details"),
+  },
+  (t) => [index("deal_events_deal_idx").on(t.dealId, t.at, t.id)],
+);
+
+/** The 6-digit codes that confirm a signature (only a hash is kept). */
+export const dealSignCodes = sqliteTable(
+  "deal_sign_codes",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: text("expires_at").notNull(),
+    consumedAt: text("consumed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("deal_sign_codes_party_idx").on(t.dealId, t.userId, t.createdAt)],
+);
+
+/** The landlord's consent links: only the token's SHA-256 is kept; single use, expiring. */
+export const landlordConsentLinks = sqliteTable(
+  "landlord_consent_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    landlordName: text("landlord_name").notNull(),
+    landlordEmail: text("landlord_email").notNull(),
+    reason: text("reason"),
+    tenantAddress: text("tenant_address"),
+    expiresAt: text("expires_at").notNull(),
+    /** Answered, or replaced by a newer link or a "not needed": the link answers 410 after it. */
+    usedAt: text("used_at"),
+    /** granted | declined | superseded */
+    decision: text("decision"),
+    decisionReason: text("decision_reason"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("landlord_consent_links_deal_idx").on(t.dealId, t.createdAt)],
+);
+
+/**
+ * A lister's Stripe Connect account (docs/decisions/026): created by onboarding, kept current by
+ * `account.updated` at the Connect webhook. `status` is what the profile and the deal read:
+ * pending until Stripe says the account can receive transfers, then ready.
+ */
+export const payoutAccounts = sqliteTable(
+  "payout_accounts",
+  {
+    userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+    stripeAccountId: text("stripe_account_id").notNull(),
+    /** pending | ready */
+    status: text("status").notNull().default("pending"),
+    detailsSubmitted: integer("details_submitted", { mode: "boolean" }).notNull().default(false),
+    /** Stripe's `capabilities.transfers === "active"`: the only thing a release needs. */
+    transfersActive: integer("transfers_active", { mode: "boolean" }).notNull().default(false),
+    payoutsEnabled: integer("payouts_enabled", { mode: "boolean" }).notNull().default(false),
+    /** Stripe's `requirements.currently_due`, as JSON, for the profile's "in review" line. */
+    requirementsDue: text("requirements_due"),
+    /** The `created` time of the newest account event applied: an older event never overwrites a newer one. */
+    stripeUpdated: integer("stripe_updated").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("payout_accounts_stripe_account_id_unique").on(t.stripeAccountId)],
 );

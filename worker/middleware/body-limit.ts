@@ -6,7 +6,8 @@
  * The listing photos' body (up to 10 images of 10 MB: ~141 MB of base64) cannot be held in a 128 MB
  * isolate, so that route is streamed: a declared Content-Length over the cap is refused before a byte
  * is read, and an undeclared (chunked) body is counted as it flows and cut off at the cap, never
- * buffered; the route reads it one image at a time (routes/upload/stream-images.ts).
+ * buffered; the route reads it one image at a time (routes/upload/stream-images.ts). Whatever the
+ * route leaves unread of a declared body is read here before the answer goes (finishBody).
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -50,27 +51,61 @@ const tooLarge = (maxSize: number) =>
 /**
  * `body` passed through a counter: the bytes flow on untouched until their total passes `maxSize`,
  * then the stream errors with the 413 (a reader's `read()` rejects with it, and the sender is cut off).
+ * Pulled, not piped: nothing reads `body` ahead of the reader, so nothing is left reading it after
+ * the answer has gone.
  */
 export function cappedStream(body: ReadableStream<Uint8Array>, maxSize: number, onTooLarge: () => Error = () => tooLarge(maxSize)): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
   let size = 0;
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        size += chunk.byteLength;
-        if (size > maxSize) controller.error(onTooLarge());
-        else controller.enqueue(chunk);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        size += value.byteLength;
+        if (size <= maxSize) return controller.enqueue(value);
+        controller.error(onTooLarge());
+        await reader.cancel();
       },
-    }),
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
 }
 
-export const limitBodySize: MiddlewareHandler<AppContext> = (c, next) => {
+/**
+ * After the route: a streamed body it did not read to the end is finished here. A body whose length was
+ * declared (as every browser's is) and accepted is read to its end and dropped, so a refusal never
+ * leaves it half read: `wrangler dev`'s proxy then lost the connection and held the next request,
+ * anyone's, until yet another arrived (decision 025). An undeclared (chunked) body is cut off, since it
+ * may never end.
+ */
+async function finishBody(body: ReadableStream<Uint8Array> | null, declared: boolean) {
+  if (!body || body.locked) return;
+  if (!declared) return body.cancel().catch(() => {});
+  const reader = body.getReader();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // Cut off at the cap: the 413 has been answered.
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+export const limitBodySize: MiddlewareHandler<AppContext> = async (c, next) => {
   const streamed = STREAMED_ROUTES.find(([pattern]) => pattern.test(c.req.path))?.[1];
   if (streamed !== undefined) {
-    const declared = c.req.header("content-length");
-    if (declared !== undefined && !c.req.header("transfer-encoding") && Number(declared) > streamed) throw tooLarge(streamed);
-    if (c.req.raw.body) c.req.raw = new Request(c.req.raw, { body: cappedStream(c.req.raw.body, streamed) });
-    return next();
+    const declaredLength = c.req.header("content-length");
+    const declared = declaredLength !== undefined && !c.req.header("transfer-encoding");
+    if (declared && Number(declaredLength) > streamed) throw tooLarge(streamed);
+    if (!c.req.raw.body) return next();
+    c.req.raw = new Request(c.req.raw, { body: cappedStream(c.req.raw.body, streamed) });
+    try {
+      return await next();
+    } finally {
+      await finishBody(c.req.raw.body, declared);
+    }
   }
   const maxSize = ROUTE_LIMITS.find(([pattern]) => pattern.test(c.req.path))?.[1] ?? BODY_LIMITS.default;
   return bodyLimit({

@@ -5,6 +5,8 @@ import { unreferencedKeys } from "./listings";
 import { deleteAfterStoppingSubscriptions } from "./promotions";
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { deleteImages, deletePrefix } from "./storage";
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 
 /**
  * Deletes an account: one statement whose foreign keys cascade to listings, photos, favourites,
@@ -14,6 +16,8 @@ import { deleteImages, deletePrefix } from "./storage";
  * closed. Used by the user and by admins.
  */
 export async function deleteAccount(db: Db, env: Env, user: { id: string; avatarKey: string | null }) {
+  // Its open unpaid deals end first, with a reason the other party is told (docs/decisions/026).
+  await cancelOpenDeals(db, env, { userId: user.id }, DEAL_REASONS.accountDeleted);
   const photos = await photoKeysOfUser(db, user.id);
   const listingIds = (await listingsOfUser(db, user.id, true)).map((l) => l.id);
   const conversationIds = await conversationIdsOfUser(db, user.id);

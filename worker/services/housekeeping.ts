@@ -20,6 +20,8 @@ import { runFreshness } from "./freshness";
 import { purgeListingCache } from "./edge-cache";
 import { sendSavedSearchAlerts } from "./saved-searches";
 import { backfillPublicAddresses } from "./listings";
+import { expireDueDeals } from "./deals";
+import type { Defer } from "./messaging";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -64,6 +66,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("saved_search_alerts_failed", { message: String(err) });
     return 0;
   });
+  // Deals (docs/decisions/026): unanswered requests after 72 h, unpaid deals at move-in.
+  await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
@@ -76,6 +80,18 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   };
   log.info("housekeeping", { ...result });
   return result;
+}
+
+/**
+ * The deal jobs alone, as of `now` (the cron, and POST dev/deals/tick): expiry. Their emails and room
+ * events are awaited here, or handed to `defer` (a request's waitUntil).
+ */
+export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise<number> {
+  const tasks: Promise<unknown>[] = [];
+  const expired = await expireDueDeals(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
+  await Promise.allSettled(tasks);
+  if (expired) log.info("deals_expired", { expired });
+  return expired;
 }
 
 /** Identity documents uploaded more than a day ago and never submitted: files first, then their rows. */

@@ -1,10 +1,66 @@
 /**
- * Metadata removal: no image the product serves carries EXIF (GPS, camera serial), XMP or
- * comments, whatever the client sent. Done on the bytes (no image library in workerd): each format
- * is walked structure by structure, metadata is dropped, pixels are untouched, and anything after
- * the image's end is cut. A file that cannot be walked is refused (null), never stored as it came.
+ * Listing photos: each upload entry checked from its bytes, cleaned and stored (storeListingPhoto),
+ * and the metadata removal behind it: no image the product serves carries EXIF (GPS, camera serial),
+ * XMP or comments, whatever the client sent. Done on the bytes (no image library in workerd): each
+ * format is walked structure by structure, metadata is dropped, pixels are untouched, and anything
+ * after the image's end is cut. A file that cannot be walked is refused (null), never stored as it came.
  */
-import type { DetectedType } from "./files";
+import { LIMITS } from "../contract/constants";
+import type { UploadResponse } from "../contract/listings";
+import { imageUrl } from "../lib/image-url";
+import { newId } from "../lib/ids";
+import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS, type DetectedType } from "./files";
+import { deleteObjects, IMMUTABLE } from "./storage";
+
+export const IMAGE_TOO_BIG = "Each image must be less than 10MB";
+
+/** One upload entry as the contract's schema parsed it. */
+export interface PhotoEntry {
+  filename: string;
+  image_data: string;
+  thumbnail_data?: string;
+}
+
+/**
+ * One listing photo: checked (at most 10 MB decoded, JPEG, PNG, WebP or GIF by its bytes), stripped of
+ * metadata and stored under a key carrying its uploader's id, with the client-made thumbnail beside it
+ * when that is a readable JPEG within its cap (else cards use the full image). A problem with the file
+ * is its `failed_files` entry; every key written is pushed to `stored` before the write, so a request
+ * refused later can remove them (deleteListingPhotos).
+ */
+export async function storeListingPhoto(
+  env: Env,
+  ownerId: string,
+  image: PhotoEntry,
+  stored: string[],
+): Promise<{ uploaded: UploadResponse["uploaded_files"][number] } | { failed: UploadResponse["failed_files"][number] }> {
+  const fail = (error: string) => ({ failed: { filename: image.filename, error } });
+  if (decodedSize(image.image_data) > LIMITS.imageMaxBytes) return fail(IMAGE_TOO_BIG);
+  const bytes = decodeDataUrl(image.image_data);
+  if (!bytes || bytes.length === 0) return fail("The file is empty or not a valid image");
+  const type = detectFileType(bytes);
+  if (!type || type === "application/pdf") return fail("Only JPEG, PNG, WebP and GIF images are allowed");
+  const clean = stripMetadata(bytes, type);
+  if (!clean) return fail("The image is damaged or could not be read");
+  const key = `listings/${ownerId}_${newId()}.${EXTENSIONS[type]}`;
+  stored.push(key);
+  await env.IMAGES.put(key, clean, { httpMetadata: { contentType: type, cacheControl: IMMUTABLE } });
+  const thumb = image.thumbnail_data && decodedSize(image.thumbnail_data) <= LIMITS.thumbnailMaxBytes ? decodeDataUrl(image.thumbnail_data) : null;
+  const cleanThumb = thumb && detectFileType(thumb) === "image/jpeg" ? stripMetadata(thumb, "image/jpeg") : null;
+  let thumbUrl: string | null = null;
+  if (cleanThumb) {
+    const thumbKey = key.replace(/\.(jpg|png|webp|gif)$/, ".thumb.jpg");
+    stored.push(thumbKey);
+    await env.IMAGES.put(thumbKey, cleanThumb, { httpMetadata: { contentType: "image/jpeg", cacheControl: IMMUTABLE } });
+    thumbUrl = imageUrl(thumbKey);
+  }
+  return { uploaded: { url: imageUrl(key)!, thumbnail_url: thumbUrl, filename: image.filename, size: clean.length } };
+}
+
+/** The photos a refused request stored: never answered with their URLs, so nothing refers to them. */
+export async function deleteListingPhotos(env: Env, keys: string[]) {
+  await deleteObjects(env.IMAGES, keys);
+}
 
 /** The image without metadata or trailing bytes, or null when its structure cannot be read. */
 export function stripMetadata(bytes: Uint8Array, type: DetectedType): Uint8Array | null {

@@ -2,6 +2,8 @@
  * Listings: create (verified users), edit with the re-review rule, delete with photos, and staff's
  * review and corrections. Routes check who is asking; this module does the work.
  */
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
@@ -261,6 +263,8 @@ export async function backfillPublicAddresses(db: Db): Promise<number> {
 
 /** Deletes a listing (photos, favourites by cascade) and then its files. Owners and staff. */
 export async function deleteListing(db: Db, env: Env, id: string, by: "owner" | "staff" = "owner") {
+  // Its open unpaid deals end first, with a reason both parties are told (docs/decisions/026).
+  await cancelOpenDeals(db, env, { listingId: id }, DEAL_REASONS.listingDeleted);
   const photos = await photosOfListing(db, id);
   // Its promotion stops renewing first (as Cancel does), and none can become live before the row is gone.
   await deleteAfterStoppingSubscriptions(db, env, { listingId: id }, by);

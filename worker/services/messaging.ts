@@ -143,7 +143,7 @@ export async function startConversation(db: Db, user: UserRow, input: StartConve
 /** The caller's conversation with `otherId`, or 404. */
 export async function conversationWith(db: Db, userId: string, otherId: string): Promise<Conversation> {
   const row = otherId === userId ? null : await findConversationOfPair(db, userId, otherId);
-  const view = row ? await conversationView(db, userId, row.id) : null;
+  const view = row ? await conversationView(db, userId, row.id, { listed: true }) : null;
   if (!view) throw notFound(CONVERSATION_NOT_FOUND);
   return view;
 }

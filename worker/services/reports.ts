@@ -4,6 +4,8 @@
  * listing (the existing staff hide), suspending the user, or dismissing it; each is audited.
  * A suspended account cannot sign in or use its tokens, its listings leave public view, its sockets close.
  */
+import { cancelOpenDeals } from "./deals";
+import { DEAL_REASONS } from "../contract/deals";
 import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
 import { requireViewableListing } from "./viewable-listing";
@@ -107,6 +109,10 @@ export async function suspendUser(db: Db, env: Env, actor: string, userId: strin
     ...extra,
   ]);
   await purgeListingCache((await listingsOfUser(db, userId, true)).map((l) => l.id), db);
+  // Its open unpaid deals end (docs/decisions/026); a failure is logged, the suspension stands.
+  await cancelOpenDeals(db, env, { userId }, DEAL_REASONS.partySuspended).catch((err: unknown) =>
+    log.error("suspension_deals_cancel_failed", { message: err instanceof Error ? err.message : "unknown" }),
+  );
   await closeSocketsOfUser(env, userId, await conversationIdsOfUser(db, userId), "Account suspended");
   // Nobody pays for listings nobody can see, and a suspended account cannot cancel by itself. After
   // the takedown, which must not wait for Stripe: a failure here is retried by the cron.
@@ -130,10 +136,12 @@ export async function unsuspendUser(db: Db, actor: string, userId: string): Prom
 // ---------------------------------------------------------------------------------------------
 // Blocks.
 
-export async function blockUser(db: Db, blocker: UserRow, blockedId: string) {
+export async function blockUser(db: Db, env: Env, blocker: UserRow, blockedId: string) {
   if (blockedId === blocker.id) throw badRequest(REPORT_TEXTS.blockSelf);
   if (!(await findUserById(db, blockedId))) throw notFound("User not found");
   await insertBlock(db, blocker.id, blockedId);
+  // No deal goes on between people who blocked each other (docs/decisions/026).
+  await cancelOpenDeals(db, env, { pair: [blocker.id, blockedId] }, DEAL_REASONS.partyBlocked);
   return blockedUsersOf(db, blocker.id);
 }
 

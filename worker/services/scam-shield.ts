@@ -1,6 +1,6 @@
 /**
  * Scam shield: the one place that knows what rental fraud sounds like in a message. Pure (no I/O);
- * messaging runs it on every message, test/worker/scam-shield.test.ts and `npm run bench` score it
+ * messaging runs it on every message, test/worker/messages/scam-shield.test.ts and `npm run bench` score it
  * on test/fixtures/scam-corpus.json.
  *
  * A match never blocks a message: the recipient sees a safety notice under it and staff see the
@@ -145,8 +145,8 @@ const MOVES_OFF = [
   new RegExp(`\\b${MESSENGER}`),
   /\b(?:on|via|over|through|using|add me on|message me on|text me on) signal\b/,
   /\bsignal (?:me|number)\b/,
-  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:at|on|via|directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b(?! (?:any ?time|anytime|whenever|here|on here|on campusnest|through (?:here|campusnest|the app)))/,
-  /\bmy (?:personal )?(?:number|cell|cell phone|phone|phone number|mobile|whatsapp|telegram|email|e-mail|gmail|contact) is\b(?! (?:on|in|attached|private|listed|the same|not|verified|linked|shown|hidden|dead|broken)\b)/,
+  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:at|on|via|directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b(?! (?:any ?time|anytime|whenever|here|on here|on campusnest|through (?:here|campusnest|the app)|\d{1,2}(?:[:.]\d\d)?(?:\s?(?:am|pm))?(?![\d\s().-]*\d{3})))/,
+  /\bmy (?:personal )?(?:number|cell|cell phone|phone|phone number|mobile|whatsapp|telegram|email|e-mail|gmail|contact) is\b(?! (?:on|in|attached|private|listed|the same|not|verified|linked|shown|hidden|dead|broken|dying|gonna|going|about|low|off|full)\b)/,
   /\b(?:let'?s|we can|we should|better to|easier to|i prefer to) (?:talk|chat|continue|move this|take this|communicate|text)(?: (?:this|the|our) (?:conversation|chat|discussion))? (?:on|over|via|by|through|off) (?!campusnest|here\b|the app\b|this app\b)/,
   /\b(?:text|email|call) (?:is|would be) (?:easier|better|faster)\b/,
   /\boff (?:this|the) (?:app|site|platform)\b/,
@@ -411,6 +411,12 @@ function movesOffPlatform(plain: string, words: string): boolean {
   return !GROUP_CHAT.test(words) || /\b(?:text|call|message|dm|reach|contact) me\b/.test(words);
 }
 
+/** Paying named without a sum ("whoever pays first", "send something now"). */
+const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|put (?:something|money) down)\b/;
+
+/** The keys handed over without anyone meeting you: a place rented unseen (decision 015). */
+const keysWithoutViewing = (words: string) => KEYS_DELIVERED.test(words) || near(words, KEYS, DELIVERY, 40) || near(words, KEYS, CARRIER, 40);
+
 function identityRequest(sentence: string, message: string): boolean {
   return any(ID_REQUEST, sentence) && !ID_IN_PERSON.test(message);
 }
@@ -434,12 +440,58 @@ export function scanMessage(text: string): ScamReason[] {
   return scanForStorage(text).filter((f): f is ScamReason => f !== SCORED_FLAG);
 }
 
-/** What messaging stores: the reasons, and the scored marker when the model, not a rule, found them. */
+/**
+ * What messaging stores: the reasons, and the scored marker when the model, not a rule, found them.
+ * The model flags only a message that carries a concrete risk (`concreteRisk`): it may rank and
+ * explain, never flag an inquiry, a greeting or small talk on its style alone (docs/decisions/015).
+ */
 export function scanForStorage(text: string): StoredFlag[] {
   const { reasons, words, cleared } = readRules(text);
-  if (reasons.length > 0 || cleared || !words) return reasons;
+  if (reasons.length > 0 || cleared || !words || !concreteRisk(normalize(text), words)) return reasons;
   const scored = scoredReason(words);
   return scored ? [scored, SCORED_FLAG] : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// A concrete risk (docs/decisions/015): what a flag must be able to point at.
+
+/** A way to pay that CampusNest does not handle: apps, wire, cards, crypto, cheques. */
+const PAY_INSTRUMENT = new RegExp(`${PAYMENT_APP_RE.source}|\\b(?:wire|wired|western union|money ?gram|money ?order|gift ?cards?|cheque|cashier'?s? check|(?:a|the) check (?:for|of)|bank (?:account|details|transfer)|account (?:number|details))\\b`);
+/** Money for the place: a deposit, rent, a fee, a sum. */
+const MONEY_THING = /(?:\bdeposit\b|\brent\b|\bfee\b|\bpayment\b|\bmoney\b|\bfunds\b|\bsecurity amount\b|\bfirst month|\$\s?\d|\b\d[\d,]* ?\$|\b\d[\d,]* ?(?:dollars|usd|bucks)\b|\b\d{3,5}\b.{0,12}\b(?:it'?s yours|to (?:hold|reserve|secure|lock)))/;
+/** Money moving: a verb of paying, holding or returning (near a sum, or with a way to pay). */
+const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
+/** The writer's own budget or a question about the price: an inquiry, not money asked for. */
+const BUDGET = /\b(?:budget|looking for|price range|afford|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
+/** Later months' rent of a signed deal: money that is due, not a stranger's ask (decision 015). */
+const LATER_RENT = /\b(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month|monthly)'?s? rent|rent (?:for|of) (?:january|february|march|april|may|june|july|august|september|october|november|december|next month|this month)|rent is due|rent (?:will be )?due)\b/;
+/** Contact details or an app that moves the talk off the platform, also spelled or hinted. */
+const CONTACT = new RegExp(`${MESSENGER}|\\b(?:text|txt|call|email|e-mail|write|reach|contact|message|whatsapp) me (?:at|on|via)\\b|\\b(?:take|move|continue|switch) (?:this|the chat|the conversation|it|things) (?:to|over to|on)\\b|\\b(?:username|handle|signal|tele)\\b|\\b(?:send|give|drop|share|text|dm|what'?s|whats) (?:me )?(?:your|ur) (?:phone |cell |whatsapp )?(?:number|cell|digits)\\b|\\b(?:number|cell|phone|digits) is:? ?(?:\\d|zero|one|two|three|four|five|six|seven|eight|nine)`);
+/** A link spelled out, or a card shown front and back. */
+const SPELLED_LINK = /\b(?:slash|dot (?:com|net|org|help|xyz|io|co|app|site|link))\b/;
+const CARD_PHOTO = /\b(?:card|id|licen[cs]e|passport)\b.{0,20}\bfront and back\b/;
+
+function moneyMoving(words: string): boolean {
+  if (LATER_RENT.test(words) && !PAY_INSTRUMENT.test(words)) return false;
+  if (PAY_INSTRUMENT.test(words)) return true;
+  if (PAYS.test(words) && /\b(?:app|bank|account)\b/.test(words)) return true;
+  if (/\b(?:send|pay|transfer|wire) (?:me )?\d{2,5}\b/.test(words)) return true;
+  // A sum alone is no ask ("a $1 burger"), and a budget or a price question names one without asking.
+  return MONEY_THING.test(words) && near(words, MONEY_VERB, MONEY_THING, 60) && !BUDGET.test(words);
+}
+
+/**
+ * The message names something a person would accept as a reason to warn: money asked for, offered or
+ * moving (not a budget, not a later month's rent of a signed deal), a way to pay off the platform,
+ * documents or ID numbers asked for, a link that is not ours, or contact details off the platform.
+ */
+export function concreteRisk(plain: string, words: string): boolean {
+  if (moneyMoving(words)) return true;
+  if (near(words, new RegExp(`\\b${ID_ASK}\\b`), new RegExp(`\\b${ID_ITEM}\\b`), 70) || CARD_PHOTO.test(words)) return true;
+  if (SPELLED_LINK.test(words) || [...linkView(plain).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && plain[m.index - 1] !== "@")) return true;
+  if (CONTACT.test(words) || EMAIL.test(plain) || (MAIL_DOMAIN.test(plain) && SPELLED_EMAIL.test(plain)) || any(SPELLED_HANDLE, words) || SPELLED_PHONE.test(words)) return true;
+  const run = PHONE_RUN.exec(digitsView(plain));
+  return (PHONE.test(plain) && !looksLikeMoneyOrDate(plain)) || (!!run && !looksLikeMoneyOrDate(run[0]));
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */
@@ -468,8 +520,11 @@ function readRules(text: string): { reasons: ScamReason[]; words: string; cleare
   // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you").
   if (!warning && !REFUSAL.test(words) && near(words, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(words) && !HONEST_HOLD.test(words)) found.add("pay_before_viewing");
   if (!warning) {
-    if (urgency(words)) found.add("pay_before_viewing");
-    if (ownerUnavailable(words)) found.add("owner_unavailable");
+    // Pressure and the owner-away story are risks only with money in them (decision 015): "decide by
+    // tonight" or "I'm abroad, can't show it" alone is a story a person may tell honestly.
+    const money = MONEY_THING.test(words) || PAY_INSTRUMENT.test(words) || PAYS.test(words);
+    if (money && urgency(words)) found.add("pay_before_viewing");
+    if ((money || keysWithoutViewing(words)) && ownerUnavailable(words)) found.add("owner_unavailable");
     if (!REFUSAL.test(words) && movesOffPlatform(plain, words)) found.add("moves_off_platform");
   }
   return { reasons: SCAM_REASONS.filter((r) => found.has(r)), words, cleared: warning || REFUSAL.test(words) };

@@ -23,6 +23,8 @@ export function AccountActions({ user }: { user: PrivateUser }) {
   const { dark, toggle } = useTheme();
   const navigate = useNavigate();
   const [gateOpen, setGateOpen] = useState(false);
+  // A document sent and waiting: say so, rather than ask for one again.
+  const underReview = user.id_verification_status === "pending";
 
   // The "must be verified" popup closes by itself after 3 s.
   useEffect(() => {
@@ -61,6 +63,7 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         items={[
           { label: "My Profile", onSelect: () => navigate(paths.profile) },
           { label: "Favorites", onSelect: () => navigate(paths.favorites) },
+          { label: "Billing", onSelect: () => navigate(paths.billing) },
           // The unread count also on the item itself, read as "Messages (3 unread)".
           { label: <MessagesLabel count={unreadCount} />, onSelect: () => navigate(paths.messages()) },
           { label: dark ? "Light mode" : "Dark mode", onSelect: toggle, keepOpen: true },
@@ -77,11 +80,11 @@ export function AccountActions({ user }: { user: PrivateUser }) {
         open={gateOpen}
         onClose={() => setGateOpen(false)}
         size="sm"
-        title="You must be verified to create a listing"
-        description={`Verify your identity once; it takes ${REVIEW_TIME} to review.`}
+        title={underReview ? "Your ID check is under review" : "You must be verified to create a listing"}
+        description={underReview ? `Staff review it within ${REVIEW_TIME}; you can create listings once it is approved, and we'll email you.` : `Verify your identity once; it takes ${REVIEW_TIME} to review.`}
         footer={
           <Link to={paths.verification} className="button button-primary" onClick={() => setGateOpen(false)}>
-            Get Verified
+            {underReview ? "See its status" : "Get Verified"}
           </Link>
         }
       />

@@ -7,8 +7,19 @@ export function formatBadgeCount(count: number): string | null {
   return count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(Math.floor(count));
 }
 
+/**
+ * A name's first letter as a whole grapheme ("É", not half of a surrogate pair), skipping emoji and
+ * punctuation before it: a name starting with "🌸" gives its first letter, one without letters nothing.
+ */
+function firstLetter(name?: string | null): string {
+  if (!name) return "";
+  const graphemes = typeof Intl.Segmenter === "function" ? Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(name), (s) => s.segment) : Array.from(name);
+  return graphemes.find((g) => /^\p{L}/u.test(g)) ?? "";
+}
+
+/** Up to two letters (first and last name), else "?". */
 export function initialsOf(firstName?: string | null, lastName?: string | null): string {
-  const initials = `${firstName?.trim()[0] ?? ""}${lastName?.trim()[0] ?? ""}`.toUpperCase();
+  const initials = `${firstLetter(firstName)}${firstLetter(lastName)}`.toUpperCase();
   return initials || "?";
 }
 

@@ -58,7 +58,7 @@ export const D1_OPCODE_CEILING = 21_400;
  * The longest statement the builder makes, a stay within one month (91 cells and the long-stay arm)
  * with every filter, a university and a cursor, compiles to about 19,300 (EXPLAIN through local D1),
  * so about 10 arms' worth of room is left. A plan with more arms is refused (cellPlan: the plain walk
- * answers instead, slower but within the limits). test/worker/browse-module.test.ts compiles and runs
+ * answers instead, slower but within the limits). test/worker/listings/browse-module.test.ts compiles and runs
  * that statement in every sort against local D1: a filter or column that pushes it within 1,000
  * opcodes of the ceiling fails there.
  */
@@ -84,7 +84,8 @@ export function mergedInOrder(arms: string[], orderBy: string): string {
 }
 
 /** The index name part of each sort, in the cell indexes (migrations 0014 and 0015). */
-const CELL_SORT: Record<Sort, CellSort> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance" };
+// relevance never reads cells (a search is led by the full-text index, cellPlan); newest stands in for the type.
+const CELL_SORT: Record<Sort, CellSort> = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance", relevance: "newest" };
 
 /**
  * Where browse reads through cells (docs/decisions/021): the cell index (the university's when one is

@@ -9,8 +9,8 @@ import type { Sort } from "../../contract/listings";
 export const browseCursorSchema = z.object({
   /** p: inside the promoted set; n: the rest; a: every listing in the sort's order (promoted=in_order, docs/decisions/006). */
   phase: z.enum(["p", "n", "a"]),
-  /** Sort value of the last row (created_at, monthly_rent, or distance_key: miles to 0.1, 100000 when unknown). */
-  v: z.union([z.iso.datetime(), z.number().min(0).max(1_000_000)]),
+  /** Sort value of the last row (created_at, monthly_rent, distance_key: miles to 0.1, 100000 when unknown, or the search rank: negative). */
+  v: z.union([z.iso.datetime(), z.number().min(-1_000_000).max(1_000_000)]),
   id: z.string().min(1).max(64),
   /** The instant the walk started (ms): "promoted" means promoted at that instant. */
   t: z.number().int().min(Date.UTC(2020, 0, 1)).max(Date.UTC(2100, 0, 1)),
@@ -24,11 +24,19 @@ export const SORT_ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> =
   price_desc: { column: "l.monthly_rent", dir: "DESC" },
   // Closest to campus first; unknown distances (key 100000) after every known one (docs/decisions/019).
   distance: { column: "l.distance_key", dir: "ASC" },
+  // Best match first: FTS5's bm25 rank (lower is better) of the search's join (RELEVANCE_JOIN).
+  relevance: { column: "f.fts_rank", dir: "ASC" },
 };
 
+/**
+ * A search's rank per listing, joined as `f` when sorted by relevance (one `?`: the FTS5 query).
+ * A word in the title counts four times one in the description, one in the address twice.
+ */
+export const RELEVANCE_JOIN = "JOIN (SELECT rowid AS fts_rowid, bm25(listings_fts, 4.0, 1.0, 2.0) AS fts_rank FROM listings_fts WHERE listings_fts MATCH ?) f ON f.fts_rowid = l.rowid";
+
 /** The cursor's sort value of a row, for each sort. */
-export const sortValue = (sort: Sort, row: { created_at: string; distance_key: number; monthly_rent: number }): string | number =>
-  sort === "newest" ? row.created_at : sort === "distance" ? row.distance_key : row.monthly_rent;
+export const sortValue = (sort: Sort, row: { created_at: string; distance_key: number; monthly_rent: number; fts_rank?: number }): string | number =>
+  sort === "newest" ? row.created_at : sort === "distance" ? row.distance_key : sort === "relevance" ? (row.fts_rank ?? 0) : row.monthly_rent;
 
 /** The keyset seek past the cursor, as a row-value comparison so SQLite seeks the index to it instead of scanning (two `?`: value, id). */
 export function seekSql(sort: Sort): string {

@@ -6,14 +6,20 @@
 import type { BrowseQuery } from "../../contract/listings";
 import { PUBLIC_LISTING_SQL } from "../queries/listing-sql";
 
-/** FTS5 query from free text: each word a prefix term, all required; quotes escaped. */
+/**
+ * FTS5 query from free text: every term required; a word is a prefix term (`furn` finds "furnished"),
+ * a term with punctuation inside (`W/D`, `in-unit`) the phrase of its words, so it narrows instead of
+ * matching each letter on its own. Quotes escaped; at most 8 terms.
+ */
 export function ftsQuery(q: string): string | null {
-  const words = q
+  const terms = q
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
+    .split(/\s+/u)
+    .map((term) => term.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+    .filter((words) => words.length > 0)
     .slice(0, 8);
-  return words.length ? words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(" ") : null;
+  const quoted = (words: string[]) => `"${words.join(" ").replace(/"/g, '""')}"`;
+  return terms.length ? terms.map((words) => (words.length === 1 ? `${quoted(words)}*` : quoted(words))).join(" ") : null;
 }
 
 /**

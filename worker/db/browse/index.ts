@@ -4,7 +4,8 @@
  *
  * Order (`promoted`, docs/decisions/006): by default listings promoted right now come first (a small set, read
  * through the promotion_end index), then the rest in keyset order on (sort value, id), which the
- * browse indexes serve, so a page reads about as many rows as it returns. `only`: the promoted phase
+ * browse indexes serve, so a page reads about as many rows as it returns. A search with no sort
+ * chosen goes by relevance: the full-text index's rank is the sort value. `only`: the promoted phase
  * alone (the browse page's Featured row); `in_order`: one phase of every listing in the sort's order
  * (the results under that row). The cursor carries the phase, the last sort value and id, and the
  * instant the walk started, so pages stay consistent while listings are added or promotions end.
@@ -18,8 +19,8 @@ import { bindingOf, type Db } from "../client";
 import { LISTING_ROW_COLUMNS, promotedNowSql } from "../queries/listing-sql";
 import { photosFor, toPublicListing, type ListingOnlyRow, type ListingRow } from "../queries/listings";
 import { cellPlan, cellsSql } from "./cells";
-import { seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
-import { browseFilterSql } from "./filters";
+import { RELEVANCE_JOIN, seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
+import { browseFilterSql, ftsQuery } from "./filters";
 import { BROWSE_INDEX } from "./indexes";
 
 export { browseCursorSchema, type BrowseCursor } from "./cursor";
@@ -76,10 +77,14 @@ export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null,
   // is chosen, so a campus's page 1 skips other campuses' promotions), never a full scan.
   const promotedIndex = query.university_id === undefined ? BROWSE_INDEX.promotionEnd : BROWSE_INDEX.universityPromotionEnd;
   const from = phase === "p" ? `listings l INDEXED BY ${promotedIndex}` : "listings l";
+  // By relevance: the search's rank joined ahead of the filters, so its `?` comes first (the
+  // schema sorts by relevance only with words, so ftsQuery has a query here).
+  const fts = query.sort === "relevance" && query.q ? ftsQuery(query.q) : null;
+  const rank = fts ? { columns: ", f.fts_rank", join: ` ${RELEVANCE_JOIN}`, binds: [fts] } : { columns: "", join: "", binds: [] };
   return {
-    sql: `SELECT ${LISTING_ROW_COLUMNS} FROM ${from} WHERE ${clauses.join(" AND ")}
+    sql: `SELECT ${LISTING_ROW_COLUMNS}${rank.columns} FROM ${from}${rank.join} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`,
-    binds: [...binds, want],
+    binds: [...rank.binds, ...binds, want],
   };
 }
 
@@ -107,7 +112,10 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
     collected.length > limit && last
       ? encodeCursor({ phase: last._phase, v: sortValue(query.sort, last), id: last.id, t: now })
       : null;
-  page.forEach((r) => delete (r as Partial<typeof r>)._phase);
+  page.forEach((r) => {
+    delete (r as Partial<typeof r>)._phase;
+    delete (r as { fts_rank?: number }).fts_rank;
+  });
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
   return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };

@@ -3,7 +3,7 @@
  * `INDEXED BY`, and the SQL of the generated columns and partial indexes the cells read
  * (docs/decisions/021). schema.ts declares every index under these names and the cells builder names
  * them from here, so a misspelt name changes the schema (drizzle-kit then wants a migration) or fails
- * test/worker/browse-module.test.ts, which finds each one in the migrated database. No imports: the
+ * test/worker/listings/browse-module.test.ts, which finds each one in the migrated database. No imports: the
  * schema loads this module.
  */
 

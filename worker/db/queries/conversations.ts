@@ -48,13 +48,13 @@ export async function findConversationOfPair(db: Db, a: string, b: string): Prom
   return (await db.select().from(conversations).where(and(eq(conversations.userA, userA), eq(conversations.userB, userB))).get()) ?? null;
 }
 
-/** Creates the pair's conversation unless it exists; true when this call created it. */
+/** Creates the pair's conversation, started by `a`, unless it exists; true when this call created it. */
 export async function insertConversation(db: Db, a: string, b: string, listingId: string | null): Promise<boolean> {
   const [userA, userB] = orderedPair(a, b);
   const now = isoNow();
   const inserted = await db
     .insert(conversations)
-    .values({ id: newId(), userA, userB, listingId, createdAt: now, updatedAt: now })
+    .values({ id: newId(), userA, userB, listingId, startedBy: a, createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning({ id: conversations.id });
   return inserted.length > 0;
@@ -110,6 +110,11 @@ const CONVERSATION_SELECT = `
     LEFT JOIN listings l ON l.id = c.listing_id AND ((${PUBLIC_LISTING_SQL}) OR l.user_id = ?1)`;
 
 const MINE = "(c.user_a = ?1 OR c.user_b = ?1)";
+/**
+ * A conversation shows in the lists and `with/{userId}` once it holds a message, or to whoever started
+ * it: pressing Message without writing leaves nothing in the other person's inbox.
+ */
+const SHOWN = "(c.last_message_at IS NOT NULL OR c.started_by = ?1)";
 /** The viewer's list leaves out conversations with people they blocked; unblocking brings them back. */
 const NOT_BLOCKED_BY_VIEWER = "NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = ?1 AND b.blocked_id = CASE WHEN c.user_a = ?1 THEN c.user_b ELSE c.user_a END)";
 
@@ -140,15 +145,19 @@ export async function conversationsPage(db: Db, userId: string, cursor: Conversa
   const after = cursor ? `AND (${ACTIVITY}, c.id) < (?2, ?3)` : "";
   const binds: unknown[] = cursor ? [userId, cursor.t, cursor.id] : [userId];
   const { results } = await d1
-    .prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND ${NOT_BLOCKED_BY_VIEWER} ${after} ORDER BY activity DESC, c.id DESC LIMIT ${Math.floor(limit)}`)
+    .prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND ${SHOWN} AND ${NOT_BLOCKED_BY_VIEWER} ${after} ORDER BY activity DESC, c.id DESC LIMIT ${Math.floor(limit)}`)
     .bind(...binds)
     .all<ConversationListRow>();
   return results.map(toConversation);
 }
 
-/** One conversation as `userId` sees it, or null when it does not exist or they are not in it. */
-export async function conversationView(db: Db, userId: string, conversationId: string): Promise<Conversation | null> {
-  const row = await db.$client.prepare(`${CONVERSATION_SELECT} WHERE ${MINE} AND c.id = ?2`).bind(userId, conversationId).first<ConversationListRow>();
+/**
+ * One conversation as `userId` sees it, or null when it does not exist or they are not in it; with
+ * `listed`, also null while it is empty and someone else started it (as in the lists).
+ */
+export async function conversationView(db: Db, userId: string, conversationId: string, { listed = false } = {}): Promise<Conversation | null> {
+  const shown = listed ? ` AND ${SHOWN}` : "";
+  const row = await db.$client.prepare(`${CONVERSATION_SELECT} WHERE ${MINE}${shown} AND c.id = ?2`).bind(userId, conversationId).first<ConversationListRow>();
   return row ? toConversation(row) : null;
 }
 
@@ -178,6 +187,8 @@ export const toMessage = (m: MessageRow, viewerId: string, dismissed: readonly S
     safety_kind: kind,
     // The sender's own key, so their optimistic bubble finds its stored message; nobody else sees it.
     client_key: m.senderId === viewerId ? m.clientKey : null,
+    kind: m.kind === "deal" ? "deal" : "text",
+    deal_id: m.dealId ?? null,
   };
 };
 
@@ -302,7 +313,7 @@ export interface ClientKeyClaim {
 export async function insertMessage(db: Db, conversationId: string, senderId: string, text: string, flags: readonly StoredFlag[] = [], clientKey: ClientKeyClaim | null = null): Promise<MessageRow> {
   const now = isoNow();
   const safetyFlags = flags.length > 0 ? JSON.stringify(flags) : null;
-  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, createdAt: now };
+  const row: MessageRow = { id: newId(), conversationId, senderId, text, safetyFlags, readAt: null, clientKey: clientKey?.key ?? null, kind: "text", dealId: null, createdAt: now };
   const insert = db.insert(messages).values(row);
   const makeLatest = db
     .update(conversations)

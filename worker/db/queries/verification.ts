@@ -11,6 +11,9 @@ export const rememberUpload = (db: Db, key: string, userId: string) => db.insert
 
 export const findRequest = (db: Db, id: string) => db.select().from(verificationRequests).where(eq(verificationRequests.id, id)).get();
 
+/** A request made by the product itself (a rename after verification goes back to review). */
+export const insertRequest = (db: Db, request: typeof verificationRequests.$inferInsert) => db.insert(verificationRequests).values(request);
+
 export const deleteRequest = (db: Db, id: string) => db.delete(verificationRequests).where(eq(verificationRequests.id, id));
 
 /** A user's newest request (the one a decision applies to). */

@@ -11,6 +11,7 @@ import { parseJson } from "../../lib/validate";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
 import { insertAudit } from "../../db/queries/audit";
+import { adminDealsRoutes } from "./deals";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
 import { adminSafetyRoutes } from "./safety";
@@ -58,4 +59,5 @@ export const adminRoutes = createRouter()
   .route("/", adminListingsRoutes)
   .route("/", adminSiteRoutes)
   .route("/", adminReportsRoutes)
-  .route("/", adminSafetyRoutes);
+  .route("/", adminSafetyRoutes)
+  .route("/", adminDealsRoutes);

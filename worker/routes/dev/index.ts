@@ -12,7 +12,8 @@ import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { devMailbox } from "../../services/email";
 import { playRenewal } from "../../services/dev-checkout";
-import { runHousekeeping } from "../../services/housekeeping";
+import { runHousekeeping, runDealJobs } from "../../services/housekeeping";
+import { devDealsTickSchema } from "../../contract/deals";
 
 const seedBody = z.object({
   photos: z
@@ -43,6 +44,11 @@ export const devRoutes = createRouter()
   .post("/housekeeping", async (c) => {
     const { at } = await parseJson(c, z.object({ at: z.iso.datetime().optional() }));
     return c.json<DevHousekeepingResponse>(await runHousekeeping(c.env, at ? Date.parse(at) : Date.now()));
+  })
+  // Deals (docs/decisions/026): only the deal jobs (expiry) as of `now`, touching nothing else.
+  .post("/deals/tick", async (c) => {
+    const { now } = await parseJson(c, devDealsTickSchema);
+    return c.json({ data: { expired: await runDealJobs(c.env, Date.parse(now), (t) => c.executionCtx.waitUntil(t)) } });
   })
   // Fresh listings: make a listing's last confirmation (and question) `days` days old.
   .post("/listings/:id/age-availability", async (c) => {

@@ -78,14 +78,10 @@ export async function* streamImageEntries(body: ReadableStream<Uint8Array>, maxE
     entryParts.push(part);
   };
 
-  let finished = false;
   try {
     for (;;) {
       const { done, value: chunk } = await reader.read();
-      if (done) {
-        finished = true;
-        break;
-      }
+      if (done) break;
       let segmentStart = 0;
       let nextQuote = -1;
       let nextBackslash = -1;
@@ -176,8 +172,8 @@ export async function* streamImageEntries(body: ReadableStream<Uint8Array>, maxE
       else keep(chunk.subarray(segmentStart));
     }
   } finally {
-    // Refused or abandoned half way: stop receiving the rest.
-    if (!finished) await reader.cancel().catch(() => {});
+    // Refused or abandoned half way: the rest is the caller's (middleware/body-limit.ts reads it to
+    // its end or cuts it off; decision 025).
     reader.releaseLock();
   }
   if (capturing || inString || stack.length) throw badRequest(INVALID_JSON);

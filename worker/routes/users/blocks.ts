@@ -19,7 +19,7 @@ export const blocksRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { user_id } = await parseJson(c, blockSchema);
-    return c.json<BlockedUsersResponse>({ data: await blockUser(c.var.db, user, user_id) }, 201);
+    return c.json<BlockedUsersResponse>({ data: await blockUser(c.var.db, c.env, user, user_id) }, 201);
   })
 
   .delete("/:userId", async (c) => {

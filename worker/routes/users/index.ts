@@ -37,7 +37,7 @@ export const usersRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const body = await parseJson(c, profileUpdateSchema);
     const db = c.var.db;
-    await updateProfile(db, user.id, body);
+    await updateProfile(db, user, body);
     return c.json<ProfileResponse>({ data: toPrivateUser((await findUserById(db, user.id))!) });
   })
 

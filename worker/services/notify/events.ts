@@ -13,6 +13,10 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import type { EmailMessage } from "../email";
 import {
+  dealSignCodeEmail,
+  dealSignedEmail,
+  dealUpdateEmail,
+  landlordConsentEmail,
   listingReviewEmail,
   newMessageEmail,
   passwordResetEmail,
@@ -64,7 +68,12 @@ export type NotifyEvent =
       periodEnd: number;
       paidAt: number;
     }
-  | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null };
+  | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null }
+  // Deals (docs/decisions/026): each step, worded by services/deals; codes, the signed copy and the landlord's request always go.
+  | { kind: "deal_update"; dealId: string; subject: string; lines: string[] }
+  | { kind: "deal_sign_code"; title: string; code: string }
+  | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
+  | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string };
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -107,6 +116,7 @@ type EventRule<K extends NotifyKind> = (
   email: (to: Addressee, event: EventOf<K>, config: Config) => EmailMessage;
 };
 
+const dealUrl = (config: Config, dealId: string) => `${config.publicBaseUrl}/deals/${encodeURIComponent(dealId)}`;
 const billingUrl = (config: Config, listingId: string) => `${config.publicBaseUrl}/billing?listing_id=${encodeURIComponent(listingId)}`;
 
 export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
@@ -153,6 +163,14 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     transactional: true,
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
+  },
+  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved).
+  deal_update: { transactional: false, preference: null, email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)) },
+  deal_sign_code: { transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
+  deal_signed: { transactional: true, email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)) },
+  landlord_consent_request: {
+    transactional: true,
+    email: (to, e) => landlordConsentEmail(to.email, e.landlordName, e.tenantName, e.subtenantName, e.address, e.term, e.url),
   },
 };
 

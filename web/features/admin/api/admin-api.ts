@@ -25,6 +25,8 @@ import type {
   SuccessResponse,
   VerifyAllResponse,
 } from "@contract/admin";
+import type { AdminDealResponse, DealStatus } from "@contract/deals";
+import type { DealsResponse } from "../../../lib/deals-api";
 import type { AdminVerificationItem, AdminVerificationListResponse, VerificationReviewResponse } from "@contract/verification";
 import { ApiError, apiBlob, apiRequest, type RequestOptions } from "../../../lib/api-client";
 import { readStorage, writeStorage } from "../../../lib/storage";
@@ -106,5 +108,9 @@ export const adminApi = {
   /** Ends the admin token on the server; the panel forgets it whatever the answer. */
   logout: () => apiRequest("admin/logout", { method: "POST", bearer: token }).catch(() => undefined),
   feedback: (archived: boolean) => adminRequest<FeedbackListResponse>("feedback/admin", { query: { status: archived ? "archived" : undefined } }),
+  /** Every deal, newest first, optionally of one status (one page: the panel shows the latest). */
+  deals: (status: DealStatus | null) => adminRequest<DealsResponse>("admin/deals", { query: { status, limit: 50 } }),
+  /** One deal with every event (IP address and user agent whole, for staff). */
+  deal: (id: string) => adminRequest<AdminDealResponse>(`admin/deals/${encodeURIComponent(id)}`).then((r) => r.data),
   archiveFeedback: (id: string) => adminRequest<FeedbackArchiveResponse>(`feedback/admin/${id}/status`, { method: "PUT", query: { status: "archived" } }),
 };

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import type { DealStatus } from "@contract/deals";
 import { adminApi, type AdminListingsView, type VerificationQueue } from "./admin-api";
 
 /** Every staff query lives under "admin": logging out removes them all at once. */
@@ -13,6 +14,8 @@ export const adminKeys = {
   listings: () => [...adminKeys.all, "listings"] as const,
   listingsView: (which: AdminListingsView) => [...adminKeys.listings(), which] as const,
   feedback: () => [...adminKeys.all, "feedback"] as const,
+  deals: (status: DealStatus | null) => [...adminKeys.all, "deals", status] as const,
+  deal: (id: string) => [...adminKeys.all, "deal", id] as const,
   feedbackList: (archived: boolean) => [...adminKeys.feedback(), archived] as const,
 };
 
@@ -32,3 +35,7 @@ export const useAdminListings = (which: AdminListingsView) =>
 
 export const useAdminFeedback = (archived: boolean) =>
   useQuery({ queryKey: adminKeys.feedbackList(archived), queryFn: () => adminApi.feedback(archived) });
+
+export const useAdminDeals = (status: DealStatus | null) => useQuery({ queryKey: adminKeys.deals(status), queryFn: () => adminApi.deals(status) });
+
+export const useAdminDeal = (id: string) => useQuery({ queryKey: adminKeys.deal(id), queryFn: () => adminApi.deal(id) });

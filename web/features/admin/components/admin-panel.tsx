@@ -5,6 +5,7 @@ import { paths } from "../../../config/paths";
 import { adminApi, adminSession, useAdminToken } from "../api/admin-api";
 import { adminKeys } from "../api/admin-queries";
 import { DashboardTab } from "./dashboard-tab";
+import { DealsTab } from "./deals-tab";
 import { FeedbackTab } from "./feedback-tab";
 import { ListingsTab } from "./listings-tab";
 import { staffTimeZoneNote } from "../lib/format";
@@ -139,6 +140,7 @@ function AdminWorkspace() {
             ),
           },
           { id: "safety", label: "Safety", content: <SafetyTab onShowUser={showUser} /> },
+          { id: "deals", label: "Deals", content: <DealsTab /> },
           {
             id: "feedback",
             label: "Feedback",

@@ -61,7 +61,7 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
         <div className="admin-toolbar">
           {/* A bulk approval is a secondary action behind a typed count. */}
           <button type="button" className="button button-ghost" disabled={!pendingCount || verifyAll.isPending} onClick={() => setConfirmingAll(true)}>
-            Verify All Existing Listings
+            {pendingCount ? `Approve all ${pendingCount} pending ${pendingCount === 1 ? "listing" : "listings"}` : "Approve all pending listings"}
           </button>
         </div>
       )}

@@ -1,5 +1,7 @@
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
+import type { AdminUser } from "@contract/admin";
 import { Avatar } from "../../../components/ui/avatar";
+import { Dialog } from "../../../components/ui/dialog";
 import { Loadable } from "../../../components/ui/loadable";
 import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
@@ -38,9 +40,10 @@ export function UsersTab({
     [focusSearch, onSearchFocused],
   );
   const toast = useToast();
+  // The change asked for in a status menu, confirmed in the app's dialog (not the browser's).
+  const [asked, setAsked] = useState<{ user: AdminUser; status: AdminUserStatus } | null>(null);
   function changeStatus(id: string, status: AdminUserStatus) {
     const word = STATUS_WORD[status];
-    if (!window.confirm(`Are you sure you want to ${word} this user?`)) return;
     setStatus.mutate(
       { id, status },
       {
@@ -100,7 +103,7 @@ export function UsersTab({
                       <span className="field-label">Status</span>
                       <select
                         value={["verified", "pending"].includes(u.id_verification_status) ? u.id_verification_status : "unverified"}
-                        onChange={(e) => changeStatus(u.id, e.target.value as AdminUserStatus)}
+                        onChange={(e) => setAsked({ user: u, status: e.target.value as AdminUserStatus })}
                       >
                         <option value="unverified">Unverified</option>
                         <option value="pending">Pending</option>
@@ -111,9 +114,51 @@ export function UsersTab({
                 ))}
               </ul>
             )}
+            {asked && <StatusDialog user={asked.user} status={asked.status} onClose={() => setAsked(null)} onConfirm={() => changeStatus(asked.user.id, asked.status)} />}
           </div>
         );
       }}
     </Loadable>
+  );
+}
+
+/**
+ * Confirms a status change by name. Verifying someone with no ID document under review (status
+ * unverified or rejected) says so: they could then list without any ID check.
+ */
+function StatusDialog({ user, status, onClose, onConfirm }: { user: AdminUser; status: AdminUserStatus; onClose: () => void; onConfirm: () => void }) {
+  const name = `${user.first_name} ${user.last_name}`.trim() || user.email || "this user";
+  const word = STATUS_WORD[status];
+  const noDocument = status === "verified" && (user.id_verification_status === "unverified" || user.id_verification_status === "rejected");
+  return (
+    <Dialog
+      open
+      alert
+      size="sm"
+      onClose={onClose}
+      title={status === "pending" ? `Set ${name} to pending?` : `${word[0]!.toUpperCase()}${word.slice(1)} ${name}?`}
+      description={
+        noDocument
+          ? `${name} has no ID document under review${user.id_verification_status === "rejected" ? " (their last one was rejected)" : ""}. Verifying lets them create listings without an ID check.`
+          : `Their ID status changes from ${user.id_verification_status} to ${status}.`
+      }
+      footer={
+        <>
+          <button type="button" className="button button-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              onClose();
+              onConfirm();
+            }}
+          >
+            {noDocument ? "Verify without a document" : `${word[0]!.toUpperCase()}${word.slice(1)}`}
+          </button>
+        </>
+      }
+    />
   );
 }

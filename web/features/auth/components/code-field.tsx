@@ -8,13 +8,13 @@ export const codeProblem = (code: string): string | null => (EMAILED_CODE.patter
 /** Keeps the digits of what was typed or pasted, up to a code's length. */
 export const codeDigits = (text: string) => text.replace(/\D/g, "").slice(0, EMAILED_CODE.length);
 
-type CodeFieldProps = Omit<ComponentProps<typeof TextField>, "label" | "onChange" | "value"> & { value: string; onCode: (code: string) => void };
+type CodeFieldProps = Omit<ComponentProps<typeof TextField>, "label" | "onChange" | "value"> & { label?: string; value: string; onCode: (code: string) => void };
 
 /** The field for an emailed 6-digit code: digits only, and the phone's keyboard offers the code from the email. */
-export function CodeField({ value, onCode, ...props }: CodeFieldProps) {
+export function CodeField({ value, onCode, label = "Code", ...props }: CodeFieldProps) {
   return (
     <TextField
-      label="Code"
+      label={label}
       inputMode="numeric"
       autoComplete="one-time-code"
       maxLength={EMAILED_CODE.length}

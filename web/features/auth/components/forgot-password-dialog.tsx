@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { EMAILED_CODE, LIMITS } from "@contract/constants";
+import { EMAILED_CODE, LIMITS, TIMINGS } from "@contract/constants";
+import { ApiError } from "../../../lib/api-client";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
-import { authErrorMessage } from "../lib/throttle";
+import { authErrorMessage, waitText } from "../lib/throttle";
 import { useForgotPassword, useResetPassword } from "../api/auth-api";
 import { CodeField, codeProblem } from "./code-field";
 
@@ -20,9 +21,11 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
   const [code, setCode] = useState("");
   const [password, setPassword] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
+  // Asked again within the resend wait: the code already emailed still works, so say so and take it.
+  const [resendIn, setResendIn] = useState<number | null>(null);
   const forgot = useForgotPassword();
   const reset = useResetPassword();
-  const failed = forgot.error ?? reset.error;
+  const failed = (resendIn === null ? forgot.error : null) ?? reset.error;
   const error = invalid ?? (failed && authErrorMessage(failed));
 
   function onSubmit(event: FormEvent) {
@@ -36,7 +39,17 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
       if (password.length < LIMITS.passwordMin) return setInvalid(`Password must be at least ${LIMITS.passwordMin} characters long`);
       reset.mutate({ email, code, password }, { onSuccess: ({ message }) => onDone(message) });
     } else {
-      forgot.mutate(email, { onSuccess: () => setStep("code") });
+      setResendIn(null);
+      forgot.mutate(email, {
+        onSuccess: () => setStep("code"),
+        onError: (err) => {
+          const wait = err instanceof ApiError && err.status === 429 ? err.body?.retry_after : undefined;
+          if (typeof wait === "number" && wait > 0 && wait * 1000 <= TIMINGS.emailCodeResendMs) {
+            setResendIn(wait);
+            setStep("code");
+          }
+        },
+      });
     }
   }
 
@@ -49,12 +62,28 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose, onDone }: Fo
       description={
         step === "email"
           ? `Enter your account's email. We'll send you a ${EMAILED_CODE.length}-digit code.`
-          : `If an account exists for ${email}, we sent it a code. Enter it with your new password.`
+          : resendIn !== null
+            ? `A code was sent to ${email} less than a minute ago. Enter it with your new password (a new code can be sent in ${waitText(resendIn)}).`
+            : `If an account exists for ${email}, we sent it a code. Enter it with your new password.`
       }
     >
       <form onSubmit={onSubmit} noValidate className="stack">
         {step === "email" ? (
-          <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
+          <>
+            <TextField label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} data-autofocus />
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setInvalid(null);
+                forgot.reset();
+                if (!email.trim()) return setInvalid("Enter your account's email first");
+                setStep("code");
+              }}
+            >
+              I already have a code
+            </button>
+          </>
         ) : (
           <>
             <CodeField value={code} onCode={setCode} />

@@ -24,9 +24,12 @@ function useBatchSize() {
 /** The cards of the first screen's row on a desktop (a phone shows one or two): hydrated first. */
 const FIRST_ROW = 4;
 
-/** The API pages without a total: while more pages exist the count is a floor ("40+ listings"). */
+/**
+ * The API pages without a total: while more pages exist the count is a round floor ("50+ listings"
+ * for 53 loaded: "53+" read as a glitch), to the ten (under ten, as loaded).
+ */
 export function resultsCount(loaded: number, more: boolean): string {
-  if (more) return `${loaded}+ listings`;
+  if (more) return `${loaded >= 10 ? Math.floor(loaded / 10) * 10 : loaded}+ listings`;
   return loaded === 1 ? "1 listing" : `${loaded} listings`;
 }
 

@@ -28,6 +28,11 @@ export function FilterBar() {
   // The choices, plus a distance from a shared link that is not one of them (within=3).
   const withinOptions: number[] = [...DISTANCE.withinOptions];
   if (within && !withinOptions.includes(within)) withinOptions.push(within);
+  // A search is ordered by relevance unless another sort is chosen (the API's default, docs/decisions/006).
+  const searching = !!params.get("q")?.trim();
+  const defaultSort = searching ? "relevance" : "newest";
+  const chosenSort = params.get("sort");
+  const sort = chosenSort && (searching || chosenSort !== "relevance") ? chosenSort : defaultSort;
   const from = params.get("from") ?? "";
   const to = params.get("to") ?? "";
   // The stay filters once both dates are there and in order; until then the inputs say what is missing.
@@ -161,7 +166,8 @@ export function FilterBar() {
         </label>
         <label className="field field-wide">
           <span className="field-label">Sort</span>
-          <select name="sort" value={params.get("sort") ?? "newest"} onChange={(e) => set("sort", e.target.value === "newest" ? null : e.target.value)}>
+          <select name="sort" value={sort} onChange={(e) => set("sort", e.target.value === defaultSort ? null : e.target.value)}>
+            {searching && <option value="relevance">Best match</option>}
             <option value="newest">Newest</option>
             <option value="price_asc">Price: low to high</option>
             <option value="price_desc">Price: high to low</option>

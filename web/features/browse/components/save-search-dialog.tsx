@@ -10,7 +10,8 @@ import { defaultSearchName, useCreateSavedSearch } from "../../../lib/saved-sear
 import { useUniversities } from "../../../lib/universities";
 
 const FREQUENCY_TEXT: Record<AlertFrequency, { label: string; hint: string }> = {
-  instant: { label: "Instant", hint: "An email when a new listing matches (at most one a day)" },
+  // Not "Instant": at most one email a day (docs/decisions/020); later matches that day come the next.
+  instant: { label: "First match of the day", hint: "An email as soon as a new listing matches, at most one a day" },
   daily: { label: "Daily digest", hint: "One email a day with every new match" },
 };
 

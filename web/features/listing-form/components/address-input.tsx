@@ -20,6 +20,8 @@ const MAX_RESULTS = 5;
 
 /** Said under the address whenever it has no coordinates (docs/decisions/024): the owner knows before saving. */
 export const NOT_PLACED_MESSAGE = "We could not place this address on the map; students searching by distance will not see it.";
+/** Said instead when suggestions were offered and none was picked: typed text alone gets no location. */
+export const PICK_SUGGESTION_MESSAGE = "Pick one of the suggestions to place this address on the map; typed alone, students searching by distance will not see it.";
 
 /** A random UUID (v4) for one address-typing session: Google bills its autocomplete and resolve together. */
 function newSessionToken(): string {
@@ -245,7 +247,7 @@ export function AddressInput({
         {notPlaced && (
           <p id={noteId} className="field-hint address-not-placed">
             {resolveError ? `${resolveError} ` : ""}
-            {NOT_PLACED_MESSAGE}
+            {!resolveError && suggestions.length > 0 ? PICK_SUGGESTION_MESSAGE : NOT_PLACED_MESSAGE}
           </p>
         )}
       </div>

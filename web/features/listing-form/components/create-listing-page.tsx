@@ -23,11 +23,23 @@ export function CreateListingPage() {
         </section>
       ) : (
         <section className="panel notice">
-          <h2>You must be verified to create a listing</h2>
-          <p>Verify your identity once; it takes {REVIEW_TIME} to review.</p>
-          <Link to={paths.verification} className="button button-primary">
-            Get Verified
-          </Link>
+          {session.user.id_verification_status === "pending" ? (
+            <>
+              <h2>Your ID check is under review</h2>
+              <p>Staff review it within {REVIEW_TIME}; you can create listings once it is approved, and we&apos;ll email you.</p>
+              <Link to={paths.verification} className="button button-primary">
+                See its status
+              </Link>
+            </>
+          ) : (
+            <>
+              <h2>You must be verified to create a listing</h2>
+              <p>Verify your identity once; it takes {REVIEW_TIME} to review.</p>
+              <Link to={paths.verification} className="button button-primary">
+                Get Verified
+              </Link>
+            </>
+          )}
         </section>
       )}
       <Dialog

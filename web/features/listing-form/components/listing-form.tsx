@@ -351,7 +351,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
                     <span className="badge">Primary</span>
                   ) : (
                     <button type="button" className="button button-ghost photo-action" onClick={() => makePrimary(i)}>
-                      Set as primary
+                      Set as primary <span className="visually-hidden">(photo {i + 1})</span>
                     </button>
                   )}
                   <button type="button" className="button button-ghost photo-action" aria-label={`Remove photo ${i + 1}`} onClick={() => remove(i)}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { LISTING_IMAGE_SIZES, PLACEHOLDER_IMAGE, PLACEHOLDER_SIZE, photoAttributes } from "../../../components/ui/carousel";
 
@@ -35,18 +35,26 @@ interface GalleryProps {
   onClose: () => void;
 }
 
-/** Fullscreen photo gallery: Escape closes, left/right arrows navigate. */
+/** Fullscreen photo gallery: Escape closes (focus goes back to what opened it), left/right arrows navigate, Home/End go to the first/last photo. */
 export function Gallery({ images, title, start, onClose }: GalleryProps) {
   const [index, setIndex] = useState(start ?? 0);
   const [failed, setFailed] = useState<Set<number>>(() => new Set());
   const open = start !== null;
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open) return;
+    // What had focus when the gallery opened (the photo), then the close button.
+    const opener = document.activeElement as HTMLElement | null;
+    closeButton.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
       else if (event.key === "ArrowRight") setIndex((i) => (i + 1) % images.length);
       else if (event.key === "ArrowLeft") setIndex((i) => (i - 1 + images.length) % images.length);
+      else if (event.key === "Home") setIndex(0);
+      else if (event.key === "End") setIndex(images.length - 1);
+      else return;
+      event.preventDefault();
     };
     document.addEventListener("keydown", onKey);
     const overflow = document.body.style.overflow;
@@ -54,13 +62,15 @@ export function Gallery({ images, title, start, onClose }: GalleryProps) {
     return () => {
       document.removeEventListener("keydown", onKey);
       document.body.style.overflow = overflow;
+      // Focus goes back where it was (the photo that opened the gallery), never to <body>.
+      if (opener?.isConnected && opener !== document.body) opener.focus();
     };
   }, [open, images.length, onClose]);
 
   if (!open) return null;
   return createPortal(
     <div className="gallery" role="dialog" aria-modal="true" aria-label={`${title} photos`}>
-      <button type="button" className="gallery-close" aria-label="Close gallery" onClick={onClose} autoFocus>
+      <button type="button" className="gallery-close" aria-label="Close gallery" onClick={onClose} ref={closeButton}>
         ×
       </button>
       {/* Full size, shown at its own size (no width/height: the box would stretch a small photo); opened on demand, so nothing shifts under it. */}

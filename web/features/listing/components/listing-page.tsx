@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
@@ -99,7 +99,8 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   );
 }
 
-export function ListingPage() {
+/** `requestDeal`: "Request to sublease" for this listing, given by the route (features never import each other). */
+export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing) => ReactNode } = {}) {
   const { id } = useParams();
   const [search] = useSearchParams();
   const back = safeBack(search.get("back"));
@@ -118,8 +119,20 @@ export function ListingPage() {
     return () => document.body.classList.remove("has-sticky-bar");
   }, [showsBar]);
 
+  // Opened from within the app: Back is the browser's Back, which lands where the reader was (the
+  // same place in the results, scroll restored: docs/decisions/023); opened from outside, the link.
+  const location = useLocation();
+  const goBack = useNavigate();
   const backLink = (
-    <Link to={back} className="button button-ghost back-button">
+    <Link
+      to={back}
+      className="button button-ghost back-button"
+      onClick={(e) => {
+        if (location.key === "default" || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        void goBack(-1);
+      }}
+    >
       ← Back
     </Link>
   );
@@ -273,6 +286,7 @@ export function ListingPage() {
             </div>
           </div>
           <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
+          {!isOwner && !refusal && l.status === "available" && requestDeal && <div className="contact-request">{requestDeal(l)}</div>}
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}
         </aside>

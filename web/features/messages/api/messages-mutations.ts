@@ -125,12 +125,15 @@ export function useStartConversation() {
   });
 }
 
-/** The product's texts for a conversation that could not be started (docs/product-rules.md "Wording"). */
-export function startConversationError(err: unknown): string {
+/**
+ * The product's texts for a conversation that could not be started (docs/product-rules.md "Wording"):
+ * about a listing, its owner; without one (a message link to a person), the person.
+ */
+export function startConversationError(err: unknown, aboutListing = true): string {
   if (err instanceof ApiError) {
     if (err.message === MESSAGING_MESSAGES.self) return MESSAGING_MESSAGES.self;
     if (isBlockedError(err)) return REPORT_TEXTS.blockedSend;
-    if (err.status === 404 || err.status === 400 || err.status === 403 || err.status === 422) return MESSAGING_MESSAGES.cannotContactOwner;
+    if (err.status === 404 || err.status === 400 || err.status === 403 || err.status === 422) return aboutListing ? MESSAGING_MESSAGES.cannotContactOwner : MESSAGING_MESSAGES.cannotContactPerson;
   }
   return MESSAGING_MESSAGES.startFailed;
 }

@@ -7,6 +7,7 @@ import { pollInterval, useIdle } from "../../../lib/activity";
 import type { PublicUserResponse } from "@contract/users";
 import { ApiError, apiRequest } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
+import { useDealChanged } from "../../../lib/deals-api";
 import { subscribeUnreadChanges, useInboxConnected } from "../../../lib/unread";
 import { applyMessageToList, hasConversation, markThreadRead, upsertThreadMessage, type ConversationListData, type ThreadData } from "../lib/thread";
 import { unreadLedgerOf } from "../lib/unread-ledger";
@@ -66,6 +67,7 @@ export const isGoneError = (err: unknown) => err instanceof ApiError && err.stat
  */
 export function useApplyServerEvent(me: string, openConversationId: string | null) {
   const queryClient = useQueryClient();
+  const dealChanged = useDealChanged();
   return (event: ServerEvent) => {
     if (event.type === "message") {
       const m = event.message;
@@ -75,6 +77,9 @@ export function useApplyServerEvent(me: string, openConversationId: string | nul
       const list = queryClient.getQueryData<ConversationListData>(messageKeys.conversationList());
       if (list && !hasConversation(list, m.conversation_id)) void queryClient.invalidateQueries({ queryKey: messageKeys.conversationList() });
       else queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, m, me, m.conversation_id === openConversationId));
+    } else if (event.type === "deal") {
+      // A deal of this conversation moved (accepted, declined, signed): its card shows it now.
+      dealChanged(event.deal);
     } else if (event.type === "read" && event.reader_id !== me) {
       // The other person read the thread: my messages are seen.
       queryClient.setQueryData<ThreadData>(messageKeys.thread(event.conversation_id), (d) => markThreadRead(d, (m) => m.sender_id === me));

@@ -8,14 +8,14 @@ import { startConversationError, useStartConversation } from "../api/messages-mu
 import { useConversations, useInboxUnreadSync } from "../api/messages-queries";
 import { listConversations } from "../lib/thread";
 import { ConversationList } from "./conversation-list";
-import { isNarrow, Thread } from "./thread";
+import { isNarrow, Thread, type ThreadDeals } from "./thread";
 
 /**
  * /messages: the conversation list and the open conversation (side by side on desktop, two views with a
  * Back button on a phone). `?conversation=` selects a conversation; `?userId=` (and `&listingId=`)
  * opens the conversation with that user, creating it if needed.
  */
-export function MessagesPage() {
+export function MessagesPage({ deals }: { deals?: ThreadDeals }) {
   const { session } = useSession();
   const user = session!.user;
   const [params, setParams] = useSearchParams();
@@ -47,7 +47,7 @@ export function MessagesPage() {
     );
   }, [userId, listingId, self, startConversation, setParams]);
 
-  const startError = refusal ? refusal.detail : start.isError ? startConversationError(start.error) : null;
+  const startError = refusal ? refusal.detail : start.isError ? startConversationError(start.error, !!listingId) : null;
   const selected = selectedId ? (conversations.find((c) => c.id === selectedId) ?? (start.data?.id === selectedId ? start.data : null)) : null;
   const showThread = !!selectedId || !!userId;
 
@@ -85,7 +85,7 @@ export function MessagesPage() {
               </button>
             </div>
           ) : selectedId ? (
-            <Thread key={selectedId} conversationId={selectedId} conversation={selected} me={user.id} onBack={back} />
+            <Thread key={selectedId} conversationId={selectedId} conversation={selected} me={user.id} onBack={back} deals={deals} />
           ) : userId ? (
             <PageLoadingInline label="Opening conversation" />
           ) : (

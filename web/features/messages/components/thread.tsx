@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useLayoutEffect, useRef } from "react";
+import { Fragment, useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router-dom";
 import { MOBILE_BREAKPOINT_PX } from "@contract/constants";
@@ -7,6 +7,7 @@ import { MESSAGING_MESSAGES } from "@contract/messages";
 import { REPORT_TEXTS } from "@contract/reports";
 import { Avatar } from "../../../components/ui/avatar";
 import { PageLoadingInline } from "../../../components/ui/spinner";
+import { pollInterval, useIdle } from "../../../lib/activity";
 import { paths } from "../../../config/paths";
 import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useConversationDetail, useMessages, useParticipant, useThreadSocket } from "../api/messages-queries";
@@ -18,7 +19,18 @@ import { SafetyConfirmation, SafetyNotice, SafetyTip } from "./scam-notice";
 import { ThreadSafetyActions, UnblockBar } from "./safety-actions";
 import { splitName } from "./conversation-list";
 
+/**
+ * The deal parts a thread shows, given by the route (features never import each other): a request's
+ * card in place of its message, and "Request to sublease" for the conversation's listing.
+ */
+export interface ThreadDeals {
+  /** `pollMs`: the thread's own poll interval (false while the room is open and pushes `deal` events). */
+  card: (props: { dealId: string; me: string; pollMs: number | false }) => ReactNode;
+  request: (props: { listingId: string; me: string; onSent: () => void }) => ReactNode;
+}
+
 interface ThreadProps {
+  deals?: ThreadDeals | undefined;
   conversationId: string;
   /** From the list (or the start call); null while unknown. */
   conversation: Conversation | null;
@@ -33,7 +45,7 @@ export const isNarrow = () => window.matchMedia?.(`(max-width: ${MOBILE_BREAKPOI
 const LOAD_OLDER_AT_PX = 48;
 
 /** One open conversation: header with the listing, the log of messages, and the composer. */
-export function Thread({ conversationId, conversation: listed, me, onBack }: ThreadProps) {
+export function Thread({ conversationId, conversation: listed, me, onBack, deals }: ThreadProps) {
   // The list's copy when it has one; else (a reload, a link, someone I blocked) the conversation read by id.
   const detail = useConversationDetail(conversationId);
   const conversation = listed ?? detail.data?.data ?? null;
@@ -42,6 +54,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
   const loadedBefore = useQueryClient().getQueryState(messageKeys.thread(conversationId))?.status === "success";
   const connected = useThreadSocket(loadedBefore ? conversationId : null, me);
   const query = useMessages(conversationId, connected);
+  const dealPoll = pollInterval("conversation", { connected, idle: useIdle() });
   const gone = isGoneError(query.error);
   const messages = threadMessages(query.data);
   const { pending, send, retry, discard, blocked: refused } = useSendMessage(conversationId, me, messages);
@@ -143,6 +156,9 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
           <ThreadSafetyActions userId={conversation.participant_id} name={name} conversationId={conversationId} onBlocked={onBack} blocked={iBlocked} />
         )}
       </header>
+      {deals && conversation?.listing_id && !gone && !blocked && !iBlocked && (
+        <div className="thread-deal-bar">{deals.request({ listingId: conversation.listing_id, me, onSent: () => void query.refetch() })}</div>
+      )}
 
       <div
         ref={logRef}
@@ -181,7 +197,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
             )}
             {!query.hasNextPage && <SafetyTip />}
             {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
-            <MessageList messages={messages} me={me} name={name} seenId={seenId} safety={safety} />
+            <MessageList messages={messages} me={me} name={name} seenId={seenId} safety={safety} deals={deals} pollMs={dealPoll} />
             {pending.map((p) => (
               <PendingBubble key={p.key} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.key)} />
             ))}
@@ -203,7 +219,17 @@ export function Thread({ conversationId, conversation: listed, me, onBack }: Thr
   );
 }
 
-function MessageList({ messages, me, name, seenId, safety }: { messages: Message[]; me: string; name: string; seenId: string | null; safety: ReturnType<typeof useSafetyFeedback> }) {
+interface MessageListProps {
+  messages: Message[];
+  me: string;
+  name: string;
+  seenId: string | null;
+  safety: ReturnType<typeof useSafetyFeedback>;
+  deals: ThreadDeals | undefined;
+  pollMs: number | false;
+}
+
+function MessageList({ messages, me, name, seenId, safety, deals, pollMs }: MessageListProps) {
   return (
     <>
       {messages.map((m, i) => {
@@ -216,6 +242,15 @@ function MessageList({ messages, me, name, seenId, safety }: { messages: Message
                 <span>{dayLabel(m.timestamp)}</span>
               </p>
             )}
+            {m.kind === "deal" && m.deal_id && deals ? (
+              // A request to sublease: its card, never a safety notice (the shield does not score it).
+              <div className={`bubble-row deal-row${mine ? " bubble-row-mine" : ""}`}>
+                {deals.card({ dealId: m.deal_id, me, pollMs })}
+                <span className="bubble-meta">
+                  <time dateTime={m.timestamp}>{timeLabel(m.timestamp)}</time>
+                </span>
+              </div>
+            ) : (
             <div className={`bubble-row${mine ? " bubble-row-mine" : ""}`}>
               <div className="bubble">
                 <span className="visually-hidden">{mine ? "You: " : `${name}: `}</span>
@@ -230,6 +265,7 @@ function MessageList({ messages, me, name, seenId, safety }: { messages: Message
                 <SafetyNotice kind={noticeKindOf(m)!} messageId={m.id} onFine={() => safety.quiet(m.id, noticeKindOf(m)!)} busy={safety.busy} failed={safety.failedFor === m.id} focus={safety.refocus === m.id} onFocused={safety.refocused} />
               )}
             </div>
+            )}
           </Fragment>
         );
       })}

@@ -150,8 +150,9 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                   </span>
                 </div>
                 <div className="my-listing-actions">
+                  {/* The listing in the name too, so a list of links or buttons says which one each acts on. */}
                   <Link to={paths.edit(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
-                    Edit
+                    Edit <span className="visually-hidden">{l.title}</span>
                   </Link>
                   {l.promoted || l.stripe_subscription_id ? (
                     <Link to={paths.billingFor(l.id)} className="button button-ghost" aria-describedby={`my-listing-${l.id}`}>
@@ -187,7 +188,7 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                     </button>
                   )}
                   <button type="button" className="button button-ghost danger-text" aria-describedby={`my-listing-${l.id}`} onClick={() => setDeleting(l)}>
-                    Delete
+                    Delete <span className="visually-hidden">{l.title}</span>
                   </button>
                 </div>
               </li>

@@ -8,6 +8,7 @@ import { AvatarUploader } from "./avatar-uploader";
 import { BlockedUsers } from "./blocked-users";
 import { DeleteAccount } from "./delete-account";
 import { EditProfileForm } from "./edit-profile-form";
+import { MyDeals } from "./my-deals";
 import { NotificationToggles } from "./notification-toggles";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
@@ -76,6 +77,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
             </div>
           </section>
         </aside>
+        <MyDeals />
         {listings}
       </div>
       <PromotionSuccessDialog />

@@ -11,7 +11,7 @@ import { defaultSearchName, describeSavedQuery, useDeleteSavedSearch, useSavedSe
 import { useUniversities } from "../../../lib/universities";
 import { useSessionExpiry } from "../hooks/use-profile-errors";
 
-/** The profile's "Saved searches" (docs/decisions/020): each with Open, Rename, alerts (Instant / Daily), Pause/Resume, Delete. */
+/** The profile's "Saved searches" (docs/decisions/020): each with Open, Rename, alerts (first match of the day / daily digest), Pause/Resume, Delete. */
 export function SavedSearches() {
   const query = useSavedSearches();
   return (
@@ -84,7 +84,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
               )
             }
           >
-            <option value="instant">Instant alerts</option>
+            <option value="instant">First match of the day</option>
             <option value="daily">Daily digest</option>
           </select>
           <button

@@ -1,0 +1,166 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { OwnerListing } from "@contract/listings";
+import type { PrivateUser } from "@contract/users";
+import { authStore } from "../../../web/lib/auth-store";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+
+const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
+  makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
+
+const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
+
+function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
+  return {
+    ...dealPartsRoutes(),
+    "GET /api/v1/universities/": universities,
+    "GET /api/v1/users/profile": { data: user },
+    "GET /api/v1/users/listings": { data: listings },
+    // The profile's other sections, empty here.
+    "GET /api/v1/saved-searches/": notFound,
+    "GET /api/v1/users/blocks": notFound,
+  };
+}
+
+describe("profile page", () => {
+  it("names each own listing's one state and offers only the actions valid in it", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    fakeApi({ ...dealPartsRoutes(),
+      ...(profileRoutes(user, [
+        ownListing("a"),
+        ownListing("p", { verification_status: "pending" }),
+        ownListing("t", { status: "taken" }),
+        ownListing("h", { status: "hidden" }),
+        ownListing("r", { verification_status: "rejected", rejection_reason: "Photos do not show the room" }),
+      ])),
+    "GET /api/v1/saved-searches/": notFound, "GET /api/v1/users/blocks": notFound });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const item = async (id: string) => (await screen.findByRole("link", { name: `My room ${id}` })).closest("li")!;
+    const actions = (row: HTMLElement) => within(row).getAllByRole("button").concat(within(row).getAllByRole("link")).map((el) => el.textContent);
+
+    // The list loads once; under a loaded test run that can take longer than findBy's default second.
+    await screen.findByRole("link", { name: "My room p" });
+    const pending = await item("p");
+    expect(pending).toHaveTextContent("Pending review");
+    expect(pending).not.toHaveTextContent("Available");
+    expect(within(pending).queryByRole("button", { name: "Mark taken" })).toBeNull();
+    expect(actions(await item("a"))).toEqual(expect.arrayContaining(["Mark taken", "Promote"]));
+    expect(await item("a")).toHaveTextContent("Live");
+    expect(await item("t")).toHaveTextContent("Taken");
+    expect(within(await item("t")).getByRole("button", { name: "Mark available" })).toBeInTheDocument();
+    expect(await item("h")).toHaveTextContent("Paused");
+
+    const rejected = await item("r");
+    expect(within(rejected).queryByRole("button", { name: /Mark/ })).toBeNull();
+    await ui.click(within(rejected).getByRole("button", { name: "Rejected - see why" }));
+    const dialog = screen.getByRole("dialog", { name: "Why this listing was rejected" });
+    expect(within(dialog).getByText("Photos do not show the room")).toBeInTheDocument();
+  });
+
+  it("shows the verify prompt only to users who are not identity-verified (isIdVerified)", async () => {
+    const unverified = makeUser({ id_verification_status: "unverified" });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes(unverified) });
+    renderApp("/profile", { token: "t", user: unverified });
+    expect(await screen.findByRole("link", { name: "Get verified" })).toHaveAttribute("href", "/verification");
+    expect(screen.getByRole("link", { name: "Verify to post" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "New listing" })).toBeNull();
+  });
+
+  it("a verified user gets New listing and no verify prompt; a pending one is told it awaits review", async () => {
+    const verified = makeUser({ id_verification_status: "verified" });
+    fakeApi({ ...dealPartsRoutes(), ...profileRoutes(verified) });
+    const first = renderApp("/profile", { token: "t", user: verified });
+    expect(await screen.findByRole("button", { name: "New listing" })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Get verified" })).toBeNull();
+    first.unmount();
+
+    const pending = makeUser({ id_verification_status: "pending" });
+    fakeApi(profileRoutes(pending));
+    renderApp("/profile", { token: "t", user: pending });
+    expect(await screen.findByText("Awaiting review")).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Get verified" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Verify to post" })).toBeInTheDocument();
+  });
+
+  it("a notification toggle sends only that setting and the session takes the server's answer", async () => {
+    const user = makeUser();
+    const calls = fakeApi({ ...dealPartsRoutes(),
+      ...profileRoutes(user),
+      "PATCH /api/v1/users/notifications": { data: { ...user.notification_settings, email_on_message: false } },
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const toggle = await screen.findByRole("checkbox", { name: "Email me when I get a new message" });
+    expect(toggle).toBeChecked();
+    await ui.click(toggle);
+    await waitFor(() => expect(toggle).not.toBeChecked());
+    const [patch] = callsOf(calls, "PATCH /api/v1/users/notifications");
+    expect(patch!.body).toEqual({ email_on_message: false });
+    expect(authStore.get()?.user.notification_settings.email_on_message).toBe(false);
+    expect(JSON.parse(localStorage.getItem("user_data")!).notification_settings.email_on_message).toBe(false);
+  });
+
+  it("deleting a listing refetches the own listings", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    let deleted = false;
+    const calls = fakeApi({ ...dealPartsRoutes(),
+      ...profileRoutes(user, [ownListing("a")]),
+      // The server then answers without it.
+      "GET /api/v1/users/listings": () => ({ data: deleted ? [] : [ownListing("a")] }),
+      "DELETE /api/v1/subleases/a": () => ((deleted = true), new Response(null, { status: 204 })),
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    await screen.findByRole("link", { name: "My room a" });
+    // Each action names its listing.
+    expect(screen.getByRole("link", { name: "Edit My room a" })).toBeInTheDocument();
+    await ui.click(screen.getByRole("button", { name: "Delete My room a" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Delete this listing?" });
+    await ui.click(within(dialog).getByRole("button", { name: "Delete" }));
+    expect(await screen.findByText("Listing deleted")).toBeInTheDocument();
+    expect(await screen.findByText("You have no listings yet.")).toBeInTheDocument();
+    expect(callsOf(calls, "DELETE /api/v1/subleases/a")).toHaveLength(1);
+    expect(callsOf(calls, "GET /api/v1/users/listings").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("Mark taken and Delete of a promoted listing say, before the owner confirms, that its promotion stops renewing", async () => {
+    const user = makeUser({ id_verification_status: "verified" });
+    const renewing = { promoted: true, auto_renew: true, stripe_subscription_id: "sub_1", promotion_end: "2026-12-07T12:00:00.000Z" };
+    const calls = fakeApi({ ...dealPartsRoutes(),
+      ...profileRoutes(user, [ownListing("a", renewing), ownListing("b")]),
+      "PATCH /api/v1/subleases/a": { data: ownListing("a", { ...renewing, status: "taken", auto_renew: false, stripe_subscription_id: null }) },
+      "PATCH /api/v1/subleases/b": { data: ownListing("b", { status: "taken" }) },
+    });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const row = (await screen.findByRole("link", { name: "My room a" })).closest("li")!;
+
+    await ui.click(within(row).getByRole("button", { name: "Mark taken" }));
+    const taken = screen.getByRole("dialog", { name: "Mark this listing taken?" });
+    expect(taken).toHaveTextContent("Its weekly promotion will stop renewing and you will not be charged again. It stays promoted until Dec 7, 2026.");
+    expect(taken).toHaveTextContent("Marking it available later does not restart the promotion.");
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(0);
+    await ui.click(within(taken).getByRole("button", { name: "Keep it available" }));
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(0);
+
+    await ui.click(within(row).getByRole("button", { name: "Mark taken" }));
+    await ui.click(within(screen.getByRole("dialog", { name: "Mark this listing taken?" })).getByRole("button", { name: "Mark taken" }));
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/subleases/a")).toHaveLength(1));
+    expect(callsOf(calls, "PATCH /api/v1/subleases/a")[0]!.body).toEqual({ status: "taken" });
+
+    await ui.click(within(row).getByRole("button", { name: /^Delete / }));
+    const deleting = screen.getByRole("alertdialog", { name: "Delete this listing?" });
+    expect(deleting).toHaveTextContent("Its weekly promotion will stop renewing and you will not be charged again. Its billing history stays on your Billing page.");
+    await ui.click(within(deleting).getByRole("button", { name: "Cancel" }));
+
+    // A listing without a renewing promotion is marked taken at once, and its delete says nothing of money.
+    const plain = (await screen.findByRole("link", { name: "My room b" })).closest("li")!;
+    await ui.click(within(plain).getByRole("button", { name: "Mark taken" }));
+    expect(screen.queryByRole("dialog", { name: "Mark this listing taken?" })).toBeNull();
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/subleases/b")).toHaveLength(1));
+    await ui.click(within(plain).getByRole("button", { name: /^Delete / }));
+    expect(screen.getByRole("alertdialog", { name: "Delete this listing?" })).not.toHaveTextContent("promotion");
+  });
+});

@@ -1,0 +1,27 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { fakeApi, makeUser, renderApp } from "../render";
+
+describe("the identity verification page", () => {
+  it("ID verification refuses a text file named .jpg when picked, with no preview", async () => {
+    fakeApi({ "GET /api/v1/verification/status": { data: { status: "unverified", latest_request: null } } });
+    vi.stubGlobal("createImageBitmap", async (file: File) => {
+      if (file.name === "id.jpg") throw new Error("decode failed");
+      return { close() {} };
+    });
+    URL.createObjectURL = () => "blob:preview";
+    URL.revokeObjectURL = () => {};
+    const user = userEvent.setup({ applyAccept: false });
+    const { container } = renderApp("/verification", { token: "t", user: makeUser() });
+    await screen.findByRole("button", { name: "Submit for Review" });
+    const input = container.querySelector<HTMLInputElement>('input[type="file"]')!;
+    await user.upload(input, new File(["just some text"], "id.jpg", { type: "image/jpeg" }));
+    expect(await screen.findByText(/^id\.jpg could not be opened as an image/)).toHaveAttribute("role", "alert");
+    expect(screen.queryByRole("img", { name: "Preview of your document" })).toBeNull();
+    await user.upload(input, new File(["jpeg"], "card.jpg", { type: "image/jpeg" }));
+    expect(await screen.findByRole("img", { name: "Preview of your document" })).toBeInTheDocument();
+    expect(screen.queryByText(/could not be opened/)).toBeNull();
+    vi.unstubAllGlobals();
+  });
+});

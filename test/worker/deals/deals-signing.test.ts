@@ -1,0 +1,319 @@
+/**
+ * A deal's agreement, landlord consent and signatures (api-contract "Deals", docs/decisions/026): the
+ * text and its versions, the landlord's page without an account, the ESIGN steps (records consent,
+ * typed legal name, intent, emailed code), the legal name recorded at verification, and the signed PDF
+ * made inside workerd, read back (its attached text re-hashed) and served only to the parties and staff.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { PDFDocument } from "@cantoo/pdf-lib";
+import { adminLogin, api, authed, insertListing, json, latestCode, post, type Session, signUp } from "../helpers";
+import { networkOf } from "../../../worker/services/deals/pdf";
+import { namesMatch } from "../../../worker/contract/deals";
+
+interface DealJson {
+  id: string;
+  status: string;
+  status_reason: string | null;
+  agreement: { version: number; sha256: string; renter_signed_at: string | null; lister_signed_at: string | null } | null;
+  landlord_consent: { status: string };
+}
+
+const call = (s: Session, path: string, method = "GET", body?: unknown, headers: Record<string, string> = {}) =>
+  api(path, authed(s.access_token, { method, ...(body !== undefined && { body: JSON.stringify(body) }), headers: { "content-type": "application/json", ...headers } }));
+
+const verify = (id: string) => env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id = ?").bind(id).run();
+
+let seq = 0;
+/** An accepted deal between a lister and a renter (both verified unless asked otherwise). */
+async function acceptedDeal(opts: { verified?: boolean } = {}) {
+  const n = ++seq;
+  const lister = await signUp(`slister${n}@deals.test`, "secret-pass-1", { first_name: "Zoë", last_name: "Ångström" });
+  const renter = await signUp(`srenter${n}@deals.test`, "secret-pass-1", { first_name: "José", last_name: "Núñez" });
+  if (opts.verified !== false) await Promise.all([verify(lister.user.id), verify(renter.user.id)]);
+  const listingId = `sl${n}`;
+  await insertListing(lister.user.id, listingId, { address: "12 Elm St, Unit 3, Anchorage, AK 99501", available_from: "2027-01-01", available_to: "2027-06-30", monthly_rent: 900, parking: 1 });
+  const created = await json<{ data: DealJson }>(await call(renter, "/api/v1/deals", "POST", { listing_id: listingId, move_in: "2027-01-10", move_out: "2027-01-25" }));
+  const accepted = await json<{ data: DealJson }>(await call(lister, `/api/v1/deals/${created.data.id}/accept`, "POST", undefined, { "cf-connecting-ip": "203.0.113.77", "user-agent": "TestBrowser/1.0" }));
+  return { lister, renter, deal: accepted.data };
+}
+
+const agreementOf = async (s: Session, id: string) => (await json<{ data: { version: number; text: string; sha256: string; events: { type: string }[] } }>(await call(s, `/api/v1/deals/${id}/agreement`))).data;
+
+async function sign(s: Session, id: string, typed: string, ip = "198.51.100.23") {
+  const code = await call(s, `/api/v1/deals/${id}/sign-code`, "POST", undefined, { "cf-connecting-ip": ip });
+  expect(code.status).toBe(200);
+  return call(s, `/api/v1/deals/${id}/sign`, "POST", { typed_name: typed, intent: true, esign_consent: true, code: await latestCode(s.user.email) }, { "cf-connecting-ip": ip, "user-agent": "Signer/2.0" });
+}
+
+/** The landlord's link from the newest email to that address. */
+async function consentLink(address: string): Promise<string> {
+  const mail = await json<{ data: { text: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(address)}`));
+  const match = /\/landlord-consent\/([A-Za-z0-9_-]+)/.exec(mail.data[0]?.text ?? "");
+  if (!match) throw new Error("no consent link mailed");
+  return match[1]!;
+}
+
+describe("the agreement", () => {
+  it("is filled from the deal with the verified legal names; both parties read the same text and hash; views are recorded", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    const a = await agreementOf(renter, deal.id);
+    const b = await agreementOf(lister, deal.id);
+    expect(a.text).toBe(b.text);
+    expect(a.sha256).toBe(deal.agreement!.sha256);
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(a.text)))].map((x) => x.toString(16).padStart(2, "0")).join("");
+    expect(digest).toBe(a.sha256);
+    for (const fact of ["Zoë Ångström", "José Núñez", "12 Elm St, Unit 3, Anchorage, AK 99501", "parking included", "Jan 10, 2027", "Jan 25, 2027", "$900.00", "America/Anchorage", "remains responsible", "Original Lease", "ends at the same time", "Utilities", "House rules", "Notices", "directly to the Tenant", "has not been requested yet"]) {
+      expect(a.text, fact).toContain(fact);
+    }
+    // A 15-day stay: the first payment is by days (900 * 12 / 365 * 15 = 443.84), plus 5 %.
+    expect(a.text).toContain("$443.84");
+    expect(a.text).toContain("$22.19");
+    const views = (await agreementOf(renter, deal.id)).events.filter((e) => e.type === "viewed");
+    expect(views).toHaveLength(2); // one per party and version, however often read
+    // Before both signed, the PDF is a draft of the newest version, made on request and never stored.
+    const draft = await call(lister, `/api/v1/deals/${deal.id}/agreement.pdf`);
+    expect(draft.status).toBe(200);
+    expect(draft.headers.get("content-disposition")).toContain("-draft.pdf");
+    const loaded = await PDFDocument.load(new Uint8Array(await draft.arrayBuffer()));
+    expect(new TextDecoder().decode(loaded.getAttachments().find((x) => x.name === "agreement.txt")!.data)).toBe(a.text);
+    expect((await env.DB.prepare("SELECT pdf_key FROM deals WHERE id = ?").bind(deal.id).first<{ pdf_key: string | null }>())?.pdf_key).toBeNull();
+  });
+});
+
+describe("landlord consent", () => {
+  it("a request emails the landlord a link; the page needs no account; granted makes a new version; the link then answers 410", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    // Only the lister, and signing waits for it.
+    expect((await call(renter, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true })).status).toBe(403);
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(409);
+    expect((await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Pat" })).status).toBe(422);
+    const res = await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Pat Owner", landlord_email: "Pat@Landlord.test", reason: "Semester abroad", tenant_address: "Calle Mayor 1, Madrid" });
+    expect(res.status).toBe(200);
+    const requested = (await json<{ data: DealJson }>(res)).data;
+    expect(requested.landlord_consent.status).toBe("requested");
+    expect(requested.agreement!.version).toBe(2);
+    const token = await consentLink("pat@landlord.test");
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM landlord_consent_links WHERE token_hash = ?").bind(token).first<{ n: number }>();
+    expect(stored?.n).toBe(0); // only its hash is kept
+
+    const page = await api(`/api/v1/landlord-consent/${token}`);
+    expect(page.status).toBe(200);
+    const { data } = await json<{ data: Record<string, unknown> }>(page);
+    expect(data).toMatchObject({
+      status: "requested",
+      landlord_name: "Pat Owner",
+      term: { move_in: "2027-01-10", move_out: "2027-01-25" },
+      tenant_name: "Zoë Ångström",
+      subtenant_name: "José Núñez",
+      reason: "Semester abroad",
+      tenant_address_during_sublease: "Calle Mayor 1, Madrid",
+      listing_address: "12 Elm St, Unit 3, Anchorage, AK 99501",
+      address_given_by_lister: true,
+    });
+    expect(String(data.address_note)).toMatch(/not checked/);
+
+    expect((await post(`/api/v1/landlord-consent/${token}`, { decision: "maybe" })).status).toBe(422);
+    const granted = await post(`/api/v1/landlord-consent/${token}`, { decision: "granted" });
+    expect(granted.status).toBe(200);
+    expect((await post(`/api/v1/landlord-consent/${token}`, { decision: "granted" })).status).toBe(410);
+    expect((await api(`/api/v1/landlord-consent/${token}`)).status).toBe(410);
+    expect((await api("/api/v1/landlord-consent/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
+    const now = (await json<{ data: DealJson }>(await call(renter, `/api/v1/deals/${deal.id}`))).data;
+    expect(now.landlord_consent.status).toBe("granted");
+    expect(now.agreement!.version).toBe(3);
+    expect((await agreementOf(renter, deal.id)).text).toContain("Pat Owner) gave written consent");
+  });
+
+  it("declined cancels the deal with the reason; at most 3 emails per deal a day (429); an expired link is 410", async () => {
+    const { lister, deal } = await acceptedDeal();
+    const ask = () => call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Sam", landlord_email: `sam${seq}@landlord.test` });
+    expect((await ask()).status).toBe(200);
+    const first = await consentLink(`sam${seq}@landlord.test`);
+    expect((await ask()).status).toBe(200);
+    // A newer link replaces the older one.
+    expect((await api(`/api/v1/landlord-consent/${first}`)).status).toBe(410);
+    expect((await ask()).status).toBe(200);
+    const limited = await ask();
+    expect(limited.status).toBe(429);
+    const body = await json<{ detail: string; retry_after: number }>(limited);
+    expect(body.detail).toMatch(/3 consent emails/);
+    expect(body.retry_after).toBeGreaterThan(86_000);
+
+    const latest = await consentLink(`sam${seq}@landlord.test`);
+    const declined = await post(`/api/v1/landlord-consent/${latest}`, { decision: "declined", reason: "No sublets in this building" });
+    expect(declined.status).toBe(200);
+    const row = await env.DB.prepare("SELECT status, status_reason FROM deals WHERE id = ?").bind(deal.id).first();
+    expect(row).toMatchObject({ status: "cancelled", status_reason: "landlord_declined: No sublets in this building" });
+
+    const other = await acceptedDeal();
+    await call(other.lister, `/api/v1/deals/${other.deal.id}/landlord-consent`, "POST", { landlord_name: "Kim", landlord_email: `kim${seq}@landlord.test` });
+    const token = await consentLink(`kim${seq}@landlord.test`);
+    await env.DB.prepare("UPDATE landlord_consent_links SET expires_at = '2020-01-01T00:00:00.000Z' WHERE deal_id = ?").bind(other.deal.id).run();
+    expect((await api(`/api/v1/landlord-consent/${token}`)).status).toBe(410);
+  });
+});
+
+describe("signing", () => {
+  it("needs both identities verified and the consent settled; refusals for name, intent or consent use no try; 5 wrong codes spend the code", async () => {
+    const { lister, renter, deal } = await acceptedDeal({ verified: false });
+    await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true });
+    const notVerified = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+    expect(notVerified.status).toBe(409);
+    expect((await json<{ detail: string }>(notVerified)).detail).toMatch(/verified identity/);
+    await Promise.all([verify(lister.user.id), verify(renter.user.id)]);
+
+    // Verified since acceptance: the text now names them by legal name, a new version.
+    const before = await agreementOf(renter, deal.id);
+    expect(before.text).toContain("identity not yet verified");
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(200);
+    const after = await agreementOf(renter, deal.id);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.text).not.toContain("identity not yet verified");
+    // One code per 60 s.
+    const again = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+    expect(again.status).toBe(429);
+    expect((await json<{ retry_after: number }>(again)).retry_after).toBeGreaterThan(0);
+
+    const code = await latestCode(renter.user.email);
+    const attempt = (body: Record<string, unknown>) => call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "josé  NÚÑEZ", intent: true, esign_consent: true, code, ...body });
+    for (const [body, detail] of [
+      [{ typed_name: "Jose Nunez" }, /legal name/],
+      [{ intent: false }, /intend to sign/],
+      [{ esign_consent: false }, /electronically/],
+    ] as const) {
+      const res = await attempt(body);
+      expect(res.status).toBe(422);
+      expect((await json<{ detail: string }>(res)).detail).toMatch(detail);
+    }
+    const tries = async () => (await env.DB.prepare("SELECT attempts FROM deal_sign_codes WHERE deal_id = ? AND user_id = ?").bind(deal.id, renter.user.id).first<{ attempts: number }>())?.attempts;
+    expect(await tries()).toBe(0);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) expect((await attempt({ code: wrong })).status).toBe(422);
+    expect(await tries()).toBe(5);
+    const spent = await attempt({});
+    expect(spent.status).toBe(422);
+    expect((await json<{ detail: string }>(spent)).detail).toMatch(/new code/);
+    const row = await env.DB.prepare("SELECT renter_signed_at FROM deals WHERE id = ?").bind(deal.id).first<{ renter_signed_at: string | null }>();
+    expect(row?.renter_signed_at).toBeNull();
+  });
+
+  it("both sign: `signed`, the PDF made inside workerd with the certificate, its text re-hashed, its hash recorded; only parties and staff download it", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true });
+    await agreementOf(lister, deal.id);
+    await agreementOf(renter, deal.id);
+    const first = await sign(lister, deal.id, "zoë ångström", "203.0.113.9");
+    expect(first.status).toBe(200);
+    expect((await json<{ data: DealJson }>(first)).data.status).toBe("accepted");
+    // No consent change after the first signature.
+    expect((await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true })).status).toBe(409);
+    const second = await sign(renter, deal.id, "José Núñez", "2001:db8:abcd:12::1");
+    expect(second.status).toBe(200);
+    const signed = (await json<{ data: DealJson }>(second)).data;
+    expect(signed.status).toBe("signed");
+    expect(signed.agreement?.renter_signed_at && signed.agreement.lister_signed_at).toBeTruthy();
+    // Signing twice: 409.
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(409);
+
+    const res = await call(renter, `/api/v1/deals/${deal.id}/agreement.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, "0")).join("");
+    const row = await env.DB.prepare("SELECT pdf_key, pdf_sha256 FROM deals WHERE id = ?").bind(deal.id).first<{ pdf_key: string; pdf_sha256: string }>();
+    expect(hex(await crypto.subtle.digest("SHA-256", bytes))).toBe(row?.pdf_sha256);
+    expect(row?.pdf_key).toMatch(new RegExp(`^deals/${deal.id}/agreement-v\\d+-[0-9a-f]{16}\\.pdf$`));
+    // In the private bucket only.
+    expect(await env.ID_DOCUMENTS.head(row!.pdf_key)).not.toBeNull();
+    expect(await env.IMAGES.head(row!.pdf_key)).toBeNull();
+
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getPageCount()).toBeGreaterThanOrEqual(2);
+    const agreement = await agreementOf(renter, deal.id);
+    expect(pdf.getSubject()).toBe(`agreement-sha256:${agreement.sha256}`);
+    const attachments = pdf.getAttachments();
+    const text = new TextDecoder().decode(attachments.find((a) => a.name === "agreement.txt")!.data);
+    expect(text).toBe(agreement.text);
+    expect(hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))).toBe(agreement.sha256);
+    const certificate = new TextDecoder().decode(attachments.find((a) => a.name === "certificate.txt")!.data);
+    expect(certificate).toContain(`SHA-256 of the agreement text: ${agreement.sha256}`);
+    for (const type of ["requested", "accepted", "landlord_consent_not_needed", "viewed", "esign_consent", "signed", "completed"]) expect(certificate, type).toContain(`  ${type}  `);
+    // Addresses by network in the PDF; whole for staff.
+    expect(certificate).toContain("203.0.113.0/24");
+    expect(certificate).toContain("2001:db8:abcd::/48");
+    expect(certificate).not.toContain("203.0.113.9");
+    // The accented names are drawn with the embedded font (a subset of DejaVu Sans).
+    expect(new TextDecoder("latin1").decode(bytes)).toMatch(/DejaVuSans/);
+
+    const token = await adminLogin();
+    const staff = await json<{ data: { events: { type: string; ip: string | null }[]; pdf_sha256: string } }>(await api(`/api/v1/admin/deals/${deal.id}`, authed(token)));
+    expect(staff.data.events.find((e) => e.type === "signed" && e.ip === "203.0.113.9")).toBeTruthy();
+    expect(staff.data.pdf_sha256).toBe(row?.pdf_sha256);
+    expect((await api(`/api/v1/deals/${deal.id}/agreement.pdf`, authed(token))).status).toBe(200);
+    const stranger = await signUp(`pdfstranger${seq}@deals.test`);
+    expect((await call(stranger, `/api/v1/deals/${deal.id}/agreement.pdf`)).status).toBe(404);
+    expect((await api(`/api/v1/deals/${deal.id}/agreement.pdf`)).status).toBe(401);
+    // Both were emailed the link.
+    for (const s of [renter, lister]) {
+      const mail = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(s.user.email)}`));
+      expect(mail.data.some((m) => m.subject.startsWith("Signed:"))).toBe(true);
+    }
+    // Events are append-only.
+    await expect(env.DB.prepare("UPDATE deal_events SET type = 'x' WHERE deal_id = ?").bind(deal.id).run()).rejects.toThrow(/append-only/);
+  });
+
+  it("sign and cancel at once end in one valid state", async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const { lister, renter, deal } = await acceptedDeal();
+      await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true });
+      expect((await sign(lister, deal.id, "Zoë Ångström")).status).toBe(200);
+      await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+      const code = await latestCode(renter.user.email);
+      const [s, c] = await Promise.all([
+        call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "José Núñez", intent: true, esign_consent: true, code }),
+        call(lister, `/api/v1/deals/${deal.id}/cancel`, "POST"),
+      ]);
+      const row = await env.DB.prepare("SELECT status, renter_signed_at FROM deals WHERE id = ?").bind(deal.id).first<{ status: string; renter_signed_at: string | null }>();
+      if (row?.status === "signed") {
+        expect(s.status).toBe(200);
+        expect(c.status).toBe(409);
+      } else {
+        expect(row?.status).toBe("cancelled");
+        expect(c.status).toBe(200);
+        expect(s.status).toBe(409);
+        expect(row?.renter_signed_at).toBeNull();
+      }
+    }
+  });
+});
+
+describe("the legal name", () => {
+  it("is recorded when the identity is verified (any path), and a rename afterwards sends the identity back to review", async () => {
+    const user = await signUp(`legal${++seq}@deals.test`, "secret-pass-1", { first_name: "Ana", last_name: "Lima" });
+    const token = await adminLogin();
+    const set = await api(`/api/v1/admin/users/${user.user.id}/verify`, authed(token, { method: "PATCH", body: JSON.stringify({ verification_status: "verified" }), headers: { "content-type": "application/json" } }));
+    expect(set.status).toBe(200);
+    const legal = () => env.DB.prepare("SELECT legal_first_name, legal_last_name, id_verification_status FROM users WHERE id = ?").bind(user.user.id).first();
+    expect(await legal()).toMatchObject({ legal_first_name: "Ana", legal_last_name: "Lima", id_verification_status: "verified" });
+    const renamed = await call(user, "/api/v1/users/profile", "PATCH", { first_name: "Anna" });
+    expect(renamed.status).toBe(200);
+    expect((await json<{ data: { id_verification_status: string } }>(renamed)).data.id_verification_status).toBe("pending");
+    expect(await legal()).toMatchObject({ legal_first_name: "Ana", id_verification_status: "pending" });
+    const queued = await env.DB.prepare("SELECT status, notes FROM verification_requests WHERE user_id = ?").bind(user.user.id).first<{ status: string; notes: string }>();
+    expect(queued?.status).toBe("pending");
+    expect(queued?.notes).toContain('"Anna Lima"');
+    // A phone change is no rename.
+    await verify(user.user.id);
+    expect((await json<{ data: { id_verification_status: string } }>(await call(user, "/api/v1/users/profile", "PATCH", { phone: "5551234567" }))).data.id_verification_status).toBe("verified");
+    expect(await legal()).toMatchObject({ legal_first_name: "Anna" });
+  });
+
+  it("compares names ignoring case and repeated spaces, and shortens addresses to their network", () => {
+    expect(namesMatch("  josé   NÚÑEZ ", "José Núñez")).toBe(true);
+    expect(namesMatch("Jose Nunez", "José Núñez")).toBe(false);
+    expect(networkOf("198.51.100.23")).toBe("198.51.100.0/24");
+    expect(networkOf("2001:db8::1")).toBe("2001:db8:0::/48");
+    expect(networkOf(null)).toBe("unknown");
+  });
+});

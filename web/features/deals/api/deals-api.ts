@@ -1,0 +1,93 @@
+/**
+ * The deals feature's calls: the request, each party's transitions, the agreement and its PDF, the
+ * landlord's consent (lister's side and the landlord's own page), and signing. Reads shared with other
+ * features (one deal, my deals) and the key factory are in lib/deals-api.ts.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  AgreementResponse,
+  CreateDealInput,
+  Deal,
+  DealResponse,
+  LandlordConsentInput,
+  LandlordConsentPage,
+  LandlordDecisionInput,
+  SignDealInput,
+} from "@contract/deals";
+import { apiBlob, apiRequest, ApiError } from "../../../lib/api-client";
+import { dealKeys, dealPath } from "../../../lib/deals-api";
+
+/** A fresh Idempotency-Key for one intended request (the same key for a repeat of the same stay). */
+export const newRequestKey = () => `deal-${crypto.randomUUID()}`;
+
+const post = (id: string, action: string, body?: unknown) =>
+  apiRequest<DealResponse>(dealPath(id, `/${action}`), { method: "POST", body: body ?? {} }).then((r) => r.data);
+
+/** Every write answers the deal as it now stands: it is shown at once and every list of deals is read again. */
+function useDealWrite<V>(call: (vars: V) => Promise<Deal>, extra?: (deal: Deal) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (deal) => {
+      queryClient.setQueryData(dealKeys.detail(deal.id), deal);
+      extra?.(deal);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: dealKeys.mine() }),
+        queryClient.invalidateQueries({ queryKey: dealKeys.agreement(deal.id) }),
+      ]);
+    },
+  });
+}
+
+/** POST deals: the renter's request (201 new, 200 the same open one). */
+export function useRequestDeal(onSent?: (deal: Deal) => void) {
+  return useDealWrite(
+    ({ input, key }: { input: CreateDealInput; key: string }) =>
+      apiRequest<DealResponse>("deals", { method: "POST", body: input, headers: { "Idempotency-Key": key } }).then((r) => r.data),
+    onSent,
+  );
+}
+
+export const useAcceptDeal = () => useDealWrite((id: string) => post(id, "accept"));
+export const useDeclineDeal = () => useDealWrite(({ id, reason }: { id: string; reason?: string }) => post(id, "decline", reason ? { reason } : {}));
+export const useCancelDeal = () => useDealWrite(({ id, reason }: { id: string; reason?: string }) => post(id, "cancel", reason ? { reason } : {}));
+export const useLandlordConsent = () => useDealWrite(({ id, input }: { id: string; input: LandlordConsentInput }) => post(id, "landlord-consent", input));
+export const useSignDeal = () => useDealWrite(({ id, input }: { id: string; input: SignDealInput }) => post(id, "sign", input));
+
+/** POST deals/{id}/sign-code: emails the signer a 6-digit code (one a minute). Changes no deal. */
+export const useSignCode = () =>
+  useMutation({ mutationFn: (id: string) => apiRequest<unknown>(dealPath(id, "/sign-code"), { method: "POST", body: {} }) });
+
+export function useAgreement(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: dealKeys.agreement(id),
+    queryFn: () => apiRequest<AgreementResponse>(dealPath(id, "/agreement")).then((r) => r.data),
+    enabled,
+  });
+}
+
+/** The agreement's PDF, fetched with the session's bearer header (a link alone would carry no credential). */
+export const getAgreementPdf = (id: string) => apiBlob(dealPath(id, "/agreement.pdf"), { headers: { Accept: "application/pdf" } });
+
+const landlordPath = (token: string) => `landlord-consent/${encodeURIComponent(token)}`;
+const landlordKey = (token: string) => [...dealKeys.all, "landlord", token] as const;
+
+/** The landlord's page: no account, the link's token is the permission. A used link is 410, an unknown one 404. */
+export function useLandlordRequest(token: string) {
+  return useQuery({
+    queryKey: landlordKey(token),
+    queryFn: () => apiRequest<{ data: LandlordConsentPage }>(landlordPath(token), { auth: false }).then((r) => r.data),
+    retry: (failures, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && failures < 2,
+    staleTime: Infinity,
+  });
+}
+
+export function useLandlordDecision(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LandlordDecisionInput) =>
+      apiRequest<{ data: { status: "granted" | "declined" } }>(landlordPath(token), { method: "POST", auth: false, body: input }).then((r) => r.data.status),
+    // The link is used now (a new read would be 410): the page keeps the request and shows the answer.
+    onSuccess: () => queryClient.setQueryDefaults(landlordKey(token), { staleTime: Infinity }),
+  });
+}

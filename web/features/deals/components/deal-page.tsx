@@ -1,0 +1,118 @@
+import { useRef } from "react";
+import { Link, useParams } from "react-router-dom";
+import type { Deal } from "@contract/deals";
+import { PageFrame } from "../../../components/layout/page-frame";
+import { PageLoadingInline } from "../../../components/ui/spinner";
+import { paths } from "../../../config/paths";
+import { ApiError, errorMessage } from "../../../lib/api-client";
+import { useDeal } from "../../../lib/deals-api";
+import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, nextStep, personName, reasonText, roleIn } from "../../../lib/deal-status";
+import { formatRent } from "../../../lib/listings-api";
+import { useSession } from "../../../lib/session";
+import { DealActions } from "./deal-actions";
+import { AgreementSection } from "./agreement-section";
+import { LandlordConsentSection } from "./landlord-consent-section";
+import { SigningSection } from "./signing-section";
+
+/** /deals/{id}: the deal's status and whose step it is, the agreement, the landlord's consent and signing. */
+export function DealPage() {
+  const { id = "" } = useParams();
+  const query = useDeal(id);
+  if (query.isPending)
+    return (
+      <PageFrame title="Deal" width="narrow">
+        <PageLoadingInline label="Loading the deal" />
+      </PageFrame>
+    );
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <PageFrame title={missing ? "Deal not found" : "Deal"} width="narrow">
+        <section className="panel empty-state" role="alert">
+          <p>{missing ? "This deal does not exist, or it is not yours to see." : errorMessage(query.error, "Could not load this deal.")}</p>
+          <div className="row row-start">
+            <Link to={paths.profile} className="button button-ghost">
+              Your deals
+            </Link>
+            {!missing && (
+              <button type="button" className="button button-primary" onClick={() => void query.refetch()}>
+                Try again
+              </button>
+            )}
+          </div>
+        </section>
+      </PageFrame>
+    );
+  }
+  return <DealView deal={query.data} />;
+}
+
+function DealView({ deal }: { deal: Deal }) {
+  const { session } = useSession();
+  const me = session!.user.id;
+  const role = roleIn(deal, me);
+  const step = nextStep(deal, me);
+  const statusLine = useRef<HTMLParagraphElement>(null);
+  const focusStatus = () => statusLine.current?.focus();
+  const other = role === "renter" ? deal.lister : deal.renter;
+  const reason = reasonText(deal.status_reason);
+
+  return (
+    <PageFrame title={`Deal: ${deal.listing_title}`} hideHeading width="narrow">
+      <div className="deal-page stack">
+        <header className="panel stack-sm deal-head">
+          <p className="deal-card-kicker">{role === "renter" ? `Your sublease from ${other.first_name}` : `${other.first_name}'s sublease of your place`}</p>
+          <h1 className="deal-title">
+            {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
+          </h1>
+          <p>
+            <span className={`badge deal-badge deal-badge-${deal.status}`}>{DEAL_STATUS_LABELS[deal.status]}</span>
+          </p>
+          {/* Whose step it is, announced when it changes. */}
+          <p className={`deal-next deal-next-${step.whose}`} role="status" ref={statusLine} tabIndex={-1}>
+            {step.whose === "you" ? <strong>Your step: </strong> : step.whose === "none" ? null : <strong>Next: </strong>}
+            {step.text}
+          </p>
+          {reason && deal.status_reason && !step.text.includes(reason) && <p className="muted">Reason: {reason}</p>}
+          <DealActions deal={deal} me={me} cancelFor="both" onDone={focusStatus} />
+        </header>
+
+        <section className="panel stack-sm" aria-labelledby="deal-terms-heading">
+          <h2 id="deal-terms-heading">The terms</h2>
+          <dl className="details deal-details">
+            <div>
+              <dt>Renter (subtenant)</dt>
+              <dd>{personName(deal.renter)}</dd>
+            </div>
+            <div>
+              <dt>Lister (tenant)</dt>
+              <dd>{personName(deal.lister)}</dd>
+            </div>
+            <div>
+              <dt>Stay</dt>
+              <dd>{dealStay(deal)}</dd>
+            </div>
+            <div>
+              <dt>Monthly rent</dt>
+              <dd>{formatRent(deal.monthly_rent)}</dd>
+            </div>
+            <div>
+              <dt>Address</dt>
+              <dd>{deal.address}</dd>
+            </div>
+            <div>
+              <dt>Landlord consent</dt>
+              <dd>{CONSENT_LABELS[deal.landlord_consent.status]}</dd>
+            </div>
+          </dl>
+          {deal.status === "requested" && <p className="muted">The exact address is shared once the request is accepted.</p>}
+        </section>
+
+        {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
+
+        {deal.agreement && <AgreementSection deal={deal} />}
+        {role && <SigningSection deal={deal} role={role} onSigned={focusStatus} />}
+      </div>
+    </PageFrame>
+  );
+}

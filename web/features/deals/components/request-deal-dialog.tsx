@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link } from "react-router-dom";
+import { DEAL_TIMING, DEAL_WORDS, type Deal } from "@contract/deals";
+import { formatStay } from "@contract/constants";
+import { Dialog } from "../../../components/ui/dialog";
+import { FormError } from "../../../components/ui/field";
+import { paths } from "../../../config/paths";
+import { errorMessage } from "../../../lib/api-client";
+import { formatRent } from "../../../lib/listings-api";
+import { dealStay } from "../../../lib/deal-status";
+import { dealUrl } from "../../../lib/deals-api";
+import { newRequestKey, useRequestDeal } from "../api/deals-api";
+import { stayProblem } from "../lib/stay";
+
+/** The listing a request is for, and what to do once it is sent (the thread shows its card at once). */
+export interface RequestDealTarget {
+  listing: { id: string; title: string; user_id: string; monthly_rent: number; available_from: string | null; available_to: string | null };
+  onSent?: ((deal: Deal) => void) | undefined;
+}
+
+/** Today's date where the renter is, `YYYY-MM-DD` (the server decides by the university's time zone). */
+export const localToday = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+
+/** The stay the form starts with: the listing's dates, from today on if they have begun. */
+export function initialStay(listing: RequestDealTarget["listing"], today: string) {
+  const from = listing.available_from ? (listing.available_from < today ? today : listing.available_from) : "";
+  const to = listing.available_to && listing.available_to > from ? listing.available_to : "";
+  return { move_in: from, move_out: to };
+}
+
+type Props = RequestDealTarget & { open: boolean; onClose: () => void };
+
+export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
+  const [today] = useState(localToday);
+  const [stay, setStay] = useState(() => initialStay(listing, today));
+  const [checked, setChecked] = useState(false);
+  // One Idempotency-Key per intended request: a repeat of the same stay (a dropped answer) reuses it.
+  const keyFor = useRef<{ body: string; key: string } | null>(null);
+  const request = useRequestDeal(onSent);
+  const problem = stayProblem(stay, listing, today);
+  const shownProblem = checked ? problem : null;
+  const listingStay = formatStay(listing.available_from, listing.available_to);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setChecked(true);
+    if (problem || request.isPending) return;
+    const input = { listing_id: listing.id, ...stay };
+    const body = JSON.stringify(input);
+    if (keyFor.current?.body !== body) keyFor.current = { body, key: newRequestKey() };
+    request.mutate({ input, key: keyFor.current.key });
+  };
+
+  const sent: Deal | undefined = request.data;
+  // The form gives way to the confirmation: focus moves to its first link.
+  const sentLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (sent) sentLink.current?.focus();
+  }, [sent]);
+  return (
+    <Dialog open={open} onClose={onClose} title={sent ? "Request sent" : "Request to sublease"} description={sent ? undefined : listing.title}>
+      {sent ? (
+        <div className="stack" role="status">
+          <p>
+            Your request for {dealStay(sent)} is in your conversation with {sent.lister.first_name}. They have {DEAL_WORDS.requestHours} hours to accept or decline.
+          </p>
+          <div className="row row-start">
+            <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
+              Open the conversation
+            </Link>
+            <Link to={dealUrl(sent.id)} className="button button-ghost" onClick={onClose}>
+              See the deal
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <form className="stack" onSubmit={submit} noValidate>
+          <p className="muted">
+            {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : `Pick your stay (at most ${DEAL_TIMING.undatedMaxMonths} months ahead).`} Rent {formatRent(listing.monthly_rent)} / month.
+          </p>
+          <fieldset className="field stay-field deal-stay-field">
+            <legend className="field-label">Your stay</legend>
+            <div className="stay-inputs">
+              <label className="stay-input">
+                <span>Move in</span>
+                <input
+                  type="date"
+                  name="move_in"
+                  value={stay.move_in}
+                  min={listing.available_from && listing.available_from > today ? listing.available_from : today}
+                  max={listing.available_to ?? undefined}
+                  aria-invalid={shownProblem ? true : undefined}
+                  aria-describedby={shownProblem ? "deal-stay-error" : undefined}
+                  data-autofocus
+                  onChange={(e) => setStay((s) => ({ ...s, move_in: e.target.value }))}
+                />
+              </label>
+              <span className="stay-dash" aria-hidden="true">
+                –
+              </span>
+              <label className="stay-input">
+                <span>Move out</span>
+                <input
+                  type="date"
+                  name="move_out"
+                  value={stay.move_out}
+                  min={stay.move_in || today}
+                  max={listing.available_to ?? undefined}
+                  aria-invalid={shownProblem ? true : undefined}
+                  aria-describedby={shownProblem ? "deal-stay-error" : undefined}
+                  onChange={(e) => setStay((s) => ({ ...s, move_out: e.target.value }))}
+                />
+              </label>
+            </div>
+            {shownProblem && (
+              <span className="field-error" id="deal-stay-error" role="alert">
+                {shownProblem}
+              </span>
+            )}
+          </fieldset>
+          <p className="field-hint">The lister sees your request in your conversation and has {DEAL_WORDS.requestHours} hours to answer. Nothing is paid now.</p>
+          <FormError message={request.isError ? errorMessage(request.error, "Could not send the request. Please try again.") : null} />
+          <div className="row">
+            <button type="button" className="button button-ghost" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-primary" disabled={request.isPending}>
+              {request.isPending ? "Sending…" : "Send request"}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

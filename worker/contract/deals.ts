@@ -1,0 +1,321 @@
+/**
+ * Deals (api-contract "Deals"; docs/decisions/026): a renter takes a listing for one stay. The states,
+ * the inputs, the Deal object and the pure rules both sides read (dates in the university's time zone,
+ * the first payment, the request's summary line, how a typed name is compared).
+ */
+import { z } from "./zod";
+import { isIsoDate } from "./constants";
+
+export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
+export type DealStatus = (typeof DEAL_STATUSES)[number];
+
+/** Open and unpaid: what cancellation on deletion, suspension or a block ends, and what expiry watches. */
+export const OPEN_UNPAID: readonly DealStatus[] = ["requested", "accepted", "signed"];
+/** States that hold the stay's dates against another accept. */
+export const RESERVING: readonly DealStatus[] = ["accepted", "signed", "paid", "moved_in", "disputed", "released"];
+/** States that hold the stay against any new request (money taken). */
+export const TAKEN: readonly DealStatus[] = ["paid", "moved_in", "disputed", "released"];
+
+export const LANDLORD_CONSENT_STATUSES = ["none", "not_needed", "requested", "granted", "declined"] as const;
+export type LandlordConsentStatus = (typeof LANDLORD_CONSENT_STATUSES)[number];
+/** Signing (and, later, paying) waits for one of these. */
+export const consentSettled = (status: string) => status === "granted" || status === "not_needed";
+
+export const PAYMENT_STATUSES = ["none", "pending", "held", "released", "refunded", "disputed", "release_failed"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A lister's payout account (`GET payouts/status`): none before onboarding, pending until Stripe can transfer to it. */
+export const PAYOUT_STATUSES = ["none", "pending", "ready"] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Why a deal ended, where the system or a rule ended it (status_reason); a person's own reason is free text. */
+export const DEAL_REASONS = {
+  requestExpired: "request_expired",
+  notPaidByMoveIn: "not_paid_by_move_in",
+  stayTaken: "stay_taken",
+  listingDeleted: "listing_deleted",
+  accountDeleted: "account_deleted",
+  partySuspended: "party_suspended",
+  partyBlocked: "party_blocked",
+  landlordDeclined: "landlord_declined",
+} as const;
+
+export const DEAL_TIMING = {
+  /** A request nobody answered expires after this. */
+  requestTtlMs: 72 * 3_600_000,
+  /** A listing without dates: a stay at most this many months from the request. */
+  undatedMaxMonths: 12,
+  signCodeGapMs: 60_000,
+  signCodeTtlMs: 15 * 60_000,
+  signCodeTries: 5,
+  consentLinkTtlMs: 14 * 24 * 3_600_000,
+  consentEmailsPerDay: 3,
+  /** Held money is released this long after move-in's midnight, unless the renter taps "I have the keys" first. */
+  releaseAfterMoveInMs: 48 * 3_600_000,
+  /** A renter who cancels a paid deal at least this many days before move-in gets the rent back in full (the fee is kept). */
+  renterFullRefundDays: 14,
+  /** Later than that, the lister decides how much rent goes back within this long; silence refunds the rent in full. */
+  listerDecisionMs: 72 * 3_600_000,
+} as const;
+
+/** What the screens say of those timings (one source: the SPA never retypes a number). */
+export const DEAL_WORDS = {
+  requestHours: DEAL_TIMING.requestTtlMs / 3_600_000,
+  signCodeMinutes: DEAL_TIMING.signCodeTtlMs / 60_000,
+  releaseHours: DEAL_TIMING.releaseAfterMoveInMs / 3_600_000,
+  renterFullRefundDays: DEAL_TIMING.renterFullRefundDays,
+  listerDecisionHours: DEAL_TIMING.listerDecisionMs / 3_600_000,
+} as const;
+
+/** A decline, cancel or landlord's reason: at most this many characters. */
+export const DEAL_REASON_MAX = 500;
+
+export const DEAL_MESSAGES = {
+  notFound: "Deal not found",
+  listingNotFound: "Listing not found",
+  ownListing: "You cannot request your own listing",
+  listingUnavailable: "This listing is not taking requests right now",
+  datesTaken: "Those dates are already taken",
+  overlapAccepted: "You have already accepted another request for overlapping dates",
+  wrongState: (status: string) => `This deal is ${status.replace("_", " ")}, so that is not possible now`,
+  onlyLister: "Only the lister can do that",
+  onlyRenter: "Only the renter can do that",
+  partyUnavailable: "The other person cannot take part in a deal right now",
+  blocked: "You cannot make a deal with this person",
+  suspended: "Your account is suspended",
+  notVerified: "Both of you must have a verified identity before signing",
+  consentNotSettled: "Signing waits for the landlord's consent (granted, or not needed)",
+  consentAfterSignature: "The landlord consent cannot change after the first signature",
+  alreadySigned: "You have already signed",
+  nameMismatch: "The name must be your legal name as verified with your ID",
+  intent: "Please confirm that you intend to sign",
+  esignConsent: "Please agree to sign and receive records electronically",
+  codeWrong: "That code is not right",
+  codeMissing: "Request a signing code first",
+  codeExpired: "That code has expired. Request a new one",
+  codeSpent: "Too many wrong tries. Request a new code",
+  codeTooSoon: "A code was sent less than a minute ago",
+  agreementMissing: "The agreement is made once the lister accepts",
+  pdfMissing: "No agreement document yet",
+  consentLinkUnknown: "This link is not valid",
+  consentLinkUsed: "This link has already been used or has expired",
+  consentEmailsLimit: "At most 3 consent emails per deal a day",
+} as const;
+
+const isoDate = (label: string) => z.string(`${label} must be a date`).refine(isIsoDate, `${label} must be a date written YYYY-MM-DD`);
+
+export const createDealSchema = z
+  .object({
+    listing_id: z.string("listing_id is required").trim().min(1, "listing_id is required").max(64),
+    move_in: isoDate("move_in"),
+    move_out: isoDate("move_out"),
+  })
+  .refine((v) => v.move_in < v.move_out, { message: "move_out must be after move_in", path: ["move_out"] });
+export type CreateDealInput = z.infer<typeof createDealSchema>;
+
+const reasonText = z.string().trim().max(DEAL_REASON_MAX, `The reason must be at most ${DEAL_REASON_MAX} characters`);
+export const dealReasonSchema = z.object({ reason: reasonText.optional().nullable() }).default({});
+
+export const signDealSchema = z.object({
+  typed_name: z.string("Please type your full legal name").trim().min(1, "Please type your full legal name").max(200),
+  intent: z.boolean(DEAL_MESSAGES.intent),
+  esign_consent: z.boolean(DEAL_MESSAGES.esignConsent),
+  code: z.string("Please enter the 6-digit code").trim().regex(/^\d{6}$/, "The code is 6 digits"),
+});
+export type SignDealInput = z.infer<typeof signDealSchema>;
+
+export const landlordConsentSchema = z.union([
+  z.object({ not_needed: z.literal(true) }),
+  z.object({
+    landlord_name: z.string("landlord_name is required").trim().min(1, "landlord_name is required").max(200),
+    landlord_email: z.email("landlord_email must be an email address").max(254),
+    /** Shown on the landlord's page (the New York RPL 226-b list): why the tenant sublets, where they will be. */
+    reason: reasonText.optional().nullable(),
+    tenant_address: z.string().trim().max(300).optional().nullable(),
+  }),
+], { error: "Send {landlord_name, landlord_email} or {not_needed: true}" });
+export type LandlordConsentInput = z.infer<typeof landlordConsentSchema>;
+
+export const landlordDecisionSchema = z.object({
+  decision: z.enum(["granted", "declined"], "decision must be granted or declined"),
+  reason: reasonText.optional().nullable(),
+});
+export type LandlordDecisionInput = z.infer<typeof landlordDecisionSchema>;
+
+export const dealPartySchema = z.object({ id: z.string(), first_name: z.string(), last_name: z.string() });
+
+export const dealSchema = z.object({
+  id: z.string(),
+  listing_id: z.string().nullable(),
+  listing_title: z.string(),
+  renter: dealPartySchema,
+  lister: dealPartySchema,
+  move_in: z.string(),
+  move_out: z.string(),
+  monthly_rent: z.number(),
+  address: z.string(),
+  status: z.enum(DEAL_STATUSES),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  agreement: z
+    .object({ version: z.number(), sha256: z.string(), renter_signed_at: z.string().nullable(), lister_signed_at: z.string().nullable() })
+    .nullable(),
+  landlord_consent: z.object({ status: z.enum(LANDLORD_CONSENT_STATUSES) }),
+  payment: z.object({
+    status: z.enum(PAYMENT_STATUSES),
+    rent_cents: z.number(),
+    fee_cents: z.number(),
+    total_cents: z.number(),
+    currency: z.string(),
+    held_until: z.string().nullable(),
+    released_at: z.string().nullable(),
+    refunded_cents: z.number(),
+  }),
+});
+export type Deal = z.infer<typeof dealSchema>;
+
+export interface DealResponse {
+  data: Deal;
+}
+export interface AgreementEvent {
+  type: string;
+  actor_id: string | null;
+  at: string;
+}
+export interface AgreementResponse {
+  data: { version: number; text: string; sha256: string; events: AgreementEvent[] };
+}
+/** Staff's view of one deal: every event with its whole address and user agent. */
+export interface AdminDealResponse {
+  data: Deal & {
+    events: (AgreementEvent & { actor_role: string; ip: string | null; user_agent: string | null; agreement_version: number | null; document_sha256: string | null; details: unknown })[];
+    pdf_sha256: string | null;
+  };
+}
+/** GET landlord-consent/{token}: what the landlord's page shows. */
+export interface LandlordConsentPage {
+  status: "requested";
+  landlord_name: string;
+  /** The stay: the sublease's term. */
+  term: { move_in: string; move_out: string };
+  /** The original tenant (the lister) and the subtenant (the renter), by their verified legal names where known. */
+  tenant_name: string;
+  subtenant_name: string;
+  reason: string | null;
+  /** Where the tenant will live during the sublease, if they said. */
+  tenant_address_during_sublease: string | null;
+  listing_address: string;
+  monthly_rent: number;
+  /** Always true: the address and the landlord's email were given by the lister, not checked by CampusNest. */
+  address_given_by_lister: true;
+  address_note: string;
+  expires_at: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pure rules.
+
+/**
+ * IANA time zone of each US state (two-letter code as stored on universities.state); a state with
+ * two zones has the one most of its campuses use. Dates of a stay begin at midnight there.
+ */
+const STATE_TIME_ZONES: Record<string, string> = {
+  AL: "America/Chicago", AK: "America/Anchorage", AZ: "America/Phoenix", AR: "America/Chicago", CA: "America/Los_Angeles",
+  CO: "America/Denver", CT: "America/New_York", DE: "America/New_York", DC: "America/New_York", FL: "America/New_York",
+  GA: "America/New_York", HI: "Pacific/Honolulu", ID: "America/Boise", IL: "America/Chicago", IN: "America/Indiana/Indianapolis",
+  IA: "America/Chicago", KS: "America/Chicago", KY: "America/New_York", LA: "America/Chicago", ME: "America/New_York",
+  MD: "America/New_York", MA: "America/New_York", MI: "America/Detroit", MN: "America/Chicago", MS: "America/Chicago",
+  MO: "America/Chicago", MT: "America/Denver", NE: "America/Chicago", NV: "America/Los_Angeles", NH: "America/New_York",
+  NJ: "America/New_York", NM: "America/Denver", NY: "America/New_York", NC: "America/New_York", ND: "America/Chicago",
+  OH: "America/New_York", OK: "America/Chicago", OR: "America/Los_Angeles", PA: "America/New_York", RI: "America/New_York",
+  SC: "America/New_York", SD: "America/Chicago", TN: "America/Chicago", TX: "America/Chicago", UT: "America/Denver",
+  VT: "America/New_York", VA: "America/New_York", WA: "America/Los_Angeles", WV: "America/New_York", WI: "America/Chicago",
+  WY: "America/Denver", PR: "America/Puerto_Rico",
+};
+export const DEFAULT_TIME_ZONE = "America/New_York";
+export const timeZoneOfState = (state: string | null | undefined) => STATE_TIME_ZONES[(state ?? "").trim().toUpperCase()] ?? DEFAULT_TIME_ZONE;
+
+/** The calendar date (YYYY-MM-DD) it is at `now` in `timeZone`. */
+export function localDate(now: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(new Date(now));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+/** The instant (epoch ms) a calendar date begins in `timeZone`. */
+export function startOfDate(date: string, timeZone: string): number {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
+  // The zone's offset at that moment, read back from the formatter (twice: a DST change near midnight).
+  let guess = utcMidnight;
+  for (let i = 0; i < 2; i++) {
+    const parts = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(guess));
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+    guess = utcMidnight - (asUtc - guess);
+  }
+  return guess;
+}
+
+/** `date` plus `months` calendar months (the day clamped to the month's end). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const total = y * 12 + (m - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+export const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * The first payment: one month's rent, or the whole stay's by days when it is shorter than a month
+ * (a year's rent over 365 days a day), plus the service fee (a percentage of that rent). Cents.
+ */
+export function firstPayment(monthlyRent: number, moveIn: string, moveOut: string, feePercent: number) {
+  const monthly = Math.round(monthlyRent * 100);
+  const shorter = moveOut < addMonths(moveIn, 1);
+  const rent_cents = shorter ? Math.round((monthly * 12 * daysBetween(moveIn, moveOut)) / 365) : monthly;
+  const fee_cents = Math.round((rent_cents * feePercent) / 100);
+  return { rent_cents, fee_cents, total_cents: rent_cents + fee_cents, by_days: shorter };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "Jan 5, 2027" */
+export const shortDate = (date: string) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
+/** The request's message text: "Sublease request: Jan 5 – May 20, 2027" (an email or an old client reads it as it is). */
+export function requestSummary(moveIn: string, moveOut: string): string {
+  const sameYear = moveIn.slice(0, 4) === moveOut.slice(0, 4);
+  const from = sameYear ? shortDate(moveIn).replace(/, \d{4}$/, "") : shortDate(moveIn);
+  return `Sublease request: ${from} – ${shortDate(moveOut)}`;
+}
+
+/** Names compared as a person would: case, surrounding and repeated spaces ignored. */
+export const normalizeName = (name: string) => name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("en-US");
+export const namesMatch = (typed: string, legal: string) => normalizeName(typed) === normalizeName(legal);
+
+/** Two stays overlap when each starts before the other ends (move-out day is free for the next move-in). */
+export const staysOverlap = (a: { move_in: string; move_out: string }, b: { move_in: string; move_out: string }) => a.move_in < b.move_out && b.move_in < a.move_out;
+
+/** GET deals and GET admin/deals: a page (`limit` 1-50, default 20; `last_evaluated_key` from the previous page). */
+export const dealsPageSchema = z.object({
+  limit: z.coerce.number("limit must be a number").int("limit must be a whole number").min(1, "limit must be 1 to 50").max(50, "limit must be 1 to 50").default(20),
+  last_evaluated_key: z.string().max(500).optional(),
+});
+export const adminDealsQuerySchema = dealsPageSchema.extend({
+  status: z.enum(DEAL_STATUSES, `status must be one of ${DEAL_STATUSES.join(", ")}`).optional().or(z.literal("").transform(() => undefined)),
+});
+export const dealCursorSchema = z.object({ created_at: z.string().max(40), id: z.string().max(40) });
+export const devDealsTickSchema = z.object({ now: z.iso.datetime({ offset: true, error: "now must be an ISO 8601 time" }) });
+
+/**
+ * The cancellation policy for a paid deal (docs/decisions/026), in the words shown before paying, on the
+ * deal page and in the agreement. One source: the SPA, the agreement and the emails all read these lines.
+ */
+export const DEAL_CANCELLATION_POLICY: readonly string[] = [
+  "If the lister cancels after you pay, you get everything back, service fee included, at once.",
+  `If you cancel at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, you get the first month's rent back in full; the service fee is kept.`,
+  `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
+  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Until then you can report a problem and nothing is released.`,
+];

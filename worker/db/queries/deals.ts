@@ -1,0 +1,403 @@
+/**
+ * Deals, their agreement versions, events, signing codes and landlord consent links (docs/decisions/026).
+ *
+ * Every change of a deal row is one compare-and-set: a D1 batch (one transaction) whose statements are
+ * each guarded by the version read (`WHERE EXISTS (SELECT 1 FROM deals WHERE id = ? AND version = ?)`)
+ * and whose LAST statement is `UPDATE deals SET ..., version = version + 1 WHERE id = ? AND version = ?`
+ * (decision 013's pattern). Its `changes` says whether the batch applied; on 0 nothing did.
+ */
+import { newId } from "../../lib/ids";
+import type { Db } from "../client";
+import { orderedPair } from "./conversations";
+
+export interface DealRow {
+  id: string;
+  listing_id: string | null;
+  renter_id: string;
+  lister_id: string;
+  conversation_id: string | null;
+  move_in: string;
+  move_out: string;
+  time_zone: string;
+  status: string;
+  status_reason: string | null;
+  version: number;
+  expires_at: string | null;
+  listing_title: string;
+  monthly_rent: number;
+  fee_percent: number | null;
+  address: string | null;
+  unit_type: string | null;
+  parking: number | null;
+  allow_pets: number | null;
+  landlord_consent: string;
+  landlord_name: string | null;
+  landlord_email: string | null;
+  landlord_reason: string | null;
+  agreement_version: number;
+  renter_signed_at: string | null;
+  lister_signed_at: string | null;
+  pdf_key: string | null;
+  pdf_sha256: string | null;
+  idempotency_key: string | null;
+  accepted_at: string | null;
+  created_at: string;
+  updated_at: string;
+  renter_first_name: string | null;
+  renter_last_name: string | null;
+  lister_first_name: string | null;
+  lister_last_name: string | null;
+  /** The listing's current address (the public form is derived from it before acceptance). */
+  listing_address: string | null;
+  agreement_sha256: string | null;
+}
+
+const DEAL_SELECT = `SELECT d.*, r.first_name AS renter_first_name, r.last_name AS renter_last_name,
+  o.first_name AS lister_first_name, o.last_name AS lister_last_name, l.address AS listing_address,
+  (SELECT a.sha256 FROM deal_agreements a WHERE a.deal_id = d.id AND a.version = d.agreement_version) AS agreement_sha256
+  FROM deals d LEFT JOIN users r ON r.id = d.renter_id LEFT JOIN users o ON o.id = d.lister_id LEFT JOIN listings l ON l.id = d.listing_id`;
+
+export const findDeal = (db: Db, id: string) => db.$client.prepare(`${DEAL_SELECT} WHERE d.id = ?`).bind(id).first<DealRow>();
+
+/** The deal when `userId` is one of its two parties, else null. */
+export const findDealOfParty = (db: Db, id: string, userId: string) =>
+  db.$client.prepare(`${DEAL_SELECT} WHERE d.id = ?1 AND (d.renter_id = ?2 OR d.lister_id = ?2)`).bind(id, userId).first<DealRow>();
+
+export const findDealByKey = (db: Db, renterId: string, key: string, sinceIso: string) =>
+  db.$client.prepare(`${DEAL_SELECT} WHERE d.renter_id = ? AND d.idempotency_key = ? AND d.created_at >= ?`).bind(renterId, key, sinceIso).first<DealRow>();
+
+/** The renter's open deal for this listing and stay (one at most: a partial unique index). */
+export const findOpenDealOfStay = (db: Db, renterId: string, listingId: string, moveIn: string, moveOut: string) =>
+  db.$client
+    .prepare(`${DEAL_SELECT} WHERE d.renter_id = ? AND d.listing_id = ? AND d.move_in = ? AND d.move_out = ? AND d.status IN ('requested', 'accepted', 'signed')`)
+    .bind(renterId, listingId, moveIn, moveOut)
+    .first<DealRow>();
+
+const inList = (values: readonly string[]) => values.map((v) => `'${v.replace(/'/g, "")}'`).join(", ");
+
+/** A deal of the listing in one of `statuses` whose stay overlaps this one (besides `exceptId`). */
+export const overlappingDeal = (db: Db, listingId: string, moveIn: string, moveOut: string, statuses: readonly string[], exceptId = "") =>
+  db.$client
+    .prepare(`SELECT id FROM deals WHERE listing_id = ? AND status IN (${inList(statuses)}) AND move_in < ? AND move_out > ? AND id <> ? LIMIT 1`)
+    .bind(listingId, moveOut, moveIn, exceptId)
+    .first<{ id: string }>();
+
+/** The SQL condition "no other deal of the listing in `statuses` overlaps deal `?` (bound: listing, move_out, move_in, id)". */
+export const NO_OVERLAP = (statuses: readonly string[]) =>
+  `NOT EXISTS (SELECT 1 FROM deals o WHERE o.listing_id = ? AND o.status IN (${inList(statuses)}) AND o.move_in < ? AND o.move_out > ? AND o.id <> ?)`;
+
+export interface DealCursor {
+  created_at: string;
+  id: string;
+}
+
+/** A user's deals in both roles, newest first (limit + 1 rows). */
+export const dealsOfUser = (db: Db, userId: string, limit: number, after: DealCursor | null) =>
+  db.$client
+    .prepare(
+      `${DEAL_SELECT} WHERE d.id IN (SELECT id FROM deals WHERE renter_id = ?1 UNION SELECT id FROM deals WHERE lister_id = ?1)
+       ${after ? "AND (d.created_at < ?3 OR (d.created_at = ?3 AND d.id < ?4))" : ""} ORDER BY d.created_at DESC, d.id DESC LIMIT ?2`,
+    )
+    .bind(...(after ? [userId, limit + 1, after.created_at, after.id] : [userId, limit + 1]))
+    .all<DealRow>()
+    .then((r) => r.results);
+
+/** Every deal (staff), optionally in one status, newest first (limit + 1 rows). */
+export const allDeals = (db: Db, status: string | null, limit: number, after: DealCursor | null) => {
+  const where = [status ? "d.status = ?" : null, after ? "(d.created_at < ? OR (d.created_at = ? AND d.id < ?))" : null].filter(Boolean);
+  const params = [...(status ? [status] : []), ...(after ? [after.created_at, after.created_at, after.id] : []), limit + 1];
+  return db.$client
+    .prepare(`${DEAL_SELECT} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY d.created_at DESC, d.id DESC LIMIT ?`)
+    .bind(...params)
+    .all<DealRow>()
+    .then((r) => r.results);
+};
+
+/** Ids and versions of open unpaid deals that involve a listing, a user, or a pair of users. */
+export const openDealsOf = (db: Db, where: { listingId: string } | { userId: string } | { pair: [string, string] }) => {
+  const base = `SELECT id FROM deals WHERE status IN ('requested', 'accepted', 'signed') AND `;
+  const stmt =
+    "listingId" in where
+      ? db.$client.prepare(`${base} listing_id = ?`).bind(where.listingId)
+      : "userId" in where
+        ? db.$client.prepare(`${base} (renter_id = ?1 OR lister_id = ?1)`).bind(where.userId)
+        : db.$client.prepare(`${base} ((renter_id = ?1 AND lister_id = ?2) OR (renter_id = ?2 AND lister_id = ?1))`).bind(...where.pair);
+  return stmt.all<{ id: string }>().then((r) => r.results.map((x) => x.id));
+};
+
+/** Deals whose expiry has come (at most 100 per run). */
+export const dueDeals = (db: Db, nowIso: string) =>
+  db.$client
+    .prepare(`SELECT id FROM deals WHERE expires_at IS NOT NULL AND expires_at <= ? AND status IN ('requested', 'accepted', 'signed') ORDER BY expires_at LIMIT 100`)
+    .bind(nowIso)
+    .all<{ id: string }>()
+    .then((r) => r.results.map((x) => x.id));
+
+// ---------------------------------------------------------------------------------------------
+// The compare-and-set.
+
+/** A column change of the final UPDATE: a value, or raw SQL (`{ sql }`) evaluated on the row. */
+export type DealSet = Record<string, string | number | null | undefined | { sql: string; params?: unknown[] }>;
+
+/** `WHERE EXISTS (...)` guard for statements of a batch under the version read. */
+const GUARD = "EXISTS (SELECT 1 FROM deals WHERE id = ? AND version = ?)";
+
+export interface GuardedStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** An event, recorded only if the batch applies. */
+export function eventStatement(
+  dealId: string,
+  event: { type: string; actorId: string | null; actorRole: string; at: string; ip?: string | null; userAgent?: string | null; agreementVersion?: number | null; sha256?: string | null; details?: unknown },
+): GuardedStatement {
+  return {
+    sql: `INSERT INTO deal_events (id, deal_id, type, actor_id, actor_role, at, ip, user_agent, agreement_version, document_sha256, details) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE ${GUARD}`,
+    params: [
+      newId(),
+      dealId,
+      event.type,
+      event.actorId,
+      event.actorRole,
+      event.at,
+      event.ip ?? null,
+      event.userAgent ?? null,
+      event.agreementVersion ?? null,
+      event.sha256 ?? null,
+      event.details === undefined ? null : JSON.stringify(event.details),
+    ],
+  };
+}
+
+export const agreementStatement = (dealId: string, version: number, template: string, text: string, sha256: string, at: string): GuardedStatement => ({
+  sql: `INSERT INTO deal_agreements (deal_id, version, template, text, sha256, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${GUARD}`,
+  params: [dealId, version, template, text, sha256, at],
+});
+
+/**
+ * Runs `statements` (each guarded by the version) and then the deal's conditional UPDATE, in one batch;
+ * `condition` adds SQL the row must also satisfy (e.g. no overlapping accepted deal). True when it applied.
+ */
+export async function compareAndSet(db: Db, dealId: string, version: number, set: DealSet, statements: GuardedStatement[] = [], condition?: GuardedStatement): Promise<boolean> {
+  const d1 = db.$client;
+  const cols: string[] = [];
+  const params: unknown[] = [];
+  for (const [col, value] of Object.entries(set)) {
+    if (value === undefined) continue;
+    if (!/^[a-z_0-9]+$/.test(col)) throw new Error(`bad column ${col}`);
+    if (value !== null && typeof value === "object") {
+      cols.push(`${col} = ${value.sql}`);
+      params.push(...(value.params ?? []));
+    } else {
+      cols.push(`${col} = ?`);
+      params.push(value);
+    }
+  }
+  const update = d1
+    .prepare(`UPDATE deals SET ${[...cols, "version = version + 1"].join(", ")} WHERE id = ? AND version = ?${condition ? ` AND ${condition.sql}` : ""}`)
+    .bind(...params, dealId, version, ...(condition?.params ?? []));
+  // Each statement's SQL ends with the version guard; the row's extra condition is added to it, so a
+  // batch whose final UPDATE will not apply writes nothing before it either.
+  const guarded = statements.map((s) =>
+    d1.prepare(condition ? `${s.sql} AND ${condition.sql}` : s.sql).bind(...s.params, dealId, version, ...(condition?.params ?? [])),
+  );
+  const results = await d1.batch([...guarded, update]);
+  return (results.at(-1)?.meta.changes ?? 0) > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creating a request (the deal, its message in the conversation, the conversation's preview: one batch).
+
+export interface NewDeal {
+  id: string;
+  listingId: string;
+  renterId: string;
+  listerId: string;
+  conversationId: string;
+  moveIn: string;
+  moveOut: string;
+  timeZone: string;
+  expiresAt: string;
+  listingTitle: string;
+  monthlyRent: number;
+  idempotencyKey: string | null;
+  messageText: string;
+  now: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export async function insertDealRequest(db: Db, d: NewDeal, releaseKeyBefore: string | null): Promise<void> {
+  const d1 = db.$client;
+  const statements: D1PreparedStatement[] = [];
+  // A key older than the idempotency window may be used again: the old row lets go of it first.
+  if (d.idempotencyKey && releaseKeyBefore) {
+    statements.push(d1.prepare(`UPDATE deals SET idempotency_key = NULL WHERE renter_id = ? AND idempotency_key = ? AND created_at < ?`).bind(d.renterId, d.idempotencyKey, releaseKeyBefore));
+  }
+  statements.push(
+    d1
+      .prepare(
+        `INSERT INTO deals (id, listing_id, renter_id, lister_id, conversation_id, move_in, move_out, time_zone, status, expires_at, listing_title, monthly_rent, idempotency_key, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'requested', ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(d.id, d.listingId, d.renterId, d.listerId, d.conversationId, d.moveIn, d.moveOut, d.timeZone, d.expiresAt, d.listingTitle, d.monthlyRent, d.idempotencyKey, d.now, d.now),
+    d1
+      .prepare(`INSERT INTO deal_events (id, deal_id, type, actor_id, actor_role, at, ip, user_agent) VALUES (?, ?, 'requested', ?, 'renter', ?, ?, ?)`)
+      .bind(newId(), d.id, d.renterId, d.now, d.ip, d.userAgent),
+    // The card in the thread: its own kind, never scored by the scam shield (no safety flags).
+    d1
+      .prepare(`INSERT INTO messages (id, conversation_id, sender_id, text, kind, deal_id, created_at) VALUES (?, ?, ?, ?, 'deal', ?, ?)`)
+      .bind(newId(), d.conversationId, d.renterId, d.messageText, d.id, d.now),
+    d1
+      .prepare(`UPDATE conversations SET last_message_preview = ?, last_message_at = ?, updated_at = ?, listing_id = ? WHERE id = ?`)
+      .bind(d.messageText, d.now, d.now, d.listingId, d.conversationId),
+  );
+  await d1.batch(statements);
+}
+
+/** The conversation of a pair, created if missing (the deal's card goes in it). */
+export async function conversationIdOfPair(db: Db, a: string, b: string, listingId: string, now: string): Promise<string> {
+  const [userA, userB] = orderedPair(a, b);
+  const d1 = db.$client;
+  await d1
+    .prepare(`INSERT INTO conversations (id, user_a, user_b, listing_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+    .bind(newId(), userA, userB, listingId, now, now)
+    .run();
+  const row = await d1.prepare(`SELECT id FROM conversations WHERE user_a = ? AND user_b = ?`).bind(userA, userB).first<{ id: string }>();
+  return row!.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agreement, events, codes, consent links.
+
+export interface AgreementRow {
+  version: number;
+  template: string;
+  text: string;
+  sha256: string;
+  created_at: string;
+}
+
+export const findAgreement = (db: Db, dealId: string, version: number) =>
+  db.$client.prepare(`SELECT version, template, text, sha256, created_at FROM deal_agreements WHERE deal_id = ? AND version = ?`).bind(dealId, version).first<AgreementRow>();
+
+export interface DealEventRow {
+  id: string;
+  type: string;
+  actor_id: string | null;
+  actor_role: string;
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  agreement_version: number | null;
+  document_sha256: string | null;
+  details: string | null;
+}
+
+export const eventsOfDeal = (db: Db, dealId: string) =>
+  db.$client
+    .prepare(`SELECT id, type, actor_id, actor_role, at, ip, user_agent, agreement_version, document_sha256, details FROM deal_events WHERE deal_id = ? ORDER BY at, id`)
+    .bind(dealId)
+    .all<DealEventRow>()
+    .then((r) => r.results);
+
+/** An event outside a transition (a view): appended on its own. */
+export const appendEvent = (db: Db, dealId: string, e: Parameters<typeof eventStatement>[1]) => {
+  const s = eventStatement(dealId, e);
+  // Not under a version: a view changes nothing of the deal. The guard is satisfied by the deal's own version.
+  return db.$client
+    .prepare(s.sql.replace(`WHERE ${GUARD}`, "WHERE EXISTS (SELECT 1 FROM deals WHERE id = ?)"))
+    .bind(...s.params, dealId)
+    .run();
+};
+
+/** Whether `userId` already has an event of `type` for this agreement version (views are recorded once). */
+export const hasEvent = (db: Db, dealId: string, userId: string, type: string, version: number) =>
+  db.$client
+    .prepare(`SELECT 1 AS found FROM deal_events WHERE deal_id = ? AND actor_id = ? AND type = ? AND agreement_version = ? LIMIT 1`)
+    .bind(dealId, userId, type, version)
+    .first<{ found: number }>()
+    .then((r) => !!r);
+
+export interface SignCodeRow {
+  id: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  consumed_at: string | null;
+  created_at: string;
+}
+
+export const latestSignCode = (db: Db, dealId: string, userId: string) =>
+  db.$client
+    .prepare(`SELECT id, code_hash, attempts, expires_at, consumed_at, created_at FROM deal_sign_codes WHERE deal_id = ? AND user_id = ? ORDER BY created_at DESC LIMIT 1`)
+    .bind(dealId, userId)
+    .first<SignCodeRow>();
+
+/** A new code, unless one was made for this party since `since` (one per 60 s): true when stored. */
+export async function insertSignCode(db: Db, dealId: string, userId: string, codeHash: string, now: string, expiresAt: string, since: string): Promise<boolean> {
+  const res = await db.$client
+    .prepare(
+      `INSERT INTO deal_sign_codes (id, deal_id, user_id, code_hash, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ?
+       WHERE NOT EXISTS (SELECT 1 FROM deal_sign_codes WHERE deal_id = ? AND user_id = ? AND created_at > ?)`,
+    )
+    .bind(newId(), dealId, userId, codeHash, expiresAt, now, dealId, userId, since)
+    .run();
+  return res.meta.changes > 0;
+}
+
+/** Counts a wrong try (guarded: under the limit); true when counted. */
+export const countSignCodeTry = (db: Db, id: string, limit: number) =>
+  db.$client
+    .prepare(`UPDATE deal_sign_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ? AND consumed_at IS NULL`)
+    .bind(id, limit)
+    .run()
+    .then((r) => r.meta.changes > 0);
+
+export const consumeSignCodeStatement = (id: string, now: string): GuardedStatement => ({
+  sql: `UPDATE deal_sign_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL AND ${GUARD}`,
+  params: [now, id],
+});
+
+export interface ConsentLinkRow {
+  token_hash: string;
+  deal_id: string;
+  landlord_name: string;
+  landlord_email: string;
+  reason: string | null;
+  tenant_address: string | null;
+  expires_at: string;
+  used_at: string | null;
+  decision: string | null;
+  created_at: string;
+}
+
+export const findConsentLink = (db: Db, tokenHash: string) =>
+  db.$client
+    .prepare(`SELECT token_hash, deal_id, landlord_name, landlord_email, reason, tenant_address, expires_at, used_at, decision, created_at FROM landlord_consent_links WHERE token_hash = ?`)
+    .bind(tokenHash)
+    .first<ConsentLinkRow>();
+
+export const consentLinksSince = (db: Db, dealId: string, sinceIso: string) =>
+  db.$client
+    .prepare(`SELECT created_at FROM landlord_consent_links WHERE deal_id = ? AND created_at > ? ORDER BY created_at`)
+    .bind(dealId, sinceIso)
+    .all<{ created_at: string }>()
+    .then((r) => r.results.map((x) => x.created_at));
+
+/** Every open link of the deal stops working (a newer link, a "not needed", the deal ended). */
+export const supersedeLinksStatement = (dealId: string, now: string): GuardedStatement => ({
+  sql: `UPDATE landlord_consent_links SET used_at = ?, decision = 'superseded' WHERE deal_id = ? AND used_at IS NULL AND ${GUARD}`,
+  params: [now, dealId],
+});
+
+export const insertLinkStatement = (link: Omit<ConsentLinkRow, "used_at" | "decision">): GuardedStatement => ({
+  sql: `INSERT INTO landlord_consent_links (token_hash, deal_id, landlord_name, landlord_email, reason, tenant_address, expires_at, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE ${GUARD}`,
+  params: [link.token_hash, link.deal_id, link.landlord_name, link.landlord_email, link.reason, link.tenant_address, link.expires_at, link.created_at],
+});
+
+export const useLinkStatement = (tokenHash: string, decision: string, reason: string | null, now: string): GuardedStatement => ({
+  sql: `UPDATE landlord_consent_links SET used_at = ?, decision = ?, decision_reason = ? WHERE token_hash = ? AND used_at IS NULL AND ${GUARD}`,
+  params: [now, decision, reason, tokenHash],
+});

@@ -1,0 +1,158 @@
+/**
+ * Deals (api-contract "Deals"; docs/decisions/026): the renter's request, the lister's answer,
+ * cancellation, the agreement and its signatures, the landlord consent. Only the two parties see a
+ * deal (404 to anyone else); the agreement and its PDF also to staff (admin bearer).
+ */
+import type { Context } from "hono";
+import {
+  createDealSchema,
+  dealCursorSchema,
+  dealReasonSchema,
+  dealsPageSchema,
+  landlordConsentSchema,
+  signDealSchema,
+  DEAL_MESSAGES,
+  type AgreementResponse,
+  type DealResponse,
+} from "../../contract/deals";
+import type { Pagination } from "../../contract/listings";
+import type { Deal } from "../../contract/deals";
+import { insertAudit } from "../../db/queries/audit";
+import { findDeal } from "../../db/queries/deals";
+import { createRouter, type AppContext } from "../../lib/context";
+import { decodeCursor } from "../../lib/cursor";
+import { badRequest, notFound, validationFailed } from "../../lib/errors";
+import { idempotencyKeyOf } from "../../lib/idempotency";
+import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
+import { requireUser } from "../../middleware/auth";
+import { enforceLimit } from "../../middleware/rate-limit";
+import { requireAdmin } from "../../middleware/require-admin";
+import { acceptDeal, cancelDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
+import { deferOf, requestMetaOf } from "../../lib/request-meta";
+import { setLandlordConsent } from "../../services/deals/landlord";
+import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
+
+const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
+const metaOf = requestMetaOf;
+
+/** A party (user bearer) or staff (admin bearer). */
+async function viewerOf(c: Context<AppContext>): Promise<{ userId: string } | { staff: string }> {
+  try {
+    return { staff: await requireAdmin(c) };
+  } catch {
+    const user = await requireUser(c);
+    return { userId: user.id };
+  }
+}
+
+export const dealsRoutes = createRouter()
+  .post("/", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const key = idempotencyKeyOf(c);
+    const input = await parseJson(c, createDealSchema);
+    const { deal, created } = await requestDeal(c.var.db, effectsOf(c), user, input, key, metaOf(c));
+    return c.json<DealResponse>({ data: deal }, created ? 201 : 200);
+  })
+
+  .get("/", async (c) => {
+    const user = await requireUser(c);
+    const { limit, last_evaluated_key } = parseQuery(c, dealsPageSchema);
+    const page = await dealsForUser(c.var.db, c.var.config, user.id, limit, decodeCursor(last_evaluated_key, dealCursorSchema));
+    return c.json<{ data: Deal[]; pagination: Pagination }>(page);
+  })
+
+  .get("/:id", async (c) => {
+    const user = await requireUser(c);
+    return c.json<DealResponse>({ data: await dealForParty(c.var.db, c.var.config, user, c.req.param("id")) });
+  })
+
+  .post("/:id/accept", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return c.json<DealResponse>({ data: await acceptDeal(c.var.db, effectsOf(c), user, c.req.param("id"), metaOf(c)) });
+  })
+
+  .post("/:id/decline", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { reason } = await parseOptionalJson(c, dealReasonSchema);
+    return c.json<DealResponse>({ data: await declineDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+  })
+
+  .post("/:id/cancel", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { reason } = await parseOptionalJson(c, dealReasonSchema);
+    return c.json<DealResponse>({ data: await cancelDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+  })
+
+  .get("/:id/agreement", async (c) => {
+    const viewer = await viewerOf(c);
+    const data = await readAgreement(c.var.db, "userId" in viewer ? viewer : { staff: true }, c.req.param("id"), metaOf(c));
+    return c.json<AgreementResponse>({ data });
+  })
+
+  // The signed agreement (the parties and staff): made on first download if signing could not make it.
+  .get("/:id/agreement.pdf", async (c) => {
+    const viewer = await viewerOf(c);
+    const id = c.req.param("id");
+    let deal = "userId" in viewer ? (await partyDeal(c.var.db, id, viewer.userId)).deal : await findDeal(c.var.db, id);
+    if (!deal) throw notFound(DEAL_MESSAGES.notFound);
+    const pdfHeaders = { "content-type": "application/pdf", "cache-control": "private, no-store" };
+    if (deal.status !== "signed" && !deal.pdf_key) {
+      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet).
+      const draft = await draftPdf(c.var.db, c.env, deal);
+      return new Response(draft, { headers: { ...pdfHeaders, "content-disposition": `attachment; filename="sublease-agreement-${deal.id}-draft.pdf"` } });
+    }
+    deal = await ensureSignedPdf(c.var.db, effectsOf(c), deal);
+    const object = await c.env.ID_DOCUMENTS.get(deal.pdf_key!);
+    if (!object) throw notFound(DEAL_MESSAGES.pdfMissing);
+    if ("staff" in viewer) await insertAudit(c.var.db, viewer.staff, "deal_pdf_download", "deals", deal.id);
+    return new Response(object.body, {
+      headers: {
+        "content-type": "application/pdf",
+        "content-disposition": `attachment; filename="sublease-agreement-${deal.id}.pdf"`,
+        "cache-control": "private, no-store",
+        "x-content-sha256": deal.pdf_sha256 ?? "",
+      },
+    });
+  })
+
+  .post("/:id/sign-code", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return c.json({ data: await sendSignCode(c.var.db, effectsOf(c), user, c.req.param("id"), metaOf(c)) });
+  })
+
+  .post("/:id/sign", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    // A third party learns nothing from the body's checks: the deal is looked up first.
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const input = await parseJson(c, signDealSchema);
+    return c.json<DealResponse>({ data: await signDeal(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
+  })
+
+  .post("/:id/landlord-consent", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const input = await parseJson(c, landlordConsentSchema);
+    return c.json<DealResponse>({ data: await setLandlordConsent(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
+  });
+
+/** A body that may be absent (decline and cancel take an optional reason): empty is `{}`. */
+async function parseOptionalJson<S extends typeof dealReasonSchema>(c: Context<AppContext>, schema: S) {
+  const text = await c.req.text();
+  let body: unknown;
+  try {
+    body = text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationFailed(issuesToErrors(result.error.issues));
+  return result.data;
+}
+

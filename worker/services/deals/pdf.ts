@@ -1,0 +1,215 @@
+/**
+ * The signed agreement as a PDF (docs/decisions/026): the agreement text, the signature blocks and a
+ * certificate page listing every event with the text's SHA-256. Made in the worker with @cantoo/pdf-lib
+ * (the maintained fork of pdf-lib) and DejaVu Sans (embedded, subset: accented names print), read from
+ * the static assets (web/public/fonts, with its licence) once per isolate. The agreement text and the
+ * certificate are also attached to the file as plain text, so anyone can re-hash exactly what was signed.
+ */
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from "@cantoo/pdf-lib";
+import fontkit from "@cantoo/fontkit";
+import type { AgreementRow, DealEventRow, DealRow } from "../../db/queries/deals";
+import { legalNameOf } from "./agreement";
+
+export const FONT_PATH = "/fonts/DejaVuSans.ttf";
+
+let fontBytes: Promise<Uint8Array> | null = null;
+
+/** The font's bytes from the static assets (kept for the isolate's life). */
+function loadFont(env: Env): Promise<Uint8Array> {
+  fontBytes ??= env.ASSETS.fetch(new Request(`https://assets.local${FONT_PATH}`)).then(async (res) => {
+    if (!res.ok) throw new Error(`font ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  });
+  fontBytes.catch(() => (fontBytes = null));
+  return fontBytes;
+}
+
+/** An address shortened to its network for the PDF (IPv4 /24, IPv6 /48); staff see it whole in the API. */
+export function networkOf(ip: string | null): string {
+  if (!ip) return "unknown";
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(ip)) return `${ip.split(".").slice(0, 3).join(".")}.0/24`;
+  if (ip.includes(":")) {
+    const [head = "", tail = ""] = ip.split("::");
+    const left = head ? head.split(":") : [];
+    const right = tail ? tail.split(":") : [];
+    const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+    return `${groups.slice(0, 3).map((g) => (g || "0").toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/48`;
+  }
+  return "unknown";
+}
+
+export interface PdfInput {
+  deal: DealRow;
+  agreement: AgreementRow;
+  events: DealEventRow[];
+  renterName: Parameters<typeof legalNameOf>[0];
+  listerName: Parameters<typeof legalNameOf>[0];
+  /** A copy to read before both signed: marked as a draft on its first line and never stored. */
+  draft?: boolean;
+}
+
+const PAGE = { width: 612, height: 792, margin: 56 };
+const SIZE = 10;
+const LEAD = 14;
+
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+
+/** The part of a fontkit font that layout touches. */
+interface LayoutFont {
+  glyphForCodePoint(codePoint: number): unknown;
+  layout: (text: string) => { glyphs: unknown[]; positions: unknown[] };
+}
+
+/**
+ * fontkit with plain layout: each code point (text NFC-normalized, so accented letters are one code
+ * point) is its glyph from the font's cmap, without OpenType shaping. A contract needs no ligatures,
+ * kerning or contextual forms, and shaping through DejaVu's tables was most of the PDF's CPU time
+ * (733 ms in workerd with shaping, 133 ms with features off; test/bench/deal-pdf.mjs measures today's).
+ */
+const plainFontkit = {
+  create: async (data: Uint8Array, postscriptName?: string) => {
+    const font = (await fontkit.create(data, postscriptName ?? "")) as unknown as LayoutFont;
+    const glyphs = new Map<number, unknown>();
+    const glyphOf = (codePoint: number) => {
+      let glyph = glyphs.get(codePoint);
+      if (glyph === undefined) glyphs.set(codePoint, (glyph = font.glyphForCodePoint(codePoint)));
+      return glyph;
+    };
+    font.layout = (text) => ({ glyphs: Array.from(text.normalize("NFC"), (ch) => glyphOf(ch.codePointAt(0)!)), positions: [] });
+    return font;
+  },
+} as unknown as Fontkit;
+
+/** Each character's advance at size 1000, measured once per isolate (one font): wrapping adds them up. */
+const advances = new Map<string, number>();
+function widthOf(text: string, font: PDFFont, size: number): number {
+  let total = 0;
+  for (const ch of text) {
+    let w = advances.get(ch);
+    if (w === undefined) {
+      w = font.widthOfTextAtSize(ch, 1000);
+      advances.set(ch, w);
+    }
+    total += w;
+  }
+  return (total * size) / 1000;
+}
+
+/** Lines of `text` that fit `width` at `size` (words wrapped; a word longer than a line is cut). */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      const next = line ? `${line} ${word}` : word;
+      if (widthOf(next, font, size) <= width) line = next;
+      else {
+        if (line) lines.push(line);
+        let rest = word;
+        while (widthOf(rest, font, size) > width) {
+          let n = rest.length - 1;
+          while (n > 1 && widthOf(rest.slice(0, n), font, size) > width) n--;
+          lines.push(rest.slice(0, n));
+          rest = rest.slice(n);
+        }
+        line = rest;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+class Writer {
+  page!: PDFPage;
+  y = 0;
+  constructor(
+    private doc: PDFDocument,
+    private font: PDFFont,
+  ) {
+    this.newPage();
+  }
+  newPage() {
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - PAGE.margin;
+  }
+  text(text: string, size = SIZE, color = rgb(0.08, 0.09, 0.11)) {
+    for (const line of wrap(text, this.font, size, PAGE.width - 2 * PAGE.margin)) {
+      if (this.y < PAGE.margin + LEAD) this.newPage();
+      if (line) this.page.drawText(line, { x: PAGE.margin, y: this.y, size, font: this.font, color });
+      this.y -= size + 4;
+    }
+  }
+  gap(h = LEAD / 2) {
+    this.y -= h;
+  }
+}
+
+/** The certificate's lines: every event, the text's hash, addresses by network. */
+export function certificateLines(input: PdfInput): string[] {
+  const { deal, agreement, events } = input;
+  return [
+    "CERTIFICATE OF SIGNATURES",
+    `Deal: ${deal.id}`,
+    `Agreement version ${agreement.version} (${agreement.template})`,
+    `SHA-256 of the agreement text: ${agreement.sha256}`,
+    `Time zone of the dates: ${deal.time_zone}. Times below are UTC.`,
+    "",
+    ...events.map(
+      (e) =>
+        `${e.at}  ${e.type}  by ${e.actor_role}${e.actor_id ? ` ${e.actor_id}` : ""}  from ${e.actor_role === "system" ? "CampusNest" : networkOf(e.ip)}${e.user_agent ? `  (${e.user_agent.slice(0, 80)})` : ""}${e.document_sha256 ? `  document ${e.document_sha256}` : ""}`,
+    ),
+    "",
+    "Addresses are shortened to their network here; CampusNest keeps them whole for disputes.",
+  ];
+}
+
+export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Array> {
+  const { deal, agreement } = input;
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(plainFontkit);
+  const font = await doc.embedFont(await loadFont(env), { subset: true });
+  const signedAt = new Date(deal.lister_signed_at && deal.renter_signed_at ? (deal.lister_signed_at > deal.renter_signed_at ? deal.lister_signed_at : deal.renter_signed_at) : deal.updated_at);
+  doc.setTitle(`Sublease agreement: ${deal.listing_title}`);
+  doc.setSubject(`agreement-sha256:${agreement.sha256}`);
+  doc.setKeywords([`deal:${deal.id}`, `agreement-version:${agreement.version}`, `agreement-sha256:${agreement.sha256}`]);
+  doc.setProducer("CampusNest");
+  doc.setCreator("CampusNest");
+  doc.setCreationDate(signedAt);
+  doc.setModificationDate(signedAt);
+
+  const w = new Writer(doc, font);
+  if (input.draft) {
+    w.text("DRAFT: not signed by both parties yet. The signed agreement, with its certificate page, replaces this copy.", 11, rgb(0.6, 0.1, 0.1));
+    w.gap(LEAD);
+  }
+  w.text(agreement.text);
+  w.gap(LEAD);
+  w.text("SIGNATURES", 12);
+  w.gap();
+  const signedEvent = (role: string) => input.events.find((e) => e.type === "signed" && e.actor_role === role);
+  for (const [label, role, name, at] of [
+    ["Tenant", "lister", legalNameOf(input.listerName), deal.lister_signed_at],
+    ["Subtenant", "renter", legalNameOf(input.renterName), deal.renter_signed_at],
+  ] as const) {
+    const typed = (() => {
+      try {
+        return (JSON.parse(signedEvent(role)?.details ?? "{}") as { typed_name?: string }).typed_name ?? "";
+      } catch {
+        return "";
+      }
+    })();
+    w.text(`${label}: ${name}`);
+    w.text(`Signed electronically as "${typed}" on ${at ?? "(not signed)"} (UTC), with the intent to sign, the electronic-records consent and a code sent to the party's email.`, 9);
+    w.gap();
+  }
+  w.text(`SHA-256 of the agreement text signed: ${agreement.sha256}`, 9);
+
+  w.newPage();
+  for (const line of certificateLines(input)) w.text(line, line.startsWith("CERTIFICATE") ? 12 : 8);
+
+  const encoder = new TextEncoder();
+  await doc.attach(encoder.encode(agreement.text), "agreement.txt", { mimeType: "text/plain", description: `The agreement text; SHA-256 ${agreement.sha256}`, creationDate: signedAt, modificationDate: signedAt });
+  await doc.attach(encoder.encode(certificateLines(input).join("\n")), "certificate.txt", { mimeType: "text/plain", description: "Every event of the deal", creationDate: signedAt, modificationDate: signedAt });
+  return doc.save();
+}
