@@ -1,6 +1,7 @@
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
-import { bandsOf, decodeJpeg, hammingDistance, hashPixels, type Rgba } from "../../../worker/lib/photo-hash";
+import { encode as encodePng } from "fast-png";
+import { bandNeighbours, bandsOf, decodeImage, decodeJpeg, hammingDistance, hashPixels, type Rgba } from "../../../worker/lib/photo-hash";
 
 /** A picture with structure: a diagonal gradient, a bright disc and dark stripes. */
 function scene(width: number, height: number, seed = 1): Rgba {
@@ -36,15 +37,17 @@ describe("photo hashes", () => {
     const decoded = decodeJpeg(new Uint8Array(bytes));
     expect(decoded).toMatchObject({ width: 800, height: 600 });
     const a = hashed(original);
+    expect(hammingDistance(a.phash, hashed(decoded!).phash)).toBeLessThanOrEqual(4);
     expect(hammingDistance(a.dhash, hashed(decoded!).dhash)).toBeLessThanOrEqual(4);
-    expect(hammingDistance(a.dhash, hashed(scene(800, 600, 2)).dhash)).toBeGreaterThan(10);
+    expect(hammingDistance(a.phash, hashed(scene(800, 600, 2)).phash)).toBeGreaterThan(10);
   });
 
   it("a mirrored copy matches through the mirror hash", () => {
     const a = hashed(scene(640, 480));
     const m = hashed(mirror(scene(640, 480)));
     expect(m.dhash).toBe(a.dhashMirror);
-    expect(hammingDistance(a.dhash, m.dhash)).toBeGreaterThan(10);
+    expect(hammingDistance(m.phash, a.phashMirror)).toBeLessThanOrEqual(2);
+    expect(hammingDistance(a.phash, m.phash)).toBeGreaterThan(10);
   });
 
   it("tiny and single-colour pictures are not compared; garbage does not decode", () => {
@@ -57,7 +60,32 @@ describe("photo hashes", () => {
   it("counts differing bits and splits a hash into four 16-bit bands", () => {
     expect(hammingDistance("0000000000000000", "ffffffffffffffff")).toBe(64);
     expect(hammingDistance("00000000000000f0", "0000000000000001")).toBe(5);
-    expect(bandsOf("0123456789abcdef")).toEqual(["0123", "4567", "89ab", "cdef"]);
+    expect(bandsOf("0123456789abcdef")).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef]);
+  });
+
+  it("lists every 16-bit value within a radius of a band, once", () => {
+    const within2 = bandNeighbours(0x00ff, 2);
+    expect(within2).toHaveLength(1 + 16 + 120);
+    expect(new Set(within2).size).toBe(within2.length);
+    expect(within2.every((v) => hammingDistance(v.toString(16).padStart(16, "0"), "00000000000000ff") <= 2)).toBe(true);
+    expect(bandNeighbours(7, 0)).toEqual([7]);
+  });
+
+  it("decodes a PNG (RGBA, RGB, greyscale, 16-bit) to the same picture as its pixels; WebP is not decoded here", () => {
+    const img = scene(320, 240);
+    const a = hashed(img);
+    const rgb = new Uint8Array(320 * 240 * 3);
+    const grey16 = new Uint16Array(320 * 240);
+    for (let p = 0; p < 320 * 240; p++) {
+      rgb.set(img.data.subarray(p * 4, p * 4 + 3), p * 3);
+      grey16[p] = Math.round(0.299 * img.data[p * 4]! + 0.587 * img.data[p * 4 + 1]! + 0.114 * img.data[p * 4 + 2]!) * 257;
+    }
+    for (const png of [encodePng({ width: 320, height: 240, data: img.data, channels: 4 }), encodePng({ width: 320, height: 240, data: rgb, channels: 3 }), encodePng({ width: 320, height: 240, data: grey16, channels: 1, depth: 16 })]) {
+      const decoded = decodeImage(png);
+      expect(decoded).toMatchObject({ width: 320, height: 240 });
+      expect(hammingDistance(a.phash, hashed(decoded!).phash)).toBeLessThanOrEqual(2);
+    }
+    expect(decodeImage(new TextEncoder().encode("RIFF\u0000\u0000\u0000\u0000WEBPVP8 "))).toBeNull();
   });
 
   it("decodes and hashes a 1600x1200 JPEG within the Workers CPU budget", () => {
