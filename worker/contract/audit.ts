@@ -23,6 +23,7 @@ export const AUDIT_ACTION_LABELS = {
   feedback_archive: "Archived feedback",
   delete_item: "Deleted a row",
   deal_pdf_download: "Downloaded a signed sublease agreement",
+  photo_not_a_copy: "Marked a photo match as not a copy",
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

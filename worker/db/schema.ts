@@ -287,6 +287,8 @@ export const listings = sqliteTable(
     /** pending | approved | rejected */
     verificationStatus: text("verification_status", { enum: LISTING_REVIEW_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
+    /** Why the photo check sent it to review ("Photos match another listing"), or null (docs/decisions/028). */
+    reviewReason: text("review_reason"),
     /**
      * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
      * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
@@ -812,8 +814,9 @@ export const savedSearchHits = sqliteTable(
 );
 
 /**
- * Copied photos (docs/decisions/028): each listing photo's SHA-256 and dHash (and the mirror's), with
- * one indexed column per 16-bit band of the dHash. No foreign key: a row outlives its listing.
+ * Copied photos (docs/decisions/028): each listing photo's SHA-256 and perceptual hashes, with one
+ * indexed integer column per 16-bit band of the pHash (p0-p3) and of the centre pHash (c0-c3). No
+ * foreign key: a row outlives its listing for a year (`goneAt`, set and pruned by the cron).
  */
 export const photoHashes = sqliteTable(
   "photo_hashes",
@@ -823,27 +826,64 @@ export const photoHashes = sqliteTable(
     ownerId: text("owner_id").notNull(),
     /** The photo's image key in the IMAGES bucket. */
     picture: text("picture").notNull(),
-    /** hashed | tiny | flat | unavailable (a type workerd cannot decode here) */
+    /** hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF) | missing (no stored image) */
     status: text("status").notNull(),
     sha256: text("sha256"),
+    phash: text("phash"),
+    phashMirror: text("phash_mirror"),
+    phashCentre: text("phash_centre"),
+    phashCentreMirror: text("phash_centre_mirror"),
     dhash: text("dhash"),
     dhashMirror: text("dhash_mirror"),
-    band0: text("band0"),
-    band1: text("band1"),
-    band2: text("band2"),
-    band3: text("band3"),
+    p0: integer("p0"),
+    p1: integer("p1"),
+    p2: integer("p2"),
+    p3: integer("p3"),
+    c0: integer("c0"),
+    c1: integer("c1"),
+    c2: integer("c2"),
+    c3: integer("c3"),
     /** When the photo was first posted (its listing_photos row): the earlier poster is never flagged. */
     postedAt: text("posted_at").notNull(),
+    /** When the cron found its listing gone; the row is pruned a year later. */
+    goneAt: text("gone_at"),
     createdAt: createdAt(),
   },
   (t) => [
     index("photo_hashes_listing_idx").on(t.listingId),
     index("photo_hashes_sha_idx").on(t.sha256),
-    index("photo_hashes_band0_idx").on(t.band0),
-    index("photo_hashes_band1_idx").on(t.band1),
-    index("photo_hashes_band2_idx").on(t.band2),
-    index("photo_hashes_band3_idx").on(t.band3),
+    index("photo_hashes_p0_idx").on(t.p0),
+    index("photo_hashes_p1_idx").on(t.p1),
+    index("photo_hashes_p2_idx").on(t.p2),
+    index("photo_hashes_p3_idx").on(t.p3),
+    index("photo_hashes_c0_idx").on(t.c0),
+    index("photo_hashes_c1_idx").on(t.c1),
+    index("photo_hashes_c2_idx").on(t.c2),
+    index("photo_hashes_c3_idx").on(t.c3),
   ],
+);
+
+/** A later photo matching an earlier one of another owner (found when either was hashed). */
+export const photoMatches = sqliteTable(
+  "photo_matches",
+  {
+    photoId: text("photo_id").notNull(),
+    matchedPhotoId: text("matched_photo_id").notNull(),
+    distance: integer("distance").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.photoId, t.matchedPhotoId] }), index("photo_matches_matched_idx").on(t.matchedPhotoId)],
+);
+
+/** Pairs staff marked "not a copy", by the pictures' SHA-256: never flagged again. */
+export const photoNotCopies = sqliteTable(
+  "photo_not_copies",
+  {
+    sha256: text("sha256").notNull(),
+    matchedSha256: text("matched_sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.matchedSha256] })],
 );
 
 /**

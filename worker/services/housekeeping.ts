@@ -55,7 +55,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     return 0;
   });
   // Copied-photo hashes (docs/decisions/028) of photos the upload's own check missed, and the backfill; rerunnable.
-  await backfillPhotoHashes(db, env).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
+  await backfillPhotoHashes(db, env, 20, now).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
   // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });
