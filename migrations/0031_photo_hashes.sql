@@ -1,6 +1,6 @@
 -- Copied photos (docs/decisions/028): per listing photo, the SHA-256 of the stored bytes and its
 -- perceptual hashes (pHash of the picture and of its centre, each also mirrored; dHash), with one indexed
--- integer column per 16-bit band of the pHash and of the centre pHash, so every near match is found
+-- integer column per band (22, 21 and 21 bits) of the pHash and of the centre pHash, so every near match is found
 -- from the rows whose bands lie within a few bits and is checked exactly. No foreign key: the row
 -- outlives its listing for a year (`gone_at`), so a deleted listing's photos still count as first posted.
 CREATE TABLE `photo_hashes` (
@@ -19,11 +19,9 @@ CREATE TABLE `photo_hashes` (
 	`p0` integer,
 	`p1` integer,
 	`p2` integer,
-	`p3` integer,
 	`c0` integer,
 	`c1` integer,
 	`c2` integer,
-	`c3` integer,
 	`posted_at` text NOT NULL,
 	`gone_at` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
@@ -39,15 +37,11 @@ CREATE INDEX `photo_hashes_p1_idx` ON `photo_hashes` (`p1`);
 --> statement-breakpoint
 CREATE INDEX `photo_hashes_p2_idx` ON `photo_hashes` (`p2`);
 --> statement-breakpoint
-CREATE INDEX `photo_hashes_p3_idx` ON `photo_hashes` (`p3`);
---> statement-breakpoint
 CREATE INDEX `photo_hashes_c0_idx` ON `photo_hashes` (`c0`);
 --> statement-breakpoint
 CREATE INDEX `photo_hashes_c1_idx` ON `photo_hashes` (`c1`);
 --> statement-breakpoint
 CREATE INDEX `photo_hashes_c2_idx` ON `photo_hashes` (`c2`);
---> statement-breakpoint
-CREATE INDEX `photo_hashes_c3_idx` ON `photo_hashes` (`c3`);
 --> statement-breakpoint
 -- A later photo matching an earlier one of another owner, found when either was hashed.
 CREATE TABLE `photo_matches` (

@@ -815,7 +815,7 @@ export const savedSearchHits = sqliteTable(
 
 /**
  * Copied photos (docs/decisions/028): each listing photo's SHA-256 and perceptual hashes, with one
- * indexed integer column per 16-bit band of the pHash (p0-p3) and of the centre pHash (c0-c3). No
+ * indexed integer column per band (22, 21, 21 bits) of the pHash (p0-p2) and of the centre pHash (c0-c2). No
  * foreign key: a row outlives its listing for a year (`goneAt`, set and pruned by the cron).
  */
 export const photoHashes = sqliteTable(
@@ -838,11 +838,9 @@ export const photoHashes = sqliteTable(
     p0: integer("p0"),
     p1: integer("p1"),
     p2: integer("p2"),
-    p3: integer("p3"),
     c0: integer("c0"),
     c1: integer("c1"),
     c2: integer("c2"),
-    c3: integer("c3"),
     /** When the photo was first posted (its listing_photos row): the earlier poster is never flagged. */
     postedAt: text("posted_at").notNull(),
     /** When the cron found its listing gone; the row is pruned a year later. */
@@ -855,11 +853,9 @@ export const photoHashes = sqliteTable(
     index("photo_hashes_p0_idx").on(t.p0),
     index("photo_hashes_p1_idx").on(t.p1),
     index("photo_hashes_p2_idx").on(t.p2),
-    index("photo_hashes_p3_idx").on(t.p3),
     index("photo_hashes_c0_idx").on(t.c0),
     index("photo_hashes_c1_idx").on(t.c1),
     index("photo_hashes_c2_idx").on(t.c2),
-    index("photo_hashes_c3_idx").on(t.c3),
   ],
 );
 

@@ -148,21 +148,31 @@ export function hammingDistance(a: string, b: string): number {
   return n;
 }
 
-/** The four 16-bit bands of a hash, as numbers (the indexed columns). */
-export const bandsOf = (hash: string): [number, number, number, number] => [0, 4, 8, 12].map((i) => parseInt(hash.slice(i, i + 4), 16)) as [number, number, number, number];
+/** The index's bands: a 64-bit hash in three bands of 22, 21 and 21 bits (the indexed columns). */
+export const BAND_BITS = [22, 21, 21] as const;
+
+/** The three bands of a hash, as numbers, high bits first. */
+export function bandsOf(hash: string): [number, number, number] {
+  const bits = BigInt(`0x${hash}`);
+  let shift = 64n;
+  return BAND_BITS.map((width) => {
+    shift -= BigInt(width);
+    return Number((bits >> shift) & ((1n << BigInt(width)) - 1n));
+  }) as [number, number, number];
+}
 
 /**
- * Every 16-bit value within `radius` bits of `band` (1 + 16 + 120 values at radius 2). Two hashes
- * within t bits differ by at most floor(t / 4) bits in one of their four bands (pigeonhole), so
- * looking up each band's neighbours within that radius finds every pair within t.
+ * Every value within `radius` bits of a `width`-bit band (1 + 22 + 231 + 1540 values at radius 3 of 22
+ * bits). Two hashes within t bits differ by at most floor(t / 3) bits in one of their three bands
+ * (pigeonhole), so looking up each band's neighbours within that radius finds every pair within t.
  */
-export function bandNeighbours(band: number, radius: number): number[] {
+export function bandNeighbours(band: number, width: number, radius: number): number[] {
   const out = [band];
   let frontier = [{ v: band, from: 0 }];
   for (let r = 0; r < radius; r++) {
     const next: { v: number; from: number }[] = [];
     for (const { v, from } of frontier)
-      for (let b = from; b < 16; b++) {
+      for (let b = from; b < width; b++) {
         const w = v ^ (1 << b);
         out.push(w);
         next.push({ v: w, from: b + 1 });

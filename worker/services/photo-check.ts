@@ -32,12 +32,12 @@ import { PHOTO_MATCH_REASON, type PhotoMatch } from "../contract/admin";
 import type { Db } from "../db/client";
 import { notFound } from "../lib/errors";
 import { imageUrl } from "../lib/image-url";
-import { bandNeighbours, bandsOf, decodeImage, hammingDistance, hashPixels } from "../lib/photo-hash";
+import { BAND_BITS, bandNeighbours, bandsOf, decodeImage, hammingDistance, hashPixels } from "../lib/photo-hash";
 
 /** pHash bits within which two pictures are one (measured: test/bench/photo-hash.mjs, docs/decisions/028). */
 export const PHOTO_MATCH_BITS = 10;
-/** Each band is looked up within this many bits: pairs within PHOTO_MATCH_BITS differ by at most this in some band. */
-const BAND_RADIUS = Math.floor(PHOTO_MATCH_BITS / 4);
+/** Each band is looked up within this many bits: pairs within PHOTO_MATCH_BITS differ by at most this in one of the three. */
+const BAND_RADIUS = Math.floor(PHOTO_MATCH_BITS / BAND_BITS.length);
 export const MAX_PHOTO_MATCHES = 20;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -63,10 +63,15 @@ export function photoDistance(a: Hashed, b: Hashed): number {
   );
 }
 
-/** Each band's lookup list for a picture: its four hashes' band values and their neighbours within BAND_RADIUS. */
-function lookupBands(row: Hashed): number[][] {
-  const hashes = [row.phash, row.phashMirror, row.phashCentre, row.phashCentreMirror].filter((h): h is string => !!h);
-  return [0, 1, 2, 3].map((k) => [...new Set(hashes.flatMap((h) => bandNeighbours(bandsOf(h)[k]!, BAND_RADIUS)))]);
+/**
+ * Each band's lookup lists for a picture: for the stored pictures' own bands, its four hashes (its
+ * picture, mirror and centre against theirs); for the stored centres' bands, its picture and mirror
+ * (a crop of theirs). Each value within BAND_RADIUS bits of those bands.
+ */
+function lookupBands(row: Hashed): { whole: number[][]; centre: number[][] } {
+  const near = (hashes: (string | null)[]) =>
+    BAND_BITS.map((width, k) => [...new Set(hashes.filter((h): h is string => !!h).flatMap((h) => bandNeighbours(bandsOf(h)[k]!, width, BAND_RADIUS)))]);
+  return { whole: near([row.phash, row.phashMirror, row.phashCentre, row.phashCentreMirror]), centre: near([row.phash, row.phashMirror]) };
 }
 
 /** Finds and stores the matches of one hashed photo with other owners' photos; flags the later poster's listing. */
@@ -110,9 +115,9 @@ export async function hashListingPhotos(db: Db, env: Env, listingId: string): Pr
       continue;
     }
     const { status: _, ...hashes } = outcome;
-    const [p0, p1, p2, p3] = bandsOf(hashes.phash);
-    const [c0, c1, c2, c3] = bandsOf(hashes.phashCentre);
-    const row = { ...base, status: "hashed", sha256, ...hashes, p0, p1, p2, p3, c0, c1, c2, c3, goneAt: null };
+    const [p0, p1, p2] = bandsOf(hashes.phash);
+    const [c0, c1, c2] = bandsOf(hashes.phashCentre);
+    const row = { ...base, status: "hashed", sha256, ...hashes, p0, p1, p2, c0, c1, c2, goneAt: null };
     await insertPhotoHash(db, row);
     await matchPhoto(db, { ...row, createdAt: "" });
   }

@@ -57,18 +57,21 @@ describe("photo hashes", () => {
     expect(decodeJpeg(new Uint8Array([1, 2, 3]))).toBeNull();
   });
 
-  it("counts differing bits and splits a hash into four 16-bit bands", () => {
+  it("counts differing bits and splits a hash into three bands of 22, 21 and 21 bits", () => {
     expect(hammingDistance("0000000000000000", "ffffffffffffffff")).toBe(64);
     expect(hammingDistance("00000000000000f0", "0000000000000001")).toBe(5);
-    expect(bandsOf("0123456789abcdef")).toEqual([0x0123, 0x4567, 0x89ab, 0xcdef]);
+    const [b0, b1, b2] = bandsOf("0123456789abcdef");
+    expect(((BigInt(b0) << 42n) | (BigInt(b1) << 21n) | BigInt(b2)).toString(16).padStart(16, "0")).toBe("0123456789abcdef");
+    expect(Math.max(b0, b1, b2)).toBeLessThan(2 ** 22);
   });
 
-  it("lists every 16-bit value within a radius of a band, once", () => {
-    const within2 = bandNeighbours(0x00ff, 2);
-    expect(within2).toHaveLength(1 + 16 + 120);
-    expect(new Set(within2).size).toBe(within2.length);
-    expect(within2.every((v) => hammingDistance(v.toString(16).padStart(16, "0"), "00000000000000ff") <= 2)).toBe(true);
-    expect(bandNeighbours(7, 0)).toEqual([7]);
+  it("lists every value within a radius of a band, once", () => {
+    const within3 = bandNeighbours(0x3f, 22, 3);
+    expect(within3).toHaveLength(1 + 22 + 231 + 1540);
+    expect(new Set(within3).size).toBe(within3.length);
+    const bitsOf = (v: number) => v.toString(2).replaceAll("0", "").length;
+    expect(within3.every((v) => v < 2 ** 22 && bitsOf(v ^ 0x3f) <= 3)).toBe(true);
+    expect(bandNeighbours(7, 21, 0)).toEqual([7]);
   });
 
   it("decodes a PNG (RGBA, RGB, greyscale, 16-bit) to the same picture as its pixels; WebP is not decoded here", () => {

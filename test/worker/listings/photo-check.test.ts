@@ -7,6 +7,7 @@ import { createDb } from "../../../worker/db/client";
 import { backfillPhotoHashes, hashListingPhotos, matchPhoto, PHOTO_MATCH_BITS, withPhotoCheck } from "../../../worker/services/photo-check";
 import { seedDemoData } from "../../../worker/db/seed/seed";
 import type { PhotoHashRow } from "../../../worker/db/queries/photo-hashes";
+import { bandsOf } from "../../../worker/lib/photo-hash";
 import { photoHashes as photoHashesTable } from "../../../worker/db/schema";
 import { adminLogin, api, authed, insertListing, json, PNG_1x1, post, signUp } from "../helpers";
 
@@ -93,24 +94,24 @@ describe("copied photos", () => {
     expect((await listingRow("pc1"))!.review_reason).toBeNull();
   });
 
-  it("the index finds a pair exactly at the threshold, spread over all four bands, and not one bit past it", async () => {
+  it("the index finds a pair exactly at the threshold, spread over all three bands, and not one bit past it", async () => {
     const db = createDb(env);
     const base = "a5a5a5a5a5a5a5a5";
-    // PHOTO_MATCH_BITS flipped bits spread 3, 3, 2, 2 over the four 16-bit bands: no band is shared exactly.
+    // PHOTO_MATCH_BITS flipped bits spread 3, 3, 4 over the three bands (bits 0-20, 21-41, 42-63): every
+    // band differs by the lookup's full radius, so only a pigeonhole-correct lookup finds the pair.
     const flip = (hash: string, bits: number[]) => (BigInt(`0x${hash}`) ^ bits.reduce((m, b) => m | (1n << BigInt(b)), 0n)).toString(16).padStart(16, "0");
-    const spread = [0, 1, 2, 16, 17, 18, 32, 33, 48, 49, 50].slice(0, PHOTO_MATCH_BITS);
-    expect(PHOTO_MATCH_BITS).toBe(10);
+    const spread = [0, 1, 2, 21, 22, 23, 42, 43, 44, 45];
+    expect(spread).toHaveLength(PHOTO_MATCH_BITS);
     const row = (id: string, owner: string, phash: string, postedAt: string): PhotoHashRow => {
-      const bands = (h: string) => [0, 4, 8, 12].map((i) => parseInt(h.slice(i, i + 4), 16));
-      const [p0, p1, p2, p3] = bands(phash);
+      const [p0, p1, p2] = bandsOf(phash);
       // Only the picture's own pHash: no mirror or centre to meet another row's.
-      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, p0: p0!, p1: p1!, p2: p2!, p3: p3!, c0: null, c1: null, c2: null, c3: null, postedAt, goneAt: null, createdAt: postedAt };
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
     };
     const put = (r: PhotoHashRow) => db.insert(photoHashesTable).values(r);
     await put(row("band-a", "owner-a", base, "2026-10-01T00:00:00.000Z"));
     const atThreshold = row("band-b", "owner-b", flip(base, spread), "2026-10-02T00:00:00.000Z");
     // Eleven bits from the first photo (and 21 from the second).
-    const pastIt = row("band-c", "owner-c", flip(base, [3, 4, 5, 19, 20, 21, 35, 36, 51, 52, 53]), "2026-10-03T00:00:00.000Z");
+    const pastIt = row("band-c", "owner-c", flip(base, [3, 4, 5, 6, 24, 25, 26, 27, 46, 47, 48]), "2026-10-03T00:00:00.000Z");
     await put(atThreshold);
     await put(pastIt);
     await matchPhoto(db, atThreshold);

@@ -49,13 +49,13 @@ export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
     : [];
 
 /**
- * Candidates for a near match among other owners' hashed photos: rows whose pHash or centre pHash
- * has some band among `bands[k]` (the query's band k and its neighbours, a JSON array each), or the
- * same bytes. One statement: each band's list is one bound JSON parameter. The caller checks the
+ * Candidates for a near match among other owners' hashed photos: rows whose pHash band k is among
+ * `whole[k]` or whose centre pHash band k is among `centre[k]` (each list one bound JSON parameter), or
+ * the same bytes. One statement, no row limit (a limit could drop a true match); the caller checks the
  * exact distance.
  */
-export const bandCandidates = (db: Db, ownerId: string, bands: number[][], sha256: string | null) => {
-  const inBand = (col: SQLiteColumn, k: number) => sql`${col} IN (SELECT value FROM json_each(${JSON.stringify(bands[k])}))`;
+export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[][]; centre: number[][] }, sha256: string | null) => {
+  const inList = (col: SQLiteColumn, values: number[]) => sql`${col} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
   return db
     .select()
     .from(photoHashes)
@@ -64,19 +64,16 @@ export const bandCandidates = (db: Db, ownerId: string, bands: number[][], sha25
         ne(photoHashes.ownerId, ownerId),
         eq(photoHashes.status, "hashed"),
         or(
-          inBand(photoHashes.p0, 0),
-          inBand(photoHashes.p1, 1),
-          inBand(photoHashes.p2, 2),
-          inBand(photoHashes.p3, 3),
-          inBand(photoHashes.c0, 0),
-          inBand(photoHashes.c1, 1),
-          inBand(photoHashes.c2, 2),
-          inBand(photoHashes.c3, 3),
+          inList(photoHashes.p0, bands.whole[0]!),
+          inList(photoHashes.p1, bands.whole[1]!),
+          inList(photoHashes.p2, bands.whole[2]!),
+          inList(photoHashes.c0, bands.centre[0]!),
+          inList(photoHashes.c1, bands.centre[1]!),
+          inList(photoHashes.c2, bands.centre[2]!),
           ...(sha256 ? [eq(photoHashes.sha256, sha256)] : []),
         ),
       ),
-    )
-    .limit(500);
+    );
 };
 
 /** When this owner first posted these bytes (an edit re-saves a listing's photos as new rows). */
