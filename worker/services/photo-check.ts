@@ -31,6 +31,7 @@ import { insertAudit } from "../db/queries/audit";
 import { PHOTO_MATCH_REASON, type PhotoMatch } from "../contract/admin";
 import type { Db } from "../db/client";
 import { notFound } from "../lib/errors";
+import { purgeListingCache } from "./edge-cache";
 import { imageUrl } from "../lib/image-url";
 import { BAND_BITS, bandNeighbours, bandsOf, decodeImage, hammingDistance, hashPixels } from "../lib/photo-hash";
 
@@ -87,6 +88,8 @@ export async function matchPhoto(db: Db, row: PhotoHashRow): Promise<void> {
     const [later, earlier] = row.postedAt > other.postedAt ? [row, other] : [other, row];
     await insertPhotoMatch(db, { photoId: later.photoId, matchedPhotoId: earlier.photoId, distance });
     await flagListingForReview(db, later.listingId, PHOTO_MATCH_REASON);
+    // An approved listing just went back to pending: cached public reads must not show it.
+    await purgeListingCache([later.listingId], db);
   }
 }
 
@@ -121,6 +124,8 @@ export async function hashListingPhotos(db: Db, env: Env, listingId: string): Pr
     await insertPhotoHash(db, row);
     await matchPhoto(db, { ...row, createdAt: "" });
   }
+  // An edit that took the matching photos off clears the reason (the match rows of removed photos no longer count).
+  if (!(await hasCurrentMatches(db, listingId))) await setReviewReason(db, listingId, null);
   return photos.length;
 }
 

@@ -92,6 +92,14 @@ describe("copied photos", () => {
     expect(await matchesOf("pc1")).toEqual([]);
     expect(await matchesOf("pc2")).toEqual([]);
     expect((await listingRow("pc1"))!.review_reason).toBeNull();
+
+    // The copier takes the copies off: the reason clears at the next check.
+    await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3' AND key != ?").bind(crop.replace("/api/v1/images/", "")).run();
+    await hashListingPhotos(db, env, "pc3");
+    expect((await listingRow("pc3"))!.review_reason).toBe("Photos match another listing");
+    await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3'").run();
+    await hashListingPhotos(db, env, "pc3");
+    expect((await listingRow("pc3"))!.review_reason).toBeNull();
   });
 
   it("the index finds a pair exactly at the threshold, spread over all three bands, and not one bit past it", async () => {
