@@ -93,6 +93,8 @@ export async function matchPhoto(db: Db, row: PhotoHashRow): Promise<void> {
   }
 }
 
+const emptyHashes = { phash: null, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, p0: null, p1: null, p2: null, c0: null, c1: null, c2: null };
+
 /** Hashes the listing's photos not hashed yet and finds their matches (rerunnable: hashed photos are skipped). */
 export async function hashListingPhotos(db: Db, env: Env, listingId: string): Promise<number> {
   const photos = await unhashedPhotosOf(db, listingId);
@@ -114,7 +116,10 @@ export async function hashListingPhotos(db: Db, env: Env, listingId: string): Pr
     const pixels = known ? null : decodeImage(bytes);
     const outcome = known ?? (pixels ? hashPixels(pixels) : null);
     if (!outcome || outcome.status !== "hashed") {
-      await insertPhotoHash(db, { ...base, status: outcome ? outcome.reason : "undecoded", sha256 });
+      const status = outcome ? outcome.reason : "undecoded";
+      await insertPhotoHash(db, { ...base, status, sha256 });
+      // A picture not decoded here still matches the same bytes posted by another owner.
+      if (status === "undecoded") await matchPhoto(db, { ...emptyHashes, ...base, status, sha256, goneAt: null, createdAt: "" });
       continue;
     }
     const { status: _, ...hashes } = outcome;

@@ -49,12 +49,13 @@ export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
     : [];
 
 /**
- * Candidates for a near match among other owners' hashed photos: rows whose pHash band k is among
+ * Candidates for a near match among other owners' hashed photos (and undecoded ones, by their bytes): rows whose pHash band k is among
  * `whole[k]` or whose centre pHash band k is among `centre[k]` (each list one bound JSON parameter), or
  * the same bytes. One statement, no row limit (a limit could drop a true match); the caller checks the
  * exact distance.
  */
 export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[][]; centre: number[][] }, sha256: string | null) => {
+  // A band list is empty for a picture not decoded here: only its bytes are looked up.
   const inList = (col: SQLiteColumn, values: number[]) => sql`${col} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
   return db
     .select()
@@ -62,7 +63,7 @@ export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[]
     .where(
       and(
         ne(photoHashes.ownerId, ownerId),
-        eq(photoHashes.status, "hashed"),
+        inArray(photoHashes.status, ["hashed", "undecoded"]),
         or(
           inList(photoHashes.p0, bands.whole[0]!),
           inList(photoHashes.p1, bands.whole[1]!),
