@@ -142,6 +142,17 @@ function exterior() {
     <rect x="0" y="690" width="${W}" height="110" fill="#8a8a8a" opacity="0.5"/>`;
 }
 
+/**
+ * Where each photo is taken from: its own zoom, pan and tilt. Without it every room of a kind is one
+ * composition in other colours, which the copied-photo check (docs/decisions/028) rightly calls the
+ * same picture; demo owners must each have photos of their own.
+ */
+function camera() {
+  const zoom = between(1.25, 1.9);
+  const tx = -between(0, W * (zoom - 1)), ty = -between(0, H * (zoom - 1));
+  return `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(${zoom.toFixed(3)}) rotate(${between(-7, 7).toFixed(1)},${W / 2},${H / 2})`;
+}
+
 const scenes = [bedroom, living, kitchen, exterior];
 mkdirSync(OUT, { recursive: true });
 const browser = await chromium.launch({
@@ -152,7 +163,7 @@ const page = await browser.newPage({ viewport: { width: W, height: H } });
 const count = Number(process.env.DEMO_PHOTO_COUNT || 32);
 for (let i = 0; i < count; i++) {
   const scene = scenes[i % scenes.length];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${defs()}<g filter="url(#grain)">${scene()}</g><rect width="${W}" height="${H}" fill="url(#light)"/></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${defs()}<g filter="url(#grain)"><g transform="${camera()}">${scene()}</g></g><rect width="${W}" height="${H}" fill="url(#light)"/></svg>`;
   await page.setContent(`<html><body style="margin:0">${svg}</body></html>`);
   const name = `${String(i + 1).padStart(2, "0")}-${scene.name}`;
   writeFileSync(new URL(`${name}.jpg`, OUT), await page.screenshot({ type: "jpeg", quality: 72 }));

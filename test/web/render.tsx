@@ -38,6 +38,9 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
       reviews: { push: true, email: true },
       quiet_hours: null,
     },
+    school_email_domain: null,
+    school_email: null,
+    school_email_verified_at: null,
     ...overrides,
   };
 }
@@ -137,6 +140,16 @@ export const dealPartsRoutes = (...listingIds: string[]) => ({
   "GET /api/v1/payouts/status": { data: { status: "none", requirements_due: [] } },
   ...Object.fromEntries(listingIds.map((id) => [`GET /api/v1/subleases/${id}`, notFoundAnswer])),
 });
+
+/** The other person's public profile, whose trust signals a thread's header shows (no school email here). */
+export const participantRoutes = (participantId: string) => ({
+  [`GET /api/v1/users/${participantId}`]: {
+    data: { id: participantId, first_name: "Alex", last_name: "Doe", avatar_url: null, university: null, created_at: "2026-01-01T00:00:00Z", id_verified: false, school_email_domain: null, response_time: null },
+  },
+});
+
+/** A thread's calls besides the conversation's own: the deal parts and the other person's profile. */
+export const threadRoutes = (listingId: string, participantId: string) => ({ ...dealPartsRoutes(listingId), ...participantRoutes(participantId) });
 
 /** The staff panel's calls once signed in (the tables check, the dashboard's stats and audit log). */
 export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } }) {

@@ -144,9 +144,43 @@ export interface PriceCheck {
   approved_rent: number | null;
 }
 
+/** Why the copied-photo check sends a listing to review (docs/decisions/028). */
+export const PHOTO_MATCH_REASON = "Photos match another listing";
+
+/** A picture of this listing matching one first posted by another owner (docs/decisions/028). */
+export interface PhotoMatch {
+  /** The other owner's listing and owner (name null when the account is gone). */
+  listing_id: string;
+  owner_id: string;
+  owner_name: string | null;
+  /** This listing's picture and when it was first posted, and the other listing's picture and its date. */
+  picture: string;
+  posted_at: string;
+  matched_picture: string;
+  matched_posted_at: string;
+}
+
+/** Staff's listing lists: each listing with its copied-photo check (docs/decisions/028). */
+export interface AdminListingWithPhotoCheck extends AdminListing {
+  /** At most 20; empty when none. */
+  photo_matches: PhotoMatch[];
+  /** Some photo is not hashed yet (within seconds of an upload): "photo check pending". */
+  photo_check_pending: boolean;
+  /** Pictures of a type not decoded on the server (WebP, GIF): not compared, by their URL. */
+  photos_not_compared: string[];
+  /** PHOTO_MATCH_REASON while a match stands, else null. */
+  review_reason: string | null;
+}
+
+/** POST admin/listings/{id}/photo-matches/not-a-copy: a pair of pictures staff judged not a copy. */
+export const notACopySchema = z.object({
+  picture: z.string().trim().min(1).max(500),
+  matched_picture: z.string().trim().min(1).max(500),
+});
+
 /** GET admin/listings, admin/listings/pending, admin/listings/promoted. */
 export interface AdminListingsResponse {
-  listings: AdminListing[];
+  listings: AdminListingWithPhotoCheck[];
 }
 
 /** PATCH admin/listings/{id}/verify: changed is false when the listing already had that status. */

@@ -24,6 +24,7 @@ export const AUDIT_ACTION_LABELS = {
   delete_item: "Deleted a row",
   deal_pdf_download: "Downloaded a signed sublease agreement",
   deal_resolve: "Decided a deal's case (refund and release)",
+  photo_not_a_copy: "Marked a photo match as not a copy",
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

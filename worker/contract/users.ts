@@ -1,4 +1,4 @@
-import { visibleText } from "./zod";
+import { visibleText, z } from "./zod";
 import { LIMITS, type IdVerificationStatus, type ResponseTime } from "./constants";
 
 /** One kind's channels (docs/decisions/027). */
@@ -44,6 +44,11 @@ export interface PrivateUser {
   preferred_university_id: number | null;
   preferred_term: string | null;
   notification_settings: NotificationSettings;
+  /** The confirmed school email's domain ("ufl.edu"), null when none or confirmed over a year ago (docs/decisions/028). */
+  school_email_domain: string | null;
+  /** The owner's own confirmed school address (never public), kept after the badge lapses so they can reconfirm it. */
+  school_email: string | null;
+  school_email_verified_at: string | null;
 }
 
 /** What anyone may see of a user (GET users/{id}): no email, no phone. */
@@ -55,6 +60,8 @@ export interface PublicUser {
   university: string | null;
   created_at: string;
   id_verified: boolean;
+  /** The confirmed school email's domain ("ufl.edu"); null when none or confirmed over a year ago. Never the address. */
+  school_email_domain: string | null;
   /** How fast they usually answer a first message (last 30 days, at least 3 replied conversations), or null. */
   response_time: ResponseTime | null;
 }
@@ -135,3 +142,22 @@ export const personName = (label: string) =>
     .min(1, `${label} is required`)
     .max(LIMITS.nameMax, `${label} must be at most ${LIMITS.nameMax} characters`)
     .refine((value) => !containsWebAddress(value), NAME_MESSAGES.noWebAddress);
+
+/** A school email badge lasts a year from its code (alumni keep their addresses), then asks to be reconfirmed. */
+export const SCHOOL_EMAIL_VALID_DAYS = 365;
+
+/** The badge's domain while its confirmation is under a year old, else null. */
+export function liveSchoolEmailDomain(domain: string | null, verifiedAt: string | null, now = Date.now()): string | null {
+  if (!domain || !verifiedAt) return null;
+  return now - Date.parse(verifiedAt) < SCHOOL_EMAIL_VALID_DAYS * 86_400_000 ? domain : null;
+}
+
+/** POST users/school-email. */
+export const schoolEmailSchema = z.object({ email: z.string().trim().toLowerCase().max(254).pipe(z.email("Enter a valid email address")) });
+
+/** POST users/school-email/verify. */
+export const schoolEmailCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code") });
+
+export interface SchoolEmailVerifiedResponse {
+  data: { domain: string; verified_at: string };
+}

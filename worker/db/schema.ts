@@ -80,6 +80,14 @@ export const users = sqliteTable(
      * it, so access tokens issued before it stop working at once (not 15 minutes later).
      */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** The confirmed school address (docs/decisions/028): private, one per account, unique across accounts. */
+    schoolEmail: text("school_email"),
+    /** The listed university domain the badge shows ("ufl.edu"). */
+    schoolEmailDomain: text("school_email_domain"),
+    /** When the code was confirmed; the badge lapses a year later until reconfirmed. */
+    schoolEmailVerifiedAt: text("school_email_verified_at"),
+    /** The address a school email code was last sent to, awaiting that code. */
+    schoolEmailPending: text("school_email_pending"),
     /**
      * The legal name: first and last name as they stood when the identity was verified (what a deal's
      * agreement names and signing compares). Set by the database on every path that makes a user
@@ -93,6 +101,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_school_email_unique").on(t.schoolEmail),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
     index("users_created_at_idx").on(t.createdAt),
     index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt),
@@ -287,6 +296,8 @@ export const listings = sqliteTable(
     /** pending | approved | rejected */
     verificationStatus: text("verification_status", { enum: LISTING_REVIEW_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
+    /** Why the photo check sent it to review ("Photos match another listing"), or null (docs/decisions/028). */
+    reviewReason: text("review_reason"),
     /**
      * The owner's own state: available | taken | hidden, or paused, which only the freshness check sets
      * (not confirmed as available for 21 days; the owner's Confirm availability makes it available).
@@ -852,6 +863,75 @@ export const savedSearchHits = sqliteTable(
     index("saved_search_hits_pending_idx").on(t.emailedAt, t.searchId),
     index("saved_search_hits_listing_idx").on(t.listingId),
   ],
+);
+
+/**
+ * Copied photos (docs/decisions/028): each listing photo's SHA-256 and perceptual hashes, with one
+ * indexed integer column per band (22, 21, 21 bits) of the pHash (p0-p2) and of the centre pHash (c0-c2). No
+ * foreign key: a row outlives its listing for a year (`goneAt`, set and pruned by the cron).
+ */
+export const photoHashes = sqliteTable(
+  "photo_hashes",
+  {
+    photoId: text("photo_id").primaryKey(),
+    listingId: text("listing_id").notNull(),
+    ownerId: text("owner_id").notNull(),
+    /** The photo's image key in the IMAGES bucket. */
+    picture: text("picture").notNull(),
+    /** hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF) | missing (no stored image) */
+    status: text("status").notNull(),
+    sha256: text("sha256"),
+    phash: text("phash"),
+    phashMirror: text("phash_mirror"),
+    phashCentre: text("phash_centre"),
+    phashCentreMirror: text("phash_centre_mirror"),
+    dhash: text("dhash"),
+    dhashMirror: text("dhash_mirror"),
+    p0: integer("p0"),
+    p1: integer("p1"),
+    p2: integer("p2"),
+    c0: integer("c0"),
+    c1: integer("c1"),
+    c2: integer("c2"),
+    /** When the photo was first posted (its listing_photos row): the earlier poster is never flagged. */
+    postedAt: text("posted_at").notNull(),
+    /** When the cron found its listing gone; the row is pruned a year later. */
+    goneAt: text("gone_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("photo_hashes_listing_idx").on(t.listingId),
+    index("photo_hashes_sha_idx").on(t.sha256),
+    index("photo_hashes_p0_idx").on(t.p0),
+    index("photo_hashes_p1_idx").on(t.p1),
+    index("photo_hashes_p2_idx").on(t.p2),
+    index("photo_hashes_c0_idx").on(t.c0),
+    index("photo_hashes_c1_idx").on(t.c1),
+    index("photo_hashes_c2_idx").on(t.c2),
+  ],
+);
+
+/** A later photo matching an earlier one of another owner (found when either was hashed). */
+export const photoMatches = sqliteTable(
+  "photo_matches",
+  {
+    photoId: text("photo_id").notNull(),
+    matchedPhotoId: text("matched_photo_id").notNull(),
+    distance: integer("distance").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.photoId, t.matchedPhotoId] }), index("photo_matches_matched_idx").on(t.matchedPhotoId)],
+);
+
+/** Pairs staff marked "not a copy", by the pictures' SHA-256: never flagged again. */
+export const photoNotCopies = sqliteTable(
+  "photo_not_copies",
+  {
+    sha256: text("sha256").notNull(),
+    matchedSha256: text("matched_sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.matchedSha256] })],
 );
 
 /**

@@ -24,7 +24,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { isKnownAddressOf } from "./auth-throttle";
 
-export type CodePurpose = "verify_email" | "reset_password" | "sign_in";
+export type CodePurpose = "verify_email" | "reset_password" | "sign_in" | "school_email";
 
 /**
  * Code comparisons per email in 24 hours from any address (a guess compared with 3 live codes counts

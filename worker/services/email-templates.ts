@@ -98,6 +98,22 @@ export function signInCodeEmail(to: string, code: string): EmailMessage {
   });
 }
 
+/** The code that confirms a school address for the school email badge (docs/decisions/028). */
+export function schoolEmailCodeEmail(to: string, firstName: string, code: string, domain: string): EmailMessage {
+  return render({
+    to,
+    subject: `${code} is your CampusNest school email code`,
+    preheader: `Your code is ${code}. It expires in 15 minutes.`,
+    heading: firstName ? `Confirm your school email, ${quotedName(firstName)}` : "Confirm your school email",
+    paragraphs: [
+      "Enter this code in your CampusNest profile to confirm this school address. It expires in 15 minutes.",
+      `Once confirmed, your profile, listings and chats show "School email verified: ${domain}". The address itself is never shown.`,
+    ],
+    code,
+    footnote: "If you didn't add this address on CampusNest, you can ignore this email: nothing changes without the code.",
+  });
+}
+
 export function listingReviewEmail(to: string, firstName: string, title: string, approved: boolean, reason: string | null): EmailMessage {
   return render({
     to,

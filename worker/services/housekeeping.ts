@@ -7,6 +7,7 @@ import { createDb, type Db } from "../db/client";
 import { deleteExpiredAdminRevocations } from "../db/queries/admin-tokens";
 import { deleteDeadRefreshTokens } from "../db/queries/sessions";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
+import { backfillPhotoHashes } from "./photo-check";
 import { isoNow } from "../lib/time";
 import { log } from "../lib/log";
 import { deleteEndedWindows, forgetOldAddresses } from "./auth-throttle";
@@ -54,6 +55,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("public_address_backfill_failed", { message: String(err) });
     return 0;
   });
+  // Copied-photo hashes (docs/decisions/028) of photos the upload's own check missed, and the backfill; rerunnable.
+  await backfillPhotoHashes(db, env, 20, now).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
   // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });

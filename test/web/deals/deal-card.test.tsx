@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
 import type { Deal } from "@contract/deals";
 import { nextStep } from "../../../web/lib/deal-status";
-import { callsOf, fakeApi, makeOwnerListing, renderApp } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, participantRoutes, renderApp } from "../render";
 import { acceptedDeal, dealMessage, json, LISTER, makeDeal, RENTER, sessionOf } from "./fixtures";
 
 const API = "/api/v1";
@@ -60,6 +60,7 @@ function threadApi(other: typeof RENTER, deal: () => Deal | Response, extra: Rec
     [`POST ${API}/messages/conversations/c1/read`]: { unread_count: 0 },
     [`POST ${API}/messages/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
     [`GET ${API}/subleases/l1`]: { data: makeOwnerListing({ id: "l1", user_id: LISTER.id, available_from: "2027-06-01", available_to: "2027-08-15" }) },
+    ...participantRoutes(other.id),
     [`GET ${API}/deals/d1`]: () => {
       const d = deal();
       return d instanceof Response ? d : { data: d };

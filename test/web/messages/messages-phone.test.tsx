@@ -9,7 +9,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_NOTICES, type SafetyKind } from "@contract/safety";
-import { fakeApi, IdleWebSocket, makeUser, renderApp, dealPartsRoutes } from "../render";
+import { fakeApi, IdleWebSocket, makeUser, renderApp, threadRoutes } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
@@ -42,7 +42,7 @@ const msg = (id: string, minute: number, kind: SafetyKind | null = null): Messag
 });
 
 function thread(messages: () => Message[], extra: Record<string, unknown> = {}) {
-  return fakeApi({ ...dealPartsRoutes("l1"),
+  return fakeApi({ ...threadRoutes("l1", "u2"),
     [`GET ${API}/conversations/enriched`]: { data: [conversation], pagination: { next_token: null, has_more: false } },
     [`GET ${API}/conversations/c1`]: { data: conversation, reply: "open" },
     [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },

@@ -11,7 +11,7 @@ import { POLL_INTERVALS, pollInterval } from "../../../web/lib/activity";
 import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays, STABLE_OPEN_MS } from "../../../web/lib/party-connection";
 import { createQueryClient } from "../../../web/app/providers";
 import { useUnreadCount } from "../../../web/lib/unread";
-import { type ApiCall, callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+import { type ApiCall, callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, threadRoutes } from "../render";
 
 const ME = "u1";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
@@ -198,14 +198,14 @@ describe("party socket", () => {
 
 describe("unread badge", () => {
   it("shows the count from unread-count", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/unread-count`]: { data: { unread_count: 7 } } });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/unread-count`]: { data: { unread_count: 7 } } });
     renderApp("/support", signedIn());
     expect(await screen.findByText("7 unread messages")).toBeInTheDocument();
   });
 
   it("is 0 when the fetch fails, also after a count was shown", async () => {
     let fail = false;
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/unread-count`]: () => (fail ? json({ detail: "boom" }, 500) : { data: { unread_count: 7 } }) });
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/unread-count`]: () => (fail ? json({ detail: "boom" }, 500) : { data: { unread_count: 7 } }) });
     const queryClient = createQueryClient();
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
     const { result } = renderHook(() => useUnreadCount(ME), { wrapper });
@@ -221,7 +221,7 @@ describe("unread badge", () => {
   });
 
   it("follows the inbox room's unread events", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/unread-count`]: { data: { unread_count: 1 } }, [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } } });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/unread-count`]: { data: { unread_count: 1 } }, [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } } });
     renderApp("/support", signedIn());
     expect(await screen.findByText("1 unread messages")).toBeInTheDocument();
     await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes(`/parties/inbox/${ME}?`))).toBe(true));
@@ -237,7 +237,7 @@ describe("unread badge", () => {
 describe("messages page", () => {
   it("lists conversations; opening one loads the thread and marks it read (list count and badge reset)", async () => {
     let unread = 3;
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/unread-count`]: () => ({ data: { unread_count: unread } }),
       [`GET ${API}/conversations/enriched`]: convPage([conv({ unread_count: 3, latest_message_preview: "Is it still available?" }), conv({ id: "c2", participant_id: "u3", participant_name: "Sam Lee", listing_title: "Studio downtown" })]),
       [`GET ${API}/conversations/c1/messages`]: page([msg("m2", { text: "Is it still available?", is_read: false, timestamp: "2026-11-20T15:05:00.000Z" }), msg("m1", { sender_id: ME, text: "Hi there" })]),
@@ -269,7 +269,7 @@ describe("messages page", () => {
   });
 
   it("shows the empty state with Browse Listings, and the error state with Try again", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/conversations/enriched`]: convPage([]) });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/conversations/enriched`]: convPage([]) });
     renderApp("/messages", signedIn());
     expect(await screen.findByText("No conversations yet")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Browse Listings" })).toHaveAttribute("href", "/");
@@ -277,7 +277,7 @@ describe("messages page", () => {
 
   it("says 'Failed to load conversations' and retries", async () => {
     let fail = true;
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/conversations/enriched`]: () => (fail ? json({ detail: "no" }, 404) : convPage([conv()])) });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/conversations/enriched`]: () => (fail ? json({ detail: "no" }, 404) : convPage([conv()])) });
     const user = userEvent.setup();
     renderApp("/messages", signedIn());
     expect(await screen.findByText("Failed to load conversations")).toBeInTheDocument();
@@ -287,7 +287,7 @@ describe("messages page", () => {
   });
 
   it("a conversation that is gone (404) says so, offers no composer and is not polled or retried", async () => {
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound, "GET /api/v1/messages/conversations/c1/messages": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound, "GET /api/v1/messages/conversations/c1/messages": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
     });
@@ -302,7 +302,7 @@ describe("messages page", () => {
   });
 
   it("Enter sends the trimmed text, Shift+Enter makes a new line, blank text is not sent", async () => {
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -329,7 +329,7 @@ describe("messages page", () => {
   it("shows the bubble at once; a failed send says so with Retry, and Retry sends it", async () => {
     let attempts = 0;
     let release: (r: Response) => void = () => {};
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -357,7 +357,7 @@ describe("messages page", () => {
 
   it("a message arriving by poll and again by socket shows once; a read event shows Seen", async () => {
     const mine = msg("m2", { sender_id: ME, text: "Mine", timestamp: "2026-11-20T15:02:00.000Z", is_read: false });
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([mine, msg("m1", { text: "First" })]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -388,7 +388,7 @@ describe("messages page", () => {
   it("my message echoed by the room before the send call answers shows once (matched by its key)", async () => {
     let release: (r: Response) => void = () => {};
     const stored = msg("e1", { sender_id: ME, text: "Echo me", timestamp: "2026-11-21T10:00:00.000Z", is_read: false });
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([msg("m1", { text: "Earlier", is_read: true })]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -415,7 +415,7 @@ describe("messages page", () => {
 
   it("a message of mine with the same text but another key is not taken for the one being sent", async () => {
     const earlier = msg("old1", { sender_id: ME, text: "ok", timestamp: "2026-11-21T09:00:00.000Z", client_key: "an-earlier-key" });
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -437,7 +437,7 @@ describe("messages page", () => {
 
   it("a send dropped by the network and retried repeats its Idempotency-Key; the thread shows one bubble", async () => {
     let attempts = 0;
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -475,7 +475,7 @@ describe("messages page", () => {
   it("a reload keeps the unsent message and its key: Retry repeats the key; once stored it shows once", async () => {
     let online = false;
     let storedOnServer: Message | null = null;
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: () => page(storedOnServer ? [storedOnServer] : []),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -515,7 +515,7 @@ describe("messages page", () => {
 
   it("after a reload, a kept message the server did store (found by its key in the thread) shows once, without Retry", async () => {
     let storedOnServer: Message | null = null;
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: () => page(storedOnServer ? [storedOnServer] : []),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -541,14 +541,14 @@ describe("messages page", () => {
   });
 
   it("?userId= of oneself says 'You cannot message yourself' and starts nothing", async () => {
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/conversations/enriched`]: convPage([]) });
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/conversations/enriched`]: convPage([]) });
     renderApp(`/messages?userId=${ME}`, signedIn());
     expect((await screen.findByText("You cannot message yourself")).closest("[role=alert]")).not.toBeNull();
     expect(callsOf(calls, `POST ${API}/conversations`)).toHaveLength(0);
   });
 
   it("?userId=&listingId= starts the conversation when none exists and opens it", async () => {
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c9": notFound, "GET /api/v1/messages/conversations/with/u2": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c9": notFound, "GET /api/v1/messages/conversations/with/u2": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([]),
       [`POST ${API}/conversations`]: () => json({ data: conv({ id: "c9", latest_message_preview: null, last_message_timestamp: null }) }, 201),
       [`GET ${API}/conversations/c9/messages`]: page([]),
@@ -562,13 +562,13 @@ describe("messages page", () => {
   });
 
   it("says 'You cannot message yourself' from the server, and 'Failed to start conversation' otherwise", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/with/u2": notFound, [`GET ${API}/conversations/enriched`]: convPage([]), [`POST ${API}/conversations`]: () => json({ detail: "You cannot message yourself" }, 400) });
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/with/u2": notFound, [`GET ${API}/conversations/enriched`]: convPage([]), [`POST ${API}/conversations`]: () => json({ detail: "You cannot message yourself" }, 400) });
     renderApp("/messages?userId=u2", signedIn());
     expect(await screen.findByText("You cannot message yourself")).toBeInTheDocument();
   });
 
   it("says 'Failed to start conversation' on a server error", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/conversations/enriched`]: convPage([]), [`GET ${API}/conversations/with/u2`]: () => json({ detail: "x" }, 500) });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/conversations/enriched`]: convPage([]), [`GET ${API}/conversations/with/u2`]: () => json({ detail: "x" }, 500) });
     renderApp("/messages?userId=u2", signedIn());
     expect(await screen.findByText("Failed to start conversation", {})).toBeInTheDocument();
   });
@@ -633,7 +633,7 @@ describe("messaging without redundant reads", () => {
   async function receiverWithThreadOpen(extra: Record<string, unknown> = {}) {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let unread = 2;
-    const calls = fakeApi({ ...dealPartsRoutes("l1"),
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"),
       [`GET ${API}/unread-count`]: () => ({ data: { unread_count: unread } }),
       [`GET ${API}/conversations/enriched`]: convPage([conv({ id: "c2", participant_id: "u3", participant_name: "Sam Lee", unread_count: 2, last_message_timestamp: "2026-11-20T16:00:00.000Z" }), conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([msg("m1", { text: "Earlier" })]),
@@ -731,7 +731,7 @@ describe("messaging without redundant reads", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     // The router scrolls to the top on navigation; jsdom has no scrolling.
     vi.spyOn(window, "scrollTo").mockImplementation(() => {});
-    const calls = fakeApi({ ...dealPartsRoutes("l1"),
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"),
       [`GET ${API}/unread-count`]: { data: { unread_count: 1 } },
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
@@ -766,7 +766,7 @@ describe("paths", () => {
 describe("a long message, and the unread count in the account menu", () => {
   // item 4: the composer never cuts a message.
   it("counts near the 2,000 limit; a paste over it stays in the box, flagged, with Send disabled until shortened", async () => {
-    const calls = fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: convPage([conv()]),
       [`GET ${API}/conversations/c1/messages`]: page([]),
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -794,7 +794,7 @@ describe("a long message, and the unread count in the account menu", () => {
 
   // item 15: the account menu's Messages item carries the unread count.
   it("the account menu's Messages item shows the unread count, named for screen readers", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), [`GET ${API}/unread-count`]: { data: { unread_count: 3 } } });
+    fakeApi({ ...threadRoutes("l1", "u2"), [`GET ${API}/unread-count`]: { data: { unread_count: 3 } } });
     const user = userEvent.setup();
     renderApp("/support", signedIn());
     await screen.findByText("3 unread messages");
@@ -823,7 +823,7 @@ describe("a long message, and the unread count in the account menu", () => {
 
     it("opens the conversation with the owner after signing in", async () => {
       fakeApi({
-        ...dealPartsRoutes("l1"),
+        ...threadRoutes("l1", "u2"),
         ...listingRoutes("u2"),
         "GET /api/v1/favorites": notFound,
         // The messages page it lands on: no conversation yet, so it starts one (held unanswered, so the

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_KINDS, SAFETY_NOTICES, type SafetyKind, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, threadRoutes } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
@@ -48,7 +48,7 @@ const msg = (id: string, minute: number, overrides: Partial<Message> = {}): Mess
 const flagged = (id: string, minute: number, kind: SafetyKind) => msg(id, minute, { safety_notice: true, safety_kind: kind });
 
 function thread(messages: () => Message[], extra: Record<string, unknown> = {}) {
-  return fakeApi({ ...dealPartsRoutes("l1"),
+  return fakeApi({ ...threadRoutes("l1", "u2"),
     [`GET ${API}/conversations/enriched`]: { data: [conversation], pagination: { next_token: null, has_more: false } },
     [`GET ${API}/conversations/with/u2`]: { data: conversation },
     [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -260,7 +260,7 @@ describe("This is fine", () => {
 
 describe("the safety page", () => {
   it("has sections on identity theft and on links, saying what CampusNest never asks for", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound });
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound });
     renderApp("/safety");
     expect(await screen.findByRole("heading", { level: 2, name: "Protect your identity" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { level: 2, name: "Links to pay, book or sign in" })).toBeInTheDocument();
@@ -283,7 +283,7 @@ describe("the staff Safety tab", () => {
       messages: [{ id: "m2", sender_id: "u2", text: "Send me a photo of your passport", timestamp: "2026-11-20T15:05:00.000Z", reasons: ["identity_request"], scored: false }],
       feedback: [{ user_id: "u3", name: "Sam Lee", message_id: "m2", kind: "identity", kind_label: "Identity documents or numbers", created_at: "2026-11-20T15:10:00.000Z" }],
     };
-    fakeApi({ ...dealPartsRoutes("l1"),
+    fakeApi({ ...threadRoutes("l1", "u2"),
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } },
       "GET /api/v1/admin/audit": { audit: [] },

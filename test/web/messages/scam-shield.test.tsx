@@ -9,7 +9,7 @@ import type { Conversation, Message } from "@contract/messages";
 import { SAFETY_NOTICE, SAFETY_TIP, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { SCORED_NOTE } from "../../../web/features/admin/components/safety-tab";
-import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, reply, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, reply, threadRoutes } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
@@ -47,7 +47,7 @@ const msg = (id: string, overrides: Partial<Message>): Message => ({
 
 describe("a conversation", () => {
   it("shows the safety tip on top and the notice under the other person's flagged message only", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), "GET /api/v1/messages/conversations/c1": notFound,
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
       [`GET ${API}/conversations/enriched`]: { data: [conversation], pagination: { next_token: null, has_more: false } },
       [`GET ${API}/conversations/with/u2`]: { data: conversation },
       [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
@@ -84,7 +84,7 @@ describe("a conversation", () => {
 
 describe("the safety page", () => {
   it("explains the four patterns, why to stay on CampusNest and how to report; footer and support link to it", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), });
+    fakeApi({ ...threadRoutes("l1", "u2"), });
     renderApp("/safety");
     expect(await screen.findByRole("heading", { level: 1, name: "Stay safe" })).toBeInTheDocument();
     for (const name of ["How to spot a scam", "Keep talking and paying through CampusNest", "How to report"]) {
@@ -100,7 +100,7 @@ describe("the safety page", () => {
   });
 
   it("is linked from the support page", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"), });
+    fakeApi({ ...threadRoutes("l1", "u2"), });
     renderApp("/support");
     expect(await screen.findByRole("link", { name: /Read the full safety guide/ })).toHaveAttribute("href", "/safety");
   });
@@ -125,7 +125,7 @@ describe("the staff Safety tab", () => {
 
   it("lists flagged conversations with reasons and lines; Mark reviewed takes one out", async () => {
     let reviewed = false;
-    const calls = fakeApi({ ...dealPartsRoutes("l1"),
+    const calls = fakeApi({ ...threadRoutes("l1", "u2"),
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } },
       "GET /api/v1/admin/audit": { audit: [] },
@@ -152,7 +152,7 @@ describe("the staff Safety tab", () => {
   });
 
   it("shows the error with Retry when the queue cannot load", { timeout: 15_000 }, async () => {
-    fakeApi({ ...dealPartsRoutes("l1"),
+    fakeApi({ ...threadRoutes("l1", "u2"),
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": notFound,
       "GET /api/v1/admin/audit": notFound,

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../../web/config/paths";
-import { dealPartsRoutes, fakeApi, makeUser, notFound, renderApp } from "../render";
+import { fakeApi, makeUser, notFound, renderApp, threadRoutes } from "../render";
 
 const API = "/api/v1/messages";
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
@@ -10,7 +10,7 @@ const signedIn = () => ({ token: "t", user: makeUser({ id: "me" }) });
 
 describe("a message link to someone who cannot be reached", () => {
   it("without a listing, speaks of the person, not a listing owner", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"),
+    fakeApi({ ...threadRoutes("l1", "u2"),
       [`GET ${API}/conversations/enriched`]: empty,
       // No conversation with them yet.
       [`GET ${API}/conversations/with/nobody`]: notFound,
@@ -22,7 +22,7 @@ describe("a message link to someone who cannot be reached", () => {
   });
 
   it("about a listing, still names its owner", async () => {
-    fakeApi({ ...dealPartsRoutes("l1"),
+    fakeApi({ ...threadRoutes("l1", "u2"),
       [`GET ${API}/conversations/enriched`]: empty,
       // No conversation with them yet.
       [`GET ${API}/conversations/with/nobody`]: notFound,

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
 import type { AdminReport } from "@contract/reports";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, participantRoutes, renderApp, dealPartsRoutes } from "../render";
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
@@ -90,6 +90,7 @@ describe("in a conversation", () => {
     listing_photo: null,
   };
   const base = {
+    ...participantRoutes("u2"),
     "GET /api/v1/messages/conversations/c1/messages": { messages: [], pagination: { next_token: null, has_more: false } },
     "POST /api/v1/messages/conversations/c1/read": { unread_count: 0 },
   };

@@ -49,12 +49,12 @@ describe("development mailbox", () => {
 
 describe("demo data", () => {
   it("seeds an empty database once: users, 60+ approved listings over 8+ universities, photos in R2", async () => {
-    const photos = ["01-bedroom.jpg", "01-bedroom.thumb.jpg", "02-living.jpg", "03-kitchen.jpg", "04-exterior.jpg"].map((name) => ({
-      name,
-      data: JPEG_BASE64,
-    }));
+    // One photo per verified demo owner at least: each owner's listings show only their own photos.
+    const kinds = ["bedroom", "living", "kitchen", "exterior"];
+    const names = Array.from({ length: 10 }, (_, i) => `${String(i + 1).padStart(2, "0")}-${kinds[i % 4]}.jpg`);
+    const photos = [...names, "01-bedroom.thumb.jpg"].map((name) => ({ name, data: JPEG_BASE64 }));
     const first = await seedDemoData(env, photos);
-    expect(first).toMatchObject({ seeded: true, photos: 4 });
+    expect(first).toMatchObject({ seeded: true, photos: 10 });
     expect(first.listings).toBeGreaterThanOrEqual(60);
 
     const stats = await env.DB.prepare(

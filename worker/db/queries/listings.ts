@@ -313,8 +313,10 @@ export const fillPublicAddress = (db: Db, id: string, address: string, addressPu
     // Counted by the rows returned: D1's `changes` also counts the search index's trigger writes.
     .returning({ id: listings.id });
 
-export const listingsAwaitingReview = (db: Db) =>
-  db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(eq(listings.verificationStatus, "pending"));
+/** "Approve all" leaves a listing the photo check flagged (review_reason set) for a person: docs/decisions/028. */
+const approvableInBulk = () => and(eq(listings.verificationStatus, "pending"), isNull(listings.reviewReason));
+
+export const listingsAwaitingReview = (db: Db) => db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(approvableInBulk());
 
 /**
  * Approves every pending listing (one statement, for db.batch); each one's promotion bought while
@@ -324,7 +326,7 @@ export const approveAllPending = (db: Db, now: string) =>
   db
     .update(listings)
     .set({ verificationStatus: "approved", rejectionReason: null, approvedRent: sql`${listings.monthlyRent}`, revision: nextRevision, ...pendingPromotionStarts(now), updatedAt: now })
-    .where(eq(listings.verificationStatus, "pending"));
+    .where(approvableInBulk());
 
 /** Of these photo keys, the ones some listing still uses (as photo or thumbnail). */
 export async function photoKeysInUse(db: Db, keys: string[]): Promise<Set<string>> {

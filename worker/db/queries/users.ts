@@ -2,7 +2,7 @@ import { count, desc, eq, or, sql } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
-import type { PrivateUser, PublicUser, QuietHours } from "../../contract/users";
+import { liveSchoolEmailDomain, type PrivateUser, type PublicUser, type QuietHours } from "../../contract/users";
 import { isoNow } from "../../lib/time";
 import { imageUrl } from "../../lib/image-url";
 import type { Db } from "../client";
@@ -81,6 +81,9 @@ export function toPrivateUser(u: UserWithUniversity): PrivateUser {
       email_on_verification_review: u.emailOnVerificationReview,
       email_on_saved_search: u.emailOnSavedSearch,
     },
+    school_email_domain: liveSchoolEmailDomain(u.schoolEmailDomain, u.schoolEmailVerifiedAt),
+    school_email: u.schoolEmail,
+    school_email_verified_at: u.schoolEmailVerifiedAt,
   };
 }
 
@@ -95,6 +98,7 @@ export function toPublicUser(u: UserWithUniversity): Omit<PublicUser, "response_
     university: u.universityName,
     created_at: u.createdAt,
     id_verified: isIdVerified({ id_verification_status: u.idVerificationStatus }),
+    school_email_domain: liveSchoolEmailDomain(u.schoolEmailDomain, u.schoolEmailVerifiedAt),
   };
 }
 
@@ -145,4 +149,9 @@ export async function userStats(db: Db, userId: string): Promise<UserStats> {
     unreadCountQuery(db, userId),
   ]);
   return { listings: l?.n ?? 0, favorites: f?.n ?? 0, conversations: conv?.n ?? 0, unread_messages: unread?.n ?? 0 };
+}
+
+/** The account holding this confirmed school address, if any (one account per address). */
+export async function findUserBySchoolEmail(db: Db, schoolEmail: string): Promise<Pick<UserRow, "id"> | null> {
+  return (await db.select({ id: users.id }).from(users).where(eq(users.schoolEmail, schoolEmail)).get()) ?? null;
 }

@@ -104,13 +104,16 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     if (!isJpeg(bytes)) throw badRequest(`Seed photo ${photo.name} is not a JPEG`);
     return { ...photo, bytes };
   });
-  const exteriors: string[] = [];
-  const interiors: string[] = [];
+  // Each demo owner has photos of their own (photo N goes to the (N-1) mod owners-th verified owner):
+  // one photo on two owners' listings would be a copied photo (services/photo-check, decision 028).
+  const ownerCount = DEMO_USERS.filter((user) => user.idStatus === "verified").length;
+  const pools = Array.from({ length: ownerCount }, () => ({ exteriors: [] as string[], interiors: [] as string[] }));
   const thumbs = new Map(decoded.filter((p) => p.name.endsWith(".thumb.jpg")).map((p) => [p.name.replace(".thumb.jpg", ".jpg"), p.bytes]));
   const thumbKeys = new Map<string, string>();
   const put = (key: string, bytes: Uint8Array) =>
     env.IMAGES.put(key, bytes, { httpMetadata: { contentType: "image/jpeg", cacheControl: IMMUTABLE } });
-  for (const photo of decoded.filter((p) => !p.name.endsWith(".thumb.jpg"))) {
+  let stored = 0;
+  for (const [index, photo] of decoded.filter((p) => !p.name.endsWith(".thumb.jpg")).entries()) {
     const key = `listings/${newId()}.jpg`;
     await put(key, photo.bytes);
     const thumb = thumbs.get(photo.name);
@@ -119,7 +122,10 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
       thumbKeys.set(key, key.replace(/\.jpg$/, ".thumb.jpg"));
       await put(thumbKeys.get(key)!, thumb);
     }
-    (photo.name.includes("exterior") ? exteriors : interiors).push(key);
+    const number = parseInt(photo.name, 10);
+    const pool = pools[((Number.isNaN(number) ? index + 1 : number) - 1) % ownerCount]!;
+    (photo.name.includes("exterior") ? pool.exteriors : pool.interiors).push(key);
+    stored++;
   }
 
   const now = Date.now();
@@ -143,7 +149,11 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
 
   // A place's listings belong to verified students of that university (a lister's university is their listings').
   const ownersAt = new Map<string, string[]>();
-  for (const u of DEMO_USERS.filter((user) => user.idStatus === "verified")) ownersAt.set(u.uni, [...(ownersAt.get(u.uni) ?? []), userIds.get(u.key)!]);
+  const poolOf = new Map<string, (typeof pools)[number]>();
+  for (const [i, u] of DEMO_USERS.filter((user) => user.idStatus === "verified").entries()) {
+    ownersAt.set(u.uni, [...(ownersAt.get(u.uni) ?? []), userIds.get(u.key)!]);
+    poolOf.set(userIds.get(u.key)!, pools[i]!);
+  }
   const placesWithoutOwner = DEMO_PLACES.filter((p) => !ownersAt.has(p.abbr)).map((p) => p.abbr);
   if (placesWithoutOwner.length) throw new Error(`Seed places without a verified demo user: ${placesWithoutOwner.join(", ")}`);
   const rnd = prng(42);
@@ -179,9 +189,11 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
       const dates = n % 4 === 1 ? { from: addDays(typical.from, 7), to: addDays(typical.to, -10) } : typical;
       const promoted = i === 0 && placeIndex % 3 === 0;
       const address = `${rnd.int(100, 3999)} ${rnd.pick(place.streets)}, ${place.city}, ${place.state} ${place.zip}`;
+      const owner = rnd.pick(ownersAt.get(place.abbr)!);
+      const { interiors, exteriors } = poolOf.get(owner)!;
       listingRows.push({
         id,
-        userId: rnd.pick(ownersAt.get(place.abbr)!),
+        userId: owner,
         universityId: uniId.get(place.abbr)!,
         title: title.slice(0, 35),
         description,
@@ -232,5 +244,5 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)
   // may sit in the edge cache: the new listings generation refuses it from now on (decision 016).
   await purgeListingCache([], db);
-  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: exteriors.length + interiors.length, publicAddresses: 0 };
+  return { seeded: true, users: userRows.length, listings: listingRows.length, photos: stored, publicAddresses: 0 };
 }

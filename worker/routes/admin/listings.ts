@@ -1,5 +1,5 @@
 /** Staff's listing tools: lists, review, corrections, promotions. */
-import { adminListingEditSchema, listingReviewSchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
+import { adminListingEditSchema, listingReviewSchema, notACopySchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
 import type { Db } from "../../db/client";
 import { allListings, pendingListings, promotedListings, type StaffListing } from "../../db/queries/listings";
 import { createRouter } from "../../lib/context";
@@ -9,9 +9,12 @@ import { requireAdmin } from "../../middleware/require-admin";
 import { approveAllListings, editListingByStaff, reviewListing, toAdminListingsWithRentCheck } from "../../services/listings";
 import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
 import { purgeListingCache } from "../../services/edge-cache";
+import { markNotACopy, withPhotoCheck } from "../../services/photo-check";
 
-/** A staff list with the price check on every listing, both read through one handle. */
-const answer = async (db: Db, list: (db: Db) => Promise<StaffListing[]>): Promise<AdminListingsResponse> => ({ listings: await toAdminListingsWithRentCheck(db, await list(db)) });
+/** A staff list with the price check and the copied-photo check on every listing, read through one handle. */
+const answer = async (db: Db, list: (db: Db) => Promise<StaffListing[]>): Promise<AdminListingsResponse> => ({
+  listings: await withPhotoCheck(db, await toAdminListingsWithRentCheck(db, await list(db))),
+});
 
 export const adminListingsRoutes = createRouter()
   .get("/listings", async (c) => {
@@ -38,6 +41,14 @@ export const adminListingsRoutes = createRouter()
     const actor = await requireAdmin(c);
     const edit = await parseJson(c, adminListingEditSchema);
     return c.json<AdminListingEditResponse>({ success: true, listing: await editListingByStaff(c.var.db, actor, c.req.param("id"), edit) });
+  })
+
+  // Staff judged a copied-photo match a different picture (roommates share a kitchen): docs/decisions/028.
+  .post("/listings/:id/photo-matches/not-a-copy", async (c) => {
+    const actor = await requireAdmin(c);
+    const { picture, matched_picture } = await parseJson(c, notACopySchema);
+    await markNotACopy(c.var.db, actor, c.req.param("id"), picture, matched_picture);
+    return c.json<SuccessResponse>({ success: true });
   })
 
   .post("/listings/verify-all", async (c) => {

@@ -5,19 +5,29 @@
 import { avatarSchema, notificationsSchema, preferencesSchema, profileUpdateSchema, type UserStatsResponse } from "../../contract/profile";
 import type { OwnerListingsResponse } from "../../contract/listings";
 import type { PromotedListingsResponse } from "../../contract/promotions";
-import type { AvatarResponse, NotificationSettingsResponse, PreferencesResponse, ProfileResponse, PublicUserResponse } from "../../contract/users";
+import {
+  schoolEmailCodeSchema,
+  schoolEmailSchema,
+  type AvatarResponse,
+  type NotificationSettingsResponse,
+  type PreferencesResponse,
+  type ProfileResponse,
+  type PublicUserResponse,
+  type SchoolEmailVerifiedResponse,
+} from "../../contract/users";
 import { listingsOfUser } from "../../db/queries/listings";
 import { findUserById, toPrivateUser, toPublicUser, updatePreferences, updateUser, userStats } from "../../db/queries/users";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
-import { enforceLimit } from "../../middleware/rate-limit";
+import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { deleteAccount } from "../../services/accounts";
 import { replaceAvatar, updateProfile } from "../../services/profile";
 import { promotedListingsWithState } from "../../services/promotions";
 import { checkUniversity } from "../../services/universities";
 import { responseTimeOf } from "../../services/response-time";
+import { requestSchoolEmailCode, verifySchoolEmail } from "../../services/school-email";
 
 export const usersRoutes = createRouter()
   .get("/profile", async (c) => c.json<ProfileResponse>({ data: toPrivateUser(await requireUser(c)) }))
@@ -103,6 +113,21 @@ export const usersRoutes = createRouter()
   .get("/promoted-listings", async (c) => {
     const user = await requireUser(c);
     return c.json<PromotedListingsResponse>({ data: await promotedListingsWithState(c.var.db, user.id) });
+  })
+
+  .post("/school-email", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { email } = await parseJson(c, schoolEmailSchema);
+    await requestSchoolEmailCode(c.var.db, c.env, c.var.config, user, email, addressKey(clientIp(c)));
+    return c.json({ detail: "We sent a 6-digit code to your school email." });
+  })
+
+  .post("/school-email/verify", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    const { code } = await parseJson(c, schoolEmailCodeSchema);
+    return c.json<SchoolEmailVerifiedResponse>({ data: await verifySchoolEmail(c.var.db, c.var.config, user, code, addressKey(clientIp(c))) });
   })
 
   .get("/:id", async (c) => {

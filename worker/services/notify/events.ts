@@ -29,6 +29,7 @@ import {
   promotionStoppedEmail,
   type PromotionStopReason,
   savedSearchAlertEmail,
+  schoolEmailCodeEmail,
   signInCodeEmail,
   stillAvailableEmail,
   verificationCodeEmail,
@@ -39,6 +40,7 @@ export type NotifyEvent =
   | { kind: "verification_code"; code: string }
   | { kind: "password_reset_code"; code: string }
   | { kind: "sign_in_code"; code: string }
+  | { kind: "school_email_code"; code: string; domain: string }
   | { kind: "listing_review"; title: string; approved: boolean; reason: string | null }
   | { kind: "verification_review"; approved: boolean; reason: string | null }
   | {
@@ -176,6 +178,7 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
   verification_code: { group: null, transactional: true, email: (to, e) => verificationCodeEmail(to.email, to.firstName, e.code) },
   password_reset_code: { group: null, transactional: true, email: (to, e) => passwordResetEmail(to.email, to.firstName, e.code) },
   sign_in_code: { group: null, transactional: true, email: (to, e) => signInCodeEmail(to.email, e.code) },
+  school_email_code: { group: null, transactional: true, email: (to, e) => schoolEmailCodeEmail(to.email, to.firstName, e.code, e.domain) },
   listing_review: {
     group: "reviews",
     push: (e) => ({ title: e.approved ? "Your listing is live" : "Your listing needs changes", body: e.title, url: "/my-listings", urgency: "normal" }),

@@ -96,6 +96,8 @@ export const adminApi = {
     adminRequest<AdminListingReviewResponse>(`admin/listings/${id}/verify`, { method: "PATCH", body: { status, rejection_reason: reason ?? null, revision } }),
   editListing: (id: string, edit: AdminListingEdit) =>
     adminRequest<AdminListingEditResponse>(`admin/listings/${id}`, { method: "PATCH", body: edit }),
+  notACopy: (id: string, picture: string, matched_picture: string) =>
+    adminRequest<SuccessResponse>(`admin/listings/${id}/photo-matches/not-a-copy`, { method: "POST", body: { picture, matched_picture } }),
   verifyAll: () => adminRequest<VerifyAllResponse>("admin/listings/verify-all", { method: "POST" }),
   promote: (id: string) => adminRequest<AdminPromoteResponse>(`admin/listings/${id}/promote`, { method: "POST" }),
   unpromote: (id: string) => adminRequest<SuccessResponse>(`admin/listings/${id}/unpromote`, { method: "POST" }),

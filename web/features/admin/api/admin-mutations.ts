@@ -46,6 +46,10 @@ export function useReviewListing() {
 
 export const useEditListing = () => useAdminMutation((v: { id: string; edit: AdminListingEdit }) => adminApi.editListing(v.id, v.edit), [adminKeys.listings()]);
 
+/** "Not a copy" on a copied-photo match of a listing (docs/decisions/028): the lists drop the pair. */
+export const useNotACopy = (listingId: string) =>
+  useAdminMutation((v: { picture: string; matched_picture: string }) => adminApi.notACopy(listingId, v.picture, v.matched_picture), [adminKeys.listings()]);
+
 export const useVerifyAllListings = () => useAdminMutation(() => adminApi.verifyAll(), [adminKeys.listings()]);
 
 export const usePromoteListing = () => useAdminMutation((id: string) => adminApi.promote(id), [adminKeys.listings()]);

@@ -4,6 +4,7 @@ import { formatRent, termLabel, unitLabel } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, LISTING_STATUS_LABELS, REVIEW_STATUS_LABELS } from "../lib/format";
 import { PriceCheck } from "./price-check";
+import { PhotoCheck } from "./photo-check";
 import { isPublicListing } from "@contract/policies";
 import { paths } from "../../../config/paths";
 import { deferred } from "../../../components/ui/deferred";
@@ -120,6 +121,7 @@ export function ListingDetailsDialog({
       }
     >
       {listing && <PriceCheck listing={listing} asNotice />}
+      {listing && <PhotoCheck listing={listing} asNotice />}
       {listing && (
         <dl className="details">
           {rows.map(([k, v]) => (

@@ -4,6 +4,7 @@ import { formatRent } from "../../../lib/listings-api";
 import type { AdminListing } from "@contract/admin";
 import { distanceText, formatStaffTime, REVIEW_STATUS_LABELS } from "../lib/format";
 import { PriceCheck } from "./price-check";
+import { PhotoCheck } from "./photo-check";
 
 /** A listing's card in the staff lists; its title opens the listing's details (onOpen). */
 export function ListingTile({ listing, onOpen, children }: { listing: AdminListing; onOpen: (listing: AdminListing) => void; children: ReactNode }) {
@@ -24,6 +25,7 @@ export function ListingTile({ listing, onOpen, children }: { listing: AdminListi
         {/* Judged against the address (decision 019): coordinates follow the picked suggestion. */}
         <span className="muted">{distanceText(listing)}</span>
         <PriceCheck listing={listing} />
+        <PhotoCheck listing={listing} />
         {listing.promotion_end && <span className="muted">
             Promoted until <time dateTime={listing.promotion_end}>{formatStaffTime(listing.promotion_end)}</time>
           </span>}

@@ -15,6 +15,7 @@ import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListing } from "../../../lib/listings-api";
 import { usePublicUser } from "../api/public-user";
+import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
@@ -283,7 +284,8 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
               </p>
               {owner.data && (
                 <p className="muted">
-                  {owner.data.id_verified && <span className="badge badge-verified">ID verified</span>} {owner.data.university ?? ""}
+                  {owner.data.id_verified && <span className="badge badge-verified">ID verified</span>}{" "}
+                  <SchoolEmailBadge domain={owner.data.school_email_domain} /> {owner.data.university ?? ""}
                   <br />
                   Member since {new Date(owner.data.created_at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}
                 </p>

@@ -4,7 +4,8 @@ import { useEffect } from "react";
 import type { ServerEvent } from "@party/protocol";
 import { PARTIES } from "@contract/constants";
 import { pollInterval, useIdle } from "../../../lib/activity";
-import { ApiError } from "../../../lib/api-client";
+import type { PublicUserResponse } from "@contract/users";
+import { ApiError, apiRequest } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
 import { useDealChanged } from "../../../lib/deals-api";
 import { subscribeUnreadChanges, useInboxConnected } from "../../../lib/unread";
@@ -115,4 +116,14 @@ export function useInboxUnreadSync() {
       }),
     [queryClient],
   );
+}
+
+/** The other person's public profile (the header's trust signals); the same cache entry as the listing page's owner. */
+export function useParticipant(id: string | undefined) {
+  return useQuery({
+    queryKey: ["users", id] as const,
+    queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
+    enabled: !!id,
+    staleTime: 5 * 60_000,
+  });
 }

@@ -10,7 +10,8 @@ import { PageLoadingInline } from "../../../components/ui/spinner";
 import { pollInterval, useIdle } from "../../../lib/activity";
 import { paths } from "../../../config/paths";
 import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
-import { isGoneError, useConversationDetail, useMessages, useThreadSocket } from "../api/messages-queries";
+import { isGoneError, useConversationDetail, useMessages, useParticipant, useThreadSocket } from "../api/messages-queries";
+import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, noticeKindOf, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
@@ -124,6 +125,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
     if (isNarrow()) heading.current?.focus();
   }, []);
 
+  const participant = useParticipant(conversation && conversation.participant_name !== "Deleted user" ? conversation.participant_id : undefined);
   const myLast = messages.findLast((m) => m.sender_id === me);
   const seenId = myLast?.is_read ? myLast.id : null;
 
@@ -142,6 +144,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
           <h2 id="thread-title" ref={heading} tabIndex={-1}>
             {name}
           </h2>
+          <SchoolEmailBadge domain={participant.data?.school_email_domain} />
           {conversation?.listing_id && (
             <Link to={paths.listing(conversation.listing_id, `/messages?conversation=${encodeURIComponent(conversationId)}`)} className="thread-listing">
               {conversation.listing_photo && <img src={conversation.listing_photo} alt="" width={40} height={30} />}

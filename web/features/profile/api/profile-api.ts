@@ -3,7 +3,7 @@
  * each write that changes the user puts the server's answer there.
  */
 import { useMutation } from "@tanstack/react-query";
-import type { AvatarResponse, NotificationSettingsResponse, PrivateUser, ProfileResponse } from "@contract/users";
+import type { AvatarResponse, NotificationSettingsResponse, PrivateUser, ProfileResponse, SchoolEmailVerifiedResponse } from "@contract/users";
 import type { NotificationsUpdate, ProfileUpdate } from "@contract/profile";
 import { apiRequest } from "../../../lib/api-client";
 import { readAsDataUrl, uploadJson } from "../../../lib/upload";
@@ -39,3 +39,19 @@ export const useUploadAvatar = () =>
 
 /** The caller signs out on success (before the signed-in page goes away). */
 export const useDeleteAccount = () => useMutation({ mutationFn: deleteAccount });
+
+/** Mails a 6-digit code to a school address (docs/decisions/028). */
+export const useSendSchoolEmailCode = () =>
+  useMutation({ mutationFn: (email: string) => apiRequest<{ detail: string }>("users/school-email", { method: "POST", body: { email } }) });
+
+/** Confirms the code; the session's user then carries the badge. */
+export const useConfirmSchoolEmail = () =>
+  useMutation({
+    mutationFn: (code: string) => apiRequest<SchoolEmailVerifiedResponse>("users/school-email/verify", { method: "POST", body: { code } }).then((r) => r.data),
+    onSuccess: async ({ domain, verified_at }) => {
+      updateSessionUser({ school_email_domain: domain, school_email_verified_at: verified_at });
+      // The address itself comes back with the profile.
+      const { data } = await apiRequest<ProfileResponse>("users/profile");
+      authStore.setUser(data);
+    },
+  });

@@ -13,6 +13,8 @@ import { NotificationToggles } from "./notification-toggles";
 import { PayoutsSection } from "./payouts-section";
 import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
+import { SchoolEmail } from "./school-email";
+import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 
 // Lazy: the push client code loads with this section, never with the home page (docs/decisions/027).
 const PushSettings = lazy(() => import("./push-settings"));
@@ -46,7 +48,8 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
                 <span className={`badge badge-${idStatus}`}>{ID_STATUS_TEXT[idStatus] ?? idStatus}</span>{" "}
                 {!looksIdVerified(idStatus) && idStatus !== "pending" && (
                   <Link to={paths.verification}>Get verified</Link>
-                )}
+                )}{" "}
+                <SchoolEmailBadge domain={user.school_email_domain} />
               </p>
             </div>
           </div>
@@ -64,6 +67,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
               <PushSettings />
             </Suspense>
           </section>
+          <SchoolEmail />
           <PayoutsSection />
           <SavedSearches />
           <BlockedUsers />

@@ -1,0 +1,253 @@
+/**
+ * The copied-photo thresholds and index, measured (docs/decisions/028). Real photographs from Debian
+ * packages (installed on the machine, not kept in the repo; the set's list with each file's package and
+ * licence is test/bench/photo-set.json), each with the edits a copier makes: resized, recompressed,
+ * cropped 10 % on every side, cropped 10 % off two sides, brightened, mirrored, watermarked. An edit
+ * must match its original (true match); two different photographs must not (false match), over every
+ * pair, which includes each package's look-alike series (light and dark versions of one scene, one
+ * painter's or one activity's photos). worker/lib/photo-hash.ts is bundled with esbuild, the pictures
+ * decoded and edited with sharp. Prints the rates of each rule and threshold, the index's candidate
+ * counts, and the hashing time per photo in Node; writes test/bench/photo-hash-results.json.
+ *   apt-get install gnome-backgrounds mate-backgrounds ukui-wallpapers lomiri-wallpapers-16.04 \
+ *     lomiri-wallpapers-20.04 plasma-workspace-wallpapers palapeli-data gcompris-qt-data
+ *   node test/bench/photo-hash.mjs          # the listed set
+ *   node test/bench/photo-hash.mjs --scan   # lists the installed photographs into photo-set.json first
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { inflateSync } from "node:zlib";
+import { build } from "esbuild";
+import sharp from "sharp";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const SET = join(ROOT, "test/bench/photo-set.json");
+
+const out = mkdtempSync(join(tmpdir(), "photo-hash-"));
+await build({ entryPoints: [join(ROOT, "worker/lib/photo-hash.ts")], bundle: true, format: "esm", platform: "node", outfile: join(out, "photo-hash.mjs"), logLevel: "error" });
+const { hashPixels, hammingDistance, bandsOf, bandNeighbours, BAND_BITS } = await import(pathToFileURL(join(out, "photo-hash.mjs")).href);
+rmSync(out, { recursive: true, force: true });
+
+/** The files of a Qt resource archive (gcompris-qt-data ships its pictures in them). */
+function rccEntries(path) {
+  const b = readFileSync(path);
+  const [version, tree, data, names] = [4, 8, 12, 16].map((o) => b.readUInt32BE(o));
+  const size = version === 1 ? 14 : 22;
+  const name = (o) => b.subarray(names + o + 6, names + o + 6 + 2 * b.readUInt16BE(names + o)).swap16().toString("utf16le");
+  const files = new Map();
+  (function walk(i, dir) {
+    const o = tree + i * size;
+    const nm = i ? name(b.readUInt32BE(o)) : "";
+    const flags = b.readUInt16BE(o + 4);
+    if (flags & 2) {
+      const [count, first] = [b.readUInt32BE(o + 6), b.readUInt32BE(o + 10)];
+      for (let k = 0; k < count; k++) walk(first + k, nm ? `${dir}/${nm}` : dir);
+    } else {
+      const at = data + b.readUInt32BE(o + 10);
+      const payload = b.subarray(at + 4, at + 4 + b.readUInt32BE(at));
+      files.set(`${dir}/${nm}`, flags & 1 ? inflateSync(payload.subarray(4)) : payload);
+    }
+  })(0, "");
+  return files;
+}
+
+const archives = new Map();
+const read = (item) => {
+  if (!item.entry) return readFileSync(item.path);
+  if (!archives.has(item.path)) archives.set(item.path, rccEntries(item.path));
+  return archives.get(item.path).get(item.entry);
+};
+
+const walk = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? walk(path) : [path];
+      })
+    : [];
+
+/** The licence of a file by the Files: globs of its package's copyright file (extension aside: gcompris ships its JPEGs as WebP). */
+function licenceOf(pkg, path) {
+  const copyright = `/usr/share/doc/${pkg}/copyright`;
+  if (!existsSync(copyright)) return "unknown";
+  // gnome-backgrounds' copyright file is free text: a licence per picture, mostly CC-BY-SA-3.0.
+  if (pkg === "gnome-backgrounds") return "CC-BY-SA-3.0 / CC-BY-SA-2.0 / CC-BY-2.0 (per picture: its copyright file)";
+  const stem = (p) => p.replace(/\.[a-z0-9]+$/i, "");
+  let best = { score: -1, licence: "unknown" };
+  for (const stanza of readFileSync(copyright, "utf8").split(/\n\s*\n/)) {
+    const files = /^Files:((?:.*\n?)(?:^\s+.*\n?)*)/m.exec(stanza)?.[1];
+    const licence = /^License:\s*(.+)$/m.exec(stanza)?.[1]?.trim();
+    if (!files || !licence) continue;
+    for (const glob of files.split(/\s+/).filter(Boolean).flatMap((g) => (g.includes("/") ? [g, g.split("/").at(-1)] : [g]))) {
+      const re = new RegExp(`(^|/)${stem(glob).replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+      // The most specific glob that matches wins, as in a copyright file.
+      if (re.test(stem(path)) && glob.length > best.score) best = { score: glob === "*" ? 0 : glob.length, licence };
+    }
+  }
+  return best.licence;
+}
+
+/** The photographs installed now: one file per picture (the largest up to 1920 px wide where a package ships sizes). */
+function scan() {
+  const items = [];
+  const add = (pkg, licence, path, entry) => items.push({ package: pkg, licence, path, ...(entry ? { entry } : {}) });
+  for (const path of walk("/usr/share/backgrounds").filter((p) => /\.(jpe?g|png|webp)$/i.test(p) && !p.includes("/sway/"))) add(null, null, path);
+  for (const series of walk("/usr/share/wallpapers").reduce((m, p) => m.add(dirname(p)), new Set())) {
+    const sizes = readdirSync(series).filter((f) => /^\d+x\d+\.(jpe?g|png)$/i.test(f)).map((f) => ({ f, w: parseInt(f, 10) }));
+    const pick = sizes.filter((s) => s.w <= 1920).sort((a, b) => b.w - a.w)[0] ?? sizes.sort((a, b) => a.w - b.w)[0];
+    if (pick) add("plasma-workspace-wallpapers", null, join(series, pick.f));
+  }
+  for (const path of walk("/usr/share/palapeli/collection").filter((p) => p.endsWith(".jpg"))) add("palapeli-data", null, path);
+  // gcompris' photographs (objects, animals, monuments, paintings), over 30 kB (drawings are SVG).
+  for (const activity of ["lang", "explore_monuments", "erase", "categorization", "details", "explore_world_animals", "explore_farm_animals"]) {
+    const rcc = `/usr/share/gcompris-qt/rcc/${activity}.rcc`;
+    if (!existsSync(rcc)) continue;
+    for (const [entry, bytes] of rccEntries(rcc)) if (/\.(webp|jpe?g)$/i.test(entry) && bytes.length > 30_000) add("gcompris-qt-data", null, rcc, entry);
+  }
+  // The package that installed each file, and the licence its copyright file gives that file.
+  const unknown = items.filter((i) => !i.package).map((i) => i.path);
+  const owners = new Map(
+    execFileSync("dpkg", ["-S", ...unknown], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((line) => line.split(": ").reverse()),
+  );
+  for (const i of items) {
+    i.package = i.package ?? owners.get(i.path) ?? "unknown";
+    i.licence = licenceOf(i.package, i.entry ?? i.path);
+  }
+  return items;
+}
+
+if (process.argv.includes("--scan")) writeFileSync(SET, JSON.stringify(scan(), null, 1) + "\n");
+if (!existsSync(SET)) {
+  console.log("photo-hash: no test/bench/photo-set.json; run with --scan once the packages named in this file's header are installed");
+  process.exit(0);
+}
+const listed = JSON.parse(readFileSync(SET, "utf8"));
+const present = listed.filter((item) => existsSync(item.path));
+if (present.length < listed.length) console.log(`photo-hash: ${listed.length - present.length} of ${listed.length} listed files are not installed (install the packages in this file's header)`);
+
+/** A semi-transparent caption across the lower right, sized to the picture. */
+const watermark = (m) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.round(m.width / 2)}" height="${Math.round(m.height / 8)}"><text x="5" y="${Math.round(m.height / 12)}" font-size="${Math.round(m.height / 14)}" font-family="sans-serif" fill="white" fill-opacity="0.7">RENT NOW $$$</text></svg>`,
+  );
+const EDITS = {
+  resized: (img, m) => img.resize(Math.round(m.width / 3)),
+  recompressed: (img) => img.jpeg({ quality: 35 }),
+  cropped: (img, m) => img.extract({ left: Math.round(m.width * 0.1), top: Math.round(m.height * 0.1), width: Math.round(m.width * 0.8), height: Math.round(m.height * 0.8) }),
+  cropped_corner: (img, m) => img.extract({ left: Math.round(m.width * 0.1), top: Math.round(m.height * 0.1), width: Math.floor(m.width * 0.9) - 1, height: Math.floor(m.height * 0.9) - 1 }),
+  brightened: (img) => img.modulate({ brightness: 1.25 }),
+  mirrored: (img) => img.flop(),
+  watermarked: (img, m) => img.composite([{ input: watermark(m), gravity: "southeast" }]),
+};
+
+let hashMs = 0;
+let hashed = 0;
+async function hashOf(input) {
+  // Listing uploads are at most 1600 px a side (resized in the browser before they are sent).
+  const { data, info } = await sharp(input).resize(1600, 1600, { fit: "inside", withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const t = performance.now();
+  const h = hashPixels({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) });
+  hashMs += performance.now() - t;
+  hashed++;
+  return h;
+}
+/** A 16x16 greyscale thumbnail: the same picture at two sizes is one photograph, not a pair. */
+const thumbOf = async (input) => (await sharp(input).resize(16, 16, { fit: "fill" }).greyscale().raw().toBuffer()).valueOf();
+const sameThumb = (a, b) => a.reduce((s, v, i) => s + Math.abs(v - b[i]), 0) / a.length < 3;
+
+const photos = [];
+let skipped = 0;
+let duplicates = 0;
+for (const item of present) {
+  // As uploaded: at most 1600 px a side (the browser resizes before sending), as a JPEG.
+  const bytes = await sharp(read(item)).resize(1600, 1600, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 92 }).toBuffer();
+  const original = await hashOf(bytes);
+  if (original.status !== "hashed") {
+    skipped++;
+    continue;
+  }
+  const thumb = await thumbOf(bytes);
+  if (photos.some((p) => sameThumb(p.thumb, thumb))) {
+    duplicates++;
+    continue;
+  }
+  const meta = await sharp(bytes).metadata();
+  const edits = {};
+  for (const [name, edit] of Object.entries(EDITS)) edits[name] = await hashOf(await edit(sharp(bytes), meta).jpeg({ quality: 80 }).toBuffer());
+  photos.push({ id: item.entry ? `${basename(item.path)}#${item.entry}` : item.path, group: item.entry ? `${item.path}` : dirname(item.path).replace(/\/images(_dark)?$/, ""), original, edits, thumb });
+}
+
+// The rules: q is the later photo, x the earlier one (both hashed).
+// An edit the hash skips (too small or too flat once edited) is a miss: no rule matches it.
+const both = (f) => (q, x) => (q.status === "hashed" && x.status === "hashed" ? f(q, x) : 64);
+const dDist = both((q, x) => Math.min(hammingDistance(q.dhash, x.dhash), hammingDistance(q.dhashMirror, x.dhash)));
+const pDist = both((q, x) => Math.min(hammingDistance(q.phash, x.phash), hammingDistance(q.phashMirror, x.phash)));
+// The centre hashes: a crop of x is x's centre; x a crop of q is q's centre.
+const pcDist = both((q, x) =>
+  Math.min(pDist(q, x), hammingDistance(q.phash, x.phashCentre), hammingDistance(q.phashMirror, x.phashCentre), hammingDistance(q.phashCentre, x.phash), hammingDistance(q.phashCentreMirror, x.phash)),
+);
+const RULES = {
+  dhash: [[4, 6, 8, 10, 12], (q, x, t) => dDist(q, x) <= t],
+  phash: [[6, 8, 10, 12, 14], (q, x, t) => pDist(q, x) <= t],
+  phash_centre: [[6, 8, 10, 12, 14], (q, x, t) => pcDist(q, x) <= t],
+  // Either hash near enough on its own (pHash with centre within t, dHash within 6).
+  phash_centre_or_dhash6: [[6, 8, 10, 12], (q, x, t) => pcDist(q, x) <= t || dDist(q, x) <= 6],
+};
+const pairs = [];
+for (let i = 0; i < photos.length; i++) for (let j = 0; j < photos.length; j++) if (i !== j) pairs.push([photos[i], photos[j]]);
+const similar = pairs.filter(([a, b]) => a.group === b.group);
+const pct = (n, of) => +((100 * n) / of).toFixed(2);
+const rates = [];
+for (const [rule, [thresholds, match]] of Object.entries(RULES))
+  for (const t of thresholds) {
+    const byEdit = Object.fromEntries(Object.keys(EDITS).map((e) => [e, pct(photos.filter((p) => match(p.edits[e], p.original, t)).length, photos.length)]));
+    const trueMatches = photos.reduce((n, p) => n + Object.keys(EDITS).filter((e) => match(p.edits[e], p.original, t)).length, 0);
+    const falses = pairs.filter(([a, b]) => match(a.original, b.original, t));
+    rates.push({
+      rule,
+      threshold: t,
+      true_match_pct: pct(trueMatches, photos.length * Object.keys(EDITS).length),
+      ...byEdit,
+      false_match_pct: pct(falses.length, pairs.length),
+      false_matches: falses.length,
+      similar_false_pct: pct(similar.filter(([a, b]) => match(a.original, b.original, t)).length, similar.length),
+    });
+  }
+
+// The index (services/photo-check, queries/photo-hashes): each stored photo's pHash and centre pHash in
+// three bands (22, 21, 21 bits); a query looks up each band's neighbours within floor(t / 3) bits: of
+// its four hashes in the stored pHash bands, of its pHash and mirror in the stored centre bands.
+// Candidates: the stored originals found, for each edited copy as the query.
+function candidates(q, t) {
+  const r = Math.floor(t / BAND_BITS.length);
+  const near = (hashes) => BAND_BITS.map((width, k) => new Set(hashes.flatMap((h) => bandNeighbours(bandsOf(h)[k], width, r))));
+  const whole = near([q.phash, q.phashMirror, q.phashCentre, q.phashCentreMirror]);
+  const centre = near([q.phash, q.phashMirror]);
+  return photos.filter((x) => bandsOf(x.original.phash).some((v, k) => whole[k].has(v)) || bandsOf(x.original.phashCentre).some((v, k) => centre[k].has(v)));
+}
+const CHOSEN = 10;
+const counts = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed").map((q) => candidates(q, CHOSEN)));
+const missed = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed" && pcDist(q, p.original) <= CHOSEN && !candidates(q, CHOSEN).includes(p)));
+const sizes = counts.map((c) => c.length).sort((a, b) => a - b);
+
+const results = {
+  listed: listed.length,
+  compared: photos.length,
+  not_compared_flat_or_tiny: skipped,
+  same_picture_other_size: duplicates,
+  sources: Object.fromEntries([...new Set(present.map((i) => i.package))].map((p) => [p, photos.filter((ph) => present.find((i) => (i.entry ? `${basename(i.path)}#${i.entry}` : i.path) === ph.id)?.package === p).length])),
+  edited_copies: photos.length * Object.keys(EDITS).length,
+  different_pairs: pairs.length,
+  similar_scene_pairs: similar.length,
+  hash_ms_per_photo_node: +(hashMs / hashed).toFixed(2),
+  index: { threshold: CHOSEN, band_radius: Math.floor(CHOSEN / BAND_BITS.length), candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(2), candidates_median: sizes[sizes.length >> 1], candidates_max: sizes.at(-1), of_stored: photos.length, matches_missed_by_index: missed.length },
+  rates,
+};
+console.table(rates);
+console.log(JSON.stringify({ ...results, rates: undefined }, null, 1));
+writeFileSync(join(ROOT, "test/bench/photo-hash-results.json"), JSON.stringify(results, null, 1) + "\n");

@@ -1,0 +1,226 @@
+/// <reference types="vite/client" />
+import { env } from "cloudflare:test";
+import jpeg from "jpeg-js";
+import { encode as encodePng } from "fast-png";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../../worker/db/client";
+import { backfillPhotoHashes, hashListingPhotos, matchPhoto, PHOTO_MATCH_BITS, withPhotoCheck } from "../../../worker/services/photo-check";
+import { seedDemoData } from "../../../worker/db/seed/seed";
+import type { PhotoHashRow } from "../../../worker/db/queries/photo-hashes";
+import { bandsOf } from "../../../worker/lib/photo-hash";
+import { photoHashes as photoHashesTable } from "../../../worker/db/schema";
+import { adminLogin, api, authed, insertListing, json, PNG_1x1, post, signUp } from "../helpers";
+
+/** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
+function photo(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x0 = 0; x0 < width; x0++) {
+      const x = mirrored ? width - 1 - x0 : x0;
+      const disc = (x - width * 0.25 * variant) ** 2 + (y - height * 0.45) ** 2 < (height * 0.2) ** 2 ? 110 : 0;
+      const stripe = Math.floor((x * variant) / 37) % 3 === 0 ? -50 : 0;
+      const v = Math.max(0, Math.min(255, (x / width) * 120 + (y / height) * 70 + disc + stripe));
+      data.set([v, v, v, 255], (y * width + x0) * 4);
+    }
+  return new Uint8Array(jpeg.encode({ width, height, data }, 70).data);
+}
+
+let n = 0;
+async function addPhoto(listingId: string, bytes: Uint8Array, postedAt: string) {
+  const id = `ph-${++n}`;
+  const key = `listings/${listingId}/${id}.jpg`;
+  await env.IMAGES.put(key, bytes);
+  await env.DB.prepare("INSERT INTO listing_photos (id, listing_id, key, position, created_at) VALUES (?, ?, ?, 0, ?)").bind(id, listingId, key, postedAt).run();
+  return `/api/v1/images/${key}`;
+}
+
+/** The check staff read for one listing. */
+const checkOf = async (id: string) => (await withPhotoCheck(createDb(env), [{ id }]))[0]!;
+const matchesOf = async (id: string) => (await checkOf(id)).photo_matches;
+const listingRow = (id: string) => env.DB.prepare("SELECT verification_status, review_reason FROM listings WHERE id = ?").bind(id).first<{ verification_status: string; review_reason: string | null }>();
+
+/** A copy cropped by `f` of each side (the copier's crop). */
+function cropped(variant: number, f: number): Uint8Array {
+  const w = 640, h = 480;
+  const full = jpeg.decode(photo(variant, w, h), { useTArray: true });
+  const x0 = Math.round(w * f), y0 = Math.round(h * f), cw = w - 2 * x0, ch = h - 2 * y0;
+  const data = Buffer.alloc(cw * ch * 4);
+  for (let y = 0; y < ch; y++) data.set(full.data.subarray(((y + y0) * w + x0) * 4, ((y + y0) * w + x0 + cw) * 4), y * cw * 4);
+  return new Uint8Array(jpeg.encode({ width: cw, height: ch, data }, 80).data);
+}
+
+describe("copied photos", () => {
+  // First in the file: the seed fills only an empty database (this file's tests share one).
+  it("the demo seed's listings flag nothing: each demo owner has photos of their own", async () => {
+    const files = import.meta.glob<string>("../../../scripts/demo-photos/*.jpg", { query: "?inline", import: "default", eager: true });
+    const photos = Object.entries(files).map(([path, url]) => ({ name: path.split("/").at(-1)!, data: url.slice(url.indexOf(",") + 1) }));
+    expect(photos.filter((p) => !p.name.includes(".thumb.")).length).toBeGreaterThanOrEqual(30);
+    const seeded = await seedDemoData(env, photos);
+    expect(seeded.seeded).toBe(true);
+    const db = createDb(env);
+    let hashed = 0;
+    for (let n = await backfillPhotoHashes(db, env, 200); n > 0; n = await backfillPhotoHashes(db, env, 200)) hashed += n;
+    expect(hashed).toBeGreaterThan(60);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM photo_hashes WHERE status = 'hashed'").first<{ n: number }>())!.n).toBeGreaterThan(60);
+    const flagged = await env.DB.prepare("SELECT count(*) AS n FROM photo_matches m JOIN photo_hashes h ON h.photo_id = m.photo_id JOIN users u ON u.id = h.owner_id WHERE u.email LIKE '%@campusnest.dev'").first<{ n: number }>();
+    expect(flagged!.n).toBe(0);
+  }, 120_000);
+  it("flags the later poster's copy (mirrored, cropped 10 % a side) and sends it to review; never the earlier one, never the owner's own reuse", async () => {
+    const first = await signUp("photo-first@ufl.edu");
+    const copier = await signUp("photo-copier@ufl.edu");
+    await insertListing(first.user.id, "pc1");
+    await insertListing(first.user.id, "pc2");
+    await insertListing(copier.user.id, "pc3", { verification_status: "approved" });
+    const original = await addPhoto("pc1", photo(1), "2026-11-01T00:00:00.000Z");
+    await addPhoto("pc2", photo(1), "2026-11-02T00:00:00.000Z"); // the same owner reuses it: fine
+    const mirrored = await addPhoto("pc3", photo(1, 640, 480, true), "2026-11-03T00:00:00.000Z");
+    const crop = await addPhoto("pc3", cropped(1, 0.1), "2026-11-03T00:00:00.000Z");
+    await addPhoto("pc3", photo(3), "2026-11-03T00:00:00.000Z"); // a different scene
+    expect((await checkOf("pc3")).photo_check_pending).toBe(true);
+    // The copier's photos hashed first: the match is still the copier's, found when the original is hashed.
+    const db = createDb(env);
+    for (const id of ["pc3", "pc1", "pc2"]) await hashListingPhotos(db, env, id);
+
+    const check = await checkOf("pc3");
+    expect(check.photo_check_pending).toBe(false);
+    expect(check.review_reason).toBe("Photos match another listing");
+    const pairs = check.photo_matches.map((m) => [m.picture, m.matched_picture, m.listing_id, m.owner_id]);
+    expect(pairs).toContainEqual([mirrored, original, "pc1", first.user.id]);
+    expect(pairs).toContainEqual([crop, original, "pc1", first.user.id]);
+    expect(check.photo_matches.every((m) => m.owner_id === first.user.id && m.matched_posted_at < m.posted_at)).toBe(true);
+    expect(await listingRow("pc3")).toEqual({ verification_status: "pending", review_reason: "Photos match another listing" });
+    expect(await matchesOf("pc1")).toEqual([]);
+    expect(await matchesOf("pc2")).toEqual([]);
+    expect((await listingRow("pc1"))!.review_reason).toBeNull();
+
+    // The copier takes the copies off: the reason clears at the next check.
+    await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3' AND key != ?").bind(crop.replace("/api/v1/images/", "")).run();
+    await hashListingPhotos(db, env, "pc3");
+    expect((await listingRow("pc3"))!.review_reason).toBe("Photos match another listing");
+    await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3'").run();
+    await hashListingPhotos(db, env, "pc3");
+    expect((await listingRow("pc3"))!.review_reason).toBeNull();
+  });
+
+  it("the index finds a pair exactly at the threshold, spread over all three bands, and not one bit past it", async () => {
+    const db = createDb(env);
+    const base = "a5a5a5a5a5a5a5a5";
+    // PHOTO_MATCH_BITS flipped bits spread 3, 3, 4 over the three bands (bits 0-20, 21-41, 42-63): every
+    // band differs by the lookup's full radius, so only a pigeonhole-correct lookup finds the pair.
+    const flip = (hash: string, bits: number[]) => (BigInt(`0x${hash}`) ^ bits.reduce((m, b) => m | (1n << BigInt(b)), 0n)).toString(16).padStart(16, "0");
+    const spread = [0, 1, 2, 21, 22, 23, 42, 43, 44, 45];
+    expect(spread).toHaveLength(PHOTO_MATCH_BITS);
+    const row = (id: string, owner: string, phash: string, postedAt: string): PhotoHashRow => {
+      const [p0, p1, p2] = bandsOf(phash);
+      // Only the picture's own pHash: no mirror or centre to meet another row's.
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
+    };
+    const put = (r: PhotoHashRow) => db.insert(photoHashesTable).values(r);
+    await put(row("band-a", "owner-a", base, "2026-10-01T00:00:00.000Z"));
+    const atThreshold = row("band-b", "owner-b", flip(base, spread), "2026-10-02T00:00:00.000Z");
+    // Eleven bits from the first photo (and 21 from the second).
+    const pastIt = row("band-c", "owner-c", flip(base, [3, 4, 5, 6, 24, 25, 26, 27, 46, 47, 48]), "2026-10-03T00:00:00.000Z");
+    await put(atThreshold);
+    await put(pastIt);
+    await matchPhoto(db, atThreshold);
+    await matchPhoto(db, pastIt);
+    const stored = await env.DB.prepare("SELECT photo_id, matched_photo_id, distance FROM photo_matches WHERE photo_id LIKE 'band-%'").all();
+    expect(stored.results).toEqual([{ photo_id: "band-b", matched_photo_id: "band-a", distance: PHOTO_MATCH_BITS }]);
+  });
+
+  it("compares JPEG and PNG; tiny, single-colour and undecoded (WebP) pictures are not compared and staff see which; the backfill is rerunnable", async () => {
+    const db = createDb(env);
+    const a = await signUp("photo-tiny-a@ufl.edu");
+    const b = await signUp("photo-tiny-b@ufl.edu");
+    await insertListing(a.user.id, "pc4");
+    await insertListing(b.user.id, "pc5");
+    const flat = new Uint8Array(jpeg.encode({ width: 200, height: 200, data: Buffer.alloc(200 * 200 * 4, 128) }, 80).data);
+    const png = (variant: number) => {
+      const rgba = jpeg.decode(photo(variant), { useTArray: true });
+      return encodePng({ width: 640, height: 480, data: rgba.data, channels: 4 });
+    };
+    const original = await addPhoto("pc4", png(4), "2026-11-01T00:00:00.000Z");
+    await addPhoto("pc4", photo(2, 48, 48), "2026-11-01T00:00:00.000Z");
+    const pngCopy = await addPhoto("pc5", png(4), "2026-11-02T00:00:00.000Z");
+    await addPhoto("pc5", flat, "2026-11-02T00:00:00.000Z");
+    await addPhoto("pc5", PNG_1x1, "2026-11-02T00:00:00.000Z");
+    const webpBytes = new TextEncoder().encode("RIFF\u0000\u0000\u0000\u0000WEBPVP8 ");
+    const webpFirst = await addPhoto("pc4", webpBytes, "2026-11-01T00:00:00.000Z");
+    const webp = await addPhoto("pc5", webpBytes, "2026-11-02T00:00:00.000Z");
+    expect(await backfillPhotoHashes(db, env, 100)).toBeGreaterThanOrEqual(7);
+    expect(await backfillPhotoHashes(db, env, 100)).toBe(0);
+    const statuses = await env.DB.prepare("SELECT status FROM photo_hashes WHERE listing_id IN ('pc4','pc5') ORDER BY status").all<{ status: string }>();
+    expect(statuses.results.map((r) => r.status)).toEqual(["flat", "hashed", "hashed", "tiny", "tiny", "undecoded", "undecoded"]);
+    const check = await checkOf("pc5");
+    // The WebP is not compared as a picture, but the same bytes are still a copy.
+    expect(check.photo_matches.map((m) => [m.picture, m.matched_picture])).toEqual(expect.arrayContaining([[pngCopy, original], [webp, webpFirst]]));
+    expect(check.photo_matches).toHaveLength(2);
+    expect(check.photos_not_compared).toEqual([webp]);
+    // Rerun after a listing is gone: its rows stay (first posted) until a year later.
+    await env.DB.prepare("DELETE FROM listings WHERE id = 'pc4'").run();
+    await backfillPhotoHashes(db, env, 100, Date.parse("2026-11-10T00:00:00.000Z"));
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM photo_hashes WHERE listing_id = 'pc4'").first<{ n: number }>())!.n).toBe(3);
+    await backfillPhotoHashes(db, env, 100, Date.parse("2027-11-11T00:00:00.000Z"));
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM photo_hashes WHERE listing_id = 'pc4'").first<{ n: number }>())!.n).toBe(0);
+    expect(await matchesOf("pc5")).toEqual([]);
+  });
+
+});
+
+describe("staff's copied-photo check", () => {
+  it("lists carry photo_matches, photo_check_pending and the review reason; a bad token is refused", async () => {
+    const first = await signUp("photo-admin-a@ufl.edu");
+    const copier = await signUp("photo-admin-b@ufl.edu");
+    await insertListing(first.user.id, "pc6");
+    await insertListing(copier.user.id, "pc7", { verification_status: "pending" });
+    const original = await addPhoto("pc6", photo(2), "2026-11-01T00:00:00.000Z");
+    const copy = await addPhoto("pc7", photo(2), "2026-11-05T00:00:00.000Z");
+    const token = await adminLogin();
+    const read = async () =>
+      (await json<{ listings: { id: string; photo_matches: { picture: string; matched_picture: string; owner_name: string | null }[]; photo_check_pending: boolean; review_reason: string | null }[] }>(await api("/api/v1/admin/listings/pending", authed(token)))).listings.find((l) => l.id === "pc7")!;
+    expect(await read()).toMatchObject({ photo_matches: [], photo_check_pending: true, review_reason: null });
+    const db = createDb(env);
+    await hashListingPhotos(db, env, "pc6");
+    await hashListingPhotos(db, env, "pc7");
+    const after = await read();
+    expect(after).toMatchObject({ photo_check_pending: false, review_reason: "Photos match another listing" });
+    expect(after.photo_matches).toContainEqual(expect.objectContaining({ listing_id: "pc6", owner_id: first.user.id, owner_name: "Test User", picture: copy, matched_picture: original }));
+    expect((await api("/api/v1/admin/listings/pending", authed("not-a-token"))).status).toBe(401);
+  });
+
+  it("staff mark a pair not a copy: it goes, the reason clears, the same pictures never flag again; only staff may", async () => {
+    const first = await signUp("photo-kitchen-a@ufl.edu");
+    const roommate = await signUp("photo-kitchen-b@ufl.edu");
+    await insertListing(first.user.id, "pc8");
+    await insertListing(roommate.user.id, "pc9", { verification_status: "pending" });
+    await insertListing(roommate.user.id, "pc10", { verification_status: "pending" });
+    const kitchen = await addPhoto("pc8", photo(5), "2026-11-01T00:00:00.000Z");
+    const shared = await addPhoto("pc9", photo(5), "2026-11-02T00:00:00.000Z");
+    const db = createDb(env);
+    await hashListingPhotos(db, env, "pc8");
+    await hashListingPhotos(db, env, "pc9");
+    expect((await matchesOf("pc9")).length).toBe(1);
+    const url = "/api/v1/admin/listings/pc9/photo-matches/not-a-copy";
+    const body = { picture: shared, matched_picture: kitchen };
+    expect((await post(url, body)).status).toBe(401);
+    expect((await post(url, body, { authorization: `Bearer ${roommate.access_token}` })).status).toBe(401);
+    const token = await adminLogin();
+    const staff = { authorization: `Bearer ${token}` };
+    const bad = await post(url, { picture: "" }, staff);
+    expect(bad.status).toBe(422);
+    expect((await json<{ detail: string }>(bad)).detail).toBeTruthy();
+    const unknown = await post(url, { picture: shared, matched_picture: "/api/v1/images/listings/nope.jpg" }, staff);
+    expect(unknown.status).toBe(404);
+    expect((await json<{ detail: string }>(unknown)).detail).toBe("This listing has no such photo match.");
+
+    expect((await post(url, body, staff)).status).toBe(200);
+    expect(await matchesOf("pc9")).toEqual([]);
+    expect((await listingRow("pc9"))!.review_reason).toBeNull();
+    const audit = await env.DB.prepare("SELECT action FROM admin_audit WHERE target_id = 'pc9'").all<{ action: string }>();
+    expect(audit.results.map((r) => r.action)).toContain("photo_not_a_copy");
+    // The same kitchen photo on the roommate's next listing is not flagged again.
+    await addPhoto("pc10", photo(5), "2026-11-03T00:00:00.000Z");
+    await hashListingPhotos(db, env, "pc10");
+    expect(await matchesOf("pc10")).toEqual([]);
+  });
+});
