@@ -60,12 +60,25 @@ export interface FeedbackItem {
   archived: boolean;
 }
 
+/** What waits for staff, each counted as its tab lists it (the dashboard links to the tabs). */
+export interface AdminQueues {
+  /** Identity documents waiting for review (Users → Pending). */
+  pending_ids: number;
+  /** Listings waiting for approval (Listings → Pending). */
+  pending_listings: number;
+  /** Reports not yet resolved (Reports → Open). */
+  open_reports: number;
+  /** Conversations flagged since their last review (Safety). */
+  safety_flags: number;
+}
+
 export interface AdminStats {
   users: number;
   listings: number;
   conversations: number;
   messages: number;
   user_growth: { date: string; users: number }[];
+  queues: AdminQueues;
 }
 
 /* ---------- response bodies ---------- */
