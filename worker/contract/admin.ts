@@ -47,15 +47,29 @@ export const deleteItemSchema = z.object({ tableName: z.string().min(1).max(64),
 /** Tables delete-item accepts; anything else is 400. */
 export const DELETABLE_TABLES = ["users", "listings", "feedback", "verification_requests", "conversations", "messages"] as const;
 
+/**
+ * Where feedback was sent from, as kept: the path only (a query can carry a one-click token), with the
+ * landlord's consent link's token left out of the path. Optional: `{email, message}` stays valid.
+ */
+export const feedbackPage = (path: string) => path.replace(/^(\/landlord-consent\/)[^/]+/, "$1…");
+
 export const feedbackSchema = z.object({
   email: z.string().trim().min(1, "Please fill in all fields").pipe(z.email("Please enter a valid email address").max(254)),
   message: visibleText({ multiline: true }).min(1, "Please fill in all fields").max(LIMITS.feedbackMessageMax, "Message is too long"),
+  page: z
+    .string()
+    .max(300, "Page is too long")
+    .regex(/^\/[^\s?#]*$/, "Page must be a path such as /listing/abc")
+    .transform(feedbackPage)
+    .optional(),
 });
 
 export interface FeedbackItem {
   id: string;
   email: string;
   message: string;
+  /** The page it was sent from (a path), or null when the sender did not say. */
+  page: string | null;
   timestamp: string;
   archived: boolean;
 }
