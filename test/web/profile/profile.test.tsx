@@ -107,6 +107,18 @@ describe("profile page", () => {
     expect(toggleStatus()).toHaveTextContent("Saved.");
   });
 
+  it("edits the university in the same searchable picker as browse, starting at the student's own", async () => {
+    const user = makeUser();
+    fakeApi(profileRoutes(user));
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const university = await screen.findByRole("combobox", { name: "University" });
+    await waitFor(() => expect(university).toHaveValue("UF · University of Florida"));
+    await ui.click(university);
+    expect(await screen.findByRole("option", { name: "No university" })).toBeInTheDocument();
+    expect(screen.getByRole("option", { name: "UF · University of Florida" })).toBeInTheDocument();
+  });
+
   it("a notification toggle the server refuses says so beside the switches and stays as it was", async () => {
     const user = makeUser();
     fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/notifications": reply({ detail: "Try again later" }, 503) });

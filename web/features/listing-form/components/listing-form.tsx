@@ -7,10 +7,11 @@ import { materialChanges, type MaterialChange } from "@contract/owner-rules";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
-import { UniversitySelect } from "../../../components/university-select";
+import { UniversityCombobox } from "../../../components/university-combobox";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
 import { checkDecodable, checkFiles, MESSAGES } from "../lib/images";
 import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
+import { useSession } from "../../../lib/session";
 import { AddressInput } from "./address-input";
 
 /** The form's inputs as typed (selects start empty; rent is text until parsed). */
@@ -122,6 +123,7 @@ interface ListingFormProps {
 
 export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) {
   const editing = !!listing;
+  const { session } = useSession();
   const [fields, setFields] = useState<Fields>(() =>
     listing
       ? {
@@ -140,7 +142,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           allow_pets: listing.allow_pets,
           gender_preference: listing.gender_preference,
         }
-      : empty,
+      : // A new listing starts at the student's own university (most list near their campus); they can change it.
+        { ...empty, university_id: session?.user.university_id ? String(session.user.university_id) : "" },
   );
   const [photos, setPhotos] = useState<FormPhoto[]>(() =>
     (listing?.pictures ?? []).map((url, i) => ({ kind: "existing" as const, url, thumb: listing!.thumbnails[i] ?? url })),
@@ -270,7 +273,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       </div>
       {/* The university first: the address suggestions are near its campus (docs/decisions/024). */}
       <div className="grid-2">
-        <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
+        <UniversityCombobox required value={fields.university_id || null} error={errors.university_id} placeholder="Type the university's name" onChange={(v) => set("university_id", v ?? "")} />
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
           <option value="">Choose a term</option>
           {LEASE_TERMS.map((t) => (
