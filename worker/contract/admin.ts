@@ -1,5 +1,5 @@
 import { visibleText, z } from "./zod";
-import { LIMITS } from "./constants";
+import { LIMITS } from "./limits";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
 

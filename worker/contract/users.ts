@@ -1,5 +1,6 @@
 import { visibleText } from "./zod";
-import { LIMITS, type IdVerificationStatus, type ResponseTime } from "./constants";
+import { type IdVerificationStatus, type ResponseTime } from "./constants";
+import { LIMITS } from "./limits";
 
 export interface NotificationSettings {
   email_on_message: boolean;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { AuthResponse } from "@contract/auth";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { signupFormSchema, type SignupFormValues } from "@contract/forms";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FormError, TextField } from "../../../components/ui/field";

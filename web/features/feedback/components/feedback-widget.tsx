@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useLocation } from "react-router-dom";
-import { LIMITS, TIMINGS } from "@contract/constants";
+import { TIMINGS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, isOverLimit, TextAreaField, TextField } from "../../../components/ui/field";
 import { useSession } from "../../../lib/session";

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, megabytes, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { nextTermDates } from "@contract/forms";
+import { LIMITS, megabytes } from "@contract/limits";
 import { GENDER_PREFERENCE_TEXTS, listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { allowsGenderPreference } from "@contract/policies";

@@ -2,7 +2,7 @@
  * Browser-side photo preparation: the photo limits (docs/product-rules.md "Limits"), then each photo is scaled to fit
  * 1920x1080 as JPEG at 0.8 (which also drops its EXIF/GPS) plus a 480x320 card thumbnail.
  */
-import { LIMITS, megabytes } from "@contract/constants";
+import { LIMITS, megabytes } from "@contract/limits";
 import { checkDecodable, undecodableMessage } from "../../../lib/decodable";
 
 export { checkDecodable };

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { profileUpdateSchema } from "@contract/profile";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
