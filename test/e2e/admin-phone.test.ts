@@ -70,6 +70,8 @@ describe("the staff panel at 360 px", () => {
 
     // A user's verification badge is as wide as its word, not the card.
     await sections.getByRole("tab", { name: "Users", exact: true }).click();
+    // A section keeps the sub-tab it was left on (Unverified, above): back to its list of users.
+    await page.getByRole("tablist", { name: "Users", exact: true }).getByRole("tab", { name: "Users", exact: true }).click();
     const card = page.locator(".admin-user", { hasText: "lister@campusnest.dev" });
     const badge = card.locator(".badge");
     await badge.waitFor();
