@@ -62,7 +62,7 @@ try {
   Demo logins:  lister@campusnest.dev / lister-demo-123   (ID-verified, can create listings)
                 student@campusnest.dev / student-demo-123 (plain student)
   Admin panel:  ${baseUrl}/staff  password admin-dev-password
-  Dev mailbox:  ${baseUrl}/api/v1/dev/emails
+  Dev mailbox:  ${baseUrl}/api/v1/dev/emails   (every email sent, sign-up codes included; ?to=<address>)
 
   Press Ctrl+C to stop.
 `);

@@ -26,7 +26,8 @@ async function signUpThroughTheForm(email: string, password: string) {
   await page.getByLabel("First name").fill("Riley");
   await page.getByLabel("Last name").fill("Chen");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("University").selectOption({ label: "University of Florida (UF)" });
+  await page.getByRole("combobox", { name: "University" }).fill("Florida");
+  await page.getByRole("option", { name: "UF · University of Florida" }).click();
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm password").fill(password);
   await page.getByRole("button", { name: "Sign up" }).click();

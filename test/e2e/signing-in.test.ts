@@ -100,8 +100,10 @@ describe("getting in and coming back", () => {
     await page.getByLabel("First name").fill("Nia");
     await page.getByLabel("Last name").fill("Park");
     await page.getByLabel("Email").fill(email);
-    await page.getByLabel("University").selectOption({ label: "University of Florida (UF)" });
-    const universityId = await page.getByLabel("University").inputValue();
+    await page.getByRole("combobox", { name: "University" }).fill("Florida");
+    await page.getByRole("option", { name: "UF · University of Florida" }).click();
+    // The picker keeps the id: the one the API gives University of Florida.
+    const universityId = String((await apiCall<{ data: { id: number; abbreviation: string }[] }>(b.baseUrl, "universities/")).data.find((u) => u.abbreviation === "UF")!.id);
     await page.getByLabel("Password", { exact: true }).fill("nia-pass-123");
     await page.getByLabel("Confirm password").fill("nia-pass-123");
     await page.getByRole("button", { name: "Sign up" }).click();

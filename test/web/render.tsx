@@ -152,7 +152,7 @@ export const participantRoutes = (participantId: string) => ({
 export const threadRoutes = (listingId: string, participantId: string) => ({ ...dealPartsRoutes(listingId), ...participantRoutes(participantId) });
 
 /** The staff panel's calls once signed in (the tables check, the dashboard's stats and audit log). */
-export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } }) {
+export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } }) {
   return { "GET /api/v1/admin/tables": { tables: ["users"] }, "GET /api/v1/admin/stats": stats, "GET /api/v1/admin/audit": { audit: [] } };
 }
 

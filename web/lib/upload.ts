@@ -4,7 +4,7 @@
  * photo is scaled to fit 1920x1080 as JPEG at 0.8 (which also drops its EXIF/GPS) plus a 480x320 card
  * thumbnail, and the upload with the product's retries. One module: the pages that upload load one file.
  */
-import { LIMITS, megabytes } from "@contract/constants";
+import { LIMITS, megabytes } from "@contract/limits";
 import type { UploadResponse } from "@contract/listings";
 import { ApiError, buildUrl, NETWORK_ERROR_MESSAGE, renewedToken, toError } from "./api-client";
 import { currentToken } from "./auth-store";

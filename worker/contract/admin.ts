@@ -1,5 +1,5 @@
 import { visibleText, z } from "./zod";
-import { LIMITS } from "./constants";
+import { LIMITS } from "./limits";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
 import type { AdminDealStats } from "./deals";
@@ -48,17 +48,43 @@ export const deleteItemSchema = z.object({ tableName: z.string().min(1).max(64),
 /** Tables delete-item accepts; anything else is 400. */
 export const DELETABLE_TABLES = ["users", "listings", "feedback", "verification_requests", "conversations", "messages"] as const;
 
+/**
+ * Where feedback was sent from, as kept: the path only (a query can carry a one-click token), with the
+ * landlord's consent link's token left out of the path. Optional: `{email, message}` stays valid.
+ */
+export const feedbackPage = (path: string) => path.replace(/^(\/landlord-consent\/)[^/]+/, "$1…");
+
 export const feedbackSchema = z.object({
   email: z.string().trim().min(1, "Please fill in all fields").pipe(z.email("Please enter a valid email address").max(254)),
   message: visibleText({ multiline: true }).min(1, "Please fill in all fields").max(LIMITS.feedbackMessageMax, "Message is too long"),
+  page: z
+    .string()
+    .max(300, "Page is too long")
+    .regex(/^\/[^\s?#]*$/, "Page must be a path such as /listing/abc")
+    .transform(feedbackPage)
+    .optional(),
 });
 
 export interface FeedbackItem {
   id: string;
   email: string;
   message: string;
+  /** The page it was sent from (a path), or null when the sender did not say. */
+  page: string | null;
   timestamp: string;
   archived: boolean;
+}
+
+/** What waits for staff, each counted as its tab lists it (the dashboard links to the tabs). */
+export interface AdminQueues {
+  /** Identity documents waiting for review (Users → Pending). */
+  pending_ids: number;
+  /** Listings waiting for approval (Listings → Pending). */
+  pending_listings: number;
+  /** Reports not yet resolved (Reports → Open). */
+  open_reports: number;
+  /** Conversations flagged since their last review (Safety). */
+  safety_flags: number;
 }
 
 export interface AdminStats {
@@ -69,6 +95,7 @@ export interface AdminStats {
   user_growth: { date: string; users: number }[];
   /** Deals by status and the money held, released and refunded (docs/decisions/029). */
   deals: AdminDealStats;
+  queues: AdminQueues;
 }
 
 /* ---------- response bodies ---------- */

@@ -1,5 +1,6 @@
 import { z } from "./zod";
-import { EMAILED_CODE, LIMITS } from "./constants";
+import { EMAILED_CODE } from "./limits";
+import { LIMITS } from "./limits";
 import { personName, type PrivateUser } from "./users";
 
 /** Sign-in, sign-up and code calls: one input schema per call, used by the worker and the SPA's forms. */

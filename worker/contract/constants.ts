@@ -1,40 +1,10 @@
 /**
- * Business constants and limits (docs/product-rules.md "Limits", "Timings and sizes"), in one place for the worker and
- * the SPA. The SPA may import anything in worker/contract/; nothing else of the worker.
+ * Business constants (docs/product-rules.md "Timings and sizes"), in one place for the worker and
+ * the SPA. The SPA may import anything in worker/contract/; nothing else of the worker. What people
+ * type and upload is limited in limits.ts, the lease terms' usual dates are in forms.ts: the home page
+ * loads this module whole, and neither is on it (docs/decisions/023).
  */
 export const API_PREFIX = "/api/v1";
-
-export const LIMITS = {
-  /** The create/edit page's form (its counters stop here). */
-  titleMax: 35,
-  titleWarn: 30,
-  descriptionMax: 1000,
-  descriptionWarn: 900,
-  addressMax: 300,
-  /**
-   * What the API accepts: the product has two client readings (the page form's 35/1000 and the
-   * modal variant's 200/2000), and the API serves both; more is 422.
-   */
-  titleMaxApi: 200,
-  descriptionMaxApi: 2000,
-  rejectionReasonMax: 500,
-  photosPerListing: 10,
-  imageMaxBytes: 10 * 1024 * 1024,
-  documentMaxBytes: 10 * 1024 * 1024,
-  avatarMaxBytes: 10 * 1024 * 1024,
-  /** The card-size copy the browser makes of each photo. */
-  thumbnailMaxBytes: 512 * 1024,
-  passwordMin: 6,
-  passwordMax: 128,
-  /** A first or last name (shown to other students and in emails). */
-  nameMax: 50,
-  phoneMax: 30,
-  /** The notes sent with an identity document. */
-  verificationNotesMax: 1000,
-  minRent: 1,
-  messageMax: 2000,
-  feedbackMessageMax: 5000,
-} as const;
 
 export const PAGE_SIZES = {
   browseServer: 40,
@@ -103,10 +73,6 @@ export const FRESHNESS = {
 export const MAP_RANGE_MAX_BYTES = 1_048_576;
 
 
-/** A byte limit as people read it: "10MB" (the limits are whole mebibytes). */
-export function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))}MB`;
-}
 
 /** How long staff take to review a new listing or an identity document, in the screens' words. */
 export const REVIEW_TIME = "24-48 hours";
@@ -174,15 +140,6 @@ export function availabilityConfirmedText(confirmedAt: string | null | undefined
   return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
 }
 
-/**
- * Exact dates (docs/decisions/021): the typical US dates of each lease term, `MM-DD`, which the listing form
- * fills in when the owner picks a term (they may change them). Fall ends in the year it starts.
- */
-export const TERM_DATES = {
-  fall: { from: "08-20", to: "12-20" },
-  spring: { from: "01-05", to: "05-15" },
-  summer: { from: "05-15", to: "08-15" },
-} as const satisfies Record<LeaseTerm, { from: string; to: string }>;
 
 /** A calendar date as the API stores it: `YYYY-MM-DD`. */
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -194,16 +151,6 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
-/**
- * The term's next typical dates on or after `today` (`YYYY-MM-DD`): this year's if the term has not
- * started yet, otherwise next year's. Pure: the caller passes the day (the form does, in its handler).
- */
-export function nextTermDates(term: LeaseTerm, today: string): { from: string; to: string } {
-  const year = Number(today.slice(0, 4));
-  const { from, to } = TERM_DATES[term];
-  const y = `${year}-${from}` >= today ? year : year + 1;
-  return { from: `${y}-${from}`, to: `${y}-${to}` };
-}
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -246,16 +193,6 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
   return `${miles.toFixed(1)} mi to ${abbreviation}`;
 }
 
-/**
- * An emailed code: 6 digits. Plain values (no zod) so the SPA's code fields can check it without
- * loading zod; `codeSchema` in auth.ts is built from them.
- */
-const CODE_LENGTH = 6;
-export const EMAILED_CODE = {
-  pattern: new RegExp(`^\\d{${CODE_LENGTH}}$`),
-  length: CODE_LENGTH,
-  message: `Please enter a ${CODE_LENGTH}-digit verification code`,
-} as const;
 
 /** Response-time buckets, from the median time to a first reply (contract/users.ts). */
 export type ResponseTime = "hour" | "hours" | "day";

@@ -3,7 +3,8 @@
  * a form adds only what its page does differently (docs/product-rules.md "Limits").
  */
 import { z } from "./zod";
-import { LIMITS } from "./constants";
+import { LIMITS } from "./limits";
+import type { LeaseTerm } from "./constants";
 import { registerSchema } from "./auth";
 import { checkDateRange, listingInputFields } from "./listings";
 
@@ -71,3 +72,24 @@ export const signupFormSchema = registerSchema
     when: ({ value }) => typeof value === "object" && value !== null && "confirm" in value && !!value.confirm,
   });
 export type SignupFormValues = z.input<typeof signupFormSchema>;
+
+/**
+ * Exact dates (docs/decisions/021): the typical US dates of each lease term, `MM-DD`, which the listing form
+ * fills in when the owner picks a term (they may change them). Fall ends in the year it starts.
+ */
+export const TERM_DATES = {
+  fall: { from: "08-20", to: "12-20" },
+  spring: { from: "01-05", to: "05-15" },
+  summer: { from: "05-15", to: "08-15" },
+} as const satisfies Record<LeaseTerm, { from: string; to: string }>;
+
+/**
+ * The term's next typical dates on or after `today` (`YYYY-MM-DD`): this year's if the term has not
+ * started yet, otherwise next year's. Pure: the caller passes the day (the form does, in its handler).
+ */
+export function nextTermDates(term: LeaseTerm, today: string): { from: string; to: string } {
+  const year = Number(today.slice(0, 4));
+  const { from, to } = TERM_DATES[term];
+  const y = `${year}-${from}` >= today ? year : year + 1;
+  return { from: `${y}-${from}`, to: `${y}-${to}` };
+}

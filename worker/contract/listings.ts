@@ -1,6 +1,7 @@
 import { visibleText, z } from "./zod";
 import { BROWSE_SORTS, PROMOTED_MODES, SEARCH_MAX } from "./browse-url";
-import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LIMITS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
+import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
+import { LIMITS } from "./limits";
 
 /** The product's client sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);

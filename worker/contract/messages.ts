@@ -4,7 +4,7 @@
  * message defined here (the contract imports nothing outside itself).
  */
 import { visibleText, z } from "./zod";
-import { LIMITS } from "./constants";
+import { LIMITS } from "./limits";
 import { MESSAGING_MESSAGES } from "./messaging-rules";
 import type { Pagination } from "./listings";
 import type { SafetyKind } from "./safety";

@@ -3,7 +3,7 @@
  * for the rule and its texts, for the worker and the SPA. Zod-free, and apart from policies.ts and
  * constants.ts, which the home page loads: a visitor's first load carries none of it (docs/decisions/023).
  */
-import { LIMITS } from "./constants";
+import { LIMITS } from "./limits";
 import { canViewListing, isListingOwner, type ListingFacts } from "./policies";
 
 

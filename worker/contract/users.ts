@@ -1,5 +1,6 @@
 import { visibleText, z } from "./zod";
-import { LIMITS, type IdVerificationStatus, type ResponseTime } from "./constants";
+import { type IdVerificationStatus, type ResponseTime } from "./constants";
+import { LIMITS } from "./limits";
 
 /** One kind's channels (docs/decisions/027). */
 export interface ChannelSettings {

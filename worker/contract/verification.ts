@@ -1,4 +1,4 @@
-import { LIMITS, megabytes } from "./constants";
+import { LIMITS, megabytes } from "./limits";
 import { visibleText, z } from "./zod";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;

@@ -613,6 +613,8 @@ export const feedback = sqliteTable(
     id: text("id").primaryKey(),
     email: text("email").notNull(),
     message: text("message").notNull(),
+    /** The page it was sent from: a path without its query (contract/admin.ts feedbackPage), or null. */
+    page: text("page"),
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
     archivedAt: text("archived_at"),
     createdAt: createdAt(),

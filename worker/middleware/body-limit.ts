@@ -11,7 +11,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { LIMITS } from "../contract/constants";
+import { LIMITS } from "../contract/limits";
 import type { AppContext } from "../lib/context";
 import { apiError } from "../lib/errors";
 

@@ -34,7 +34,21 @@ async function testSession(db: Db, sessionId: string) {
   return session;
 }
 
-/** The checkout page: plan, listing, a test-card note, Pay and Cancel (no script: the worker's CSP). */
+/** A test-checkout page around `body` (no script, no style attribute: the worker's CSP). */
+function checkoutHtml(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · CampusNest</title><link rel="stylesheet" href="/dev/checkout.css"></head>
+<body><main class="card">
+<p class="badge">Test mode</p>
+${body}
+</main></body></html>`;
+}
+
+/**
+ * The checkout page: plan, listing, a test-card note, Pay and Cancel (no script: the worker's CSP).
+ * A paid session shows its paid state and the way on, never a Pay button.
+ */
 export async function testCheckoutPage(db: Db, sessionId: string): Promise<string> {
   // A deal's first payment has its own page (services/payments/dev-checkout.ts, docs/decisions/029).
   const dealPage = await dealTestCheckoutPage(db, sessionId);
@@ -44,27 +58,43 @@ export async function testCheckoutPage(db: Db, sessionId: string): Promise<strin
   const title = listing?.title ?? "Your listing";
   const id = encodeURIComponent(session.id);
   const price = `$${(PROMOTION_PLAN.amount / 100).toFixed(0)}`;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Test checkout · CampusNest</title><link rel="stylesheet" href="/dev/checkout.css"></head>
-<body><main class="card">
-<p class="badge">Test mode</p>
-<h1>${escapeHtml(PROMOTION_PLAN.name)} ${escapeHtml(price)}/week</h1>
+  const head = `<h1>${escapeHtml(PROMOTION_PLAN.name)} ${escapeHtml(price)}/week</h1>
 <p class="plan">Plan: ${escapeHtml(PROMOTION_PLAN.name)} ${escapeHtml(PROMOTION_PLAN.priceLabel)}, renews every week until cancelled.</p>
-<p>Listing: <strong>${escapeHtml(title)}</strong></p>
-${session.completedAt ? `<p class="note">This checkout is already paid.</p>` : ""}
+<p>Listing: <strong>${escapeHtml(title)}</strong></p>`;
+  if (session.completedAt) {
+    return checkoutHtml(
+      "Paid",
+      `${head}
+<p class="paid" role="status">Paid. This checkout is complete; there is nothing more to pay.</p>
+<p><a class="button pay" href="${escapeHtml(session.successUrl)}">Go to your profile</a></p>`,
+    );
+  }
+  return checkoutHtml(
+    "Test checkout",
+    `${head}
 <p class="note">This is the built-in test checkout of development: no card is charged. With Stripe keys set, Stripe's own checkout page is used (test card 4242 4242 4242 4242).</p>
 <form method="post" action="/dev/checkout/${id}/complete"><button type="submit" class="pay">Pay ${escapeHtml(price)}</button></form>
-<form method="post" action="/dev/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>
-</main></body></html>`;
+<form method="post" action="/dev/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>`,
+  );
 }
 
-// The body's side padding keeps the card off the screen's edges on a phone.
-export const TEST_CHECKOUT_CSS = `body{margin:0;padding:0 16px;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f7f9;color:#14171c}
-.card{max-width:440px;margin:48px auto;background:#fff;border:1px solid #dde1e7;border-radius:12px;padding:28px}
-h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:#fff4ce;color:#5c4400;border-radius:6px;padding:2px 8px;font-size:13px;margin:0}
-.note{font-size:14px;color:#5b6472}form{margin-top:12px}button{width:100%;font:inherit;font-weight:700;border-radius:8px;padding:12px;cursor:pointer}
-.pay{background:#1f6feb;color:#fff;border:0}.cancel{background:#fff;color:#14171c;border:1px solid #dde1e7}
+/** A page that says one thing (cancelled, not found, expired) and where to go next: never raw JSON in a browser. */
+export function checkoutNoticePage(heading: string, text: string, next: { href: string; label: string }): string {
+  return checkoutHtml(heading, `<h1>${escapeHtml(heading)}</h1>
+<p>${escapeHtml(text)}</p>
+<p><a class="button pay" href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></p>`);
+}
+
+// The body's side padding keeps the card off the screen's edges on a phone; the colours follow the
+// device's light or dark setting (the page runs no script, so it cannot read the app's own toggle).
+export const TEST_CHECKOUT_CSS = `:root{color-scheme:light dark;--bg:#f6f7f9;--text:#14171c;--muted:#5b6472;--surface:#fff;--border:#dde1e7;--brand:#1f6feb;--on-brand:#fff;--badge-bg:#fff4ce;--badge:#5c4400;--ok:#1a7f37}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--text:#e6edf3;--muted:#9da7b3;--surface:#161b22;--border:#30363d;--brand:#4c8dff;--on-brand:#0d1117;--badge-bg:#3d2e00;--badge:#f2cc60;--ok:#3fb950}}
+body{margin:0;padding:0 16px;font-family:system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:var(--bg);color:var(--text)}
+.card{max-width:440px;margin:48px auto;background:var(--surface);border:1px solid var(--border);border-radius:12px;padding:28px}
+h1{font-size:22px;margin:8px 0 12px}.badge{display:inline-block;background:var(--badge-bg);color:var(--badge);border-radius:6px;padding:2px 8px;font-size:13px;margin:0}
+.note{font-size:14px;color:var(--muted)}.paid{font-weight:700;color:var(--ok)}form{margin-top:12px}
+button,.button{display:block;box-sizing:border-box;width:100%;font:inherit;font-weight:700;border-radius:8px;padding:12px;cursor:pointer;text-align:center;text-decoration:none}
+.pay{background:var(--brand);color:var(--on-brand);border:0}.cancel{background:var(--surface);color:var(--text);border:1px solid var(--border)}
 @media (max-width:480px){.card{margin:16px auto;padding:20px}}`;
 
 /**
@@ -92,10 +122,13 @@ export async function completeTestCheckout(db: Db, env: Env, config: Config, ses
   return session.successUrl;
 }
 
+/** Cancel: says nothing was charged (a paid session says it was paid), with the way back. */
 export async function cancelTestCheckout(db: Db, sessionId: string): Promise<string> {
   const deal = await dealTestSession(db, sessionId);
-  if (deal) return dealCancelUrl(deal.deal_id);
-  return (await testSession(db, sessionId)).cancelUrl;
+  if (deal) return checkoutNoticePage("Checkout cancelled", "You were not charged. The deal is still waiting for its first payment.", { href: dealCancelUrl(deal.deal_id), label: "Back to the deal" });
+  const session = await testSession(db, sessionId);
+  if (session.completedAt) return checkoutNoticePage("Already paid", "This checkout was paid before it was cancelled: your promotion is running. Cancel it from Billing if you do not want it to renew.", { href: session.successUrl, label: "Go to your profile" });
+  return checkoutNoticePage("Checkout cancelled", "You were not charged. Your listing is not promoted.", { href: session.cancelUrl, label: "Back to promoting your listing" });
 }
 
 /** Plays the next renewal of the listing's subscription: paid, or failed. */

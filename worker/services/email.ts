@@ -21,7 +21,8 @@ export interface EmailMessage {
 export async function sendEmail(db: Db, env: Env, config: Config, message: EmailMessage): Promise<void> {
   if (config.isDevelopment) {
     await insertDevEmail(db, { id: newId(), ...message, to: message.to.trim().toLowerCase() });
-    // Development only: the subject carries the code, so a developer can sign up from the log.
+    // Development only (the subject carries the code). `npm start` runs wrangler at WRANGLER_LOG=warn,
+    // so this line shows only with WRANGLER_LOG=info; the mailbox route is where codes are read.
     log.info("email_kept_in_dev_mailbox", { subject: message.subject });
     return;
   }

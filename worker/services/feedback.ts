@@ -7,12 +7,12 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { insertAudit } from "../db/queries/audit";
 
-const toItem = (r: FeedbackRow): FeedbackItem => ({ id: r.id, email: r.email, message: r.message, timestamp: r.createdAt, archived: r.archived });
+const toItem = (r: FeedbackRow): FeedbackItem => ({ id: r.id, email: r.email, message: r.message, page: r.page, timestamp: r.createdAt, archived: r.archived });
 
-/** Stores a message; returns its id. */
-export async function sendFeedback(db: Db, email: string, message: string): Promise<string> {
+/** Stores a message with the page it was sent from (if said); returns its id. */
+export async function sendFeedback(db: Db, email: string, message: string, page: string | null = null): Promise<string> {
   const id = newId();
-  await insertFeedback(db, id, email.toLowerCase(), message, isoNow());
+  await insertFeedback(db, id, email.toLowerCase(), message, page, isoNow());
   return id;
 }
 

@@ -5,7 +5,7 @@
  * format is walked structure by structure, metadata is dropped, pixels are untouched, and anything
  * after the image's end is cut. A file that cannot be walked is refused (null), never stored as it came.
  */
-import { LIMITS } from "../contract/constants";
+import { LIMITS } from "../contract/limits";
 import type { UploadResponse } from "../contract/listings";
 import { imageUrl } from "../lib/image-url";
 import { newId } from "../lib/ids";

@@ -1,5 +1,5 @@
 /** The signed-in user's own profile: edits that need checks beyond the input schema, and the avatar. */
-import { LIMITS, megabytes } from "../contract/constants";
+import { LIMITS, megabytes } from "../contract/limits";
 import type { ProfileUpdate } from "../contract/profile";
 import type { Db } from "../db/client";
 import { updateUser, type UserRow } from "../db/queries/users";

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { reviewSchema } from "../contract/admin";
-import { LIMITS } from "../contract/constants";
+import { LIMITS } from "../contract/limits";
 import { isIdVerified } from "../contract/policies";
 import { submitVerificationSchema, VERIFICATION_MESSAGES as M, type VerificationRequest } from "../contract/verification";
 import type { Config } from "../env";

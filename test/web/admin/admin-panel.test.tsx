@@ -5,7 +5,7 @@ import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { countAxis, formatStaffTime, staffTimeZoneNote } from "../../../web/features/admin/lib/format";
 import { callsOf, fakeApi, makeAdminListing as adminListing, makeUser, notFound, openStaffPanel, renderApp, staffPanelRoutes } from "../render";
 
-const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }] } };
+const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } };
 const signedInRoutes = staffPanelRoutes(stats);
 
 afterEach(() => adminSession.set(null));
@@ -32,6 +32,51 @@ describe("admin panel", () => {
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByText("1,234")).toBeInTheDocument();
     expect(localStorage.getItem("admin_token")).toBe("admin-token");
+  });
+
+  it("the dashboard counts what waits for review; each count opens its tab (and sub-tab), which takes the focus", async () => {
+    const queues = { pending_ids: 2, pending_listings: 3, open_reports: 1, safety_flags: 0 };
+    const calls = fakeApi({
+      ...staffPanelRoutes({ stats: { ...stats.stats, queues } }),
+      "GET /api/v1/admin/listings/pending": { listings: [] },
+      "GET /api/v1/verification/admin/all": { data: [] },
+      "GET /api/v1/admin/reports": { reports: [], pagination: { next_token: null, has_more: false } },
+      "GET /api/v1/admin/safety": { conversations: [], pagination: { next_token: null, has_more: false } },
+    });
+    const user = userEvent.setup();
+    await openStaffPanel();
+    const waiting = within(await screen.findByRole("region", { name: "Waiting for review" }));
+    const counts = waiting.getAllByRole("button").map((b) => [b.querySelector(".muted")!.textContent, b.querySelector("strong")!.textContent]);
+    expect(counts).toEqual([
+      ["Pending IDs", "2"],
+      ["Pending listings", "3"],
+      ["Open reports", "1"],
+      ["Safety flags", "0"],
+    ]);
+    const sections = screen.getByRole("tablist", { name: "Admin sections" });
+
+    await user.click(waiting.getByRole("button", { name: /^Pending listings 3 Open Listings, Pending/ }));
+    expect(within(sections).getByRole("tab", { name: "Listings" })).toHaveAttribute("aria-selected", "true");
+    const pendingListings = within(screen.getByRole("tablist", { name: "Listings" })).getByRole("tab", { name: "Pending" });
+    expect(pendingListings).toHaveAttribute("aria-selected", "true");
+    await waitFor(() => expect(pendingListings).toHaveFocus());
+    await waitFor(() => expect(callsOf(calls, "GET /api/v1/admin/listings/pending")).toHaveLength(1));
+
+    for (const [button, tab, section, sub] of [
+      [/^Pending IDs/, "Users", "Users", "Pending"],
+      [/^Open reports/, "Reports", "Reports", "Open"],
+      [/^Safety flags/, "Safety", null, null],
+    ] as const) {
+      await user.click(within(sections).getByRole("tab", { name: "Dashboard" }));
+      await user.click(within(await screen.findByRole("region", { name: "Waiting for review" })).getByRole("button", { name: button }));
+      const outer = within(sections).getByRole("tab", { name: tab });
+      expect(outer).toHaveAttribute("aria-selected", "true");
+      const focused = section ? within(screen.getByRole("tablist", { name: section })).getByRole("tab", { name: sub! }) : outer;
+      expect(focused).toHaveAttribute("aria-selected", "true");
+      await waitFor(() => expect(focused).toHaveFocus());
+    }
+    expect(callsOf(calls, "GET /api/v1/verification/admin/all")[0]!.url).toContain("status=pending");
+    expect(callsOf(calls, "GET /api/v1/admin/reports")[0]!.url).toContain("status=open");
   });
 
   it("the dashboard's activity log says each action in words, and an action it has no words for by its name", async () => {
@@ -280,7 +325,7 @@ describe("admin panel", () => {
 });
 
 const growth = (users: number[]) => users.map((n, i) => ({ date: `2026-01-${String(i + 1).padStart(2, "0")}`, users: n }));
-const statsWith = (users: number[]) => ({ stats: { users: 1, listings: 0, conversations: 0, messages: 0, user_growth: growth(users) } });
+const statsWith = (users: number[]) => ({ stats: { users: 1, listings: 0, conversations: 0, messages: 0, user_growth: growth(users), queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } });
 
 describe("the dashboard's chart and times", () => {
   it("the y-axis is scaled to the data: a round top, at least 1, a few ticks", () => {

@@ -10,7 +10,7 @@ import { callsOf, fakeApi, makeAdminListing, makeAdminListing as adminListing, n
 
 const API = "/api/v1";
 const growth = (users: number[]) => users.map((n, i) => ({ date: `2026-01-${String(i + 1).padStart(2, "0")}`, users: n }));
-const statsWith = (users: number[]) => ({ stats: { users: 1, listings: 0, conversations: 0, messages: 0, user_growth: growth(users) } });
+const statsWith = (users: number[]) => ({ stats: { users: 1, listings: 0, conversations: 0, messages: 0, user_growth: growth(users), queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } });
 const pictures = ["https://img.test/p1-a.jpg", "https://img.test/p1-b.jpg", "https://img.test/p1-c.jpg"];
 
 afterEach(() => {

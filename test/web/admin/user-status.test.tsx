@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { callsOf, fakeApi, makeUser, renderApp } from "../render";
 
-const stats = { stats: { users: 2, listings: 0, conversations: 0, messages: 0, user_growth: [] } };
+const stats = { stats: { users: 2, listings: 0, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } };
 const nora = { ...makeUser({ id: "u-nora", first_name: "Nora", last_name: "Diaz", id_verification_status: "unverified" }), suspended_at: null };
 const sam = { ...makeUser({ id: "u-sam", first_name: "Sam", last_name: "Lee", email: "sam@ufl.edu", id_verification_status: "pending" }), suspended_at: null };
 

@@ -43,8 +43,8 @@ describe("sign-up form", () => {
     await user.type(screen.getByLabelText("First name"), "Nia");
     await user.type(screen.getByLabelText("Last name"), "Park");
     await user.type(screen.getByLabelText("Email"), "new@ufl.edu");
-    await screen.findByRole("option", { name: "University of Florida (UF)" });
-    await user.selectOptions(screen.getByLabelText("University"), "7");
+    await user.type(screen.getByRole("combobox", { name: "University" }), "Florida");
+    await user.click(await screen.findByRole("option", { name: "UF · University of Florida" }));
     await user.type(screen.getByLabelText("Password"), "secret1");
     await user.type(screen.getByLabelText("Confirm password"), "secret2");
     await user.click(screen.getByRole("button", { name: "Sign up" }));

@@ -45,8 +45,8 @@ describe("sign-up: the fields, an existing account and the welcome", () => {
     await user.type(await screen.findByLabelText("First name"), "Nia");
     await user.type(screen.getByLabelText("Last name"), "Park");
     await user.type(screen.getByLabelText("Email"), "Nia@UFL.edu");
-    await screen.findByRole("option", { name: "University of Florida (UF)" });
-    await user.selectOptions(screen.getByLabelText("University"), "7");
+    await user.type(screen.getByRole("combobox", { name: "University" }), "Florida");
+    await user.click(await screen.findByRole("option", { name: "UF · University of Florida" }));
     await user.type(screen.getByLabelText("Password"), "secret1");
     await user.type(screen.getByLabelText("Confirm password"), "secret1");
     await user.click(screen.getByRole("button", { name: "Sign up" }));
@@ -78,8 +78,8 @@ describe("sign-up: the fields, an existing account and the welcome", () => {
     await user.type(await screen.findByLabelText("First name"), "Nia");
     await user.type(screen.getByLabelText("Last name"), "Park");
     await user.type(screen.getByLabelText("Email"), "nia@ufl.edu");
-    await screen.findByRole("option", { name: "University of Florida (UF)" });
-    await user.selectOptions(screen.getByLabelText("University"), "7");
+    await user.type(screen.getByRole("combobox", { name: "University" }), "Florida");
+    await user.click(await screen.findByRole("option", { name: "UF · University of Florida" }));
     await user.type(screen.getByLabelText("Password"), "secret1");
     await user.type(screen.getByLabelText("Confirm password"), "secret1");
     await user.click(screen.getByRole("button", { name: "Sign up" }));

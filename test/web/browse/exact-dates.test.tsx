@@ -1,7 +1,8 @@
 /** Exact dates (docs/decisions/021) on the listing form, in browse (URL, API call, chip), on cards and the listing page. */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatStay, nextTermDates } from "@contract/constants";
+import { formatStay } from "@contract/constants";
+import { nextTermDates } from "@contract/forms";
 import { listingFormSchema } from "@contract/forms";
 import { toBrowseParams } from "../../../web/features/browse/hooks/use-browse-filters";
 import { fakeApi, makeOwnerListing, renderApp } from "../render";

@@ -125,6 +125,34 @@ describe("pins that would cover each other", () => {
   });
 });
 
+describe("the campus label", () => {
+  it("is kept clear: a cluster whose place is on it is nudged off it, by no more than its own width", () => {
+    const pins = [...pinsAt(around(UF, 12), "UF"), ...pinsAt(around(FSU, 3), "FSU")];
+    const projection = fitProjection(
+      [...pins.map((p) => p.point), UF],
+      800,
+      450,
+      0,
+      56,
+    );
+    const label = "★ UF";
+    const box = (m: { pins: MapPin[] }) => boxOf(m.pins);
+    const campus = projection.project(UF);
+    const campusBox = [(label.length * 8 + 22) / 0.75, 34 / 0.75];
+    const covers = (m: { pins: MapPin[]; at: [number, number] }) =>
+      Math.abs(m.at[0] - campus[0]) < (box(m)[0]! + campusBox[0]!) / 2 && Math.abs(m.at[1] - campus[1]) < (box(m)[1]! + campusBox[1]!) / 2;
+    // Without the label to keep clear the cluster sits on the campus (the pins are around it).
+    const plain = layoutPins(pins, projection.project, [800, 450], 0.75);
+    expect(plain.filter(covers).map((m) => m.key)).not.toEqual([]);
+    const markers = layoutPins(pins, projection.project, [800, 450], 0.75, [{ point: UF, label }]);
+    expect(markers.filter(covers).map((m) => m.key)).toEqual([]);
+    const uf = markers.find((m) => m.pins.some((p) => p.area === "UF"))!;
+    expect(uf.pins).toHaveLength(12);
+    const mean = uf.pins.map((p) => projection.project(p.point)).reduce(([x, y], [a, b]) => [x + a / 12, y + b / 12], [0, 0]);
+    expect(Math.hypot(uf.at[0] - mean[0], uf.at[1] - mean[1])).toBeLessThanOrEqual(box(uf)[0]! + 0.5);
+  });
+});
+
 describe("browse: List / Map", () => {
   const listings = [
     publicListing({ id: "l1", title: "Renovated 3x2", monthly_rent: 1030, approx_point: [29.651, -82.33] }),

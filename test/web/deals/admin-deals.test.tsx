@@ -15,7 +15,7 @@ describe("staff Deals tab", () => {
     const calls = fakeApi({
       "GET /api/v1/admin/audit": { audit: [] },
       [`GET ${API}/admin/tables`]: { tables: [] },
-      [`GET ${API}/admin/stats`]: { stats: { users: 0, listings: 0, conversations: 0, messages: 0, user_growth: [] } },
+      [`GET ${API}/admin/stats`]: { stats: { users: 0, listings: 0, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } },
       [`GET ${API}/admin/deals`]: (call: { url: string }) =>
         new URL(call.url, "http://x").searchParams.get("status") === "declined"
           ? { data: [], pagination: { next_token: null, has_more: false } }

@@ -105,7 +105,7 @@ describe("price check in the staff panel", () => {
     const normal = { ...makeOwnerListing({ id: "p2", title: "Normal room", monthly_rent: 1100, verification_status: "pending" }), price: 1100, location: "2 Main St", rent_check_median: null };
     fakeApi({ ...dealPartsRoutes(), "GET /api/v1/admin/listings": notFound,
       "GET /api/v1/admin/tables": { tables: ["users"] },
-      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 2, conversations: 0, messages: 0, user_growth: [] } },
+      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 2, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } },
       "GET /api/v1/admin/audit": { audit: [] },
       "GET /api/v1/admin/listings/pending": { listings: [flagged, normal] },
     });

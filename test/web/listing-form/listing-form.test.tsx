@@ -94,6 +94,31 @@ describe("listing form rules", () => {
 describe("the fields: limits, errors, photos", () => {
   const verified = makeUser({ id_verification_status: "verified" });
 
+  it("a new listing starts at the student's own university, in the same searchable picker as browse", async () => {
+    const two = { data: [...universities.data, { id: 2, name: "University of Texas at Austin", abbreviation: "UT Austin" }] };
+    fakeApi({ "GET /api/v1/universities/": two, "GET /api/v1/geo/autocomplete": { data: [] } });
+    const ui = userEvent.setup();
+    renderApp("/create", { token: "t", user: verified });
+    const university = await screen.findByRole("combobox", { name: "University" });
+    await waitFor(() => expect(university).toHaveValue("UF · University of Florida"));
+    expect(screen.queryByRole("option", { name: /Choose a university/ })).toBeNull();
+    await ui.clear(university);
+    await ui.type(university, "texas");
+    await ui.click(await screen.findByRole("option", { name: "UT Austin · University of Texas at Austin" }));
+    expect(university).toHaveValue("UT Austin · University of Texas at Austin");
+  });
+
+  it("a student without a university starts with none chosen, and the form says to choose one", async () => {
+    fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/geo/autocomplete": { data: [] } });
+    const ui = userEvent.setup();
+    renderApp("/create", { token: "t", user: makeUser({ id_verification_status: "verified", university_id: null, university: null }) });
+    const university = await screen.findByRole("combobox", { name: "University" });
+    expect(university).toHaveValue("");
+    await ui.click(screen.getByRole("button", { name: "Submit listing" }));
+    await waitFor(() => expect(university).toHaveAttribute("aria-invalid", "true"));
+    expect(university).toHaveAccessibleDescription(/University is required|Please choose|university/i);
+  });
+
   it("keeps a too-long title in the box, flags it until shortened, counts it, and clears a field's error as soon as the value is valid", async () => {
     fakeApi({ "GET /api/v1/universities/": notFound, "GET /api/v1/utAustin/": utAustin });
     const ui = userEvent.setup();

@@ -64,12 +64,17 @@ describe("listing page", () => {
     expect(bar).toHaveClass("listing-sticky-bar");
     expect(bar).toHaveTextContent("$845 / month");
     expect(within(bar).getByRole("link", { name: "Message Jordan" })).toHaveAttribute("href", "/messages?userId=owner-1&listingId=l1");
+    // One control per action: the contact card keeps the favourite, not a second Message.
+    expect(screen.getAllByRole("link", { name: "Message Jordan" })).toHaveLength(1);
+    const card = screen.getByRole("complementary", { name: "Contact" });
+    expect(within(card).getByRole("button", { name: /favorites/i })).toBeInTheDocument();
     first.unmount();
     localStorage.clear();
 
     const owner = renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
     bar = await screen.findByRole("region", { name: "Rent and contact" });
     expect(within(bar).getByRole("link", { name: "Edit listing" })).toHaveAttribute("href", "/edit/l1");
+    expect(screen.getAllByRole("link", { name: "Edit listing" })).toHaveLength(1);
     owner.unmount();
     localStorage.clear();
 
@@ -77,6 +82,8 @@ describe("listing page", () => {
     bar = await screen.findByRole("region", { name: "Rent and contact" });
     expect(within(bar).getByRole("button", { name: "Message" })).toBeInTheDocument();
     expect(bar).toHaveTextContent("Create an account or sign in to message others");
+    expect(screen.getAllByRole("button", { name: "Message" })).toHaveLength(1);
+    expect(screen.getAllByText("Create an account or sign in to message others")).toHaveLength(1);
   });
 
   it("shows a visitor the street and area with why; the owner the whole address and what everyone else sees", async () => {

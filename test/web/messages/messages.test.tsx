@@ -1,4 +1,4 @@
-import { act, cleanup, renderHook, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, renderHook, screen, waitFor, within } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import userEvent from "@testing-library/user-event";
@@ -383,6 +383,34 @@ describe("messages page", () => {
     // The other person reads the thread: Seen under my last message.
     act(() => room.serverSend({ type: "read", conversation_id: "c1", reader_id: "u2" }));
     expect(await within(log).findByText("Seen")).toBeInTheDocument();
+  });
+
+  it("Seen appearing under my last message keeps a reader at the bottom there, Seen in full view", async () => {
+    const mine = msg("m2", { sender_id: ME, text: "Mine", timestamp: "2026-11-20T15:02:00.000Z", is_read: false });
+    fakeApi({ ...threadRoutes("l1", "u2"), "GET /api/v1/messages/conversations/c1": notFound,
+      [`GET ${API}/conversations/enriched`]: convPage([conv()]),
+      [`GET ${API}/conversations/c1/messages`]: page([mine, msg("m1", { text: "First" })]),
+      [`POST ${API}/conversations/c1/read`]: { unread_count: 0 },
+      [`POST ${API}/socket-ticket`]: { data: { ticket: "tk", expires_in: 60 } },
+    });
+    renderApp("/messages?conversation=c1", signedIn());
+    const log = await screen.findByRole("log");
+    await within(log).findByText("Mine");
+    await waitFor(() => expect(FakeWebSocket.instances.some((s) => s.url.includes("/parties/conversation/c1?"))).toBe(true));
+    const room = FakeWebSocket.instances.find((s) => s.url.includes("/parties/conversation/c1?"))!;
+    // jsdom lays nothing out: a scroll box as tall as the elements in it (20 px each), 60 px seen.
+    let top = 0;
+    const height = () => log.querySelectorAll("*").length * 20;
+    Object.defineProperty(log, "scrollHeight", { configurable: true, get: height });
+    Object.defineProperty(log, "clientHeight", { configurable: true, get: () => 60 });
+    Object.defineProperty(log, "scrollTop", { configurable: true, get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, height() - 60))) });
+    log.scrollTop = height();
+    fireEvent.scroll(log);
+    const before = log.scrollTop;
+    act(() => room.serverSend({ type: "read", conversation_id: "c1", reader_id: "u2" }));
+    await within(log).findByText("Seen");
+    expect(height() - 60).toBeGreaterThan(before);
+    expect(log.scrollTop).toBe(height() - 60);
   });
 
   it("my message echoed by the room before the send call answers shows once (matched by its key)", async () => {

@@ -127,7 +127,7 @@ describe("the staff Safety tab", () => {
     let reviewed = false;
     const calls = fakeApi({ ...threadRoutes("l1", "u2"),
       "GET /api/v1/admin/tables": { tables: ["users"] },
-      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [] } },
+      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 1, messages: 1, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } },
       "GET /api/v1/admin/audit": { audit: [] },
       "GET /api/v1/admin/safety": () => ({ conversations: reviewed ? [] : [item], pagination: { next_token: null, has_more: false } }),
       "POST /api/v1/admin/safety/c9/review": () => {

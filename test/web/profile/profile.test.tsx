@@ -4,12 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { authStore } from "../../../web/lib/auth-store";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, reply, dealPartsRoutes } from "../render";
 
 const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
   makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
+
+/** The live line beside the notification switches. */
+const toggleStatus = () => within(screen.getByRole("group", { name: "Email notifications" })).getByRole("status");
 
 function profileRoutes(user: PrivateUser, listings: OwnerListing[] = []) {
   return {
@@ -100,6 +103,51 @@ describe("profile page", () => {
     expect(patch!.body).toEqual({ email_on_message: false });
     expect(authStore.get()?.user.notification_settings.email_on_message).toBe(false);
     expect(JSON.parse(localStorage.getItem("user_data")!).notification_settings.email_on_message).toBe(false);
+    // Said beside the switches, in a live region.
+    expect(toggleStatus()).toHaveTextContent("Saved.");
+  });
+
+  it("edits the university in the same searchable picker as browse, starting at the student's own", async () => {
+    const user = makeUser();
+    fakeApi(profileRoutes(user));
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const university = await screen.findByRole("combobox", { name: "University" });
+    await waitFor(() => expect(university).toHaveValue("UF · University of Florida"));
+    await ui.click(university);
+    expect(await screen.findByRole("option", { name: "No university" })).toBeInTheDocument();
+    expect(screen.getByRole("option", { name: "UF · University of Florida" })).toBeInTheDocument();
+  });
+
+  it("a notification toggle the server refuses says so beside the switches and stays as it was", async () => {
+    const user = makeUser();
+    fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/notifications": reply({ detail: "Try again later" }, 503) });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const toggle = await screen.findByRole("checkbox", { name: "Email me when my identity review is done" });
+    await ui.click(toggle);
+    await waitFor(() => expect(toggleStatus()).toHaveTextContent(/^Not saved: /));
+    expect(toggleStatus()).not.toHaveTextContent("Saved.");
+    expect(toggle).toBeChecked();
+  });
+
+  it("Delete account names the account and its listings before, and says it was deleted after", async () => {
+    const user = makeUser();
+    const calls = fakeApi({ ...profileRoutes(user, [ownListing("a"), ownListing("b")]), "DELETE /api/v1/users/profile": () => new Response(null, { status: 204 }), "POST /api/v1/auth/logout": () => new Response(null, { status: 204 }), "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": { data: [], pagination: { next_token: null, has_more: false } } });
+    const ui = userEvent.setup();
+    const { router } = renderApp("/profile", { token: "t", user });
+    await screen.findByRole("link", { name: "My room b" });
+    await ui.click(screen.getByRole("button", { name: "Delete account" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Delete your account?" });
+    expect(dialog).toHaveAccessibleDescription(/This deletes the account maya@ufl.edu for good: your profile, your 2 listings and their photos, your favourites and saved searches\./);
+    const forever = within(dialog).getByRole("button", { name: "Delete forever" });
+    expect(forever).toBeDisabled();
+    await ui.type(within(dialog).getByRole("textbox"), "DELETE");
+    await ui.click(forever);
+    expect(await screen.findByText("Your account maya@ufl.edu was deleted, with its listings, photos and favourites.")).toBeInTheDocument();
+    expect(callsOf(calls, "DELETE /api/v1/users/profile")).toHaveLength(1);
+    expect(router.state.location.pathname).toBe("/");
+    expect(authStore.get()).toBeNull();
   });
 
   it("deleting a listing refetches the own listings", async () => {

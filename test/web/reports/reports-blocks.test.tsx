@@ -246,7 +246,7 @@ describe("admin Reports tab", () => {
   it("shows open reports; Suspend user asks first, then resolves with suspend_user", async () => {
     const calls = fakeApi({ ...dealPartsRoutes(),
       "GET /api/v1/admin/tables": { tables: ["users"] },
-      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 0, messages: 0, user_growth: [] } },
+      "GET /api/v1/admin/stats": { stats: { users: 1, listings: 1, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } },
       "GET /api/v1/admin/audit": { audit: [] },
       "GET /api/v1/admin/reports": { reports: [report()], pagination: { next_token: null, has_more: false } },
       "POST /api/v1/admin/reports/r1/resolve": { success: true, report: report({ status: "resolved", resolution: "suspend_user" }) },

@@ -262,16 +262,51 @@ describe("the development test checkout", () => {
     // Paying again plays nothing more.
     expect((await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" })).status).toBe(303);
     expect(await billingRows(id)).toBe(1);
+    // The page of a paid session says so and offers no Pay (nor Cancel).
+    const paidPage = await (await api(data.checkout_url)).text();
+    expect(paidPage).toContain("Paid. This checkout is complete; there is nothing more to pay.");
+    expect(paidPage).not.toMatch(/<button|\/complete"|\/cancel"/);
+    expect(paidPage).toContain(`href="/profile?promotion_success=true&amp;listing_id=${id}"`);
 
-    // Cancel on the checkout page goes back to the promote page.
+    // Cancel on the checkout page says nothing was charged, and links back to the promote page.
     const second = await insertAnd(async (lid) => {
       const r = await as(owner, "/api/v1/promotions/create-checkout-session", { method: "POST", body: JSON.stringify({ listing_id: lid }) });
       return (await json<{ data: { checkout_url: string } }>(r)).data.checkout_url;
     });
     const cancelled = await api(`${second.value}/cancel`, { method: "POST", redirect: "manual" });
-    expect(cancelled.status).toBe(303);
-    expect(cancelled.headers.get("location")).toBe(`/promote?listing_id=${second.id}`);
+    expect(cancelled.status).toBe(200);
+    const cancelPage = await cancelled.text();
+    expect(cancelPage).toContain("Checkout cancelled");
+    expect(cancelPage).toContain("You were not charged.");
+    expect(cancelPage).toContain(`href="/promote?listing_id=${second.id}"`);
+    expect(cancelPage).not.toMatch(/<script|style=/);
     expect(await statusOf(second.id)).toMatchObject({ promoted: false, state: "none" });
+  });
+
+  it("answers an unknown checkout with a readable page, not JSON, for the page and both buttons", async () => {
+    for (const [method, path] of [
+      ["GET", "/dev/checkout/cs_test_nope"],
+      ["POST", "/dev/checkout/cs_test_nope/complete"],
+      ["POST", "/dev/checkout/cs_test_nope/cancel"],
+    ] as const) {
+      const res = await api(path, { method, redirect: "manual" });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toContain("text/html");
+      const html = await res.text();
+      expect(html).toContain("<h1>Checkout not found</h1>");
+      expect(html).toContain("You were not charged.");
+      expect(html).toContain('href="/profile"');
+      expect(html).not.toContain('{"detail"');
+    }
+  });
+
+  it("styles the checkout for the device's dark setting as well as the light", async () => {
+    const css = await (await api("/dev/checkout.css")).text();
+    expect(css).toContain("color-scheme:light dark");
+    const dark = css.slice(css.indexOf("@media (prefers-color-scheme:dark)"));
+    expect(dark).toMatch(/--bg:#0d1117/);
+    // Every colour of the page's boxes comes from the variables the dark block sets.
+    expect(css).not.toMatch(/(?:background|color):#/);
   });
 
   it("plays a renewal and a failed payment through the signed webhook path", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../../worker/contract/constants";
+import { LIMITS } from "../../../worker/contract/limits";
 import { api, authed, dataUrl, json, PDF, PNG_1x1, post, signUp } from "../helpers";
 
 const patch = (token: string, path: string, body: unknown) =>

@@ -39,7 +39,14 @@ interface Group {
  * inside `view` ([width, height]) when given (a pannable map gives none). `pxPerUnit` is the fewest
  * screen pixels a view unit is drawn at (the marker sizes below are in pixels).
  */
-export function layoutPins(pins: MapPin[], project: (p: MapPoint) => [number, number], view: [number, number] | null, pxPerUnit = 1): MapMarker[] {
+export function layoutPins(
+  pins: MapPin[],
+  project: (p: MapPoint) => [number, number],
+  view: [number, number] | null,
+  pxPerUnit = 1,
+  /** Labels drawn at fixed places (the campus, "★ UF"): a marker is nudged off them when it can be. */
+  keepClear: { point: MapPoint; label: string }[] = [],
+): MapMarker[] {
   const pinH = 34 / pxPerUnit;
   const sizeOf = (members: MapPin[]): [number, number] => {
     if (members.length > 1) return [Math.max(34, String(members.length).length * 9 + 22) / pxPerUnit, pinH];
@@ -59,6 +66,11 @@ export function layoutPins(pins: MapPin[], project: (p: MapPoint) => [number, nu
     Math.max(0, Math.min((a.w + b.w) / 2 - Math.abs(ax - bx), (a.h + b.h) / 2 - Math.abs(ay - by)));
   // "A little": up to a third of a pin's height can be settled by nudging.
   const little = pinH / 3;
+  // The fixed labels as boxes the size of a pin with their text (they are drawn like one).
+  const clear = keepClear.map(({ point, label }) => {
+    const [x, y] = project(point);
+    return { g: { pins: [], x, y, w: (label.length * 8 + 22) / pxPerUnit, h: pinH } as Group, at: [x, y] as [number, number] };
+  });
 
   // A first pass in one sweep: each pin joins the nearest group it overlaps by more than a little.
   let groups: Group[] = [];
@@ -110,13 +122,17 @@ export function layoutPins(pins: MapPin[], project: (p: MapPoint) => [number, nu
       for (const fy of [0, 0.5, 1, -0.5, -1]) for (const fx of [0, 0.5, -0.5, 1, -1]) if (fx || fy) steps.push([fx * g.w, fy * g.h]);
       steps.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
       let at: [number, number] | null = null;
-      for (const [dx, dy] of steps) {
-        const spot: [number, number] = [clampX(g.x + dx), clampY(g.y + dy)];
-        if (Math.hypot(spot[0] - g.x, spot[1] - g.y) > g.w + 0.5) continue;
-        if (placed.every((p) => overlap(g, spot[0], spot[1], p.g, p.at[0], p.at[1]) === 0)) {
-          at = spot;
-          break;
+      // Off the other markers and the fixed labels; failing that, off the other markers only.
+      for (const others of [[...placed, ...clear], placed]) {
+        for (const [dx, dy] of steps) {
+          const spot: [number, number] = [clampX(g.x + dx), clampY(g.y + dy)];
+          if (Math.hypot(spot[0] - g.x, spot[1] - g.y) > g.w + 0.5) continue;
+          if (others.every((p) => overlap(g, spot[0], spot[1], p.g, p.at[0], p.at[1]) === 0)) {
+            at = spot;
+            break;
+          }
         }
+        if (at) break;
       }
       if (!at) {
         const here: [number, number] = [clampX(g.x), clampY(g.y)];

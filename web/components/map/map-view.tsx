@@ -75,6 +75,7 @@ export function PlainMap({ pins, campus, circle, onSelect, selectedKey }: Render
     projection.project,
     [W, H],
     0.75,
+    campus ? [{ point: campus.point, label: `★ ${campus.abbreviation}` }] : [],
   );
   return (
     <div className="map-canvas map-plain" style={{ aspectRatio: `${W} / ${H}` }}>

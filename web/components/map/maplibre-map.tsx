@@ -85,7 +85,7 @@ export function MapLibreMap({ basemap, pins, campus, circle, onSelect, selectedK
         return [x, y];
       };
       const exact = pins.filter((p) => p.exact);
-      const laid = layoutPins(pins.filter((p) => !p.exact), project, null);
+      const laid = layoutPins(pins.filter((p) => !p.exact), project, null, 1, campus ? [{ point: campus.point, label: `★ ${campus.abbreviation}` }] : []);
       for (const pin of exact) {
         const el = document.createElement("span");
         el.className = "map-dot";

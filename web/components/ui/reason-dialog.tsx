@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { Dialog } from "./dialog";
 import { TextAreaField } from "./field";
 

@@ -3,13 +3,18 @@ import type { AuditAction } from "../../contract/audit";
 import { count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../../lib/ids";
-import { adminAudit, conversations, feedback, listings, messages, users } from "../schema";
+import { adminAudit, conversations, feedback, listings, messages, reports, users, verificationRequests } from "../schema";
+import { awaitingSafetyReview } from "./safety";
 
 export const recentAudit = (db: Db) => db.select().from(adminAudit).orderBy(desc(adminAudit.createdAt)).limit(200);
 
-/** Totals, and sign-ups per day since `since` (days without sign-ups are absent). */
+/**
+ * Totals, sign-ups per day since `since` (days without sign-ups are absent), and what waits for staff:
+ * each queue counted on its own tab's condition (verification requests pending, listings pending
+ * review, open reports, conversations flagged since their last review).
+ */
 export async function siteCounts(db: Db, since: string) {
-  const [[u], [l], [conv], [msg], growth] = await db.batch([
+  const [[u], [l], [conv], [msg], growth, [ids], [pendingListings], [openReports], [flags]] = await db.batch([
     db.select({ n: count() }).from(users),
     db.select({ n: count() }).from(listings),
     db.select({ n: count() }).from(conversations),
@@ -19,8 +24,19 @@ export async function siteCounts(db: Db, since: string) {
       .from(users)
       .where(gte(users.createdAt, since))
       .groupBy(sql`substr(${users.createdAt}, 1, 10)`),
+    db.select({ n: count() }).from(verificationRequests).where(eq(verificationRequests.status, "pending")),
+    db.select({ n: count() }).from(listings).where(eq(listings.verificationStatus, "pending")),
+    db.select({ n: count() }).from(reports).where(eq(reports.status, "open")),
+    db.select({ n: count() }).from(conversations).where(awaitingSafetyReview()),
   ]);
-  return { users: u?.n ?? 0, listings: l?.n ?? 0, conversations: conv?.n ?? 0, messages: msg?.n ?? 0, growth };
+  return {
+    users: u?.n ?? 0,
+    listings: l?.n ?? 0,
+    conversations: conv?.n ?? 0,
+    messages: msg?.n ?? 0,
+    growth,
+    queues: { pending_ids: ids?.n ?? 0, pending_listings: pendingListings?.n ?? 0, open_reports: openReports?.n ?? 0, safety_flags: flags?.n ?? 0 },
+  };
 }
 
 /** Deletes one row of a table without files of its own; true when it existed. */

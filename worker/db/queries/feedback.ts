@@ -4,8 +4,8 @@ import { feedback } from "../schema";
 
 export type FeedbackRow = typeof feedback.$inferSelect;
 
-export const insertFeedback = (db: Db, id: string, email: string, message: string, createdAt: string) =>
-  db.insert(feedback).values({ id, email, message, createdAt });
+export const insertFeedback = (db: Db, id: string, email: string, message: string, page: string | null, createdAt: string) =>
+  db.insert(feedback).values({ id, email, message, page, createdAt });
 
 /** Newest first, at most 500. */
 export const feedbackList = (db: Db, archived: boolean) =>

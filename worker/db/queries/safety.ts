@@ -82,15 +82,13 @@ export const findSafetyState = (db: Db, id: string) =>
     .where(eq(conversations.id, id))
     .get();
 
+/** PENDING_SQL for drizzle: flagged, and not reviewed since the last flag. */
+export const awaitingSafetyReview = () =>
+  and(isNotNull(conversations.safetyFlaggedAt), or(isNull(conversations.safetyReviewedAt), lt(conversations.safetyReviewedAt, sql`${conversations.safetyFlaggedAt}`)));
+
 /** Marks a pending conversation reviewed; a guarded update, so a second review changes nothing. */
 export const markSafetyReviewed = (db: Db, id: string, now: string) =>
   db
     .update(conversations)
     .set({ safetyReviewedAt: now })
-    .where(
-      and(
-        eq(conversations.id, id),
-        isNotNull(conversations.safetyFlaggedAt),
-        or(isNull(conversations.safetyReviewedAt), lt(conversations.safetyReviewedAt, sql`${conversations.safetyFlaggedAt}`)),
-      ),
-    );
+    .where(and(eq(conversations.id, id), awaitingSafetyReview()));

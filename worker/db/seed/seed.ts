@@ -3,7 +3,8 @@
  * if any user exists it does nothing, so `npm start` twice keeps the data.
  */
 import { count, inArray } from "drizzle-orm";
-import { GENDER_PREFERENCES, LEASE_TERMS, nextTermDates, UNIT_TYPES } from "../../contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
+import { nextTermDates } from "../../contract/forms";
 import { fairGenderPreference } from "../../contract/policies";
 import { publicAddress } from "../../contract/address";
 import { badRequest } from "../../lib/errors";

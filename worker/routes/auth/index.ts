@@ -17,7 +17,7 @@ import {
   type MessageResponse,
   type RegisterResponse,
 } from "../../contract/auth";
-import { EMAILED_CODE } from "../../contract/constants";
+import { EMAILED_CODE } from "../../contract/limits";
 import { createRouter } from "../../lib/context";
 import { badRequest } from "../../lib/errors";
 import { log } from "../../lib/log";

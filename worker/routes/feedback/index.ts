@@ -11,7 +11,7 @@ export const feedbackRoutes = createRouter()
   .post("/", async (c) => {
     await enforceLimit(c, "WRITE_LIMITER", `feedback:${addressKey(clientIp(c))}`);
     const body = await parseJson(c, feedbackSchema);
-    const id = await sendFeedback(c.var.db, body.email, body.message);
+    const id = await sendFeedback(c.var.db, body.email, body.message, body.page ?? null);
     return c.json<FeedbackSentResponse>({ id, message: "Thanks for your feedback!" }, 201);
   })
   .get("/admin", async (c) => {

@@ -8,7 +8,7 @@
  * refused half way (a bad entry, an 11th image, malformed JSON, too large) keeps nothing: the images
  * already stored for it are deleted.
  */
-import { LIMITS } from "../../contract/constants";
+import { LIMITS } from "../../contract/limits";
 import { UPLOAD_MESSAGES, uploadImageSchema, type UploadResponse } from "../../contract/listings";
 import { z } from "../../contract/zod";
 import { createRouter } from "../../lib/context";

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Tabs } from "../../../components/ui/tabs";
 import { paths } from "../../../config/paths";
 import { adminApi, adminSession, useAdminToken } from "../api/admin-api";
@@ -30,9 +30,9 @@ function useAdminChrome() {
   }, []);
 }
 
-function Section({ tabs, label }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string }) {
-  const [value, setValue] = useState(tabs[0]!.id);
-  return <Tabs label={label} value={value} onChange={setValue} tabs={tabs} />;
+/** A section's own tabs; the one shown is kept by the workspace, so the dashboard's queues can open it. */
+function Section({ tabs, label, value, onChange }: { tabs: { id: string; label: string; content: ReactNode }[]; label: string; value: string | undefined; onChange: (id: string) => void }) {
+  return <Tabs label={label} value={value ?? tabs[0]!.id} onChange={onChange} tabs={tabs} />;
 }
 
 export function AdminPanel() {
@@ -45,6 +45,22 @@ export function AdminPanel() {
 function AdminWorkspace() {
   const queryClient = useQueryClient();
   const [tab, setTab] = useState("dashboard");
+  // Each section's sub-tab, by the section's label.
+  const [subTabs, setSubTabs] = useState<Record<string, string>>({});
+  const section = (label: string) => ({ label, value: subTabs[label], onChange: (id: string) => setSubTabs((s) => ({ ...s, [label]: id })) });
+  // A queue opened from the dashboard: its tab (the sub-tab, if any) takes the focus, which was on the
+  // dashboard's button that is now hidden.
+  const focusTabIn = useRef<string | null>(null);
+  function openQueue(id: string, sub?: { section: string; id: string }) {
+    if (sub) setSubTabs((s) => ({ ...s, [sub.section]: sub.id }));
+    setTab(id);
+    focusTabIn.current = sub?.section ?? "Admin sections";
+  }
+  useEffect(() => {
+    if (!focusTabIn.current) return;
+    document.querySelector<HTMLElement>(`[role="tablist"][aria-label="${focusTabIn.current}"] [aria-selected="true"]`)?.focus();
+    focusTabIn.current = null;
+  });
   const [validated, setValidated] = useState(false);
   const [userSearch, setUserSearch] = useState("");
   const [focusUserSearch, setFocusUserSearch] = useState(false);
@@ -97,13 +113,13 @@ function AdminWorkspace() {
         value={tab}
         onChange={setTab}
         tabs={[
-          { id: "dashboard", label: "Dashboard", content: <DashboardTab /> },
+          { id: "dashboard", label: "Dashboard", content: <DashboardTab onOpen={openQueue} /> },
           {
             id: "users",
             label: "Users",
             content: (
               <Section
-                label="Users"
+                {...section("Users")}
                 tabs={[
                   { id: "all", label: "Users", content: <UsersTab search={userSearch} onSearchChange={setUserSearch} focusSearch={focusUserSearch} onSearchFocused={searchFocused} /> },
                   { id: "pending", label: "Pending", content: <VerificationReview status="pending" /> },
@@ -117,7 +133,7 @@ function AdminWorkspace() {
             label: "Listings",
             content: (
               <Section
-                label="Listings"
+                {...section("Listings")}
                 tabs={[
                   { id: "all", label: "All", content: <ListingsTab which="all" onShowUser={showUser} /> },
                   { id: "pending", label: "Pending", content: <ListingsTab which="pending" onShowUser={showUser} /> },
@@ -131,7 +147,7 @@ function AdminWorkspace() {
             label: "Reports",
             content: (
               <Section
-                label="Reports"
+                {...section("Reports")}
                 tabs={[
                   { id: "open", label: "Open", content: <ReportsTab status="open" /> },
                   { id: "resolved", label: "Resolved", content: <ReportsTab status="resolved" /> },
@@ -146,7 +162,7 @@ function AdminWorkspace() {
             label: "Feedback",
             content: (
               <Section
-                label="Feedback"
+                {...section("Feedback")}
                 tabs={[
                   { id: "active", label: "Feedback", content: <FeedbackTab archived={false} /> },
                   { id: "archived", label: "Archive", content: <FeedbackTab archived /> },

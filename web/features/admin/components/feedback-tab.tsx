@@ -25,6 +25,15 @@ export function FeedbackTab({ archived }: { archived: boolean }) {
                   </time>
                 </div>
                 <p className="prewrap">{f.message}</p>
+                <p className="muted">
+                  {f.page ? (
+                    <>
+                      Sent from <span className="mono">{f.page}</span>
+                    </>
+                  ) : (
+                    "Page not recorded"
+                  )}
+                </p>
                 {!archived && (
                   <button
                     type="button"

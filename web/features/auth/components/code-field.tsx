@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { EMAILED_CODE } from "@contract/constants";
+import { EMAILED_CODE } from "@contract/limits";
 import { TextField } from "../../../components/ui/field";
 
 /** Why an emailed code cannot be sent as typed (the contract's words), or null. */

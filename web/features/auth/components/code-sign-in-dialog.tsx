@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { EMAILED_CODE } from "@contract/constants";
+import { EMAILED_CODE } from "@contract/limits";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { authErrorMessage } from "../lib/throttle";

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { EMAILED_CODE, LIMITS, TIMINGS } from "@contract/constants";
+import { TIMINGS } from "@contract/constants";
+import { EMAILED_CODE } from "@contract/limits";
+import { LIMITS } from "@contract/limits";
 import { ApiError } from "../../../lib/api-client";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { AuthResponse } from "@contract/auth";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { signupFormSchema, type SignupFormValues } from "@contract/forms";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
-import { UniversitySelect } from "../../../components/university-select";
+import { UniversityCombobox } from "../../../components/university-combobox";
 import { paths } from "../../../config/paths";
 import { ApiError } from "../../../lib/api-client";
 import { authErrorMessage } from "../lib/throttle";
@@ -103,13 +103,13 @@ export function SignupPage() {
             <TextField label="Last name" autoComplete="family-name" required {...field("last_name")} />
           </div>
           <TextField label="Email" type="email" autoComplete="email" required {...field("email")} />
-          <UniversitySelect
+          <UniversityCombobox
             required
-            value={form.university_id}
+            value={form.university_id || null}
             error={errors.university_id}
-            emptyLabel="Choose your university"
+            placeholder="Type your university's name"
             onChange={(v) => {
-              setForm((f) => ({ ...f, university_id: v }));
+              setForm((f) => ({ ...f, university_id: v ?? "" }));
               setTouched((t) => new Set(t).add("university_id"));
             }}
           />

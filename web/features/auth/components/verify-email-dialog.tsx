@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import type { AuthResponse } from "@contract/auth";
-import { EMAILED_CODE, TIMINGS } from "@contract/constants";
+import { TIMINGS } from "@contract/constants";
+import { EMAILED_CODE } from "@contract/limits";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api-client";

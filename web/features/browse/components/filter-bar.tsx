@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { DISTANCE, GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, withinMilesOf } from "@contract/constants";
-import { SEARCH_MAX } from "@contract/browse-url";
+import { CAMPUS_PARAM, SEARCH_MAX } from "@contract/browse-url";
 import { paths } from "../../../config/paths";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { stayOf, useBrowseFilters } from "../hooks/use-browse-filters";
-import { UniversityFilter } from "./university-filter";
+import { UniversityCombobox } from "../../../components/university-combobox";
 
 /** The search box's counter shows from here on (80 % of the limit). */
 const SEARCH_WARN = Math.ceil(SEARCH_MAX * 0.8);
@@ -82,7 +82,15 @@ export function FilterBar() {
         Filters{activeCount ? ` (${activeCount})` : ""}
       </button>
       <div id="browse-filters" className={`filters${expanded ? " filters-open" : ""}`}>
-        <UniversityFilter value={params.get("university")} onChange={(id) => set("university", id)} />
+        <UniversityCombobox
+          className="field field-wide combobox"
+          name={CAMPUS_PARAM}
+          placeholder="All universities"
+          emptyOption="All universities"
+          loadOnFocus
+          value={params.get("university")}
+          onChange={(id) => set("university", id)}
+        />
         <label className="field">
           <span className="field-label">Term</span>
           <select name="term" value={params.get("term") ?? ""} onChange={(e) => set("term", e.target.value || null)}>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { EMAILED_CODE } from "@contract/constants";
+import { EMAILED_CODE } from "@contract/limits";
 import { consentSettled, DEAL_WORDS, type Deal } from "@contract/deals";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";

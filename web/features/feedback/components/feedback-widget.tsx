@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { LIMITS, TIMINGS } from "@contract/constants";
+import { useLocation } from "react-router-dom";
+import { TIMINGS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, isOverLimit, TextAreaField, TextField } from "../../../components/ui/field";
 import { useSession } from "../../../lib/session";
@@ -12,6 +14,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The feedback form behind the floating Feedback button (feedback-button.tsx): email + message, confirmation for 3 s. */
 export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { session } = useSession();
+  // Staff read which page it was sent from: the path only (a query can hold a one-click token).
+  const { pathname } = useLocation();
   const [email, setEmail] = useState("");
   const [message, setMessage] = useState("");
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -29,7 +33,7 @@ export function FeedbackDialog({ open, onClose }: { open: boolean; onClose: () =
     if (isOverLimit(message.trim(), LIMITS.feedbackMessageMax)) return setInvalid(null);
     setInvalid(null);
     send.mutate(
-      { email: from, message: message.trim() },
+      { email: from, message: message.trim(), page: pathname },
       {
         onSuccess: () => {
           setSent(true);

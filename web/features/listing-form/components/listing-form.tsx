@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { GENDER_PREFERENCES, LEASE_TERMS, LIMITS, megabytes, nextTermDates, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES, type LeaseTerm } from "@contract/constants";
+import { nextTermDates } from "@contract/forms";
+import { LIMITS, megabytes } from "@contract/limits";
 import { GENDER_PREFERENCE_TEXTS, listingFormSchema, type ListingFormData } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { allowsGenderPreference } from "@contract/policies";
@@ -7,10 +9,11 @@ import { materialChanges, type MaterialChange } from "@contract/owner-rules";
 import { FormError, SelectField, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
-import { UniversitySelect } from "../../../components/university-select";
+import { UniversityCombobox } from "../../../components/university-combobox";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
 import { checkDecodable, checkFiles, MESSAGES } from "../../../lib/upload";
 import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
+import { useSession } from "../../../lib/session";
 import { AddressInput } from "./address-input";
 
 /** The form's inputs as typed (selects start empty; rent is text until parsed). */
@@ -122,6 +125,7 @@ interface ListingFormProps {
 
 export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) {
   const editing = !!listing;
+  const { session } = useSession();
   const [fields, setFields] = useState<Fields>(() =>
     listing
       ? {
@@ -140,7 +144,8 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
           allow_pets: listing.allow_pets,
           gender_preference: listing.gender_preference,
         }
-      : empty,
+      : // A new listing starts at the student's own university (most list near their campus); they can change it.
+        { ...empty, university_id: session?.user.university_id ? String(session.user.university_id) : "" },
   );
   const [photos, setPhotos] = useState<FormPhoto[]>(() =>
     (listing?.pictures ?? []).map((url, i) => ({ kind: "existing" as const, url, thumb: listing!.thumbnails[i] ?? url })),
@@ -270,7 +275,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
       </div>
       {/* The university first: the address suggestions are near its campus (docs/decisions/024). */}
       <div className="grid-2">
-        <UniversitySelect value={fields.university_id} error={errors.university_id} emptyLabel="Choose a university" onChange={(v) => set("university_id", v)} />
+        <UniversityCombobox required value={fields.university_id || null} error={errors.university_id} placeholder="Type the university's name" onChange={(v) => set("university_id", v ?? "")} />
         <SelectField label="Lease term" value={fields.lease_term} error={errors.lease_term} onChange={(e) => chooseTerm(e.target.value)}>
           <option value="">Choose a term</option>
           {LEASE_TERMS.map((t) => (

@@ -293,7 +293,13 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
               <ResponseTimeLine value={owner.data?.response_time} />
             </div>
           </div>
-          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
+          {/* On phones the bottom bar holds the one action: the card keeps the favourite alone, so the
+              action is in the tab order and the reading order once. */}
+          {phone ? (
+            !isOwner && canMessageOwner && <FavoriteButton listingId={l.id} ownerId={l.user_id} large />
+          ) : (
+            <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
+          )}
           {!isOwner && !refusal && l.status === "available" && requestDeal && <div className="contact-request">{requestDeal(l)}</div>}
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}

@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent } from "react";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { MESSAGING_MESSAGES, messageTextSchema } from "@contract/messages";
 
 /** The counter shows from this many characters on. */

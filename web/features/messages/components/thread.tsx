@@ -94,9 +94,12 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
     const el = logRef.current;
     if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) el.scrollTop = el.scrollHeight;
   }, [bottomKey, last?.sender_id, me, pending.length]);
-  // A notice that appears, changes or gives way to the thanks (or its error) changes the height under
-  // the messages: a reader at the bottom stays there, so the newest message's notice is never cut off.
-  const noticesKey = `${messages.map((m) => (m.sender_id === me ? "" : (noticeKindOf(m) ?? ""))).join()}|${safety.confirmed?.messageId ?? ""}|${safety.failedFor ?? ""}|${safety.undoFailed}`;
+  const myLast = messages.findLast((m) => m.sender_id === me);
+  const seenId = myLast?.is_read ? myLast.id : null;
+  // A notice that appears, changes or gives way to the thanks (or its error), or "Seen" under my last
+  // message, changes the height under the messages: a reader at the bottom stays there, so the newest
+  // message and what is under it are never cut off.
+  const noticesKey = `${messages.map((m) => (m.sender_id === me ? "" : (noticeKindOf(m) ?? ""))).join()}|${safety.confirmed?.messageId ?? ""}|${safety.failedFor ?? ""}|${safety.undoFailed}|${seenId ?? ""}`;
   useLayoutEffect(() => {
     const el = logRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
@@ -126,8 +129,6 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   }, []);
 
   const participant = useParticipant(conversation && conversation.participant_name !== "Deleted user" ? conversation.participant_id : undefined);
-  const myLast = messages.findLast((m) => m.sender_id === me);
-  const seenId = myLast?.is_read ? myLast.id : null;
 
   return (
     <section className="thread" aria-labelledby="thread-title">

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { LIMITS, megabytes } from "@contract/constants";
+import { LIMITS, megabytes } from "@contract/limits";
 import { Avatar } from "../../../components/ui/avatar";
 import { ProgressBar } from "../../../components/ui/progress";
 import { useToast } from "../../../components/ui/toast";

@@ -6,12 +6,24 @@ import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { useSession } from "../../../lib/session";
+import { useOwnListings } from "../../../lib/own-listings-api";
 import { useDeleteAccount } from "../api/profile-api";
 import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
 
+/** "your 2 listings and their photos", nothing without listings, "your listings…" while the count loads. */
+function listingsText(count: number | undefined): string {
+  if (count === 0) return "";
+  if (count === undefined) return " your listings and their photos,";
+  return count === 1 ? " your 1 listing and its photos," : ` your ${count} listings and their photos,`;
+}
+
 export function DeleteAccount() {
   const navigate = useNavigate();
-  const { signOut } = useSession();
+  const { session, signOut } = useSession();
+  const email = session?.user.email ?? "";
+  // The dialog names what goes: the account by its email and the listings by number (the profile's
+  // My listings has this answer already).
+  const listings = useOwnListings().data?.length;
   const toast = useToast();
   const expireOn401 = useSessionExpiry();
   const remove = useDeleteAccount();
@@ -23,7 +35,8 @@ export function DeleteAccount() {
       onSuccess: () => {
         signOut();
         navigate(paths.home);
-        toast.show("Your account was deleted.", { kind: "success", durationMs: 4000 });
+        // The end is said where the person lands, long enough to read.
+        toast.show(`Your account ${email} was deleted, with its listings, photos and favourites.`, { kind: "success", durationMs: 8000 });
       },
       onError: expireOn401,
     });
@@ -43,7 +56,7 @@ export function DeleteAccount() {
         }}
         size="sm"
         title="Delete your account?"
-        description="This removes your profile, listings, photos and favourites for good. Messages you sent stay, shown as from a deleted user."
+        description={`This deletes the account ${email} for good: your profile,${listingsText(listings)} your favourites and saved searches. Messages you sent stay, shown as from a deleted user.`}
         footer={
           <>
             <button type="button" className="button button-ghost" onClick={() => setOpen(false)}>

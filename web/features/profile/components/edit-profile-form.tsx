@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
-import { LIMITS } from "@contract/constants";
+import { LIMITS } from "@contract/limits";
 import { profileUpdateSchema } from "@contract/profile";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
-import { UniversitySelect } from "../../../components/university-select";
+import { UniversityCombobox } from "../../../components/university-combobox";
 import { ApiError } from "../../../lib/api-client";
 import { useSession } from "../../../lib/session";
 import { useUpdateProfile } from "../api/profile-api";
@@ -58,11 +58,12 @@ export function EditProfileForm() {
       </div>
       <div className="grid-2">
         <TextField label="Phone (optional)" type="tel" autoComplete="tel" hint="Never shown to other students." limit={LIMITS.phoneMax} limitLabel="Phone" {...bind("phone")} />
-        <UniversitySelect
-          value={form.university_id}
+        <UniversityCombobox
+          value={form.university_id || null}
           error={errors.university_id}
-          emptyLabel="No university"
-          onChange={(v) => setForm((f) => ({ ...f, university_id: v }))}
+          placeholder="No university"
+          emptyOption="No university"
+          onChange={(v) => setForm((f) => ({ ...f, university_id: v ?? "" }))}
         />
       </div>
       <FormError message={update.error && profileErrorMessage(update.error, "Failed to update profile")} />

@@ -1,5 +1,5 @@
+import { useState } from "react";
 import type { NotificationSettings } from "@contract/users";
-import { useToast } from "../../../components/ui/toast";
 import { useSession } from "../../../lib/session";
 import { useUpdateNotifications } from "../api/profile-api";
 import { profileErrorMessage, useSessionExpiry } from "../hooks/use-profile-errors";
@@ -16,19 +16,25 @@ const TOGGLES: { key: EmailKey; label: string }[] = [
 
 export function NotificationToggles() {
   const { session } = useSession();
-  const toast = useToast();
   const expireOn401 = useSessionExpiry();
   const update = useUpdateNotifications();
+  // What the last change came to, said beside the switches: a switch alone never tells whether it saved.
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const user = session!.user;
   const saving = (key: EmailKey) => update.isPending && !!update.variables && key in update.variables;
 
   function toggle(key: EmailKey, value: boolean) {
-    update.mutate({ [key]: value }, {
+    setOutcome(null);
+    update.mutate(
+      { [key]: value },
+      {
+        onSuccess: () => setOutcome({ ok: true, text: "Saved." }),
         onError: (err) => {
           expireOn401(err);
-          toast.show(profileErrorMessage(err, "Preferences update failed"), { kind: "error", durationMs: 3000 });
+          setOutcome({ ok: false, text: `Not saved: ${profileErrorMessage(err, "Preferences update failed")}` });
         },
-      });
+      },
+    );
   }
 
   return (
@@ -40,6 +46,10 @@ export function NotificationToggles() {
           {label}
         </label>
       ))}
+      {/* Always in the page, so screen readers announce what is written into it. */}
+      <p role="status" aria-live="polite" className={outcome && !outcome.ok ? "field-error" : "field-hint"}>
+        {update.isPending ? "Saving…" : (outcome?.text ?? "")}
+      </p>
     </fieldset>
   );
 }

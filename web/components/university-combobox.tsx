@@ -1,7 +1,6 @@
 import { useId, useState } from "react";
 import type { University } from "@contract/api";
-import { CAMPUS_PARAM } from "@contract/browse-url";
-import { useUniversities, useUniversityShortName } from "../../../lib/universities";
+import { useUniversities, useUniversityShortName } from "../lib/universities";
 
 const MAX_SHOWN = 8;
 
@@ -17,18 +16,34 @@ export function matchUniversities(universities: University[], text: string): Uni
   return matches.sort((a, b) => startsShort(a) - startsShort(b)).slice(0, MAX_SHOWN);
 }
 
+interface UniversityComboboxProps {
+  value: string | null;
+  onChange: (id: string | null) => void;
+  label?: string;
+  /** The placeholder while nothing is chosen. */
+  placeholder: string;
+  /** The first option, choosing no university ("All universities"); none for a field that needs one. */
+  emptyOption?: string;
+  /** The input's name in a form that works without JavaScript (browse: `campus`). */
+  name?: string;
+  error?: string | null;
+  required?: boolean;
+  className?: string;
+  /** Load the list on first focus (browse: the first screen carries none of it), not at once. */
+  loadOnFocus?: boolean;
+}
+
 /**
- * The browse page's university choice (docs/decisions/023): a searchable list (WAI-ARIA combobox) instead of a
- * select of every university, so the page's HTML carries none of them. The full list loads when the
- * field is first focused; the chosen one shows by its short name, which the server render embeds.
- * Without JavaScript it is a text field named `campus`: the worker turns "UF" or "Florida" into the
- * university's id (worker/routes/pages.ts).
+ * The one university picker (browse, sign-up, profile, the listing form): a searchable list (WAI-ARIA
+ * combobox) instead of a select of every university (docs/decisions/023). The chosen one shows by its
+ * short name while the list loads (the server render embeds it). Without JavaScript browse's field is a
+ * text field named `campus`: the worker turns "UF" or "Florida" into the university's id (worker/routes/pages.ts).
  */
-export function UniversityFilter({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
+export function UniversityCombobox({ value, onChange, label = "University", placeholder, emptyOption, name, error, required, className = "field combobox", loadOnFocus = false }: UniversityComboboxProps) {
   const id = useId();
   const listId = `${id}-list`;
   // Focused once: the full list loads (and stays for the hour); open: the list shows while focused.
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useState(!loadOnFocus);
   const [open, setOpen] = useState(false);
   const [text, setText] = useState<string | null>(null);
   const [active, setActive] = useState(-1);
@@ -37,12 +52,13 @@ export function UniversityFilter({ value, onChange }: { value: string | null; on
   const full = value ? universities.data?.find((u) => String(u.id) === value) : undefined;
   const chosenLabel = full ? `${full.abbreviation} · ${full.name}` : (shortName.data?.abbreviation ?? "");
   const shown = open && universities.data ? matchUniversities(universities.data, text ?? "") : [];
-  // "All universities" first, then the matches; once something is typed, the matches alone (so
-  // ArrowDown and Enter reach the first match, not "All universities").
+  // The empty choice first, then the matches; once something is typed, the matches alone (so
+  // ArrowDown and Enter reach the first match, not the empty choice).
   const typed = !!text?.trim();
   const options: { id: string | null; label: string }[] =
-    open && universities.data ? [...(typed ? [] : [{ id: null, label: "All universities" }]), ...shown.map((u) => ({ id: String(u.id), label: `${u.abbreviation} · ${u.name}` }))] : [];
+    open && universities.data ? [...(typed || !emptyOption ? [] : [{ id: null, label: emptyOption }]), ...shown.map((u) => ({ id: String(u.id), label: `${u.abbreviation} · ${u.name}` }))] : [];
   const showList = options.length > 0;
+  const errorText = error ?? null;
 
   function close() {
     setOpen(false);
@@ -55,23 +71,25 @@ export function UniversityFilter({ value, onChange }: { value: string | null; on
   }
 
   return (
-    <div className="field field-wide combobox">
+    <div className={className}>
       <label className="field-label" htmlFor={id}>
-        University
+        {label}
       </label>
       <input
         id={id}
-        name={CAMPUS_PARAM}
+        name={name}
         type="text"
         role="combobox"
         aria-expanded={showList}
         aria-controls={listId}
         aria-autocomplete="list"
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={errorText ? `${id}-hint ${id}-error` : `${id}-hint`}
+        aria-invalid={errorText ? true : undefined}
+        aria-required={required || undefined}
         autoComplete="off"
         spellCheck={false}
-        placeholder="All universities"
+        placeholder={placeholder}
         value={text ?? chosenLabel}
         onFocus={(e) => {
           setOpened(true);
@@ -103,6 +121,11 @@ export function UniversityFilter({ value, onChange }: { value: string | null; on
       <span id={`${id}-hint`} className="visually-hidden">
         {universities.isPending && opened ? "Loading universities" : "Type a university's name or short name"}
       </span>
+      {errorText && (
+        <span className="field-error" id={`${id}-error`}>
+          {errorText}
+        </span>
+      )}
       {opened && universities.isError && (
         <span className="field-error" role="alert">
           Failed to load universities{" "}
