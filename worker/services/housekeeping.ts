@@ -24,6 +24,9 @@ import { runDealPaymentJobs, type DealJobsResult } from "./payments";
 import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
 
+/** A few listings a run: each photo is decoded whole (~8 MB for 1600x1200), and one run shares the isolate's 128 MB. */
+const PHOTO_BACKFILL_LISTINGS_PER_RUN = 3;
+
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
 export const UNSUBMITTED_DOCUMENT_TTL_MS = DAY_MS;
@@ -56,7 +59,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     return 0;
   });
   // Copied-photo hashes (docs/decisions/028) of photos the upload's own check missed, and the backfill; rerunnable.
-  await backfillPhotoHashes(db, env, 20, now).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
+  await backfillPhotoHashes(db, env, PHOTO_BACKFILL_LISTINGS_PER_RUN, now).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
   // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
   const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
     log.error("freshness_failed", { message: String(err) });

@@ -12,7 +12,7 @@ import { paymentWatch } from "../../../web/features/deals/components/checkout-re
 import { cancelText } from "../../../web/features/deals/components/deal-actions";
 import { dealTime, nextStep, parseDollars } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, renderApp } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp } from "../render";
 import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine } from "./fixtures";
 
 const API = "/api/v1";
@@ -279,6 +279,7 @@ describe("the money on the card in the thread and in the profile", () => {
       [`POST ${API}/messages/conversations/c1/read`]: { unread_count: 0 },
       [`GET ${API}/subleases/l1`]: { data: makeOwnerListing({ id: "l1", user_id: LISTER.id, status: "taken" }) },
       [`GET ${API}/deals/d1`]: { data: deal },
+      ...participantRoutes(LISTER.id),
       ...extra,
     });
 
@@ -318,6 +319,7 @@ describe("the money on the card in the thread and in the profile", () => {
       [`GET ${API}/saved-searches/`]: notFound,
       [`GET ${API}/users/blocks`]: notFound,
       [`GET ${API}/deals`]: page(mine),
+      [`GET ${API}/payouts/status`]: { data: { status: "none", requirements_due: [] } },
     });
     renderApp("/profile", me);
     const section = await screen.findByRole("region", { name: "Deals" });

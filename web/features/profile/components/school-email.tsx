@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { SCHOOL_EMAIL_VALID_DAYS } from "@contract/users";
+import { EMAILED_CODE } from "@contract/limits";
 import { FormError, TextField } from "../../../components/ui/field";
 import { SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 import { useToast } from "../../../components/ui/toast";
@@ -53,7 +54,7 @@ export function SchoolEmail() {
       {lapsed && <p role="status">Your school email was confirmed over {SCHOOL_EMAIL_VALID_DAYS} days ago. Confirm it again to keep the badge.</p>}
       {sentTo ? (
         <form onSubmit={onConfirm} noValidate className="stack-sm">
-          <TextField label={`6-digit code sent to ${sentTo}`} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+          <TextField label={`${EMAILED_CODE.length}-digit code sent to ${sentTo}`} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
           <FormError message={confirm.error && profileErrorMessage(confirm.error, "Could not confirm the code")} />
           <div className="row row-start">
             <button type="submit" className="button button-primary" disabled={confirm.isPending || !code.trim()}>
