@@ -269,6 +269,11 @@ describe("paying a deal through CampusNest", () => {
       const decide = card.getByRole("form", { name: `Decide the case: ${title}` });
       await decide.waitFor();
       await lightAndDark(s, "staff case", { shot: card });
+      // On a phone the case's events are labelled cards that fit: nothing to scroll sideways.
+      await s.setViewportSize({ width: 360, height: 780 });
+      const events = card.getByRole("region", { name: "Events" });
+      expect(await events.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      await s.setViewportSize({ width: 1280, height: 900 });
       await decide.getByLabel("Refund to Rhea Tester (USD)").fill("100");
       await decide.getByRole("button", { name: named("Review the decision", title) }).click();
       await s.getByRole("alertdialog", { name: "Refund $100.00 and release the rest?" }).getByRole("button", { name: "Refund $100.00, release the rest" }).click();
