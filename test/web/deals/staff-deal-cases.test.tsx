@@ -159,6 +159,7 @@ describe("the dashboard's deals and money", () => {
           conversations: 2,
           messages: 9,
           user_growth: [],
+          queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 },
           deals: { by_status: { requested: 3, paid: 2, disputed: 1, released: 5 }, held_cents: 178500, released_cents: 425000, refunded_cents: 8925, open_cases: 1 },
         },
       }),
