@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { violations } from "./axe";
 import { useBrowser } from "./fixtures";
-import { apiCall, apiLogin, demoListingIds, requestableStay, signedInSide } from "./session";
+import { apiCall, apiLogin, demoListingIds, emailedCode, requestableStay, signedInSide } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
 
@@ -45,18 +45,7 @@ async function sign(page: Page, legalName: string, email: string) {
   const asked = Date.now();
   await signing.getByRole("button", { name: "Email me a code" }).click();
   await signing.getByText(/We emailed you a 6-digit code/).waitFor();
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const { data } = await apiCall<{ data: { subject: string; text: string; created_at: string }[] }>(b.baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
-        const mail = data.find((m) => m.subject === "Your signing code" && Date.parse(m.created_at) >= asked - 5_000);
-        code = mail?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
-        return code;
-      },
-      { timeout: 15_000 },
-    )
-    .toMatch(/^\d{6}$/);
+  const code = await emailedCode(b.baseUrl, email, "Your signing code", asked);
   await signing.getByLabel("6-digit code").fill(code);
   await signing.getByRole("button", { name: "Sign", exact: true }).click();
   await signing.getByText(/\(\w+, you\): signed/).waitFor();

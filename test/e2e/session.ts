@@ -3,6 +3,7 @@
  * way the SPA keeps it (auth_token, refresh_token, user_data; admin_token for the staff panel).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 
 export interface AuthSession {
   access_token: string;
@@ -136,4 +137,21 @@ export async function requestDeal(baseUrl: string, renter: AuthSession, listingI
     headers: { Authorization: `Bearer ${renter.access_token}` },
     body: JSON.stringify({ listing_id: listingId, ...stay }),
   }).then((r) => r.data);
+}
+
+/** The 6-digit code of the newest email to `email` with that subject, sent at or after `since` (the dev mailbox), waited for. */
+export async function emailedCode(baseUrl: string, email: string, subject: string, since: number): Promise<string> {
+  let code = "";
+  await expect
+    .poll(
+      async () => {
+        const { data } = await apiCall<{ data: { subject: string; text: string; created_at: string }[] }>(baseUrl, `dev/emails?to=${encodeURIComponent(email)}`);
+        const mail = data.find((m) => m.subject === subject && Date.parse(m.created_at) >= since - 5_000);
+        code = mail?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+        return code;
+      },
+      { timeout: 15_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  return code;
 }

@@ -41,6 +41,15 @@ describe("staff Deals tab", () => {
     expect(screen.getByText(/One party blocked the other/)).toBeInTheDocument();
     await ui.click(within(first).getByRole("button", { name: "Show events: Sunny 2x2 near campus" }));
     const table = await within(first).findByRole("table", { name: "Events of this deal" });
+    // The table scrolls sideways in a narrow panel: its region is labelled and reachable by keyboard.
+    const scroller = within(first).getByRole("region", { name: "Events" });
+    expect(scroller).toContainElement(table);
+    expect(scroller).toHaveAttribute("tabindex", "0");
+    // Under 600 px each row is a card: every value carries its column's name (shown by styles.css).
+    const headers = within(table).getAllByRole("columnheader").map((th) => th.textContent);
+    for (const row of within(table).getAllByRole("row").slice(1)) {
+      expect(within(row).getAllByRole("cell").map((td) => td.getAttribute("data-label"))).toEqual(headers);
+    }
     expect(within(table).getByText("203.0.113.7")).toBeInTheDocument();
     expect(within(table).getByText("Jordan Kim (lister)")).toBeInTheDocument();
     expect(within(first).getByText("Address: 12 Bleecker St, Apt 4B, New York, NY 10003", { exact: false })).toBeInTheDocument();

@@ -124,7 +124,8 @@ function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
           {full.events.length === 0 ? (
             <p className="muted">No events yet.</p>
           ) : (
-            <div className="table-scroll">
+            // Six columns overflow a narrow panel: the scrolling region takes focus so a keyboard can scroll it.
+            <div className="table-scroll" role="region" aria-label="Events" tabIndex={0}>
               <table className="billing-table">
                 <caption className="visually-hidden">Events of this deal</caption>
                 <thead>
@@ -139,13 +140,14 @@ function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
                 </thead>
                 <tbody>
                   {full.events.map((e, i) => (
+                    // data-label: under 600 px each row is a card that names its values (styles.css, as billing's table).
                     <tr key={`${e.type}-${e.at}-${i}`}>
-                      <td>{formatStaffTime(e.at)}</td>
-                      <td>{e.type.replace(/_/g, " ")}</td>
-                      <td>{e.actor_id ? (names[e.actor_id] ?? e.actor_id) : e.actor_role || "CampusNest"}</td>
-                      <td className="mono">{e.ip ?? "—"}</td>
-                      <td>{e.user_agent ?? "—"}</td>
-                      <td className="mono">{e.agreement_version ? `v${e.agreement_version} ` : ""}{e.document_sha256 ? e.document_sha256.slice(0, 12) + "…" : ""}</td>
+                      <td data-label="When">{formatStaffTime(e.at)}</td>
+                      <td data-label="Event">{e.type.replace(/_/g, " ")}</td>
+                      <td data-label="Who">{e.actor_id ? (names[e.actor_id] ?? e.actor_id) : e.actor_role || "CampusNest"}</td>
+                      <td data-label="IP address" className="mono">{e.ip ?? "—"}</td>
+                      <td data-label="User agent">{e.user_agent ?? "—"}</td>
+                      <td data-label="Document" className="mono">{e.agreement_version ? `v${e.agreement_version} ` : ""}{e.document_sha256 ? e.document_sha256.slice(0, 12) + "…" : ""}</td>
                     </tr>
                   ))}
                 </tbody>

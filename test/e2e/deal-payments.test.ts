@@ -1,0 +1,306 @@
+/**
+ * The deal's money in two browsers (docs/decisions/029, 030): a new lister sets up payouts on the
+ * development onboarding page while the renter's signed deal waits for it; the scam shield's notice in the
+ * deal's conversation points to paying through CampusNest; the renter sees the amounts, the fee and the
+ * policy, pays on the development checkout, and the money is held (receipt, the lister's view, the
+ * listing's taken stay) until "I have the keys". A second deal: a problem reported while held, staff's
+ * partial refund in a third browser, both parties' end state; a third deal released by the development
+ * tick at its release time. axe on the held deal page, the onboarding page and the staff case, light and dark.
+ * With E2E_SHOTS=<directory>, the held deal page, the lister's card and the staff case are also saved as
+ * screenshots at 360 and 1280 px in both themes (for a person to look at; nothing is compared).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { addMonths, DEAL_CANCELLATION_POLICY, localDate, timeZoneOfState, type Deal } from "../../worker/contract/deals";
+import { SAFETY_PAY_INSIDE } from "../../worker/contract/safety";
+import { violations } from "./axe";
+import { useBrowser } from "./fixtures";
+import { apiCall, createPendingListing, emailedCode, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
+
+const b = useBrowser({ width: 1280, height: 900 });
+const SCAM = "Send the first month by Zelle before you move in";
+const SHOTS = process.env.E2E_SHOTS;
+/** The University of Florida (migration 0001): the new students' ufl.edu school, in Florida's time zone. */
+const UF = 49;
+
+const usd = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const bearer = (s: AuthSession) => ({ Authorization: `Bearer ${s.access_token}` });
+const post = <T>(path: string, who: AuthSession | null, body: unknown = {}, headers: Record<string, string> = {}) =>
+  apiCall<T>(b.baseUrl, path, { method: "POST", headers: { ...(who ? bearer(who) : {}), ...headers }, body: JSON.stringify(body) });
+const dealOf = async (id: string, who: AuthSession) => (await apiCall<{ data: Deal }>(b.baseUrl, `deals/${id}`, { headers: bearer(who) })).data;
+
+/** A student whose identity staff verified (signing needs both legal names), with an approved listing when a lister. */
+async function verifiedStudent(first: string, staffToken: string) {
+  const s = await newStudent(b.baseUrl, first);
+  await apiCall(b.baseUrl, `admin/users/${s.user.id}/verify`, { method: "PATCH", headers: { Authorization: `Bearer ${staffToken}` }, body: JSON.stringify({ verification_status: "verified" }) });
+  return s;
+}
+
+/** A lister's approved, undated listing (several stays fit, none takes it off the market), and the date it is today in its zone. */
+async function approvedListing(lister: AuthSession, staffToken: string, title: string) {
+  const id = await createPendingListing(b.baseUrl, lister, title, { universityId: UF });
+  await apiCall(b.baseUrl, `admin/listings/${id}/verify`, { method: "PATCH", headers: { Authorization: `Bearer ${staffToken}` }, body: JSON.stringify({ status: "approved" }) });
+  const today = localDate(Date.now(), timeZoneOfState("FL"));
+  return { id, today };
+}
+
+const dayAfter = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Requested, accepted, the landlord's consent not needed, signed by both with emailed codes (the browser plays these in deals.test.ts). */
+async function signedDeal(renter: AuthSession & { email: string }, lister: AuthSession & { email: string }, listingId: string, moveIn: string, moveOut = addMonths(moveIn, 1)): Promise<Deal> {
+  const { data } = await post<{ data: Deal }>("deals", renter, { listing_id: listingId, move_in: moveIn, move_out: moveOut });
+  await post(`deals/${data.id}/accept`, lister);
+  await post(`deals/${data.id}/landlord-consent`, lister, { not_needed: true });
+  for (const who of [renter, lister]) {
+    const asked = Date.now();
+    await post(`deals/${data.id}/sign-code`, who);
+    const code = await emailedCode(b.baseUrl, who.email, "Your signing code", asked);
+    await post(`deals/${data.id}/sign`, who, { typed_name: `${who.user.first_name} Tester`, intent: true, esign_consent: true, code });
+  }
+  return dealOf(data.id, renter);
+}
+
+/** Payouts set up through the development onboarding's own endpoints (the browser plays it in the first journey). */
+async function payoutsReady(lister: AuthSession) {
+  const { data } = await post<{ data: { url: string } }>("payouts/onboarding", lister);
+  const res = await fetch(`${b.baseUrl}${data.url}/complete`, { method: "POST", redirect: "manual" });
+  expect(res.status).toBe(303);
+}
+
+/** The renter pays through the development checkout's endpoints; the deal as it is then. */
+async function paidDeal(id: string, renter: AuthSession): Promise<Deal> {
+  const { data } = await post<{ data: { session_id: string } }>(`deals/${id}/checkout`, renter, {}, { "Idempotency-Key": `e2e-${id}` });
+  const res = await fetch(`${b.baseUrl}/dev/checkout/${data.session_id}/complete`, { method: "POST", redirect: "manual" });
+  expect(res.headers.get("location")).toBe(`/deals/${id}?paid=1`);
+  return dealOf(id, renter);
+}
+
+const escaped = (s: string) => s.replace(/[$.*+?()[\]{}|^\\]/g, "\\$&");
+/** A control's name: its words, then the listing's title after a colon (in a visually hidden span, which Chromium may set apart with a space). */
+const named = (words: string, title: string) => new RegExp(`^${escaped(words)}\\s*:?\\s*${escaped(title)}$`);
+
+/** The status line of a deal card or page (its live region). */
+const nextStep = (scope: Page | Locator) => scope.locator(".deal-next").first();
+
+/**
+ * axe in the light and the dark theme (the device's setting, which the app follows when nobody chose),
+ * at the page's own size; with E2E_SHOTS, screenshots of `shot` (or the whole page) at 360 and 1280 px.
+ */
+async function lightAndDark(page: Page, label: string, { spa = true, shot }: { spa?: boolean; shot?: Locator } = {}) {
+  const problems: string[] = [];
+  await page.waitForLoadState("networkidle");
+  for (const scheme of ["light", "dark"] as const) {
+    // Reduced motion: the buttons' colour transitions end at once, so axe reads the theme's own colours.
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    if (spa) await page.waitForFunction((dark) => document.documentElement.classList.contains("dark") === dark, scheme === "dark");
+    problems.push(...(await violations(page)).map((v) => `${label} (${scheme}): ${v}`));
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      const size = page.viewportSize()!;
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+        const path = join(SHOTS, `${label.replace(/\W+/g, "-")}-${width}-${scheme}.png`);
+        if (shot) await shot.screenshot({ path });
+        else await page.screenshot({ path, fullPage: true });
+      }
+      await page.setViewportSize(size);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(problems).toEqual([]);
+}
+
+describe("paying a deal through CampusNest", () => {
+  it("sets up payouts, points the shield inside, pays, holds the money, shows the stay taken and releases it with the keys", { timeout: 240_000 }, async () => {
+    const staffToken = (await post<{ token: string }>("admin/login", null, { password: "admin-dev-password" })).token;
+    const [lister, renter] = await Promise.all([verifiedStudent("Lena", staffToken), verifiedStudent("Remy", staffToken)]);
+    const title = `Held rent ${Date.now() % 100000}`;
+    const listing = await approvedListing(lister, staffToken, title);
+    // Move-in today, so "I have the keys" is open at once (it opens on move-in day, by the server's clock);
+    // out on the next New Year's Day or later, so the stay reads with both years (the card's longest fact).
+    const newYear = `${Number(listing.today.slice(0, 4)) + 1}-01-01`;
+    const monthOn = addMonths(listing.today, 1);
+    const deal = await signedDeal(renter, lister, listing.id, listing.today, monthOn > newYear ? monthOn : newYear);
+    expect(deal).toMatchObject({ status: "signed", payment: { payable: false, waiting_for: "lister_payouts" } });
+    const p = deal.payment;
+    const renterSide = await signedInSide(b.browser, b.baseUrl, renter);
+    const listerSide = await signedInSide(b.browser, b.baseUrl, lister);
+    const r = renterSide.page;
+    const l = listerSide.page;
+    try {
+      // The renter's signed deal says whose step it is; nothing to pay yet.
+      await r.goto(`/deals/${deal.id}`);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Signed by both\. Waiting for Lena to set up payouts/);
+      expect(await r.getByRole("button", { name: /^Pay / }).count()).toBe(0);
+
+      // The lister goes from the deal to the profile's Payouts, through the development onboarding, and back ready.
+      await l.goto(`/deals/${deal.id}`);
+      await expect.poll(() => nextStep(l).textContent()).toMatch(/Set up payouts so Remy can pay/);
+      await l.getByRole("link", { name: "Set up payouts to get paid" }).click();
+      const payouts = l.getByRole("region", { name: "Payouts" });
+      await payouts.getByText("Payouts: set up").waitFor();
+      await payouts.getByRole("button", { name: "Set up payouts" }).click();
+      await l.waitForURL(/\/dev\/connect\/acct_/);
+      await l.getByRole("button", { name: "Complete onboarding" }).waitFor();
+      await lightAndDark(l, "dev connect page", { spa: false });
+      await l.getByRole("button", { name: "Complete onboarding" }).click();
+      await l.waitForURL((url) => url.pathname === "/profile" && url.searchParams.get("payouts") === "ready");
+      await l.waitForFunction(() => document.documentElement.dataset.app === "ready");
+      await payouts.getByText("Payouts: ready").waitFor();
+      expect(await payouts.getByRole("button", { name: /Set up payouts|Continue setup/ }).count()).toBe(0);
+
+      // In the deal's conversation the lister asks for the first month by Zelle: the renter's notice points inside.
+      await l.goto(`/messages?userId=${renter.user.id}`);
+      await sendInThread(l, SCAM);
+      await r.goto(`/messages?userId=${lister.user.id}`);
+      const renterLog = r.getByRole("log");
+      await renterLog.getByText(SCAM).waitFor();
+      const notice = renterLog.locator(".bubble-row", { hasText: SCAM }).getByRole("note");
+      await notice.getByText(SAFETY_PAY_INSIDE).waitFor();
+      const payLink = notice.getByRole("link", { name: "Pay the first month" });
+      expect(await payLink.getAttribute("href")).toBe(`/deals/${deal.id}`);
+      await payLink.click();
+
+      // Before paying: the amounts, the fee's percentage and the cancellation policy, then the development checkout.
+      await r.waitForURL((url) => url.pathname === `/deals/${deal.id}`);
+      const pay = r.getByRole("button", { name: named(`Pay ${usd(p.total_cents)} for`, title) });
+      await pay.waitFor();
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Pay the first month through CampusNest/);
+      const box = r.locator(".deal-pay");
+      await box.getByText("First month's rent", { exact: true }).waitFor();
+      await box.getByText(usd(p.rent_cents), { exact: true }).waitFor();
+      await box.getByText(`Service fee (${p.fee_percent}%)`).waitFor();
+      await box.getByText(usd(p.fee_cents), { exact: true }).waitFor();
+      await box.getByRole("heading", { name: "If plans change" }).waitFor();
+      for (const line of DEAL_CANCELLATION_POLICY) await box.getByText(line).waitFor();
+      await pay.click();
+      await r.waitForURL(/\/dev\/checkout\//);
+      await r.getByRole("heading", { name: `Pay ${usd(p.total_cents)}` }).waitFor();
+      await r.getByRole("button", { name: `Pay ${usd(p.total_cents)}` }).click();
+
+      // Back on the deal: payment received, held until a date, the receipt.
+      await r.waitForURL((url) => url.pathname === `/deals/${deal.id}` && url.searchParams.get("paid") === "1");
+      await r.getByText(/^Payment received\. CampusNest holds it until \w{3} \d{1,2}, \d{4}/).waitFor();
+      const held = await dealOf(deal.id, renter);
+      expect(held).toMatchObject({ status: "paid", payment: { status: "held", paid_at: expect.any(String), held_until: expect.any(String) } });
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Paid\. Held by CampusNest until/);
+      const receipt = r.getByRole("region", { name: "Receipt" });
+      await receipt.getByText(/^Held by CampusNest until \w{3} \d{1,2}, \d{4}/).waitFor();
+      await receipt.getByText(`Service fee (${p.fee_percent}%)`).waitFor();
+      await receipt.getByText("Total paid").waitFor();
+      await receipt.getByText(usd(p.total_cents), { exact: true }).waitFor();
+      await receipt.getByText("Lena Tester, through CampusNest").waitFor();
+      expect(await r.getByRole("button", { name: /^Pay / }).count()).toBe(0);
+      await lightAndDark(r, "renter deal page held");
+
+      // The lister's deal page and card in the thread say it is held.
+      await l.goto(`/deals/${deal.id}`);
+      await expect.poll(() => nextStep(l).textContent()).toMatch(/Paid\. Held by CampusNest until/);
+      await l.goto(`/messages?userId=${renter.user.id}`);
+      const listerCard = l.getByRole("article").filter({ hasText: "Remy's request to sublease" });
+      await listerCard.getByText("Paid", { exact: true }).waitFor();
+      await expect.poll(() => nextStep(listerCard).textContent()).toMatch(/Held by CampusNest until/);
+      await listerCard.getByRole("link", { name: named("Receipt", title) }).waitFor();
+      await lightAndDark(l, "lister deal card in thread", { shot: listerCard });
+      // Each fact of the card fits its own place, on a laptop and on a phone.
+      for (const width of [1280, 360]) {
+        await l.setViewportSize({ width, height: 900 });
+        const facts = await listerCard.locator(".deal-facts > div").evaluateAll((divs) => divs.map((d) => ({ fact: d.textContent, value: d.querySelector("dd")!.scrollWidth, room: d.clientWidth })));
+        expect(facts.filter((f) => f.value > f.room), `at ${width} px`).toEqual([]);
+      }
+      await l.setViewportSize({ width: 1280, height: 900 });
+
+      // The listing's page shows the stay as taken.
+      await r.goto(`/listing/${listing.id}`);
+      await r.getByRole("list", { name: "Taken stays" }).getByText(/^Taken /).waitFor();
+
+      // Move-in day: "I have the keys", confirmed, releases the rent to the lister.
+      await r.goto(`/deals/${deal.id}`);
+      await r.getByRole("button", { name: named("I have the keys", title) }).click();
+      const confirm = r.getByRole("alertdialog", { name: "Do you have the keys?" });
+      await confirm.getByText(/cannot be taken back/).waitFor();
+      await confirm.getByRole("button", { name: "Yes, release it to Lena" }).click();
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lena/);
+      await receipt.getByText(/^Released to Lena Tester/).waitFor();
+      expect(await dealOf(deal.id, lister)).toMatchObject({ status: "released", moved_in_at: expect.any(String), payment: { status: "released" } });
+      await l.goto(`/deals/${deal.id}`);
+      await expect.poll(() => nextStep(l).textContent()).toMatch(/Completed\. The money was released to you/);
+    } finally {
+      await renterSide.context.close();
+      await listerSide.context.close();
+    }
+  });
+
+  it("holds the money through a reported problem until staff refund part of it, and releases another deal at its time", { timeout: 240_000 }, async () => {
+    const staffToken = (await post<{ token: string }>("admin/login", null, { password: "admin-dev-password" })).token;
+    const [lister, renter] = await Promise.all([verifiedStudent("Lars", staffToken), verifiedStudent("Rhea", staffToken)]);
+    await payoutsReady(lister);
+    const title = `Problem stay ${Date.now() % 100000}`;
+    const listing = await approvedListing(lister, staffToken, title);
+    const disputed = await paidDeal((await signedDeal(renter, lister, listing.id, dayAfter(listing.today, 20))).id, renter);
+    expect(disputed.payment.status).toBe("held");
+    const renterSide = await signedInSide(b.browser, b.baseUrl, renter);
+    const listerSide = await signedInSide(b.browser, b.baseUrl, lister);
+    const staff = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: b.baseUrl });
+    const r = renterSide.page;
+    try {
+      // The renter reports that they cannot get in: the deal is disputed, nothing is released.
+      await r.goto(`/deals/${disputed.id}`);
+      await r.getByRole("button", { name: named("Report a problem", title) }).click();
+      const report = r.getByRole("dialog", { name: "Report a problem" });
+      await report.getByRole("radio", { name: "I can't get in" }).check();
+      await report.getByLabel("What happened?").fill("The code to the front door does not work and Lars does not answer.");
+      await report.getByRole("button", { name: "Send the report" }).click();
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/CampusNest is looking into it; nothing is released/);
+      await r.getByText("Problem reported", { exact: true }).first().waitFor();
+      expect(await r.getByRole("button", { name: /I have the keys/ }).count()).toBe(0);
+
+      // Staff find the case in the Deals tab, read the report, and refund $100 of it.
+      await signInAdmin(staff, b.baseUrl);
+      const s = await staff.newPage();
+      await s.goto("/staff");
+      await s.getByRole("tab", { name: "Deals", exact: true }).click();
+      const card = s.getByRole("listitem").filter({ hasText: title });
+      await card.getByText("Case: The renter reported a problem").waitFor();
+      await card.getByRole("button", { name: named("Open the case file", title) }).click();
+      await card.getByText("The code to the front door does not work and Lars does not answer.").waitFor();
+      const decide = card.getByRole("form", { name: `Decide the case: ${title}` });
+      await decide.waitFor();
+      await lightAndDark(s, "staff case", { shot: card });
+      // On a phone the case's events are labelled cards that fit: nothing to scroll sideways.
+      await s.setViewportSize({ width: 360, height: 780 });
+      const events = card.getByRole("region", { name: "Events" });
+      expect(await events.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      await s.setViewportSize({ width: 1280, height: 900 });
+      await decide.getByLabel("Refund to Rhea Tester (USD)").fill("100");
+      await decide.getByRole("button", { name: named("Review the decision", title) }).click();
+      await s.getByRole("alertdialog", { name: "Refund $100.00 and release the rest?" }).getByRole("button", { name: "Refund $100.00, release the rest" }).click();
+      // Decided, the case leaves the open cases; among the completed deals it says what went back.
+      await expect.poll(() => card.count()).toBe(0);
+      await s.getByLabel("Status").selectOption({ label: "Completed" });
+      await card.getByText(/Released to the lister · paid .* · released .* · \$100\.00 refunded/).waitFor();
+
+      // Both parties read the end: released, with $100 back to the renter.
+      expect(await dealOf(disputed.id, lister)).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 10_000 } });
+      await r.reload();
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lars.*\$100\.00 went back to you\./);
+      await r.getByRole("region", { name: "Receipt" }).getByText("$100.00", { exact: true }).waitFor();
+      await listerSide.page.goto(`/deals/${disputed.id}`);
+      await expect.poll(() => nextStep(listerSide.page).textContent()).toMatch(/Completed\. The money was released to you.*\$100\.00 went back to Rhea\./);
+
+      // Another stay of the same renter, paid and left alone: the development tick at its release time releases it.
+      const later = await paidDeal((await signedDeal(renter, lister, listing.id, dayAfter(listing.today, 60))).id, renter);
+      expect(later.payment.status).toBe("held");
+      await post("dev/deals/tick", null, { now: later.payment.held_until });
+      expect(await dealOf(later.id, renter)).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 0 } });
+      await r.goto(`/deals/${later.id}`);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lars/);
+    } finally {
+      await renterSide.context.close();
+      await listerSide.context.close();
+      await staff.close();
+    }
+  });
+});
