@@ -151,11 +151,11 @@ describe("the lister's answer", () => {
     expect(after.payment.total_cents).toBe(126000);
     // Accepting twice: from the wrong state, 409.
     expect((await call(lister, `/api/v1/deals/${data.id}/accept`, "POST")).status).toBe(409);
-    // An accepted deal expires at move-in's midnight in the university's time zone (Alaska for university 1).
+    // An accepted deal unpaid expires when move-in day ends in the university's time zone (Alaska for university 1).
     const row = await dealRow(data.id);
     expect(row?.time_zone).toBe("America/Anchorage");
-    expect(row?.expires_at).toBe(new Date(startOfDate("2027-01-05", "America/Anchorage")).toISOString());
-    expect(row?.expires_at).toBe("2027-01-05T09:00:00.000Z");
+    expect(row?.expires_at).toBe(new Date(startOfDate("2027-01-06", "America/Anchorage")).toISOString());
+    expect(row?.expires_at).toBe("2027-01-06T09:00:00.000Z");
   });
 
   it("every change reaches the conversation's room as {type: deal}, so both cards update live", async () => {
@@ -251,12 +251,15 @@ describe("expiry (dev tick as of a time)", () => {
     expect(await dealRow(req.id)).toMatchObject({ status: "expired", status_reason: "request_expired" });
     expect((await dealRow(acc.id))?.status).toBe("accepted");
 
-    // One second before midnight in Anchorage (09:00 UTC in winter) it still stands; at midnight it expires.
-    await tick(Date.parse("2027-03-05T08:59:59Z"));
-    expect((await dealRow(acc.id))?.status).toBe("accepted");
+    // On move-in day it can still be paid: one second before the day ends in Anchorage (09:00 UTC in winter)
+    // it still stands; when the day ends it expires.
     await tick(Date.parse("2027-03-05T09:00:00Z"));
+    expect((await dealRow(acc.id))?.status).toBe("accepted");
+    await tick(Date.parse("2027-03-06T08:59:59Z"));
+    expect((await dealRow(acc.id))?.status).toBe("accepted");
+    await tick(Date.parse("2027-03-06T09:00:00Z"));
     expect(await dealRow(acc.id)).toMatchObject({ status: "expired", status_reason: "not_paid_by_move_in" });
-    expect(localDate(Date.parse("2027-03-05T08:59:59Z"), "America/Anchorage")).toBe("2027-03-04");
+    expect(localDate(Date.parse("2027-03-06T08:59:59Z"), "America/Anchorage")).toBe("2027-03-05");
 
     // The cron's housekeeping runs the same job.
     const late = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-05-01", "2027-05-20"))).data;

@@ -19,6 +19,7 @@ import {
   consentSettled,
   firstPayment,
   localDate,
+  nextDate,
   requestSummary,
   shortDate,
   startOfDate,
@@ -391,8 +392,8 @@ export async function acceptDeal(db: Db, fx: Effects, user: UserRow, id: string,
         status: "accepted",
         status_reason: null,
         accepted_at: now,
-        // An accepted deal not paid by move-in expires then (midnight of move-in in the university's zone).
-        expires_at: isoNow(startOfDate(d.move_in, d.time_zone)),
+        // Unpaid by the end of move-in day (so a stay starting today can still be paid today).
+        expires_at: isoNow(startOfDate(nextDate(d.move_in), d.time_zone)),
         listing_title: listing.title,
         monthly_rent: listing.monthly_rent,
         fee_percent: fx.config.dealFeePercent,
