@@ -38,6 +38,33 @@ function firstPaintFirst(): Plugin {
   };
 }
 
+/**
+ * The chunks index.html loads before anything else (the entry and what it imports, transitively), by
+ * file name, recorded before Vite writes each dynamic import's preload list (build.modulePreload
+ * below): those lists need not name them, they are loaded before any lazy page is asked for, and each
+ * name costs `/` bytes (docs/decisions/023).
+ */
+const firstLoad = new Set<string>();
+function recordFirstLoad(): Plugin {
+  return {
+    name: "campusnest-first-load",
+    applyToEnvironment: (environment) => environment.name === "client",
+    generateBundle: {
+      order: "pre",
+      handler(_options, bundle) {
+        firstLoad.clear();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (chunk?.type !== "chunk" || firstLoad.has(file)) return;
+          firstLoad.add(file);
+          chunk.imports.forEach(visit);
+        };
+        for (const [file, chunk] of Object.entries(bundle)) if (chunk.type === "chunk" && chunk.isEntry) visit(file);
+      },
+    },
+  };
+}
+
 /** The modules of the `shared` chunk (build.rollupOptions below). */
 export const SHARED_CHUNK = /[\\/](web[\\/](lib[\\/](api-client|session|sign-in-prompt|auth-store|storage|listings-api|theme)|config[\\/](env|paths)|components[\\/]ui[\\/](toast|deferred))|worker[\\/]contract[\\/](constants|policies|browse-url))\.tsx?$/;
 
@@ -90,6 +117,7 @@ export default defineConfig(({ command }) => ({
     react(),
     versionFile(),
     firstPaintFirst(),
+    recordFirstLoad(),
     // `npm run dev`: the worker runs inside Vite (workerd, local D1/R2/DOs) with hot reload.
     // `vite build` builds the SPA only; wrangler bundles the worker (see docs/decisions).
     // Same state directory as `wrangler dev`, so both commands see the same local data.
@@ -111,6 +139,14 @@ export default defineConfig(({ command }) => ({
     // sourceMappingURL in the served files; .assetsignore keeps them out of the deployed assets.
     sourcemap: "hidden",
     target: "es2022",
+    // No modulepreload polyfill (about 0.2 KB gzip on `/`, docs/decisions/023): every browser we
+    // target preloads modules itself (Chrome 66, Safari 17, Firefox 115); an older one still runs
+    // the app, fetching the chunks as the entry imports them.
+    modulePreload: {
+      polyfill: false,
+      // A lazy page's preload list leaves out the chunks the first load already brought (recordFirstLoad).
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === "js" ? deps.filter((dep) => !firstLoad.has(dep)) : deps),
+    },
     // MapLibre's chunk is about 1.1 MB (310 KB gzip) and loads only when a map is shown (issue 27);
     // every other chunk is far below this. The bench reports what each view loads.
     chunkSizeWarningLimit: 1200,

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { messageSchema } from "../worker/contract/messages";
 import { dealSchema } from "../worker/contract/deals";
 
-export { CLOSE_CODES, PARTIES } from "../worker/contract/constants";
+export { CLOSE_CODES, PARTIES } from "../worker/contract/parties";
 export { messageSchema, type Message } from "../worker/contract/messages";
 
 /**

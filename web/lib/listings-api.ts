@@ -1,6 +1,9 @@
-/** Listing calls shared by browse, detail, favourites, profile and the listing form (one place for each call). */
+/**
+ * Listing calls shared by browse, favourites, profile and the listing form (one place for each call); one
+ * listing's own read is in listing-detail.ts, off the home page (docs/decisions/023).
+ */
 import { infiniteQueryOptions, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { BrowseResponse, FavoritesResponse, Favorite, ListingResponse, OwnerListing, PublicListing } from "@contract/listings";
+import type { BrowseResponse, FavoritesResponse, Favorite } from "@contract/listings";
 import { browseApiQuery, type BrowseParams, type PromotedMode } from "@contract/browse-url";
 import { PAGE_SIZES } from "@contract/constants";
 import { apiRequest } from "./api-client";
@@ -57,24 +60,6 @@ export const browseQuery = (params: BrowseParams) =>
     initialPageParam: null as string | null,
     getNextPageParam: (last: BrowseResponse) => last.pagination.next_token,
   });
-
-/** The owner reads their own listing (an OwnerListing), anyone else its public form. */
-export const getListing = (id: string) => apiRequest<ListingResponse>(`subleases/${encodeURIComponent(id)}`).then((r) => r.data);
-
-/** The detail call answers the owner's view (review notes included) only to the owner. */
-export const isOwnerView = (listing: PublicListing | OwnerListing): listing is OwnerListing => "rejection_reason" in listing;
-
-/**
- * A failed read is not repeated on mount: "Listing not found" rendered by the server hydrates as is
- * (a 500's page offers Try again).
- */
-export const listingQuery = (id: string | undefined) =>
-  queryOptions({ queryKey: listingKeys.detail(id), queryFn: () => getListing(id!), enabled: !!id, retryOnMount: false });
-
-export function useListing(id: string | undefined) {
-  return useQuery(listingQuery(id));
-}
-
 
 /** Every favourite of the user, newest first: the server answers bounded pages, walked here (at most 20). */
 export async function getFavorites() {

@@ -8,7 +8,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import type { UnreadCountResponse } from "@contract/messages";
-import { PARTIES } from "@contract/constants";
+import { PARTIES } from "@contract/parties";
 import { pollInterval, useIdle } from "./activity";
 import { apiRequest } from "./api-client";
 import { usePartySocket } from "./party-socket";

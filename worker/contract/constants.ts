@@ -1,8 +1,9 @@
 /**
  * Business constants (docs/product-rules.md "Timings and sizes"), in one place for the worker and
  * the SPA. The SPA may import anything in worker/contract/; nothing else of the worker. What people
- * type and upload is limited in limits.ts, the lease terms' usual dates are in forms.ts: the home page
- * loads this module whole, and neither is on it (docs/decisions/023).
+ * type and upload is limited in limits.ts, the lease terms' usual dates are in forms.ts, what the lazy
+ * pages tell people about waiting in waits.ts, the rooms' names in parties.ts: the home page loads
+ * this module whole, and none of those is on it (docs/decisions/023).
  */
 export const API_PREFIX = "/api/v1";
 
@@ -53,18 +54,6 @@ export const GEOCODING = {
 } as const;
 
 /**
- * Fresh listings (docs/decisions/015): the owner of an available listing is asked every `askEveryDays` whether it is
- * still available; one not confirmed for `pauseAfterDays` is paused. The emailed links live `tokenTtlDays`.
- */
-export const FRESHNESS = {
-  askEveryDays: 14,
-  pauseAfterDays: 21,
-  tokenTtlDays: 7,
-  /** Emails sent by one cron run at most (the rest go out on the next runs). */
-  askBatch: 50,
-} as const;
-
-/**
  * The longest byte range of the basemap archive one request gets (decision 024): a longer one is
  * answered with its first MAP_RANGE_MAX_BYTES (206, Content-Range says which). PMTiles readers ask for
  * the 16 KB header, then directories and tiles, each well under it; an archive whose tiles or leaf
@@ -72,10 +61,6 @@ export const FRESHNESS = {
  */
 export const MAP_RANGE_MAX_BYTES = 1_048_576;
 
-
-
-/** How long staff take to review a new listing or an identity document, in the screens' words. */
-export const REVIEW_TIME = "24-48 hours";
 /** A promotion started by staff (no payment) runs this many days. */
 export const STAFF_PROMOTION_DAYS = 7;
 
@@ -118,16 +103,6 @@ export type GenderPreference = (typeof GENDER_PREFERENCES)[number];
 export type IdVerificationStatus = (typeof ID_VERIFICATION_STATUSES)[number];
 
 /**
- * Real-time rooms (party/protocol.ts re-exports these): the party names of /parties/{party}/{room}, and
- * the close codes the server uses when it ends sockets itself (4000-4999 are the application's); a
- * client does not reconnect after them. Here, zod-free, so the SPA's first page can name them without
- * loading the event schemas.
- */
-export const PARTIES = { conversation: "conversation", inbox: "inbox" } as const;
-export const CLOSE_CODES = { conversationDeleted: 4404, accountDeleted: 4410 } as const;
-
-
-/**
  * "Availability confirmed today / 1 day ago / N days ago" (whole days since the confirmation), or null.
  * Here, not in contract/freshness.ts, because the home page's cards use it and this module is zod-free.
  */
@@ -140,7 +115,6 @@ export function availabilityConfirmedText(confirmedAt: string | null | undefined
   return days === 1 ? "Availability confirmed 1 day ago" : `Availability confirmed ${days} days ago`;
 }
 
-
 /** A calendar date as the API stores it: `YYYY-MM-DD`. */
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -150,7 +124,6 @@ export function isIsoDate(value: string): boolean {
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
-
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -192,13 +165,3 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
   if (miles === null || miles === undefined || !Number.isFinite(miles)) return null;
   return `${miles.toFixed(1)} mi to ${abbreviation}`;
 }
-
-
-/** Response-time buckets, from the median time to a first reply (contract/users.ts). */
-export type ResponseTime = "hour" | "hours" | "day";
-
-export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
-  hour: "Usually replies within an hour",
-  hours: "Usually replies within a few hours",
-  day: "Usually replies within a day",
-};

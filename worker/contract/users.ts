@@ -1,5 +1,6 @@
 import { visibleText, z } from "./zod";
-import { type IdVerificationStatus, type ResponseTime } from "./constants";
+import { type IdVerificationStatus } from "./constants";
+import { type ResponseTime } from "./waits";
 import { LIMITS } from "./limits";
 
 /** One kind's channels (docs/decisions/027). */
@@ -68,7 +69,7 @@ export interface PublicUser {
 }
 
 // The buckets' words live with the zod-free constants (the listing page's first load imports them).
-export { RESPONSE_TIME_TEXT, type ResponseTime } from "./constants";
+export { RESPONSE_TIME_TEXT, type ResponseTime } from "./waits";
 
 /** Conversations the median needs (fewer: no verdict), and the window they are taken from. */
 export const RESPONSE_TIME_MIN_CONVERSATIONS = 3;

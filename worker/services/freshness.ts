@@ -4,7 +4,7 @@
  * 21 days; the owner confirms from the profile or from the email. Each step is a guarded statement, so
  * running the cron twice sends one email.
  */
-import { FRESHNESS } from "../contract/constants";
+import { FRESHNESS } from "../contract/waits";
 import type { AvailabilityAction, AvailabilityLinkResponse } from "../contract/freshness";
 import { AVAILABILITY_LINK_INVALID } from "../contract/freshness";
 import { canConfirmAvailability } from "../contract/owner-rules";

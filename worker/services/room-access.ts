@@ -9,7 +9,7 @@
  * name a room (unknown kind, a name that is not one of our ids) is 404 before anything else is asked.
  */
 import { routePartykitRequest } from "partyserver";
-import { PARTIES } from "../contract/constants";
+import { PARTIES } from "../contract/parties";
 import { messagingRefusal } from "../contract/messaging-rules";
 import { USER_HEADER } from "../../party/protocol";
 import { getConfig } from "../env";

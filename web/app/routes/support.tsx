@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { REVIEW_TIME } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { PROMOTION_PLAN } from "@contract/promotions";
 import { PageFrame } from "../../components/layout/page-frame";
 import { SUPPORT_EMAIL } from "../../config/env";

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { PrivateUser } from "@contract/users";
-import { REVIEW_TIME, TIMINGS } from "@contract/constants";
+import { TIMINGS } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { canCreateListing } from "@contract/policies";
 import { paths } from "../../config/paths";
 import { useSession } from "../../lib/session";
@@ -10,7 +11,14 @@ import { useUnreadCount } from "../../lib/unread";
 import { Avatar, formatBadgeCount } from "../ui/avatar";
 import { Dialog } from "../ui/dialog";
 import { DropdownMenu } from "../ui/dropdown-menu";
-import { PlusIcon } from "../ui/icons";
+import { iconBase } from "../ui/icons";
+
+/** Create listing's plus (only the signed-in navbar shows it: not in ui/icons.tsx, which the home page loads). */
+const PlusIcon = () => (
+  <svg {...iconBase}>
+    <path d="M12 5v14M5 12h14" />
+  </svg>
+);
 
 /**
  * A signed-in student's navbar actions: New Listing (or the "must be verified" popup) and the avatar

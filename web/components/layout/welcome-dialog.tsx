@@ -1,5 +1,5 @@
 import { Link } from "react-router-dom";
-import { REVIEW_TIME } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { paths } from "../../config/paths";
 import { Dialog } from "../ui/dialog";
 import { ShieldIcon } from "../ui/icons";

@@ -1,4 +1,4 @@
-import { useListing } from "../../../lib/listings-api";
+import { useListing } from "../../../lib/listing-detail";
 import { RequestDeal } from "./request-deal";
 
 /**

@@ -7,7 +7,8 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { ListingCard, ListingGridSkeleton } from "../../../components/listing-card";
 import { paths } from "../../../config/paths";
 import { ApiError } from "../../../lib/api-client";
-import { favoriteKeys, getFavorites, getListing } from "../../../lib/listings-api";
+import { getListing } from "../../../lib/listing-detail";
+import { favoriteKeys, getFavorites } from "../../../lib/listings-api";
 
 /** Favourite ids, then each listing's detail; one that cannot be loaded (taken down) is skipped. */
 async function loadFavoriteListings(): Promise<PublicListing[]> {

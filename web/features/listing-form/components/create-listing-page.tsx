@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import { canCreateListing } from "@contract/policies";
-import { REVIEW_TIME } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { PageFrame } from "../../../components/layout/page-frame";
 import { SignInRequired } from "../../../components/sign-in-required";
 import { Dialog } from "../../../components/ui/dialog";

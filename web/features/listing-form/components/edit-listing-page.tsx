@@ -5,7 +5,7 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError } from "../../../lib/api-client";
-import { isOwnerView, useListing } from "../../../lib/listings-api";
+import { isOwnerView, useListing } from "../../../lib/listing-detail";
 import { useSession } from "../../../lib/session";
 import { ListingForm } from "./listing-form";
 

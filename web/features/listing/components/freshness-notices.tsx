@@ -1,7 +1,7 @@
 /** On the listing page (docs/decisions/015): fresh listings (confirmation, paused), the price check and the owner's response time. */
 import { Link } from "react-router-dom";
 import { availabilityConfirmedText } from "@contract/constants";
-import { FRESHNESS, RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/constants";
+import { FRESHNESS, RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/waits";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
-import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
+import { formatDistance, formatStay } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -10,10 +11,11 @@ import { FavoriteButton } from "../../../components/favorite-button";
 import { Avatar } from "../../../components/ui/avatar";
 import { Carousel, LISTING_IMAGE_SIZES, PLACEHOLDER_IMAGE } from "../../../components/ui/carousel";
 import { PageLoadingInline } from "../../../components/ui/spinner";
-import { LockIcon } from "../../../components/ui/icons";
+import { iconBase } from "../../../components/ui/icons";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListing } from "../../../lib/listings-api";
+import { isOwnerView, useListing } from "../../../lib/listing-detail";
+import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { usePublicUser } from "../api/public-user";
 import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 import { useSession } from "../../../lib/session";
@@ -46,6 +48,14 @@ export function safeBack(back: string | null): string {
 }
 
 /** Phones, where the rent and contact action move to a bar at the bottom (the same width as in styles.css). */
+/** The Message button's lock (only this page shows it: not in ui/icons.tsx, which the home page loads). */
+const LockIcon = () => (
+  <svg {...iconBase} width={16} height={16}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </svg>
+);
+
 const PHONE_QUERY = "(max-width: 640px)";
 
 interface ContactActionProps {

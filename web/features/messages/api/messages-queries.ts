@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { ServerEvent } from "@party/protocol";
-import { PARTIES } from "@contract/constants";
+import { PARTIES } from "@contract/parties";
 import { pollInterval, useIdle } from "../../../lib/activity";
 import type { PublicUserResponse } from "@contract/users";
 import { ApiError, apiRequest } from "../../../lib/api-client";

@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "react-router-dom";
 import { Dialog } from "../../../components/ui/dialog";
 import { paths } from "../../../config/paths";
-import { useListing } from "../../../lib/listings-api";
+import { useListing } from "../../../lib/listing-detail";
 
 /**
  * After the payment checkout the profile opens with ?promotion_success=true&listing_id= (docs/product-rules.md "Pages and who may open them"):

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import { REVIEW_TIME } from "@contract/constants";
+import { REVIEW_TIME } from "@contract/waits";
 import { LIMITS, megabytes } from "@contract/limits";
 import { looksIdVerified } from "@contract/policies";
 import { DOCUMENT_TYPES, VERIFICATION_MESSAGES } from "@contract/verification";
