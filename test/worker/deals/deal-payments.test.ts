@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
-import { releaseHeld } from "../../../worker/services/payments";
+import { releaseHeld, runDealPaymentJobs } from "../../../worker/services/payments";
 import { suspendUser } from "../../../worker/services/reports";
 import { renderAgreementV1 } from "../../../worker/services/deals/agreement-template-v1";
 import { renderAgreementV2, TEMPLATE_ID } from "../../../worker/services/deals/agreement-template-v2";
@@ -304,6 +304,31 @@ describe("release", () => {
   });
 });
 
+describe("a decided transfer that failed", () => {
+  it("staff's partial refund while Stripe is down: the refund is made, the cron sends the lister's rest once", async () => {
+    const stripe = fakeStripe();
+    const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config: getConfig({ ...env, ...STRIPE_KEYS } as Env), defer: () => undefined };
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
+    const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
+    await deliverPlatform(stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id).event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
+    const asRenter = { Authorization: `Bearer ${renter.access_token}`, "content-type": "application/json" };
+    expect((await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/problem`, { method: "POST", body: JSON.stringify({ kind: "other", text: "Broken heating" }), headers: asRenter })).status).toBe(200);
+
+    stripe.failTransfers = 1;
+    const resolved = await fetchWithBindings(STRIPE_KEYS, `/api/v1/admin/deals/${dealId}/resolve`, { method: "POST", body: JSON.stringify({ refund_cents: 20_000 }), headers: { Authorization: `Bearer ${admin}`, "content-type": "application/json" } });
+    expect(resolved.status).toBe(200);
+    let row = (await dealRow(dealId))!;
+    expect([row.status, row.refunded_cents, row.transferred_cents]).toEqual(["released", 20_000, 0]);
+    expect(stripe.transfers).toHaveLength(0);
+
+    expect((await runDealPaymentJobs(createDb(env), fx, Date.now())).transfers_retried).toBeGreaterThanOrEqual(1);
+    await runDealPaymentJobs(createDb(env), fx, Date.now());
+    row = (await dealRow(dealId))!;
+    expect(row.transferred_cents).toBe(70_000);
+    expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([70_000]);
+  });
+});
+
 describe("cancellation after payment", () => {
   it("the lister cancels: everything back at once, fee included; the listing is free again", async () => {
     const { dealId, listingId } = await insertSignedDeal(renter.user.id, lister.user.id, { listing: { from: "2027-03-01", to: "2027-06-30" } });
@@ -344,6 +369,26 @@ describe("cancellation after payment", () => {
     const row = (await dealRow(dealId))!;
     expect([row.refunded_cents, row.transferred_cents]).toEqual([30_000, 60_000]);
     expect((await call(lister, `/api/v1/deals/${dealId}/cancellation-refund`, "POST", { refund_cents: 0 })).status).toBe(409);
+  });
+
+  it("a refused transfer after the lister's decision: staff's release pays only the rest of the rent (what went back stays back)", async () => {
+    const owner = await signUp("pay-late-owner@deals.test");
+    await readyPayouts(owner.user.id);
+    const { dealId } = await insertSignedDeal(renter.user.id, owner.user.id, { moveIn: dayFromNow(5), moveOut: dayFromNow(90) });
+    await payInDevelopment(dealId);
+    await call(renter, `/api/v1/deals/${dealId}/cancel`, "POST");
+    // The lister's account cannot receive transfers when they decide: the refund is made, the transfer refused.
+    await readyPayouts(owner.user.id, "pending");
+    expect((await call(owner, `/api/v1/deals/${dealId}/cancellation-refund`, "POST", { refund_cents: 30_000 })).status).toBe(200);
+    let row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.refunded_cents, row.transferred_cents]).toEqual(["cancelled", "release_failed", 30_000, 0]);
+
+    await readyPayouts(owner.user.id);
+    const resolved = await call(admin, `/api/v1/admin/deals/${dealId}/resolve`, "POST", { refund_cents: 0 });
+    expect(resolved.status).toBe(200);
+    expect((await json<{ data: DealJson }>(resolved)).data).toMatchObject({ status: "cancelled", payment: { status: "released", refunded_cents: 30_000 } });
+    row = (await dealRow(dealId))!;
+    expect([row.refund_due_cents, row.refunded_cents, row.transferred_cents]).toEqual([30_000, 30_000, 60_000]);
   });
 
   it("silence: at the deadline the tick refunds the rent in full", async () => {

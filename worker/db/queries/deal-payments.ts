@@ -98,6 +98,20 @@ export const dealsWithRefundDue = (db: Db) =>
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
+/**
+ * Released deals whose lister is still owed part of the rent (a staff decision's, a late cancellation's
+ * or a won dispute's transfer that failed on the network after the decision was written): retried.
+ * Only deals of the last year are looked at (deals_payment_status_idx), so the scan stays bounded.
+ */
+export const dealsWithTransferDue = (db: Db, sinceIso: string) =>
+  db.$client
+    .prepare(
+      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents ORDER BY created_at LIMIT 50`,
+    )
+    .bind(sinceIso)
+    .all<{ id: string }>()
+    .then((r) => r.results.map((x) => x.id));
+
 /** Held deals of a lister (suspension freezes them). */
 export const heldDealsOfLister = (db: Db, listerId: string) =>
   db.$client
