@@ -415,7 +415,20 @@ describe("problems, statements and staff's decision", () => {
     expect((await json<{ detail: string }>(bad)).detail).toMatch(/kind must be one of/);
     expect((await call(renter, `/api/v1/deals/${dealId}/statement`, "POST", { text: "early" })).status).toBe(409);
 
-    const res = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "The code does not open the door", photos: ["/api/v1/images/listings/door.webp"] });
+    // Photos are the author's own uploads: not another host's picture behind our path, not the other party's upload.
+    const door = `/api/v1/images/listings/${renter.user.id}_door.webp`;
+    const listerPhoto = `/api/v1/images/listings/${lister.user.id}_hall.webp`;
+    await env.IMAGES.put(door.replace("/api/v1/images/", ""), "webp");
+    await env.IMAGES.put(listerPhoto.replace("/api/v1/images/", ""), "webp");
+    const elsewhere = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [`https://evil.test${door}`] });
+    expect(elsewhere.status).toBe(422);
+    expect((await json<{ detail: string }>(elsewhere)).detail).toMatch(/uploaded to CampusNest/);
+    const notTheirs = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [listerPhoto] });
+    expect(notTheirs.status).toBe(422);
+    expect((await json<{ errors: { path: string }[] }>(notTheirs)).errors[0]!.path).toBe("photos");
+    expect((await dealRow(dealId))!.status).toBe("paid");
+
+    const res = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "The code does not open the door", photos: [door] });
     expect(res.status).toBe(200);
     const deal = (await json<{ data: DealJson }>(res)).data;
     expect(deal).toMatchObject({ status: "disputed", case_reason: "problem", payment: { status: "disputed" }, problem: { kind: "cant_get_in" } });
@@ -425,14 +438,15 @@ describe("problems, statements and staff's decision", () => {
     const empty = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "  ", photos: Array.from({ length: 7 }, (_, i) => `/api/v1/images/p${i}.webp`) });
     expect(empty.status).toBe(422);
     expect((await json<{ errors: { message: string }[] }>(empty)).errors.map((e) => e.message)).toEqual(expect.arrayContaining(["Please describe what happened", "At most 6 photos"]));
-    const statement = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "I sent the new code by message" });
+    expect((await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "Here is the door", photos: [door] })).status).toBe(422);
+    const statement = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "I sent the new code by message", photos: [listerPhoto] });
     expect(statement.status).toBe(201);
     expect((await json<{ data: { party: string } }>(statement)).data.party).toBe("lister");
 
     expect((await call(renter.access_token, `/api/v1/admin/deals/${dealId}`)).status).toBe(401);
     const view = await json<{ data: { statements: { party: string; text: string; photos: string[] }[]; messages: { content: string }[]; case_reason: string; stripe: { payment_intent: string } } }>(await call(admin, `/api/v1/admin/deals/${dealId}`));
     expect(view.data.statements.map((s) => s.party)).toEqual(["renter", "lister"]);
-    expect(view.data.statements[0]!.photos).toEqual(["/api/v1/images/listings/door.webp"]);
+    expect(view.data.statements[0]!.photos).toEqual([door]);
     expect(view.data.messages.map((m) => m.content)).toContain("See you at the door");
     expect(view.data.case_reason).toBe("problem");
     expect(view.data.stripe.payment_intent).toMatch(/^pi_test_/);
