@@ -18,6 +18,7 @@ import {
   adminLogin,
   api,
   authed,
+  chargeRefundedEvent,
   dealOf,
   dealRow,
   deliverPlatform,
@@ -389,6 +390,28 @@ describe("cancellation after payment", () => {
     expect((await json<{ data: DealJson }>(resolved)).data).toMatchObject({ status: "cancelled", payment: { status: "released", refunded_cents: 30_000 } });
     row = (await dealRow(dealId))!;
     expect([row.refund_due_cents, row.refunded_cents, row.transferred_cents]).toEqual([30_000, 30_000, 60_000]);
+  });
+
+  it("a refund already made from Stripe's dashboard stays counted when the lister decides: the lister gets only the rest", async () => {
+    const stripe = fakeStripe();
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(5), moveOut: dayFromNow(90) });
+    const as = (s: Session) => ({ Authorization: `Bearer ${s.access_token}`, "content-type": "application/json" });
+    const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: as(renter) });
+    const p = stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id);
+    const send = (event: object) => deliverPlatform(event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
+    expect((await send(p.event)).status).toBe(200);
+    // Support refunded $100 from Stripe's dashboard while the money was held.
+    stripe.charges.get(p.chargeId)!.amount_refunded = 10_000;
+    stripe.refunds.push({ id: "re_dashboard", object: "refund", amount: 10_000, payment_intent: p.paymentIntentId, status: "succeeded" });
+    expect((await send(chargeRefundedEvent({ id: p.chargeId, amount: 94_500, amount_refunded: 10_000, payment_intent: p.paymentIntentId, transfer_group: dealId }))).status).toBe(200);
+
+    await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/cancel`, { method: "POST", headers: as(renter) });
+    const decided = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/cancellation-refund`, { method: "POST", body: JSON.stringify({ refund_cents: 0 }), headers: as(lister) });
+    expect(decided.status).toBe(200);
+    const row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.refund_due_cents, row.refunded_cents, row.transferred_cents]).toEqual(["cancelled", "released", 10_000, 10_000, 80_000]);
+    expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([80_000]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === p.paymentIntentId).map((r) => r.amount)).toEqual([10_000]);
   });
 
   it("silence: at the deadline the tick refunds the rent in full", async () => {

@@ -140,7 +140,7 @@ export async function cancelAnyDeal(db: Db, fx: Effects, user: UserRow, id: stri
       if (renterFullRefund(d.move_in, d.time_zone, nowMs)) {
         late = false;
         return {
-          set: { ...base, status: "cancelled", payment_status: "refunded", refund_due_cents: d.paid_rent_cents },
+          set: { ...base, status: "cancelled", payment_status: "refunded", refund_due_cents: Math.max(d.paid_rent_cents, d.refund_due_cents) },
           statements: [...listingBack(d, now), dealEvent(d, "cancelled", user, role, now, meta, { refund_cents: d.paid_rent_cents, reason })],
         };
       }
@@ -182,8 +182,9 @@ export async function decideCancellation(db: Db, fx: Effects, by: UserRow | null
     (d) => {
       if (!d.cancel_decide_by || d.status !== "paid") throw conflict(P.noCancellation);
       if (!by && d.cancel_decide_by > now) throw conflict(P.noCancellation);
-      const refund = refundCents ?? d.paid_rent_cents;
-      if (refund > d.paid_rent_cents) throw validationFailed([{ path: "refund_cents", message: P.refundTooHigh(d.paid_rent_cents) }]);
+      if (refundCents !== null && refundCents > d.paid_rent_cents) throw validationFailed([{ path: "refund_cents", message: P.refundTooHigh(d.paid_rent_cents) }]);
+      // What already went back (a refund from Stripe's dashboard) stays back: never below it (as staff's, resolveCase).
+      const refund = Math.max(refundCents ?? d.paid_rent_cents, d.refund_due_cents);
       const all = refund >= d.paid_rent_cents;
       return {
         set: {
