@@ -10,6 +10,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
 import { releaseHeld, runDealPaymentJobs } from "../../../worker/services/payments";
+import { testTransfer } from "../../../worker/services/payments/events";
 import { suspendUser } from "../../../worker/services/reports";
 import { renderAgreementV1 } from "../../../worker/services/deals/agreement-template-v1";
 import { renderAgreementV2, TEMPLATE_ID } from "../../../worker/services/deals/agreement-template-v2";
@@ -327,6 +328,22 @@ describe("a decided transfer that failed", () => {
     row = (await dealRow(dealId))!;
     expect(row.transferred_cents).toBe(70_000);
     expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([70_000]);
+  });
+});
+
+describe("a reversal made outside CampusNest", () => {
+  it("a transfer reversed from Stripe's dashboard after release is not paid again by the cron", async () => {
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: "2027-05-10", moveOut: "2027-07-10" });
+    await payInDevelopment(dealId);
+    const heldUntil = (await dealOf(renter.access_token, dealId)).payment.held_until!;
+    await tick(heldUntil);
+    const released = (await dealRow(dealId))!;
+    expect([released.status, released.transferred_cents]).toEqual(["released", 90_000]);
+    const reversal = testTransfer("transfer.reversed", { transferId: released.transfer_id as string, dealId, amount: 90_000, amountReversed: 90_000, destination: "acct_dashboard", chargeId: released.charge_id as string });
+    expect((await deliverPlatform(reversal)).status).toBe(200);
+    await tick(heldUntil);
+    const row = (await dealRow(dealId))!;
+    expect([row.transfer_id, row.transferred_cents, row.transfer_reversed_cents]).toEqual([released.transfer_id, 90_000, 90_000]);
   });
 });
 

@@ -101,12 +101,14 @@ export const dealsWithRefundDue = (db: Db) =>
 /**
  * Released deals whose lister is still owed part of the rent (a staff decision's, a late cancellation's
  * or a won dispute's transfer that failed on the network after the decision was written): retried.
- * Only deals of the last year are looked at (deals_payment_status_idx), so the scan stays bounded.
+ * A reversal made outside a won dispute (from Stripe's dashboard) is a decision to take the money back:
+ * never paid again. Only deals of the last year are looked at (deals_payment_status_idx).
  */
 export const dealsWithTransferDue = (db: Db, sinceIso: string) =>
   db.$client
     .prepare(
-      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents ORDER BY created_at LIMIT 50`,
+      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents
+       AND (transfer_reversed_cents = 0 OR dispute_status = 'won') ORDER BY created_at LIMIT 50`,
     )
     .bind(sinceIso)
     .all<{ id: string }>()
