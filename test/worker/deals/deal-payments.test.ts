@@ -29,6 +29,7 @@ import {
   json,
   post,
   readyPayouts,
+  withinOneMinute,
   type DealJson,
   type Session,
   signUp,
@@ -135,6 +136,31 @@ describe("checkout: who may pay, and when", () => {
     });
     // No destination on the charge: the lister gets nothing before release.
     expect(Object.keys(form).some((k) => k.includes("transfer_data") || k.includes("on_behalf_of"))).toBe(false);
+  });
+});
+
+describe("checkout: Stripe's session once", () => {
+  it("is made with a key of the deal: a retry after our write was lost gets the same session, not a second", async () => {
+    const stripe = fakeStripe();
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
+    const checkout = async () => {
+      const res = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
+      expect(res.status).toBe(200);
+      return (await json<{ data: { session_id: string } }>(res)).data.session_id;
+    };
+    await withinOneMinute(async () => {
+      const first = await checkout();
+      // A crash after Stripe answered: our batch (the session row, its event, the version's step) never landed.
+      await env.DB.batch([
+        env.DB.prepare("DELETE FROM deal_checkout_sessions WHERE deal_id = ?").bind(dealId),
+        env.DB.prepare("DELETE FROM deal_events WHERE deal_id = ? AND type = 'checkout_started'").bind(dealId),
+        env.DB.prepare("UPDATE deals SET version = version - 1 WHERE id = ?").bind(dealId),
+      ]);
+      expect(await checkout()).toBe(first);
+    });
+    const creates = stripe.calls.filter((c) => c.method === "POST" && c.path === "/v1/checkout/sessions");
+    expect(creates.map((c) => c.idempotencyKey)).toEqual([expect.stringMatching(new RegExp(`^deal-checkout-${dealId}-`)), creates[0]!.idempotencyKey]);
+    expect(stripe.sessions.size).toBe(1);
   });
 });
 
