@@ -383,8 +383,12 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
 // Payments (docs/decisions/029).
 
 
-/** Our own uploaded images (routes/images): `/api/v1/images/<key>`, absolute or relative. */
-const OWN_IMAGE_URL = /^(https?:\/\/[^/]+)?\/api\/v1\/images\/[A-Za-z0-9._/-]+$/;
+/**
+ * Our own uploaded images (routes/upload, as a listing's photos): `/api/v1/images/listings/<key>`, relative
+ * only, so no other host's picture (a tracking pixel) reaches staff's case; the route also checks that the
+ * author uploaded it (services/listings `checkPictures`).
+ */
+const OWN_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
 const statementFields = {
   text: z
     .string("text is required")

@@ -97,7 +97,7 @@ export async function runDealJobs(env: Env, now: number, defer?: Defer): Promise
   const tasks: Promise<unknown>[] = [];
   const result = await runDealPaymentJobs(createDb(env), { env, config: getConfig(env), defer: defer ?? ((t) => void tasks.push(t)) }, now);
   await Promise.allSettled(tasks);
-  if (result.expired || result.released || result.cancellations_decided || result.refunds_retried) log.info("deal_jobs", { ...result });
+  if (result.expired || result.released || result.cancellations_decided || result.refunds_retried || result.transfers_retried) log.info("deal_jobs", { ...result });
   return result;
 }
 

@@ -57,13 +57,13 @@ type ListingPatch = z.infer<typeof listingPatchSchema>;
 const keyOf = (url: string) => url.replace(/^\/api\/v1\/images\//, "");
 const thumbKeyOf = (key: string) => key.replace(/\.(jpg|png|webp|gif)$/, ".thumb.jpg");
 
-/** Checks that every photo was uploaded by this user (keys carry the uploader's id) and exists. */
-export async function checkPictures(env: Env, userId: string, pictures: string[], alreadyAttached: Set<string>): Promise<PhotoValues[]> {
+/** Checks that every photo was uploaded by this user (keys carry the uploader's id) and exists; `field` names the input in the 422. */
+export async function checkPictures(env: Env, userId: string, pictures: string[], alreadyAttached: Set<string>, field = "pictures"): Promise<PhotoValues[]> {
   const keys = pictures.map(keyOf);
   for (const key of keys) {
     if (alreadyAttached.has(key)) continue;
     if (!key.startsWith(`listings/${userId}_`) || !(await env.IMAGES.head(key))) {
-      throw validationFailed([{ path: "pictures", message: "Photos must be uploaded to CampusNest first" }]);
+      throw validationFailed([{ path: field, message: "Photos must be uploaded to CampusNest first" }]);
     }
   }
   const thumbs = await Promise.all(keys.map(async (key) => ((await env.IMAGES.head(thumbKeyOf(key))) ? thumbKeyOf(key) : null)));

@@ -9,7 +9,8 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
-import { releaseHeld } from "../../../worker/services/payments";
+import { releaseHeld, runDealPaymentJobs } from "../../../worker/services/payments";
+import { testTransfer } from "../../../worker/services/payments/events";
 import { suspendUser } from "../../../worker/services/reports";
 import { renderAgreementV1 } from "../../../worker/services/deals/agreement-template-v1";
 import { renderAgreementV2, TEMPLATE_ID } from "../../../worker/services/deals/agreement-template-v2";
@@ -18,6 +19,7 @@ import {
   adminLogin,
   api,
   authed,
+  chargeRefundedEvent,
   dealOf,
   dealRow,
   deliverPlatform,
@@ -27,6 +29,7 @@ import {
   json,
   post,
   readyPayouts,
+  withinOneMinute,
   type DealJson,
   type Session,
   signUp,
@@ -133,6 +136,31 @@ describe("checkout: who may pay, and when", () => {
     });
     // No destination on the charge: the lister gets nothing before release.
     expect(Object.keys(form).some((k) => k.includes("transfer_data") || k.includes("on_behalf_of"))).toBe(false);
+  });
+});
+
+describe("checkout: Stripe's session once", () => {
+  it("is made with a key of the deal: a retry after our write was lost gets the same session, not a second", async () => {
+    const stripe = fakeStripe();
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
+    const checkout = async () => {
+      const res = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
+      expect(res.status).toBe(200);
+      return (await json<{ data: { session_id: string } }>(res)).data.session_id;
+    };
+    await withinOneMinute(async () => {
+      const first = await checkout();
+      // A crash after Stripe answered: our batch (the session row, its event, the version's step) never landed.
+      await env.DB.batch([
+        env.DB.prepare("DELETE FROM deal_checkout_sessions WHERE deal_id = ?").bind(dealId),
+        env.DB.prepare("DELETE FROM deal_events WHERE deal_id = ? AND type = 'checkout_started'").bind(dealId),
+        env.DB.prepare("UPDATE deals SET version = version - 1 WHERE id = ?").bind(dealId),
+      ]);
+      expect(await checkout()).toBe(first);
+    });
+    const creates = stripe.calls.filter((c) => c.method === "POST" && c.path === "/v1/checkout/sessions");
+    expect(creates.map((c) => c.idempotencyKey)).toEqual([expect.stringMatching(new RegExp(`^deal-checkout-${dealId}-`)), creates[0]!.idempotencyKey]);
+    expect(stripe.sessions.size).toBe(1);
   });
 });
 
@@ -304,6 +332,47 @@ describe("release", () => {
   });
 });
 
+describe("a decided transfer that failed", () => {
+  it("staff's partial refund while Stripe is down: the refund is made, the cron sends the lister's rest once", async () => {
+    const stripe = fakeStripe();
+    const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config: getConfig({ ...env, ...STRIPE_KEYS } as Env), defer: () => undefined };
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
+    const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
+    await deliverPlatform(stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id).event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
+    const asRenter = { Authorization: `Bearer ${renter.access_token}`, "content-type": "application/json" };
+    expect((await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/problem`, { method: "POST", body: JSON.stringify({ kind: "other", text: "Broken heating" }), headers: asRenter })).status).toBe(200);
+
+    stripe.failTransfers = 1;
+    const resolved = await fetchWithBindings(STRIPE_KEYS, `/api/v1/admin/deals/${dealId}/resolve`, { method: "POST", body: JSON.stringify({ refund_cents: 20_000 }), headers: { Authorization: `Bearer ${admin}`, "content-type": "application/json" } });
+    expect(resolved.status).toBe(200);
+    let row = (await dealRow(dealId))!;
+    expect([row.status, row.refunded_cents, row.transferred_cents]).toEqual(["released", 20_000, 0]);
+    expect(stripe.transfers).toHaveLength(0);
+
+    expect((await runDealPaymentJobs(createDb(env), fx, Date.now())).transfers_retried).toBeGreaterThanOrEqual(1);
+    await runDealPaymentJobs(createDb(env), fx, Date.now());
+    row = (await dealRow(dealId))!;
+    expect(row.transferred_cents).toBe(70_000);
+    expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([70_000]);
+  });
+});
+
+describe("a reversal made outside CampusNest", () => {
+  it("a transfer reversed from Stripe's dashboard after release is not paid again by the cron", async () => {
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: "2027-05-10", moveOut: "2027-07-10" });
+    await payInDevelopment(dealId);
+    const heldUntil = (await dealOf(renter.access_token, dealId)).payment.held_until!;
+    await tick(heldUntil);
+    const released = (await dealRow(dealId))!;
+    expect([released.status, released.transferred_cents]).toEqual(["released", 90_000]);
+    const reversal = testTransfer("transfer.reversed", { transferId: released.transfer_id as string, dealId, amount: 90_000, amountReversed: 90_000, destination: "acct_dashboard", chargeId: released.charge_id as string });
+    expect((await deliverPlatform(reversal)).status).toBe(200);
+    await tick(heldUntil);
+    const row = (await dealRow(dealId))!;
+    expect([row.transfer_id, row.transferred_cents, row.transfer_reversed_cents]).toEqual([released.transfer_id, 90_000, 90_000]);
+  });
+});
+
 describe("cancellation after payment", () => {
   it("the lister cancels: everything back at once, fee included; the listing is free again", async () => {
     const { dealId, listingId } = await insertSignedDeal(renter.user.id, lister.user.id, { listing: { from: "2027-03-01", to: "2027-06-30" } });
@@ -346,6 +415,48 @@ describe("cancellation after payment", () => {
     expect((await call(lister, `/api/v1/deals/${dealId}/cancellation-refund`, "POST", { refund_cents: 0 })).status).toBe(409);
   });
 
+  it("a refused transfer after the lister's decision: staff's release pays only the rest of the rent (what went back stays back)", async () => {
+    const owner = await signUp("pay-late-owner@deals.test");
+    await readyPayouts(owner.user.id);
+    const { dealId } = await insertSignedDeal(renter.user.id, owner.user.id, { moveIn: dayFromNow(5), moveOut: dayFromNow(90) });
+    await payInDevelopment(dealId);
+    await call(renter, `/api/v1/deals/${dealId}/cancel`, "POST");
+    // The lister's account cannot receive transfers when they decide: the refund is made, the transfer refused.
+    await readyPayouts(owner.user.id, "pending");
+    expect((await call(owner, `/api/v1/deals/${dealId}/cancellation-refund`, "POST", { refund_cents: 30_000 })).status).toBe(200);
+    let row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.refunded_cents, row.transferred_cents]).toEqual(["cancelled", "release_failed", 30_000, 0]);
+
+    await readyPayouts(owner.user.id);
+    const resolved = await call(admin, `/api/v1/admin/deals/${dealId}/resolve`, "POST", { refund_cents: 0 });
+    expect(resolved.status).toBe(200);
+    expect((await json<{ data: DealJson }>(resolved)).data).toMatchObject({ status: "cancelled", payment: { status: "released", refunded_cents: 30_000 } });
+    row = (await dealRow(dealId))!;
+    expect([row.refund_due_cents, row.refunded_cents, row.transferred_cents]).toEqual([30_000, 30_000, 60_000]);
+  });
+
+  it("a refund already made from Stripe's dashboard stays counted when the lister decides: the lister gets only the rest", async () => {
+    const stripe = fakeStripe();
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(5), moveOut: dayFromNow(90) });
+    const as = (s: Session) => ({ Authorization: `Bearer ${s.access_token}`, "content-type": "application/json" });
+    const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: as(renter) });
+    const p = stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id);
+    const send = (event: object) => deliverPlatform(event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
+    expect((await send(p.event)).status).toBe(200);
+    // Support refunded $100 from Stripe's dashboard while the money was held.
+    stripe.charges.get(p.chargeId)!.amount_refunded = 10_000;
+    stripe.refunds.push({ id: "re_dashboard", object: "refund", amount: 10_000, payment_intent: p.paymentIntentId, status: "succeeded" });
+    expect((await send(chargeRefundedEvent({ id: p.chargeId, amount: 94_500, amount_refunded: 10_000, payment_intent: p.paymentIntentId, transfer_group: dealId }))).status).toBe(200);
+
+    await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/cancel`, { method: "POST", headers: as(renter) });
+    const decided = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/cancellation-refund`, { method: "POST", body: JSON.stringify({ refund_cents: 0 }), headers: as(lister) });
+    expect(decided.status).toBe(200);
+    const row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.refund_due_cents, row.refunded_cents, row.transferred_cents]).toEqual(["cancelled", "released", 10_000, 10_000, 80_000]);
+    expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([80_000]);
+    expect(stripe.refunds.filter((r) => r.payment_intent === p.paymentIntentId).map((r) => r.amount)).toEqual([10_000]);
+  });
+
   it("silence: at the deadline the tick refunds the rent in full", async () => {
     const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(5), moveOut: dayFromNow(90) });
     await payInDevelopment(dealId);
@@ -370,7 +481,20 @@ describe("problems, statements and staff's decision", () => {
     expect((await json<{ detail: string }>(bad)).detail).toMatch(/kind must be one of/);
     expect((await call(renter, `/api/v1/deals/${dealId}/statement`, "POST", { text: "early" })).status).toBe(409);
 
-    const res = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "The code does not open the door", photos: ["/api/v1/images/listings/door.webp"] });
+    // Photos are the author's own uploads: not another host's picture behind our path, not the other party's upload.
+    const door = `/api/v1/images/listings/${renter.user.id}_door.webp`;
+    const listerPhoto = `/api/v1/images/listings/${lister.user.id}_hall.webp`;
+    await env.IMAGES.put(door.replace("/api/v1/images/", ""), "webp");
+    await env.IMAGES.put(listerPhoto.replace("/api/v1/images/", ""), "webp");
+    const elsewhere = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [`https://evil.test${door}`] });
+    expect(elsewhere.status).toBe(422);
+    expect((await json<{ detail: string }>(elsewhere)).detail).toMatch(/uploaded to CampusNest/);
+    const notTheirs = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [listerPhoto] });
+    expect(notTheirs.status).toBe(422);
+    expect((await json<{ errors: { path: string }[] }>(notTheirs)).errors[0]!.path).toBe("photos");
+    expect((await dealRow(dealId))!.status).toBe("paid");
+
+    const res = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "The code does not open the door", photos: [door] });
     expect(res.status).toBe(200);
     const deal = (await json<{ data: DealJson }>(res)).data;
     expect(deal).toMatchObject({ status: "disputed", case_reason: "problem", payment: { status: "disputed" }, problem: { kind: "cant_get_in" } });
@@ -380,14 +504,15 @@ describe("problems, statements and staff's decision", () => {
     const empty = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "  ", photos: Array.from({ length: 7 }, (_, i) => `/api/v1/images/p${i}.webp`) });
     expect(empty.status).toBe(422);
     expect((await json<{ errors: { message: string }[] }>(empty)).errors.map((e) => e.message)).toEqual(expect.arrayContaining(["Please describe what happened", "At most 6 photos"]));
-    const statement = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "I sent the new code by message" });
+    expect((await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "Here is the door", photos: [door] })).status).toBe(422);
+    const statement = await call(lister, `/api/v1/deals/${dealId}/statement`, "POST", { text: "I sent the new code by message", photos: [listerPhoto] });
     expect(statement.status).toBe(201);
     expect((await json<{ data: { party: string } }>(statement)).data.party).toBe("lister");
 
     expect((await call(renter.access_token, `/api/v1/admin/deals/${dealId}`)).status).toBe(401);
     const view = await json<{ data: { statements: { party: string; text: string; photos: string[] }[]; messages: { content: string }[]; case_reason: string; stripe: { payment_intent: string } } }>(await call(admin, `/api/v1/admin/deals/${dealId}`));
     expect(view.data.statements.map((s) => s.party)).toEqual(["renter", "lister"]);
-    expect(view.data.statements[0]!.photos).toEqual(["/api/v1/images/listings/door.webp"]);
+    expect(view.data.statements[0]!.photos).toEqual([door]);
     expect(view.data.messages.map((m) => m.content)).toContain("See you at the door");
     expect(view.data.case_reason).toBe("problem");
     expect(view.data.stripe.payment_intent).toMatch(/^pi_test_/);

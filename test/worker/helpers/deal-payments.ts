@@ -131,6 +131,8 @@ export interface FakeStripe {
   transfers: FakeTransfer[];
   /** Destinations whose transfers Stripe refuses (a restricted account). */
   refuseTransfersTo: Set<string>;
+  /** Stripe answers this many transfer requests with a 500 (an outage): nothing is made, nothing recorded under the key. */
+  failTransfers: number;
   /** Runs after a transfer is created, before the answer (a crash test's hook). */
   onTransfer?: (t: FakeTransfer) => void;
   /** Pays a session as Stripe would: a payment intent and its charge, and the completed event (intent id only). */
@@ -161,6 +163,7 @@ export function fakeStripe(): FakeStripe {
     refunds: [],
     transfers: [],
     refuseTransfersTo: new Set(),
+    failTransfers: 0,
     pay(sessionId) {
       const s = fake.sessions.get(sessionId);
       if (!s) throw new Error(`no session ${sessionId}`);
@@ -239,6 +242,10 @@ export function fakeStripe(): FakeStripe {
     }
     if (request.method === "GET" && p === "/v1/transfers") return list(fake.transfers.filter((t) => t.transfer_group === form.get("transfer_group")).reverse());
     if (request.method === "POST" && p === "/v1/transfers") {
+      if (fake.failTransfers > 0) {
+        fake.failTransfers--;
+        return new Response(JSON.stringify({ error: { type: "api_error", message: "An outage" } }), { status: 500, headers: { "content-type": "application/json", "stripe-should-retry": "false" } });
+      }
       const destination = form.get("destination")!;
       if (fake.refuseTransfersTo.has(destination)) {
         return answer(400, { error: { type: "invalid_request_error", code: "account_invalid", message: "The destination account cannot receive transfers (restricted)" } });

@@ -98,6 +98,22 @@ export const dealsWithRefundDue = (db: Db) =>
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
+/**
+ * Released deals whose lister is still owed part of the rent (a staff decision's, a late cancellation's
+ * or a won dispute's transfer that failed on the network after the decision was written): retried.
+ * A reversal made outside a won dispute (from Stripe's dashboard) is a decision to take the money back:
+ * never paid again. Only deals of the last year are looked at (deals_payment_status_idx).
+ */
+export const dealsWithTransferDue = (db: Db, sinceIso: string) =>
+  db.$client
+    .prepare(
+      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents
+       AND (transfer_reversed_cents = 0 OR dispute_status = 'won') ORDER BY created_at LIMIT 50`,
+    )
+    .bind(sinceIso)
+    .all<{ id: string }>()
+    .then((r) => r.results.map((x) => x.id));
+
 /** Held deals of a lister (suspension freezes them). */
 export const heldDealsOfLister = (db: Db, listerId: string) =>
   db.$client

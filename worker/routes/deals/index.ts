@@ -35,6 +35,7 @@ import { requireAdmin } from "../../middleware/require-admin";
 import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
+import { checkPictures } from "../../services/listings";
 import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
@@ -113,6 +114,7 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealProblemSchema);
+    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
     return c.json<DealResponse>({ data: await reportProblem(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
   })
 
@@ -121,6 +123,7 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealStatementSchema);
+    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
     return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input) }, 201);
   })
 

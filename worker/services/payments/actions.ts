@@ -20,6 +20,7 @@ import { eventStatement, findDeal, supersedeLinksStatement, type DealRow, type G
 import {
   dealsDueForRelease,
   dealsWithRefundDue,
+  dealsWithTransferDue,
   heldDealsOfLister,
   insertStatementWhileDisputed,
   lapsedCancellations,
@@ -139,7 +140,7 @@ export async function cancelAnyDeal(db: Db, fx: Effects, user: UserRow, id: stri
       if (renterFullRefund(d.move_in, d.time_zone, nowMs)) {
         late = false;
         return {
-          set: { ...base, status: "cancelled", payment_status: "refunded", refund_due_cents: d.paid_rent_cents },
+          set: { ...base, status: "cancelled", payment_status: "refunded", refund_due_cents: Math.max(d.paid_rent_cents, d.refund_due_cents) },
           statements: [...listingBack(d, now), dealEvent(d, "cancelled", user, role, now, meta, { refund_cents: d.paid_rent_cents, reason })],
         };
       }
@@ -181,8 +182,9 @@ export async function decideCancellation(db: Db, fx: Effects, by: UserRow | null
     (d) => {
       if (!d.cancel_decide_by || d.status !== "paid") throw conflict(P.noCancellation);
       if (!by && d.cancel_decide_by > now) throw conflict(P.noCancellation);
-      const refund = refundCents ?? d.paid_rent_cents;
-      if (refund > d.paid_rent_cents) throw validationFailed([{ path: "refund_cents", message: P.refundTooHigh(d.paid_rent_cents) }]);
+      if (refundCents !== null && refundCents > d.paid_rent_cents) throw validationFailed([{ path: "refund_cents", message: P.refundTooHigh(d.paid_rent_cents) }]);
+      // What already went back (a refund from Stripe's dashboard) stays back: never below it (as staff's, resolveCase).
+      const refund = Math.max(refundCents ?? d.paid_rent_cents, d.refund_due_cents);
       const all = refund >= d.paid_rent_cents;
       return {
         set: {
@@ -213,10 +215,16 @@ export async function decideCancellation(db: Db, fx: Effects, by: UserRow | null
 // ---------------------------------------------------------------------------------------------
 // Staff.
 
-/** Staff decide a case: 0 releases everything, the total refunds everything, between releases the rest. */
+/**
+ * Staff decide a case: 0 releases everything still owed, the total refunds everything, between releases
+ * the rest. What already went back (a lister's late-cancellation decision, a refund from Stripe's
+ * dashboard) stays back: the decision is never below it, else the lister would be paid rent the renter
+ * already got back (docs/decisions/029).
+ */
 export async function resolveCase(db: Db, fx: Effects, staff: string, id: string, refundCents: number, nowMs = Date.now()): Promise<Deal> {
   requireMoneyPath(fx.config);
   const now = isoNow(nowMs);
+  let refund = refundCents;
   const { after: d } = await transition(
     db,
     id,
@@ -224,17 +232,20 @@ export async function resolveCase(db: Db, fx: Effects, staff: string, id: string
       if (d.status !== "disputed" && d.payment_status !== "release_failed") throw conflict(P.notACase);
       if (d.dispute_status === "open") throw conflict("A card dispute is open: the bank decides this payment");
       if (refundCents > d.paid_cents) throw validationFailed([{ path: "refund_cents", message: P.refundTooHigh(d.paid_cents) }]);
-      const all = refundCents >= d.paid_cents;
+      refund = Math.max(refundCents, d.refund_due_cents);
+      const all = refund >= d.paid_cents;
+      // A cancelled deal whose transfer was refused stays cancelled; the rest of its rent is released.
+      const released = d.status === "cancelled" ? "cancelled" : "released";
       return {
         set: all
-          ? { status: "refunded", payment_status: "refunded", refund_due_cents: refundCents, case_reason: null }
-          : { status: "released", payment_status: "released", refund_due_cents: refundCents, released_at: now, case_reason: null },
-        statements: [...(all ? listingBack(d, now) : []), eventStatement(d.id, { type: "resolved", actorId: null, actorRole: "staff", at: now, details: { refund_cents: refundCents, staff } })],
+          ? { status: "refunded", payment_status: "refunded", refund_due_cents: refund, case_reason: null }
+          : { status: released, payment_status: "released", refund_due_cents: refund, released_at: now, case_reason: null },
+        statements: [...(all ? listingBack(d, now) : []), eventStatement(d.id, { type: "resolved", actorId: null, actorRole: "staff", at: now, details: { refund_cents: refund, staff } })],
       };
     },
     now,
   );
-  await insertAudit(db, staff, "deal_resolve", "deals", id, { refund_cents: refundCents });
+  await insertAudit(db, staff, "deal_resolve", "deals", id, { refund_cents: refund });
   await settleRefund(db, fx, id);
   await settleTransfer(db, fx, id);
   if (d.listing_id) await purgeListingCache([d.listing_id], db);
@@ -242,7 +253,7 @@ export async function resolveCase(db: Db, fx: Effects, staff: string, id: string
   tell(db, fx, out, ["renter", "lister"], out.status === "refunded" ? "refunded" : "released", `Decided: "${d.listing_title}"`, [
     out.status === "refunded"
       ? `CampusNest staff decided to refund everything (${usd(out.paid_cents)}) to the renter.`
-      : `CampusNest staff decided: ${usd(refundCents)} back to the renter, ${usd(Math.max(0, out.paid_rent_cents - refundCents))} released to the lister.`,
+      : `CampusNest staff decided: ${usd(refund)} back to the renter, ${usd(Math.max(0, out.paid_rent_cents - refund))} released to the lister.`,
   ]);
   return toDeal(out, fx.config);
 }
@@ -288,7 +299,11 @@ export interface DealJobsResult {
   released: number;
   cancellations_decided: number;
   refunds_retried: number;
+  transfers_retried: number;
 }
+
+/** How far back the cron looks for a transfer still owed: deals are paid at most months ahead of move-in. */
+const TRANSFER_RETRY_WINDOW_MS = 365 * 86_400_000;
 
 export async function runDealPaymentJobs(db: Db, fx: Effects, nowMs: number): Promise<DealJobsResult> {
   const nowIso = isoNow(nowMs);
@@ -316,6 +331,13 @@ export async function runDealPaymentJobs(db: Db, fx: Effects, nowMs: number): Pr
     const d = await settleRefund(db, fx, id);
     if (d && d.refunded_cents >= d.refund_due_cents) retried++;
   }
-  return { expired, released, cancellations_decided: decided, refunds_retried: retried };
+  // A decided transfer whose Stripe call failed after the decision was written (settleTransfer only logs it).
+  let transfers = 0;
+  for (const id of await dealsWithTransferDue(primaryOf(db), isoNow(nowMs - TRANSFER_RETRY_WINDOW_MS))) {
+    await settleTransfer(db, fx, id);
+    const d = await findDeal(primaryOf(db), id);
+    if (d && d.transferred_cents - d.transfer_reversed_cents >= d.paid_rent_cents - d.refund_due_cents) transfers++;
+  }
+  return { expired, released, cancellations_decided: decided, refunds_retried: retried, transfers_retried: transfers };
 }
 

@@ -75,7 +75,10 @@ export async function startDealCheckout(db: Db, fx: Effects, user: { id: string 
       if (created && stripe && created.id !== open.id) await expireLoser(fx, created.id);
       return answer(open);
     }
-    const expiresAt = nowMs + CHECKOUT_SESSION_MS;
+    // Stripe's key is the operation's: this deal at this version in this minute (the expiry is of the minute too,
+    // so a retry sends the same parameters). A retry after our write was lost, or a racer, gets the same session.
+    const minute = Math.floor(nowMs / 60_000);
+    const expiresAt = minute * 60_000 + CHECKOUT_SESSION_MS;
     if (!created) {
       const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, d.fee_percent ?? 0);
       if (stripe) {
@@ -90,6 +93,7 @@ export async function startDealCheckout(db: Db, fx: Effects, user: { id: string 
           successUrl: `${base}${path}?paid=1`,
           cancelUrl: `${base}${path}?checkout=cancelled`,
           expiresAt: Math.floor(expiresAt / 1000),
+          idempotencyKey: `deal-checkout-${d.id}-${d.version}-${minute}`,
         }).catch((err: unknown) => {
           log.error("deal_checkout_failed", { deal_id: d.id, message: err instanceof Error ? err.message : "unknown" });
           throw apiError(502, { detail: "Could not start the payment with Stripe. Please try again." });

@@ -21,6 +21,8 @@ export interface DealCheckoutRequest {
   cancelUrl: string;
   /** Epoch seconds. */
   expiresAt: number;
+  /** Derived from the operation (the deal, its version, the minute), never random. */
+  idempotencyKey: string;
 }
 
 /** What marks a Checkout session, payment intent and charge as a deal's (the promotion's webhook ignores them). */
@@ -43,7 +45,7 @@ export async function createDealCheckoutSession(config: StripeConfig, req: DealC
     success_url: req.successUrl,
     cancel_url: req.cancelUrl,
     expires_at: req.expiresAt,
-  });
+  }, { idempotencyKey: req.idempotencyKey });
   if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
   return { id: session.id, url: session.url };
 }
