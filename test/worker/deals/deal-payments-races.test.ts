@@ -253,12 +253,6 @@ describe("two releases at once", () => {
 });
 
 describe("a problem at the same instant as the release", () => {
-  // A renter of its own: the trials above spend the file's renter's write budget (60 a minute, wrangler.toml),
-  // so whether these requests were refused would depend on where the wall clock's minute turned.
-  beforeAll(async () => {
-    renter = await signUp("race-renter-late@deals.test");
-  });
-
   it("the renter's report against the tick: the deal ends disputed and nothing stays with the lister", async () => {
     for (const [trial, [a, b]] of OFFSETS.entries()) {
       const stripe = fakeStripe();
