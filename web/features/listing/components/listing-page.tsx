@@ -15,7 +15,7 @@ import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { formatRent, GENDER_LABELS, isOwnerView, termLabel, unitLabel, useListing } from "../../../lib/listings-api";
 import { usePublicUser } from "../api/public-user";
-import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
+import { TrustChecks } from "../../../components/ui/trust-checks";
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
@@ -23,7 +23,7 @@ import { authStore } from "../../../lib/auth-store";
 import { LocationSection } from "../../../components/map/location-section";
 import { ReportListing } from "./report-listing";
 import { Gallery, ListingPhoto } from "./gallery";
-import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
+import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice } from "./freshness-notices";
 
 /**
  * Only same-origin paths are followed, so a crafted link cannot send people elsewhere: a path that,
@@ -282,15 +282,8 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
               <p className="contact-name">
                 {l.user_first_name} {l.user_last_name} {isOwner && <span className="muted">(You)</span>}
               </p>
-              {owner.data && (
-                <p className="muted">
-                  {owner.data.id_verified && <span className="badge badge-verified">ID verified</span>}{" "}
-                  <SchoolEmailBadge domain={owner.data.school_email_domain} /> {owner.data.university ?? ""}
-                  <br />
-                  Member since {new Date(owner.data.created_at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}
-                </p>
-              )}
-              <ResponseTimeLine value={owner.data?.response_time} />
+              {owner.data?.university && <p className="muted">{owner.data.university}</p>}
+              <TrustChecks user={owner.data} />
             </div>
           </div>
           {/* On phones the bottom bar holds the one action: the card keeps the favourite alone, so the
