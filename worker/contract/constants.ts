@@ -76,6 +76,8 @@ export const MAP_RANGE_MAX_BYTES = 1_048_576;
 
 /** How long staff take to review a new listing or an identity document, in the screens' words. */
 export const REVIEW_TIME = "24-48 hours";
+/** What the owner reads of an automatic review reason (the photo check, docs/decisions/028): never the other listing or owner. */
+export const reviewReasonNotice = (reason: string) => `${reason}: staff will check them.`;
 /** A promotion started by staff (no payment) runs this many days. */
 export const STAFF_PROMOTION_DAYS = 7;
 

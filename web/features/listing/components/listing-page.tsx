@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
-import { formatDistance, formatStay, REVIEW_TIME } from "@contract/constants";
+import { formatDistance, formatStay, REVIEW_TIME, reviewReasonNotice } from "@contract/constants";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -195,7 +195,7 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
       {isOwner && l.verification_status !== PUBLIC_LISTING.verification_status && (
         <p className={`panel notice notice-${l.verification_status}`}>
           {l.verification_status === "pending"
-            ? `Only you can see this listing until our team approves it (typically ${REVIEW_TIME}).`
+            ? `${isOwnerView(l) && l.review_reason ? `${reviewReasonNotice(l.review_reason)} ` : ""}Only you can see this listing until our team approves it (typically ${REVIEW_TIME}).`
             : `This listing was rejected${isOwnerView(l) && l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
       )}
