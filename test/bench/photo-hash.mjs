@@ -140,6 +140,9 @@ const EDITS = {
   recompressed: (img) => img.jpeg({ quality: 35 }),
   cropped: (img, m) => img.extract({ left: Math.round(m.width * 0.1), top: Math.round(m.height * 0.1), width: Math.round(m.width * 0.8), height: Math.round(m.height * 0.8) }),
   cropped_corner: (img, m) => img.extract({ left: Math.round(m.width * 0.1), top: Math.round(m.height * 0.1), width: Math.floor(m.width * 0.9) - 1, height: Math.floor(m.height * 0.9) - 1 }),
+  cropped_left: (img, m) => img.extract({ left: Math.round(m.width * 0.1), top: 0, width: m.width - Math.round(m.width * 0.1), height: m.height }),
+  cropped_bottom_right: (img, m) => img.extract({ left: 0, top: 0, width: Math.round(m.width * 0.9), height: Math.round(m.height * 0.9) }),
+  cropped_left_5: (img, m) => img.extract({ left: Math.round(m.width * 0.05), top: 0, width: m.width - Math.round(m.width * 0.05), height: m.height }),
   brightened: (img) => img.modulate({ brightness: 1.25 }),
   mirrored: (img) => img.flop(),
   watermarked: (img, m) => img.composite([{ input: watermark(m), gravity: "southeast" }]),
@@ -179,6 +182,7 @@ for (const item of present) {
   const meta = await sharp(bytes).metadata();
   const edits = {};
   for (const [name, edit] of Object.entries(EDITS)) edits[name] = await hashOf(await edit(sharp(bytes), meta).jpeg({ quality: 80 }).toBuffer());
+  if (photos.length % 50 === 0) console.error(`photo-hash: ${photos.length} photos`);
   photos.push({ id: item.entry ? `${basename(item.path)}#${item.entry}` : item.path, group: item.entry ? `${item.path}` : dirname(item.path).replace(/\/images(_dark)?$/, ""), original, edits, thumb });
 }
 
@@ -191,10 +195,17 @@ const pDist = both((q, x) => Math.min(hammingDistance(q.phash, x.phash), hamming
 const pcDist = both((q, x) =>
   Math.min(pDist(q, x), hammingDistance(q.phash, x.phashCentre), hammingDistance(q.phashMirror, x.phashCentre), hammingDistance(q.phashCentre, x.phash), hammingDistance(q.phashCentreMirror, x.phash)),
 );
+// The 90 %-windows (corners and edges): q's picture or mirror against x's windows (q a crop of x), and
+// q's windows and their mirrors against x's picture (x a crop of q), each within w bits.
+const wDist = both((q, x) =>
+  Math.min(...q.phashWindows.map((h) => hammingDistance(h, x.phash)), ...x.phashWindows.slice(0, 8).flatMap((h) => [hammingDistance(q.phash, h), hammingDistance(q.phashMirror, h)])),
+);
 const RULES = {
   dhash: [[4, 6, 8, 10, 12], (q, x, t) => dDist(q, x) <= t],
   phash: [[6, 8, 10, 12, 14], (q, x, t) => pDist(q, x) <= t],
   phash_centre: [[6, 8, 10, 12, 14], (q, x, t) => pcDist(q, x) <= t],
+  // pHash with centre within 10, or a 90 %-window within t.
+  phash_centre10_windows: [[6, 7, 8, 9, 10], (q, x, t) => pcDist(q, x) <= 10 || wDist(q, x) <= t],
   // Either hash near enough on its own (pHash with centre within t, dHash within 6).
   phash_centre_or_dhash6: [[6, 8, 10, 12], (q, x, t) => pcDist(q, x) <= t || dDist(q, x) <= 6],
 };
@@ -219,21 +230,38 @@ for (const [rule, [thresholds, match]] of Object.entries(RULES))
     });
   }
 
-// The index (services/photo-check, queries/photo-hashes): each stored photo's pHash and centre pHash in
-// three bands (22, 21, 21 bits); a query looks up each band's neighbours within floor(t / 3) bits: of
-// its four hashes in the stored pHash bands, of its pHash and mirror in the stored centre bands.
-// Candidates: the stored originals found, for each edited copy as the query.
-function candidates(q, t) {
+// The index (services/photo-check, queries/photo-hashes): each stored photo's pHash, centre pHash and
+// eight window pHashes in three bands (22, 21, 21 bits); a query looks up each band's neighbours within
+// floor(t / 3) bits: of its four hashes (and, within floor(w / 3), its 16 windows) in the stored pHash
+// bands, of its pHash and mirror in the stored centre bands (and, within floor(w / 3), the windows' bands).
+// Candidates: the stored originals found, for each edited copy as the query; before: without windows.
+function candidates(q, t, w) {
+  const near = (hashes, r) => BAND_BITS.map((width, k) => new Set(hashes.flatMap((h) => bandNeighbours(bandsOf(h)[k], width, r))));
   const r = Math.floor(t / BAND_BITS.length);
-  const near = (hashes) => BAND_BITS.map((width, k) => new Set(hashes.flatMap((h) => bandNeighbours(bandsOf(h)[k], width, r))));
-  const whole = near([q.phash, q.phashMirror, q.phashCentre, q.phashCentreMirror]);
-  const centre = near([q.phash, q.phashMirror]);
-  return photos.filter((x) => bandsOf(x.original.phash).some((v, k) => whole[k].has(v)) || bandsOf(x.original.phashCentre).some((v, k) => centre[k].has(v)));
+  const rw = Math.floor(w / BAND_BITS.length);
+  const whole = near([q.phash, q.phashMirror, q.phashCentre, q.phashCentreMirror], r);
+  if (w) {
+    const ofWindows = near(q.phashWindows, rw);
+    whole.forEach((set, k) => ofWindows[k].forEach((v) => set.add(v)));
+  }
+  const centre = near([q.phash, q.phashMirror], r);
+  const windows = w ? near([q.phash, q.phashMirror], rw) : null;
+  return photos.filter(
+    (x) =>
+      bandsOf(x.original.phash).some((v, k) => whole[k].has(v)) ||
+      bandsOf(x.original.phashCentre).some((v, k) => centre[k].has(v)) ||
+      (windows && x.original.phashWindows.slice(0, 8).some((h) => bandsOf(h).some((v, k) => windows[k].has(v)))),
+  );
 }
 const CHOSEN = 10;
-const counts = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed").map((q) => candidates(q, CHOSEN)));
-const missed = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed" && pcDist(q, p.original) <= CHOSEN && !candidates(q, CHOSEN).includes(p)));
-const sizes = counts.map((c) => c.length).sort((a, b) => a - b);
+const CHOSEN_WINDOW = Number(process.env.WINDOW_BITS ?? 7);
+const matchesChosen = (q, x) => pcDist(q, x) <= CHOSEN || wDist(q, x) <= CHOSEN_WINDOW;
+const indexStats = (w, match) => {
+  const counts = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed").map((q) => candidates(q, CHOSEN, w)));
+  const missed = photos.flatMap((p) => Object.values(p.edits).filter((q) => q.status === "hashed" && match(q, p.original) && !candidates(q, CHOSEN, w).includes(p)));
+  const sizes = counts.map((c) => c.length).sort((a, b) => a - b);
+  return { candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(2), candidates_median: sizes[sizes.length >> 1], candidates_max: sizes.at(-1), matches_missed_by_index: missed.length };
+};
 
 const results = {
   listed: listed.length,
@@ -245,7 +273,17 @@ const results = {
   different_pairs: pairs.length,
   similar_scene_pairs: similar.length,
   hash_ms_per_photo_node: +(hashMs / hashed).toFixed(2),
-  index: { threshold: CHOSEN, band_radius: Math.floor(CHOSEN / BAND_BITS.length), candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(2), candidates_median: sizes[sizes.length >> 1], candidates_max: sizes.at(-1), of_stored: photos.length, matches_missed_by_index: missed.length },
+  index: {
+    threshold: CHOSEN,
+    band_radius: Math.floor(CHOSEN / BAND_BITS.length),
+    of_stored: photos.length,
+    before: indexStats(0, (q, x) => pcDist(q, x) <= CHOSEN),
+    window_threshold: CHOSEN_WINDOW,
+    window_band_radius: Math.floor(CHOSEN_WINDOW / BAND_BITS.length),
+    with_windows: indexStats(CHOSEN_WINDOW, matchesChosen),
+    // The other window thresholds the sweep weighs (the band radius is floor(w / 3)).
+    with_windows_at: Object.fromEntries([6, 8, 9, 10].map((w) => [w, indexStats(w, (q, x) => pcDist(q, x) <= CHOSEN || wDist(q, x) <= w)])),
+  },
   rates,
 };
 console.table(rates);

@@ -75,6 +75,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     updated_at: null,
     verification_status: "approved",
     rejection_reason: null,
+    review_reason: null,
     status: "available",
     moderation_status: "visible",
     promoted: false,

@@ -243,6 +243,8 @@ export interface OwnerListing extends PublicListing {
   latitude: number | null;
   longitude: number | null;
   rejection_reason: string | null;
+  /** Why it is back in review before staff decide ("Photos match another listing"), or null; the other listing is never named. */
+  review_reason: string | null;
   stripe_subscription_id: string | null;
 }
 

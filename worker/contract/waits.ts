@@ -27,3 +27,6 @@ export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
   hours: "Usually replies within a few hours",
   day: "Usually replies within a day",
 };
+
+/** What the owner reads of an automatic review reason (the photo check, docs/decisions/028): never the other listing or owner. */
+export const reviewReasonNotice = (reason: string) => `${reason}: staff will check them.`;

@@ -889,6 +889,8 @@ export const photoHashes = sqliteTable(
     phashCentreMirror: text("phash_centre_mirror"),
     dhash: text("dhash"),
     dhashMirror: text("dhash_mirror"),
+    /** JSON: the pHash of each 90 %-window (lib/photo-hash WINDOWS), then each mirrored; null on rows hashed before them. */
+    phashWindows: text("phash_windows"),
     p0: integer("p0"),
     p1: integer("p1"),
     p2: integer("p2"),
@@ -923,6 +925,19 @@ export const photoMatches = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.photoId, t.matchedPhotoId] }), index("photo_matches_matched_idx").on(t.matchedPhotoId)],
+);
+
+/** A hashed photo's 90 %-windows' pHashes in three bands (the index of one-sided crops, docs/decisions/028). */
+export const photoWindowBands = sqliteTable(
+  "photo_window_bands",
+  {
+    photoId: text("photo_id").notNull(),
+    window: integer("window").notNull(),
+    b0: integer("b0").notNull(),
+    b1: integer("b1").notNull(),
+    b2: integer("b2").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.photoId, t.window] }), index("photo_window_bands_b0_idx").on(t.b0), index("photo_window_bands_b1_idx").on(t.b1), index("photo_window_bands_b2_idx").on(t.b2)],
 );
 
 /** Pairs staff marked "not a copy", by the pictures' SHA-256: never flagged again. */

@@ -16,6 +16,20 @@ export const MIN_SIDE_PX = 64;
 export const MIN_CONTRAST = 6;
 /** The centre hash covers the middle 80 % a side: a crop of up to 10 % a side is that picture again. */
 const CENTRE = 0.1;
+/**
+ * The 90 %-windows: anchored at each corner (a copy cropped up to 10 % off two adjacent sides) and at
+ * each edge (off one side). Fractions of the picture: [x0, y0, x1, y1].
+ */
+export const WINDOWS = [
+  [0, 0, 0.9, 0.9],
+  [0.1, 0, 1, 0.9],
+  [0, 0.1, 0.9, 1],
+  [0.1, 0.1, 1, 1],
+  [0, 0, 1, 0.9],
+  [0, 0.1, 1, 1],
+  [0, 0, 0.9, 1],
+  [0.1, 0, 1, 1],
+] as const;
 
 export interface Rgba {
   width: number;
@@ -34,6 +48,8 @@ export interface PhotoHashes {
   phashCentreMirror: string;
   dhash: string;
   dhashMirror: string;
+  /** pHash of each of the WINDOWS, then of each window mirrored (16 in all). */
+  phashWindows: string[];
 }
 
 export type HashOutcome = ({ status: "hashed" } & PhotoHashes) | { status: "skipped"; reason: "tiny" | "flat" };
@@ -126,6 +142,9 @@ export function hashPixels(img: Rgba): HashOutcome {
   const dy = Math.round(img.height * CENTRE);
   const centre = lowDct(greyscaleCells(img, N, N, { x0: dx, y0: dy, x1: img.width - dx, y1: img.height - dy }));
   const cells = greyscaleCells(img, 9, 8);
+  const windows = WINDOWS.map(([x0, y0, x1, y1]) =>
+    lowDct(greyscaleCells(img, N, N, { x0: Math.round(img.width * x0), y0: Math.round(img.height * y0), x1: Math.round(img.width * x1), y1: Math.round(img.height * y1) })),
+  );
   return {
     status: "hashed",
     phash: phashOf(whole, false),
@@ -134,6 +153,7 @@ export function hashPixels(img: Rgba): HashOutcome {
     phashCentreMirror: phashOf(centre, true),
     dhash: dhashOf(cells, false),
     dhashMirror: dhashOf(cells, true),
+    phashWindows: [...windows.map((w) => phashOf(w, false)), ...windows.map((w) => phashOf(w, true))],
   };
 }
 

@@ -127,6 +127,19 @@ export function listingReviewEmail(to: string, firstName: string, title: string,
   });
 }
 
+/** The photo check sent a listing back to review: why, in the owner's words (never the other listing). */
+export function listingPhotoMatchEmail(to: string, firstName: string, title: string, notice: string, url: string): EmailMessage {
+  return render({
+    to,
+    subject: `Your listing "${title}" is back in review`,
+    preheader: notice,
+    heading: `About your listing, ${quotedName(firstName)}`,
+    paragraphs: [`"${title}" is back in review: only you can see it until our team has looked.`, notice, "If the photos are your own, there is nothing to do."],
+    link: { href: url, label: "Open your listing" },
+    footnote: "You can turn these emails off in your profile's notification settings.",
+  });
+}
+
 export function verificationReviewEmail(to: string, firstName: string, approved: boolean, reason: string | null): EmailMessage {
   return render({
     to,

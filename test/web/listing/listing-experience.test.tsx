@@ -86,11 +86,22 @@ describe("listing page", () => {
     expect(screen.getAllByText("Create an account or sign in to message others")).toHaveLength(1);
   });
 
+  it("tells the owner why a listing went back to review (the photo check), without the other listing", async () => {
+    fakeApi(routes(makeOwnerListing({ id: "l1", title: "Sunny room", verification_status: "pending", review_reason: "Photos match another listing" })));
+    const flagged = renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
+    expect(await screen.findByText(/^Photos match another listing: staff will check them\. Only you can see this listing until our team approves it/)).toBeInTheDocument();
+    flagged.unmount();
+    fakeApi(routes(makeOwnerListing({ id: "l1", title: "Sunny room", verification_status: "pending" })));
+    renderApp("/listing/l1", { token: "t", user: makeUser({ id: "owner-1" }) });
+    expect(await screen.findByText(/^Only you can see this listing until our team approves it/)).toBeInTheDocument();
+    expect(screen.queryByText(/Photos match another listing/)).toBeNull();
+  });
+
   it("shows a visitor the street and area with why; the owner the whole address and what everyone else sees", async () => {
     const owned = makeOwnerListing({ id: "l1", title: "Sunny room", address: "177 Bleecker St, Apt 4B, New York, NY 10003", address_public: "Bleecker St, New York, NY 10003" });
     // What the API answers anyone else (worker/db/queries/listings.ts toPublicListing).
-    const { latitude, longitude, rejection_reason, stripe_subscription_id, address_public, ...rest } = owned;
-    void [latitude, longitude, rejection_reason, stripe_subscription_id];
+    const { latitude, longitude, rejection_reason, review_reason, stripe_subscription_id, address_public, ...rest } = owned;
+    void [latitude, longitude, rejection_reason, review_reason, stripe_subscription_id];
     fakeApi(routes({ ...rest, address: address_public } as OwnerListing));
     const visitor = renderApp("/listing/l1");
     const details = await screen.findByRole("heading", { name: "Property details" });

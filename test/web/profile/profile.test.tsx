@@ -33,6 +33,7 @@ describe("profile page", () => {
       ...(profileRoutes(user, [
         ownListing("a"),
         ownListing("p", { verification_status: "pending" }),
+        ownListing("m", { verification_status: "pending", review_reason: "Photos match another listing" }),
         ownListing("t", { status: "taken" }),
         ownListing("h", { status: "hidden" }),
         ownListing("r", { verification_status: "rejected", rejection_reason: "Photos do not show the room" }),
@@ -48,6 +49,9 @@ describe("profile page", () => {
     const pending = await item("p");
     expect(pending).toHaveTextContent("Pending review");
     expect(pending).not.toHaveTextContent("Available");
+    expect(pending).not.toHaveTextContent("Photos match");
+    // Back in review by the photo check: the owner reads why, never whose photos.
+    expect(await item("m")).toHaveTextContent("Pending reviewPhotos match another listing: staff will check them.");
     expect(within(pending).queryByRole("button", { name: "Mark taken" })).toBeNull();
     expect(actions(await item("a"))).toEqual(expect.arrayContaining(["Mark taken", "Promote"]));
     expect(await item("a")).toHaveTextContent("Live");

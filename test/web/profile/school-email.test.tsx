@@ -2,18 +2,21 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
+import type { PublicUser } from "@contract/users";
+import { TRUST_EXPLAINED } from "../../../web/components/ui/trust-checks";
 import { callsOf, dealPartsRoutes, fakeApi, IdleWebSocket, makeOwnerListing, makeUser, notFound, renderApp, reply } from "../render";
 
-const owner = (school_email_domain: string | null) => ({
+const owner = (school_email_domain: string | null, more: Partial<PublicUser> = {}): PublicUser => ({
   id: "owner-1",
   first_name: "Jordan",
   last_name: "Kim",
   avatar_url: null,
   university: "UF",
-  created_at: "2026-01-01T00:00:00Z",
+  created_at: "2026-01-15T00:00:00Z",
   id_verified: false,
   school_email_domain,
   response_time: null,
+  ...more,
 });
 
 // The thread opens real-time rooms; these tests only read its header.
@@ -80,10 +83,10 @@ describe("school email in the profile", () => {
   });
 });
 
-describe("school email where a student decides", () => {
-  const listingRoutes = (domain: string | null) => ({
+describe("the checks the other person passed, where a student decides", () => {
+  const listingRoutes = (domain: string | null, more: Partial<PublicUser> = {}) => ({
     "GET /api/v1/subleases/l1": { data: makeOwnerListing({ id: "l1", title: "Sunny room", user_id: "owner-1", user_first_name: "Jordan" }) },
-    "GET /api/v1/users/owner-1": { data: owner(domain) },
+    "GET /api/v1/users/owner-1": { data: owner(domain, more) },
     "GET /api/v1/favorites": { favorites: [], pagination: { next_token: null, has_more: false } },
   });
 
@@ -97,6 +100,31 @@ describe("school email where a student decides", () => {
     renderApp("/listing/l1");
     await within(await screen.findByRole("complementary", { name: "Contact" })).findByText(/Member since/);
     expect(screen.queryByText(/School email verified/)).toBeNull();
+  });
+
+  it("the contact card lists every check passed, each with what it proves and what it does not", async () => {
+    fakeApi(listingRoutes("ufl.edu", { id_verified: true, response_time: "hours" }));
+    renderApp("/listing/l1");
+    const card = await screen.findByRole("complementary", { name: "Contact" });
+    const checks = await within(card).findByRole("list", { name: "Checks they passed" });
+    const items = within(checks).getAllByRole("listitem").map((li) => li.textContent);
+    expect(items).toEqual([
+      `ID verified${TRUST_EXPLAINED.id}`,
+      `School email verified: ufl.edu${TRUST_EXPLAINED.school}`,
+      `Member since January 2026${TRUST_EXPLAINED.member}`,
+      `Usually replies within a few hours${TRUST_EXPLAINED.response}`,
+    ]);
+    // Each line says what the check does not prove.
+    for (const why of Object.values(TRUST_EXPLAINED)) expect(why).toMatch(/\bnot\b/);
+  });
+
+  it("a check not passed is not listed", async () => {
+    fakeApi(listingRoutes(null));
+    renderApp("/listing/l1");
+    const checks = await within(await screen.findByRole("complementary", { name: "Contact" })).findByRole("list", { name: "Checks they passed" });
+    expect(within(checks).getAllByRole("listitem").map((li) => li.textContent)).toEqual([`Member since January 2026${TRUST_EXPLAINED.member}`]);
+    expect(screen.queryByText("ID verified")).toBeNull();
+    expect(screen.queryByText(/Usually replies/)).toBeNull();
   });
 
   it("the chat header shows the other person's school email domain", async () => {
@@ -119,10 +147,22 @@ describe("school email where a student decides", () => {
       "GET /api/v1/messages/conversations/c1": { data: conv, reply: "open" },
       "GET /api/v1/messages/conversations/c1/messages": { messages: [], pagination: { next_token: null, has_more: false } },
       "POST /api/v1/messages/conversations/c1/read": { unread_count: 0 },
-      "GET /api/v1/users/owner-1": { data: owner("ufl.edu") },
+      "GET /api/v1/users/owner-1": { data: owner("ufl.edu", { id_verified: true, response_time: "day" }) },
     });
     renderApp("/messages?conversation=c1", { token: "t", user: makeUser() });
     const thread = (await screen.findByRole("heading", { level: 2, name: "Jordan Kim" })).closest("header")!;
-    expect(await within(thread).findByText("School email verified: ufl.edu")).toBeInTheDocument();
+    expect(await within(thread).findByText("School email verified: ufl.edu", { selector: "summary *" })).toBeInTheDocument();
+    // The header keeps the checks on one line; what each proves is one click away.
+    const summary = thread.querySelector("summary")!;
+    expect(summary.textContent).toBe("ID verified · School email verified: ufl.edu · Member since January 2026 · Usually replies within a day");
+    await userEvent.setup().click(summary);
+    expect(summary.closest("details")!.open).toBe(true);
+    const checks = within(thread).getByRole("list", { name: "Checks they passed" });
+    expect(within(checks).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      `ID verified${TRUST_EXPLAINED.id}`,
+      `School email verified: ufl.edu${TRUST_EXPLAINED.school}`,
+      `Member since January 2026${TRUST_EXPLAINED.member}`,
+      `Usually replies within a day${TRUST_EXPLAINED.response}`,
+    ]);
   });
 });

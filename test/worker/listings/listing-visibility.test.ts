@@ -8,7 +8,7 @@ import { updateOwnListing } from "../../../worker/services/listings";
 import { runHousekeeping } from "../../../worker/services/housekeeping";
 import { adminLogin, api, authed, dataUrl, insertListing, JPEG_1x1, json, post, type Session, signUp } from "../helpers";
 
-const OWNER_ONLY = ["rejection_reason", "stripe_subscription_id", "latitude", "longitude"];
+const OWNER_ONLY = ["rejection_reason", "review_reason", "stripe_subscription_id", "latitude", "longitude"];
 
 let owner: Session;
 let visitor: Session;
@@ -19,6 +19,7 @@ beforeAll(async () => {
   await insertListing(owner.user.id, "v01", {
     stripe_subscription_id: "sub_visible_1",
     rejection_reason: "An old note",
+    review_reason: "Photos match another listing",
     latitude: 29.651234,
     longitude: -82.325678,
     distance_miles: 1.4,
@@ -51,9 +52,9 @@ describe("public and owner listings", () => {
 
   it("the owner's detail and own listings carry both", async () => {
     const mine = await json<{ data: Record<string, unknown> }>(await api("/api/v1/subleases/v01", authed(owner.access_token)));
-    expect(mine.data).toMatchObject({ stripe_subscription_id: "sub_visible_1", rejection_reason: "An old note", latitude: 29.651234, longitude: -82.325678 });
+    expect(mine.data).toMatchObject({ stripe_subscription_id: "sub_visible_1", rejection_reason: "An old note", review_reason: "Photos match another listing", latitude: 29.651234, longitude: -82.325678 });
     const own = await json<{ data: Record<string, unknown>[] }>(await api("/api/v1/users/listings", authed(owner.access_token)));
-    expect(own.data.find((l) => l.id === "v01")).toMatchObject({ stripe_subscription_id: "sub_visible_1" });
+    expect(own.data.find((l) => l.id === "v01")).toMatchObject({ stripe_subscription_id: "sub_visible_1", review_reason: "Photos match another listing" });
   });
 });
 

@@ -4,12 +4,12 @@ import jpeg from "jpeg-js";
 import { encode as encodePng } from "fast-png";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../../worker/db/client";
-import { backfillPhotoHashes, hashListingPhotos, matchPhoto, PHOTO_MATCH_BITS, withPhotoCheck } from "../../../worker/services/photo-check";
+import { backfillPhotoHashes, hashListingPhotos, matchPhoto, PHOTO_MATCH_BITS, photoDistance, WINDOW_MATCH_BITS, windowDistance, withPhotoCheck } from "../../../worker/services/photo-check";
 import { seedDemoData } from "../../../worker/db/seed/seed";
 import type { PhotoHashRow } from "../../../worker/db/queries/photo-hashes";
 import { bandsOf } from "../../../worker/lib/photo-hash";
-import { photoHashes as photoHashesTable } from "../../../worker/db/schema";
-import { adminLogin, api, authed, insertListing, json, PNG_1x1, post, signUp } from "../helpers";
+import { photoHashes as photoHashesTable, photoWindowBands as photoWindowBandsTable } from "../../../worker/db/schema";
+import { adminLogin, api, authed, dataUrl, insertListing, json, PNG_1x1, post, signUp } from "../helpers";
 
 /** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
 function photo(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
@@ -40,10 +40,14 @@ const matchesOf = async (id: string) => (await checkOf(id)).photo_matches;
 const listingRow = (id: string) => env.DB.prepare("SELECT verification_status, review_reason FROM listings WHERE id = ?").bind(id).first<{ verification_status: string; review_reason: string | null }>();
 
 /** A copy cropped by `f` of each side (the copier's crop). */
-function cropped(variant: number, f: number): Uint8Array {
+const cropped = (variant: number, f: number) => croppedSides(variant, { left: f, top: f, right: f, bottom: f });
+
+/** A copy cropped by a fraction off each named side only. */
+function croppedSides(variant: number, sides: { left?: number; top?: number; right?: number; bottom?: number }): Uint8Array {
   const w = 640, h = 480;
   const full = jpeg.decode(photo(variant, w, h), { useTArray: true });
-  const x0 = Math.round(w * f), y0 = Math.round(h * f), cw = w - 2 * x0, ch = h - 2 * y0;
+  const x0 = Math.round(w * (sides.left ?? 0)), y0 = Math.round(h * (sides.top ?? 0));
+  const cw = w - x0 - Math.round(w * (sides.right ?? 0)), ch = h - y0 - Math.round(h * (sides.bottom ?? 0));
   const data = Buffer.alloc(cw * ch * 4);
   for (let y = 0; y < ch; y++) data.set(full.data.subarray(((y + y0) * w + x0) * 4, ((y + y0) * w + x0 + cw) * 4), y * cw * 4);
   return new Uint8Array(jpeg.encode({ width: cw, height: ch, data }, 80).data);
@@ -93,6 +97,18 @@ describe("copied photos", () => {
     expect(await matchesOf("pc2")).toEqual([]);
     expect((await listingRow("pc1"))!.review_reason).toBeNull();
 
+    // The copier is told why, once (two pictures matched), without the other listing or its owner; the first poster hears nothing.
+    const mailOf = async (to: string) => (await json<{ data: { subject: string; text: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(to)}`))).data;
+    const notices = (await mailOf("photo-copier@ufl.edu")).filter((m) => m.subject === 'Your listing "Listing pc3" is back in review');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain("Photos match another listing: staff will check them.");
+    expect(notices[0]!.text).not.toMatch(/pc1|Listing pc1|photo-first/);
+    expect((await mailOf("photo-first@ufl.edu")).some((m) => m.subject.includes("back in review"))).toBe(false);
+    // And reads the reason on their own listing; the first poster's carries none.
+    const own = async (token: string) => (await json<{ data: { id: string; review_reason: string | null }[] }>(await api("/api/v1/users/listings", authed(token)))).data;
+    expect((await own(copier.access_token)).find((l) => l.id === "pc3")!.review_reason).toBe("Photos match another listing");
+    expect((await own(first.access_token)).map((l) => l.review_reason)).toEqual([null, null]);
+
     // The copier takes the copies off: the reason clears at the next check.
     await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3' AND key != ?").bind(crop.replace("/api/v1/images/", "")).run();
     await hashListingPhotos(db, env, "pc3");
@@ -100,6 +116,68 @@ describe("copied photos", () => {
     await env.DB.prepare("DELETE FROM listing_photos WHERE listing_id = 'pc3'").run();
     await hashListingPhotos(db, env, "pc3");
     expect((await listingRow("pc3"))!.review_reason).toBeNull();
+  });
+
+  it("a copy cropped 10 % off one side, or off two adjacent sides, matches the original's window; in either hashing order", async () => {
+    const first = await signUp("photo-window-first@ufl.edu");
+    const copier = await signUp("photo-window-copier@ufl.edu");
+    await insertListing(first.user.id, "pw1");
+    await insertListing(copier.user.id, "pw2");
+    const original = await addPhoto("pw1", photo(2), "2026-11-05T00:00:00.000Z");
+    const offLeft = await addPhoto("pw2", croppedSides(2, { left: 0.1 }), "2026-11-06T00:00:00.000Z");
+    const offTopRight = await addPhoto("pw2", croppedSides(2, { top: 0.1, right: 0.1 }), "2026-11-06T00:00:00.000Z");
+    const db = createDb(env);
+    // Neither is the original's picture or centre: the whole-picture rule alone misses them.
+    await hashListingPhotos(db, env, "pw2");
+    await hashListingPhotos(db, env, "pw1");
+    const hashesOf = async (url: string) => {
+      const r = (await env.DB.prepare("SELECT * FROM photo_hashes WHERE picture = ?").bind(url.replace("/api/v1/images/", "")).first<Record<string, string>>())!;
+      return { phash: r.phash!, phashMirror: r.phash_mirror!, phashCentre: r.phash_centre!, phashCentreMirror: r.phash_centre_mirror!, phashWindows: r.phash_windows! };
+    };
+    const [orig, left, topRight] = await Promise.all([original, offLeft, offTopRight].map(hashesOf));
+    expect(photoDistance(left!, orig!)).toBeGreaterThan(PHOTO_MATCH_BITS);
+    expect(photoDistance(topRight!, orig!)).toBeGreaterThan(PHOTO_MATCH_BITS);
+    expect(windowDistance(left!, orig!)).toBeLessThanOrEqual(WINDOW_MATCH_BITS);
+    const check = await checkOf("pw2");
+    expect(check.photo_matches.map((m) => [m.picture, m.matched_picture, m.listing_id])).toEqual(
+      expect.arrayContaining([
+        [offLeft, original, "pw1"],
+        [offTopRight, original, "pw1"],
+      ]),
+    );
+    expect(check.review_reason).toBe("Photos match another listing");
+    expect(await matchesOf("pw1")).toEqual([]);
+    // The other order: the original hashed first, a crop off the bottom posted and hashed later.
+    const third = await signUp("photo-window-third@ufl.edu");
+    await insertListing(third.user.id, "pw3");
+    const offBottom = await addPhoto("pw3", croppedSides(2, { bottom: 0.1 }), "2026-11-07T00:00:00.000Z");
+    await hashListingPhotos(db, env, "pw3");
+    expect((await matchesOf("pw3")).map((m) => [m.picture, m.matched_picture, m.listing_id])).toContainEqual([offBottom, original, "pw1"]);
+  });
+
+  it("the window index finds a picture exactly WINDOW_MATCH_BITS from another's window, spread over all three bands, and not one bit past it", async () => {
+    const db = createDb(env);
+    const base = "3c3c3c3c3c3c3c3c";
+    const far = "c3c3c3c3c3c3c3c3"; // every bit flipped: 64 from base and its neighbours
+    const flip = (hash: string, bits: number[]) => (BigInt(`0x${hash}`) ^ bits.reduce((m, b) => m | (1n << BigInt(b)), 0n)).toString(16).padStart(16, "0");
+    const row = (id: string, owner: string, phash: string, windows: string[] | null, postedAt: string): PhotoHashRow => {
+      const [p0, p1, p2] = bandsOf(phash);
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: windows ? JSON.stringify(windows) : null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
+    };
+    // The stored photo's third window is `base`; its picture and other windows are far from everything here.
+    const windows = Array.from({ length: 16 }, (_, i) => (i === 3 ? base : far));
+    await db.insert(photoHashesTable).values(row("win-a", "owner-wa", far, windows, "2026-10-01T00:00:00.000Z"));
+    await db.insert(photoWindowBandsTable).values(windows.slice(0, 8).map((h, window) => { const [b0, b1, b2] = bandsOf(h); return { photoId: "win-a", window, b0, b1, b2 }; }));
+    // WINDOW_MATCH_BITS (7) flipped 2, 2, 3 over the bands: only a lookup within floor(7 / 3) = 2 bits a band finds it.
+    const atThreshold = row("win-b", "owner-wb", flip(base, [0, 1, 21, 22, 42, 43, 44]), null, "2026-10-02T00:00:00.000Z");
+    // The same owner as win-b, so the two do not meet each other.
+    const pastIt = row("win-c", "owner-wb", flip(base, [0, 1, 21, 22, 42, 43, 44, 45]), null, "2026-10-02T00:00:00.000Z");
+    expect(WINDOW_MATCH_BITS).toBe(7);
+    await db.insert(photoHashesTable).values([atThreshold, pastIt]);
+    await matchPhoto(db, atThreshold);
+    await matchPhoto(db, pastIt);
+    const stored = await env.DB.prepare("SELECT photo_id, matched_photo_id, distance FROM photo_matches WHERE photo_id LIKE 'win-%'").all();
+    expect(stored.results).toEqual([{ photo_id: "win-b", matched_photo_id: "win-a", distance: WINDOW_MATCH_BITS }]);
   });
 
   it("the index finds a pair exactly at the threshold, spread over all three bands, and not one bit past it", async () => {
@@ -113,7 +191,7 @@ describe("copied photos", () => {
     const row = (id: string, owner: string, phash: string, postedAt: string): PhotoHashRow => {
       const [p0, p1, p2] = bandsOf(phash);
       // Only the picture's own pHash: no mirror or centre to meet another row's.
-      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
     };
     const put = (r: PhotoHashRow) => db.insert(photoHashesTable).values(r);
     await put(row("band-a", "owner-a", base, "2026-10-01T00:00:00.000Z"));
@@ -168,6 +246,39 @@ describe("copied photos", () => {
 });
 
 describe("staff's copied-photo check", () => {
+  it("through the API: a new listing's photos are compared after the answer (waitUntil), so staff see the match without the cron", async () => {
+    const first = await signUp("photo-api-a@ufl.edu");
+    const copier = await signUp("photo-api-b@ufl.edu");
+    await env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id IN (?, ?)").bind(first.user.id, copier.user.id).run();
+    const upload = async (s: typeof first, bytes: Uint8Array) => {
+      const res = await api(
+        "/api/v1/upload/multiple-base64",
+        authed(s.access_token, { method: "POST", body: JSON.stringify({ images: [{ filename: "room.jpg", content_type: "image/jpeg", image_data: dataUrl(bytes) }] }) }),
+      );
+      return (await json<{ uploaded_files: { url: string }[] }>(res)).uploaded_files[0]!.url;
+    };
+    const create = async (s: typeof first, picture: string) => {
+      const body = { title: "Room near campus", description: "A bright room", unit_type: "2x2", monthly_rent: 850, address: "12 Oak St, Gainesville, FL", lease_term: "spring", university_id: 3, parking: "false", allow_pets: "false", gender_preference: "no_preference", pictures: [picture] };
+      const res = await api("/api/v1/subleases/", authed(s.access_token, { method: "POST", body: JSON.stringify(body) }));
+      expect(res.status).toBe(201);
+      return (await json<{ id: string }>(res)).id;
+    };
+    const original = await upload(first, photo(7));
+    const firstId = await create(first, original);
+    const copy = await upload(copier, croppedSides(7, { left: 0.1 }));
+    const copyId = await create(copier, copy);
+    // No backfill ran: the upload path's own check found it.
+    const token = await adminLogin();
+    const listed = (await json<{ listings: { id: string; photo_matches: Record<string, unknown>[]; photo_check_pending: boolean }[] }>(await api("/api/v1/admin/listings/pending", authed(token)))).listings;
+    const flagged = listed.find((l) => l.id === copyId)!;
+    expect(flagged.photo_check_pending).toBe(false);
+    expect(flagged.photo_matches).toHaveLength(1);
+    // The contract's four fields, plus the additions staff's panel reads.
+    expect(Object.keys(flagged.photo_matches[0]!).sort()).toEqual(["listing_id", "matched_picture", "matched_posted_at", "owner_id", "owner_name", "picture", "posted_at"]);
+    expect(flagged.photo_matches[0]).toMatchObject({ listing_id: firstId, owner_id: first.user.id, picture: copy, matched_picture: original });
+    expect(listed.find((l) => l.id === firstId)!.photo_matches).toEqual([]);
+  });
+
   it("lists carry photo_matches, photo_check_pending and the review reason; a bad token is refused", async () => {
     const first = await signUp("photo-admin-a@ufl.edu");
     const copier = await signUp("photo-admin-b@ufl.edu");

@@ -45,6 +45,7 @@ export const LISTING_FIELDS = [
   "auto_renew",
   "stripe_subscription_id",
   "availability_confirmed_at",
+  "review_reason",
 ] as const satisfies readonly ListingColumn[];
 export type ListingField = (typeof LISTING_FIELDS)[number];
 

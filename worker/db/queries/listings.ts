@@ -55,6 +55,8 @@ export interface ListingRow {
   auto_renew: number;
   stripe_subscription_id: string | null;
   availability_confirmed_at: string | null;
+  /** Why the listing is back in review without a person deciding (the photo check, decision 028); owner and staff only. */
+  review_reason: string | null;
   /** The version staff review and the rent they last approved (single-listing and staff reads; browse rows lack them). */
   revision?: number;
   approved_rent?: number | null;
@@ -138,6 +140,7 @@ export function toOwnerListing(row: ListingRow, photos: PhotoRow[], now = Date.n
     latitude: row.latitude ?? null,
     longitude: row.longitude ?? null,
     rejection_reason: row.rejection_reason,
+    review_reason: row.review_reason ?? null,
     stripe_subscription_id: row.stripe_subscription_id,
   };
 }

@@ -2,7 +2,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt, min, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { listingPhotos, listings, photoHashes, photoMatches, photoNotCopies } from "../schema";
+import { listingPhotos, listings, photoHashes, photoMatches, photoNotCopies, photoWindowBands } from "../schema";
 
 export type PhotoHashRow = typeof photoHashes.$inferSelect;
 
@@ -27,6 +27,10 @@ export const listingsWithUnhashedPhotos = async (db: Db, limit: number) =>
   ).map((r) => r.listingId);
 
 export const insertPhotoHash = (db: Db, row: typeof photoHashes.$inferInsert) => db.insert(photoHashes).values(row).onConflictDoNothing();
+
+/** A photo's windows' bands, one row per window (replaced whole: a rerun writes the same rows). */
+export const insertWindowBands = (db: Db, photoId: string, bands: [number, number, number][]) =>
+  bands.length ? db.insert(photoWindowBands).values(bands.map(([b0, b1, b2], window) => ({ photoId, window, b0, b1, b2 }))).onConflictDoNothing() : Promise.resolve();
 
 /** How many photos of these listings are still waiting for their hash ("photo check pending"). */
 export const pendingPhotoCounts = async (db: Db, listingIds: string[]) =>
@@ -54,7 +58,7 @@ export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
  * the same bytes. One statement, no row limit (a limit could drop a true match); the caller checks the
  * exact distance.
  */
-export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[][]; centre: number[][] }, sha256: string | null) => {
+export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[][]; centre: number[][]; windows: number[][] }, sha256: string | null) => {
   // A band list is empty for a picture not decoded here: only its bytes are looked up.
   const inList = (col: SQLiteColumn, values: number[]) => sql`${col} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
   return db
@@ -71,6 +75,8 @@ export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[]
           inList(photoHashes.c0, bands.centre[0]!),
           inList(photoHashes.c1, bands.centre[1]!),
           inList(photoHashes.c2, bands.centre[2]!),
+          // A stored window within reach of this picture: this one is a crop of that photo off one or two sides.
+          sql`${photoHashes.photoId} IN (SELECT photo_id FROM photo_window_bands WHERE ${or(inList(photoWindowBands.b0, bands.windows[0]!), inList(photoWindowBands.b1, bands.windows[1]!), inList(photoWindowBands.b2, bands.windows[2]!))})`,
           ...(sha256 ? [eq(photoHashes.sha256, sha256)] : []),
         ),
       ),
@@ -84,8 +90,17 @@ export const firstPostedByOwner = async (db: Db, ownerId: string, sha256: string
 /** The hashes already computed for these bytes, if any photo with them was hashed. */
 export async function hashesOfBytes(db: Db, sha256: string) {
   const row = await db.select().from(photoHashes).where(and(eq(photoHashes.sha256, sha256), eq(photoHashes.status, "hashed"))).get();
-  if (!row?.phash || !row.phashMirror || !row.phashCentre || !row.phashCentreMirror || !row.dhash || !row.dhashMirror) return null;
-  return { status: "hashed" as const, phash: row.phash, phashMirror: row.phashMirror, phashCentre: row.phashCentre, phashCentreMirror: row.phashCentreMirror, dhash: row.dhash, dhashMirror: row.dhashMirror };
+  if (!row?.phash || !row.phashMirror || !row.phashCentre || !row.phashCentreMirror || !row.dhash || !row.dhashMirror || !row.phashWindows) return null;
+  return {
+    status: "hashed" as const,
+    phash: row.phash,
+    phashMirror: row.phashMirror,
+    phashCentre: row.phashCentre,
+    phashCentreMirror: row.phashCentreMirror,
+    dhash: row.dhash,
+    dhashMirror: row.dhashMirror,
+    phashWindows: JSON.parse(row.phashWindows) as string[],
+  };
 }
 
 /** The not-a-copy pairs among these SHA-256 pairs ("a|b"). */
@@ -115,6 +130,10 @@ export const reviewReasonsOf = async (db: Db, listingIds: string[]) =>
       ? (await db.select({ id: listings.id, reason: listings.reviewReason }).from(listings).where(inArray(listings.id, listingIds))).map((r) => [r.id, r.reason])
       : [],
   );
+
+/** Each listing's owner and title (to tell the owner it went back to review). */
+export const listingTitlesOf = async (db: Db, listingIds: string[]) =>
+  listingIds.length ? await db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(inArray(listings.id, listingIds)) : [];
 
 export const setReviewReason = (db: Db, listingId: string, reason: string | null) => db.update(listings).set({ reviewReason: reason }).where(eq(listings.id, listingId));
 
@@ -199,6 +218,7 @@ export async function pruneGonePhotoHashes(db: Db, now: string, cutoff: string) 
   const old = db.select({ id: photoHashes.photoId }).from(photoHashes).where(and(isNotNull(photoHashes.goneAt), lt(photoHashes.goneAt, cutoff)));
   await db.batch([
     db.delete(photoMatches).where(or(inArray(photoMatches.photoId, old), inArray(photoMatches.matchedPhotoId, old))!),
+    db.delete(photoWindowBands).where(inArray(photoWindowBands.photoId, old)),
     db.delete(photoHashes).where(and(isNotNull(photoHashes.goneAt), lt(photoHashes.goneAt, cutoff))),
   ]);
 }

@@ -12,6 +12,7 @@ import type { ConversationRow } from "../../db/queries/conversations";
 import { claimMessageEmail } from "../../db/queries/conversations";
 import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
+import { reviewReasonNotice } from "../../contract/waits";
 import type { EmailMessage } from "../email";
 import {
   dealCaseEmail,
@@ -20,6 +21,7 @@ import {
   dealSignedEmail,
   dealUpdateEmail,
   landlordConsentEmail,
+  listingPhotoMatchEmail,
   listingReviewEmail,
   newMessageEmail,
   passwordResetEmail,
@@ -42,6 +44,8 @@ export type NotifyEvent =
   | { kind: "sign_in_code"; code: string }
   | { kind: "school_email_code"; code: string; domain: string }
   | { kind: "listing_review"; title: string; approved: boolean; reason: string | null }
+  // The photo check sent a listing back to review (docs/decisions/028): the owner hears why, never whose photos.
+  | { kind: "listing_photo_match"; listingId: string; title: string; reason: string }
   | { kind: "verification_review"; approved: boolean; reason: string | null }
   | {
       kind: "new_message";
@@ -185,6 +189,13 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     transactional: false,
     preference: "emailOnListingReview",
     email: (to, e) => listingReviewEmail(to.email, to.firstName, e.title, e.approved, e.reason),
+  },
+  listing_photo_match: {
+    group: "reviews",
+    push: (e) => ({ title: "Your listing is back in review", body: reviewReasonNotice(e.reason), url: `/listing/${encodeURIComponent(e.listingId)}`, urgency: "normal" }),
+    transactional: false,
+    preference: "emailOnListingReview",
+    email: (to, e, config) => listingPhotoMatchEmail(to.email, to.firstName, e.title, reviewReasonNotice(e.reason), `${config.publicBaseUrl}/listing/${encodeURIComponent(e.listingId)}`),
   },
   verification_review: {
     group: "reviews",

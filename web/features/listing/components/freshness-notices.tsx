@@ -1,7 +1,7 @@
-/** On the listing page (docs/decisions/015): fresh listings (confirmation, paused), the price check and the owner's response time. */
+/** On the listing page (docs/decisions/015): fresh listings (confirmation, paused), the price check (the owner's response time is with the other checks: components/ui/trust-checks). */
 import { Link } from "react-router-dom";
 import { availabilityConfirmedText } from "@contract/constants";
-import { FRESHNESS, RESPONSE_TIME_TEXT, type ResponseTime } from "@contract/waits";
+import { FRESHNESS } from "@contract/waits";
 import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
@@ -47,9 +47,4 @@ export function BelowTypicalRent() {
       Below typical rent for similar places: see it before you pay anything. <Link to={paths.safety}>How to stay safe</Link>
     </p>
   );
-}
-
-/** "Usually replies within ..." in the contact card, or nothing. */
-export function ResponseTimeLine({ value }: { value: ResponseTime | null | undefined }) {
-  return value ? <p className="response-time">{RESPONSE_TIME_TEXT[value]}</p> : null;
 }

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from "reac
 import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
 import { formatDistance, formatStay } from "@contract/constants";
-import { REVIEW_TIME } from "@contract/waits";
+import { REVIEW_TIME, reviewReasonNotice } from "@contract/waits";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
 import { PageFrame } from "../../../components/layout/page-frame";
@@ -17,7 +17,7 @@ import { ApiError, errorMessage } from "../../../lib/api-client";
 import { isOwnerView, useListing } from "../../../lib/listing-detail";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { usePublicUser } from "../api/public-user";
-import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
+import { TrustChecks } from "../../../components/ui/trust-checks";
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";
 import { useSignInHere } from "../../../lib/sign-in-prompt";
@@ -25,7 +25,7 @@ import { authStore } from "../../../lib/auth-store";
 import { LocationSection } from "../../../components/map/location-section";
 import { ReportListing } from "./report-listing";
 import { Gallery, ListingPhoto } from "./gallery";
-import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice, ResponseTimeLine } from "./freshness-notices";
+import { AvailabilityConfirmed, BelowTypicalRent, PausedNotice } from "./freshness-notices";
 
 /**
  * Only same-origin paths are followed, so a crafted link cannot send people elsewhere: a path that,
@@ -205,7 +205,7 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
       {isOwner && l.verification_status !== PUBLIC_LISTING.verification_status && (
         <p className={`panel notice notice-${l.verification_status}`}>
           {l.verification_status === "pending"
-            ? `Only you can see this listing until our team approves it (typically ${REVIEW_TIME}).`
+            ? `${isOwnerView(l) && l.review_reason ? `${reviewReasonNotice(l.review_reason)} ` : ""}Only you can see this listing until our team approves it (typically ${REVIEW_TIME}).`
             : `This listing was rejected${isOwnerView(l) && l.rejection_reason ? `: ${l.rejection_reason}` : "."}`}
         </p>
       )}
@@ -292,15 +292,8 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
               <p className="contact-name">
                 {l.user_first_name} {l.user_last_name} {isOwner && <span className="muted">(You)</span>}
               </p>
-              {owner.data && (
-                <p className="muted">
-                  {owner.data.id_verified && <span className="badge badge-verified">ID verified</span>}{" "}
-                  <SchoolEmailBadge domain={owner.data.school_email_domain} /> {owner.data.university ?? ""}
-                  <br />
-                  Member since {new Date(owner.data.created_at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}
-                </p>
-              )}
-              <ResponseTimeLine value={owner.data?.response_time} />
+              {owner.data?.university && <p className="muted">{owner.data.university}</p>}
+              <TrustChecks user={owner.data} />
             </div>
           </div>
           {/* On phones the bottom bar holds the one action: the card keeps the favourite alone, so the

@@ -11,7 +11,7 @@ import { pollInterval, useIdle } from "../../../lib/activity";
 import { paths } from "../../../config/paths";
 import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useConversationDetail, useMessages, useParticipant, useThreadSocket } from "../api/messages-queries";
-import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
+import { TrustChecks } from "../../../components/ui/trust-checks";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, noticeKindOf, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
@@ -145,7 +145,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
           <h2 id="thread-title" ref={heading} tabIndex={-1}>
             {name}
           </h2>
-          <SchoolEmailBadge domain={participant.data?.school_email_domain} />
+          <TrustChecks user={participant.data} compact />
           {conversation?.listing_id && (
             <Link to={paths.listing(conversation.listing_id, `/messages?conversation=${encodeURIComponent(conversationId)}`)} className="thread-listing">
               {conversation.listing_photo && <img src={conversation.listing_photo} alt="" width={40} height={30} />}

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
 import { canCreateListing } from "@contract/policies";
+import { reviewReasonNotice } from "@contract/waits";
 import { canPromoteListing, ownerListingState, renewalStopNotice, type OwnerListingState } from "@contract/owner-rules";
 import { Dialog } from "../../../components/ui/dialog";
 import { useToast } from "../../../components/ui/toast";
@@ -148,6 +149,8 @@ export function MyListings({ renderCreate }: MyListingsProps) {
                     )}
                     {l.promoted && <span className="badge badge-promotion-promoted">Promoted</span>}
                   </span>
+                  {/* Why it went back to review before staff decide (the photo check, decision 028). */}
+                  {state === "pending" && l.review_reason && <span className="my-listing-review-reason muted">{reviewReasonNotice(l.review_reason)}</span>}
                 </div>
                 <div className="my-listing-actions">
                   {/* The listing in the name too, so a list of links or buttons says which one each acts on. */}

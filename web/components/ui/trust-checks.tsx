@@ -1,0 +1,58 @@
+/**
+ * The checks the other person passed, where a student decides (a listing's contact card, the chat
+ * header): ID verified, school email, member since, response time, each with one line on what it proves
+ * and what it does not (docs/decisions/028). Only what they passed is listed; nothing is implied by a
+ * missing line beyond "not checked".
+ */
+import type { ReactNode } from "react";
+import { RESPONSE_TIME_TEXT } from "@contract/waits";
+import type { PublicUser } from "@contract/users";
+import { SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "./school-email-badge";
+
+export const TRUST_EXPLAINED = {
+  id: "Staff matched a government photo ID to this person. It proves who they are, not that they own the place or may sublet it.",
+  school: SCHOOL_EMAIL_EXPLAINED,
+  member: "When the account was made. An older account is harder to fake, but it does not vouch for this place.",
+  response: "Their median first reply over the last 30 days. It shows they answer, not that what they say is true.",
+} as const;
+
+type Checked = Pick<PublicUser, "id_verified" | "school_email_domain" | "created_at" | "response_time">;
+
+const memberSince = (at: string) => `Member since ${new Date(at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}`;
+
+/**
+ * The list, each check with its line. `compact` (the chat header) keeps the labels on one line and the
+ * explanations one click away, in a disclosure.
+ */
+export function TrustChecks({ user, compact = false }: { user: Checked | undefined | null; compact?: boolean }) {
+  if (!user) return null;
+  const checks: { key: string; label: ReactNode; why: string }[] = [];
+  if (user.id_verified) checks.push({ key: "id", label: <span className="badge badge-verified">ID verified</span>, why: TRUST_EXPLAINED.id });
+  if (user.school_email_domain) checks.push({ key: "school", label: <SchoolEmailBadge domain={user.school_email_domain} />, why: TRUST_EXPLAINED.school });
+  checks.push({ key: "member", label: <span>{memberSince(user.created_at)}</span>, why: TRUST_EXPLAINED.member });
+  if (user.response_time) checks.push({ key: "response", label: <span className="response-time">{RESPONSE_TIME_TEXT[user.response_time]}</span>, why: TRUST_EXPLAINED.response });
+  const list = (
+    <ul className="trust-checks" aria-label="Checks they passed">
+      {checks.map((c) => (
+        <li key={c.key}>
+          {c.label}
+          <span className="trust-check-why muted">{c.why}</span>
+        </li>
+      ))}
+    </ul>
+  );
+  if (!compact) return list;
+  return (
+    <details className="trust-checks-details">
+      <summary>
+        {checks.map((c, i) => (
+          <span key={c.key}>
+            {i > 0 && " · "}
+            {c.label}
+          </span>
+        ))}
+      </summary>
+      {list}
+    </details>
+  );
+}
