@@ -69,11 +69,10 @@ export interface PublicUser {
 }
 
 // The buckets' words live with the zod-free constants (the listing page's first load imports them).
-export { RESPONSE_TIME_TEXT, type ResponseTime } from "./waits";
+export { RESPONSE_TIME_TEXT, RESPONSE_TIME_WINDOW_DAYS, type ResponseTime } from "./waits";
 
-/** Conversations the median needs (fewer: no verdict), and the window they are taken from. */
+/** Conversations the median needs (fewer: no verdict); the window they are taken from is in `waits.ts`. */
 export const RESPONSE_TIME_MIN_CONVERSATIONS = 3;
-export const RESPONSE_TIME_WINDOW_DAYS = 30;
 
 /** The bucket of a median first-reply time: <= 1 h, <= 6 h, <= 24 h, else none. */
 export function responseTimeBucket(medianMs: number | null): ResponseTime | null {

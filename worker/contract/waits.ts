@@ -22,6 +22,9 @@ export const FRESHNESS = {
 /** Response-time buckets, from the median time to a first reply (contract/users.ts). */
 export type ResponseTime = "hour" | "hours" | "day";
 
+/** The days of conversations a median first reply is taken from. */
+export const RESPONSE_TIME_WINDOW_DAYS = 30;
+
 export const RESPONSE_TIME_TEXT: Record<ResponseTime, string> = {
   hour: "Usually replies within an hour",
   hours: "Usually replies within a few hours",

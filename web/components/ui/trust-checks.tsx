@@ -5,7 +5,7 @@
  * missing line beyond "not checked".
  */
 import type { ReactNode } from "react";
-import { RESPONSE_TIME_TEXT } from "@contract/waits";
+import { RESPONSE_TIME_TEXT, RESPONSE_TIME_WINDOW_DAYS } from "@contract/waits";
 import type { PublicUser } from "@contract/users";
 import { SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "./school-email-badge";
 
@@ -13,7 +13,7 @@ export const TRUST_EXPLAINED = {
   id: "Staff matched a government photo ID to this person. It proves who they are, not that they own the place or may sublet it.",
   school: SCHOOL_EMAIL_EXPLAINED,
   member: "When the account was made. An older account is harder to fake, but it does not vouch for this place.",
-  response: "Their median first reply over the last 30 days. It shows they answer, not that what they say is true.",
+  response: `Their median first reply over the last ${RESPONSE_TIME_WINDOW_DAYS} days. It shows they answer, not that what they say is true.`,
 } as const;
 
 type Checked = Pick<PublicUser, "id_verified" | "school_email_domain" | "created_at" | "response_time">;
