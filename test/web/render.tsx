@@ -3,6 +3,7 @@ import { render, screen } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import type { OwnerListing } from "@contract/listings";
+import type { Conversation } from "@contract/messages";
 import type { PrivateUser } from "@contract/users";
 import { createQueryClient } from "../../web/app/providers";
 import { AppRoutes } from "../../web/app/router";
@@ -46,6 +47,24 @@ export function makeUser(overrides: Partial<PrivateUser> = {}): PrivateUser {
 }
 
 /** A listing as its owner (and staff) read it; approved, available and visible unless overridden. */
+/** A conversation with Jordan Kim (u2) about no listing, as the messages list and thread read it. */
+export function makeConversation(overrides: Partial<Conversation> = {}): Conversation {
+  return {
+    id: "c1",
+    participant_id: "u2",
+    participant_name: "Jordan Kim",
+    participant_avatar: null,
+    latest_message_preview: "hello",
+    last_message_timestamp: "2026-11-20T15:05:00.000Z",
+    updated_at: "2026-11-20T15:05:00.000Z",
+    unread_count: 0,
+    listing_id: null,
+    listing_title: null,
+    listing_photo: null,
+    ...overrides,
+  };
+}
+
 export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerListing {
   return {
     id: "l1",

@@ -7,9 +7,9 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Conversation, Message } from "@contract/messages";
+import type { Message } from "@contract/messages";
 import { SAFETY_CONFIRMED_TEXTS, SAFETY_FEEDBACK_TEXTS, SAFETY_NOTICES, type SafetyKind } from "@contract/safety";
-import { fakeApi, IdleWebSocket, makeUser, renderApp, threadRoutes } from "../render";
+import { makeConversation, fakeApi, IdleWebSocket, makeUser, renderApp, threadRoutes } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
@@ -17,19 +17,7 @@ const API = "/api/v1/messages";
 beforeEach(() => vi.stubGlobal("WebSocket", IdleWebSocket));
 afterEach(() => vi.unstubAllGlobals());
 
-const conversation: Conversation = {
-  id: "c1",
-  participant_id: "u2",
-  participant_name: "Jordan Kim",
-  participant_avatar: null,
-  latest_message_preview: "hello",
-  last_message_timestamp: "2026-11-20T15:05:00.000Z",
-  updated_at: "2026-11-20T15:05:00.000Z",
-  unread_count: 0,
-  listing_id: null,
-  listing_title: null,
-  listing_photo: null,
-};
+const conversation = makeConversation();
 const msg = (id: string, minute: number, kind: SafetyKind | null = null): Message => ({
   id,
   sender_id: "u2",

@@ -5,11 +5,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Conversation, Message } from "@contract/messages";
+import type { Message } from "@contract/messages";
 import { SAFETY_NOTICE, SAFETY_TIP, type SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { SCORED_NOTE } from "../../../web/features/admin/components/safety-tab";
-import { callsOf, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, reply, threadRoutes } from "../render";
+import { callsOf, makeConversation, fakeApi, IdleWebSocket, makeUser, notFound, renderApp, reply, threadRoutes } from "../render";
 
 const ME = "u1";
 const API = "/api/v1/messages";
@@ -21,19 +21,7 @@ afterEach(() => {
   adminSession.set(null);
 });
 
-const conversation: Conversation = {
-  id: "c1",
-  participant_id: "u2",
-  participant_name: "Jordan Kim",
-  participant_avatar: null,
-  latest_message_preview: "Can you send the deposit by Zelle before the viewing?",
-  last_message_timestamp: "2026-11-20T15:05:00.000Z",
-  updated_at: "2026-11-20T15:05:00.000Z",
-  unread_count: 0,
-  listing_id: null,
-  listing_title: null,
-  listing_photo: null,
-};
+const conversation = makeConversation({ latest_message_preview: "Can you send the deposit by Zelle before the viewing?" });
 const msg = (id: string, overrides: Partial<Message>): Message => ({
   id,
   sender_id: "u2",
