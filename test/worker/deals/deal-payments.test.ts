@@ -524,7 +524,10 @@ describe("problems, statements and staff's decision", () => {
     expect((await json<{ data: DealJson }>(decided)).data).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 20_000 } });
     const row = (await dealRow(dealId))!;
     expect([row.refunded_cents, row.transferred_cents]).toEqual([20_000, 70_000]);
+    // The decision and its audit row land together; the refused second decision leaves none.
     expect((await call(admin, `/api/v1/admin/deals/${dealId}/resolve`, "POST", { refund_cents: 0 })).status).toBe(409);
+    const audit = await env.DB.prepare("SELECT details FROM admin_audit WHERE action = 'deal_resolve' AND target_id = ?").bind(dealId).all<{ details: string }>();
+    expect(audit.results.map((a) => JSON.parse(a.details))).toEqual([{ refund_cents: 20_000 }]);
   });
 
   it("staff refund everything: refunded, fee included", async () => {

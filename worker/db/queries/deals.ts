@@ -7,6 +7,7 @@
  * (decision 013's pattern). Its `changes` says whether the batch applied; on 0 nothing did.
  */
 import { newId } from "../../lib/ids";
+import type { AuditAction } from "../../contract/audit";
 import type { Db } from "../client";
 import { orderedPair } from "./conversations";
 
@@ -207,6 +208,12 @@ export function eventStatement(
     ],
   };
 }
+
+/** A staff action on the deal for the audit log, recorded only if the batch applies (both land, or neither). */
+export const auditStatement = (dealId: string, actor: string, action: AuditAction, details: unknown): GuardedStatement => ({
+  sql: `INSERT INTO admin_audit (id, actor, action, target_table, target_id, details) SELECT ?, ?, ?, 'deals', ?, ? WHERE ${GUARD}`,
+  params: [newId(), actor, action, dealId, JSON.stringify(details)],
+});
 
 export const agreementStatement = (dealId: string, version: number, template: string, text: string, sha256: string, at: string): GuardedStatement => ({
   sql: `INSERT INTO deal_agreements (deal_id, version, template, text, sha256, created_at) SELECT ?, ?, ?, ?, ?, ? WHERE ${GUARD}`,

@@ -16,7 +16,7 @@ import {
   type DealStatement,
 } from "../../contract/deals";
 import { primaryOf, type Db } from "../../db/client";
-import { eventStatement, findDeal, supersedeLinksStatement, type DealRow, type GuardedStatement } from "../../db/queries/deals";
+import { auditStatement, eventStatement, findDeal, supersedeLinksStatement, type DealRow, type GuardedStatement } from "../../db/queries/deals";
 import {
   dealsDueForRelease,
   dealsWithRefundDue,
@@ -28,7 +28,6 @@ import {
   releaseListingStatement,
   statementInsert,
 } from "../../db/queries/deal-payments";
-import { insertAudit } from "../../db/queries/audit";
 import { conflict, forbidden, validationFailed } from "../../lib/errors";
 import { log } from "../../lib/log";
 import type { RequestMeta } from "../../lib/request-meta";
@@ -240,12 +239,15 @@ export async function resolveCase(db: Db, fx: Effects, staff: string, id: string
         set: all
           ? { status: "refunded", payment_status: "refunded", refund_due_cents: refund, case_reason: null }
           : { status: released, payment_status: "released", refund_due_cents: refund, released_at: now, case_reason: null },
-        statements: [...(all ? listingBack(d, now) : []), eventStatement(d.id, { type: "resolved", actorId: null, actorRole: "staff", at: now, details: { refund_cents: refund, staff } })],
+        statements: [
+          ...(all ? listingBack(d, now) : []),
+          eventStatement(d.id, { type: "resolved", actorId: null, actorRole: "staff", at: now, details: { refund_cents: refund, staff } }),
+          auditStatement(d.id, staff, "deal_resolve", { refund_cents: refund }),
+        ],
       };
     },
     now,
   );
-  await insertAudit(db, staff, "deal_resolve", "deals", id, { refund_cents: refund });
   await settleRefund(db, fx, id);
   await settleTransfer(db, fx, id);
   if (d.listing_id) await purgeListingCache([d.listing_id], db);
