@@ -98,7 +98,9 @@ beforeAll(async () => {
   ({ anyListing: listingId, listerListing: ownListingId } = await demoListingIds(b.baseUrl));
   // One sign-in for the file (a production-cost scrypt check each): every context gets its tokens.
   lister = await apiLogin(b.baseUrl, "lister@campusnest.dev", "lister-demo-123");
-  const renter = await apiLogin(b.baseUrl, "jordan.kim@campusnest.dev", "lister-demo-123");
+  // A renter no other file uses: deals.test.ts plays Jordan's request on the same listing, and a second
+  // open request of the same pair would show a second card in its thread.
+  const renter = await apiLogin(b.baseUrl, "liam.brooks@campusnest.dev", "lister-demo-123");
   dealId = (await requestDeal(b.baseUrl, renter, ownListingId)).id;
 });
 
