@@ -9,7 +9,7 @@ import tuning from "../../fixtures/scam-corpus-tuning.json";
 import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldWords } from "../../../worker/services/scam-shield";
 import { MODEL_REASONS, scoreWords } from "../../../worker/services/scam-model";
 import { SCAM_REASONS, safetyKindOf } from "../../../worker/contract/safety";
-import { realPart, scoreKinds, scoreReal, type KindCase, type RealCase } from "../../bench/scam-scoring";
+import { kindSet, reasonSet, redFlagKindsOf, scoreKinds, scoreSet, sharedPart, type KindCase, type SetCase } from "../../bench/scam-scoring";
 
 const cases = tuning.cases as KindCase[];
 
@@ -152,27 +152,47 @@ describe("no flag without a concrete risk (decision 015)", () => {
   });
 });
 
-describe("scoring a corpus of real messages (decision 015)", () => {
-  it("counts false flags on honest messages and recall on scams with a red flag; openers apart", () => {
-    const source = { url: "https://example.org/warning" };
-    const cases: RealCase[] = [
-      { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, red_flag: null, source },
-      { text: "text me at 512 555 0199, easier than this app", scam: false, red_flag: null, source },
-      { text: "Can you send the deposit by Zelle before the viewing?", scam: true, red_flag: "money", source },
-      { text: "I am out of the country and cannot show the apartment.", scam: true, red_flag: null, source },
+describe("scoring a set: false flags on honest text, recall per red-flag kind (decision 031)", () => {
+  it("counts false flags with their reasons, recall per kind on scams with a red flag, and openers only in overall recall", () => {
+    const cases: SetCase[] = [
+      { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, kinds: [] },
+      { text: "Wire the deposit through Western Union before you see it", scam: false, kinds: [] },
+      { text: "Can you send the deposit by Western Union before the viewing?", scam: true, kinds: ["payment", "urgency_hold"] },
+      { text: "Is the room free in June?", scam: true, kinds: ["contact"] },
+      { text: "I am out of the country and cannot show the apartment.", scam: true, kinds: [] },
     ];
-    const score = scoreReal(cases);
-    expect(score).toMatchObject({ honest: 2, scams: 2, falseFlagRate: 0.5, redFlagScams: 1, redFlagRecall: 1, openers: 1, openersFlagged: 0 });
-    expect(score.falseFlags.map((f) => f.got)).toEqual([["moves_off_platform"]]);
+    let clock = 0;
+    const score = scoreSet(cases, scanMessage, () => (clock += 0.001));
+    expect(score).toMatchObject({ n: 5, honest: 2, falseFlags: 1, falseFlagRate: 0.5, scams: 3, redFlagScams: 2, redFlagCaught: 1, redFlagRecall: 0.5 });
+    expect(score.falseFlagReasons).toEqual({ off_platform_payment: 1, pay_before_viewing: 1 });
+    expect(score.byKind).toEqual({ payment: { n: 1, caught: 1 }, urgency_hold: { n: 1, caught: 1 }, contact: { n: 1, caught: 0 } });
+    expect(score.precision).toBe(0.5);
+    expect(score.recall).toBeCloseTo(1 / 3, 6);
+    expect(score.missed.map((m) => m.text)).toEqual(["Is the room free in June?"]);
+    // Each message timed alone: one injected millisecond tick each.
+    expect(score.p99Micros).toBeCloseTo(1, 6);
   });
 
-  it("puts a message in the held-out part by its text alone, the same on every run", () => {
-    expect(realPart("Hello. I am looking for room. Around $700-800 Asap.")).toBe("holdout");
-    expect(realPart("Can you send the deposit by Zelle before the viewing?")).toBe("tuning");
-    expect([realPart("a"), realPart("b")]).toEqual(["tuning", "holdout"]);
+  it("maps the repo corpora's kinds and reasons to the red-flag kinds", () => {
+    expect(kindSet([{ text: "x", scam: true, kind: "overpayment_refund" }, { text: "y", scam: false, kind: "honest_general" }])).toEqual([
+      { text: "x", scam: true, kinds: ["overpayment"] },
+      { text: "y", scam: false, kinds: [] },
+    ]);
+    expect(reasonSet([{ text: "z", reasons: ["off_platform_payment", "pay_before_viewing", "moves_off_platform"] }])).toEqual([{ text: "z", scam: true, kinds: ["payment", "urgency_hold", "contact"] }]);
+  });
+
+  it("tags the red flags of an unlabelled scam text by its wording alone", () => {
+    expect(redFlagKindsOf("URGENT: your account is suspended, verify your account at http://example.top/login")).toEqual(["link", "urgency_hold", "identity"]);
+    expect(redFlagKindsOf("You won a prize! Call (555) 555-0100 to claim")).toEqual(["contact"]);
+    expect(redFlagKindsOf("see you at 5")).toEqual([]);
+  });
+
+  it("puts a text in the held-out part by its first words alone, the same on every run", () => {
+    expect([sharedPart("a"), sharedPart("b")]).toEqual(["tuning", "holdout"]);
+    // Texts of one template with other numbers land together.
+    expect(sharedPart("Claim your $500 prize, code 1234")).toBe(sharedPart("Claim your $900 prize, code 8812"));
   });
 });
-
 
 describe("deals: the held first month (docs/decisions/030)", () => {
   const paid = { firstMonthPaid: true };
