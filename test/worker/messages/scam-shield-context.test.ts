@@ -162,7 +162,7 @@ describe("scoring a set: false flags on honest text, recall per red-flag kind (d
       { text: "I am out of the country and cannot show the apartment.", scam: true, kinds: [] },
     ];
     let clock = 0;
-    const score = scoreSet(cases, scanMessage, () => (clock += 0.001));
+    const score = scoreSet(cases, scanMessage, () => (clock += 0.001), 1);
     expect(score).toMatchObject({ n: 5, honest: 2, falseFlags: 1, falseFlagRate: 0.5, scams: 3, redFlagScams: 2, redFlagCaught: 1, redFlagRecall: 0.5 });
     expect(score.falseFlagReasons).toEqual({ off_platform_payment: 1, pay_before_viewing: 1 });
     expect(score.byKind).toEqual({ payment: { n: 1, caught: 1 }, urgency_hold: { n: 1, caught: 1 }, contact: { n: 1, caught: 0 } });
@@ -197,18 +197,19 @@ describe("scoring a set: false flags on honest text, recall per red-flag kind (d
 describe("deals: the held first month (docs/decisions/030)", () => {
   const paid = { firstMonthPaid: true };
 
-  it("a paid deal's later months, by a payment app, are not flagged; the same words before payment are", () => {
-    for (const text of [
-      "I'll Venmo you March's rent",
-      "can you Zelle me the rent for February?",
-      "rent for next month is due on the 1st, my Venmo is @maya-l",
-      "I'll send February's rent by Zelle on the 1st",
-      "Cash App works for monthly rent, or Venmo",
-    ]) {
+  it("a paid deal's later months, asked by a payment app, are not flagged; the same asks before payment are", () => {
+    for (const text of ["can you Zelle me the rent for February?", "rent for next month is due on the 1st, my Venmo is @maya-l", "Cash App works for monthly rent, or Venmo"]) {
       expect(scanMessage(text), text).toContain("off_platform_payment");
       expect(scanMessage(text, paid), text).toEqual([]);
       expect(scanForStorage(text, paid), text).toEqual([]);
     }
+    // The renter offering to pay asks the reader for nothing (decision 031), with a deal or without; the
+    // buyer's overpayment story is still flagged.
+    for (const text of ["I'll Venmo you March's rent", "I'll send February's rent by Zelle on the 1st"]) {
+      expect(scanForStorage(text), text).toEqual([]);
+      expect(scanForStorage(text, paid), text).toEqual([]);
+    }
+    expect(scanMessage("I'm abroad right now, I'll send the rent by PayPal and my mover will pick up the keys")).toContain("off_platform_payment");
   });
 
   it("a paid deal still flags a deposit, a first month or a hold off the platform, and ways no rent needs", () => {
