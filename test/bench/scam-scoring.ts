@@ -4,8 +4,9 @@
  * `npm run bench` (scam-shield.mjs bundles this file with the shield), never by the worker itself, so it
  * lives here rather than in the worker's bundle.
  */
-import type { ScamReason } from "../../worker/contract/safety";
-import { scanMessage } from "../../worker/services/scam-shield";
+import { LIMITS } from "../../worker/contract/limits";
+import { SCAM_REASONS, type ScamReason } from "../../worker/contract/safety";
+import { scanMessage, shieldVerdict } from "../../worker/services/scam-shield";
 
 export interface CorpusCase {
   text: string;
@@ -199,27 +200,49 @@ export interface SetScore {
   recall: number;
   /** Per red-flag kind: scams carrying it, and how many were flagged. */
   byKind: Partial<Record<RedFlagKind, { n: number; caught: number }>>;
-  /** Microseconds per message, each message timed alone (its fastest of a few runs). */
+  /** Microseconds per message (a long text's parts each a message), each timed alone (its fastest of a few runs). */
   p50Micros: number;
   p99Micros: number;
   falseFlagTexts: { text: string; got: ScamReason[] }[];
   missed: { text: string; kinds: readonly RedFlagKind[] }[];
 }
 
+/**
+ * The messages a text takes to send (decision 031): the whole text when it fits in one (LIMITS.messageMax),
+ * else consecutive parts cut at a line break or a space. A long listing pasted into a chat arrives so, and a
+ * flag on any part is a flag on the listing.
+ */
+export function messagesOf(text: string, max: number = LIMITS.messageMax): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const cut = Math.max(rest.lastIndexOf("\n", max), rest.lastIndexOf(" ", max));
+    const at = cut > max / 2 ? cut : max;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest.trim() || parts.length === 0) parts.push(rest);
+  return parts;
+}
+
 /** Scores a set: false flags on its honest messages, recall per red-flag kind on its scams, time per message. */
 export function scoreSet(cases: readonly SetCase[], scan: (text: string) => ScamReason[] = scanMessage, now: () => number = () => performance.now(), repeats = 3): SetScore {
   const times: number[] = [];
   const got = cases.map((c) => {
-    // Each message timed `repeats` times, its fastest kept: other processes on a shared machine add noise, not cost.
-    let fastest = Infinity;
-    let reasons: ScamReason[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const start = now();
-      reasons = scan(c.text);
-      fastest = Math.min(fastest, (now() - start) * 1000);
+    const reasons = new Set<ScamReason>();
+    // A text longer than a message is read as the messages it would take to send (the API refuses longer ones).
+    for (const message of messagesOf(c.text)) {
+      // Each message timed `repeats` times, its fastest kept: other processes on a shared machine add noise, not cost.
+      let fastest = Infinity;
+      for (let i = 0; i < repeats; i++) {
+        const start = now();
+        const found = scan(message);
+        fastest = Math.min(fastest, (now() - start) * 1000);
+        if (i === 0) for (const r of found) reasons.add(r);
+      }
+      times.push(fastest);
     }
-    times.push(fastest);
-    return reasons;
+    return SCAM_REASONS.filter((r) => reasons.has(r));
   });
   let falseFlags = 0;
   let tp = 0;
@@ -281,3 +304,52 @@ export const kindSet = (cases: readonly KindCase[]): SetCase[] =>
 /** A corpus labelled by reason as a set. */
 export const reasonSet = (cases: readonly CorpusCase[]): SetCase[] =>
   cases.map((c) => ({ text: c.text, scam: c.reasons.length > 0, kinds: [...new Set(c.reasons.map((r) => RED_FLAG_OF_REASON[r]))] }));
+
+/** What a threshold would give on a set: false flags on honest text, red-flag and overall recall. */
+export interface ThresholdRow {
+  threshold: number;
+  falseFlagRate: number;
+  redFlagRecall: number;
+  recall: number;
+  /** Messages the model flags at this threshold (no rule did). */
+  byModel: number;
+}
+
+/**
+ * The model's threshold swept over a set (decision 031): each message read once (the rules' verdict and the
+ * model's score, `shieldVerdict`), then flagged at each threshold when a rule fired or the score reached it.
+ * Infinity: the rules alone.
+ */
+export function thresholdSweep(
+  cases: readonly SetCase[],
+  thresholds: readonly number[],
+  verdict: (text: string) => { reasons: readonly ScamReason[]; scored: { score: number } | null } = shieldVerdict,
+): ThresholdRow[] {
+  // A long text: flagged when any of its messages is, at its messages' best score.
+  const read = cases.map((c) => {
+    const parts = messagesOf(c.text).map((m) => verdict(m));
+    const best = parts.reduce<{ score: number } | null>((b, p) => (p.scored && (!b || p.scored.score > b.score) ? p.scored : b), null);
+    return { c, v: { reasons: parts.flatMap((p) => p.reasons), scored: best } };
+  });
+  return thresholds.map((threshold) => {
+    let falseFlags = 0;
+    let caught = 0;
+    let redCaught = 0;
+    let byModel = 0;
+    for (const { c, v } of read) {
+      const model = v.reasons.length === 0 && !!v.scored && v.scored.score >= threshold;
+      const flagged = v.reasons.length > 0 || model;
+      if (model) byModel++;
+      if (!flagged) continue;
+      if (!c.scam) falseFlags++;
+      else {
+        caught++;
+        if (c.kinds.length > 0) redCaught++;
+      }
+    }
+    const honest = cases.filter((c) => !c.scam).length;
+    const scams = cases.length - honest;
+    const red = cases.filter((c) => c.scam && c.kinds.length > 0).length;
+    return { threshold, falseFlagRate: honest ? falseFlags / honest : 0, redFlagRecall: red ? redCaught / red : 1, recall: scams ? caught / scams : 1, byModel };
+  });
+}

@@ -28,6 +28,9 @@ export const SCAM_SHIELD_BUDGET = 0.9;
 export const FALSE_FLAG_MAX = 0.02;
 export const RED_FLAG_RECALL_MIN = 0.9;
 
+/** The model thresholds the bench compares (Infinity: the rules alone). */
+export const THRESHOLDS = [0.5, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99, Infinity];
+
 /** The shared data's two files (their README: sources, licences, scrubbing). */
 export const SHARED_FILES = { listings: "honest-housing-listings.jsonl", sms: "sms-smishing-mendeley.jsonl" };
 
@@ -80,7 +83,7 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "campusnest-scam-shield-"));
   try {
     const shield = await loadShield(dir);
-    const { scoreCorpus, scoreKinds, scoreSet, kindSet, reasonSet, ruleReasons, scanMessage, shieldWords, scoreWords } = shield;
+    const { scoreCorpus, scoreKinds, scoreSet, kindSet, reasonSet, ruleReasons, scanMessage, shieldWords, scoreWords, thresholdSweep } = shield;
     const read = (name) => JSON.parse(readFileSync(join(ROOT, "test/fixtures", name), "utf8"));
     const corpus = read("scam-corpus.json").cases;
     const tuning = read("scam-corpus-tuning.json").cases;
@@ -88,6 +91,7 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
     const blind = read("scam-corpus-blind.json");
     // The model alone: its file, and its cost per message (the blind corpus, read once to warm up).
     const modelFile = readFileSync(join(ROOT, "worker/services/scam-model.json"));
+    const threshold = JSON.parse(modelFile.toString()).threshold;
     const words = blind.map((c) => shieldWords(c.text));
     for (const w of words) scoreWords(w);
     const start = performance.now();
@@ -96,6 +100,7 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
       kb: modelFile.length / 1024,
       gzipKb: gzipSync(modelFile).length / 1024,
       features: Object.keys(JSON.parse(modelFile.toString()).weights).length,
+      threshold,
       microsPerMessage: ((performance.now() - start) * 1000) / (10 * words.length),
       fresh: `${JSON.stringify(await trainScamModel())}\n` === modelFile.toString(),
     };
@@ -107,11 +112,15 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
     };
     const sets = Object.fromEntries(Object.entries(repoSets).map(([name, cases]) => [name, scoreSet(cases)]));
     let shared = null;
+    // The model's threshold swept on the tuning sets only (decision 031): the held-out part never chooses it.
+    const sweep = { "repo tuning": thresholdSweep(repoSets[Object.keys(repoSets)[0]], THRESHOLDS) };
     if (sharedData) {
       const parts = sharedSets(sharedData, shield);
       shared = Object.fromEntries(
         Object.entries(parts).map(([part, p]) => [part, { listings: scoreSet(p.listings), sms: scoreSet(p.sms), all: scoreSet(p.all) }]),
       );
+      sweep["shared tuning listings"] = thresholdSweep(parts.tuning.listings, THRESHOLDS);
+      sweep["shared tuning SMS"] = thresholdSweep(parts.tuning.sms, THRESHOLDS);
     }
     return {
       ...scoreCorpus(corpus),
@@ -121,6 +130,7 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
       blindRulesOnly: scoreKinds(blind, undefined, ruleReasons),
       sets,
       shared,
+      sweep,
       model,
     };
   } finally {
@@ -176,7 +186,7 @@ export async function reportScamShield({ sharedData = null, showTuning = false }
   const s = await scamShieldFigures({ sharedData });
   console.log("\n== Scam shield (rules naming concrete risks, then a scored model for what they leave clean: worker/services/scam-shield.ts, scam-model.ts; runs in the worker, nothing to download)");
   const m = s.model;
-  console.log(`model: scam-model.json ${m.kb.toFixed(0)} KB (${m.gzipKb.toFixed(0)} KB gzip), ${m.features} features, ${m.microsPerMessage.toFixed(0)} us per message; ${m.fresh ? "up to date with its training data" : "OUT OF DATE: run node scripts/train-scam-model.mjs"}`);
+  console.log(`model: scam-model.json ${m.kb.toFixed(0)} KB (${m.gzipKb.toFixed(0)} KB gzip), ${m.features} features, threshold ${m.threshold}, ${m.microsPerMessage.toFixed(0)} us per message; ${m.fresh ? "up to date with its training data" : "OUT OF DATE: run node scripts/train-scam-model.mjs"}`);
   console.log(`tuning corpus (test/fixtures/scam-corpus.json): precision ${s.precision.toFixed(2)} recall ${s.recall.toFixed(2)} (n=${s.n})`);
   console.log(`  messages flagged: precision ${s.messagePrecision.toFixed(2)} recall ${s.messageRecall.toFixed(2)}`);
   for (const miss of s.misses) console.log(`  miss: ${JSON.stringify(miss.text)} expected [${miss.expected.join(", ")}] got [${miss.got.join(", ")}]`);
@@ -198,7 +208,12 @@ export async function reportScamShield({ sharedData = null, showTuning = false }
       printSet(`${label}, SMS (ham honest; smishing and spam by tagged red flag)`, p.sms, { details: showTuning && !held });
       printSet(`${label}, both`, p.all, { goal: held });
     }
-  } else console.log("shared data: not given (node test/bench/scam-shield.mjs --shared-data <dir>; docs/decisions/015)");
+  } else console.log("shared data: not given (node test/bench/scam-shield.mjs --shared-data <dir>; docs/decisions/031)");
+  console.log(`-- the model's threshold (${m.threshold} trained) on the tuning sets: false flags on honest text / red-flag recall / recall, messages the model alone flags`);
+  for (const [name, rows] of Object.entries(s.sweep)) {
+    const cells = rows.map((r) => `${r.threshold === Infinity ? "rules" : r.threshold}: ${pct(r.falseFlagRate)} / ${r.redFlagRecall.toFixed(2)} / ${r.recall.toFixed(2)} (${r.byModel})`);
+    console.log(`  ${name}: ${cells.join("; ")}`);
+  }
   const ok = s.precision >= SCAM_SHIELD_BUDGET && s.recall >= SCAM_SHIELD_BUDGET && tuningOk && m.fresh;
   if (!ok) console.log(`  BUDGET BROKEN: the tuning corpora must reach ${SCAM_SHIELD_BUDGET} with no honest kind above 1 in 10`);
   return ok;

@@ -25,7 +25,7 @@
  */
 import type { ScamReason, StoredFlag } from "../contract/safety";
 import { SCAM_REASONS, SCORED_FLAG } from "../contract/safety";
-import { scoredReason } from "./scam-model";
+import { modelThreshold, scoreWords } from "./scam-model";
 
 // ---------------------------------------------------------------------------------------------
 // Normalizing: what a person reads, not how it was typed.
@@ -65,7 +65,12 @@ export function normalize(text: string): string {
  */
 function wordsView(plain: string): string {
   const joined = plain.replace(/(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$][ .\-_*+/|]){2,}[\p{L}\p{N}@$](?![\p{L}\p{N}])/gu, (run) => run.replace(/[ .\-_*+/|]/g, ""));
-  return joined.replace(/[\p{L}\p{N}@$]+/gu, (word) => (/\p{L}/u.test(word) && /[\p{N}@$]/u.test(word) && !/^\d+(st|nd|rd|th|s|k|br|bd|ba|b|am|pm|ft|sqft|m|x)$/.test(word) ? word.replace(/[013457@$]/g, (c) => LEET[c] ?? c) : word));
+  // An email address stays as written ("jo@gmail.com"), so the words view still reads it as one.
+  return joined.replace(/[\p{L}\p{N}@$]+/gu, (word, offset: number, whole: string) =>
+    /\p{L}/u.test(word) && /[\p{N}@$]/u.test(word) && !/^\d+(st|nd|rd|th|s|k|br|bd|ba|b|am|pm|ft|sqft|m|x)$/.test(word) && !(/\p{L}@\p{L}/u.test(word) && /^\.[a-z]{2,}/.test(whole.slice(offset + word.length)))
+      ? word.replace(/[013457@$]/g, (c) => LEET[c] ?? c)
+      : word,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,6 +223,8 @@ const ID_DOC =
   "(?:ssn|social security(?: number| no| #)?|social(?: number)?|passport|driver'?s'? licen[cs]e|drivers licen[cs]e|licen[cs]e|state id|photo id|id card|(?:copy|photo|pic|picture|scan|front|back) of (?:your |ur )?id|i-?20|visa|date of birth|dob|birth ?date)";
 const ID_ITEM = `(?:${ID_SECRET}|${ID_DOC})`;
 const ID_ASK = "(?:send|text|txt|email|e-mail|upload|provide|share|give|submit|enter|type|need|needs|want|require|required|forward|attach|dm|what'?s your|whats your|tell me your|log ?in(?:to)?|sign ?in(?:to)?|pic of|photo of|picture of|scan of|copy of|selfie|screenshot|verify|confirm)";
+const ID_ASK_RE = new RegExp(`\\b${ID_ASK}\\b`);
+const ID_ITEM_RE = new RegExp(`\\b${ID_ITEM}\\b`);
 /** Sent to the person in the chat, by text or email: not uploaded to a screening portal. */
 const ID_SEND = "(?:send|sending|text|txt|email|e-mail|forward|attach|dm|share|give me|tell me your|what'?s your|whats your|pic of|photo of|picture of|scan of|selfie|screenshot)";
 const ID_SECRET_REQUEST = [
@@ -257,7 +264,7 @@ const BRANDED = /(?:campus-?nest|zill?ow|zilow|airbnb|airbnd|greystar|trulia|hot
 const LINK_CONTEXT = /\b(?:pay(?! ?(?:stubs?|slips?|day|period|checks?)\b)|paying|paid|payment|payments|escrow|verify|verification|confirm (?:your|the|my) (?:booking|payment|identity|account|details|reservation)|secure (?:payment|checkout|portal|link|page)|login|log ?in|sign ?in|password|card details|bank|account (?:details|info|is|has been|was|will be)|suspend(?:ed)?|locked|unlock|restore|claim|refund|prize|won(?!'t)|winner|reward|voucher|update (?:your|the) (?:details|info|information|account))\b/;
 /** Top-level domains that host little besides throwaway pages. */
 const THROWAWAY_TLD = /\.(?:xyz|top|tk|ml|ga|cf|gq|icu|pw|click|cyou|buzz|rest|monster|sbs|cfd|zip|mov|loan|work)$/;
-const TLD = "(?:com|net|org|co|io|xyz|info|biz|app|me|us|ly|gl|gd|gy|cc|to|link|site|online|top|club|shop|live|page|pw|ru|cn|tk|ml|ga|cf|gq|edu|gov|at|id|one|st|ws|icu|vip|cloud|store|tech|website|space|fun|rent|homes|house|properties|realty|ca|uk|de)";
+const TLD = "(?:com|net|org|co|io|xyz|info|biz|app|me|us|ly|gl|gd|gy|cc|to|link|site|online|top|club|shop|live|page|pw|ru|cn|tk|ml|ga|cf|gq|edu|gov|at|id|one|st|ws|icu|vip|cloud|store|tech|website|space|fun|rent|homes|house|properties|realty|ca|uk|de|do|mobi|tv|ai|gle)";
 const DOMAIN = new RegExp(`(?<![a-z0-9@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+${TLD})(?![a-z0-9-])`, "g");
 
 /** Links as written and as spelled out ("campusnest dot verify-pay dot xyz", "bit . ly / x"). */
@@ -272,31 +279,52 @@ function linkView(plain: string): string {
 /** The registrable part of a host (the last two labels): "pay.campusnest.app" -> "campusnest.app". */
 const registrable = (host: string) => host.split(".").slice(-2).join(".");
 
-/** The sentence of `text` around [start, end), at most 150 characters either side. */
+/**
+ * The sentence of `text` around [start, end), at most 150 characters either side; with the sentence before
+ * it when the link's own sentence says next to nothing ("Claim your refund. bit.ly/x").
+ */
 function sentenceAround(text: string, start: number, end: number): string {
   const before = text.slice(Math.max(0, start - 150), start);
   const after = text.slice(end, end + 150);
-  const from = before.search(/[.!?](?=\s)(?!.*[.!?]\s)/);
+  const stops = [...before.matchAll(/[.!?](?=\s)/g)].map((m) => m.index);
   const to = after.search(/[.!?](?:\s|$)/);
-  return `${from < 0 ? before : before.slice(from + 1)}${text.slice(start, end)}${to < 0 ? after : after.slice(0, to)}`;
+  let from = stops.length ? stops[stops.length - 1]! + 1 : 0;
+  const own = `${before.slice(from)}${after.slice(0, to < 0 ? after.length : to)}`;
+  if (own.replace(/\s+/g, "").length < 20 && stops.length > 1) from = stops[stops.length - 2]! + 1;
+  return `${before.slice(from)}${text.slice(start, end)}${to < 0 ? after : after.slice(0, to)}`;
 }
+
+/** Hosts that serve anyone's throwaway page: tunnels to a home computer, free hosting of phishing kits. */
+const THROWAWAY_HOSTS = /(?:^|\.)(?:ngrok\.io|ngrok-free\.app|ngrok\.app|000webhostapp\.com)$/;
+
+/** Every link's host and where it starts: domains as written or spelled, and whatever follows "http://". */
+function linksIn(view: string): { host: string; index: number; length: number }[] {
+  const links = [...view.matchAll(DOMAIN)].map((m) => ({ host: m[1]!.replace(/^www\./, ""), index: m.index, length: m[0].length }));
+  // A scheme makes anything a link, a host without a known ending too ("http://itdo/bank-session").
+  for (const m of view.matchAll(SCHEME_HOST)) {
+    const index = m.index + m[0].length - m[1]!.length;
+    if (!links.some((l) => l.index >= m.index && l.index <= index + 1)) links.push({ host: m[1]!.replace(/^www\./, ""), index, length: m[1]!.length });
+  }
+  return links;
+}
+const SCHEME_HOST = /\bhttps?:\/{0,2}\s?([a-z0-9][a-z0-9.-]*[a-z0-9])/g;
 
 function suspiciousLink(plain: string): boolean {
   const view = linkView(plain);
   if (/\bhttps?:\/\/(?:\d{1,3}\.){3}\d{1,3}\b|\bhttps?:\/\/[^\s/]*@/.test(view)) return true;
-  const prose = view.replace(/\bhttps?:\/\/\S+|\bwww\.\S+|\b[a-z0-9-]+\.[a-z]{2,12}\/\S*/g, (url) => " ".repeat(url.length));
-  for (const m of view.matchAll(DOMAIN)) {
-    const host = m[1]!.replace(/^www\./, "");
+  const prose = view.replace(/\bhttps?:\/{0,2}\S+|\bwww\.\S+|\b[a-z0-9-]+\.[a-z]{2,12}\/\S*/g, (url) => " ".repeat(url.length));
+  for (const { host, index, length } of linksIn(view)) {
     const site = registrable(host);
     if (host.endsWith(".edu") || host.endsWith(".gov")) continue;
     if (SHORTENERS.has(host) || SHORTENERS.has(site)) return true;
     if (TRUSTED_DOMAINS.has(site)) continue;
     // An email address's domain is no link (moves_off_platform judges addresses).
-    if (view[m.index - 1] === "@") continue;
-    // A known site's name as a subdomain of another ("bestbuy.com.winner.net"), a brand or a throwaway domain.
-    if (BRANDED.test(host) || THROWAWAY_TLD.test(host) || /\.(?:com|net|org|co)\./.test(host)) return true;
-    // What the page is for, said in the link's own sentence (not anywhere in a long text, nor in a link's path).
-    if (LINK_CONTEXT.test(sentenceAround(prose, m.index, m.index + m[0].length))) return true;
+    if (view[index - 1] === "@") continue;
+    // A known site's name as a subdomain of another ("bestbuy.com.winner.net"), a brand or a throwaway host.
+    if (BRANDED.test(host) || THROWAWAY_TLD.test(host) || THROWAWAY_HOSTS.test(host) || /\.(?:com|net|org|co)\./.test(host)) return true;
+    // What the page is for, said in the link's own sentence, or the one before a link that stands alone (not
+    // anywhere in a long text, nor in a link's path).
+    if (LINK_CONTEXT.test(sentenceAround(prose, index, index + length))) return true;
   }
   return false;
 }
@@ -324,7 +352,7 @@ const NO_PRESSURE = /\b(?:no rush|no pressure|take your time|whenever you'?re re
 /** The owner-away story: far away, an agent, the keys delivered, no viewing. */
 const FAR_AWAY = /\b(?:military|orders|cruise ship|for \d+ more (?:weeks|months)|(?:moved|relocated|transferred|flew|flown|went) (?:to|back to) [a-z]+|(?:i'?m|im|i am|we'?re|we are) (?:actually |currently |now |still )?in [a-z]+ for|\bin [a-z]+ for (?:an? |my |the )?(?:internship|job|work|contract|mission|rotation|research|semester|deployment|survey|study)|on (?:a |my )?(?:rotation|survey|deployment|internship|mission)|semester (?:at sea|abroad)|for (?:\d+|two|three|a few|several|six) (?:weeks|months)|(?:doesn'?t|don'?t|does not|do not) live (?:near|close|around|here|in town)|not (?:local|nearby|in town|around)|(?:i|we)(?:'m|'re| am| are) (?:currently|now|still) (?:in|at|out|away|working)|travell?ing|on a contract|(?:i|we) inherited|(?:i|we)(?:'?m|'?re| am| are)? (?:now |currently )?(?:live|living|based|stationed|deployed|working|staying)(?: now)? (?:in|at|on|overseas|abroad)|(?:got|was|were|been|am|are|have been) (?:transferred|relocated|posted|deployed|stationed)|moved (?:abroad|overseas|to (?:another|a different) (?:country|state))|out of (?:the )?(?:country|state)|abroad|overseas|deployed|missionary|mission trip|offshore|oil rig)\b/;
 const NO_VIEWING = /\b(?:can'?t|cannot|can not|won'?t be able to|unable to|not able to|no way to|am not able to) (?:show|meet|let (?:you|u) in|give (?:you|u) a (?:tour|viewing)|do (?:a |any )?(?:viewings?|showings?|tours?)|be there|open (?:it|the door)|hand (?:you|u) the keys)\b|\bno (?:viewings?|showings?|tours?|visits?)(?: are| is)? (?:possible|available|allowed)\b|\b(?:walk|look|drive) (?:around|by)(?: it| the building| the outside)? (?:outside|from (?:the )?outside|the building)\b|\bfrom the (?:parking lot|sidewalk|outside)\b|\blook (?:at it )?from (?:the )?outside\b|\bfrom the street\b|\b(?:can'?t|cannot|unable to|not able to) come (?:for|to|and do) (?:a |the |any )?(?:viewing|showing|tour|visit)|\bcheck (?:it |the place )?(?:from )?outside\b|\bpeek (?:through|in)\b|\b(?:nobody|no one|noone) (?:can|will|is able to) (?:do|give) (?:a |the |any )?(?:showing|tour|viewing)|\b(?:isn'?t|is not|there'?s no|no) (?:anyone|one|nobody) (?:local|here|nearby|around)\b/;
-const KEYS_DELIVERED = /\b(?:keys?|key card|fob|access code)\b.{0,40}\b(?:will be |would be |can be |are |is |gets? )?(?:mailed|shipped|posted|couriered|delivered|sent (?:to you|by|via|through|out)|dropped off|fedex(?:ed)?|overnighted)\b|\b(?:mail|ship|post|courier|fedex|ups|dhl|deliver|send) (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:delivery (?:company|service|guy)|courier|driver|agent|someone) (?:will |can |would )?(?:bring|deliver|drop(?: off)?|hand)s? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b/;
+const KEYS_DELIVERED = /\b(?:keys?|key card|fob|access code)\b.{0,40}\b(?:will be |would be |can be |are |is |gets? )?(?:mailed|shipped|posted|couriered|delivered|sent (?:to you|by|via|through|out)|dropped off|fedex(?:ed)?|overnighted)\b|\b(?:mail|ship|post|courier|fedex|deliver|send)(?:s|es)? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:ups|dhl) (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:delivery (?:company|service|guy)|courier|driver|agent|someone) (?:will |can |would )?(?:bring|deliver|drop(?: off)?|hand)s? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b/;
 const INTERMEDIARY = /\b(?:(?:dad|mom|father|mother|uncle|aunt|cousin|friend|brother|sister) (?:handles|is handling|takes care)|my|our|her|his|the owner'?s?) (?:lawyer|attorney|agent|representative|rep|secretary|assistant|pastor)\b|\bauthori[sz]ed me\b|\b(?:lawyer|attorney|agent) (?:handles|will handle|is handling|takes care)\b/;
 const SOMEONE_SHOWS = /\b(?:my|our|a|the) (?:roommates?|roomies?|friends?|brother|sister|mom|dad|parents|wife|husband|partner|son|daughter|cousin|neighbou?rs?|housemates?|suitemates?|landlord|property manager|leasing (?:office|agent)|building manager|super|(?:local|real estate|leasing) agent)\b(?:(?!\b(?:nobody|no one|noone|can'?t|cannot|won'?t)\b).){0,60}\b(?:can|will|could|is happy to|would be happy to) (?:show|let (?:you|u) in|give (?:you|u) a tour|meet|walk (?:you|u) through)\b|\bvideo (?:tour|call|walkthrough|walk-through)\b|\b(?:leasing office|property manag(?:er|ement)|the office|our office)\b.{0,60}\b(?:handles?|does|do|will do|can do|runs?) (?:the )?(?:showings?|tours?|viewings?)\b|\b(?:showings?|tours?|viewings?) (?:are|is) (?:on )?(?:saturdays?|sundays?|weekdays?|daily|every|by appointment|through the)/;
 
@@ -343,7 +371,7 @@ const HOLD = [
   /\$\s?\d[\d,]* (?:hold|holding)\b/,
   /\b(?:tours?|showings?|viewings?) (?:only )?(?:to|for) (?:people|those|anyone|applicants|students) (?:who|that)(?:'ve| have)? (?:already )?(?:paid|sent|put down)\b/,
   /\bbefore (?:i|we) (?:can )?(?:schedule|do|set up|book|arrange|show) (?:a |the |any )?(?:viewing|showing|tour|visit|it)\b.{0,60}\b(?:deposit|fee|payment|\$\s?\d|\d+ ?\$)/,
-  /\b(?:commitment|good[ -]?faith|holding|hold|reservation|booking) (?:deposit|fee|payment)\b/,
+  /\b(?:commitment|good[ -]?faith|holding|hold|reservation|booking) (?:deposit|fee|payment|transfer)\b/,
   /\b(?:hold|reserve|secure|keep)\b.{0,60}\b(?:upfront|up front|in advance)\b/,
   /\b(?:needed|required|necessary) to (?:reserve|hold|secure|lock)\b/,
   /\bonce (?:it'?s |it is |the (?:money|payment|deposit) is )?(?:received|paid|sent|confirmed|in)\b.{0,60}\b(?:see|view|tour|visit|show|keys?|address)\b/,
@@ -356,9 +384,9 @@ const DIGIT_WORD: Record<string, string> = { zero: "0", oh: "0", o: "0", one: "1
 function digitsView(plain: string): string {
   return (
     plain
-      .replace(/[a-z0-9|]+/g, (token) => {
-        if (token in DIGIT_WORD && token !== "o") return DIGIT_WORD[token]!;
-        if (!/\d/.test(token)) return token;
+      // Only the tokens that can change: a digit word, or a token with a digit in it.
+      .replace(/(?<![a-z0-9|])(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?![a-z0-9|])|[a-z|]*\d[a-z0-9|]*/g, (token) => {
+        if (token in DIGIT_WORD) return DIGIT_WORD[token]!;
         // Inside a token with digits: digit words and letters that look like digits ("3four2one", "88O", "3l2").
         return token.replace(/zero|one|two|three|four|five|six|seven|eight|nine/g, (w) => DIGIT_WORD[w]!).replace(/[li|]/g, "1").replace(/o/g, "0");
       })
@@ -390,12 +418,21 @@ const LEASE_MONEY = /\b(?:deposit|hold|holding|reserve|reservation|before (?:the
 /** A group of residents, not a private line to a stranger. */
 const GROUP_CHAT = /\b(?:group ?chat|groupchat|group|gc|building'?s?|roommates'?|housemates|house chat|subletters|residents|neighbou?rs|floor|add(?:ed|ing)? (?:you|u) (?:to|in|on|into)|add (?:me|us) (?:to|into) (?:the|our|your) (?:[a-z']+ ){0,3}(?:chat|group|gc)|groupme|discord|slack|(?:the|our) (?:whatsapp|imessage|telegram|signal|wechat) (?:chat|group|gc)|lease is signed|is signed|house (?:whatsapp|chat|group|telegram|imessage)|after (?:you|we) sign|once (?:you'?ve|you have|the lease is|it'?s) signed|after (?:the )?lease)\b/;
 
+/** The global twin of a pattern, made once (a message is read in a fraction of a millisecond: decision 031). */
+const GLOBALS = new WeakMap<RegExp, RegExp>();
+function globalOf(re: RegExp): RegExp {
+  let global = GLOBALS.get(re);
+  if (!global) GLOBALS.set(re, (global = new RegExp(re.source, "g")));
+  return global;
+}
+
 /**
  * Context windows (docs/decisions/015): two cues within `span` characters of each other, in either order. The
  * stories scammers tell vary in wording more than in what they put side by side.
  */
 function near(text: string, a: RegExp, b: RegExp, span = 60): boolean {
-  for (const m of text.matchAll(new RegExp(a.source, "g"))) {
+  if (!a.test(text)) return false;
+  for (const m of text.matchAll(globalOf(a))) {
     const window = text.slice(Math.max(0, m.index - span), m.index + m[0].length + span);
     if (b.test(window)) return true;
   }
@@ -407,24 +444,39 @@ const CANNOT = /\b(?:zero way|cant|can'?t|cannot|can not|won'?t|wont|unable|not 
 const SEE_IN_PERSON = /\b(?:go in(?:side)?|get in(?:side)?|has the keys?|have the keys?|show|showing|view|viewing|tour|meet|visit|let (?:you|u) in|open (?:it|the door|up)|in person|see (?:it|the place|the room|the apartment|inside)|walk ?through|hand (?:you|u|over))/;
 const KEYS = /\b(?:keys?|key card|fob|access code|lockbox code|door code|smart lock|the code|garage opener)\b/;
 /** A carrier: keys sent this way mean nobody will meet you. */
-const CARRIER = /\b(?:mail(?:ed)?|ship(?:ped)?|post(?:ed)?|courier(?:ed)?|fedex|ups|dhl|usps|overnight(?:ed)?)\b/;
-const DELIVERY = /\b(?:mail(?:ed)?|ship(?:ped)?|post(?:ed)?|courier(?:ed)?|fedex|ups|dhl|usps|deliver(?:ed|y)?|overnight(?:ed)?|send|sent)\b/;
+const CARRIER = /\b(?:mail(?:s|ed)?|ship(?:s|ped)?|post(?:s|ed)?|courier(?:s|ed)?|fedex|ups|dhl|usps|overnight(?:s|ed)?)\b/;
+const DELIVERY = /\b(?:mail(?:s|ed)?|ship(?:s|ped)?|post(?:s|ed)?|courier(?:s|ed)?|fedex|ups|dhl|usps|deliver(?:s|ed|y)?|overnight(?:s|ed)?|sends?|sent)\b/;
 /** Money asked for the place, and a hold on it. */
 const PLACE_MONEY = /(?:\bput down \d+|\bdeposit\b|\bfee\b|\$\s?\d|\b\d[\d,]* ?\$|\b(?:one|1|a|first) months?'? rent\b|\bsomething\b|\bfirst month|\bhalf (?:the|of the|a) (?:rent|month)|\bpayment\b|\bmoney\b|\bfunds\b|\b\d{2,5} ?(?:dollars|usd|bucks)\b)/;
 const HOLD_WORD = /\b(?:block (?:it|the room|the spot)|hold|holds|holding|reserve|reserves|reserved|reservation|secure|secures|lock(?: it| in)?|save it|keep it for|take (?:it|the listing|the ad|the post) (?:off|down)|off the market|mark (?:it|the room) as taken|it'?s yours|(?:it|the room|the place|the spot|the unit)(?:'s| is) (?:yours|all yours)|claim it|dibs|keep (?:it|the room|the place) (?:only )?for (?:you|u)|stop showing|turn (?:the )?others away|tell the others|(?:won'?t|not) show it to (?:anyone|anybody)|no one else)\b/;
 const UNSEEN = /\b(?:then (?:we'?ll|i'?ll|we can|you can|u can|we will) (?:set|schedule|arrange|book|do|plan)|after that\b.{0,25}\b(?:viewing|tour|showing|visit)|(?:see|view|tour|visit|walk ?through|show (?:u|you|it))(?: it)? (?:after|later|when (?:i'?m|im|i am) back)|(?:tour|walkthrough|walk-through|showing|viewing) (?:after|later)|no (?:showing|viewing|tour)s? needed|(?:u|you) can (?:go |come )?(?:see|view|tour|visit) it|before (?:you |u |the )?(?:see|view|visit|tour|come|arrive|get here|land)|prior to|sight unseen|without (?:seeing|viewing|a (?:viewing|tour|showing))|no need to (?:see|view|visit|tour)|(?:then|after that|after) (?:you|u|we) (?:can )?(?:see|view|tour|visit|schedule|set up)|when (?:you|u) (?:get|arrive|land|come) (?:here|to|in)|once (?:it'?s |it is |i (?:get|receive|have) (?:it|the))?(?:received|paid|sent|confirmed|in))\b/;
 /** Competition and a clock. */
 const COMPETITION = /\b(?:(?:also|too) (?:asking|interested)|(?:is|are) also (?:asking|interested)|(?:\d+|two|three|four|five|ten) \w+ (?:people|students|applicants|guys|girls)|other (?:people|students|applicants|person|girl|guy|offer)|someone (?:else)?|somebody else|another (?:person|student|applicant|girl|guy|offer|one)|many (?:people|students)|lots of|several|(?:\d+|two|three|four|five|ten) (?:people|students|applicants|inquiries|messages|msgs|requests)|first come|first served|whoever|next (?:person|applicant|in line|one)|high demand|goes fast|going fast)\b/;
-const CLOCK = /\b(?:before then|at \d{1,2}(?::\d\d)? ?(?:am|pm)?|now|today|tonight|asap|right now|right away|immediately|within (?:the )?(?:next )?\d*\s?(?:min|mins|minutes|hours?|hrs?|hour)|next (?:hour|\d+ ?(?:min|mins|minutes|hours?|hrs?))|\d+ ?(?:min|mins|minutes|hrs?|hours?)\b|by (?:tonight|midnight|end of (?:the )?day|eod|noon|\d{1,2} ?(?:am|pm)|tomorrow)|until (?:midnight|tonight|tomorrow)|deadline|expires?|last chance|final call|fast|quick(?:ly)?|hurry)\b/;
+const CLOCK = /\b(?:before then|at \d{1,2}(?::\d\d)? ?(?:am|pm)?|now|today|tonight|asap|right now|right away|immediately|within (?:the )?(?:next )?\d*\s?(?:min|mins|minutes|hours?|hrs?|hour)|next (?:hour|\d+ ?(?:min|mins|minutes|hours?|hrs?))|\d+ ?(?:min|mins|minutes|hrs?|hours?)\b|(?:by|before) (?:tonight|midnight|end of (?:the )?day|eod|noon|\d{1,2} ?(?:am|pm)|tomorrow)|until (?:midnight|tonight|tomorrow)|deadline|expires?|last chance|final call|fast|quick(?:ly)?|hurry)\b/;
 const TIGHT_CLOCK = /\b(?:within (?:the )?(?:next )?\d+ ?(?:min|mins|minutes|hours?|hrs?)|in (?:the next )?\d+ ?(?:min|mins|minutes|hrs?|hours?)|next hour|time sensitive)\b/;
 const DEMAND = /\b(?:send|pay|paid|deposit|decide|decision|confirm|commit|lock|secure|book|reserve|money|transfer|zelle|venmo|cash ?app|wire|answer|yes or no|in or out|settle|take it|payment|respond|reply|\$\s?\d|claim|grab|snag|jump on|move (?:fast|quickly))\b/;
 
 const sentencesOf = (text: string) => text.split(/(?<=[.!?;\n])\s+|\s+(?:but|however)\s+/).filter((s) => s.trim());
-/** Each run of three sentences: cues of one story sit close, a long text's far corners do not (decision 031). */
+/**
+ * Runs of three sentences, each starting at every other sentence, so any two neighbours share one: cues of one
+ * story sit close, a long text's far corners do not (decision 031). A fragment ("Gorgeous!") joins the next
+ * sentence first.
+ */
 function windowsOf(text: string): string[] {
-  const sentences = sentencesOf(text);
+  const sentences: string[] = [];
+  let fragment = "";
+  for (const s of sentencesOf(text)) {
+    fragment = fragment ? `${fragment} ${s}` : s;
+    if (fragment.length >= 40) {
+      sentences.push(fragment);
+      fragment = "";
+    }
+  }
+  if (fragment) sentences.push(fragment);
   if (sentences.length <= 3) return [sentences.join(" ")];
-  return sentences.slice(0, -2).map((s, i) => `${s} ${sentences[i + 1]} ${sentences[i + 2]}`);
+  const windows: string[] = [];
+  for (let i = 0; i + 2 < sentences.length + 1; i += 2) windows.push(sentences.slice(i, i + 3).join(" "));
+  return windows;
 }
 
 /**
@@ -432,7 +484,7 @@ function windowsOf(text: string): string[] {
  * place, whoever pays first. A rent or a deposit stated ("deposit $500", "pets pay $25") asks for nothing.
  */
 const MONEY_DEMAND = [
-  /\b(?:send|sending|transfer|transferring|wire|zelle|venmo|cash ?app)(?: (?:me|us))? (?:over )?(?:the |a |your |my |that |this |an |half (?:the |of the )?)?(?:\$\s?\d|\d{2,5}\b|deposit|first month|rent|money|payment|fee|funds|amount|balance|rest|it\b|something)/,
+  /\b(?:send|sending|transfer|transferring|wire|remit|zelle|venmo|cash ?app)(?: (?:me|us))? (?:over )?(?:the |a |your |my |that |this |an |half (?:the |of the )?)?(?:\$\s?\d|\d{2,5}\b|deposit|first month|rent|money|payment|fee|funds|amount|balance|rest|it\b|something)/,
   /\bpay (?:me|us)\b/,
   /\bpay (?:the |your |a |an |my )?(?:\$\s?\d[\d,]*|deposit|security deposit|first month'?s?(?: rent)?|holding (?:deposit|fee)|reservation (?:deposit|fee)|fee|money|it)\b.{0,40}\b(?:now|today|tonight|first|asap|right away|to (?:hold|reserve|secure|lock|confirm)|before|upfront|up front|in advance|via|by|through|with|using|on|and (?:i'?ll|we'?ll))\b/,
   /\bwhoever (?:pays|sends|transfers|puts down)|\bfirst (?:one |person )?to (?:pay|send|transfer)\b/,
@@ -441,11 +493,12 @@ const MONEY_DEMAND = [
   /\b(?:payment|deposit|transfer|money|first month'?s?(?: rent)?) (?:by|before|within|today|tonight|now|asap|in the next)\b/,
   /\b(?:commit|lock (?:it )?in|secure it|hold it|grab it) (?:with|by (?:sending|paying)) (?:the |a |your )?(?:deposit|payment|money|\$)/,
   /\bpay to (?:hold|reserve|secure|lock|confirm|keep)\b/,
+  /\bget (?:the |your |that )?(?:money|deposit|payment|funds|rent|it) (?:over )?to (?:me|us)\b/,
   /\b\d{3,5} and (?:it'?s|its|it is|the room is) (?:yours|all yours)\b/,
   /\b(?:unless|if) (?:you|u) (?:send|pay|transfer|wire|put down)\b/,
   // Someone else's money as the lever ("another family is ready to pay in full").
   /\b(?:ready|waiting) to pay\b|\b(?:has|have|with) (?:the )?money ready\b|\b(?:will|would|can|want to) pay (?:in full|full|more|cash|today|now|the full)\b/,
-  /\b(?:need|needs|want|wants|require|requires|expect|expects)(?: the| a| your| an)? (?:\$\s?\d[\d,]*|deposit|payment|money|funds|first month'?s?(?: rent)?|fee)\b.{0,40}\b(?:today|tonight|now|asap|within|before|first|upfront|up front|in advance|to (?:hold|reserve|secure|lock))\b/,
+  /\b(?:need|needs|want|wants|require|requires|expect|expects)(?: the| a| your| an)?(?: good[ -]?faith| small| quick| refundable)? (?:\$\s?\d[\d,]*|deposit|payment|money|funds|transfer|first month'?s?(?: rent)?|fee)\b.{0,40}\b(?:today|tonight|now|asap|within|before|first|upfront|up front|in advance|this week|to (?:hold|reserve|secure|lock))\b/,
   /\b(?:deposit|payment|money|funds|fee|\$\s?\d[\d,]*) (?:is |are )?(?:needed|required|due) (?:today|tonight|now|asap|within|in the next|before|to (?:hold|reserve|secure|lock))\b/,
 ];
 const moneyAsked = (words: string) => any(MONEY_DEMAND, words);
@@ -457,8 +510,8 @@ const any = (patterns: RegExp[], text: string) => patterns.some((re) => re.test(
 
 function payBeforeViewing(words: string): boolean {
   for (const re of PAY_BEFORE) {
-    const global = new RegExp(re.source, "g");
-    for (const m of words.matchAll(global)) {
+    if (!re.test(words)) continue;
+    for (const m of words.matchAll(globalOf(re))) {
       const before = words.slice(Math.max(0, m.index - 30), m.index);
       if (!NEGATED_BEFORE.test(before) && !WRITER_PAYS.test(before)) return true;
     }
@@ -517,12 +570,16 @@ function disguisedContact(plain: string, words: string): boolean {
 /** A phone number or an email address as written. */
 function contactWritten(plain: string): boolean {
   if (plain.includes("@") && (EMAIL.test(plain) || EMAIL.test(plain.replace(/(?<=\S) (?=\S)/g, "")))) return true;
-  return phoneIn(plain) || phoneIn(digitsView(plain));
+  // Digit words read as digits only where ten digits could be ("five one two ..."), so a long text is read once.
+  return phoneIn(plain) || ((plain.match(DIGITISH)?.length ?? 0) >= 10 && phoneIn(digitsView(plain)));
 }
+
+/** Digits, digit words and the letters that stand for digits: a gate before the digits view is built. */
+const DIGITISH = /\d|zero|oh|one|two|three|four|five|six|seven|eight|nine|\b[ol|]\b|(?<=\d)[ol|]|[ol|](?=\d)/g;
 
 /** A run of ten or eleven digits in the groups a phone number is written in. */
 function phoneIn(text: string): boolean {
-  for (const re of [PHONE, PHONE_RUN]) for (const m of text.matchAll(new RegExp(re.source, "g"))) if (isPhone(m[0])) return true;
+  for (const re of [PHONE, PHONE_RUN]) if (re.test(text)) for (const m of text.matchAll(globalOf(re))) if (isPhone(m[0])) return true;
   return false;
 }
 
@@ -554,7 +611,7 @@ function isPhone(run: string): boolean {
  */
 /** A viewing being arranged, not refused ("can't show it" is no plan). */
 function viewingPlanned(words: string): boolean {
-  for (const m of words.matchAll(new RegExp(VIEWING_PLAN.source, "g"))) if (!CANNOT.test(words.slice(Math.max(0, m.index - 25), m.index))) return true;
+  for (const m of words.matchAll(globalOf(VIEWING_PLAN))) if (!CANNOT.test(words.slice(Math.max(0, m.index - 25), m.index))) return true;
   return false;
 }
 
@@ -568,7 +625,7 @@ function movesOffPlatform(plain: string, words: string, otherRisk: boolean): boo
 }
 
 /** Paying named without a sum ("whoever pays first", "send something now"). */
-const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|put (?:something|money) down)\b/;
+const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|remit|put (?:something|money) down)\b/;
 
 /** The keys handed over without anyone meeting you: a place rented unseen (decision 015). */
 const keysWithoutViewing = (words: string) => KEYS_DELIVERED.test(words) || near(words, KEYS, DELIVERY, 40) || near(words, KEYS, CARRIER, 40);
@@ -618,6 +675,9 @@ export interface ShieldContext {
   firstMonthPaid?: boolean;
 }
 
+/** Every identity pattern names one of these. */
+const ID_GATE = new RegExp(`\\b${ID_ITEM}\\b|selfie|log ?(?:in|into|on)|video call|facetime|screen ?share|(?:credit|background) check`);
+
 function identityRequest(sentence: string, message: string): boolean {
   return any(ID_SECRET_REQUEST, sentence) || (any(ID_DOC_REQUEST, sentence) && !ID_IN_PERSON.test(message));
 }
@@ -638,12 +698,32 @@ export function scanMessage(text: string, context: ShieldContext = {}): ScamReas
  * explain, never flag an inquiry, a greeting or small talk on its style alone (docs/decisions/015).
  */
 export function scanForStorage(text: string, context: ShieldContext = {}): StoredFlag[] {
+  const { reasons, scored } = shieldVerdict(text, context);
+  if (reasons.length > 0 || !scored || scored.score < modelThreshold()) return reasons;
+  return [scored.reason, SCORED_FLAG];
+}
+
+/**
+ * The rules' reasons, and, when they found none and the message neither refuses nor warns, the model's best
+ * score among the message's windows (three sentences each) that carry a concrete risk, with its reason
+ * (decision 031): a long text is scored where its risk is, as the model learned on messages of chat length.
+ * The bench reads the score to tune the threshold; `scanForStorage` compares it with the trained one.
+ */
+export function shieldVerdict(text: string, context: ShieldContext = {}): { reasons: ScamReason[]; scored: { score: number; reason: ScamReason } | null } {
   const { reasons, words, cleared } = readRules(text, context);
-  if (reasons.length > 0 || cleared || !words || !concreteRisk(normalize(text), words)) return reasons;
+  if (reasons.length > 0 || cleared || !words) return { reasons, scored: null };
   // A paid deal's later month: no money cue for the model either.
-  if (context.firstMonthPaid && laterMonthsRent(words)) return reasons;
-  const scored = scoredReason(words);
-  return scored ? [scored, SCORED_FLAG] : [];
+  if (context.firstMonthPaid && laterMonthsRent(words)) return { reasons, scored: null };
+  if (!concreteRisk(normalize(text), words)) return { reasons, scored: null };
+  let best: { score: number; reason: ScamReason } | null = null;
+  const windows = windowsOf(words);
+  for (const window of windows) {
+    // The words view keeps numbers, addresses and links, so a window is its own evidence.
+    if (windows.length > 1 && !concreteRisk(window, window)) continue;
+    const scored = scoreWords(window, undefined, shieldCues(window));
+    if (!best || scored.score > best.score) best = scored;
+  }
+  return { reasons, scored: best };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,7 +734,7 @@ const PAY_INSTRUMENT = new RegExp(`${PAYMENT_APP_RE.source}|\\b(?:wire|wired|wes
 /** Money for the place: a deposit, rent, a fee, a sum. */
 const MONEY_THING = /(?:\bdeposit\b|\brent\b|\bfee\b|\bpayment\b|\bmoney\b|\bfunds\b|\bsecurity amount\b|\bfirst month|\$\s?\d|\b\d[\d,]* ?\$|\b\d[\d,]* ?(?:dollars|usd|bucks)\b|\b\d{3,5}\b.{0,12}\b(?:it'?s yours|to (?:hold|reserve|secure|lock)))/;
 /** Money moving: a verb of paying, holding or returning (near a sum, or with a way to pay). */
-const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
+const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|remit|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
 /** The writer's own budget or a question about the price: an inquiry, not money asked for. */
 const BUDGET = /\b(?:budget|looking for|price range|afford|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
 /** Later months' rent of a signed deal: money that is due, not a stranger's ask (decision 015). */
@@ -669,7 +749,8 @@ function moneyMoving(words: string): boolean {
   if (LATER_RENT.test(words) && !PAY_INSTRUMENT.test(words)) return false;
   if (PAY_INSTRUMENT.test(words)) return true;
   if (PAYS.test(words) && /\b(?:app|bank|account)\b/.test(words)) return true;
-  if (/\b(?:send|pay|transfer|wire) (?:me )?\d{2,5}\b/.test(words)) return true;
+  if (/\b(?:send|pay|transfer|wire|remit) (?:me )?\d{2,5}\b/.test(words)) return true;
+  if (moneyAsked(words)) return true;
   // A sum alone is no ask ("a $1 burger"), and a budget or a price question names one without asking.
   return MONEY_THING.test(words) && near(words, MONEY_VERB, MONEY_THING, 60) && !BUDGET.test(words);
 }
@@ -681,11 +762,44 @@ function moneyMoving(words: string): boolean {
  */
 export function concreteRisk(plain: string, words: string): boolean {
   if (moneyMoving(words)) return true;
-  if (near(words, new RegExp(`\\b${ID_ASK}\\b`), new RegExp(`\\b${ID_ITEM}\\b`), 70) || CARD_PHOTO.test(words)) return true;
+  if (near(words, ID_ASK_RE, ID_ITEM_RE, 70) || CARD_PHOTO.test(words)) return true;
   if (SPELLED_LINK.test(words) || [...linkView(plain).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && plain[m.index - 1] !== "@")) return true;
   // Contact details where a viewing is being arranged are how honest people meet (decision 031): no hook.
   if (disguisedContact(plain, words) || any(MOVES_OFF, words)) return true;
   return (CONTACT.test(words) || contactWritten(plain)) && !viewingPlanned(words);
+}
+
+/**
+ * The rules' cues in a stretch of text, as features of the model (decision 031): what the rules read (money asked,
+ * an app named, contact details, a viewing planned, the owner away...) generalises across wordings and genres
+ * better than the words that carry it, so the model learns how the cues combine where no rule decided.
+ */
+export function shieldCues(words: string): string[] {
+  const cues: [string, boolean][] = [
+    ["money_asked", moneyAsked(words)],
+    ["money_moving", moneyMoving(words)],
+    ["pay_instrument", PAY_INSTRUMENT.test(words)],
+    ["payment_app", PAYMENT_APP_RE.test(words)],
+    ["first_money", FIRST_MONEY.test(words)],
+    ["after_signing", AFTER_SIGNING.test(words)],
+    ["writer_pays", WRITER_OFFERS.test(words)],
+    ["contact", contactWritten(words) || disguisedContact(words, words) || CONTACT.test(words)],
+    ["contact_push", any(MOVES_OFF, words)],
+    ["viewing_planned", viewingPlanned(words)],
+    ["away", FAR_AWAY.test(words)],
+    ["no_viewing", NO_VIEWING.test(words) || near(words, CANNOT, SEE_IN_PERSON, 40)],
+    ["someone_shows", SOMEONE_SHOWS.test(words)],
+    ["keys_delivered", keysWithoutViewing(words)],
+    ["link", [...linkView(words).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && words[m.index - 1] !== "@")],
+    ["id_item", ID_ITEM_RE.test(words)],
+    ["urgency", URGENCY.test(words) || TIGHT_CLOCK.test(words)],
+    ["competition", COMPETITION.test(words)],
+    ["hold", HOLD_WORD.test(words)],
+    ["unseen", UNSEEN.test(words)],
+    ["budget", BUDGET.test(words)],
+    ["question", words.includes("?")],
+  ];
+  return cues.filter(([, on]) => on).map(([name]) => `@${name}`);
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */
@@ -708,9 +822,12 @@ function readRules(text: string, context: ShieldContext = {}): { reasons: ScamRe
   // A paid deal's later months are paid between the parties (decision 030): not a first payment asked off the platform.
   const laterRent = (t: string) => !!context.firstMonthPaid && laterMonthsRent(t);
   const keysWarning = warning && !NO_REPORT.test(words);
+  // Cheap gates on the whole message first: most messages name no document and no move-in button.
+  const idGate = ID_GATE.test(words);
+  const keysGate = !keysWarning && KEYS_BUTTON.test(words);
   for (const sentence of sentencesOf(words)) {
-    if (identityRequest(sentence, words) && !REFUSAL.test(sentence) && !(warning && NARRATION.test(words))) found.add("identity_request");
-    if (!keysWarning && !REFUSAL.test(sentence) && earlyMoveIn(sentence)) found.add("early_move_in");
+    if (idGate && identityRequest(sentence, words) && !REFUSAL.test(sentence) && !(warning && NARRATION.test(words))) found.add("identity_request");
+    if (keysGate && !REFUSAL.test(sentence) && earlyMoveIn(sentence)) found.add("early_move_in");
     if (warning || REFUSAL.test(sentence)) continue;
     if (offPlatformPayment(sentence, words) && !laterRent(sentence)) found.add("off_platform_payment");
     if ((payBeforeViewing(sentence) || holdBeforeViewing(sentence)) && !laterRent(sentence)) found.add("pay_before_viewing");

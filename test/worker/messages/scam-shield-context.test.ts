@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import tuning from "../../fixtures/scam-corpus-tuning.json";
-import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldWords } from "../../../worker/services/scam-shield";
-import { MODEL_REASONS, scoreWords } from "../../../worker/services/scam-model";
+import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldVerdict, shieldWords } from "../../../worker/services/scam-shield";
+import { MODEL_REASONS } from "../../../worker/services/scam-model";
 import { SCAM_REASONS, safetyKindOf } from "../../../worker/contract/safety";
 import { kindSet, reasonSet, redFlagKindsOf, scoreKinds, scoreSet, sharedPart, type KindCase, type SetCase } from "../../bench/scam-scoring";
 
@@ -110,12 +110,11 @@ describe("context, not keywords", () => {
 describe("no flag without a concrete risk (decision 015)", () => {
   const risk = (text: string) => concreteRisk(normalize(text), shieldWords(text));
 
-  it("an inquiry, a greeting or small talk is never flagged by the model's score alone", () => {
-    // The model scores these high (the style of a rushed message with a sum), yet none asks for anything.
-    const inquiry = "Hello. I am looking for room. Around $700-800 Asap.";
-    expect(scoreWords(shieldWords(inquiry)).score).toBeGreaterThan(0.85);
-    for (const text of [inquiry, "hey! is the room still available for spring? my budget is $900 a month", "Hi, what's the rent and is there a deposit?", "Good morning, thanks for getting back to me so fast!"]) {
+  it("an inquiry, a greeting or small talk is never given to the model, whatever it would score", () => {
+    // The first model scored the inquiry high (the style of a rushed message with a sum), yet none asks for anything.
+    for (const text of ["Hello. I am looking for room. Around $700-800 Asap.", "hey! is the room still available for spring? my budget is $900 a month", "Hi, what's the rent and is there a deposit?", "Good morning, thanks for getting back to me so fast!"]) {
       expect(risk(text), text).toBe(false);
+      expect(shieldVerdict(text), text).toEqual({ reasons: [], scored: null });
       expect(scanForStorage(text), text).toEqual([]);
     }
   });
