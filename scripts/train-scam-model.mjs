@@ -11,6 +11,7 @@
  *   node scripts/train-scam-model.mjs                 retrain after changing a corpus or the features
  *   node scripts/train-scam-model.mjs --add <file>    merge an export's examples into the staff corpus, then retrain
  *   node scripts/train-scam-model.mjs --check         only report whether the committed file is up to date
+ * --staff-corpus <file> and --model-out <file> read and write other copies than the repo's (tests).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -165,27 +166,38 @@ export async function trainScamModel({ staff = readStaffCorpus() } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const argv = process.argv.slice(2);
-  const add = argv.indexOf("--add");
-  let staff = readStaffCorpus();
-  if (add >= 0) {
-    const file = argv[add + 1];
-    if (!file || !existsSync(file)) {
-      console.error(`--add needs an export file (node scripts/export-safety-labels.mjs --out <file>): ${file ?? "none given"}`);
+  const value = (name, fallback) => {
+    const i = argv.indexOf(name);
+    if (i < 0) return fallback;
+    if (!argv[i + 1]) {
+      console.error(`${name} needs a value`);
       process.exit(1);
     }
-    const exported = JSON.parse(readFileSync(file, "utf8")).cases ?? [];
+    return argv[i + 1];
+  };
+  // Other paths than the repo's (a test's copy): --staff-corpus <file>, --model-out <file>.
+  const staffFile = value("--staff-corpus", STAFF_CORPUS);
+  const out = value("--model-out", OUT);
+  const add = value("--add", null);
+  let staff = readStaffCorpus(staffFile);
+  if (add) {
+    if (!existsSync(add)) {
+      console.error(`--add needs an export file (node scripts/export-safety-labels.mjs --out <file>): ${add} does not exist`);
+      process.exit(1);
+    }
+    const exported = JSON.parse(readFileSync(add, "utf8")).cases ?? [];
     const before = staff.length;
     staff = mergeStaffLabels(staff, exported);
-    writeFileSync(STAFF_CORPUS, staffCorpusText(staff));
+    writeFileSync(staffFile, staffCorpusText(staff));
     console.log(`merged ${exported.length} exported examples: the staff corpus has ${staff.length} (was ${before})`);
   }
   const model = await trainScamModel({ staff });
   const text = `${JSON.stringify(model)}\n`;
   if (argv.includes("--check")) {
-    const same = readFileSync(OUT, "utf8") === text;
+    const same = readFileSync(out, "utf8") === text;
     console.log(same ? "scam-model.json is up to date" : "scam-model.json is out of date: run node scripts/train-scam-model.mjs");
     process.exit(same ? 0 : 1);
   }
-  writeFileSync(OUT, text);
-  console.log(`wrote ${OUT}: ${Object.keys(model.weights).length} features, ${(text.length / 1024).toFixed(1)} KB, trained on ${trainingRows({ staff }).length} messages (${staff.length} from staff)`);
+  writeFileSync(out, text);
+  console.log(`wrote ${out}: ${Object.keys(model.weights).length} features, ${(text.length / 1024).toFixed(1)} KB, trained on ${trainingRows({ staff }).length} messages (${staff.length} from staff)`);
 }
