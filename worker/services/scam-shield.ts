@@ -85,7 +85,7 @@ const ALWAYS_OFF_PLATFORM = [
   new RegExp(`\\bwestern${SEP}union\\b`),
   new RegExp(`\\bmoney${SEP}grams?\\b`),
   /\b(?:wire|bank|international|swift) transfers?\b/,
-  /\bwire (?:it|the|me|you|us|your|my|a|an)?\s?(?:\$\s?\d|\d|money|deposit|payment|rent|funds|cash|amount|fee|first month)/,
+  /\bwire (?:(?:it|me|you|us|him|her) )?(?:the |your |my |a |an )?(?:\$\s?\d|\d|money|deposit|payment|rent|funds|cash|amount|fee|first month)/,
   /\b(?:by|via|through|thru|with|over) (?:a )?(?:bank )?wire\b/,
   /\bwired? (?:over )?(?:the )?(?:money|deposit|payment|rent|funds)\b/,
   // Gift cards as the payment, not as a move-in perk ("$50 gift card to the storage place").
