@@ -1151,7 +1151,8 @@ export const payoutAccounts = sqliteTable(
     requirementsDue: text("requirements_due"),
     /** The `created` time of the newest account event applied: an older event never overwrites a newer one. */
     stripeUpdated: integer("stripe_updated").notNull().default(0),
-    createdAt: createdAt(),
+    // No default: 0032 made the column without one, and every insert sets it.
+    createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [uniqueIndex("payout_accounts_stripe_account_id_unique").on(t.stripeAccountId)],
