@@ -23,6 +23,7 @@ import { backfillPublicAddresses } from "./listings";
 import { runDealPaymentJobs, type DealJobsResult } from "./payments";
 import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
+import { copyLegacyEvidence, deleteUncitedUploads } from "./evidence";
 
 /** A few listings a run: each photo is decoded whole (~8 MB for 1600x1200), and one run shares the isolate's 128 MB. */
 const PHOTO_BACKFILL_LISTINGS_PER_RUN = 3;
@@ -53,6 +54,13 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
+  // Evidence uploads no deal cited within a day; problem photos still public since before 0039 (docs/decisions/032).
+  const uncitedEvidence = await deleteUncitedUploads(db, env, now).catch((err: unknown) => {
+    log.error("evidence_cleanup_failed", { message: String(err) });
+    return 0;
+  });
+  const siteOrigin = getConfig(env).publicBaseUrl;
+  await copyLegacyEvidence(db, env, siteOrigin ? [new URL(siteOrigin).origin] : []).catch((err: unknown) => log.error("legacy_evidence_failed", { message: String(err) }));
   // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
   const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
     log.error("public_address_backfill_failed", { message: String(err) });
@@ -79,6 +87,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     refreshTokens: tokens.meta.changes ?? 0,
     expiredPromotions: promotions.meta.changes ?? 0,
     unsubmittedDocuments,
+    uncitedEvidence,
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
     savedSearchAlerts,
