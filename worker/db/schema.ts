@@ -1249,8 +1249,9 @@ export const spentSocketTickets = sqliteTable(
 );
 
 /**
- * Open room sockets, per user (docs/decisions/012): at most MAX_LIVE_SOCKETS each; a new one past it
- * closes the oldest. A room deletes its row when the socket closes.
+ * Room sockets opened, per user (docs/decisions/012): at most MAX_LIVE_SOCKETS open each; a new one past
+ * it closes the oldest. Rooms keep no database, so a row outlives its socket until the user next goes
+ * past the limit (the rooms then say which are still open) or the cron's day is over.
  */
 export const liveSockets = sqliteTable(
   "live_sockets",

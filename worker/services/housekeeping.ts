@@ -6,6 +6,7 @@ import type { DevHousekeepingResponse } from "../contract/freshness";
 import { createDb, type Db } from "../db/client";
 import { deleteExpiredAdminRevocations } from "../db/queries/admin-tokens";
 import { deleteDeadRefreshTokens } from "../db/queries/sessions";
+import { deleteLiveSocketsBefore, deleteSpentTicketsBefore } from "../db/queries/sockets";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { backfillPhotoHashes } from "./photo-check";
 import { isoNow } from "../lib/time";
@@ -48,6 +49,8 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     endLapsedCancelledSubscriptions(db, nowIso),
     deleteStalePlaces(db, now),
     forgetOldAddresses(db, now),
+    deleteSpentTicketsBefore(db, now),
+    deleteLiveSocketsBefore(db, now - DAY_MS),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
   if (promotions.meta.changes) await purgeListingCache([], db);
