@@ -30,6 +30,10 @@ function parseCsv(text) {
   let row = [];
   let field = "";
   let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
@@ -37,11 +41,17 @@ function parseCsv(text) {
       else if (text[i + 1] === '"') field += text[++i];
       else quoted = false;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(field), (field = "");
-    else if (ch === "\n") row.push(field), rows.push(row), (row = []), (field = "");
-    else if (ch !== "\r") field += ch;
+    else if (ch === ",") endField();
+    else if (ch === "\n") {
+      endField();
+      rows.push(row);
+      row = [];
+    } else if (ch !== "\r") field += ch;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) {
+    endField();
+    rows.push(row);
+  }
   return rows;
 }
 
