@@ -40,11 +40,16 @@ export const TIMINGS = {
 
 /**
  * Geocoding spends a paid API (decision 019): only ID-verified users call it, within these caps per
- * UTC day (429 past them; the address stays free text). Sizes and prices: decision 019.
+ * UTC day (429 past them; the address stays free text). Sizes and prices: decisions 019 and 032.
  */
 export const GEOCODING = {
   /** Suggestion and place calls of one user a day: about six addresses typed from scratch. */
   callsPerUserPerDay: 100,
+  /**
+   * Suggestion and place calls of one university's accounts together a day (a fifth of everyone's): about
+   * 50 addresses typed at one campus, so a campus (or accounts claiming it) cannot spend the others'.
+   */
+  callsPerUniversityPerDay: 1_000,
   /** Suggestion and place calls of everyone together a day: the worst day's bill stays near $25. */
   callsPerDay: 5_000,
   /** How long a place id handed out with a suggestion may be resolved (one address-typing session). */
