@@ -59,6 +59,13 @@ export const GEOCODING = {
 } as const;
 
 /**
+ * Agreement drafts (GET deals/{id}/agreement.pdf before both signed) are rendered on every request, a few
+ * hundred ms of CPU each: a party may download this many an hour (429 past it; decision 032). The signed
+ * PDF is made once and stored, so it is not counted, nor are staff.
+ */
+export const AGREEMENT_DRAFTS = { perUserPerHour: 10 } as const;
+
+/**
  * The longest byte range of the basemap archive one request gets (decision 024): a longer one is
  * answered with its first MAP_RANGE_MAX_BYTES (206, Content-Range says which). PMTiles readers ask for
  * the 16 KB header, then directories and tiles, each well under it; an archive whose tiles or leaf

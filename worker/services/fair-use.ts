@@ -4,6 +4,7 @@
  * university's, everyone's), before the work is done. Past a cap: 429 {detail, retry_after} until that
  * window ends. Exact counts, unlike the Workers rate limiters (a flood guard per location).
  */
+import { AGREEMENT_DRAFTS } from "../contract/constants";
 import type { Db } from "../db/client";
 import { countWithinCaps, uncountWindows } from "../db/queries/auth-throttle";
 import { sha256Hex } from "../lib/encoding";
@@ -34,3 +35,10 @@ export async function spendWithinCaps(db: Db, caps: UsageCap[], now = Date.now()
   onRefused?.(cap);
   throw tooManyRequests(Math.max(1, Math.ceil((windows[full]!.windowStart + cap.windowMs - now) / 1000)), cap.refusal);
 }
+
+const HOUR_MS = 3_600_000;
+export const DRAFT_PDF_REFUSED = `You can download at most ${AGREEMENT_DRAFTS.perUserPerHour} agreement drafts an hour. Read it on the deal page meanwhile; the signed agreement is always there.`;
+
+/** One agreement draft (a PDF rendered on request) for a party: AGREEMENT_DRAFTS an hour each. */
+export const spendAgreementDraft = (db: Db, userId: string, now = Date.now()) =>
+  spendWithinCaps(db, [{ name: `draft-pdf-hour:${userId}`, limit: AGREEMENT_DRAFTS.perUserPerHour, windowMs: HOUR_MS, refusal: DRAFT_PDF_REFUSED }], now);

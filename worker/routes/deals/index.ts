@@ -36,6 +36,7 @@ import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, request
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
 import { checkEvidence } from "../../services/evidence";
+import { spendAgreementDraft } from "../../services/fair-use";
 import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
@@ -139,7 +140,9 @@ export const dealsRoutes = createRouter()
     if (!deal) throw notFound(DEAL_MESSAGES.notFound);
     const pdfHeaders = { "content-type": "application/pdf", "cache-control": "private, no-store" };
     if (deal.status !== "signed" && !deal.pdf_key) {
-      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet).
+      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet),
+      // rendered on each request, so a party gets AGREEMENT_DRAFTS an hour (services/fair-use).
+      if ("userId" in viewer) await spendAgreementDraft(c.var.db, viewer.userId);
       const draft = await draftPdf(c.var.db, c.env, deal);
       return new Response(draft, { headers: { ...pdfHeaders, "content-disposition": `attachment; filename="sublease-agreement-${deal.id}-draft.pdf"` } });
     }
