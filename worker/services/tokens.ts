@@ -10,8 +10,9 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "campusnest";
 
 /**
- * access: the API's bearer token. socket: a ticket that opens the user's rooms (POST
- * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it.
+ * access: the API's bearer token. socket: a ticket that opens one socket of the user's rooms (POST
+ * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it,
+ * and spent on first use.
  * availability: the one-click links of the "Is {title} still available?" email, single-purpose: the
  * subject is the listing, the claims the action and the owner it was sent to.
  * savedSearch: a saved-search alert's unsubscribe link (docs/decisions/020): the subject is the search, nothing else.
