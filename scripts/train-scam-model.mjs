@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Trains the scam shield's scored model (worker/services/scam-model.json, read by scam-model.ts) on data the
- * repo holds (decisions 015, 031): the tuning corpora (test/fixtures/scam-corpus-tuning.json by kind,
+ * repo holds (decisions 015, 033): the tuning corpora (test/fixtures/scam-corpus-tuning.json by kind,
  * scam-corpus.json by reason) and the staff corpus (test/fixtures/scam-corpus-staff.json: staff's verdicts
  * and recipients' "This is fine"s exported by scripts/export-safety-labels.mjs, read by a person, merged
  * here). Never on the held-out corpora (scam-corpus-holdout.json, scam-corpus-blind.json), and never on the
@@ -25,12 +25,12 @@ const OUT = join(ROOT, "worker/services/scam-model.json");
 export const STAFF_CORPUS = join(ROOT, "test/fixtures/scam-corpus-staff.json");
 /**
  * The score at which the model flags a message no rule flagged, chosen with the bench on the shared tuning
- * data (never its held-out part): the lowest at which honest text stays under the false-flag goal (decision 031).
+ * data (never its held-out part): the lowest at which honest text stays under the false-flag goal (decision 033).
  */
 export const THRESHOLD = 0.96;
 const EPOCHS = 30;
 const RATE = 0.1;
-/** Weight decay: 0.003 keeps the words of one corpus's style ("please", "today") from outweighing the cues (decision 031). */
+/** Weight decay: 0.003 keeps the words of one corpus's style ("please", "today") from outweighing the cues (decision 033). */
 const L2 = 3e-3;
 /** Weights this small are dropped and the rest kept to two decimals: the file is a third of its full size
  * and no tuning message changes side of the threshold (checked when this was chosen). */
@@ -111,7 +111,7 @@ export function mergeStaffLabels(existing, exported) {
   return [...byText.values()].sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
 }
 
-export const staffCorpusText = (cases) => `${JSON.stringify({ description: "Staff's verdicts and recipients' \"This is fine\"s on flagged messages, exported by scripts/export-safety-labels.mjs (personal data replaced), read by a person and merged by scripts/train-scam-model.mjs --add (decision 031). Training data of the scored model.", cases }, null, 2)}\n`;
+export const staffCorpusText = (cases) => `${JSON.stringify({ description: "Staff's verdicts and recipients' \"This is fine\"s on flagged messages, exported by scripts/export-safety-labels.mjs (personal data replaced), read by a person and merged by scripts/train-scam-model.mjs --add (decision 033). Training data of the scored model.", cases }, null, 2)}\n`;
 
 /** The labelled rows the model learns from: { text, reasons (none: honest), weight }. */
 export function trainingRows({ staff = readStaffCorpus() } = {}) {

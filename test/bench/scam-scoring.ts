@@ -208,7 +208,7 @@ export interface SetScore {
 }
 
 /**
- * The messages a text takes to send (decision 031): the whole text when it fits in one (LIMITS.messageMax),
+ * The messages a text takes to send (decision 033): the whole text when it fits in one (LIMITS.messageMax),
  * else consecutive parts cut at a line break or a space. A long listing pasted into a chat arrives so, and a
  * flag on any part is a flag on the listing.
  */
@@ -316,7 +316,7 @@ export interface ThresholdRow {
 }
 
 /**
- * The model's threshold swept over a set (decision 031): each message read once (the rules' verdict and the
+ * The model's threshold swept over a set (decision 033): each message read once (the rules' verdict and the
  * model's score, `shieldVerdict`), then flagged at each threshold when a rule fired or the score reached it.
  * Infinity: the rules alone.
  */

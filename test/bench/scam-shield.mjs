@@ -112,7 +112,7 @@ export async function scamShieldFigures({ sharedData = null } = {}) {
     };
     const sets = Object.fromEntries(Object.entries(repoSets).map(([name, cases]) => [name, scoreSet(cases)]));
     let shared = null;
-    // The model's threshold swept on the tuning sets only (decision 031): the held-out part never chooses it.
+    // The model's threshold swept on the tuning sets only (decision 033): the held-out part never chooses it.
     const sweep = { "repo tuning": thresholdSweep(repoSets[Object.keys(repoSets)[0]], THRESHOLDS) };
     if (sharedData) {
       const parts = sharedSets(sharedData, shield);
@@ -208,7 +208,7 @@ export async function reportScamShield({ sharedData = null, showTuning = false }
       printSet(`${label}, SMS (ham honest; smishing and spam by tagged red flag)`, p.sms, { details: showTuning && !held });
       printSet(`${label}, both`, p.all, { goal: held });
     }
-  } else console.log("shared data: not given (node test/bench/scam-shield.mjs --shared-data <dir>; docs/decisions/031)");
+  } else console.log("shared data: not given (node test/bench/scam-shield.mjs --shared-data <dir>; docs/decisions/033)");
   console.log(`-- the model's threshold (${m.threshold} trained) on the tuning sets: false flags on honest text / red-flag recall / recall, messages the model alone flags`);
   for (const [name, rows] of Object.entries(s.sweep)) {
     const cells = rows.map((r) => `${r.threshold === Infinity ? "rules" : r.threshold}: ${pct(r.falseFlagRate)} / ${r.redFlagRecall.toFixed(2)} / ${r.recall.toFixed(2)} (${r.byModel})`);

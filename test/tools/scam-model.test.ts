@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored model (docs/decisions/015, 031): the committed weights are what the trainer makes
+ * The scam shield's scored model (docs/decisions/015, 033): the committed weights are what the trainer makes
  * from the repo's training data today, so a corpus edited without retraining fails here; and staff's
  * decisions feed it: exported from the database (scripts/export-safety-labels.mjs), merged into the staff
  * corpus and retrained by one command (scripts/train-scam-model.mjs --add), which this runs on copies.

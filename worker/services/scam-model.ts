@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored half (docs/decisions/015, 031): a logistic regression over a message's words,
+ * The scam shield's scored half (docs/decisions/015, 033): a logistic regression over a message's words,
  * word pairs and the rules' cues, trained by `scripts/train-scam-model.mjs` on the repo's tuning corpora and
  * staff's verdicts (never on the held-out corpora, nor on the shared real text, where only its threshold is
  * chosen). The rules in scam-shield.ts decide first; this flags what no rule caught when its score reaches
@@ -25,7 +25,7 @@ export interface ScamModel {
  * What the model reads: the shield's words view (normalized, spaced letters joined), with links, sums
  * and long numbers as placeholders, so "$650" and "$900" are one feature. Words and adjacent pairs, and
  * the rules' cues in the same text (`shieldCues` in scam-shield.ts, "@money_asked", "@viewing_planned"...:
- * decision 031), which carry across wordings and genres better than the words do.
+ * decision 033), which carry across wordings and genres better than the words do.
  */
 export function modelFeatures(words: string, cues: readonly string[] = []): string[] {
   const text = words
@@ -57,5 +57,5 @@ export function scoreWords(words: string, weights: ScamModel = model as ScamMode
   return { score: sigmoid(sums[0]!), reason: MODEL_REASONS[best - 1]! };
 }
 
-/** The score at which the model flags (chosen on the shared tuning data through the bench: decision 031). */
+/** The score at which the model flags (chosen on the shared tuning data through the bench: decision 033). */
 export const modelThreshold = (weights: ScamModel = model as ScamModel): number => weights.threshold;

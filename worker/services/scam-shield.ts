@@ -98,7 +98,7 @@ const ALWAYS_OFF_PLATFORM = [
   /\b(?:accept|via|through|using|by|with) wise\b/,
 ];
 /**
- * An app named as the way to pay the writer (decision 031): "zelle me", "my venmo is", "send it via cash app",
+ * An app named as the way to pay the writer (decision 033): "zelle me", "my venmo is", "send it via cash app",
  * "zelle only". Flags with or without a sum.
  */
 const ASK_WITH_APP = [
@@ -109,14 +109,14 @@ const ASK_WITH_APP = [
   new RegExp(`\\b(?:do|does|can|could) (?:you|u) have ${PAYMENT_APP}\\b`),
   new RegExp(`\\b${PAYMENT_APP}\\b (?:only|handle|username|id|tag|address|wallet|is|works)\\b`),
 ];
-/** An app listed among the ways to pay ("we accept Zelle or checks"): a flag only for a first payment (decision 031). */
+/** An app listed among the ways to pay ("we accept Zelle or checks"): a flag only for a first payment (decision 033). */
 const APP_LISTED = new RegExp(`\\b(?:accept|accepts|take|takes|prefer|use|do|via|through|thru|by|over|using|with|in) ${PAYMENT_APP}\\b|\\b${PAYMENT_APP}\\b (?:or|and|,)|\\b(?:or|and|,) ${PAYMENT_APP}\\b`);
-/** The payer asking how to pay, or telling what they paid: no ask of the reader (decision 031). */
+/** The payer asking how to pay, or telling what they paid: no ask of the reader (decision 033). */
 const PAYER_QUESTION = new RegExp(`\\b(?:do|does|can|could|will|would) (?:you|u|they|he|she|the landlord|the owner|the office) (?:accept|take|use|do)\\b.{0,30}\\b${PAYMENT_APP}\\b|\\b(?:i|we) (?:already |just )?(?:venmo'?d|venmoed|zelled|paid|sent|transferred|cash ?apped)\\b`);
 /** The writer offering to pay by the app ("I'll Venmo you March's rent"): no ask of the reader. */
 const WRITER_OFFERS = new RegExp(`\\b(?:i|we)(?:'ll|'d| will| would| can| could| am going to| plan to)? (?:happily |gladly |just )?(?:${PAYMENT_APP}|pay|send|transfer)(?: (?:you|u))?\\b`);
 /**
- * The buyer's side of the overpayment story (decision 031): an offer to pay by an app or a check from someone
+ * The buyer's side of the overpayment story (decision 033): an offer to pay by an app or a check from someone
  * far away, unseen, with a shipper or a sponsor, or for more than asked.
  */
 const PAYER_STORY = /\b(?:without (?:seeing|viewing)|sight unseen|no need to (?:see|view|visit)|(?:shipper|mover|movers|agent|courier|driver|assistant) (?:will |can |would )?(?:pick|collect|come|handle)|extra|more than (?:the )?(?:asking|rent|price)|(?:certified|cashier'?s) che(?:ck|que)|my (?:dad|father|mom|mother|company|employer|sponsor|agent|assistant|secretary|client) (?:will |can |would )?(?:pay|send|transfer|issue|mail))\b/;
@@ -169,7 +169,7 @@ const OWNER_UNAVAILABLE = [
 
 const MESSENGER = `(?:whats${SEP}app|whatsap|wa\\.me|tele${SEP}gram|t\\.me/|wechat|we${SEP}chat|kik|viber|snapchat|snap (?:me|app)|(?:on|add me on|my) snap\\b|google voice|line app|(?:on|via|add me on|my) skype|skype (?:me|id|name)|(?:dm|message|add|follow|hit) me (?:up )?on (?:insta(?:gram)?|ig|facebook|fb)\\b|imessage|facebook messenger|signal app)`;
 /**
- * A push to take the talk off CampusNest (decision 031): a messenger, a reason to go elsewhere, keeping it
+ * A push to take the talk off CampusNest (decision 033): a messenger, a reason to go elsewhere, keeping it
  * from the site. Flags alone (a group chat of residents aside).
  */
 const MOVES_OFF = [
@@ -193,10 +193,10 @@ const MOVES_OFF = [
 /**
  * Contact details given (a number or an address, written, spelled or disguised) or asked for. Common in
  * honest replies ("call me at ... to set up a viewing"), so they flag only with no viewing being arranged,
- * or beside another risk (decision 031).
+ * or beside another risk (decision 033).
  */
 const CONTACT_ASKED = /\b(?:send|give|text|dm) me your (?:phone |cell |personal |real )?(?:number|digits|cell|email|e-mail|contact)\b/;
-/** A viewing being arranged, or a business's office: where honest people give a number (decision 031). */
+/** A viewing being arranged, or a business's office: where honest people give a number (decision 033). */
 const VIEWING_PLAN = /\b(?:viewings?|showings?|tours?|open house|walk ?through|appointment|set up a (?:time|day)|(?:schedule|arrange|book|pick|find) (?:a |the )?(?:time|day|viewing|showing|tour|visit)|to see (?:it|the (?:place|room|unit|apartment|apt|house|home|property|studio))|come (?:by|see|look|take a look|over)|show (?:you|it|the)|see it|let (?:you|u) in|when (?:i'?m|i am) (?:outside|there|here)|leasing office|property manag(?:er|ement)|(?:our|the) office)\b/;
 
 /** Phone numbers (digits may be spaced or bracketed) and email addresses, also spelled out. */
@@ -214,11 +214,11 @@ const SPELLED_PHONE = new RegExp(`(?:\\b${DIGIT_WORDS}\\b[\\s,\\-]*){7,}`);
 /** Things a stranger must never get before a lease: documents, ID numbers, bank access, card data. */
 /**
  * What no honest landlord asks for in a chat: bank access and card data. Flags with any ask, whatever the
- * context (decision 031).
+ * context (decision 033).
  */
 const ID_SECRET =
   "(?:(?:bank|banking|chase|wells fargo|bofa|bank of america|citi|capital one)(?: app)? (?:login|log in|password|credentials|username|account (?:number|login|details|info)|details|info)|online banking|account number|routing number|card number|credit card (?:number|details|info)|debit card (?:number|details|info)|cvv|cvc|security code|(?:3|three) digits|pin number|your pin|mother'?s maiden name)";
-/** Documents and ID numbers: asked on honest applications too, so they flag when sent to the person (decision 031). */
+/** Documents and ID numbers: asked on honest applications too, so they flag when sent to the person (decision 033). */
 const ID_DOC =
   "(?:ssn|social security(?: number| no| #)?|social(?: number)?|passport|driver'?s'? licen[cs]e|drivers licen[cs]e|licen[cs]e|state id|photo id|id card|(?:copy|photo|pic|picture|scan|front|back) of (?:your |ur )?id|i-?20|visa|date of birth|dob|birth ?date)";
 const ID_ITEM = `(?:${ID_SECRET}|${ID_DOC})`;
@@ -254,11 +254,11 @@ const TRUSTED_DOMAINS = new Set([
 const SHORTENERS = new Set(["bit.ly", "bit.do", "cutt.us", "goo.gle", "tinyurl.com", "t.co", "rb.gy", "cutt.ly", "is.gd", "ow.ly", "buff.ly", "shorturl.at", "tiny.cc", "s.id", "t.ly", "rebrand.ly", "bl.ink", "short.io", "tiny.one", "shorte.st", "v.gd", "qr.link"]);
 /**
  * A domain dressed as a brand or a safe payment: names a person trusts, on a site that is not theirs. Words
- * every property manager's domain has ("rent", "lease", "apartments", "housing") are no disguise (decision 031).
+ * every property manager's domain has ("rent", "lease", "apartments", "housing") are no disguise (decision 033).
  */
 const BRANDED = /(?:campus-?nest|zill?ow|zilow|airbnb|airbnd|greystar|trulia|hotpads|zumper|craigslist|venmo|zelle|paypal|cashapp|escrow|secure|verif|payment|deposit|booking|reserv|trust|credit|protect|safe|bank|checkout|support|account|login|winner|prize|reward|claim|refund|bonus)/;
 /**
- * Beside a link, what a fake page is for (decision 031): paying, logging in or verifying, claiming a prize or
+ * Beside a link, what a fake page is for (decision 033): paying, logging in or verifying, claiming a prize or
  * a refund. "Apply online at ..." and "more info at ..." are how honest managers link their own sites.
  */
 const LINK_CONTEXT = /\b(?:pay(?! ?(?:stubs?|slips?|day|period|checks?)\b)|paying|paid|payment|payments|escrow|verify|verification|confirm (?:your|the|my) (?:booking|payment|identity|account|details|reservation)|secure (?:payment|checkout|portal|link|page)|login|log ?in|sign ?in|password|card details|bank|account (?:details|info|is|has been|was|will be)|suspend(?:ed)?|locked|unlock|restore|claim|refund|prize|won(?!'t)|winner|reward|voucher|update (?:your|the) (?:details|info|information|account))\b/;
@@ -418,7 +418,7 @@ const LEASE_MONEY = /\b(?:deposit|hold|holding|reserve|reservation|before (?:the
 /** A group of residents, not a private line to a stranger. */
 const GROUP_CHAT = /\b(?:group ?chat|groupchat|group|gc|building'?s?|roommates'?|housemates|house chat|subletters|residents|neighbou?rs|floor|add(?:ed|ing)? (?:you|u) (?:to|in|on|into)|add (?:me|us) (?:to|into) (?:the|our|your) (?:[a-z']+ ){0,3}(?:chat|group|gc)|groupme|discord|slack|(?:the|our) (?:whatsapp|imessage|telegram|signal|wechat) (?:chat|group|gc)|lease is signed|is signed|house (?:whatsapp|chat|group|telegram|imessage)|after (?:you|we) sign|once (?:you'?ve|you have|the lease is|it'?s) signed|after (?:the )?lease)\b/;
 
-/** The global twin of a pattern, made once (a message is read in a fraction of a millisecond: decision 031). */
+/** The global twin of a pattern, made once (a message is read in a fraction of a millisecond: decision 033). */
 const GLOBALS = new WeakMap<RegExp, RegExp>();
 function globalOf(re: RegExp): RegExp {
   let global = GLOBALS.get(re);
@@ -459,7 +459,7 @@ const DEMAND = /\b(?:send|pay|paid|deposit|decide|decision|confirm|commit|lock|s
 const sentencesOf = (text: string) => text.split(/(?<=[.!?;\n])\s+|\s+(?:but|however)\s+/).filter((s) => s.trim());
 /**
  * Runs of three sentences, each starting at every other sentence, so any two neighbours share one: cues of one
- * story sit close, a long text's far corners do not (decision 031). A fragment ("Gorgeous!") joins the next
+ * story sit close, a long text's far corners do not (decision 033). A fragment ("Gorgeous!") joins the next
  * sentence first.
  */
 function windowsOf(text: string): string[] {
@@ -480,7 +480,7 @@ function windowsOf(text: string): string[] {
 }
 
 /**
- * Money asked of the reader (decision 031): a demand to send or pay, a deposit needed now or to hold the
+ * Money asked of the reader (decision 033): a demand to send or pay, a deposit needed now or to hold the
  * place, whoever pays first. A rent or a deposit stated ("deposit $500", "pets pay $25") asks for nothing.
  */
 const MONEY_DEMAND = [
@@ -545,7 +545,7 @@ function offPlatformPayment(sentence: string, message: string): boolean {
   if (WRITER_OFFERS.test(sentence) && !ASKS_READER.test(sentence)) return PAYER_STORY.test(message) || FAR_AWAY.test(message);
   const asked = any(ASK_WITH_APP, sentence);
   if (!asked && !(APP_LISTED.test(sentence) && FIRST_MONEY.test(sentence))) return false;
-  // Once the lease is signed or the renter is in, an app is how honest rent is paid (decision 031).
+  // Once the lease is signed or the renter is in, an app is how honest rent is paid (decision 033).
   if (AFTER_SIGNING.test(sentence) || (AFTER_SIGNING.test(message) && !FIRST_MONEY.test(sentence.replace(AFTER_SIGNING, "")))) return false;
   // Splitting a bill after move-in names the same apps: honest unless this is money for the place.
   const split = SPLIT.test(sentence) || (SPLIT.test(message) && !LEASE_MONEY.test(message));
@@ -605,7 +605,7 @@ function isPhone(run: string): boolean {
 }
 
 /**
- * Moving the talk off the platform (decision 031): a push (a messenger, a reason to leave the site, a contact
+ * Moving the talk off the platform (decision 033): a push (a messenger, a reason to leave the site, a contact
  * disguised) flags alone; a number or an address given plainly flags only when no viewing is being arranged
  * or beside another risk (`otherRisk`), as honest landlords write "call me at ... to set up a viewing".
  */
@@ -706,7 +706,7 @@ export function scanForStorage(text: string, context: ShieldContext = {}): Store
 /**
  * The rules' reasons, and, when they found none and the message neither refuses nor warns, the model's best
  * score among the message's windows (three sentences each) that carry a concrete risk, with its reason
- * (decision 031): a long text is scored where its risk is, as the model learned on messages of chat length.
+ * (decision 033): a long text is scored where its risk is, as the model learned on messages of chat length.
  * The bench reads the score to tune the threshold; `scanForStorage` compares it with the trained one.
  */
 export function shieldVerdict(text: string, context: ShieldContext = {}): { reasons: ScamReason[]; scored: { score: number; reason: ScamReason } | null } {
@@ -764,13 +764,13 @@ export function concreteRisk(plain: string, words: string): boolean {
   if (moneyMoving(words)) return true;
   if (near(words, ID_ASK_RE, ID_ITEM_RE, 70) || CARD_PHOTO.test(words)) return true;
   if (SPELLED_LINK.test(words) || [...linkView(plain).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && plain[m.index - 1] !== "@")) return true;
-  // Contact details where a viewing is being arranged are how honest people meet (decision 031): no hook.
+  // Contact details where a viewing is being arranged are how honest people meet (decision 033): no hook.
   if (disguisedContact(plain, words) || any(MOVES_OFF, words)) return true;
   return (CONTACT.test(words) || contactWritten(plain)) && !viewingPlanned(words);
 }
 
 /**
- * The rules' cues in a stretch of text, as features of the model (decision 031): what the rules read (money asked,
+ * The rules' cues in a stretch of text, as features of the model (decision 033): what the rules read (money asked,
  * an app named, contact details, a viewing planned, the owner away...) generalises across wordings and genres
  * better than the words that carry it, so the model learns how the cues combine where no rule decided.
  */
@@ -833,12 +833,12 @@ function readRules(text: string, context: ShieldContext = {}): { reasons: ScamRe
     if ((payBeforeViewing(sentence) || holdBeforeViewing(sentence)) && !laterRent(sentence)) found.add("pay_before_viewing");
   }
   // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you"),
-  // not in a long text's far corners (decision 031).
+  // not in a long text's far corners (decision 033).
   const windows = windowsOf(words);
   const heldUnseen = (w: string) => near(w, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(w) && !HONEST_HOLD.test(w);
   if (!warning && !REFUSAL.test(words) && windows.some(heldUnseen)) found.add("pay_before_viewing");
   if (!warning) {
-    // Pressure is a risk only with money asked in the same breath (decision 031): "hurry, won't last" in an
+    // Pressure is a risk only with money asked in the same breath (decision 033): "hurry, won't last" in an
     // ad that states a deposit, or "decide by tonight" alone, asks for nothing.
     if (windows.some((w) => moneyAsked(w) && urgency(w)) && !laterRent(words)) found.add("pay_before_viewing");
     // The owner-away story is a risk only with money in it or the keys delivered (decision 015).

@@ -1,5 +1,5 @@
 /**
- * The scam shield's scored model (docs/decisions/015, 031): what it reads (words, pairs and the rules'
+ * The scam shield's scored model (docs/decisions/015, 033): what it reads (words, pairs and the rules'
  * cues), how it scores, and how it joins the rules: it flags only what the rules leave clean, never a
  * refusal or a warning, and its flag names a reason like a rule's. Phrasings here are in no corpus.
  */
@@ -52,7 +52,7 @@ describe("the model beside the rules", () => {
     }
   });
 
-  it("reads the rules' cues beside the words, and scores a long text where its risk is (decision 031)", () => {
+  it("reads the rules' cues beside the words, and scores a long text where its risk is (decision 033)", () => {
     const words = shieldWords("I'm abroad, send the deposit today and my agent mails you the keys");
     const cues = shieldCues(words);
     expect(cues).toEqual(expect.arrayContaining(["@money_asked", "@away", "@keys_delivered"]));

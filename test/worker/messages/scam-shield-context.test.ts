@@ -151,7 +151,7 @@ describe("no flag without a concrete risk (decision 015)", () => {
   });
 });
 
-describe("scoring a set: false flags on honest text, recall per red-flag kind (decision 031)", () => {
+describe("scoring a set: false flags on honest text, recall per red-flag kind (decision 033)", () => {
   it("counts false flags with their reasons, recall per kind on scams with a red flag, and openers only in overall recall", () => {
     const cases: SetCase[] = [
       { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, kinds: [] },
@@ -202,7 +202,7 @@ describe("deals: the held first month (docs/decisions/030)", () => {
       expect(scanMessage(text, paid), text).toEqual([]);
       expect(scanForStorage(text, paid), text).toEqual([]);
     }
-    // The renter offering to pay asks the reader for nothing (decision 031), with a deal or without; the
+    // The renter offering to pay asks the reader for nothing (decision 033), with a deal or without; the
     // buyer's overpayment story is still flagged.
     for (const text of ["I'll Venmo you March's rent", "I'll send February's rent by Zelle on the 1st"]) {
       expect(scanForStorage(text), text).toEqual([]);

@@ -65,7 +65,7 @@ describe("a payment notice points inside", () => {
       safety_kind: "payment",
       safety_pay_inside: { step: "request", deal_id: null, listing_id: listingId },
     });
-    // The renter offering a wire (always off the platform; an offer by app is no ask of the reader: decision 031).
+    // The renter offering a wire (always off the platform; an offer by app is no ask of the reader: decision 033).
     const offer = await send(renter, conversation, RENTER_OFFER);
     expect(await asRead(lister, conversation, offer.id)).toMatchObject({ safety_kind: "payment", safety_pay_inside: null });
   });
