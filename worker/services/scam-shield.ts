@@ -188,6 +188,8 @@ const MOVES_OFF = [
   /\b(?:don'?t|do not) (?:want to )?use (?:the|this) (?:site|app|website|platform) for\b/,
   /\bprivate between us\b/,
   /\b(?:don'?t|do not) (?:like|want to) (?:discuss|talk|chat|communicate)(?:ing)?\b.{0,30}\b(?:on here|here|on this app|on campusnest|on the app)\b/,
+  // A premium text number's keyword: no landlord asks for one ("txt WIN to 80086", "reply STOP to 62468").
+  /\b(?:txt|text|send|reply|sms)(?: the word)?:? [a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)? to (?:no:? )?\d{5}\b(?! [a-z]+ (?:st|street|ave|avenue|rd|road|blvd|dr|drive|way|ln|lane)\b)/,
   /\b(?:finish|continue|talk|chat|do|discuss) (?:everything |this |it |the rest |the details )?(?:over|via|by|through|on) (?:email|e-mail|text|phone|whatsapp|telegram|signal)\b/,
 ];
 /**
@@ -258,10 +260,11 @@ const SHORTENERS = new Set(["bit.ly", "bit.do", "cutt.us", "goo.gle", "tinyurl.c
  */
 const BRANDED = /(?:campus-?nest|zill?ow|zilow|airbnb|airbnd|greystar|trulia|hotpads|zumper|craigslist|venmo|zelle|paypal|cashapp|escrow|secure|verif|payment|deposit|booking|reserv|trust|credit|protect|safe|bank|checkout|support|account|login|winner|prize|reward|claim|refund|bonus)/;
 /**
- * Beside a link, what a fake page is for (decision 033): paying, logging in or verifying, claiming a prize or
- * a refund. "Apply online at ..." and "more info at ..." are how honest managers link their own sites.
+ * Beside a link, what a fake page is for (decision 033): paying, logging in or verifying, reviewing one's
+ * details, claiming a prize, a win or a refund, a premium service's terms. "Apply online at ...", "more info
+ * at ...", "download an application at ..." and a move-in gift card are how honest managers link their sites.
  */
-const LINK_CONTEXT = /\b(?:pay(?! ?(?:stubs?|slips?|day|period|checks?)\b)|paying|paid|payment|payments|escrow|verify|verification|confirm (?:your|the|my) (?:booking|payment|identity|account|details|reservation)|secure (?:payment|checkout|portal|link|page)|login|log ?in|sign ?in|password|card details|bank|account (?:details|info|is|has been|was|will be)|suspend(?:ed)?|locked|unlock|restore|claim|refund|prize|won(?!'t)|winner|reward|voucher|update (?:your|the) (?:details|info|information|account))\b/;
+const LINK_CONTEXT = /\b(?:pay(?! ?(?:stubs?|slips?|day|period|checks?)\b)|paying|paid|payment|payments|escrow|verify|verification|confirm (?:your|the|my) (?:booking|payment|identity|account|details|reservation)|secure (?:payment|checkout|portal|link|page)|login|log ?in|sign ?in|password|card details|bank|account (?:details|info|is|has been|was|will be)|suspend(?:ed)?|locked|unlock|restore|claim|refund|prize|won(?!'t)|winner|reward|voucher|(?:update|review|verify) (?:your|the|their) (?:personal |account |billing |payment )?(?:details|info|information|account)|win|wins|winning|awarded|congratulations|congrats|free (?:entry|credits|tracks|gift|prize|offer)|activate|install|collect (?:your|yours|it|now)|credits|ringtone|opt ?out|t ?n ?cs|t'?s ?& ?c'?s|t ?& ?cs?)\b/;
 /** Top-level domains that host little besides throwaway pages. */
 const THROWAWAY_TLD = /\.(?:xyz|top|tk|ml|ga|cf|gq|icu|pw|click|cyou|buzz|rest|monster|sbs|cfd|zip|mov|loan|work)$/;
 const TLD = "(?:com|net|org|co|io|xyz|info|biz|app|me|us|ly|gl|gd|gy|cc|to|link|site|online|top|club|shop|live|page|pw|ru|cn|tk|ml|ga|cf|gq|edu|gov|at|id|one|st|ws|icu|vip|cloud|store|tech|website|space|fun|rent|homes|house|properties|realty|ca|uk|de|do|mobi|tv|ai|gle)";

@@ -61,6 +61,25 @@ describe("new kinds", () => {
     ]) expect(scanMessage(text), text).toEqual([]);
   });
 
+  it("a link beside a prize, a win or a details update is flagged; a link beside a download or a move-in gift card is not (decision 033)", () => {
+    for (const text of [
+      "Congrats, you were awarded a $300 textbook credit, details at studentperks-now.com",
+      "You could WIN a semester of free rent, enter at roomdraw.info today",
+      "All tenants must review your account details at tenantcheck.net before Friday",
+    ]) expect(scanMessage(text), text).toContain("suspicious_link");
+    for (const text of [
+      "To download an application please go to www.elmstreetrentals.com",
+      "Move in by June and receive a $100 gift card, floor plans at www.oakviewapts.com",
+    ]) expect(scanMessage(text), text).toEqual([]);
+  });
+
+  it("a premium text keyword is a push off the platform; a street address after a number is not (decision 033)", () => {
+    for (const text of ["To claim the room txt ROOM to 80452 now", "Reply STOP to 61234 to end alerts", "send the word YES to 70117 for the address"]) {
+      expect(scanMessage(text), text).toContain("moves_off_platform");
+    }
+    expect(scanMessage("Can you send the keys to 12345 Elm Street when you move out?")).not.toContain("moves_off_platform");
+  });
+
   it("the owner-away story with no payment app, and an away owner whose roommate shows the place", () => {
     expect(scanMessage("I'm deployed overseas so I can't show it, my lawyer will send you the keys")).toContain("owner_unavailable");
     expect(scanMessage("I live in Germany now. Nobody can do a showing but the courier will deliver the keys")).toContain("owner_unavailable");
