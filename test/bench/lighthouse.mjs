@@ -47,15 +47,18 @@ const goalText = (g) =>
     .filter(Boolean)
     .join(", ");
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (!sorted.length) return NaN;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** One Lighthouse run in its own Chromium, killed after RUN_TIMEOUT_MS. */
-async function runOnce(url) {
+/**
+ * One Lighthouse run in its own Chromium, killed after RUN_TIMEOUT_MS (also the previous release's
+ * comparison, compare-release.mjs). `keepReport`: the whole report comes back as `lhr` too.
+ */
+export async function runOnce(url, { keepReport = false } = {}) {
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   let timer;
   try {
@@ -93,8 +96,12 @@ async function runOnce(url) {
       tbt: audit("total-blocking-time"),
       cls: audit("cumulative-layout-shift"),
       fcp: audit("first-contentful-paint"),
+      // Main-thread time in all and the part spent on scripts (evaluation, compile), for the diagnosis.
+      mainThreadMs: audit("mainthread-work-breakdown"),
+      bootupMs: audit("bootup-time"),
       failing,
       warnings: lhr.runWarnings ?? [],
+      ...(keepReport ? { lhr } : {}),
     };
   } finally {
     clearTimeout(timer);
@@ -104,6 +111,22 @@ async function runOnce(url) {
       /* already gone */
     }
   }
+}
+
+/**
+ * The newest public listing with photos (a demo listing with its real photo; the benchmark listings
+ * have none), from the first pages of browse at `base`: the listing page Lighthouse measures.
+ */
+export async function newestListingWithPhoto(base) {
+  let token = null;
+  for (let pageNo = 0; pageNo < 5; pageNo++) {
+    const body = await (await fetch(`${base}/api/v1/subleases/?limit=40${token ? `&last_evaluated_key=${token}` : ""}`)).json();
+    const withPhotos = (body.data ?? []).filter((l) => Array.isArray(l.pictures) && l.pictures.length > 0);
+    if (withPhotos.length) return withPhotos.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))[0];
+    token = body.pagination?.next_token;
+    if (!token) break;
+  }
+  throw new Error("no public listing with photos to measure");
 }
 
 /**
@@ -125,7 +148,7 @@ function lcpElement(audit) {
 }
 
 /** The page's path for a long task's script ("/assets/vendor-x.js"), or what Lighthouse names it ("Unattributable"). */
-const shortUrl = (url) => {
+export const shortUrl = (url) => {
   try {
     const u = new URL(url);
     return `${u.pathname}${u.search}`;

@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+/**
+ * The previous release beside this checkout, on this machine in one run (docs/decisions/031): Lighthouse
+ * (lighthouse.mjs: mobile, simulated throttling, Debian's Chromium) on `/` and a listing page of both
+ * builds, runs alternating between the two so that the machine's load falls on both alike, and the
+ * figures side by side: each run's performance score, TBT, LCP and long tasks, their medians and the
+ * ratio current / baseline.
+ *
+ *   node test/bench/compare-release.mjs [--baseline <git ref>] [--runs <n>] [--reports <dir>] [--keep]
+ *                                       [--baseline-dir <checkout>]
+ *
+ * The baseline (default: the previous release, 31c7006) is checked out into a temporary worktree under
+ * the system's temp directory (never inside the repo), installed with `npm ci` and built with its own
+ * `vite build`; each build is served by its own `wrangler dev` (its own port and local state, seeded with
+ * its own demo data through scripts/lib/server.mjs). The listing page is the current build's newest
+ * listing with photos and, in the baseline, the listing of the same title.
+ * `--reports <dir>` writes each run's Lighthouse JSON there (for the diagnostics: bootup-time,
+ * mainthread-work-breakdown, long-tasks); `--keep` leaves the baseline's worktree in place and prints
+ * its path, `--baseline-dir` reuses one (already installed; built again unless BENCH_SKIP_BUILD=1).
+ *
+ * Goal (printed, met or MISSED): on each page the current median performance score at least the
+ * baseline's and its median TBT at most the baseline's. Budget (fails, exit 1): a median score more than
+ * 5 points under the baseline's or a median TBT over 1.5x the baseline's plus 50 ms (the regression of
+ * docs/decisions/031 doubled it); a page that could not be measured on either side fails too.
+ *
+ * Environment: BENCH_COMPARE=0 skips it (`npm run bench` on a machine without the time: it takes about
+ * 10 minutes); BENCH_COMPARE_BASELINE, BENCH_COMPARE_RUNS (3) as the flags; BENCH_PORT (8798) for the
+ * current build and BENCH_BASELINE_PORT (8799) for the baseline; BENCH_SKIP_BUILD=1 reuses dist/.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
+import { median, newestListingWithPhoto, runOnce, shortUrl } from "./lighthouse.mjs";
+
+const PREVIOUS_RELEASE = "31c7006";
+/** Budget: how far under the baseline a median may fall before the bench fails (noise on a shared machine stays within). */
+const SCORE_SLACK = 5;
+const TBT_FACTOR = 1.5;
+const TBT_SLACK_MS = 50;
+
+if (process.env.BENCH_COMPARE === "0") {
+  console.log("\n== Previous release side by side: skipped (BENCH_COMPARE=0)");
+  process.exit(0);
+}
+
+const { values: flags } = parseArgs({
+  options: {
+    baseline: { type: "string", default: process.env.BENCH_COMPARE_BASELINE ?? PREVIOUS_RELEASE },
+    runs: { type: "string", default: process.env.BENCH_COMPARE_RUNS ?? "3" },
+    reports: { type: "string" },
+    keep: { type: "boolean", default: false },
+    "baseline-dir": { type: "string" },
+  },
+});
+const RUNS = Number(flags.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs ${flags.runs}: a whole number of runs, at least 1`);
+const currentPort = Number(process.env.BENCH_PORT ?? 8798);
+const baselinePort = Number(process.env.BENCH_BASELINE_PORT ?? 8799);
+const reportsDir = flags.reports ? resolve(flags.reports) : null;
+if (reportsDir) mkdirSync(reportsDir, { recursive: true });
+
+const git = (args, cwd = ROOT) => {
+  const result = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+};
+const baselineSha = git(["rev-parse", "--verify", `${flags.baseline}^{commit}`]);
+const baselineName = `${baselineSha.slice(0, 7)} (${git(["log", "-1", "--format=%cs %s", baselineSha]).slice(0, 70)})`;
+const currentName = `${git(["rev-parse", "--short", "HEAD"])}${git(["status", "--porcelain", "--untracked-files=no"]) ? " + uncommitted changes" : ""}`;
+
+const cleanups = [];
+const cleanUp = () => {
+  while (cleanups.length) {
+    try {
+      cleanups.pop()();
+    } catch (err) {
+      console.log(`  clean-up: ${err?.message ?? err}`);
+    }
+  }
+};
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+
+/** The baseline's checkout: a temporary worktree under the temp directory, installed and built. */
+function prepareBaseline() {
+  let root = flags["baseline-dir"] ? resolve(flags["baseline-dir"]) : null;
+  if (root) {
+    const head = git(["rev-parse", "HEAD"], root);
+    if (head !== baselineSha) throw new Error(`--baseline-dir ${root} is at ${head.slice(0, 7)}, not ${baselineSha.slice(0, 7)}`);
+    console.log(`Baseline ${baselineName}: reusing ${root}`);
+  } else {
+    const parent = mkdtempSync(join(tmpdir(), "campusnest-baseline-"));
+    root = join(parent, "checkout");
+    console.log(`Baseline ${baselineName}: a worktree at ${root}`);
+    git(["worktree", "add", "--detach", root, baselineSha]);
+    if (flags.keep) console.log(`  kept after the run (--keep): reuse it with --baseline-dir ${root}`);
+    else
+      cleanups.push(() => {
+        git(["worktree", "remove", "--force", root]);
+        rmSync(parent, { recursive: true, force: true });
+      });
+    console.log("  npm ci ...");
+    const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    if (ci.status !== 0) throw new Error(`npm ci in the baseline failed (exit ${ci.status})`);
+  }
+  if (!(flags["baseline-dir"] && process.env.BENCH_SKIP_BUILD && existsSync(join(root, "dist")))) {
+    console.log("  vite build ...");
+    buildSpa(root);
+  }
+  return root;
+}
+
+/** One build served by `wrangler dev` on its own port and local state, with its own demo data. */
+async function serve(name, root, port) {
+  const base = `http://127.0.0.1:${port}`;
+  const persistTo = mkdtempSync(join(tmpdir(), `campusnest-compare-${name}-`));
+  cleanups.push(() => rmSync(persistTo, { recursive: true, force: true }));
+  ensureDevVars(root);
+  applyMigrations(persistTo, root);
+  const server = spawnServer({ port, persistTo, root });
+  cleanups.push(server.stop);
+  await waitForHealth(base);
+  await seedDemoData(base, root);
+  return { name, base };
+}
+
+/** The id of the listing titled `title` in the first pages of browse at `base`. */
+async function listingTitled(base, title) {
+  let token = null;
+  for (let pageNo = 0; pageNo < 5; pageNo++) {
+    const body = await (await fetch(`${base}/api/v1/subleases/?limit=40${token ? `&last_evaluated_key=${token}` : ""}`)).json();
+    const found = (body.data ?? []).find((l) => l.title === title);
+    if (found) return found.id;
+    token = body.pagination?.next_token;
+    if (!token) break;
+  }
+  throw new Error(`the baseline has no listing titled "${title}"`);
+}
+
+const fmt = (v, digits = 0) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
+const ratio = (current, baseline) => (Number.isFinite(current) && Number.isFinite(baseline) && baseline > 0 ? `${(current / baseline).toFixed(2)}x` : "n/a");
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+/** A run's long tasks: how many, their total and the longest (ms, as Lighthouse's long-tasks audit gives them). */
+const tasksOf = (run) => ({ count: run.longTasks.length, total: sum(run.longTasks.map((t) => t.duration)), longest: run.longTasks[0]?.duration ?? 0 });
+const runLine = (r) => {
+  const t = tasksOf(r);
+  return `${fmt(r.scores.performance).padStart(3)}  TBT ${fmt(r.tbt).padStart(5)} ms  LCP ${fmt(r.lcp).padStart(5)} ms  long tasks ${String(t.count).padStart(2)} (${fmt(t.total).padStart(5)} ms, longest ${fmt(t.longest).padStart(4)})`;
+};
+
+/** One run with one retry (a worker reload, a browser crash); null when both failed. */
+async function measure(url, tag) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const run = await runOnce(url, { keepReport: !!reportsDir });
+      if (reportsDir) {
+        writeFileSync(join(reportsDir, `${tag}.json`), JSON.stringify(run.lhr));
+        delete run.lhr;
+      }
+      return run;
+    } catch (err) {
+      console.log(`    ${tag}: run failed: ${err?.message ?? err}`);
+    }
+  }
+  return null;
+}
+
+/** Runs both sides alternately (baseline first on odd runs, current first on even ones) and prints them. Returns true when the budget broke. */
+async function compare(pages, sides) {
+  console.log(
+    `\n== Previous release side by side (Lighthouse mobile, simulated throttling, ${RUNS} runs per page and build, alternating)` +
+      `\n  baseline ${baselineName} on :${baselinePort}\n  current  ${currentName} on :${currentPort}` +
+      `\n  goal: each page's median performance >= the baseline's and median TBT <= the baseline's` +
+      `\n  budget: median performance no more than ${SCORE_SLACK} under the baseline's, median TBT at most ${TBT_FACTOR}x the baseline's + ${TBT_SLACK_MS} ms`,
+  );
+  const runs = Object.fromEntries(pages.map((p) => [p.label, { baseline: [], current: [] }]));
+  for (let i = 0; i < RUNS; i++) {
+    const order = i % 2 === 0 ? ["baseline", "current"] : ["current", "baseline"];
+    for (const page of pages) {
+      for (const side of order) {
+        const run = await measure(`${sides[side].base}${page.paths[side]}`, `${page.label}-${side}-${i + 1}`);
+        if (run) runs[page.label][side].push(run);
+      }
+    }
+  }
+  let broken = false;
+  let goalMet = true;
+  const indexes = [];
+  for (const page of pages) {
+    const { baseline, current } = runs[page.label];
+    console.log(`\n  ${page.label}${page.title ? ` ("${page.title}")` : ""}   baseline ${page.paths.baseline}   current ${page.paths.current}`);
+    console.log(`    run  baseline${" ".repeat(67)}current`);
+    for (let i = 0; i < Math.max(baseline.length, current.length); i++) {
+      console.log(`    ${String(i + 1).padEnd(3)}  ${baseline[i] ? runLine(baseline[i]) : "(failed)".padEnd(73)}   ${current[i] ? runLine(current[i]) : "(failed)"}`);
+    }
+    if (!baseline.length || !current.length) {
+      console.log("    BUDGET BROKEN: no successful run on one side");
+      broken = true;
+      goalMet = false;
+      continue;
+    }
+    indexes.push(...baseline, ...current);
+    const med = (list, key) => median(list.map(key));
+    const m = (list) => ({
+      score: med(list, (r) => r.scores.performance),
+      tbt: med(list, (r) => r.tbt),
+      lcp: med(list, (r) => r.lcp),
+      fcp: med(list, (r) => r.fcp),
+      tasks: med(list, (r) => tasksOf(r).total),
+      longest: med(list, (r) => tasksOf(r).longest),
+      mainThread: med(list, (r) => r.mainThreadMs),
+      bootup: med(list, (r) => r.bootupMs),
+    });
+    const b = m(baseline);
+    const c = m(current);
+    const row = (label, key, unit = " ms") =>
+      console.log(`    ${label.padEnd(26)} ${`${fmt(b[key])}${unit}`.padStart(9)}  ${`${fmt(c[key])}${unit}`.padStart(9)}   ${ratio(c[key], b[key])}`);
+    console.log(`    median                      baseline    current   current / baseline`);
+    row("performance", "score", "");
+    row("TBT", "tbt");
+    row("LCP", "lcp");
+    row("FCP", "fcp");
+    row("long tasks, total", "tasks");
+    row("longest task", "longest");
+    row("main-thread work", "mainThread");
+    row("script evaluation (bootup)", "bootup");
+    // The median run's longest tasks, by script, on each side.
+    const midRun = (list) => [...list].sort((x, y) => x.tbt - y.tbt)[Math.floor((list.length - 1) / 2)];
+    for (const [name, list] of [["baseline", baseline], ["current", current]]) {
+      const tasks = midRun(list).longTasks.slice(0, 5);
+      console.log(`    ${name} long tasks (median run by TBT): ${tasks.length ? tasks.map((t) => `${shortUrl(t.url)} ${fmt(t.duration)} ms`).join(", ") : "none"}`);
+    }
+    const missed = [];
+    if (!(c.score >= b.score)) missed.push(`performance ${fmt(c.score)} < ${fmt(b.score)}`);
+    if (!(c.tbt <= b.tbt)) missed.push(`TBT ${fmt(c.tbt)} ms > ${fmt(b.tbt)} ms`);
+    if (missed.length) goalMet = false;
+    console.log(missed.length ? `    goal MISSED: ${missed.join(", ")}` : "    goal met");
+    const over = [];
+    if (c.score < b.score - SCORE_SLACK) over.push(`performance ${fmt(c.score)} more than ${SCORE_SLACK} under ${fmt(b.score)}`);
+    if (c.tbt > TBT_FACTOR * b.tbt + TBT_SLACK_MS) over.push(`TBT ${fmt(c.tbt)} ms over ${TBT_FACTOR}x ${fmt(b.tbt)} ms + ${TBT_SLACK_MS} ms`);
+    if (over.length) {
+      broken = true;
+      console.log(`    BUDGET BROKEN: ${over.join(", ")}`);
+    }
+  }
+  const index = median(indexes.map((r) => r.benchmarkIndex));
+  console.log(`\n  host benchmarkIndex ${fmt(index)} (min ${fmt(Math.min(...indexes.map((r) => r.benchmarkIndex)))}, max ${fmt(Math.max(...indexes.map((r) => r.benchmarkIndex)))})`);
+  console.log(`  previous release side by side: goal ${goalMet ? "met" : "MISSED"}${broken ? ", BUDGET BROKEN" : ""}`);
+  if (reportsDir) console.log(`  Lighthouse reports: ${reportsDir}`);
+  return broken;
+}
+
+let failed = false;
+try {
+  const baselineRoot = prepareBaseline();
+  if (process.env.BENCH_SKIP_BUILD) console.log("Reusing dist/ of this checkout (BENCH_SKIP_BUILD)");
+  else {
+    console.log("Building this checkout...");
+    buildSpa();
+  }
+  const current = await serve("current", ROOT, currentPort);
+  const baseline = await serve("baseline", baselineRoot, baselinePort);
+  const listing = await newestListingWithPhoto(current.base);
+  const baselineListingId = await listingTitled(baseline.base, listing.title);
+  const pages = [
+    { label: "home", paths: { baseline: "/", current: "/" } },
+    { label: "listing", paths: { baseline: `/listing/${baselineListingId}`, current: `/listing/${listing.id}` }, title: listing.title },
+  ];
+  // Each server answers each page once before measuring (module load, D1's cache, the edge cache), alike.
+  for (const page of pages) {
+    for (const side of [baseline, current]) await (await fetch(`${side.base}${page.paths[side.name]}`)).arrayBuffer();
+  }
+  failed = (await compare(pages, { baseline, current })) || failed;
+} catch (err) {
+  console.log(`  the comparison could not run: ${err?.stack ?? err}\n  BUDGET BROKEN`);
+  failed = true;
+} finally {
+  cleanUp();
+}
+process.exit(failed ? 1 : 0);
