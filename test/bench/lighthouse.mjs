@@ -56,9 +56,10 @@ export const median = (values) => {
 
 /**
  * One Lighthouse run in its own Chromium, killed after RUN_TIMEOUT_MS (also the previous release's
- * comparison, compare-release.mjs). `keepReport`: the whole report comes back as `lhr` too.
+ * comparison, compare-release.mjs). `keepReport`: the whole report comes back as `lhr` too;
+ * `artifactsDir`: the run's trace and artifacts are saved there (Lighthouse's gather mode), to audit again.
  */
-export async function runOnce(url, { keepReport = false } = {}) {
+export async function runOnce(url, { keepReport = false, artifactsDir = null } = {}) {
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   let timer;
   try {
@@ -66,7 +67,14 @@ export async function runOnce(url, { keepReport = false } = {}) {
       timer = setTimeout(() => reject(new Error(`Lighthouse run timed out after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
     });
     const result = await Promise.race([
-      lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, maxWaitForLoad: 45_000 }),
+      lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: CATEGORIES,
+        maxWaitForLoad: 45_000,
+        ...(artifactsDir ? { gatherMode: artifactsDir, auditMode: artifactsDir } : {}),
+      }),
       timeout,
     ]);
     const lhr = result?.lhr;
@@ -99,6 +107,7 @@ export async function runOnce(url, { keepReport = false } = {}) {
       // Main-thread time in all and the part spent on scripts (evaluation, compile), for the diagnosis.
       mainThreadMs: audit("mainthread-work-breakdown"),
       bootupMs: audit("bootup-time"),
+      requests: lhr.audits["network-requests"]?.details?.items?.length ?? NaN,
       failing,
       warnings: lhr.runWarnings ?? [],
       ...(keepReport ? { lhr } : {}),
