@@ -3,8 +3,8 @@
  * (web/main.tsx) on a phone, the form Lighthouse measures (docs/decisions/031): React keeps the server's
  * markup (no mismatch, no recoverable error, the photo is the element the server sent), fetches nothing
  * the page already holds, re-renders after hydration only the parts a phone lays out differently, and
- * formats no date with the browser's locale data (its first formatter is tens of milliseconds of one task
- * on a slow phone).
+ * formats no date or number with the browser's locale data (its first formatter is tens of milliseconds of
+ * one task on a slow phone).
  */
 import { screen, waitFor, within } from "@testing-library/react";
 import { prerender } from "react-dom/static";
@@ -49,8 +49,9 @@ it("hydrates the server's listing page on a phone without a mismatch, a refetch,
   const localeFormatting = [
     vi.spyOn(Date.prototype, "toLocaleDateString"),
     vi.spyOn(Date.prototype, "toLocaleString"),
-    vi.spyOn(Intl.DateTimeFormat.prototype, "format", "get"),
-    vi.spyOn(Intl.DateTimeFormat.prototype, "formatToParts"),
+    vi.spyOn(Number.prototype, "toLocaleString"),
+    vi.spyOn(Intl, "DateTimeFormat"),
+    vi.spyOn(Intl, "NumberFormat"),
   ];
 
   // The worker's render: the markup and the query cache it was made from, as services/pages embeds them.
@@ -94,7 +95,7 @@ it("hydrates the server's listing page on a phone without a mismatch, a refetch,
     // The page rendered once in hydration (twice: StrictMode's development double render) and not again
     // when the phone's width was read: that re-render stays in the bar and the card's action.
     expect(trustRenders.count - rendersOnServer).toBe(2);
-    // No date went through the browser's locale data, on the server or in the browser.
+    // No date or number went through the browser's locale data, on the server or in the browser.
     for (const spy of localeFormatting) expect(spy).not.toHaveBeenCalled();
   } finally {
     window.removeEventListener("error", onError);
