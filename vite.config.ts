@@ -78,7 +78,7 @@ export const DEALS_CHUNK = /[\\/]web[\\/](app[\\/]routes[\\/]deals\.tsx|lib[\\/]
 /**
  * The modules of the `listing` chunk: what the listing page's first load needs besides its own chunk and
  * the first load's, that other lazy pages share (the thread, profile, deals). Split by importer they made
- * seven small files, each a request before the page can hydrate (docs/decisions/031). The tiny, widely
+ * seven small files, each a request before the page can hydrate (docs/decisions/034). The tiny, widely
  * shared limits.ts and waits.ts stay apart (every dialog would otherwise load this chunk).
  */
 export const LISTING_CHUNK =

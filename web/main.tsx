@@ -82,7 +82,7 @@ async function start() {
   });
   // Installable and offline (docs/decisions/027): the service worker registers once the page has loaded
   // and the browser is idle after the render, never beside the first screen: its install fetches `/` and
-  // the files `/` names, which would compete with a listing page's own chunk and hydration (decision 031).
+  // the files `/` names, which would compete with a listing page's own chunk and hydration (decision 034).
   // Built app only (Vite's dev server serves modules).
   if (import.meta.env.PROD && "serviceWorker" in navigator) whenIdle(() => void navigator.serviceWorker.register("/sw.js").catch(() => undefined));
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The previous release beside this checkout, on this machine in one run (docs/decisions/031): Lighthouse
+ * The previous release beside this checkout, on this machine in one run (docs/decisions/034): Lighthouse
  * (lighthouse.mjs: mobile, simulated throttling, Debian's Chromium) on `/` and a listing page of both
  * builds, runs alternating between the two so that the machine's load falls on both alike, and the
  * figures side by side: each run's performance score, TBT, LCP, long tasks and requests, their medians
@@ -36,7 +36,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
 import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
-import { median, newestListingWithPhoto, runOnce, shortUrl } from "./lighthouse.mjs";
+import { CATEGORIES, median, newestListingWithPhoto, runOnce, shortUrl } from "./lighthouse.mjs";
 
 const PREVIOUS_RELEASE = "31c7006";
 /** Budget: how far under the baseline a median may fall before the bench fails (noise on a shared machine stays within). */
@@ -165,7 +165,7 @@ const runLine = (r) => {
  * Lighthouse's simulation again, on the run's own trace with each main-thread task's CPU time in place of
  * its wall time (the events inside a task moved and shortened with it): the figures of a quiet machine.
  * On a shared 2-core machine a task of 2 ms of CPU can take 100 ms of wall time, and the simulation
- * multiplies that by 4, so Lighthouse's own TBT there mostly measures the machine's load (decision 031).
+ * multiplies that by 4, so Lighthouse's own TBT there mostly measures the machine's load (decision 034).
  */
 async function onCpuTime(url, dir) {
   const tracePath = join(dir, "defaultPass.trace.json");
@@ -193,7 +193,8 @@ async function onCpuTime(url, dir) {
   }
   for (const task of tasks) task.dur = Math.min(task.dur, task.tdur);
   writeFileSync(tracePath, JSON.stringify(trace));
-  const { lhr } = await lighthouse(url, { output: "json", logLevel: "error", onlyCategories: ["performance"], auditMode: dir });
+  // The settings of the gathering (Lighthouse refuses others), and no browser: the saved artifacts are audited.
+  const { lhr } = await lighthouse(url, { output: "json", logLevel: "error", onlyCategories: CATEGORIES, maxWaitForLoad: 45_000, auditMode: dir });
   return {
     score: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
     tbt: lhr.audits["total-blocking-time"]?.numericValue ?? NaN,

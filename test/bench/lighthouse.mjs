@@ -18,7 +18,7 @@ import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumPath, launchOptions } from "../e2e/browser.mjs";
 
-const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const RUN_TIMEOUT_MS = Number(process.env.BENCH_LIGHTHOUSE_TIMEOUT_MS ?? 120_000);
 // The browser tests' flags (test/e2e/browser.mjs), with the new headless mode.

@@ -1,6 +1,6 @@
 /**
  * The listing page as the worker sends it (web/app/ssr.tsx's renderPage), hydrated by the app's own entry
- * (web/main.tsx) on a phone, the form Lighthouse measures (docs/decisions/031): React keeps the server's
+ * (web/main.tsx) on a phone, the form Lighthouse measures (docs/decisions/034): React keeps the server's
  * markup (no mismatch, no recoverable error, the photo is the element the server sent), fetches nothing
  * the page already holds, re-renders after hydration only the parts a phone lays out differently, and
  * formats no date or number with the browser's locale data (its first formatter is tens of milliseconds of

@@ -21,7 +21,7 @@ type Checked = Pick<PublicUser, "id_verified" | "school_email_domain" | "created
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 /**
  * "Member since January 2026", written by hand in UTC: the browser's first date formatter loads its locale
- * data, tens of milliseconds of one task on a slow phone while the listing page hydrates (docs/decisions/031),
+ * data, tens of milliseconds of one task on a slow phone while the listing page hydrates (docs/decisions/034),
  * and UTC gives the server's render and the browser the same month.
  */
 const memberSince = (at: string) => {

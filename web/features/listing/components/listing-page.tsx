@@ -112,7 +112,7 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
 /*
  * The two parts that differ on phones read the screen's width themselves: the server renders the wider
  * layout, and a phone's re-render after hydration (a synchronous one: useMediaQuery's snapshot changed)
- * then touches these two, not the whole page (docs/decisions/031).
+ * then touches these two, not the whole page (docs/decisions/034).
  */
 
 /** The contact card's action: on phones the bottom bar holds it, and the card keeps the favourite alone, so the action is in the tab order and the reading order once. */
