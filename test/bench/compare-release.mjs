@@ -3,7 +3,7 @@
  * The previous release beside this checkout, on this machine in one run (docs/decisions/034): Lighthouse
  * (lighthouse.mjs: mobile, simulated throttling, Debian's Chromium) on `/` and a listing page of both
  * builds, runs alternating between the two so that the machine's load falls on both alike, and the
- * figures side by side: each run's performance score, TBT, LCP, long tasks and requests, their medians
+ * figures side by side: each run's performance score, TBT, LCP, long tasks, requests and script bytes, their medians
  * and the ratio current / baseline. Each run is also audited again on CPU time (`onCpuTime`): the same
  * trace with every main-thread task's CPU time in place of its wall time, what a quiet machine would show.
  *
@@ -191,6 +191,8 @@ async function onCpuTime(url, dir) {
     event.ts = task.ts + (event.ts - task.ts) * factor;
     if (end !== undefined) event.dur = Math.max(0, task.ts + (end - task.ts) * factor - event.ts);
   }
+  // The main thread's CPU from the navigation on, the page's own work whatever the machine's load.
+  const mainThreadCpuMs = tasks.filter((t) => t.ts >= navigation.ts).reduce((total, t) => total + t.tdur, 0) / 1000;
   for (const task of tasks) task.dur = Math.min(task.dur, task.tdur);
   writeFileSync(tracePath, JSON.stringify(trace));
   // The settings of the gathering (Lighthouse refuses others), and no browser: the saved artifacts are audited.
@@ -199,6 +201,7 @@ async function onCpuTime(url, dir) {
     score: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
     tbt: lhr.audits["total-blocking-time"]?.numericValue ?? NaN,
     lcp: lhr.audits["largest-contentful-paint"]?.numericValue ?? NaN,
+    mainThreadCpuMs,
     lhr,
   };
 }
@@ -279,9 +282,11 @@ async function compare(pages, sides) {
       mainThread: med(list, (r) => r.mainThreadMs),
       bootup: med(list, (r) => r.bootupMs),
       requests: med(list, (r) => r.requests),
+      scriptKb: med(list, (r) => r.scriptBytes / 1024),
       cpuScore: med(list, (r) => r.cpu?.score),
       cpuTbt: med(list, (r) => r.cpu?.tbt),
       cpuLcp: med(list, (r) => r.cpu?.lcp),
+      cpuMainThread: med(list, (r) => r.cpu?.mainThreadCpuMs),
     });
     const b = m(baseline);
     const c = m(current);
@@ -297,6 +302,8 @@ async function compare(pages, sides) {
     row("main-thread work", "mainThread");
     row("script evaluation (bootup)", "bootup");
     row("requests", "requests", "");
+    row("script bytes (transferred)", "scriptKb", " KB");
+    row("main-thread CPU time", "cpuMainThread");
     row("on CPU time: performance", "cpuScore", "");
     row("on CPU time: TBT", "cpuTbt");
     row("on CPU time: LCP", "cpuLcp");

@@ -108,6 +108,10 @@ export async function runOnce(url, { keepReport = false, artifactsDir = null } =
       mainThreadMs: audit("mainthread-work-breakdown"),
       bootupMs: audit("bootup-time"),
       requests: lhr.audits["network-requests"]?.details?.items?.length ?? NaN,
+      // The scripts the page loaded, as sent (gzip): what the phone downloads, parses and runs.
+      scriptBytes: (lhr.audits["network-requests"]?.details?.items ?? [])
+        .filter((r) => r.resourceType === "Script")
+        .reduce((total, r) => total + (Number(r.transferSize) || 0), 0),
       failing,
       warnings: lhr.runWarnings ?? [],
       ...(keepReport ? { lhr } : {}),
