@@ -10,6 +10,7 @@ import { vi } from "vitest";
 import entry from "../../../worker/index";
 import { DEV_WEBHOOK_SECRET } from "../../../worker/env";
 import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
+import { signAccessToken } from "../../../worker/services/tokens";
 import { DEAL_METADATA_KIND } from "../../../worker/services/payments/stripe";
 import { api, json } from "./api";
 import { insertListing } from "./fixtures";
@@ -67,6 +68,72 @@ export async function insertSignedDeal(renterId: string, listerId: string, opts:
     .bind(id, listingId, renterId, listerId, conversation!.id, moveIn, moveOut, opts.status ?? "signed", `Listing ${listingId}`, opts.rent ?? 900, opts.consent ?? "not_needed", now, now, now, `${moveIn}T09:00:00.000Z`, now, now)
     .run();
   return { dealId: id, listingId, conversationId: conversation!.id };
+}
+
+/**
+ * A student written straight to D1 (email and identity verified) with an access token signed as the
+ * worker signs them: for tests that need many fresh parties (a race per pair) without a sign-up each.
+ */
+export async function insertParty(label: string) {
+  const id = nextId(`u${label}`);
+  await env.DB.prepare(
+    `INSERT INTO users (id, email, first_name, last_name, email_verification_status, id_verification_status) VALUES (?, ?, ?, 'Party', 'verified', 'verified')`,
+  )
+    .bind(id, `${id}@deals.test`, label)
+    .run();
+  return { id, token: await signAccessToken(env.JWT_SECRET, id) };
+}
+
+export interface PaidDealOptions {
+  /** Move-in two days ago (else in 60 days: a renter's cancellation is then early). */
+  moveInPast?: boolean;
+  /** held_until an hour ago (else in 30 days). */
+  heldPast?: boolean;
+  /** A renter's late cancellation waiting for the lister's decision, due `decideInMs` from now. */
+  cancellationDueInMs?: number;
+  /** A reported problem: disputed, a staff case. */
+  disputed?: boolean;
+}
+
+/**
+ * A deal paid three days ago ($900 rent + $45 fee, held), its charge known to the fake Stripe (payment
+ * intent, charge, transfer group = the deal). Answers the ids the events name.
+ */
+export async function insertPaidDeal(stripe: FakeStripe, renterId: string, listerId: string, opts: PaidDealOptions = {}) {
+  const day = 86_400_000;
+  const now = Date.now();
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const moveIn = opts.moveInPast ? date(now - 2 * day) : date(now + 60 * day);
+  const { dealId, listingId } = await insertSignedDeal(renterId, listerId, { moveIn, moveOut: date(Date.parse(moveIn) + 90 * day), listing: { from: "2020-01-01", to: "2040-12-31" } });
+  const { paymentIntentId, chargeId } = stripe.charge(dealId, 94_500);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await env.DB.prepare(
+    `UPDATE deals SET status = ?, payment_status = ?, case_reason = ?, problem_kind = ?, problem_opened_at = ?, paid_cents = 94500, paid_rent_cents = 90000, paid_at = ?,
+       held_until = ?, payment_intent_id = ?, charge_id = ?, expires_at = NULL, cancel_requested_at = ?, cancel_decide_by = ? WHERE id = ?`,
+  )
+    .bind(
+      opts.disputed ? "disputed" : "paid",
+      opts.disputed ? "disputed" : "held",
+      opts.disputed ? "problem" : null,
+      opts.disputed ? "other" : null,
+      opts.disputed ? iso(now - day) : null,
+      iso(now - 3 * day),
+      opts.heldPast ? iso(now - 3_600_000) : iso(now + 30 * day),
+      paymentIntentId,
+      chargeId,
+      opts.cancellationDueInMs === undefined ? null : iso(now - 3_600_000),
+      opts.cancellationDueInMs === undefined ? null : iso(now + opts.cancellationDueInMs),
+      dealId,
+    )
+    .run();
+  return { dealId, listingId, paymentIntentId, chargeId };
+}
+
+/** What Stripe holds for a deal: the renter's refunds of its payment, and what its transfer group still holds. */
+export function moneyAtStripe(stripe: FakeStripe, dealId: string, paymentIntentId: string) {
+  const refunded = stripe.refunds.filter((r) => r.payment_intent === paymentIntentId).reduce((sum, r) => sum + r.amount, 0);
+  const transferred = stripe.transfers.filter((t) => t.transfer_group === dealId).reduce((sum, t) => sum + t.amount - t.amount_reversed, 0);
+  return { refunded, transferred };
 }
 
 /** The deal row as stored (payment columns included). */
@@ -139,6 +206,8 @@ export interface FakeStripe {
   pay(sessionId: string): { event: ReturnType<typeof stripeEvent>; paymentIntentId: string; chargeId: string };
   /** Forgets every idempotency key (Stripe keeps them 24 hours). */
   forgetKeys(): void;
+  /** A payment already made for a deal (its intent and charge, in the deal's transfer group), as after Checkout. */
+  charge(dealId: string, amount: number): { paymentIntentId: string; chargeId: string };
 }
 
 export const stripeEvent = (type: string, object: Record<string, unknown>) => ({
@@ -189,6 +258,13 @@ export function fakeStripe(): FakeStripe {
       return { event, paymentIntentId: pi, chargeId: ch };
     },
     forgetKeys: () => keys.clear(),
+    charge(dealId, amount) {
+      const pi = `pi_${crypto.randomUUID().slice(0, 12)}`;
+      const ch = `ch_${crypto.randomUUID().slice(0, 12)}`;
+      fake.intents.set(pi, { id: pi, latest_charge: ch, amount });
+      fake.charges.set(ch, { id: ch, object: "charge", amount, amount_refunded: 0, payment_intent: pi, transfer_group: dealId, metadata: { kind: DEAL_METADATA_KIND, deal_id: dealId } });
+      return { paymentIntentId: pi, chargeId: ch };
+    },
   };
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
