@@ -108,9 +108,12 @@ async function act(action: Action, t: Trial): Promise<number[]> {
       return [(await send(chargeRefundedEvent({ id: t.chargeId, amount: PAID, amount_refunded: charge.amount_refunded, payment_intent: t.paymentIntentId, transfer_group: t.dealId }))).status];
     }
     case "transfer_event": {
-      // Stripe's transfer.created for whatever the deal's transfer group holds at this moment.
+      // Stripe's transfer.created as soon as the deal's transfer group holds a transfer (while the other
+      // action may still be settling it), or nothing when none appears within 40 round trips.
+      const group = () => t.stripe.transfers.filter((x) => x.transfer_group === t.dealId);
+      for (let i = 0; i < 40 && group().length === 0; i++) await env.DB.prepare("SELECT 1").first();
       const statuses: number[] = [];
-      for (const transfer of t.stripe.transfers.filter((x) => x.transfer_group === t.dealId)) statuses.push((await send(stripeEvent("transfer.created", { ...transfer }))).status);
+      for (const transfer of group()) statuses.push((await send(stripeEvent("transfer.created", { ...transfer }))).status);
       return statuses;
     }
   }

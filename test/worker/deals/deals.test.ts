@@ -166,7 +166,13 @@ describe("the lister's answer", () => {
     await call(lister, `/api/v1/deals/${d.id}/accept`, "POST");
     const event = await socket.next();
     expect(event.type).toBe("deal");
-    if (event.type === "deal") expect(event.deal).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012" });
+    if (event.type === "deal") {
+      // Each party's own view: the renter's actions and step are not the lister's.
+      // Neither has verified their identity yet: each reads their own step first.
+      expect(event.views[renter.user.id]).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012", actions: ["cancel"], waiting_for: { party: "renter", step: "id_verification" } });
+      expect(event.views[lister.user.id]).toMatchObject({ id: d.id, status: "accepted", waiting_for: { party: "lister", step: "id_verification" } });
+      expect(event.views[lister.user.id]!.actions).toEqual(expect.arrayContaining(["cancel", "landlord_consent"]));
+    }
     socket.socket.close();
   });
 

@@ -10,6 +10,7 @@ import {
   dealReasonSchema,
   dealsPageSchema,
   landlordConsentSchema,
+  signCodeSchema,
   signDealSchema,
   cancellationRefundSchema,
   dealProblemSchema,
@@ -35,8 +36,7 @@ import { requireAdmin } from "../../middleware/require-admin";
 import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
-import { checkPictures } from "../../services/listings";
-import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
+import { addStatement, cancelDeal, checkEvidencePhotos, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
@@ -92,10 +92,10 @@ export const dealsRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { reason } = await parseOptionalJson(c, dealReasonSchema);
-    return c.json<DealResponse>({ data: await cancelAnyDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+    return c.json<DealResponse>({ data: await cancelDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
   })
 
-  // Payments (docs/decisions/029).
+  // Payments (docs/decisions/029, 032).
   .post("/:id/checkout", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
@@ -114,7 +114,7 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealProblemSchema);
-    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
+    await checkEvidencePhotos(c.env, user.id, input.photos);
     return c.json<DealResponse>({ data: await reportProblem(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
   })
 
@@ -123,16 +123,16 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealStatementSchema);
-    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
-    return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input) }, 201);
+    await checkEvidencePhotos(c.env, user.id, input.photos);
+    return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) }, 201);
   })
 
   .post("/:id/cancellation-refund", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
-    const { refund_cents } = await parseJson(c, cancellationRefundSchema);
-    return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, metaOf(c)) });
+    const { refund_cents, reason } = await parseJson(c, cancellationRefundSchema);
+    return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, reason || null) });
   })
 
   .get("/:id/agreement", async (c) => {
@@ -167,10 +167,13 @@ export const dealsRoutes = createRouter()
     });
   })
 
+  // The code is for the version (and hash) of the agreement the signer read (docs/decisions/032).
   .post("/:id/sign-code", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    return c.json({ data: await sendSignCode(c.var.db, effectsOf(c), user, c.req.param("id"), metaOf(c)) });
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const read = await parseJson(c, signCodeSchema);
+    return c.json({ data: await sendSignCode(c.var.db, effectsOf(c), user, c.req.param("id"), read) });
   })
 
   .post("/:id/sign", async (c) => {
