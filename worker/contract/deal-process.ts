@@ -169,7 +169,7 @@ const expiryDue: Guard = (d, { now }) => (d.expires_at && Date.parse(d.expires_a
 export interface TransitionDef {
   name: string;
   from: readonly DealStatus[];
-  /** Every state the transition may leave the deal in (its own `from` where it stays). */
+  /** The states it may move the deal to (it may also leave it where it is, changing other facts). */
   to: readonly DealStatus[];
   actors: readonly Actor[];
   /** The route a party (or staff) calls for it: the name the Deal's `actions` lists. */
@@ -194,40 +194,43 @@ export const DEAL_TRANSITIONS = [
   { name: "withdraw", from: ["requested"], to: ["cancelled"], actors: ["renter"], action: "cancel", money: "none", notice: { kinds: ["deal_cancelled"], to: "lister" }, says: "the renter withdraws the request" },
   { name: "cancel", from: ["accepted", "signed"], to: ["cancelled"], actors: ["renter", "lister"], action: "cancel", money: "none", notice: { kinds: ["deal_cancelled"], to: "other" }, says: "either party cancels before paying" },
   // The landlord's consent and the signatures.
-  { name: "landlord_consent", from: ["accepted"], to: ["accepted"], actors: ["lister"], action: "landlord_consent", money: "none", notice: null, guard: beforeSignatures, says: "the lister attests no consent is needed, or asks the landlord" },
-  { name: "landlord_grant", from: ["accepted"], to: ["accepted"], actors: ["landlord"], money: "none", notice: { kinds: ["deal_landlord_answered"], to: "both" }, guard: beforeSignatures, says: "the landlord consents (a new agreement version)" },
+  { name: "landlord_consent", from: ["accepted"], to: [], actors: ["lister"], action: "landlord_consent", money: "none", notice: null, guard: beforeSignatures, says: "the lister attests no consent is needed, or asks the landlord (not past a landlord's decline)" },
+  { name: "landlord_grant", from: ["accepted"], to: [], actors: ["landlord"], money: "none", notice: { kinds: ["deal_landlord_answered"], to: "both" }, guard: beforeSignatures, says: "the landlord consents (a new agreement version)" },
   { name: "landlord_decline", from: ["accepted"], to: ["cancelled"], actors: ["landlord"], money: "none", notice: { kinds: ["deal_landlord_answered"], to: "both" }, guard: beforeSignatures, says: "the landlord declines: the listing is flagged for 180 days" },
-  { name: "agreement_update", from: ["accepted"], to: ["accepted"], actors: ["renter", "lister"], money: "none", notice: null, guard: beforeSignatures, says: "a party verified since acceptance: the text names them (a new version)" },
-  { name: "sign", from: ["accepted"], to: ["accepted", "signed"], actors: ["renter", "lister"], action: "sign", money: "none", notice: { kinds: ["deal_signature"], to: "other" }, guard: signable, says: "a party signs; both: signed" },
-  { name: "pdf_made", from: ["signed", "paid", "moved_in", "disputed", "released", "refunded", "cancelled", "expired"], to: ["signed", "paid", "moved_in", "disputed", "released", "refunded", "cancelled", "expired"], actors: ["system"], money: "none", notice: null, duringClaim: true, says: "the signed PDF is stored" },
+  { name: "agreement_update", from: ["accepted"], to: [], actors: ["renter", "lister"], money: "none", notice: null, guard: beforeSignatures, says: "a party verified since acceptance: the text names them (a new version)" },
+  { name: "sign", from: ["accepted"], to: ["signed"], actors: ["renter", "lister"], action: "sign", money: "none", notice: { kinds: ["deal_signature"], to: "other" }, guard: signable, says: "a party signs the version they read; both: signed" },
+  { name: "pdf_made", from: ["signed", "paid", "moved_in", "disputed", "released", "refunded", "cancelled", "expired"], to: [], actors: ["system"], money: "none", notice: null, duringClaim: true, says: "the signed PDF is stored" },
   // Paying.
-  { name: "checkout", from: ["signed"], to: ["signed"], actors: ["renter"], action: "checkout", money: "none", notice: null, guard: payable, says: "the renter opens the payment page" },
+  { name: "checkout", from: ["signed"], to: [], actors: ["renter"], action: "checkout", money: "none", notice: null, guard: payable, says: "the renter opens the payment page" },
   { name: "pay", from: ["signed"], to: ["paid"], actors: ["stripe"], money: "charge", notice: { kinds: ["deal_paid"], to: "lister" }, says: "Stripe: the first month is paid and held" },
-  { name: "pay_lost_overlap", from: ["signed"], to: ["cancelled"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_stay_taken"], to: "renter" }, says: "Stripe: paid, but an overlapping stay was paid first (refund due)" },
-  { name: "pay_after_end", from: ["cancelled", "expired", "declined"], to: ["cancelled", "expired", "declined"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_payment_refused"], to: "renter" }, says: "Stripe: paid after the deal ended (refund due)" },
-  { name: "pay_duplicate", from: any, to: [...any], actors: ["stripe"], money: "none", notice: { kinds: ["deal_duplicate_refunded"], to: "renter" }, says: "Stripe: a second payment, refunded whole" },
+  { name: "pay_lost_overlap", from: ["signed"], to: ["cancelled"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_stay_taken"], to: "renter" }, says: "Stripe: paid, but an overlapping stay was paid first (its refund is due)" },
+  { name: "pay_after_end", from: ["cancelled", "expired", "declined"], to: [], actors: ["stripe"], money: "none", notice: { kinds: ["deal_payment_refused"], to: "renter" }, says: "Stripe: paid after the deal ended (its refund is due)" },
+  { name: "pay_duplicate", from: any, to: [], actors: ["stripe"], money: "none", notice: { kinds: ["deal_duplicate_refunded"], to: "renter" }, says: "Stripe: a second payment, refunded whole before it is recorded" },
   // While the money is held.
   { name: "moved_in", from: ["paid"], to: ["moved_in"], actors: ["renter"], action: "moved_in", money: "none", notice: null, guard: keysOpen, says: "\"I have the keys\": released at the later of the tap and 24 h after payment" },
-  { name: "release", from: ["paid", "moved_in"], to: ["released", "paid", "moved_in"], actors: ["system"], money: "transfer", notice: { kinds: ["deal_released"], to: "both" }, guard: releaseDue, says: "the rent is transferred to the lister (refused: release_failed, a staff case)" },
+  { name: "release", from: ["paid", "moved_in"], to: ["released"], actors: ["system"], money: "transfer", notice: { kinds: ["deal_released"], to: "both" }, guard: releaseDue, says: "the rent is transferred to the lister (refused: release_failed, a staff case)" },
   { name: "problem", from: ["paid", "moved_in"], to: ["disputed"], actors: ["renter"], action: "problem", money: "none", notice: { kinds: ["deal_problem"], to: "both" }, guard: reportable, says: "the renter reports a problem: a staff case" },
-  { name: "statement", from: ["disputed"], to: ["disputed"], actors: ["renter", "lister"], action: "statement", money: "none", notice: null, guard: notStated, duringClaim: true, says: "each party's one statement" },
+  { name: "statement", from: ["disputed"], to: [], actors: ["renter", "lister"], action: "statement", money: "none", notice: null, guard: notStated, duringClaim: true, says: "each party's one statement" },
   { name: "freeze", from: ["paid", "moved_in"], to: ["disputed"], actors: ["system"], money: "none", notice: { kinds: ["deal_frozen"], to: "renter" }, guard: freezable, says: "the lister is suspended: a staff case" },
   // Cancelling after payment (DEAL_CANCELLATION_POLICY).
   { name: "lister_cancel", from: ["paid"], to: ["cancelled"], actors: ["lister"], action: "cancel", money: "refund", notice: { kinds: ["deal_cancelled_paid"], to: "both" }, guard: listerCancellable, says: "the lister cancels: everything back, fee included" },
   { name: "renter_cancel", from: ["paid"], to: ["cancelled"], actors: ["renter"], action: "cancel", money: "refund", notice: { kinds: ["deal_cancelled_paid"], to: "both" }, guard: renterEarly, says: "the renter cancels 14 days or more before move-in: the rent back" },
-  { name: "renter_cancel_late", from: ["paid"], to: ["paid"], actors: ["renter"], action: "cancel", money: "none", notice: { kinds: ["deal_cancellation_asked"], to: "both" }, guard: renterLate, says: "the renter cancels later: the lister decides within 72 h" },
+  { name: "renter_cancel_late", from: ["paid"], to: [], actors: ["renter"], action: "cancel", money: "none", notice: { kinds: ["deal_cancellation_asked"], to: "both" }, guard: renterLate, says: "the renter cancels later: the lister decides within 72 h" },
   { name: "cancellation_refund", from: ["paid"], to: ["cancelled"], actors: ["lister"], action: "cancellation_refund", money: "refund_and_transfer", notice: { kinds: ["deal_cancellation_decided"], to: "both" }, guard: decisionOpen, says: "the lister decides: that much rent back, the rest to them" },
   { name: "cancellation_lapse", from: ["paid"], to: ["cancelled"], actors: ["system"], money: "refund", notice: { kinds: ["deal_cancellation_decided"], to: "both" }, guard: decisionLapsed, says: "no decision in 72 h: the rent back in full" },
   // Staff.
-  { name: "resolve", from: ["paid", "moved_in", "disputed", "released", "cancelled", "refunded"], to: ["released", "refunded", "cancelled"], actors: ["staff"], action: "resolve", money: "refund_and_transfer", notice: { kinds: ["deal_resolved"], to: "both" }, guard: caseOpen, says: "staff decide a case: that much back, the rest of the rent to the lister" },
+  { name: "resolve", from: ["paid", "moved_in", "disputed", "released", "cancelled", "refunded"], to: ["released", "refunded"], actors: ["staff"], action: "resolve", money: "refund_and_transfer", notice: { kinds: ["deal_resolved"], to: "both" }, guard: caseOpen, says: "staff decide a case: that much back, the rest of the rent to the lister" },
   // Stripe's events about the payment.
-  { name: "refund_recorded", from: any, to: [...any], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: a refund (ours, or from its dashboard); all of it ends a held deal refunded" },
-  { name: "dispute_opened", from: any, to: [...any], actors: ["stripe"], money: "none", notice: { kinds: ["deal_card_dispute"], to: "both" }, says: "Stripe: a card dispute opens a staff case (after release, the transfer is reversed)" },
-  { name: "dispute_closed", from: any, to: [...any], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: won puts the money back where it was; lost ends the deal refunded" },
-  { name: "transfer_recorded", from: any, to: [...any], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a transfer or its reversal is recorded" },
+  { name: "refund_recorded", from: any, to: [], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a refund (ours, or part of one from its dashboard) is recorded" },
+  { name: "refunded_in_full", from: ["paid", "moved_in", "disputed", "released"], to: ["refunded"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: all of it refunded from its dashboard" },
+  { name: "dispute_opened", from: ["paid", "moved_in", "disputed", "released"], to: ["disputed"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_card_dispute"], to: "both" }, says: "Stripe: a card dispute opens a staff case (after release, the transfer is reversed)" },
+  { name: "dispute_won", from: ["disputed"], to: ["paid", "moved_in", "released"], actors: ["stripe"], money: "none", notice: null, says: "Stripe: won, the money is back where it was" },
+  { name: "dispute_lost", from: ["paid", "moved_in", "disputed", "released"], to: ["refunded"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: lost, the bank returned the money" },
+  { name: "dispute_recorded", from: any, to: [], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a dispute of a deal no longer holding money, recorded" },
+  { name: "transfer_recorded", from: any, to: [], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a transfer or its reversal is recorded" },
   // The deal jobs' money: what a decision left owed, and a surplus found against Stripe.
-  { name: "settle_due", from: any, to: [...any], actors: ["system"], money: "refund_and_transfer", notice: null, says: "the jobs make a refund or transfer decided earlier (or reverse one a dispute took back)" },
-  { name: "reconcile", from: any, to: [...any], actors: ["system"], money: "reverse", notice: null, says: "the jobs compare with Stripe: a surplus is reversed where Stripe allows, and a staff case either way" },
+  { name: "settle_due", from: any, to: [], actors: ["system"], money: "refund_and_transfer", notice: null, says: "the jobs make a refund or transfer decided earlier (or reverse one a dispute took back)" },
+  { name: "reconcile", from: any, to: [], actors: ["system"], money: "reverse", notice: null, says: "the jobs compare with Stripe: a surplus is reversed where Stripe allows, and a staff case either way" },
   // Ends no party chose.
   { name: "expire", from: open, to: ["expired"], actors: ["system"], money: "none", notice: { kinds: ["deal_expired"], to: "both" }, guard: expiryDue, says: "not answered in 72 h, or not paid by move-in" },
   { name: "end", from: open, to: ["cancelled"], actors: ["system"], money: "none", notice: { kinds: ["deal_ended"], to: "both" }, says: "the listing or an account deleted, a party suspended or blocked" },

@@ -100,7 +100,7 @@ export async function transition(
     }
     const p = await plan(before, as);
     const status = p.set.status;
-    if (typeof status === "string" && !def.to.includes(status)) throw new Error(`${name} cannot lead to ${status}`);
+    if (typeof status === "string" && status !== before.status && !def.to.includes(status)) throw new Error(`${name} cannot lead to ${status}`);
     if (p.notice && !def.notice?.kinds.includes(p.notice)) throw new Error(`${name} does not send ${p.notice}`);
     // Self-contained SQL: it is also added to each statement of the batch, not only to the deal's UPDATE.
     const claimCondition: GuardedStatement = opts.claim

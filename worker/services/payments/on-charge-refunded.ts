@@ -37,8 +37,8 @@ export const onChargeRefunded: Handler<RefundFacts> = async (d, f, now) => {
     }
   }
   return {
-    name: "refund_recorded",
-    plan: { set, statements, notice: ended ? "deal_refunded" : null, noticeFacts: { refundCents: amount } },
+    name: ended ? "refunded_in_full" : "refund_recorded",
+    plan: { set, statements, noticeFacts: { refundCents: amount } },
     follow: async (db, fx, after, nowMs) => {
       if (ended && after.listing_id) await purgeListingCache([after.listing_id], db);
       // After a release: the lister holds more than the rent less what went back.

@@ -26,14 +26,14 @@ export const onDispute: Handler<DisputeFacts> = async (d, f, now) => {
   const final = d.dispute_id === f.disputeId && (d.dispute_status === "won" || d.dispute_status === "lost");
   if (final) {
     return f.status === "open"
-      ? { name: "dispute_opened", plan: { set: {}, statements: [eventStatement(d.id, { type: "card_dispute", ...by, details: { dispute: f.disputeId, cents: f.amount, late: true } })], notice: null } }
+      ? { name: "dispute_recorded", plan: { set: {}, statements: [eventStatement(d.id, { type: "card_dispute", ...by, details: { dispute: f.disputeId, cents: f.amount, late: true } })] } }
       : null;
   }
   const facts = { dispute_id: f.disputeId, dispute_status: f.status };
   if (f.status === "open") {
     if (d.dispute_id === f.disputeId) return null;
     const holds = inGroup("held", d.status) || d.status === "disputed" || d.status === "released";
-    if (!holds) return { name: "dispute_opened", plan: { set: facts, statements: [eventStatement(d.id, { type: "card_dispute", ...by, details: { dispute: f.disputeId } })], notice: null } };
+    if (!holds) return { name: "dispute_recorded", plan: { set: facts, statements: [eventStatement(d.id, { type: "card_dispute", ...by, details: { dispute: f.disputeId } })] } };
     return {
       name: "dispute_opened",
       plan: {
@@ -53,24 +53,23 @@ export const onDispute: Handler<DisputeFacts> = async (d, f, now) => {
       // The bank sided with the lister: the money is where it was before. Released before (a reversal): owed again.
       const wasReleased = !!d.released_at;
       return {
-        name: "dispute_closed",
+        name: "dispute_won",
         plan: {
           set: wasReleased ? { ...facts, status: "released", payment_status: "released", case_reason: null } : { ...facts, status: d.moved_in_at ? "moved_in" : "paid", payment_status: "held", case_reason: null },
           statements,
-          notice: null,
         },
         follow: async (db, fx, after, nowMs) => {
           if (wasReleased) await settleDue(db, fx, after.id, nowMs);
         },
       };
     }
-    return { name: "dispute_closed", plan: { set: facts, statements, notice: null } };
+    return { name: "dispute_recorded", plan: { set: facts, statements } };
   }
   // Lost: the bank gave the disputed amount back to the renter; nothing more goes to the lister.
   const back = Math.max(d.refund_due_cents, Math.min(d.paid_cents, f.amount || d.paid_cents));
   if (inGroup("held", d.status) || d.status === "disputed" || d.status === "released") {
     return {
-      name: "dispute_closed",
+      name: "dispute_lost",
       plan: {
         set: { ...facts, status: "refunded", payment_status: "refunded", case_reason: null, refund_due_cents: back, refunded_cents: Math.max(d.refunded_cents, back) },
         statements: [...statements, ...listingBack(d, now)],
@@ -82,5 +81,5 @@ export const onDispute: Handler<DisputeFacts> = async (d, f, now) => {
       },
     };
   }
-  return { name: "dispute_closed", plan: { set: facts, statements, notice: null } };
+  return { name: "dispute_recorded", plan: { set: facts, statements } };
 };
