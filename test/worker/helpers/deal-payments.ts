@@ -210,6 +210,8 @@ export interface FakeStripe {
   refuseTransfersTo: Set<string>;
   /** Stripe answers this many transfer requests with a 500 (an outage): nothing is made, nothing recorded under the key. */
   failTransfers: number;
+  /** Stripe refuses reversals (the connected account's balance cannot cover them). */
+  refuseReversals: boolean;
   /** Runs after a transfer is created, before the answer (a crash test's hook). */
   onTransfer?: (t: FakeTransfer) => void;
   /** Pays a session as Stripe would: a payment intent and its charge, and the completed event (intent id only). */
@@ -243,6 +245,7 @@ export function fakeStripe(): FakeStripe {
     transfers: [],
     refuseTransfersTo: new Set(),
     failTransfers: 0,
+    refuseReversals: false,
     pay(sessionId) {
       const s = fake.sessions.get(sessionId);
       if (!s) throw new Error(`no session ${sessionId}`);
@@ -358,6 +361,7 @@ export function fakeStripe(): FakeStripe {
     if (request.method === "POST" && (m = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(p))) {
       const t = fake.transfers.find((x) => x.id === m![1]);
       if (!t) return answer(404, { error: { type: "invalid_request_error", message: "No such transfer" } });
+      if (fake.refuseReversals) return answer(400, { error: { type: "invalid_request_error", code: "insufficient_funds", message: "The connected account's balance cannot cover this reversal" } });
       const amount = Number(form.get("amount") ?? t.amount - t.amount_reversed);
       t.amount_reversed += amount;
       return answer(200, { id: `trr_${crypto.randomUUID().slice(0, 12)}`, object: "transfer_reversal", amount, transfer: t.id });

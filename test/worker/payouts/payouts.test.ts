@@ -168,6 +168,19 @@ describe("the Connect endpoint", () => {
     expect((await statusOf(s)).status).toBe("ready");
   });
 
+  it("the platform endpoint refuses a Connect event (it names a connected account), even signed with the platform's secret", async () => {
+    const { s, accountId } = await pendingAccount("payouts-wrong-door@ufl.edu");
+    const event = { ...devAccountUpdated(accountId, s.user.id, nowS(), "active"), account: accountId };
+    const payload = JSON.stringify(event);
+    for (const path of ["/api/v1/payments/webhook", "/api/v1/promotions/webhook"]) {
+      const res = await api(path, { method: "POST", body: payload, headers: { "stripe-signature": await signWebhookPayload(DEV_WEBHOOK_SECRET, payload), "content-type": "application/json" } });
+      expect(res.status, path).toBe(400);
+      expect((await json<{ detail: string }>(res)).detail).toMatch(/Connect endpoint/);
+    }
+    expect(await env.DB.prepare("SELECT id FROM stripe_events WHERE id = ?").bind(event.id).first()).toBeNull();
+    expect(await statusOf(s)).toEqual({ status: "pending", requirements_due: [] });
+  });
+
   it("a malformed account.updated is a 400; another event type is acknowledged and changes nothing", async () => {
     const { s, accountId } = await pendingAccount("payouts-shape@ufl.edu");
     const bad = devAccountUpdated(accountId, s.user.id, nowS(), "active");

@@ -11,7 +11,7 @@
 import type { Actor, TransitionName } from "../../contract/deal-process";
 import type { DealCaseReason } from "../../contract/deals";
 import { primaryOf, type Db } from "../../db/client";
-import { findDeal, type DealRow, type DealSet } from "../../db/queries/deals";
+import { eventStatement, findDeal, type DealRow, type DealSet } from "../../db/queries/deals";
 import { apiError } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
@@ -73,7 +73,33 @@ async function complete<I>(db: Db, fx: Effects, d: DealRow, attempt: string, op:
   }
   await opts.afterMove?.();
   const now = isoNow(nowMs);
-  const { after } = await settle(db, fx, d.id, attempt, op.name, actor, (row, role) => op.settle(row, input, moved, { now, nowMs, as: role, actor }), nowMs);
+  // More out than in was found at Stripe (whatever this move was for): reversed as far as Stripe allowed, and a staff case either way.
+  const surplus = Math.max(moved.surplusBefore, moved.unreversed);
+  const { after } = await settle(
+    db,
+    fx,
+    d.id,
+    attempt,
+    op.name,
+    actor,
+    (row, role) => {
+      const p = op.settle(row, input, moved, { now, nowMs, as: role, actor });
+      if (!surplus) return p;
+      return {
+        ...p,
+        set: { ...p.set, case_reason: p.set.case_reason === "release_failed" ? "release_failed" : "surplus" },
+        statements: [
+          ...(p.statements ?? []),
+          eventStatement(row.id, { type: "surplus_found", actorId: null, actorRole: "system", at: now, details: { surplus_cents: surplus, refunded_cents: moved.refunded, transferred_cents: moved.transferred - moved.reversed, paid_cents: row.paid_cents } }),
+        ],
+      };
+    },
+    nowMs,
+  );
+  if (surplus) {
+    log.error("deal_surplus_found", { deal_id: d.id, op: op.name, surplus_cents: surplus, unreversed_cents: moved.unreversed });
+    openCase(db, fx, after, "surplus");
+  }
   if (!usesStripe(fx.config)) await announceSimulated(db, fx, d, after, moved).catch((err: unknown) => log.warn("deal_simulation_failed", { message: err instanceof Error ? err.message : "unknown" }));
   await op.after?.(db, fx, after, moved).catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" }));
   await drainInbox(db, fx, d.id, nowMs);

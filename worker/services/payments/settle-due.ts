@@ -48,22 +48,14 @@ export function surplusOf(d: DealRow, refunded: number, net: number): number {
   return Math.max(over, beyondShare);
 }
 
+/** The jobs' comparison with Stripe: our record brought to Stripe's figures, any surplus taken back (claim.ts opens its case). */
 export const RECONCILE: MoneyOp<Record<string, never>> = {
   name: "reconcile",
   target: (d) => ({ ...targetOfState(d), transfer: d.dispute_status === "open" || d.status === "refunded" || d.dispute_status === "lost" ? "none" : "at_most_rest_of_rent" }),
-  settle: (d, _input, m, { now }) => {
-    // Found more out than in (not a share fixed by a routine reversal): a staff case, whether or not Stripe let it be reversed.
-    const found = m.surplusBefore > 0 || m.unreversed > 0;
-    return {
-      set: { ...movedFacts(d, m), reconciled_at: now, ...(found && { case_reason: "surplus" as const }) },
-      statements: found
-        ? [eventStatement(d.id, { type: "surplus_found", ...eventBy("system", null, now), details: { surplus_cents: Math.max(m.surplusBefore, m.unreversed), refunded_cents: m.refunded, transferred_cents: m.transferred - m.reversed, paid_cents: d.paid_cents } })]
-        : [eventStatement(d.id, { type: "money_settled", ...eventBy("system", null, now), details: { op: "reconcile", refunded_cents: m.refunded, transferred_cents: m.transferred - m.reversed } })],
-    };
-  },
-  after: async (db, fx, d) => {
-    if (d.case_reason === "surplus") openCase(db, fx, d, "surplus");
-  },
+  settle: (d, _input, m, { now }) => ({
+    set: { ...movedFacts(d, m), reconciled_at: now },
+    statements: [eventStatement(d.id, { type: "money_settled", ...eventBy("system", null, now), details: { op: "reconcile", refunded_cents: m.refunded, transferred_cents: m.transferred - m.reversed } })],
+  }),
 };
 
 /** Settles what the deal's state says is due (the jobs, and events' follow-ups); refused (a claim, a state) silently. */
