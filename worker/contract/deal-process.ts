@@ -308,6 +308,9 @@ export interface WaitingFor {
 }
 
 const dayText = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+/** "Jun 3, 2027, 12:00 AM EDT": a moment of the deal in its own time zone, named (the same for every reader). */
+export const dealMoment = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(new Date(iso));
 
 /**
  * Whose step the deal waits for, as `as` reads it (a party, or staff): computed from the same facts and
@@ -354,10 +357,14 @@ export function waitingFor(d: DealFacts, as: Actor, now: number): WaitingFor {
     case "paid":
     case "moved_in": {
       if (d.cancel_decide_by) {
-        return { party: "lister", step: "cancellation_refund", detail: `${renter} cancelled. ${you("lister") ? "Decide" : `${lister} decides`} how much of the rent goes back by ${d.cancel_decide_by}; without an answer, all of it does.` };
+        return {
+          party: "lister",
+          step: "cancellation_refund",
+          detail: `${you("renter") ? "You" : renter} cancelled. ${you("lister") ? "Decide" : `${lister} decides`} how much of the rent goes back by ${dealMoment(d.cancel_decide_by, d.time_zone)}; without an answer, all of it does.`,
+        };
       }
       if (d.payment_status === "release_failed") return { party: "staff", step: "release_failed", detail: `The transfer to ${lister} did not go through. CampusNest staff are looking into it; the money is safe with us.` };
-      const at = d.held_until ? ` until ${d.held_until}` : "";
+      const at = d.held_until ? ` until ${dealMoment(d.held_until, d.time_zone)}` : "";
       if (d.status === "paid" && localDate(now, d.time_zone) >= d.move_in) {
         return { party: "renter", step: "moved_in", detail: `Held by CampusNest${at}. ${you("renter") ? "Tap “I have the keys” once you are in" : `${renter} taps “I have the keys” once in`}, or report a problem.` };
       }

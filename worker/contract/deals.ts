@@ -418,7 +418,7 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
   "If the lister cancels after you pay, you get everything back, service fee included, at once.",
   `If you cancel at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, you get the first month's rent back in full; the service fee is kept.`,
   `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
-  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Until then you can report a problem and nothing is released.`,
+  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after you pay). Until then you can report a problem and nothing is released.`,
 ];
 
 // ---------------------------------------------------------------------------------------------
