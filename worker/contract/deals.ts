@@ -114,7 +114,6 @@ export const DEAL_MESSAGES = {
   consentLinkUsed: "This link has already been used or has expired",
   consentEmailsLimit: "At most 3 consent emails per deal a day",
   consentEmailsListerLimit: "At most 10 landlord consent emails a day. Please try again tomorrow.",
-  consentBeforeAccept: "The landlord's consent is asked once the request is accepted",
   landlordDeclined: (date: string, email: string) =>
     `The landlord (${email}) declined a sublease of this place on ${date}. For 180 days after that, only their consent can be asked: attesting that none is needed is not possible.`,
   openRequestsLimit: "You have 5 open requests. Wait for an answer, or cancel one, before asking for another.",
