@@ -82,13 +82,14 @@ export async function transition(
   actor: ActorRef,
   plan: (d: DealRow, as: Actor) => Plan | Promise<Plan>,
   nowMs: number,
-  opts: { claim?: string } = {},
+  opts: { claim?: string; read?: DealRow } = {},
 ): Promise<Applied> {
   const def = TRANSITION[name];
   const primary = primaryOf(db);
   const now = isoNow(nowMs);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const before = await findDeal(primary, id);
+    // A row the caller just read serves the first attempt (the compare-and-set on its version catches a stale one).
+    const before = attempt === 0 && opts.read ? opts.read : await findDeal(primary, id);
     if (!before) throw notFound(M.notFound);
     const as = actorRole(before, actor);
     if (opts.claim) {
@@ -160,7 +161,7 @@ export function claimOf(d: Pick<DealColumns, "claim_id" | "claim_op" | "claim_in
 }
 
 /** Settles the claim `attempt`: the plan's change, and the claim cleared, in one compare-and-set only the claim's holder can make. */
-export function settle(db: Db, fx: Effects, id: string, attempt: string, name: TransitionName, actor: ActorRef, plan: (d: DealRow, as: Actor) => Plan, nowMs: number): Promise<Applied> {
+export function settle(db: Db, fx: Effects, id: string, attempt: string, name: TransitionName, actor: ActorRef, plan: (d: DealRow, as: Actor) => Plan, nowMs: number, read?: DealRow): Promise<Applied> {
   return transition(
     db,
     fx,
@@ -172,7 +173,7 @@ export function settle(db: Db, fx: Effects, id: string, attempt: string, name: T
       return { ...p, set: { ...p.set, claim_id: null, claim_op: null, claim_input: null, claim_at: null } };
     },
     nowMs,
-    { claim: attempt },
+    { claim: attempt, read },
   );
 }
 

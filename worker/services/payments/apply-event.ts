@@ -102,7 +102,8 @@ export async function applyDealEvent(db: Db, fx: Effects, event: StripeEventEnve
   }
   if (await eventAlreadyApplied(db, event.id)) return { applied: false, reason: "duplicate" };
   const dealId = facts ? await dealIdOf(db, fx.config, facts) : null;
-  if (!facts || !dealId || !(await findDeal(primaryOf(db), dealId))) {
+  const deal = dealId ? await findDeal(primaryOf(db), dealId) : null;
+  if (!facts || !deal) {
     await acknowledgeEvent(db, event.id, event.type);
     return { applied: false, reason: "ignored" };
   }
@@ -113,7 +114,7 @@ export async function applyDealEvent(db: Db, fx: Effects, event: StripeEventEnve
     });
     facts = { ...facts, chargeId };
   }
-  return applyFacts(db, fx, dealId, { id: event.id, type: event.type, facts }, "fresh", nowMs);
+  return applyFacts(db, fx, deal.id, { id: event.id, type: event.type, facts }, "fresh", nowMs, deal);
 }
 
 interface KeptEvent {
@@ -122,13 +123,13 @@ interface KeptEvent {
   facts: DealEventFacts;
 }
 
-async function applyFacts(db: Db, fx: Effects, dealId: string, e: KeptEvent, source: "fresh" | "inbox", nowMs: number): Promise<DealWebhookResult> {
+async function applyFacts(db: Db, fx: Effects, dealId: string, e: KeptEvent, source: "fresh" | "inbox", nowMs: number, read?: DealRow): Promise<DealWebhookResult> {
   const primary = primaryOf(db);
   const now = isoNow(nowMs);
   const io = stripeFirstCalls(db, fx);
   const record = source === "fresh" ? dealStripeEventStatement(e.id, e.type) : takeFromInboxStatement(e.id);
   for (let round = 0; round < 8; round++) {
-    const d = await findDeal(primary, dealId);
+    const d = round === 0 && read ? read : await findDeal(primary, dealId);
     if (!d) return { applied: false, reason: "ignored" };
     if (d.claim_id) {
       if (source === "inbox") return { applied: false, reason: "kept" };
@@ -162,11 +163,13 @@ async function applyFacts(db: Db, fx: Effects, dealId: string, e: KeptEvent, sou
         chosen.name,
         { role: "stripe" },
         async (row) => {
-          const again = await decide(row, e.facts, now, io);
+          // The row decided on above, unchanged: its decision stands (no second read of what it looked at).
+          const again = row === d ? chosen : await decide(row, e.facts, now, io);
           if (!again || again.name !== chosen.name) throw new Reread();
           return { ...again.plan, statements: [record, ...(again.plan.statements ?? [])] };
         },
         nowMs,
+        { read: d },
       );
       await chosen.follow?.(db, fx, after, nowMs);
       return { applied: true };

@@ -95,6 +95,7 @@ async function complete<I>(db: Db, fx: Effects, d: DealRow, attempt: string, op:
       };
     },
     nowMs,
+    d,
   );
   if (surplus) {
     log.error("deal_surplus_found", { deal_id: d.id, op: op.name, surplus_cents: surplus, unreversed_cents: moved.unreversed });
@@ -102,8 +103,7 @@ async function complete<I>(db: Db, fx: Effects, d: DealRow, attempt: string, op:
   }
   if (!usesStripe(fx.config)) await announceSimulated(db, fx, d, after, moved).catch((err: unknown) => log.warn("deal_simulation_failed", { message: err instanceof Error ? err.message : "unknown" }));
   await op.after?.(db, fx, after, moved).catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" }));
-  await drainInbox(db, fx, d.id, nowMs);
-  return (await findDeal(primaryOf(db), d.id))!;
+  return (await drainInbox(db, fx, d.id, nowMs)) ? (await findDeal(primaryOf(db), d.id))! : after;
 }
 
 /** A claim whose worker died: the same op, input and attempt, completed from what Stripe holds. */
