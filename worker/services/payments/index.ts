@@ -5,7 +5,7 @@ export { applyDealEvent } from "./apply-event";
 export { cancelDeal } from "./cancel-paid";
 export { decideCancellation } from "./decision";
 export { movedIn, releaseHeld } from "./release";
-export { addStatement, checkEvidencePhotos, reportProblem } from "./problem";
+export { addStatement, reportProblem } from "./problem";
 export { resolveCase } from "./resolve";
 export { freezeHeldDealsOf, refuseDeletionWhileMoneyHeld } from "./suspension";
 export { runDealPaymentJobs, type DealJobsResult } from "./jobs";

@@ -11,13 +11,7 @@ import type { UserRow } from "../../db/queries/users";
 import { isoNow } from "../../lib/time";
 import { answerFor, eventBy, partyDeal, transition, type RequestMeta } from "../deals";
 import type { Effects } from "../deals/process";
-import { checkPictures } from "../listings";
 import { openCase } from "./claim";
-
-/** The photos of a report or a statement: the author's own uploads (one place, so where evidence lives changes here alone). */
-export async function checkEvidencePhotos(env: Env, userId: string, photos: string[]): Promise<void> {
-  await checkPictures(env, userId, photos, new Set(), "photos");
-}
 
 export async function reportProblem(db: Db, fx: Effects, user: UserRow, id: string, input: { kind: string; text: string; photos: string[] }, meta: RequestMeta, nowMs = Date.now()): Promise<Deal> {
   const now = isoNow(nowMs);
