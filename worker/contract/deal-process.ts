@@ -1,5 +1,5 @@
 /**
- * The deal's process, declared (docs/decisions/032; architecture convention 22, after Sharetribe's
+ * The deal's process, declared (docs/decisions/035; architecture convention 22, after Sharetribe's
  * transaction process): every state, every transition with who may make it, what it does with money,
  * the notice it sends and when it is allowed; the named groups of states (and the SQL lists the queries
  * use, never retyped); the timers the deal jobs run. Everything else reads this: the engine
@@ -131,7 +131,7 @@ export type DealNotice = (typeof DEAL_NOTICES)[number];
 /** Who reads a notice: a party, both, or the other party than the one who acted. */
 export type NoticeAudience = "renter" | "lister" | "both" | "other";
 
-/** What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/032). */
+/** What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/035). */
 export const MONEY_EFFECTS = ["none", "charge", "refund", "transfer", "refund_and_transfer", "reverse"] as const;
 export type MoneyEffect = (typeof MONEY_EFFECTS)[number];
 /** A money move we make (not Stripe's charge, which arrives as an event): one per deal at a time. */
