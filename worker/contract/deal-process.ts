@@ -342,7 +342,7 @@ export function waitingFor(d: DealFacts, as: Actor, now: number): WaitingFor {
       if (first) return idStep(first);
       if (d.landlord_consent === "none" || d.landlord_consent === "declined") {
         const flagged = d.landlord_declined_at
-          ? ` The landlord of this place declined a sublease on ${dayText(d.landlord_declined_at)}: until 180 days after that, only that landlord's consent opens signing.`
+          ? ` The landlord of this place declined a sublease on ${dayText(d.landlord_declined_at)}: until ${DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days after that, only that landlord's consent opens signing.`
           : "";
         return { party: "lister", step: "landlord_consent", detail: `${you("lister") ? "Settle the landlord's consent: say your lease allows subletting, or ask your landlord." : `Waiting for ${lister} to settle the landlord's consent.`}${flagged}` };
       }
