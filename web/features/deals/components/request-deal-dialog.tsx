@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { DEAL_TIMING, DEAL_WORDS, type Deal } from "@contract/deals";
-import { formatStay } from "@contract/constants";
+import { formatStay } from "@contract/dates";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { paths } from "../../../config/paths";
