@@ -50,7 +50,7 @@ async function conversationWithLister(renter: AuthSession) {
 const inView = (page: Page, text: string) =>
   page.evaluate((t) => {
     const log = document.querySelector(".thread-log")!.getBoundingClientRect();
-    const bubble = [...document.querySelectorAll(".bubble-text")].find((el) => el.textContent === t)?.getBoundingClientRect();
+    const bubble = Array.from(document.querySelectorAll(".bubble-text")).find((el) => el.textContent === t)?.getBoundingClientRect();
     return !!bubble && bubble.top >= log.top - 1 && bubble.bottom <= log.bottom + 1;
   }, text);
 
