@@ -64,16 +64,17 @@ describe("one browser, several tabs", () => {
     await first.goto(`/messages?conversation=${chat.id}`);
     const composer = first.getByRole("textbox", { name: /^Message to / });
     await composer.waitFor();
-    // Every call the first tab makes from here on, and whether it carried the student's token.
-    const sentAs: string[] = [];
-    first.on("request", (req) => {
-      if (req.url().includes("/api/v1/") && req.headers().authorization) sentAs.push(req.url());
-    });
-
     const second = await b.context.newPage();
     await second.goto("/");
     await second.getByRole("button", { name: "Account menu" }).click();
-    await second.getByRole("menuitem", { name: "Sign Out" }).click();
+    // Every call the first tab makes once the second signed out that carries the student's token.
+    const sentAs: string[] = [];
+    const signOut = second.getByRole("menuitem", { name: "Sign Out" });
+    await signOut.waitFor();
+    first.on("request", (req) => {
+      if (req.url().includes("/api/v1/") && req.headers().authorization) sentAs.push(req.url());
+    });
+    await signOut.click();
     await second.getByRole("button", { name: "Sign In" }).first().waitFor();
 
     // The first tab, untouched: signed out without a reload.
