@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { authStore } from "../../../web/lib/auth-store";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, reply, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, reply, dealPartsRoutes, type ApiCall } from "../render";
 
 const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
   makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
@@ -125,7 +125,7 @@ describe("profile page", () => {
 
   it("a verified student renaming themselves is told before saving that it restarts ID review; the phone alone is saved at once", async () => {
     const user = makeUser({ id_verification_status: "verified", first_name: "Dana", last_name: "Novák", phone: null });
-    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req) => ({ data: { ...user, ...(req.body as object) } }) });
+    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req: ApiCall) => ({ data: { ...user, ...(req.body as object) } }) });
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
     const last = await screen.findByRole("textbox", { name: "Last name" });
@@ -154,7 +154,7 @@ describe("profile page", () => {
 
   it("a student not yet verified renames without the question", async () => {
     const user = makeUser({ id_verification_status: "unverified", first_name: "Dana" });
-    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req) => ({ data: { ...user, ...(req.body as object) } }) });
+    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req: ApiCall) => ({ data: { ...user, ...(req.body as object) } }) });
     const ui = userEvent.setup();
     renderApp("/profile", { token: "t", user });
     const first = await screen.findByRole("textbox", { name: "First name" });
