@@ -36,7 +36,7 @@ export const CARD_FIELDS = [
   "gender_preference",
   "promoted",
   "availability_confirmed_at",
-  // The paid stays (browse and the listing page answer them): the card shows the dates still free (decision 032).
+  // The paid stays (browse and the listing page answer them): the card shows the dates still free (decision 039).
   "taken_stays",
   "user_first_name",
   "user_last_name",
@@ -50,7 +50,7 @@ const FREE_SHOWN = 2;
 
 /**
  * The dates a card offers: the listing's stay ("May 20 - Aug 10"), or, once stays of it are paid for,
- * the parts still free ("Free Aug 20 - Sep 1, Oct 1 - Dec 20"); null without dates (docs/decisions/032).
+ * the parts still free ("Free Aug 20 - Sep 1, Oct 1 - Dec 20"); null without dates (docs/decisions/039).
  */
 export function cardStay(listing: Pick<CardListing, "available_from" | "available_to" | "taken_stays">): string | null {
   const whole = formatStay(listing.available_from, listing.available_to);

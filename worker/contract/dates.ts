@@ -1,5 +1,5 @@
 /**
- * Dates for people, the one formatter of the server and the SPA (docs/decisions/033): "Aug 20", and
+ * Dates for people, the one formatter of the server and the SPA (docs/decisions/039): "Aug 20", and
  * "Aug 20, 2027" whenever the year is not the current one; agreements, receipts and emails print the
  * year always. A stay is "Aug 20 - Dec 20", "Aug 20 - Dec 20, 2027" or "Dec 20, 2026 - Jan 5, 2027".
  * Calendar dates (`YYYY-MM-DD`) are printed as they are, with no time zone; a moment (an ISO timestamp)

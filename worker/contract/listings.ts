@@ -233,7 +233,7 @@ export interface PublicListing {
   user_avatar_url: string | null;
   /**
    * The stays sold through CampusNest (paid deals; dates only, no names: docs/decisions/029), oldest first:
-   * on browse and the listing page, where a card shows the dates still free (`freeStays`, docs/decisions/032).
+   * on browse and the listing page, where a card shows the dates still free (`freeStays`, docs/decisions/039).
    * Absent from the other lists (the owner's own, staff's).
    */
   taken_stays?: TakenStay[];

@@ -81,7 +81,7 @@ describe("browse: the stay needed", () => {
     expect(router.state.location.search).not.toContain("to=");
   });
 
-  it("a card shows the dates still free once stays are paid for, never the taken ones (docs/decisions/032)", async () => {
+  it("a card shows the dates still free once stays are paid for, never the taken ones (docs/decisions/039)", async () => {
     const taken = { ...page, data: [{ ...page.data[0]!, taken_stays: [{ move_in: "2026-06-01", move_out: "2026-07-01" }] }] };
     fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": taken });
     renderApp("/");

@@ -1,7 +1,7 @@
 /**
  * "I need it from ... to ...": browse leaves out a listing whose paid stays (its `taken_stays`) overlap
  * the stay needed, and each listing carries its paid stays so the card shows the dates still free
- * (docs/decisions/032). The filter is browse's one meaning of the stay (saved searches share it) and
+ * (docs/decisions/039). The filter is browse's one meaning of the stay (saved searches share it) and
  * reads no row for the many listings that have no paid stay.
  */
 import { env } from "cloudflare:test";

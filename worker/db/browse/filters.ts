@@ -52,7 +52,7 @@ export function browseFilterSql(
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
   // The stay needed (docs/decisions/021): listings available for all of it; a listing without dates never
   // matches (NULL compares false). Browse reads them through the stay cells (cells.ts), where
-  // these two clauses still decide at the edge months. None of its paid stays may overlap it (decision 032).
+  // these two clauses still decide at the edge months. None of its paid stays may overlap it (decision 039).
   if (query.available_from && query.available_to) {
     add("l.available_from <= ?", query.available_from);
     add("l.available_to >= ?", query.available_to);

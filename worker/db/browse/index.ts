@@ -12,7 +12,7 @@
  *
  * The module: filters.ts says what each filter means, cursor.ts the order and the cursor, cells.ts
  * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts,
- * taken-stays.ts a listing's paid stays (left out of a stay needed, shown on the cards: decision 032).
+ * taken-stays.ts a listing's paid stays (left out of a stay needed, shown on the cards: decision 039).
  */
 import type { BrowseQuery, PublicListing, TakenStay } from "../../contract/listings";
 import { encodeCursor } from "../../lib/cursor";
@@ -134,7 +134,7 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
   return {
-    // Each card shows the dates still free (decision 032).
+    // Each card shows the dates still free (decision 039).
     listings: rows.map((r) => ({ ...toPublicListing(r, photoRows.get(r.id) ?? [], now), taken_stays: taken.get(r.id) ?? [] })),
     nextToken,
     rowsRead: rowsRead + lookups,

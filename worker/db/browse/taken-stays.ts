@@ -1,5 +1,5 @@
 /**
- * A listing's paid stays in browse (docs/decisions/032): the stays of its `TAKEN` deals, the listing page's
+ * A listing's paid stays in browse (docs/decisions/039): the stays of its `TAKEN` deals, the listing page's
  * `taken_stays`. With a stay needed, browse leaves out a listing whose paid stay overlaps it (the filter's
  * clause, in filters.ts); every page carries its listings' paid stays, so a card shows the dates still free.
  */
