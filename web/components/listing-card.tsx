@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
 import { availabilityConfirmedText, formatDistance } from "@contract/constants";
-import { formatStay, freeStays } from "@contract/dates";
+import { formatStay, formatStays, freeStays } from "@contract/dates";
 import { allowsGenderPreference } from "@contract/policies";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
@@ -50,7 +50,7 @@ const FREE_SHOWN = 2;
 
 /**
  * The dates a card offers: the listing's stay ("May 20 - Aug 10"), or, once stays of it are paid for,
- * the parts still free ("Free Aug 20 - Sep 1, Oct 1 - Dec 20"); null without dates (docs/decisions/039).
+ * the parts still free ("Free Aug 20 - Sep 1; Oct 1 - Dec 20"); null without dates (docs/decisions/039).
  */
 export function cardStay(listing: Pick<CardListing, "available_from" | "available_to" | "taken_stays">): string | null {
   const whole = formatStay(listing.available_from, listing.available_to);
@@ -58,8 +58,7 @@ export function cardStay(listing: Pick<CardListing, "available_from" | "availabl
   const free = freeStays(listing.available_from!, listing.available_to!, listing.taken_stays);
   if (free.length === 0) return "All dates taken";
   if (free.length === 1 && free[0]!.from === listing.available_from && free[0]!.to === listing.available_to) return whole;
-  const shown = free.slice(0, FREE_SHOWN).map((f) => formatStay(f.from, f.to)!);
-  return `Free ${shown.join(", ")}${free.length > FREE_SHOWN ? ` and ${free.length - FREE_SHOWN} more` : ""}`;
+  return `Free ${formatStays(free.slice(0, FREE_SHOWN))}${free.length > FREE_SHOWN ? ` and ${free.length - FREE_SHOWN} more` : ""}`;
 }
 
 /** The listing cut to its card's fields. */

@@ -54,6 +54,20 @@ export function formatStay(from: string | null | undefined, to: string | null | 
 }
 
 /**
+ * Several stays in one line: in order, stays that touch or overlap printed as one ("Dec 7 - Dec 20", not
+ * "Dec 7 - Dec 8, Dec 8 - Dec 20"), separated by semicolons, since a stay's own year follows a comma.
+ */
+export function formatStays(stays: readonly { from: string; to: string }[], options: DateOptions = {}): string {
+  const joined: { from: string; to: string }[] = [];
+  for (const s of [...stays].sort((a, b) => a.from.localeCompare(b.from))) {
+    const last = joined.at(-1);
+    if (last && s.from <= last.to) last.to = s.to > last.to ? s.to : last.to;
+    else joined.push({ ...s });
+  }
+  return joined.map((s) => formatStay(s.from, s.to, options)).filter((s) => s !== null).join("; ");
+}
+
+/**
  * The parts of `from`..`to` no taken stay covers, in order: where a stay can still begin and end (a
  * taken stay's move-in day can be a move-out, its move-out day a move-in). Empty when nothing is free.
  */

@@ -86,7 +86,7 @@ describe("browse: the stay needed", () => {
     fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": taken });
     renderApp("/");
     const card = (await screen.findByRole("heading", { name: "Listing 1" })).closest("article")!;
-    expect(within(card).getByText("Free May 20 - Jun 1, Jul 1 - Aug 10")).toBeInTheDocument();
+    expect(within(card).getByText("Free May 20 - Jun 1; Jul 1 - Aug 10")).toBeInTheDocument();
     expect(within(card).queryByText("May 20 - Aug 10")).toBeNull();
   });
 
