@@ -45,7 +45,9 @@ const extensionType = (filename: string) => {
 export async function uploadDocument(db: Db, env: Env, userId: string, body: { image_data: string; filename?: string; content_type?: string }) {
   if (decodedSize(body.image_data) > LIMITS.documentMaxBytes) throw apiError(413, { detail: M.tooLarge });
   const bytes = decodeDataUrl(body.image_data);
-  if (!bytes || bytes.length === 0) throw badRequest(M.missing);
+  // A file that was sent says what is wrong with it, never "select a document".
+  if (!bytes) throw badRequest(M.unreadable);
+  if (bytes.length === 0) throw badRequest(M.empty);
   const type = detectFileType(bytes);
   if (!type || type === "image/gif") throw badRequest(M.invalidType);
   // A file whose name or declared type says otherwise (a PDF renamed .jpg) is refused too.
