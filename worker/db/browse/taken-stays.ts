@@ -1,12 +1,12 @@
 /**
- * A listing's paid stays in browse (docs/decisions/039): the stays of its `TAKEN` deals, the listing page's
+ * A listing's paid stays in browse (docs/decisions/039): the stays of its `taken` deals (the declared group, docs/decisions/035), the listing page's
  * `taken_stays`. With a stay needed, browse leaves out a listing whose paid stay overlaps it (the filter's
  * clause, in filters.ts); every page carries its listings' paid stays, so a card shows the dates still free.
  */
-import { TAKEN } from "../../contract/deals";
+import { DEAL_GROUP_SQL } from "../../contract/deal-process";
 import type { TakenStay } from "../../contract/listings";
 
-const TAKEN_SQL = TAKEN.map((status) => `'${status}'`).join(", ");
+const TAKEN_SQL = DEAL_GROUP_SQL.taken;
 
 /**
  * None of the listing's paid stays overlaps the stay needed (two stays overlap when each starts before the
