@@ -880,8 +880,14 @@ export const photoHashes = sqliteTable(
     ownerId: text("owner_id").notNull(),
     /** The photo's image key in the IMAGES bucket. */
     picture: text("picture").notNull(),
-    /** hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF) | missing (no stored image) */
+    /**
+     * hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF; or a decode that never
+     * finished) | too_large (over 25 megapixels by its header, never decoded) | missing (no stored image)
+     * | decoding (claimed by `claim` while it is decoded: docs/decisions/032)
+     */
     status: text("status").notNull(),
+    /** The queue message that is decoding it (status decoding): a later attempt of that message knows it died there. */
+    claim: text("claim"),
     sha256: text("sha256"),
     phash: text("phash"),
     phashMirror: text("phash_mirror"),
@@ -905,6 +911,8 @@ export const photoHashes = sqliteTable(
   },
   (t) => [
     index("photo_hashes_listing_idx").on(t.listingId),
+    // The same stored file on another listing (an edit's new rows, the seeds' reused demo photos) is hashed once.
+    index("photo_hashes_picture_idx").on(t.picture),
     index("photo_hashes_sha_idx").on(t.sha256),
     index("photo_hashes_p0_idx").on(t.p0),
     index("photo_hashes_p1_idx").on(t.p1),
@@ -1196,3 +1204,35 @@ export const dealStatements = sqliteTable(
   },
   (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at)],
 );
+
+/**
+ * Background work that failed (docs/decisions/033): a queue message's last error while it is retried
+ * (`dead_at` null), then, once the dead-letter queue's consumer has it, a dead letter staff list.
+ */
+export const queueFailures = sqliteTable(
+  "queue_failures",
+  {
+    /** The queue message's id (stable across its attempts and in the dead-letter queue). */
+    id: text("id").primaryKey(),
+    /** The message's type (photo-check, email, push, saved-search-alerts, job). */
+    kind: text("kind").notNull(),
+    /** What it was about, for staff: a listing, a user, a job's name (never an address or a message's text). */
+    subject: text("subject"),
+    /** The message, without any email's text (JSON, at most 4,000 characters). */
+    body: text("body").notNull(),
+    /** The last attempt's error (its message, at most 500 characters). */
+    error: text("error"),
+    attempts: integer("attempts").notNull(),
+    /** When the message was first sent. */
+    sentAt: text("sent_at").notNull(),
+    failedAt: text("failed_at").notNull(),
+    deadAt: text("dead_at"),
+  },
+  (t) => [index("queue_failures_dead_idx").on(t.deadAt, t.id)],
+);
+
+/** Notice deliveries (an email, a push) done: a retried or repeated queue message sends nothing twice (docs/decisions/033). */
+export const noticeDeliveries = sqliteTable("notice_deliveries", {
+  id: text("id").primaryKey(),
+  deliveredAt: text("delivered_at").notNull(),
+});

@@ -8,11 +8,30 @@
 import { LIMITS } from "../contract/limits";
 import type { UploadResponse } from "../contract/listings";
 import { imageUrl } from "../lib/image-url";
+import { MAX_IMAGE_PIXELS, readImageSize } from "../lib/image-size";
 import { newId } from "../lib/ids";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS, type DetectedType } from "./files";
 import { deleteObjects, IMMUTABLE } from "./storage";
 
 export const IMAGE_TOO_BIG = "Each image must be less than 10MB";
+export const IMAGE_UNREADABLE = "The image is damaged or could not be read";
+
+/** The contract's refusal of a picture over 25 megapixels. */
+export const tooManyPixels = (name: string) => `${name} is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`;
+
+/**
+ * The pixel check every upload path runs on an image before anything else reads it (listing photos,
+ * avatars, identity documents, deal evidence; docs/decisions/032): width and height from the header
+ * (lib/image-size: nothing is decoded), at most 25 megapixels, so no picture we keep can make a decoder
+ * (ours, staff's browser, a visitor's) allocate a full-size bitmap a worker or a phone cannot hold.
+ * Returns the problem, worded for the person (`name`: the file's name, or "This image"), or null.
+ */
+export function imagePixelsProblem(bytes: Uint8Array, name: string): { reason: "unreadable" | "too_large"; message: string } | null {
+  const size = readImageSize(bytes);
+  if (!size) return { reason: "unreadable", message: IMAGE_UNREADABLE };
+  if (size.width * size.height > MAX_IMAGE_PIXELS) return { reason: "too_large", message: tooManyPixels(name) };
+  return null;
+}
 
 /** One upload entry as the contract's schema parsed it. */
 export interface PhotoEntry {
@@ -22,7 +41,8 @@ export interface PhotoEntry {
 }
 
 /**
- * One listing photo: checked (at most 10 MB decoded, JPEG, PNG, WebP or GIF by its bytes), stripped of
+ * One listing photo: checked (at most 10 MB decoded, JPEG, PNG, WebP or GIF by its bytes, at most 25
+ * megapixels by its header), stripped of
  * metadata and stored under a key carrying its uploader's id, with the client-made thumbnail beside it
  * when that is a readable JPEG within its cap (else cards use the full image). A problem with the file
  * is its `failed_files` entry; every key written is pushed to `stored` before the write, so a request
@@ -40,8 +60,10 @@ export async function storeListingPhoto(
   if (!bytes || bytes.length === 0) return fail("The file is empty or not a valid image");
   const type = detectFileType(bytes);
   if (!type || type === "application/pdf") return fail("Only JPEG, PNG, WebP and GIF images are allowed");
+  const pixels = imagePixelsProblem(bytes, image.filename);
+  if (pixels) return fail(pixels.message);
   const clean = stripMetadata(bytes, type);
-  if (!clean) return fail("The image is damaged or could not be read");
+  if (!clean) return fail(IMAGE_UNREADABLE);
   const key = `listings/${ownerId}_${newId()}.${EXTENSIONS[type]}`;
   stored.push(key);
   await env.IMAGES.put(key, clean, { httpMetadata: { contentType: type, cacheControl: IMMUTABLE } });

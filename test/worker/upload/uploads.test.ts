@@ -6,7 +6,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import entry from "../../../worker/index";
 import { stripMetadata } from "../../../worker/services/images";
-import { adminLogin, api, authed, dataUrl, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp } from "../helpers";
+import { adminLogin, api, authed, dataUrl, drainQueues, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp } from "../helpers";
 
 const latin1 = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
 const bytesOf = (...parts: (number[] | Uint8Array | string)[]) =>
@@ -172,6 +172,8 @@ describe("identity documents", () => {
     const ctx = createExecutionContext();
     await entry.scheduled!(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
+    // The cron only queued its jobs; the jobs queue's consumer runs them.
+    await drainQueues();
     expect(await env.ID_DOCUMENTS.head(keyOf(abandoned))).toBeNull();
     expect(await env.ID_DOCUMENTS.head(keyOf(recent))).not.toBeNull();
     expect(await env.ID_DOCUMENTS.head(keyOf(submitted))).not.toBeNull();
@@ -179,6 +181,7 @@ describe("identity documents", () => {
     const again = createExecutionContext();
     await entry.scheduled!(createScheduledController({ cron: "*/15 * * * *" }), env, again);
     await waitOnExecutionContext(again);
+    await drainQueues();
     expect(await env.ID_DOCUMENTS.head(keyOf(submitted))).not.toBeNull();
   });
 

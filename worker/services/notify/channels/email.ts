@@ -1,8 +1,43 @@
-/** The email channel: the event's template, sent through services/email.ts (dev mailbox or the mail API). */
-import { sendEmail } from "../../email";
-import { emailOf, type Channel } from "../events";
+/**
+ * The email channel: the event's template, sent through services/email.ts (dev mailbox or the mail API).
+ * A code goes now (emailChannel: its caller answers whether it went); every other email is rendered now
+ * and handed to the notices queue (queuedEmailChannel, docs/decisions/033), whose consumer sends it once
+ * (deliverEmailJob: a retried or repeated message is not sent again) and retries a failed send with backoff.
+ */
+import { markDelivered, wasDelivered } from "../../../db/queries/background";
+import type { Db } from "../../../db/client";
+import type { Config } from "../../../env";
+import { newId } from "../../../lib/ids";
+import { isoNow } from "../../../lib/time";
+import { sendNotices } from "../../background/messages";
+import { sendEmail, type EmailMessage } from "../../email";
+import { emailOf, type Channel, type NotifyKind } from "../events";
+
+/** An email on the notices queue: already rendered; `id` makes its delivery happen once. */
+export interface EmailJob {
+  type: "email";
+  id: string;
+  kind: NotifyKind;
+  /** The recipient's account, when the email goes to one (null: a bare address, a landlord). */
+  userId: string | null;
+  email: EmailMessage;
+}
 
 export const emailChannel: Channel = {
   name: "email",
   deliver: ({ db, env, config }, to, event) => sendEmail(db, env, config, emailOf(to, event, config)),
 };
+
+export const queuedEmailChannel: Channel = {
+  name: "email",
+  deliver: ({ env, config }, to, event) => enqueueEmail(env, { id: newId(), kind: event.kind, userId: to.user?.id ?? null, email: emailOf(to, event, config) }),
+};
+
+export const enqueueEmail = (env: Env, job: Omit<EmailJob, "type">) => sendNotices(env, [{ type: "email", ...job }]);
+
+/** The consumer's side: sends the email unless this job was delivered already. */
+export async function deliverEmailJob(db: Db, env: Env, config: Config, job: EmailJob, nowMs = Date.now()): Promise<void> {
+  if (await wasDelivered(db, job.id)) return;
+  await sendEmail(db, env, config, job.email);
+  await markDelivered(db, job.id, isoNow(nowMs));
+}

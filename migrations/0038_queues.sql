@@ -1,0 +1,20 @@
+CREATE TABLE `notice_deliveries` (
+	`id` text PRIMARY KEY NOT NULL,
+	`delivered_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `queue_failures` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`subject` text,
+	`body` text NOT NULL,
+	`error` text,
+	`attempts` integer NOT NULL,
+	`sent_at` text NOT NULL,
+	`failed_at` text NOT NULL,
+	`dead_at` text
+);
+--> statement-breakpoint
+CREATE INDEX `queue_failures_dead_idx` ON `queue_failures` (`dead_at`,`id`);--> statement-breakpoint
+ALTER TABLE `photo_hashes` ADD `claim` text;--> statement-breakpoint
+CREATE INDEX `photo_hashes_picture_idx` ON `photo_hashes` (`picture`);

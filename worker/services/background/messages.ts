@@ -1,0 +1,57 @@
+/**
+ * Work that is not the answer goes on a queue (docs/decisions/033, architecture convention 23): every
+ * message the queues carry is one member of this union, its `type` picks its consumer
+ * (background/consumer.ts). Producers call the send helpers here, never a binding directly, so each
+ * message lands on its queue and a list is sent in batches within the platform's limits.
+ */
+import type { EmailJob } from "../notify/channels/email";
+import type { PushJob } from "../notify/channels/push";
+
+/** The queues (wrangler.toml [[queues]]); the dead-letter queue has a consumer and no producer of ours. */
+export const QUEUES = {
+  photos: "campusnest-photos",
+  notices: "campusnest-notices",
+  jobs: "campusnest-jobs",
+  deadLetters: "campusnest-dead-letters",
+} as const;
+
+/** The cron's work, each its own message (its own invocation: CPU, 128 MB and retries of its own). */
+export const CRON_JOBS = ["deal-jobs", "cleanup", "photo-backfill", "freshness", "saved-search-alerts", "push-follow-ups"] as const;
+export type CronJob = (typeof CRON_JOBS)[number];
+
+export type PhotoCheckMessage = { type: "photo-check"; listingId: string };
+export type SavedSearchAlertsMessage = { type: "saved-search-alerts"; listingIds: string[]; at: number };
+export type JobMessage = { type: "job"; job: CronJob; at: number };
+
+export type NoticeMessage = EmailJob | PushJob | SavedSearchAlertsMessage;
+export type BackgroundMessage = PhotoCheckMessage | NoticeMessage | JobMessage;
+
+/** sendBatch's limits: 100 messages and 256 KB a call (measured as JSON here, with room for metadata). */
+const BATCH_MESSAGES = 100;
+const BATCH_BYTES = 200_000;
+
+async function sendAll<T extends BackgroundMessage>(queue: Queue<T>, bodies: T[]): Promise<void> {
+  let batch: MessageSendRequest<T>[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = JSON.stringify(body).length;
+    if (batch.length && (batch.length === BATCH_MESSAGES || bytes + size > BATCH_BYTES)) {
+      await queue.sendBatch(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push({ body, contentType: "json" });
+    bytes += size;
+  }
+  if (batch.length) await queue.sendBatch(batch);
+}
+
+/** Photo checks, one message a listing (docs/decisions/028, 032). */
+export const sendPhotoChecks = (env: Env, listingIds: string[]) =>
+  sendAll(env.PHOTO_QUEUE, [...new Set(listingIds)].map((listingId): PhotoCheckMessage => ({ type: "photo-check", listingId })));
+
+/** A notice's delivery (an email, a push) or the saved-search alerts of approved listings. */
+export const sendNotices = (env: Env, messages: NoticeMessage[]) => sendAll(env.NOTICE_QUEUE, messages);
+
+/** The cron's jobs as of `at`, the deal jobs first. */
+export const sendJobs = (env: Env, jobs: readonly CronJob[], at: number) => sendAll(env.JOB_QUEUE, jobs.map((job): JobMessage => ({ type: "job", job, at })));
