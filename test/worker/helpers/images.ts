@@ -1,8 +1,47 @@
 /**
- * Image files made in the test, small however many pixels they declare (docs/decisions/032): a JPEG of
- * one flat grey (2 bits a block with its own Huffman tables), a PNG of zero rows deflated as they are
- * made, and WebP and GIF headers. Each is a valid file a decoder would expand to width x height pixels.
+ * Image files made in the test. Photos with structure for the copied-photo check (scenePhoto, sceneCrop,
+ * stored on a listing by addListingPhoto); and files small however many pixels they declare
+ * (docs/decisions/032): a JPEG of one flat grey (2 bits a block with its own Huffman tables), a PNG of
+ * zero rows deflated as they are made, and WebP and GIF headers, each a valid file a decoder would
+ * expand to width x height pixels.
  */
+import { env } from "cloudflare:test";
+import jpeg from "jpeg-js";
+
+/** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
+export function scenePhoto(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
+  const data = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x0 = 0; x0 < width; x0++) {
+      const x = mirrored ? width - 1 - x0 : x0;
+      const disc = (x - width * 0.25 * variant) ** 2 + (y - height * 0.45) ** 2 < (height * 0.2) ** 2 ? 110 : 0;
+      const stripe = Math.floor((x * variant) / 37) % 3 === 0 ? -50 : 0;
+      const v = Math.max(0, Math.min(255, (x / width) * 120 + (y / height) * 70 + disc + stripe));
+      data.set([v, v, v, 255], (y * width + x0) * 4);
+    }
+  return new Uint8Array(jpeg.encode({ width, height, data }, 70).data);
+}
+
+/** A 640x480 scene cropped by a fraction off each named side (a copier's crop). */
+export function sceneCrop(variant: number, sides: { left?: number; top?: number; right?: number; bottom?: number }): Uint8Array {
+  const w = 640, h = 480;
+  const full = jpeg.decode(scenePhoto(variant, w, h), { useTArray: true });
+  const x0 = Math.round(w * (sides.left ?? 0)), y0 = Math.round(h * (sides.top ?? 0));
+  const cw = w - x0 - Math.round(w * (sides.right ?? 0)), ch = h - y0 - Math.round(h * (sides.bottom ?? 0));
+  const data = Buffer.alloc(cw * ch * 4);
+  for (let y = 0; y < ch; y++) data.set(full.data.subarray(((y + y0) * w + x0) * 4, ((y + y0) * w + x0 + cw) * 4), y * cw * 4);
+  return new Uint8Array(jpeg.encode({ width: cw, height: ch, data }, 80).data);
+}
+
+let stored = 0;
+/** Stores a photo and puts it on a listing, posted at `postedAt`; returns its URL. */
+export async function addListingPhoto(listingId: string, bytes: Uint8Array, postedAt: string) {
+  const id = `ph-${++stored}`;
+  const key = `listings/${listingId}/${id}.jpg`;
+  await env.IMAGES.put(key, bytes);
+  await env.DB.prepare("INSERT INTO listing_photos (id, listing_id, key, position, created_at) VALUES (?, ?, ?, 0, ?)").bind(id, listingId, key, postedAt).run();
+  return `/api/v1/images/${key}`;
+}
 
 const u16be = (n: number) => [(n >> 8) & 0xff, n & 0xff];
 const u32be = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];

@@ -9,30 +9,11 @@ import { seedDemoData } from "../../../worker/db/seed/seed";
 import type { PhotoHashRow } from "../../../worker/db/queries/photo-hashes";
 import { bandsOf } from "../../../worker/lib/photo-hash";
 import { photoHashes as photoHashesTable, photoWindowBands as photoWindowBandsTable } from "../../../worker/db/schema";
-import { adminLogin, api, authed, dataUrl, deliveries, drainQueues, insertListing, json, PNG_1x1, post, queued, signUp } from "../helpers";
+import { addListingPhoto, adminLogin, api, authed, dataUrl, deliveries, drainQueues, insertListing, json, PNG_1x1, post, queued, sceneCrop, scenePhoto, signUp } from "../helpers";
 
-/** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
-function photo(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
-  const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++)
-    for (let x0 = 0; x0 < width; x0++) {
-      const x = mirrored ? width - 1 - x0 : x0;
-      const disc = (x - width * 0.25 * variant) ** 2 + (y - height * 0.45) ** 2 < (height * 0.2) ** 2 ? 110 : 0;
-      const stripe = Math.floor((x * variant) / 37) % 3 === 0 ? -50 : 0;
-      const v = Math.max(0, Math.min(255, (x / width) * 120 + (y / height) * 70 + disc + stripe));
-      data.set([v, v, v, 255], (y * width + x0) * 4);
-    }
-  return new Uint8Array(jpeg.encode({ width, height, data }, 70).data);
-}
-
-let n = 0;
-async function addPhoto(listingId: string, bytes: Uint8Array, postedAt: string) {
-  const id = `ph-${++n}`;
-  const key = `listings/${listingId}/${id}.jpg`;
-  await env.IMAGES.put(key, bytes);
-  await env.DB.prepare("INSERT INTO listing_photos (id, listing_id, key, position, created_at) VALUES (?, ?, ?, 0, ?)").bind(id, listingId, key, postedAt).run();
-  return `/api/v1/images/${key}`;
-}
+const photo = scenePhoto;
+const addPhoto = addListingPhoto;
+const croppedSides = sceneCrop;
 
 /** The check staff read for one listing. */
 const checkOf = async (id: string) => (await withPhotoCheck(createDb(env), [{ id }]))[0]!;
@@ -41,17 +22,6 @@ const listingRow = (id: string) => env.DB.prepare("SELECT verification_status, r
 
 /** A copy cropped by `f` of each side (the copier's crop). */
 const cropped = (variant: number, f: number) => croppedSides(variant, { left: f, top: f, right: f, bottom: f });
-
-/** A copy cropped by a fraction off each named side only. */
-function croppedSides(variant: number, sides: { left?: number; top?: number; right?: number; bottom?: number }): Uint8Array {
-  const w = 640, h = 480;
-  const full = jpeg.decode(photo(variant, w, h), { useTArray: true });
-  const x0 = Math.round(w * (sides.left ?? 0)), y0 = Math.round(h * (sides.top ?? 0));
-  const cw = w - x0 - Math.round(w * (sides.right ?? 0)), ch = h - y0 - Math.round(h * (sides.bottom ?? 0));
-  const data = Buffer.alloc(cw * ch * 4);
-  for (let y = 0; y < ch; y++) data.set(full.data.subarray(((y + y0) * w + x0) * 4, ((y + y0) * w + x0 + cw) * 4), y * cw * 4);
-  return new Uint8Array(jpeg.encode({ width: cw, height: ch, data }, 80).data);
-}
 
 describe("copied photos", () => {
   // First in the file: the seed fills only an empty database (this file's tests share one).

@@ -6,7 +6,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import entry from "../../../worker/index";
 import { stripMetadata } from "../../../worker/services/images";
-import { adminLogin, api, authed, dataUrl, drainQueues, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp } from "../helpers";
+import { adminLogin, api, authed, dataUrl, drainQueues, flatJpeg, flatPng, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp, vp8l, vp8x, webp } from "../helpers";
 
 const latin1 = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
 const bytesOf = (...parts: (number[] | Uint8Array | string)[]) =>
@@ -139,6 +139,54 @@ describe("avatars and listing photos", () => {
     const thumb = new Uint8Array(await (await api(body.uploaded_files[0]!.thumbnail_url!)).arrayBuffer());
     expect(latin1(thumb)).not.toContain("GPSLatitude");
     expect(body.uploaded_files[1]!.thumbnail_url).toBeNull();
+  });
+});
+
+describe("pictures within memory: at most 25 megapixels, read from the header before anything is decoded", () => {
+  it("refuses a 6000x6000 PNG and a 7000x5000 JPEG (small files) among listing photos, keeps the others, and the next request answers", async () => {
+    const s = await signUp("bombs@ufl.edu");
+    const png6000 = await flatPng(6000, 6000);
+    const jpeg7000 = flatJpeg(7000, 5000);
+    expect(png6000.length + jpeg7000.length).toBeLessThan(400_000);
+    const before = (await env.IMAGES.list({ prefix: `listings/${s.user.id}_` })).objects.length;
+    const { status, body } = await uploadPhotos(s, [
+      { filename: "bomb.png", bytes: png6000 },
+      { filename: "room.jpg", bytes: JPEG_1x1 },
+      { filename: "bomb.jpg", bytes: jpeg7000 },
+      { filename: "canvas.webp", bytes: webp([vp8x(100, 100), vp8l(16000, 16000)]) },
+      { filename: "exactly.jpg", bytes: flatJpeg(5000, 5000) },
+    ]);
+    expect(status).toBe(200);
+    expect(body.failed_files).toEqual([
+      { filename: "bomb.png", error: "bomb.png is too large: at most 25 megapixels" },
+      { filename: "bomb.jpg", error: "bomb.jpg is too large: at most 25 megapixels" },
+      { filename: "canvas.webp", error: "canvas.webp is too large: at most 25 megapixels" },
+    ]);
+    expect(body.uploaded_files).toHaveLength(2);
+    expect((await env.IMAGES.list({ prefix: `listings/${s.user.id}_` })).objects).toHaveLength(before + 2);
+    const next = await api("/api/version");
+    expect(next.status).toBe(200);
+    expect(await json<{ version: string }>(next)).toHaveProperty("version");
+    // Only refused ones: the contract's 400, its detail the first refusal.
+    const refused = await uploadPhotos(s, [{ filename: "bomb.png", bytes: png6000 }]);
+    expect(refused.status).toBe(400);
+    expect((refused.body as unknown as { detail: string }).detail).toBe("bomb.png is too large: at most 25 megapixels");
+  });
+
+  it("refuses an avatar and an identity document over 25 megapixels with a clear 422, storing nothing; a PDF document is not a picture", async () => {
+    const s = await signUp("bomb-avatar@ufl.edu");
+    const avatars = (await env.IMAGES.list({ prefix: "avatars/" })).objects.length;
+    const avatar = await uploadAvatar(s, await flatPng(6000, 6000));
+    expect(avatar.status).toBe(422);
+    expect((await json<{ detail: string }>(avatar)).detail).toBe("This image is too large: at most 25 megapixels");
+    expect((await env.IMAGES.list({ prefix: "avatars/" })).objects).toHaveLength(avatars);
+    const document = await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.jpg", image_data: dataUrl(flatJpeg(7000, 5000)) }) }));
+    expect(document.status).toBe(422);
+    expect((await json<{ detail: string }>(document)).detail).toBe("id.jpg is too large: at most 25 megapixels");
+    expect((await env.ID_DOCUMENTS.list({ prefix: `documents/${s.user.id}/` })).objects).toHaveLength(0);
+    const pdf = await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.pdf", image_data: dataUrl(PDF) }) }));
+    expect(pdf.status).toBe(201);
+    expect((await api("/api/version")).status).toBe(200);
   });
 });
 
