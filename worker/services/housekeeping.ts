@@ -79,6 +79,9 @@ export async function runCronJob(env: Env, job: CronJob, now: number): Promise<P
       if (push.summaries || push.fallbackEmails) log.info("push_follow_ups", { pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
       return {};
     }
+    default:
+      // A message from another version of the worker: failing it makes it a dead letter staff see.
+      throw new Error(`unknown cron job ${String(job satisfies never)}`);
   }
 }
 
