@@ -21,7 +21,7 @@ describe("the earliest poster, a photo's file, and decodes that die (docs/decisi
     const original = await addPhoto("pe1", photo(1), "2026-10-01T00:00:00.000Z");
     const copy = await addPhoto("pe2", cropped(1, 0.1), "2026-10-05T00:00:00.000Z");
     // The owner relists the picture (recompressed: other bytes) after the copier did.
-    const relisted = await addPhoto("pe3", new Uint8Array(jpeg.encode(jpeg.decode(photo(1), { useTArray: true }), 60).data), "2026-10-09T00:00:00.000Z");
+    await addPhoto("pe3", new Uint8Array(jpeg.encode(jpeg.decode(photo(1), { useTArray: true }), 60).data), "2026-10-09T00:00:00.000Z");
     const db = createDb(env);
     // The order that once flagged the owner: the copy and the relisting hashed before the original.
     for (const id of ["pe2", "pe3", "pe1"]) await hashListingPhotos(db, env, id);
