@@ -4,8 +4,10 @@
  * (background/consumer.ts). Producers call the send helpers here, never a binding directly, so each
  * message lands on its queue and a list is sent in batches within the platform's limits.
  */
-import type { EmailJob } from "../notify/channels/email";
-import type { PushJob } from "../notify/channels/push";
+import type { PushPayload } from "../../contract/push";
+import type { EmailMessage } from "../email";
+import type { NotifyEvent, NotifyKind } from "../notify/events";
+import type { PushOptions } from "../push/web-push";
 
 /** The queues (wrangler.toml [[queues]]); the dead-letter queue has a consumer and no producer of ours. */
 export const QUEUES = {
@@ -20,6 +22,36 @@ export const CRON_JOBS = ["deal-jobs", "cleanup", "photo-backfill", "freshness",
 export type CronJob = (typeof CRON_JOBS)[number];
 
 export type PhotoCheckMessage = { type: "photo-check"; listingId: string };
+
+/** An email of notify's (notify/channels/email.ts): already rendered; `id` makes its delivery happen once. */
+export interface EmailJob {
+  type: "email";
+  id: string;
+  kind: NotifyKind;
+  /** The recipient's account, when the email goes to one (null: a bare address, a landlord). */
+  userId: string | null;
+  email: EmailMessage;
+}
+
+/** The email that stands in when no device takes a push: rendered now; `throttled`: the kind's email throttle decides first. */
+export interface StandIn {
+  email: EmailMessage;
+  event: NotifyEvent;
+  throttled: boolean;
+}
+
+/** A push of notify's (notify/channels/push.ts), to every subscription of the user. */
+export interface PushJob {
+  type: "push";
+  id: string;
+  userId: string;
+  kind: NotifyKind;
+  payload: PushPayload;
+  options: PushOptions;
+  /** Kept once a device takes it (one push per topic until read), with the message's email fallback due 15 minutes on. */
+  keep: { topic: string; event: string; emailFallback: boolean } | null;
+  standIn: StandIn | null;
+}
 export type SavedSearchAlertsMessage = { type: "saved-search-alerts"; listingIds: string[]; at: number };
 export type JobMessage = { type: "job"; job: CronJob; at: number };
 

@@ -9,19 +9,9 @@ import type { Db } from "../../../db/client";
 import type { Config } from "../../../env";
 import { newId } from "../../../lib/ids";
 import { isoNow } from "../../../lib/time";
-import { sendNotices } from "../../background/messages";
-import { sendEmail, type EmailMessage } from "../../email";
-import { emailOf, type Channel, type NotifyKind } from "../events";
-
-/** An email on the notices queue: already rendered; `id` makes its delivery happen once. */
-export interface EmailJob {
-  type: "email";
-  id: string;
-  kind: NotifyKind;
-  /** The recipient's account, when the email goes to one (null: a bare address, a landlord). */
-  userId: string | null;
-  email: EmailMessage;
-}
+import { sendNotices, type EmailJob } from "../../background/messages";
+import { sendEmail } from "../../email";
+import { emailOf, type Channel } from "../events";
 
 export const emailChannel: Channel = {
   name: "email",

@@ -11,11 +11,9 @@ import { markDelivered, wasDelivered } from "../../../db/queries/background";
 import { findNotice, insertNotice, subscriptionsOf } from "../../../db/queries/push";
 import { newId } from "../../../lib/ids";
 import { isoNow } from "../../../lib/time";
-import { sendNotices } from "../../background/messages";
-import type { EmailMessage } from "../../email";
+import { sendNotices, type PushJob, type StandIn } from "../../background/messages";
 import { inQuietHours, parseQuietHours, pushToUser, vapidKeys } from "../../push";
-import type { PushOptions } from "../../push/web-push";
-import { EVENTS, type NotifyContext, type NotifyEvent, type NotifyKind, type NotifyUser } from "../events";
+import { EVENTS, type NotifyContext, type NotifyEvent, type NotifyUser } from "../events";
 import { enqueueEmail } from "./email";
 
 /**
@@ -23,26 +21,6 @@ import { enqueueEmail } from "./email";
  * push for the topic is still unread; none: nothing will take it.
  */
 export type PushDelivery = "sent" | "queued" | "held" | "collapsed" | "none";
-
-/** The email that stands in when no device takes a push: rendered now; `throttled`: the kind's email throttle decides first. */
-export interface StandIn {
-  email: EmailMessage;
-  event: NotifyEvent;
-  throttled: boolean;
-}
-
-/** A push on the notices queue. */
-export interface PushJob {
-  type: "push";
-  id: string;
-  userId: string;
-  kind: NotifyKind;
-  payload: PushPayload;
-  options: PushOptions;
-  /** Kept once a device takes it (one push per topic until read), with the message's email fallback due 15 minutes on. */
-  keep: { topic: string; event: string; emailFallback: boolean } | null;
-  standIn: StandIn | null;
-}
 
 export const payloadOf = (notice: { title: string; body: string; url: string; topic?: string }, kind: string): PushPayload => ({
   title: notice.title,
