@@ -277,7 +277,7 @@ async function postedAtOf(db: Db, base: PhotoBase, sha256: string): Promise<stri
 export const enqueuePhotoCheck = (env: Env, listingIds: string[]) => sendPhotoChecks(env, listingIds);
 
 /** Listings with unhashed photos the backfill queues a run (their checks were lost, or came before the queue). */
-const BACKFILL_LISTINGS = 200;
+const BACKFILL_LISTINGS = 1000;
 
 /** The backfill (a cron job): queues the check of listings with unhashed photos, and prunes a year after a listing went. */
 export async function backfillPhotoHashes(db: Db, env: Env, limit = BACKFILL_LISTINGS, now = Date.now()): Promise<number> {
