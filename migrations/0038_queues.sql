@@ -1,5 +1,10 @@
--- Background work on queues (docs/decisions/033): failures and dead letters, deliveries done; a photo's decode claim
--- and its stored file's index (docs/decisions/032).
+-- Background work on queues (docs/decisions/033): failures and dead letters, deliveries done, the dev mailbox's
+-- pending notices; a photo's decode claim and its stored file's index (docs/decisions/032).
+CREATE TABLE `dev_pending_notices` (
+	`id` text PRIMARY KEY NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `notice_deliveries` (
 	`id` text PRIMARY KEY NOT NULL,
 	`delivered_at` text NOT NULL
@@ -19,7 +24,8 @@ CREATE TABLE `queue_failures` (
 --> statement-breakpoint
 CREATE INDEX `queue_failures_dead_idx` ON `queue_failures` (`dead_at`,`id`);--> statement-breakpoint
 ALTER TABLE `photo_hashes` ADD `claim` text;--> statement-breakpoint
-CREATE INDEX `photo_hashes_picture_idx` ON `photo_hashes` (`picture`);--> statement-breakpoint
+CREATE INDEX `photo_hashes_picture_idx` ON `photo_hashes` (`picture`);
+--> statement-breakpoint
 -- Photos still on a listing are hashed again from the 1/8-scale decode (docs/decisions/032), so every
 -- current photo is compared with the same decoder; the backfill queues them (rerunnable) and their matches
 -- are found again then. "Not a copy" is kept (by the pictures' bytes); rows of gone listings keep theirs.

@@ -65,7 +65,11 @@ async function call(method, path, { token, body } = {}) {
   });
   const text = await res.text();
   if (!res.ok) unexpected.push(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : null;
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function verifiedStudent(i) {
@@ -128,6 +132,7 @@ for (const [i, photo] of list.entries()) {
     const done = await comparedAfter(created.id, student.admin, t);
     const after = memory(pid);
     rows.push({ photo, before, after, compared: done });
+    console.log(`photo-memory: ${photo.name} done (${done ? `${done.ms.toFixed(0)} ms` : "not compared"}, peak ${mb(after.hwm)})`);
     if (!done) failed = true;
   });
 }

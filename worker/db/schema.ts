@@ -703,6 +703,15 @@ export const devEmails = sqliteTable(
 );
 
 /**
+ * Development only: notice messages queued and not tried yet (docs/decisions/033), so the dev mailbox
+ * answers once what was queued before it has been delivered, as it did when emails went during the request.
+ */
+export const devPendingNotices = sqliteTable("dev_pending_notices", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
  * the period only moves forward and `ended` never goes back. The listing's promotion columns are
  * derived from it by services/promotions/record.ts.

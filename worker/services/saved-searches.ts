@@ -170,12 +170,12 @@ const MATCH_CHUNK = 1000;
  * Staff approved these listings: their alerts are a message on the notices queue (docs/decisions/033),
  * so an approval (or "Approve all") waits for no matching and no email. Never throws (the approval stands).
  */
-export async function alertSavedSearches(_db: Db, env: Env, _config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
+export async function alertSavedSearches(db: Db, env: Env, _config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
   try {
     const ids = [...new Set(listingIds)];
     const messages: SavedSearchAlertsMessage[] = [];
-    for (let i = 0; i < ids.length; i += MATCH_CHUNK) messages.push({ type: "saved-search-alerts", listingIds: ids.slice(i, i + MATCH_CHUNK), at: now });
-    await sendNotices(env, messages);
+    for (let i = 0; i < ids.length; i += MATCH_CHUNK) messages.push({ type: "saved-search-alerts", id: newId(), listingIds: ids.slice(i, i + MATCH_CHUNK), at: now });
+    await sendNotices(db, env, messages);
   } catch (err) {
     logFailure("saved_search_alerts_failed", err);
   }

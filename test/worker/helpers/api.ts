@@ -39,10 +39,12 @@ export function stepClock() {
  */
 export const worker = {
   async fetch(request: Request): Promise<Response> {
+    // What was queued before (by a service a test called) is delivered first, as the platform would have by now;
+    // then the background work this request queued (photo checks, emails, pushes), before the test reads on (helpers/queues.ts).
+    await drainQueues();
     const ctx = createExecutionContext();
     const res = await entry.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
     await waitOnExecutionContext(ctx);
-    // The background work the request queued (photo checks, emails, pushes) runs before the test reads on (helpers/queues.ts).
     await drainQueues();
     return res;
   },

@@ -81,7 +81,7 @@ describe("notify", () => {
     const s = await signUp("notify-retry@example.com");
     await notify(ctx(), { userId: s.user.id }, { kind: "promotion_payment_failed", listingId: "l8", title: "Room R" });
     // A staging deployment: real email through the mail API (faked at its HTTP boundary).
-    const production = { ...env, ENVIRONMENT: "test", EMAIL_API_URL: "https://mail.example/send", EMAIL_API_KEY: "k", PUBLIC_BASE_URL: "https://campusnest.example" } as Env;
+    const production = { ...env, ENVIRONMENT: "test", EMAIL_API_URL: "https://mail.example/send", EMAIL_API_KEY: "k", PUBLIC_BASE_URL: "https://campusnest.example", STRIPE_WEBHOOK_SECRET: "", STRIPE_CONNECT_WEBHOOK_SECRET: "" } as Env;
     const provider = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("down", { status: 503 }));
     try {
       const [first] = await drainQueues({ env: production });

@@ -8,6 +8,7 @@
  */
 import { createDb, type Db } from "../../db/client";
 import { forgetFailure, recordDeadLetter, recordFailure } from "../../db/queries/background";
+import { noticeTried } from "../../db/queries/dev-emails";
 import { getConfig } from "../../env";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
@@ -37,6 +38,17 @@ export async function consumeBatch(batch: MessageBatch<BackgroundMessage>, env: 
       await recordFailure(db, { id: message.id, ...described, error: error.slice(0, 500), attempts: message.attempts, sentAt: message.timestamp.toISOString(), failedAt: isoNow() }).catch(() => undefined);
       message.retry({ delaySeconds: retryDelaySeconds(batch.queue, message.attempts) });
     }
+    // Tried (delivered, or failed and waiting for its retry): the development mailbox no longer waits for it.
+    if (batch.queue === QUEUES.notices && isDevelopment(env) && message.body && "id" in message.body) await noticeTried(db, [message.body.id]).catch(() => undefined);
+  }
+}
+
+/** Development (the dev mailbox's bookkeeping); a configuration that does not load is not development. */
+function isDevelopment(env: Env): boolean {
+  try {
+    return getConfig(env).isDevelopment;
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,9 @@ import type { PushPayload } from "../../contract/push";
 import type { EmailMessage } from "../email";
 import type { NotifyEvent, NotifyKind } from "../notify/events";
 import type { PushOptions } from "../push/web-push";
+import type { Db } from "../../db/client";
+import { markNoticesPending } from "../../db/queries/dev-emails";
+import { getConfig } from "../../env";
 
 /** The queues (wrangler.toml [[queues]]); the dead-letter queue has a consumer and no producer of ours. */
 export const QUEUES = {
@@ -52,7 +55,7 @@ export interface PushJob {
   keep: { topic: string; event: string; emailFallback: boolean } | null;
   standIn: StandIn | null;
 }
-export type SavedSearchAlertsMessage = { type: "saved-search-alerts"; listingIds: string[]; at: number };
+export type SavedSearchAlertsMessage = { type: "saved-search-alerts"; id: string; listingIds: string[]; at: number };
 export type JobMessage = { type: "job"; job: CronJob; at: number };
 
 export type NoticeMessage = EmailJob | PushJob | SavedSearchAlertsMessage;
@@ -82,8 +85,15 @@ async function sendAll<T extends BackgroundMessage>(queue: Queue<T>, bodies: T[]
 export const sendPhotoChecks = (env: Env, listingIds: string[]) =>
   sendAll(env.PHOTO_QUEUE, [...new Set(listingIds)].map((listingId): PhotoCheckMessage => ({ type: "photo-check", listingId })));
 
-/** A notice's delivery (an email, a push) or the saved-search alerts of approved listings. */
-export const sendNotices = (env: Env, messages: NoticeMessage[]) => sendAll(env.NOTICE_QUEUE, messages);
+/**
+ * A notice's delivery (an email, a push) or the saved-search alerts of approved listings. In development
+ * each is noted as pending until its consumer tried it, so the dev mailbox answers after it (a test or a
+ * person reading it right after the request that queued it sees it, as when email went during the request).
+ */
+export async function sendNotices(db: Db, env: Env, messages: NoticeMessage[]): Promise<void> {
+  if (getConfig(env).isDevelopment) await markNoticesPending(db, messages.map((m) => m.id));
+  await sendAll(env.NOTICE_QUEUE, messages);
+}
 
 /** The cron's jobs as of `at`, the deal jobs first. */
 export const sendJobs = (env: Env, jobs: readonly CronJob[], at: number) => sendAll(env.JOB_QUEUE, jobs.map((job): JobMessage => ({ type: "job", job, at })));

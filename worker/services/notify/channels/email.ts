@@ -20,10 +20,10 @@ export const emailChannel: Channel = {
 
 export const queuedEmailChannel: Channel = {
   name: "email",
-  deliver: ({ env, config }, to, event) => enqueueEmail(env, { id: newId(), kind: event.kind, userId: to.user?.id ?? null, email: emailOf(to, event, config) }),
+  deliver: ({ db, env, config }, to, event) => enqueueEmail(db, env, { id: newId(), kind: event.kind, userId: to.user?.id ?? null, email: emailOf(to, event, config) }),
 };
 
-export const enqueueEmail = (env: Env, job: Omit<EmailJob, "type">) => sendNotices(env, [{ type: "email", ...job }]);
+export const enqueueEmail = (db: Db, env: Env, job: Omit<EmailJob, "type">) => sendNotices(db, env, [{ type: "email", ...job }]);
 
 /** The consumer's side: sends the email unless this job was delivered already. */
 export async function deliverEmailJob(db: Db, env: Env, config: Config, job: EmailJob, nowMs = Date.now()): Promise<void> {

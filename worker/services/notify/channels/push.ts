@@ -45,7 +45,7 @@ export async function deliverPush(ctx: NotifyContext, user: NotifyUser, event: N
     await insertNotice(ctx.db, { userId: user.id, topic, kind: event.kind, payload: JSON.stringify(payload), event: JSON.stringify(event), held: true, emailDueAt: emailFallback ? isoNow(nowMs) : null });
     return "held";
   }
-  await sendNotices(ctx.env, [
+  await sendNotices(ctx.db, ctx.env, [
     {
       type: "push",
       id: newId(),
@@ -81,7 +81,7 @@ export async function deliverPushJob(ctx: NotifyContext, job: PushJob, nowMs = D
     const rule = EVENTS[event.kind];
     const throttle = !rule.transactional && throttled ? (rule.emailThrottle as ((c: NotifyContext, id: string, e: NotifyEvent) => Promise<boolean>) | undefined) : undefined;
     // Its own job (its own retries); the id follows the push's, so a retried push job queues it once.
-    if (!throttle || (await throttle(ctx, job.userId, event))) await enqueueEmail(ctx.env, { id: `${job.id}.email`, kind: event.kind, userId: job.userId, email });
+    if (!throttle || (await throttle(ctx, job.userId, event))) await enqueueEmail(ctx.db, ctx.env, { id: `${job.id}.email`, kind: event.kind, userId: job.userId, email });
   }
   await markDelivered(ctx.db, job.id, isoNow(nowMs));
 }
