@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The JPEG files the scaled decoder's tests read (test/fixtures/images, docs/decisions/032): one synthetic
+ * The JPEG files the scaled decoder's tests read (test/fixtures/images, docs/decisions/036): one synthetic
  * scene (gradients, discs, stripes, colour) written the ways cameras, phones and browsers write JPEGs,
  * which jpeg-js's encoder (baseline 4:4:4 only) cannot: 4:2:0 and 4:2:2 chroma, progressive scans,
  * restart markers (jpegtran), greyscale, an odd size, and arithmetic coding (which the decoder refuses).

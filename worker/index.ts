@@ -1,6 +1,6 @@
 /**
  * The worker's entry: party sockets -> Hono app (/api, then the SPA's static assets); the cron
- * trigger, which only enqueues its jobs, and the queues' consumer (docs/decisions/033); and the
+ * trigger, which only enqueues its jobs, and the queues' consumer (docs/decisions/037); and the
  * Durable Object classes of the rooms (re-exported for wrangler).
  */
 import { createApp } from "./app";

@@ -36,7 +36,7 @@ declare namespace Cloudflare {
 		STRIPE_API_HOST: string;
 		STRIPE_API_PORT: string;
 		STRIPE_API_PROTOCOL: string;
-		/** Queues (docs/decisions/033): photo checks, notice deliveries, the cron's jobs. */
+		/** Queues (docs/decisions/037): photo checks, notice deliveries, the cron's jobs. */
 		PHOTO_QUEUE: Queue<import("./services/background/messages").PhotoCheckMessage>;
 		NOTICE_QUEUE: Queue<import("./services/background/messages").NoticeMessage>;
 		JOB_QUEUE: Queue<import("./services/background/messages").JobMessage>;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The photo check's memory and latency in workerd (`wrangler dev`, local R2 and queues; docs/decisions/032,
+ * The photo check's memory and latency in workerd (`wrangler dev`, local R2 and queues; docs/decisions/036,
  * 033). For each photo (a phone's 1600x1200 JPEG, and the largest the upload accepts: a 25-megapixel
  * baseline JPEG, the same progressive, a 25-megapixel PNG), in a fresh server: a verified student uploads
  * it and creates a listing with it; the bench reads the runtime workerd's resident memory (VmRSS) before

@@ -1,4 +1,4 @@
-/** Staff's list of background work that failed every retry (docs/decisions/033): the "Failed jobs" tab. */
+/** Staff's list of background work that failed every retry (docs/decisions/037): the "Failed jobs" tab. */
 import { z } from "./zod";
 import type { Pagination } from "./listings";
 

@@ -80,8 +80,13 @@ export const users = sqliteTable(
      * it, so access tokens issued before it stop working at once (not 15 minutes later).
      */
     tokenVersion: integer("token_version").notNull().default(0),
-    /** The confirmed school address (docs/decisions/028): private, one per account, unique across accounts. */
+    /** The confirmed school address (docs/decisions/028) as typed (lower-cased): private, one per account. */
     schoolEmail: text("school_email"),
+    /**
+     * The confirmed address without its `+tag` and case (`ana+1@ufl.edu` is `ana@ufl.edu`): unique across
+     * accounts, so one inbox earns one badge; the earliest verified keeps it (docs/decisions/032).
+     */
+    schoolEmailCanonical: text("school_email_canonical"),
     /** The listed university domain the badge shows ("ufl.edu"). */
     schoolEmailDomain: text("school_email_domain"),
     /** When the code was confirmed; the badge lapses a year later until reconfirmed. */
@@ -101,7 +106,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
-    uniqueIndex("users_school_email_unique").on(t.schoolEmail),
+    uniqueIndex("users_school_email_canonical_unique").on(t.schoolEmailCanonical),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
     index("users_created_at_idx").on(t.createdAt),
     index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt),
@@ -703,7 +708,7 @@ export const devEmails = sqliteTable(
 );
 
 /**
- * Development only: notice messages queued and not tried yet (docs/decisions/033), so the dev mailbox
+ * Development only: notice messages queued and not tried yet (docs/decisions/037), so the dev mailbox
  * answers once what was queued before it has been delivered, as it did when emails went during the request.
  */
 export const devPendingNotices = sqliteTable("dev_pending_notices", {
@@ -892,7 +897,7 @@ export const photoHashes = sqliteTable(
     /**
      * hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF; or a decode that never
      * finished) | too_large (over 25 megapixels by its header, never decoded) | missing (no stored image)
-     * | decoding (claimed by `claim` while it is decoded: docs/decisions/032)
+     * | decoding (claimed by `claim` while it is decoded: docs/decisions/036)
      */
     status: text("status").notNull(),
     /** The queue message that is decoding it (status decoding): a later attempt of that message knows it died there. */
@@ -1211,11 +1216,77 @@ export const dealStatements = sqliteTable(
     photos: text("photos").notNull().default("[]"),
     at: text("at").notNull(),
   },
-  (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at)],
+  // By author: which deal cites an evidence photo is looked up among its uploader's statements (db/queries/evidence.ts).
+  (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at), index("deal_statements_author_idx").on(t.authorId)],
 );
 
 /**
- * Background work that failed (docs/decisions/033): a queue message's last error while it is retried
+ * Private evidence (docs/decisions/032): photos of a problem, a statement or a condition report, in the
+ * private bucket under `evidence/{name}` and served at `/api/v1/evidence/{name}` only to the parties of a
+ * deal that cites them, staff, and their uploader. No foreign key: a deal keeps its evidence after its
+ * uploader deletes the account. The cron deletes what no deal cited within a day of its upload.
+ */
+export const evidencePhotos = sqliteTable(
+  "evidence_photos",
+  {
+    /** `{id}.{jpg|png|webp|gif}`: the url's last segment and the object's key after `evidence/`. */
+    name: text("name").primaryKey(),
+    uploaderId: text("uploader_id").notNull(),
+    contentType: text("content_type").notNull(),
+    createdAt: createdAt(),
+    /** When a deal was found citing it: never a cleanup candidate again. */
+    keptAt: text("kept_at"),
+    /** A problem photo stored publicly before evidence was private: its public key, until the copy job moved it. */
+    legacyKey: text("legacy_key"),
+  },
+  (t) => [
+    index("evidence_photos_uploader_idx").on(t.uploaderId, t.createdAt),
+    index("evidence_photos_unkept_idx")
+      .on(t.createdAt)
+      .where(sql`${t.keptAt} IS NULL`),
+    index("evidence_photos_legacy_idx")
+      .on(t.legacyKey)
+      .where(sql`${t.legacyKey} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Socket tickets already used (docs/decisions/012): a ticket opens one socket. Kept until the ticket
+ * would have expired anyway; the cron deletes older rows.
+ */
+export const spentSocketTickets = sqliteTable(
+  "spent_socket_tickets",
+  {
+    /** The ticket's `jti`. */
+    id: text("id").primaryKey(),
+    /** Epoch ms when the ticket expires. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("spent_socket_tickets_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Room sockets opened, per user (docs/decisions/012): at most MAX_LIVE_SOCKETS open each; a new one past
+ * it closes the oldest. Rooms keep no database, so a row outlives its socket until the user next goes
+ * past the limit (the rooms then say which are still open) or the cron's day is over.
+ */
+export const liveSockets = sqliteTable(
+  "live_sockets",
+  {
+    /** The connection id: the ticket's `jti`, which the worker gives the room as the socket's id. */
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    /** `conversation` or `inbox`. */
+    party: text("party").notNull(),
+    room: text("room").notNull(),
+    /** Epoch ms. */
+    openedAt: integer("opened_at").notNull(),
+  },
+  (t) => [index("live_sockets_user_idx").on(t.userId, t.openedAt)],
+);
+
+/**
+ * Background work that failed (docs/decisions/037): a queue message's last error while it is retried
  * (`dead_at` null), then, once the dead-letter queue's consumer has it, a dead letter staff list.
  */
 export const queueFailures = sqliteTable(
@@ -1240,7 +1311,7 @@ export const queueFailures = sqliteTable(
   (t) => [index("queue_failures_dead_idx").on(t.deadAt, t.id)],
 );
 
-/** Notice deliveries (an email, a push) done: a retried or repeated queue message sends nothing twice (docs/decisions/033). */
+/** Notice deliveries (an email, a push) done: a retried or repeated queue message sends nothing twice (docs/decisions/037). */
 export const noticeDeliveries = sqliteTable("notice_deliveries", {
   id: text("id").primaryKey(),
   deliveredAt: text("delivered_at").notNull(),

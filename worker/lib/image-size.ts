@@ -1,6 +1,6 @@
 /**
  * An image's width and height read from its header, before a byte of its pixels is decoded
- * (docs/decisions/032): JPEG's frame header (SOF), PNG's IHDR, WebP's VP8X canvas and every VP8/VP8L
+ * (docs/decisions/036): JPEG's frame header (SOF), PNG's IHDR, WebP's VP8X canvas and every VP8/VP8L
  * bitstream and animation frame in the file, GIF's logical screen and every image descriptor. A
  * decoder allocates by these numbers, so a small file that declares a huge picture (a decompression
  * bomb) is refused on them. Where a file declares several sizes (a WebP canvas and its bitstream, a GIF

@@ -1,6 +1,6 @@
 /**
  * A JPEG decoded at 1/8 scale: one pixel per 8x8 block, the block's mean, which is its DC coefficient
- * (docs/decisions/032). Only the DC coefficients are kept (one number a block: memory O(pixels / 64),
+ * (docs/decisions/036). Only the DC coefficients are kept (one number a block: memory O(pixels / 64),
  * about 1.2 MB for 25 megapixels in 4:2:0); in a baseline file the AC coefficients are Huffman-decoded
  * to find the next block and dropped, in a progressive one the AC scans are skipped unread (the DC scans
  * come first and hold every bit of the DC). Huffman coding only (baseline, extended 8-bit and

@@ -5,7 +5,7 @@
  * cropped up to 10 % a side lines up with it), and a 64-bit dHash of a 9x8 copy as a second opinion.
  * A mirrored copy is caught by the mirror's pHash, computed from the same DCT (flipping a picture
  * flips the sign of its odd horizontal frequencies). Hashed from a scaled decode, never a full-size
- * bitmap (docs/decisions/032): a JPEG at 1/8 scale (its blocks' DC coefficients), a PNG averaged into a
+ * bitmap (docs/decisions/036): a JPEG at 1/8 scale (its blocks' DC coefficients), a PNG averaged into a
  * grid as its rows stream in. Runs in workerd and in Node (the bench).
  */
 import { readImageSize } from "./image-size";

@@ -1,5 +1,5 @@
 /**
- * A PNG decoded to a small picture without ever holding the full one (docs/decisions/032): the IDAT
+ * A PNG decoded to a small picture without ever holding the full one (docs/decisions/036): the IDAT
  * data is inflated as a stream (DecompressionStream, native in workerd and Node), each row is
  * unfiltered against the one before it as it arrives, and its pixels are added into a grid of at most
  * SCALED_SIDE pixels a side (each cell the mean of the pixels it covers). Memory is two rows and the

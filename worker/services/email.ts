@@ -42,7 +42,7 @@ export async function sendEmail(db: Db, env: Env, config: Config, message: Email
   }
 }
 
-/** How long the dev mailbox waits for notices queued before it (docs/decisions/033). */
+/** How long the dev mailbox waits for notices queued before it (docs/decisions/037). */
 const MAILBOX_WAIT_MS = 5000;
 
 /**

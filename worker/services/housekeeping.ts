@@ -1,5 +1,5 @@
 /**
- * The cron trigger's work (wrangler.toml [triggers]), as jobs on the jobs queue (docs/decisions/033):
+ * The cron trigger's work (wrangler.toml [triggers]), as jobs on the jobs queue (docs/decisions/037):
  * the deal jobs, the cleanup of what has expired (so tables stay small and lookups stay cheap), the photo
  * backfill, availability questions, saved-search alerts and push follow-ups.
  */
@@ -7,6 +7,7 @@ import type { DevHousekeepingResponse } from "../contract/freshness";
 import { createDb, type Db } from "../db/client";
 import { deleteExpiredAdminRevocations } from "../db/queries/admin-tokens";
 import { deleteDeadRefreshTokens } from "../db/queries/sessions";
+import { deleteLiveSocketsBefore, deleteSpentTicketsBefore } from "../db/queries/sockets";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { backfillPhotoHashes } from "./photo-check";
 import { isoNow } from "../lib/time";
@@ -26,6 +27,7 @@ import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
 import { CRON_JOBS, sendJobs, type CronJob } from "./background/messages";
 import { pruneBackgroundRows } from "../db/queries/background";
+import { copyLegacyEvidence, deleteUncitedUploads } from "./evidence";
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
@@ -38,11 +40,11 @@ const DEAD_LETTERS_KEPT_MS = 90 * DAY_MS;
 /** What one run did (the dev route answers it as is). */
 export type HousekeepingResult = DevHousekeepingResponse;
 
-const EMPTY: HousekeepingResult = { emailCodes: 0, refreshTokens: 0, expiredPromotions: 0, unsubmittedDocuments: 0, availabilityAsked: 0, listingsPaused: 0, savedSearchAlerts: 0, publicAddresses: 0 };
+const EMPTY: HousekeepingResult = { emailCodes: 0, refreshTokens: 0, expiredPromotions: 0, unsubmittedDocuments: 0, uncitedEvidence: 0, availabilityAsked: 0, listingsPaused: 0, savedSearchAlerts: 0, publicAddresses: 0 };
 
 /**
  * The cron (wrangler.toml [triggers]) only enqueues: one message a job as of the scheduled time, the deal
- * jobs first, each run by the jobs queue's consumer in an invocation of its own (docs/decisions/033), so
+ * jobs first, each run by the jobs queue's consumer in an invocation of its own (docs/decisions/037), so
  * photo work, a mail outage or a slow job never holds back releases, expiries and refunds.
  */
 export const enqueueCronJobs = (env: Env, now: number) => sendJobs(env, CRON_JOBS, now);
@@ -116,6 +118,8 @@ async function cleanup(db: Db, env: Env, now: number): Promise<Partial<Housekeep
     endLapsedCancelledSubscriptions(db, nowIso),
     deleteStalePlaces(db, now),
     forgetOldAddresses(db, now),
+    deleteSpentTicketsBefore(db, now),
+    deleteLiveSocketsBefore(db, now - DAY_MS),
     ...pruneBackgroundRows(db, isoNow(now - DELIVERIES_KEPT_MS), isoNow(now - DEAD_LETTERS_KEPT_MS)),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
@@ -123,12 +127,19 @@ async function cleanup(db: Db, env: Env, now: number): Promise<Partial<Housekeep
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
+  // Evidence uploads no deal cited within a day; problem photos still public since before 0039 (docs/decisions/032).
+  const uncitedEvidence = await deleteUncitedUploads(db, env, now).catch((err: unknown) => {
+    log.error("evidence_cleanup_failed", { message: String(err) });
+    return 0;
+  });
+  const siteOrigin = getConfig(env).publicBaseUrl;
+  await copyLegacyEvidence(db, env, siteOrigin ? [new URL(siteOrigin).origin] : []).catch((err: unknown) => log.error("legacy_evidence_failed", { message: String(err) }));
   // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
   const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
     log.error("public_address_backfill_failed", { message: String(err) });
     return 0;
   });
-  return { emailCodes: codes.meta.changes ?? 0, refreshTokens: tokens.meta.changes ?? 0, expiredPromotions: promotions.meta.changes ?? 0, unsubmittedDocuments, publicAddresses };
+  return { emailCodes: codes.meta.changes ?? 0, refreshTokens: tokens.meta.changes ?? 0, expiredPromotions: promotions.meta.changes ?? 0, unsubmittedDocuments, uncitedEvidence, publicAddresses };
 }
 
 /**

@@ -138,7 +138,7 @@ export async function matchPhoto(db: Db, row: PhotoHashRow): Promise<string[]> {
 /**
  * Stores a photo's matches and flags the later poster's listing; returns the listings that had no review
  * reason before (their owners are told once). The earliest poster of a picture is never flagged, in
- * whatever order the photos were hashed (docs/decisions/032): a match is not stored when its earlier photo
+ * whatever order the photos were hashed (docs/decisions/036): a match is not stored when its earlier photo
  * is itself a stored copy of one the later photo's owner posted (the owner relisting their own picture
  * after a copier), and storing a copy drops the matches that flagged its original's owner against it.
  */
@@ -184,7 +184,7 @@ type PhotoBase = Pick<PhotoHashRow, "photoId" | "listingId" | "ownerId" | "pictu
  * Hashes the listing's photos not hashed yet and finds their matches (rerunnable: hashed photos are
  * skipped). `claim` is the queue message's id: a decode is claimed by it before it starts, so a photo
  * whose decode killed an earlier attempt of the same message (over its memory or CPU) is marked "not
- * compared" by the next attempt and never decoded again (docs/decisions/032).
+ * compared" by the next attempt and never decoded again (docs/decisions/036).
  */
 export async function hashListingPhotos(db: Db, env: Env, listingId: string, claim: string = newId(), nowMs = Date.now()): Promise<number> {
   const photos = await unhashedPhotosOf(db, listingId);
@@ -227,7 +227,7 @@ async function hashPhoto(db: Db, env: Env, base: PhotoBase, claim: string): Prom
   const bytes = new Uint8Array(await object.arrayBuffer());
   const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
   const dated = { ...base, postedAt: await postedAtOf(db, base, sha256) };
-  // Settled before anything is decoded (docs/decisions/032): a picture over 25 megapixels by its header
+  // Settled before anything is decoded (docs/decisions/036): a picture over 25 megapixels by its header
   // (stored before uploads were refused) or without a readable header is never decoded; it still
   // matches the same bytes posted by another owner.
   const size = readImageSize(bytes);
@@ -241,7 +241,7 @@ async function hashPhoto(db: Db, env: Env, base: PhotoBase, claim: string): Prom
   if (!outcome) {
     // Claimed first: if this decode takes the invocation down, the next attempt knows (hashListingPhotos).
     if (!(await claimPhotoDecode(db, { ...dated, sha256, claim }))) return [];
-    // JPEG at 1/8 scale, PNG streamed into a small grid; WebP and GIF are not decoded (decisions 028, 032).
+    // JPEG at 1/8 scale, PNG streamed into a small grid; WebP and GIF are not decoded (decisions 028, 036).
     const pixels = await decodeScaled(bytes);
     const hashed = pixels ? hashPixels(pixels) : null;
     if (!hashed || hashed.status !== "hashed") {
@@ -272,7 +272,7 @@ async function postedAtOf(db: Db, base: PhotoBase, sha256: string): Promise<stri
 
 /**
  * The one way a listing's photos get checked (uploads, edits, the seeds, the backfill): a message a
- * listing on the photos queue, whose consumer runs hashListingPhotos (docs/decisions/033).
+ * listing on the photos queue, whose consumer runs hashListingPhotos (docs/decisions/037).
  */
 export const enqueuePhotoCheck = (env: Env, listingIds: string[]) => sendPhotoChecks(env, listingIds);
 

@@ -167,7 +167,7 @@ export async function applyUnsubscribeLink(db: Db, config: Config, token: string
 const MATCH_CHUNK = 1000;
 
 /**
- * Staff approved these listings: their alerts are a message on the notices queue (docs/decisions/033),
+ * Staff approved these listings: their alerts are a message on the notices queue (docs/decisions/037),
  * so an approval (or "Approve all") waits for no matching and no email. Never throws (the approval stands).
  */
 export async function alertSavedSearches(db: Db, env: Env, _config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {

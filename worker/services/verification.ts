@@ -52,7 +52,7 @@ export async function uploadDocument(db: Db, env: Env, userId: string, body: { i
   // A file whose name or declared type says otherwise (a PDF renamed .jpg) is refused too.
   const declared = [body.content_type, body.filename && extensionType(body.filename)].filter(Boolean);
   if (declared.some((t) => t !== type)) throw badRequest(M.invalidType);
-  // A picture staff's browser will decode: within 25 megapixels by its header, like every upload (docs/decisions/032).
+  // A picture staff's browser will decode: within 25 megapixels by its header, like every upload (docs/decisions/036).
   const pixels = type === "application/pdf" ? null : imagePixelsProblem(bytes, body.filename || "This image");
   if (pixels) throw validationFailed([{ path: "image_data", message: pixels.message }]);
   // Keys carry the owner's id: a reference submitted by anyone else is refused.

@@ -1,4 +1,4 @@
-/** The staff panel's Failed jobs tab (docs/decisions/033): dead letters newest first, a page at a time. */
+/** The staff panel's Failed jobs tab (docs/decisions/037): dead letters newest first, a page at a time. */
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Background work on Cloudflare Queues (docs/decisions/033): the cron only enqueues, the dev tick still
+ * Background work on Cloudflare Queues (docs/decisions/037): the cron only enqueues, the dev tick still
  * runs the deal jobs before it answers, each consumer is idempotent and retries with backoff, the
  * dead-letter queue's consumer writes what failed every retry for staff, and Miniflare's own queues
  * deliver to the worker's queue() handler as `wrangler dev` does.

@@ -1,7 +1,7 @@
 /**
  * Image files made in the test. Photos with structure for the copied-photo check (scenePhoto, sceneCrop,
  * stored on a listing by addListingPhoto); and files small however many pixels they declare
- * (docs/decisions/032): a JPEG of one flat grey (2 bits a block with its own Huffman tables), a PNG of
+ * (docs/decisions/036): a JPEG of one flat grey (2 bits a block with its own Huffman tables), a PNG of
  * zero rows deflated as they are made, and WebP and GIF headers, each a valid file a decoder would
  * expand to width x height pixels.
  */

@@ -7,3 +7,4 @@ export * from "./staff";
 export * from "./deal-payments";
 export * from "./queues";
 export * from "./images";
+export * from "./evidence";

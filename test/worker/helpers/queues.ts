@@ -1,5 +1,5 @@
 /**
- * The queues in worker tests (docs/decisions/033). setup.ts swaps each producer binding of the test's
+ * The queues in worker tests (docs/decisions/037). setup.ts swaps each producer binding of the test's
  * env for one that keeps what is sent; `drainQueues()` hands the kept messages to the worker's own
  * queue() handler in batches made by cloudflare:test's createMessageBatch, reads each message's
  * outcome with getQueueResult, and goes on until nothing is left (a consumer may send more: a push's

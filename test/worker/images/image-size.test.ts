@@ -12,7 +12,7 @@ const fixture = (name: string) => {
   return Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
 };
 
-describe("the image header reader (docs/decisions/032)", () => {
+describe("the image header reader (docs/decisions/036)", () => {
   it("reads a JPEG's frame header, after APPn and comment segments and fill bytes, whatever its coding", () => {
     for (const name of ["baseline-420.jpg", "baseline-444.jpg", "progressive-420.jpg", "greyscale.jpg", "baseline-420-restart.jpg", "arithmetic.jpg"])
       expect(readImageSize(fixture(name)), name).toEqual({ format: "jpeg", width: 643, height: 481 });

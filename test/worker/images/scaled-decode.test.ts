@@ -47,7 +47,7 @@ function scene(width: number, height: number): Uint8Array {
   return data;
 }
 
-describe("the 1/8-scale JPEG decoder (docs/decisions/032)", () => {
+describe("the 1/8-scale JPEG decoder (docs/decisions/036)", () => {
   it("gives each 8x8 block's mean, as jpeg-js's full decode does, for the ways cameras and browsers write JPEGs", () => {
     for (const name of ["baseline-420.jpg", "baseline-422.jpg", "baseline-444.jpg", "progressive-420.jpg", "greyscale.jpg", "baseline-420-restart.jpg", "progressive-444-restart.jpg"]) {
       const bytes = fixture(name);
@@ -96,7 +96,7 @@ describe("the 1/8-scale JPEG decoder (docs/decisions/032)", () => {
   });
 });
 
-describe("the streamed, scaled PNG decoder (docs/decisions/032)", () => {
+describe("the streamed, scaled PNG decoder (docs/decisions/036)", () => {
   const rgba = scene(320, 240);
   const rgb = new Uint8Array(320 * 240 * 3);
   const grey8 = new Uint8Array(320 * 240);

@@ -11,7 +11,7 @@ const matchesOf = async (id: string) => (await checkOf(id)).photo_matches;
 const listingRow = (id: string) => env.DB.prepare("SELECT verification_status, review_reason FROM listings WHERE id = ?").bind(id).first<{ verification_status: string; review_reason: string | null }>();
 const cropped = (variant: number, f: number) => sceneCrop(variant, { left: f, top: f, right: f, bottom: f });
 
-describe("the earliest poster, a photo's file, and decodes that die (docs/decisions/032)", () => {
+describe("the earliest poster, a photo's file, and decodes that die (docs/decisions/036)", () => {
   it("the earliest poster of a picture wins whatever the hashing order: relisting one's own photo after a copier is never flagged", async () => {
     const owner = await signUp("photo-early-owner@ufl.edu");
     const copier = await signUp("photo-early-copier@ufl.edu");

@@ -1,4 +1,4 @@
-/** Background work's own rows (docs/decisions/033): deliveries done (idempotency) and failures (retries, dead letters). */
+/** Background work's own rows (docs/decisions/037): deliveries done (idempotency) and failures (retries, dead letters). */
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { noticeDeliveries, queueFailures } from "../schema";

@@ -16,7 +16,7 @@ export const devEmailsTo = (db: Db, to: string | undefined, limit: number) =>
     .orderBy(desc(devEmails.createdAt), desc(devEmails.id))
     .limit(limit);
 
-/** Notice messages just queued (development): the mailbox waits for them (docs/decisions/033). */
+/** Notice messages just queued (development): the mailbox waits for them (docs/decisions/037). */
 export const markNoticesPending = (db: Db, ids: string[]) => (ids.length ? db.insert(devPendingNotices).values(ids.map((id) => ({ id }))).onConflictDoNothing() : Promise.resolve());
 
 /** A notice message tried (delivered or failed): no longer waited for. */

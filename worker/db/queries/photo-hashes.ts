@@ -8,7 +8,7 @@ export type PhotoHashRow = typeof photoHashes.$inferSelect;
 
 /**
  * A listing's photos not hashed yet, with the owner and when each was posted: those without a row, and
- * those whose decode was claimed (status decoding) with the claim and its time (docs/decisions/032).
+ * those whose decode was claimed (status decoding) with the claim and its time (docs/decisions/036).
  */
 export const unhashedPhotosOf = (db: Db, listingId: string) =>
   db

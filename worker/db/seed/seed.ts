@@ -243,7 +243,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-  // The demo photos are checked like any upload (docs/decisions/033): each stored file decoded once, however
+  // The demo photos are checked like any upload (docs/decisions/037): each stored file decoded once, however
   // many listings show it, so a copy of a demo photo is caught and the demo owners' own reuse never is.
   await enqueuePhotoCheck(env, listingRows.map((row) => row.id!));
   // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)

@@ -1,4 +1,4 @@
-/** Staff: background work that failed every retry (docs/decisions/033), a page at a time. */
+/** Staff: background work that failed every retry (docs/decisions/037), a page at a time. */
 import { deadLetterCursorSchema, deadLettersQuerySchema, type DeadLettersResponse } from "../../contract/dead-letters";
 import { createRouter } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";

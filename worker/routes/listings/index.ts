@@ -35,7 +35,7 @@ import { edgeCached } from "../../services/edge-cache";
 const actorOf = (user: UserRow): Actor => ({ id: user.id, id_verification_status: user.idVerificationStatus });
 
 /**
- * The listing's new photos are checked by the photos queue's consumer (docs/decisions/028, 033), never
+ * The listing's new photos are checked by the photos queue's consumer (docs/decisions/028, 037), never
  * in the request; a check that could not be queued is the cron's backfill's to queue.
  */
 async function checkPhotosLater(c: HonoContext<AppContext>, listingId: string) {

@@ -1,5 +1,5 @@
 /**
- * The worker's queue() handler (docs/decisions/033): each message of a batch is handled on its own and
+ * The worker's queue() handler (docs/decisions/037): each message of a batch is handled on its own and
  * acknowledged as soon as it is done, so a failure (or an invocation that dies: over its memory or
  * CPU) retries only the messages not done. A failed message is retried with backoff (its delay grows
  * with its attempts) and its last error is kept in queue_failures; after the queue's max_retries the
@@ -56,7 +56,7 @@ async function handle(db: Db, env: Env, message: Message<BackgroundMessage>): Pr
   const body = message.body;
   switch (body.type) {
     case "photo-check":
-      // The message's id claims each decode: a later attempt of it knows which decode died (decision 032).
+      // The message's id claims each decode: a later attempt of it knows which decode died (decision 036).
       await hashListingPhotos(db, env, body.listingId, message.id);
       return;
     case "email":

@@ -1,4 +1,4 @@
-/** Dead letters for staff (docs/decisions/033): background work that failed every retry, newest first. */
+/** Dead letters for staff (docs/decisions/037): background work that failed every retry, newest first. */
 import type { DeadLetter, DeadLettersResponse } from "../../contract/dead-letters";
 import type { Db } from "../../db/client";
 import { deadLetters } from "../../db/queries/background";

@@ -1,5 +1,5 @@
 /**
- * Work that is not the answer goes on a queue (docs/decisions/033, architecture convention 23): every
+ * Work that is not the answer goes on a queue (docs/decisions/037, architecture convention 23): every
  * message the queues carry is one member of this union, its `type` picks its consumer
  * (background/consumer.ts). Producers call the send helpers here, never a binding directly, so each
  * message lands on its queue and a list is sent in batches within the platform's limits.
@@ -81,7 +81,7 @@ async function sendAll<T extends BackgroundMessage>(queue: Queue<T>, bodies: T[]
   if (batch.length) await queue.sendBatch(batch);
 }
 
-/** Photo checks, one message a listing (docs/decisions/028, 032). */
+/** Photo checks, one message a listing (docs/decisions/028, 036). */
 export const sendPhotoChecks = (env: Env, listingIds: string[]) =>
   sendAll(env.PHOTO_QUEUE, [...new Set(listingIds)].map((listingId): PhotoCheckMessage => ({ type: "photo-check", listingId })));
 

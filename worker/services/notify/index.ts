@@ -6,7 +6,7 @@
  * address and reported in the outcome; it never throws, so a notice never undoes what caused it.
  * Callers that must not go on without the notice (an emailed code) rethrow with `delivered()`.
  *
- * Delivery (docs/decisions/033): a code is emailed now, because its caller answers whether it went.
+ * Delivery (docs/decisions/037): a code is emailed now, because its caller answers whether it went.
  * Every other notice is decided here and delivered by the notices queue: the email rendered and queued,
  * the push queued (its consumer sends the email that stands in when no device takes it), each sent once
  * and retried with backoff, then a dead letter staff see. "sent" then means handed to the queue.

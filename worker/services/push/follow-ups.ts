@@ -59,7 +59,7 @@ export async function sendFallbackEmails(db: Db, env: Env, config: Config, nowMs
     const user = await findUserById(db, row.userId);
     if (!user?.emailOnMessage) continue;
     try {
-      // Through the notices queue: a failed send is retried there, not lost (docs/decisions/033).
+      // Through the notices queue: a failed send is retried there, not lost (docs/decisions/037).
       await queuedEmailChannel.deliver({ db, env, config }, { email: user.email, firstName: user.firstName, user }, event);
       sent++;
     } catch (err) {

@@ -1,4 +1,4 @@
-/** Staff's "Failed jobs" (docs/decisions/033): background work that failed every retry, a page at a time. */
+/** Staff's "Failed jobs" (docs/decisions/037): background work that failed every retry, a page at a time. */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { DeadLettersResponse } from "@contract/dead-letters";
 import { adminRequest } from "./admin-api";

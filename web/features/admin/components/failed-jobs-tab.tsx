@@ -13,7 +13,7 @@ const KIND_LABELS: Record<string, string> = {
 };
 
 /**
- * The Failed jobs tab (docs/decisions/033): background work (a photo check, an email, a push, alerts, a
+ * The Failed jobs tab (docs/decisions/037): background work (a photo check, an email, a push, alerts, a
  * scheduled job) that failed every retry and was set aside, newest first, with what it was about and
  * its last error, so staff can tell a mail outage from one bad photo. Nothing here is retried by itself.
  */

@@ -1,7 +1,7 @@
 /**
  * The email channel: the event's template, sent through services/email.ts (dev mailbox or the mail API).
  * A code goes now (emailChannel: its caller answers whether it went); every other email is rendered now
- * and handed to the notices queue (queuedEmailChannel, docs/decisions/033), whose consumer sends it once
+ * and handed to the notices queue (queuedEmailChannel, docs/decisions/037), whose consumer sends it once
  * (deliverEmailJob: a retried or repeated message is not sent again) and retries a failed send with backoff.
  */
 import { markDelivered, wasDelivered } from "../../../db/queries/background";

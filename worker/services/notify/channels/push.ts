@@ -2,7 +2,7 @@
  * The push channel (docs/decisions/027): renders the event's push, keeps one per topic until it is
  * read, holds it in the user's quiet hours (the cron sends one summary after). What is decided from
  * our own rows (no subscription, collapsed, held) is decided at once; the posts to the push services
- * are a job on the notices queue (docs/decisions/033), whose consumer posts to every subscription
+ * are a job on the notices queue (docs/decisions/037), whose consumer posts to every subscription
  * once (deliverPushJob) and, when no device took it, sends the email that stands in for it.
  */
 import type { PushPayload } from "../../../contract/push";
