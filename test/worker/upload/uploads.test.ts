@@ -143,7 +143,7 @@ describe("avatars and listing photos", () => {
 });
 
 describe("pictures within memory: at most 25 megapixels, read from the header before anything is decoded", () => {
-  it("refuses a 6000x6000 PNG and a 7000x5000 JPEG (small files) among listing photos, keeps the others, and the next request answers", async () => {
+  it("refuses a 6000x6000 PNG and a 7000x5000 JPEG (small files) among listing photos and private evidence, keeps the others, and the next request answers", async () => {
     const s = await signUp("bombs@ufl.edu");
     const png6000 = await flatPng(6000, 6000);
     const jpeg7000 = flatJpeg(7000, 5000);
@@ -171,6 +171,24 @@ describe("pictures within memory: at most 25 megapixels, read from the header be
     const refused = await uploadPhotos(s, [{ filename: "bomb.png", bytes: png6000 }]);
     expect(refused.status).toBe(400);
     expect((refused.body as unknown as { detail: string }).detail).toBe("bomb.png is too large: at most 25 megapixels");
+    // Private evidence shares the per-file check: the same files are refused there, nothing stored.
+    const evidenceBefore = (await env.ID_DOCUMENTS.list({ prefix: "evidence/" })).objects.length;
+    const evidence = await api(
+      "/api/v1/upload/evidence",
+      authed(s.access_token, {
+        method: "POST",
+        body: JSON.stringify({ images: [{ filename: "bomb.png", content_type: "image/png", image_data: dataUrl(png6000) }, { filename: "bomb.jpg", content_type: "image/jpeg", image_data: dataUrl(jpeg7000) }, { filename: "leak.jpg", content_type: "image/jpeg", image_data: dataUrl(JPEG_1x1) }] }),
+      }),
+    );
+    expect(evidence.status).toBe(200);
+    const evidenceBody = await json<{ uploaded_files: unknown[]; failed_files: { filename: string; error: string }[] }>(evidence);
+    expect(evidenceBody.failed_files).toEqual([
+      { filename: "bomb.png", error: "bomb.png is too large: at most 25 megapixels" },
+      { filename: "bomb.jpg", error: "bomb.jpg is too large: at most 25 megapixels" },
+    ]);
+    expect(evidenceBody.uploaded_files).toHaveLength(1);
+    expect((await env.ID_DOCUMENTS.list({ prefix: "evidence/" })).objects).toHaveLength(evidenceBefore + 1);
+    expect((await api("/api/version")).status).toBe(200);
   });
 
   it("refuses an avatar and an identity document over 25 megapixels with a clear 422, storing nothing; a PDF document is not a picture", async () => {
