@@ -47,6 +47,23 @@ describe("copied photos", () => {
     const flagged = await env.DB.prepare("SELECT count(*) AS n FROM photo_matches m JOIN photo_hashes h ON h.photo_id = m.photo_id JOIN users u ON u.id = h.owner_id WHERE u.email LIKE '%@campusnest.dev'").first<{ n: number }>();
     expect(flagged!.n).toBe(0);
   }, 120_000);
+  it("a stranger's copy of a seeded demo photo is caught: the demo photos were hashed like any upload", async () => {
+    const files = import.meta.glob<string>("../../../scripts/demo-photos/*.jpg", { query: "?inline", import: "default", eager: true });
+    const [, url] = Object.entries(files).find(([path]) => !path.includes(".thumb."))!;
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+    const copier = await signUp("demo-copier@ufl.edu");
+    await insertListing(copier.user.id, "demo-copy");
+    await addPhoto("demo-copy", bytes, new Date(Date.now() + 86_400_000).toISOString());
+    await hashListingPhotos(createDb(env), env, "demo-copy");
+    await drainQueues();
+    const check = await checkOf("demo-copy");
+    expect(check.review_reason).toBe("Photos match another listing");
+    expect(check.photo_matches.length).toBeGreaterThan(0);
+    const owners = await env.DB.prepare(`SELECT DISTINCT email FROM users WHERE id IN (${check.photo_matches.map(() => "?").join(",")})`)
+      .bind(...check.photo_matches.map((m) => m.owner_id))
+      .all<{ email: string }>();
+    expect(owners.results.every((u) => u.email.endsWith("@campusnest.dev"))).toBe(true);
+  });
   it("flags the later poster's copy (mirrored, cropped 10 % a side) and sends it to review; never the earlier one, never the owner's own reuse", async () => {
     const first = await signUp("photo-first@ufl.edu");
     const copier = await signUp("photo-copier@ufl.edu");
