@@ -30,7 +30,7 @@ await build({ entryPoints: [join(ROOT, "worker/lib/photo-hash.ts")], bundle: tru
 const { hashPixels, hammingDistance, bandsOf, bandNeighbours, BAND_BITS, decodeScaled } = await import(pathToFileURL(join(out, "photo-hash.mjs")).href);
 /**
  * How each uploaded JPEG becomes pixels: "scaled" (the worker's: lib/jpeg-dc at 1/8 scale,
- * docs/decisions/032) or "full" (every pixel, as sharp decodes it: the measurement before 032).
+ * docs/decisions/036) or "full" (every pixel, as sharp decodes it: the measurement before 036).
  */
 const DECODE = process.env.PHOTO_HASH_DECODE ?? "scaled";
 rmSync(out, { recursive: true, force: true });
@@ -289,6 +289,10 @@ const indexStats = (w, match) => {
   return { candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(2), candidates_median: sizes[sizes.length >> 1], candidates_max: sizes.at(-1), matches_missed_by_index: missed.length };
 };
 
+// The rates first (the index's candidate counts below take much longer).
+console.table(rates);
+/** PHOTO_HASH_INDEX=0 leaves out the index's candidate counts (minutes on a busy machine). */
+const INDEX = process.env.PHOTO_HASH_INDEX !== "0";
 const results = {
   listed: listed.length,
   compared: photos.length,
@@ -301,7 +305,7 @@ const results = {
   decode: DECODE,
   hash_ms_per_photo_node: +(hashMs / hashed).toFixed(2),
   ...(DECODE === "scaled" ? { scaled_decode_ms_per_photo_node: +(decodeMs / hashed).toFixed(2) } : {}),
-  index: {
+  index: INDEX && {
     threshold: CHOSEN,
     band_radius: Math.floor(CHOSEN / BAND_BITS.length),
     of_stored: photos.length,
@@ -314,6 +318,5 @@ const results = {
   },
   rates,
 };
-console.table(rates);
 console.log(JSON.stringify({ ...results, rates: undefined }, null, 1));
 writeFileSync(join(ROOT, DECODE === "full" ? "test/bench/photo-hash-results-full.json" : "test/bench/photo-hash-results.json"), JSON.stringify(results, null, 1) + "\n");
