@@ -16,6 +16,7 @@
 import type { BrowseQuery, PublicListing } from "../../contract/listings";
 import { encodeCursor } from "../../lib/cursor";
 import { bindingOf, type Db } from "../client";
+import { boundedMarks } from "../bounded";
 import { LISTING_ROW_COLUMNS, promotedNowSql } from "../queries/listing-sql";
 import { photosFor, toPublicListing, type ListingOnlyRow, type ListingRow } from "../queries/listings";
 import { cellPlan, cellsSql } from "./cells";
@@ -130,7 +131,7 @@ async function withPeople(db: Db, page: ListingOnlyRow[]): Promise<{ rows: Listi
   // Literal placeholders (a page has at most 100 distinct ids, D1's bind limit): json_each would
   // add its own rows to rows_read.
   const userIds = [...new Set(page.map((r) => r.user_id))];
-  const marks = Array.from({ length: userIds.length }, () => "?").join(",");
+  const marks = boundedMarks(userIds);
   const [universities, people] = await Promise.all([
     universityNames(db),
     db.$client

@@ -253,15 +253,14 @@ export interface SafetyFeedbackRow {
 /** The feedback of these conversations with the names of who gave it, oldest first, in one statement (staff). */
 export async function safetyFeedbackOf(db: Db, conversationIds: string[]): Promise<SafetyFeedbackRow[]> {
   if (conversationIds.length === 0) return [];
-  const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
   const { results } = await db.$client
     .prepare(
       `SELECT f.conversation_id, f.user_id, f.message_id, f.kind, f.created_at, u.first_name, u.last_name
          FROM safety_feedback f LEFT JOIN users u ON u.id = f.user_id
-        WHERE f.conversation_id IN (${marks})
+        WHERE f.conversation_id IN (SELECT value FROM json_each(?1))
         ORDER BY f.created_at, f.user_id, f.message_id, f.kind`,
     )
-    .bind(...conversationIds)
+    .bind(JSON.stringify(conversationIds))
     .all<SafetyFeedbackRow>();
   return results;
 }

@@ -1,5 +1,6 @@
 /** Identity verification: requests, documents uploaded but not yet submitted, and the review. */
-import { and, desc, eq, exists, inArray, lt, ne, notExists } from "drizzle-orm";
+import { and, desc, eq, exists, lt, ne, notExists } from "drizzle-orm";
+import { inValues } from "../bounded";
 import { ID_VERIFIED } from "../../contract/policies";
 import type { Db } from "../client";
 import { documentUploads, users, verificationRequests } from "../schema";
@@ -96,4 +97,4 @@ export function decideRequest(db: Db, request: { id: string; userId: string }, s
 export const unsubmittedUploads = (db: Db, before: string) =>
   db.select({ key: documentUploads.key }).from(documentUploads).where(lt(documentUploads.createdAt, before)).limit(500);
 
-export const forgetUploads = (db: Db, keys: string[]) => db.delete(documentUploads).where(inArray(documentUploads.key, keys));
+export const forgetUploads = (db: Db, keys: string[]) => db.delete(documentUploads).where(inValues(documentUploads.key, keys));

@@ -2,7 +2,8 @@
  * Seeds the demo marketplace into an empty database (development only; see routes/dev). Runs once:
  * if any user exists it does nothing, so `npm start` twice keeps the data.
  */
-import { count, inArray } from "drizzle-orm";
+import { count } from "drizzle-orm";
+import { inValues } from "../bounded";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
 import { nextTermDates } from "../../contract/forms";
 import { fairGenderPreference } from "../../contract/policies";
@@ -88,7 +89,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   const uniRows = await db
     .select({ id: universities.id, abbreviation: universities.abbreviation, latitude: universities.latitude, longitude: universities.longitude })
     .from(universities)
-    .where(inArray(universities.abbreviation, abbreviations));
+    .where(inValues(universities.abbreviation, abbreviations));
   const uniId = new Map(uniRows.map((u) => [u.abbreviation, u.id]));
   const campusAt = new Map(uniRows.map((u) => [u.abbreviation, pointOf(u.latitude, u.longitude)]));
   const missing = abbreviations.filter((a) => !uniId.has(a));
