@@ -49,7 +49,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     forgetOldAddresses(db, now),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
-  if (promotions.meta.changes) await purgeListingCache([], db);
+  if (promotions.length) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
@@ -77,7 +77,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
   const result = {
     emailCodes: codes.meta.changes ?? 0,
     refreshTokens: tokens.meta.changes ?? 0,
-    expiredPromotions: promotions.meta.changes ?? 0,
+    expiredPromotions: promotions.length,
     unsubmittedDocuments,
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,

@@ -28,7 +28,11 @@ export const BROWSE_INDEX = {
 /** Other indexes named in hand-written SQL (the freshness check, the price check). */
 export const LISTING_INDEX = {
   availability: "listings_availability_idx",
+  /** The price check's comparables: the newest approved listings of one university and unit type (docs/decisions/032). */
   rentComparables: "listings_rent_comparables_idx",
+  /** Staff lists (docs/decisions/032): every listing newest first, and the review queue oldest first. */
+  staffNewest: "listings_staff_newest_idx",
+  staffReview: "listings_staff_review_idx",
 } as const;
 
 /** Every index name above, for the test that finds each in the migrated database. */

@@ -420,17 +420,24 @@ export async function claimMessageEmail(db: Db, conversation: Pick<ConversationR
 // Staff reads (read-only, paged).
 
 /** Up to `limit` conversations, most recently active first, after the cursor, for staff. */
-export const recentConversations = (db: Db, cursor: ConversationCursor | null, limit = 100) =>
-  db
+export const recentConversations = (db: Db, search: { kind: "id"; id: string } | { kind: "email"; email: string } | null, cursor: ConversationCursor | null, limit = 100) => {
+  // A search: the conversation, or those of the participant the id or email names (the pair index and user_b's).
+  const participant = search?.kind === "email" ? sql`(SELECT id FROM users WHERE email = ${search.email})` : search?.id;
+  return db
     .select()
     .from(conversations)
     .where(
-      cursor
-        ? sql`(COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}), ${conversations.id}) < (${cursor.t}, ${cursor.id})`
-        : undefined,
+      and(
+        search
+          ? or(...(search.kind === "id" ? [eq(conversations.id, search.id)] : []), eq(conversations.userA, participant!), eq(conversations.userB, participant!))
+          : undefined,
+        // The generated activity_at (last message, else creation) and its index: most recently active first (docs/decisions/032).
+        cursor ? sql`(${conversations.activityAt}, ${conversations.id}) < (${cursor.t}, ${cursor.id})` : undefined,
+      ),
     )
-    .orderBy(sql`COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}) DESC`, desc(conversations.id))
+    .orderBy(desc(conversations.activityAt), desc(conversations.id))
     .limit(limit);
+};
 
 /** Up to `limit` messages of a conversation, newest first, after the cursor, for staff. */
 export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);
