@@ -388,7 +388,13 @@ export const listings = sqliteTable(
     index(BROWSE_INDEX.universityDistanceBand.newest).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
     index(BROWSE_INDEX.universityDistanceBand.price).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
     index(BROWSE_INDEX.promotionEnd).on(t.promotionEnd),
-    index(BROWSE_INDEX.universityPromotionEnd).on(t.universityId, t.promotionEnd),
+    // The promoted phase in each sort's order: only listings with a promotion (docs/decisions/032).
+    index(BROWSE_INDEX.promoted.newest).on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.promoted.price).on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.promoted.distance).on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.newest).on(t.universityId, t.verificationStatus, t.status, t.createdAt, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.price).on(t.universityId, t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.distance).on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id).where(sql`promotion_end IS NOT NULL`),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
     index(LISTING_INDEX.availability).on(t.status, t.availabilityConfirmedAt),
@@ -1072,6 +1078,8 @@ export const deals = sqliteTable(
     index("deals_renter_idx").on(t.renterId, t.createdAt, t.id),
     index("deals_lister_idx").on(t.listerId, t.createdAt, t.id),
     index("deals_status_idx").on(t.status, t.createdAt, t.id),
+    // Staff's list of every deal, newest first (docs/decisions/032).
+    index("deals_created_idx").on(t.createdAt, t.id),
     index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
   ],
 );

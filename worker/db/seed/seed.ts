@@ -44,7 +44,7 @@ const WITHOUT_COORDINATES = new Set([3, 24, 52]);
  * away in a direction that turns by the golden angle from one listing to the next. No rnd call, so
  * the rest of the demo data stays as it was.
  */
-function demoPlace(campus: LatLng, n: number): LatLng {
+export function demoPlace(campus: LatLng, n: number): LatLng {
   const miles = 0.2 + ((n * 7) % 20) * 0.19;
   const bearing = (n * 137.5 * Math.PI) / 180;
   const latitude = campus.latitude + (miles * Math.cos(bearing)) / 69.0;
