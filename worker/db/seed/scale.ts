@@ -82,12 +82,24 @@ const pick = <T>(items: readonly T[], n: number, salt: number): T => items[Math.
 
 type University = { id: number; abbreviation: string; state: string; latitude: number | null; longitude: number | null };
 
-/** A listing's owner: synthetic users are ID-verified but every tenth; a listing's owner is a verified one. */
+/** Synthetic users are ID-verified but every tenth; user i studies at university i mod the universities' count. */
 const isVerifiedUser = (i: number) => i % 10 !== 9;
-const ownerOf = (j: number, users: number) => {
+
+/**
+ * Listing j's owner: a verified user of university j mod `universities` (the listings go round every
+ * university), taking that university's users in turn; where it has no verified user, a verified user
+ * of another (the listing is at its owner's university).
+ */
+function ownerOf(j: number, users: number, universities: number): number {
+  const u = j % universities;
+  const there = Math.ceil((users - u) / universities);
+  for (let step = 0; step < there; step++) {
+    const i = u + universities * ((Math.floor(j / universities) + step) % there);
+    if (isVerifiedUser(i)) return i;
+  }
   const i = j % users;
   return isVerifiedUser(i) ? i : i - 1;
-};
+}
 
 /** The highest synthetic number of a kind there (-1: none), from the primary key's range. */
 async function highest(db: Db, table: string, kind: string): Promise<number> {
@@ -166,7 +178,7 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
     const photos: unknown[][] = [];
     const today = new Date(now).toISOString().slice(0, 10);
     for (let j = firstListing; j < counts.listings; j++) {
-      const owner = ownerOf(j, users);
+      const owner = ownerOf(j, users, universities.length);
       const uni = universities[owner % universities.length]!;
       const unit = pick(UNIT_TYPES, j, 5);
       const term = pick(LEASE_TERMS, j, 6);
@@ -255,7 +267,7 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
   const firstConversation = (await highest(db, "conversations", "C")) + 1;
   const pairOf = (c: number) => {
     const listing = (c * 7 + Math.floor(listings / 2)) % listings;
-    const lister = ownerOf(listing, users);
+    const lister = ownerOf(listing, users, universities.length);
     const renter = c % users === lister ? (c + 1) % users : c % users;
     return { listing, lister, renter, started: now - (counts.conversations - c) * 3 * HOUR_MS };
   };
