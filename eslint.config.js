@@ -51,7 +51,7 @@ const httpLayer = (who) => ({
 const ISSUE_REF = /\bissues?\s+#?\d+/i;
 const SPEC_SECTION = /\bspec\b[^.]{0,20}\bsection\s+\d+/i;
 /**
- * Bounded statements (docs/decisions/032): D1 refuses more than 100 bound parameters, so a list the data
+ * Bounded statements (docs/decisions/038): D1 refuses more than 100 bound parameters, so a list the data
  * makes long never becomes `inArray(column, list)` or `IN (${...})`. Allowed: a literal list of constants,
  * a subquery (a `sql` template or a query builder), `boundedMarks(...)` (db/bounded.ts: checked against the
  * limit) and `inList(...)` (quoted constants, no parameters); a list goes through `inValues` (one JSON

@@ -71,6 +71,23 @@ export abstract class Room extends Server<Env> {
     return this.ctx.getWebSockets(userId ? userTag(userId) : undefined).filter((ws) => ws.readyState === OPEN).length;
   }
 
+  /** The connection ids of one user's open sockets here (worker/services/room-access counts them). */
+  async openConnectionIds(userId: string): Promise<string[]> {
+    return [...this.getConnections(userTag(userId))].filter((c) => c.readyState === OPEN).map((c) => c.id);
+  }
+
+  /** Closes one socket by its connection id; false when it is not open here. */
+  async closeConnection(id: string, code: number, reason: string): Promise<boolean> {
+    const connection = this.getConnection(id);
+    if (!connection) return false;
+    try {
+      connection.close(code, reason);
+    } catch {
+      // Already closing.
+    }
+    return true;
+  }
+
   /** Closes every socket of this room, or only those of one user; returns how many. */
   async closeAll(code: number, reason: string, userId?: string): Promise<number> {
     let closed = 0;

@@ -27,6 +27,7 @@ import { blocksRoutes } from "./routes/users/blocks";
 import { reportsRoutes } from "./routes/reports";
 import { verificationRoutes } from "./routes/verification";
 import { imagesRoutes } from "./routes/images";
+import { evidenceRoutes } from "./routes/evidence";
 import { listingsRoutes } from "./routes/listings";
 import { availabilityRoutes } from "./routes/availability";
 import { favoritesRoutes } from "./routes/favorites";
@@ -110,6 +111,7 @@ export function createApp() {
   app.route("/api/v1/admin", adminRoutes);
   app.route("/api/v1/feedback", feedbackRoutes);
   app.route("/api/v1/images", imagesRoutes);
+  app.route("/api/v1/evidence", evidenceRoutes);
   app.route("/api/v1/subleases", listingsRoutes);
   app.route("/api/v1/availability", availabilityRoutes);
   app.route("/api/v1/favorites", favoritesRoutes);

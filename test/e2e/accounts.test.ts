@@ -40,7 +40,7 @@ async function signUpThroughTheForm(email: string, password: string) {
 }
 
 describe("accounts in Chromium", () => {
-  it("signs up with the emailed code, signs out, signs back in, and a reload keeps the session", async () => {
+  it("signs up with the emailed code (a school address: the badge too), signs out, signs back in, and a reload keeps the session", async () => {
     const { page } = b;
     const email = `riley.${Date.now()}@ufl.edu`;
     await signUpThroughTheForm(email, "riley-pass-1");
@@ -59,6 +59,10 @@ describe("accounts in Chromium", () => {
 
     await page.goto("/profile");
     await page.getByRole("heading", { name: "Riley Chen" }).waitFor();
+    // The sign-up address is at a school: its badge, earned by the sign-up code alone, reads the domain in lower case.
+    const badge = page.locator(".badge-school-email").first();
+    await badge.waitFor();
+    expect(await badge.innerText()).toBe("School email verified: ufl.edu");
     await page.reload();
     await page.getByRole("heading", { name: "Riley Chen" }).waitFor();
     expect(page.url()).toContain("/profile");

@@ -17,7 +17,7 @@ import { addMonths, DEAL_CANCELLATION_POLICY, localDate, timeZoneOfState, type D
 import { SAFETY_PAY_INSIDE } from "../../worker/contract/safety";
 import { violations } from "./axe";
 import { useBrowser } from "./fixtures";
-import { apiCall, createPendingListing, emailedCode, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
+import { apiCall, createPendingListing, emailedCode, JPEG_1X1, newStudent, sendInThread, signedInSide, signInAdmin, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
 const SCAM = "Send the first month by Zelle before you move in";
@@ -252,7 +252,16 @@ describe("paying a deal through CampusNest", () => {
       const report = r.getByRole("dialog", { name: "Report a problem" });
       await report.getByRole("radio", { name: "I can't get in" }).check();
       await report.getByLabel("What happened?").fill("The code to the front door does not work and Lars does not answer.");
+      // A photo of the door goes as private evidence (docs/decisions/032): uploaded to upload/evidence, never public.
+      await report.getByLabel(/^Photos \(optional/).setInputFiles({ name: "door.jpg", mimeType: "image/jpeg", buffer: Buffer.from(JPEG_1X1, "base64") });
+      const evidenceUpload = r.waitForResponse((res) => res.url().endsWith("/api/v1/upload/evidence"));
       await report.getByRole("button", { name: "Send the report" }).click();
+      const [photoUrl] = ((await (await evidenceUpload).json()) as { uploaded_files: { url: string }[] }).uploaded_files.map((f) => f.url);
+      expect(photoUrl).toMatch(/^\/api\/v1\/evidence\//);
+      const anonymous = await fetch(`${b.baseUrl}${photoUrl}`);
+      expect(anonymous.status).toBe(401);
+      const asLister = await fetch(`${b.baseUrl}${photoUrl}`, { headers: bearer(lister) });
+      expect([asLister.status, asLister.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
       await expect.poll(() => nextStep(r).textContent()).toMatch(/CampusNest is looking into it; nothing is released/);
       await r.getByText("Problem reported", { exact: true }).first().waitFor();
       expect(await r.getByRole("button", { name: /I have the keys/ }).count()).toBe(0);
@@ -266,6 +275,10 @@ describe("paying a deal through CampusNest", () => {
       await card.getByText("Case: The renter reported a problem").waitFor();
       await card.getByRole("button", { name: named("Open the case file", title) }).click();
       await card.getByText("The code to the front door does not work and Lars does not answer.").waitFor();
+      // Staff's case shows the photo, fetched with the admin bearer (an <img> sends none) and drawn from a blob: URL.
+      const photo = card.getByRole("img", { name: "Photo 1 from Rhea Tester" });
+      await photo.waitFor();
+      await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith("blob:"))).toBe(true);
       const decide = card.getByRole("form", { name: `Decide the case: ${title}` });
       await decide.waitFor();
       await lightAndDark(s, "staff case", { shot: card });

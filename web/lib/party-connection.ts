@@ -5,7 +5,8 @@
  * client, so a restarted worker is not hit by every client in the same second (partysocket's own
  * delays have no jitter). Retrying stops after an auth refusal (close code 4001 or 1008, a ticket
  * refused with a 4xx) or after several connects in a row failed (a refused upgrade, or a socket closed
- * within a second); it starts again when the browser comes back online or the tab becomes visible.
+ * within a second), or when the server closed it as the user's oldest of too many sockets (4429); it
+ * starts again when the browser comes back online or the tab becomes visible (after a refusal, never).
  * While a socket is not open, callers poll (see pollInterval in lib/activity.ts).
  */
 import PartySocket from "partysocket";
@@ -17,7 +18,7 @@ import { ApiError, apiRequest } from "./api-client";
  * Close codes after which reconnecting is pointless: a refusal (not authorized / policy violation), or
  * the room or the account is gone (party/protocol CLOSE_CODES).
  */
-export const AUTH_CLOSE_CODES: ReadonlySet<number> = new Set([4001, 1008, ...Object.values(CLOSE_CODES)]);
+export const AUTH_CLOSE_CODES: ReadonlySet<number> = new Set([4001, 1008, CLOSE_CODES.conversationDeleted, CLOSE_CODES.accountDeleted]);
 /** While open, a ping this often; no answer within PONG_TIMEOUT_MS means a dead socket: reconnect. */
 export const HEARTBEAT_MS = 60_000;
 export const PONG_TIMEOUT_MS = 10_000;
@@ -110,6 +111,12 @@ export function connectParty({ party, room, onEvent, onStatus, WebSocket: WS, ge
     },
     shouldReconnectOnClose: (event) => {
       if (stopped) return false;
+      // The user opened more sockets elsewhere (other tabs) and this was the oldest: poll, and take the
+      // socket back only when this tab is looked at again, so tabs never close each other in turn.
+      if (event.code === CLOSE_CODES.tooManySockets) {
+        stopped = true;
+        return false;
+      }
       if (AUTH_CLOSE_CODES.has(event.code)) {
         stopped = true;
         refused = true;

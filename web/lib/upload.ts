@@ -156,19 +156,31 @@ export async function preparePhoto(file: File): Promise<PreparedPhoto> {
 
 const RETRY_WAITS_MS = [2000, 4000];
 
+/**
+ * Where photos go: a listing's public photos, or a deal's private evidence (a problem, a statement;
+ * docs/decisions/032), which keeps no card thumbnail.
+ */
+export type PhotoDestination = "listing" | "evidence";
+
 /** Upload with the product's retries (docs/product-rules.md "Timings and sizes"): 3 attempts, waiting 2 s then 4 s, on network errors only. */
-export async function uploadPhotos(photos: PreparedPhoto[], onProgress: (percent: number) => void, wait = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<UploadResponse> {
+export async function uploadPhotos(
+  photos: PreparedPhoto[],
+  onProgress: (percent: number) => void,
+  wait = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+  destination: PhotoDestination = "listing",
+): Promise<UploadResponse> {
   const images = await Promise.all(
     photos.map(async (p) => ({
       filename: p.name,
       content_type: "image/jpeg",
       image_data: await readAsDataUrl(p.full),
-      thumbnail_data: await readAsDataUrl(p.thumb),
+      ...(destination === "listing" ? { thumbnail_data: await readAsDataUrl(p.thumb) } : {}),
     })),
   );
+  const path = destination === "listing" ? "upload/multiple-base64" : "upload/evidence";
   for (let attempt = 0; ; attempt++) {
     try {
-      return await uploadJson<UploadResponse>("upload/multiple-base64", { images }, onProgress);
+      return await uploadJson<UploadResponse>(path, { images }, onProgress);
     } catch (err) {
       if (!(err instanceof ApiError && err.isNetworkError) || attempt >= RETRY_WAITS_MS.length) throw err;
       await wait(RETRY_WAITS_MS[attempt]!);

@@ -90,7 +90,7 @@ export interface AdminQueues {
 
 /**
  * GET admin/stats: every figure as its tab lists it, read from counts the database keeps on each write
- * (docs/decisions/032), so reading them scans no table whatever the market's size.
+ * (docs/decisions/038), so reading them scans no table whatever the market's size.
  */
 export interface AdminStats {
   users: number;

@@ -40,11 +40,16 @@ export const TIMINGS = {
 
 /**
  * Geocoding spends a paid API (decision 019): only ID-verified users call it, within these caps per
- * UTC day (429 past them; the address stays free text). Sizes and prices: decision 019.
+ * UTC day (429 past them; the address stays free text). Sizes and prices: decisions 019 and 032.
  */
 export const GEOCODING = {
   /** Suggestion and place calls of one user a day: about six addresses typed from scratch. */
   callsPerUserPerDay: 100,
+  /**
+   * Suggestion and place calls of one university's accounts together a day (a fifth of everyone's): about
+   * 50 addresses typed at one campus, so a campus (or accounts claiming it) cannot spend the others'.
+   */
+  callsPerUniversityPerDay: 1_000,
   /** Suggestion and place calls of everyone together a day: the worst day's bill stays near $25. */
   callsPerDay: 5_000,
   /** How long a place id handed out with a suggestion may be resolved (one address-typing session). */
@@ -52,6 +57,13 @@ export const GEOCODING = {
   /** Google's terms let coordinates be cached at most 30 days. */
   placeCacheMs: 30 * 86_400_000,
 } as const;
+
+/**
+ * Agreement drafts (GET deals/{id}/agreement.pdf before both signed) are rendered on every request, a few
+ * hundred ms of CPU each: a party may download this many an hour (429 past it; decision 032). The signed
+ * PDF is made once and stored, so it is not counted, nor are staff.
+ */
+export const AGREEMENT_DRAFTS = { perUserPerHour: 10 } as const;
 
 /**
  * The longest byte range of the basemap archive one request gets (decision 024): a longer one is

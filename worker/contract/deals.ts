@@ -6,6 +6,7 @@
 import { z } from "./zod";
 import { isIsoDate } from "./constants";
 import { staffPageFields } from "./staff-lists";
+import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 
 export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
 export type DealStatus = (typeof DEAL_STATUSES)[number];
@@ -359,7 +360,7 @@ export const dealsPageSchema = z.object({
   limit: z.coerce.number("limit must be a number").int("limit must be a whole number").min(1, "limit must be 1 to 50").max(50, "limit must be 1 to 50").default(20),
   last_evaluated_key: z.string().max(500).optional(),
 });
-/** Staff's deals list: a staff list's page (docs/decisions/032), and a status. */
+/** Staff's deals list: a staff list's page (docs/decisions/038), and a status. */
 export const adminDealsQuerySchema = z.object(staffPageFields).extend({
   // `cases`: the deals staff must decide (disputed, or a release that failed), oldest first.
   status: z
@@ -386,11 +387,10 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
 
 
 /**
- * Our own uploaded images (routes/upload, as a listing's photos): `/api/v1/images/listings/<key>`, relative
- * only, so no other host's picture (a tracking pixel) reaches staff's case; the route also checks that the
- * author uploaded it (services/listings `checkPictures`).
+ * Private evidence photos (POST upload/evidence, contract/evidence): relative only, so no other host's
+ * picture (a tracking pixel) reaches staff's case, and never a listing photo; the route also checks that
+ * the author uploaded them (services/evidence `checkEvidence`).
  */
-const OWN_IMAGE_URL = /^\/api\/v1\/images\/listings\/[A-Za-z0-9_-]+\.(jpg|png|webp|gif)$/;
 const statementFields = {
   text: z
     .string("text is required")
@@ -398,7 +398,7 @@ const statementFields = {
     .min(1, "Please describe what happened")
     .max(DEAL_STATEMENT_MAX, `The text must be at most ${DEAL_STATEMENT_MAX} characters`),
   photos: z
-    .array(z.string().max(500).regex(OWN_IMAGE_URL, "Photos must be pictures uploaded to CampusNest"), "photos must be a list of picture URLs")
+    .array(z.string().max(500).regex(EVIDENCE_URL, EVIDENCE_MESSAGES.notEvidence), "photos must be a list of picture URLs")
     .max(DEAL_STATEMENT_PHOTOS_MAX, `At most ${DEAL_STATEMENT_PHOTOS_MAX} photos`)
     .optional()
     .default([]),

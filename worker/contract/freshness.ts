@@ -33,6 +33,8 @@ export interface DevHousekeepingResponse {
   refreshTokens: number;
   expiredPromotions: number;
   unsubmittedDocuments: number;
+  /** Evidence photos no deal cited within a day of their upload, deleted (docs/decisions/032). */
+  uncitedEvidence: number;
   availabilityAsked: number;
   listingsPaused: number;
   /** Saved-search alert emails sent (docs/decisions/020). */

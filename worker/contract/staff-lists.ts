@@ -1,5 +1,5 @@
 /**
- * Staff lists at any size (docs/decisions/032), shared by every staff list (admin, identity review,
+ * Staff lists at any size (docs/decisions/038), shared by every staff list (admin, identity review,
  * feedback, deals): `limit` (default 50, at most 100), `last_evaluated_key` (the cursor its last page
  * answered) and `q`, a search (`staffSearch`).
  */

@@ -1,5 +1,5 @@
 /**
- * Statements stay within D1's limits whatever the data holds (docs/decisions/032): D1 refuses a statement
+ * Statements stay within D1's limits whatever the data holds (docs/decisions/038): D1 refuses a statement
  * with more than 100 bound parameters, so a list whose length the data decides is never spread into
  * `IN (?, ?, ...)` (nor drizzle's `inArray`): it goes in as one JSON parameter read by `json_each`
  * (`inValues`), or, for a list the caller bounds itself (a page's ids), as checked placeholders

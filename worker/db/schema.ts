@@ -80,8 +80,13 @@ export const users = sqliteTable(
      * it, so access tokens issued before it stop working at once (not 15 minutes later).
      */
     tokenVersion: integer("token_version").notNull().default(0),
-    /** The confirmed school address (docs/decisions/028): private, one per account, unique across accounts. */
+    /** The confirmed school address (docs/decisions/028) as typed (lower-cased): private, one per account. */
     schoolEmail: text("school_email"),
+    /**
+     * The confirmed address without its `+tag` and case (`ana+1@ufl.edu` is `ana@ufl.edu`): unique across
+     * accounts, so one inbox earns one badge; the earliest verified keeps it (docs/decisions/032).
+     */
+    schoolEmailCanonical: text("school_email_canonical"),
     /** The listed university domain the badge shows ("ufl.edu"). */
     schoolEmailDomain: text("school_email_domain"),
     /** When the code was confirmed; the badge lapses a year later until reconfirmed. */
@@ -101,7 +106,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_unique").on(t.email),
-    uniqueIndex("users_school_email_unique").on(t.schoolEmail),
+    uniqueIndex("users_school_email_canonical_unique").on(t.schoolEmailCanonical),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
     // Staff's user list, newest first (keyset on created_at, id).
     index("users_created_at_idx").on(t.createdAt, t.id),
@@ -388,7 +393,7 @@ export const listings = sqliteTable(
     index(BROWSE_INDEX.universityDistanceBand.newest).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
     index(BROWSE_INDEX.universityDistanceBand.price).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
     index(BROWSE_INDEX.promotionEnd).on(t.promotionEnd),
-    // The promoted phase in each sort's order: only listings with a promotion (docs/decisions/032).
+    // The promoted phase in each sort's order: only listings with a promotion (docs/decisions/038).
     index(BROWSE_INDEX.promoted.newest).on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql`promotion_end IS NOT NULL`),
     index(BROWSE_INDEX.promoted.price).on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql`promotion_end IS NOT NULL`),
     index(BROWSE_INDEX.promoted.distance).on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql`promotion_end IS NOT NULL`),
@@ -398,9 +403,9 @@ export const listings = sqliteTable(
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
     index(LISTING_INDEX.availability).on(t.status, t.availabilityConfirmedAt),
-    // Price check: the newest approved listings of one university and unit type, their rents read from the index (docs/decisions/032).
+    // Price check: the newest approved listings of one university and unit type, their rents read from the index (docs/decisions/038).
     index(LISTING_INDEX.rentComparables).on(t.universityId, t.unitType, t.verificationStatus, t.createdAt, t.monthlyRent),
-    // Staff lists (keysets; docs/decisions/032): every listing newest first, the review queue oldest first.
+    // Staff lists (keysets; docs/decisions/038): every listing newest first, the review queue oldest first.
     index(LISTING_INDEX.staffNewest).on(t.createdAt, t.id),
     index(LISTING_INDEX.staffReview).on(t.verificationStatus, t.createdAt, t.id),
   ],
@@ -688,8 +693,8 @@ export const cacheGeneration = sqliteTable("cache_generation", {
 });
 
 /**
- * The counts staff's dashboard shows (docs/decisions/032), one row each, kept by triggers on the counted
- * tables (migration 0038: every write, cascades included, moves them in its own transaction), so
+ * The counts staff's dashboard shows (docs/decisions/038), one row each, kept by triggers on the counted
+ * tables (migration 0042: every write, cascades included, moves them in its own transaction), so
  * reading them scans no table: `users`, `listings`, `conversations`, `messages`, `listings_pending`,
  * `listings_promoted`, `verifications_pending`, `feedback_open`, `reports_open`, `safety_flags`,
  * `deals:<status>` and the deals' money (`deal_held_cents`, `deal_released_cents`, `deal_refunded_cents`, `deal_open_cases`).
@@ -699,7 +704,7 @@ export const siteCounts = sqliteTable("site_counts", {
   n: integer("n").notNull().default(0),
 });
 
-/** Sign-ups per day (`YYYY-MM-DD`, UTC) of the accounts that exist, kept by triggers on users (docs/decisions/032). */
+/** Sign-ups per day (`YYYY-MM-DD`, UTC) of the accounts that exist, kept by triggers on users (docs/decisions/038). */
 export const signupsByDay = sqliteTable("signups_by_day", {
   day: text("day").primaryKey(),
   n: integer("n").notNull().default(0),
@@ -1078,7 +1083,7 @@ export const deals = sqliteTable(
     index("deals_renter_idx").on(t.renterId, t.createdAt, t.id),
     index("deals_lister_idx").on(t.listerId, t.createdAt, t.id),
     index("deals_status_idx").on(t.status, t.createdAt, t.id),
-    // Staff's list of every deal, newest first (docs/decisions/032).
+    // Staff's list of every deal, newest first (docs/decisions/038).
     index("deals_created_idx").on(t.createdAt, t.id),
     index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
   ],
@@ -1228,5 +1233,71 @@ export const dealStatements = sqliteTable(
     photos: text("photos").notNull().default("[]"),
     at: text("at").notNull(),
   },
-  (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at)],
+  // By author: which deal cites an evidence photo is looked up among its uploader's statements (db/queries/evidence.ts).
+  (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at), index("deal_statements_author_idx").on(t.authorId)],
+);
+
+/**
+ * Private evidence (docs/decisions/032): photos of a problem, a statement or a condition report, in the
+ * private bucket under `evidence/{name}` and served at `/api/v1/evidence/{name}` only to the parties of a
+ * deal that cites them, staff, and their uploader. No foreign key: a deal keeps its evidence after its
+ * uploader deletes the account. The cron deletes what no deal cited within a day of its upload.
+ */
+export const evidencePhotos = sqliteTable(
+  "evidence_photos",
+  {
+    /** `{id}.{jpg|png|webp|gif}`: the url's last segment and the object's key after `evidence/`. */
+    name: text("name").primaryKey(),
+    uploaderId: text("uploader_id").notNull(),
+    contentType: text("content_type").notNull(),
+    createdAt: createdAt(),
+    /** When a deal was found citing it: never a cleanup candidate again. */
+    keptAt: text("kept_at"),
+    /** A problem photo stored publicly before evidence was private: its public key, until the copy job moved it. */
+    legacyKey: text("legacy_key"),
+  },
+  (t) => [
+    index("evidence_photos_uploader_idx").on(t.uploaderId, t.createdAt),
+    index("evidence_photos_unkept_idx")
+      .on(t.createdAt)
+      .where(sql`${t.keptAt} IS NULL`),
+    index("evidence_photos_legacy_idx")
+      .on(t.legacyKey)
+      .where(sql`${t.legacyKey} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Socket tickets already used (docs/decisions/012): a ticket opens one socket. Kept until the ticket
+ * would have expired anyway; the cron deletes older rows.
+ */
+export const spentSocketTickets = sqliteTable(
+  "spent_socket_tickets",
+  {
+    /** The ticket's `jti`. */
+    id: text("id").primaryKey(),
+    /** Epoch ms when the ticket expires. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("spent_socket_tickets_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Room sockets opened, per user (docs/decisions/012): at most MAX_LIVE_SOCKETS open each; a new one past
+ * it closes the oldest. Rooms keep no database, so a row outlives its socket until the user next goes
+ * past the limit (the rooms then say which are still open) or the cron's day is over.
+ */
+export const liveSockets = sqliteTable(
+  "live_sockets",
+  {
+    /** The connection id: the ticket's `jti`, which the worker gives the room as the socket's id. */
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    /** `conversation` or `inbox`. */
+    party: text("party").notNull(),
+    room: text("room").notNull(),
+    /** Epoch ms. */
+    openedAt: integer("opened_at").notNull(),
+  },
+  (t) => [index("live_sockets_user_idx").on(t.userId, t.openedAt)],
 );

@@ -36,7 +36,7 @@ export const BODY_LIMITS = {
 } as const;
 
 /** The routes that read their body as a stream (never buffered here): the cap is counted on the way. */
-const STREAMED_ROUTES: [RegExp, number][] = [[/^\/api\/v1\/upload\/multiple-base64\/?$/, BODY_LIMITS.listingPhotos]];
+const STREAMED_ROUTES: [RegExp, number][] = [[/^\/api\/v1\/upload\/(multiple-base64|evidence)\/?$/, BODY_LIMITS.listingPhotos]];
 
 const ROUTE_LIMITS: [RegExp, number][] = [
   [/^\/api\/v1\/users\/avatar-base64\/?$/, BODY_LIMITS.avatar],

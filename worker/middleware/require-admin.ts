@@ -5,7 +5,7 @@ import type { AppContext } from "../lib/context";
 import { unauthorized } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
-import { bearerToken } from "./auth";
+import { bearerToken, requireUser } from "./auth";
 
 /** Admin tokens: short-lived JWTs with their own audience, so a user token never opens the panel. */
 const AUDIENCE = "campusnest-admin";
@@ -61,6 +61,19 @@ async function verifyAdminToken(c: Context<AppContext>): Promise<AdminSession> {
 /** The admin session's actor id (for the audit log), or 401. */
 export async function requireAdmin(c: Context<AppContext>): Promise<string> {
   return `admin:${(await verifyAdminToken(c)).jti}`;
+}
+
+/**
+ * Who is asking where both a party and staff may read (a deal's agreement, its evidence): staff by an
+ * admin bearer, else a signed-in user (401 when neither).
+ */
+export async function staffOrUser(c: Context<AppContext>): Promise<{ userId: string } | { staff: string }> {
+  try {
+    return { staff: await requireAdmin(c) };
+  } catch {
+    const user = await requireUser(c);
+    return { userId: user.id };
+  }
 }
 
 /** Staff logout: the token stops working on the server at once, not only in the browser. */

@@ -20,7 +20,7 @@ const GROWTH_DAYS = 10;
 
 /**
  * The dashboard's figures, each counted as its tab lists it, from the counts the database keeps
- * (site_counts and signups_by_day, docs/decisions/032): reading them scans no table.
+ * (site_counts and signups_by_day, docs/decisions/038): reading them scans no table.
  */
 export async function siteStats(db: Db): Promise<AdminStats> {
   const since = new Date(Date.now() - (GROWTH_DAYS - 1) * DAY_MS);

@@ -18,6 +18,7 @@ import { consumeCode, issueCode, nextCodeWait, type CodePurpose } from "./email-
 import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { delivered, notify } from "./notify";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+import { schoolEmailFromSignUp } from "./school-email";
 import { startSession } from "./sessions";
 import { checkUniversity } from "./universities";
 
@@ -93,6 +94,7 @@ export async function verifyEmail(db: Db, config: Config, email: string, code: s
   // Accounts made before sign-up set it: the university chosen at sign-up becomes the preferred one.
   const preferred = user.preferredUniversityId === null && user.universityId !== null ? { preferredUniversityId: user.universityId } : {};
   await updateUser(db, user.id, { emailVerificationStatus: "verified", ...preferred });
+  await schoolEmailFromSignUp(db, user);
   return startSession(db, config, user.id);
 }
 
@@ -119,6 +121,7 @@ export async function signIn(db: Db, env: Env, config: Config, email: string, pa
 export async function signInWithCode(db: Db, config: Config, email: string, code: string, address: string): Promise<AuthResponse> {
   const user = await userByCode(db, config, email, "sign_in", code, address);
   if (user.emailVerificationStatus !== "verified") await updateUser(db, user.id, { emailVerificationStatus: "verified" });
+  await schoolEmailFromSignUp(db, user);
   return startSession(db, config, user.id);
 }
 
@@ -133,6 +136,7 @@ export async function resetPassword(db: Db, env: Env, config: Config, email: str
     bumpTokenVersion(db, user.id),
     revokeRefreshTokensOfUser(db, user.id, isoNow()),
   ]);
+  await schoolEmailFromSignUp(db, user);
   await closeSocketsOfUser(env, user.id, await conversationIdsOfUser(db, user.id), "Password reset");
 }
 
@@ -208,6 +212,7 @@ export async function googleSignIn(db: Db, env: Env, config: Config, token: stri
     ]);
     // Before the new session exists, so only the squatter's sockets close.
     await closeSocketsOfUser(env, byEmail.id, await conversationIdsOfUser(db, byEmail.id), "Signed in with Google");
+    await schoolEmailFromSignUp(db, byEmail);
     return startSession(db, config, byEmail.id);
   }
   const userId = newId();
@@ -227,6 +232,8 @@ export async function googleSignIn(db: Db, env: Env, config: Config, token: stri
     if (!winner) throw conflict(EMAIL_TAKEN);
     return startSession(db, config, winner.id);
   }
+  // Google vouches for the address: a school's counts as the account's school email.
+  await schoolEmailFromSignUp(db, { id: userId, email: claims.email, schoolEmail: null });
   return startSession(db, config, userId);
 }
 

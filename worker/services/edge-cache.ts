@@ -264,13 +264,12 @@ export const imageCacheKey = (origin: string, key: string) => `${origin}${API_PR
 
 /**
  * Drops deleted photos (a replaced avatar, a removed listing photo) from this data center's edge cache,
- * under this request's origins, so the route's 404 is what the next visitor gets here. Other data
- * centers keep a copy until its day runs out (routes/images: IMAGE_EDGE_TTL_S); a photo's address is
- * new for every upload and no page links a deleted one.
+ * under this request's origins (or those given, outside a request: the cron), so the route's 404 is
+ * what the next visitor gets here. Other data centers keep a copy until its day runs out (routes/images:
+ * IMAGE_EDGE_TTL_S); a photo's address is new for every upload and no page links a deleted one.
  */
-export async function purgeImageCache(keys: Iterable<string | null | undefined>): Promise<void> {
-  const origins = scope.getStore()?.origins;
-  if (!origins) return;
+export async function purgeImageCache(keys: Iterable<string | null | undefined>, origins = scope.getStore()?.origins): Promise<void> {
+  if (!origins?.length) return;
   const urls = [...new Set(keys)].filter((key): key is string => !!key).flatMap((key) => origins.map((origin) => imageCacheKey(origin, key)));
   if (!urls.length) return;
   const cache = caches.default;

@@ -26,12 +26,11 @@
 import { GEOCODING } from "../contract/constants";
 import type { AddressSuggestion, ResolvedPlace } from "../contract/listings";
 import type { Db } from "../db/client";
-import { cachePlace, countGeocodingCall, deleteCachedPlacesBefore, findCachedPlace } from "../db/queries/geo";
+import { cachePlace, deleteCachedPlacesBefore, findCachedPlace } from "../db/queries/geo";
 import type { Config } from "../env";
-import { sha256Hex } from "../lib/encoding";
-import { tooManyRequests } from "../lib/errors";
 import { pointOf, type LatLng } from "../lib/geo-distance";
 import { log } from "../lib/log";
+import { spendWithinCaps } from "./fair-use";
 import { signLocationToken, signPlaceId } from "./geo-token";
 
 export type Suggestion = AddressSuggestion;
@@ -123,25 +122,30 @@ export class PlaceNotResolved extends Error {
 const DAY_MS = 86_400_000;
 
 export const GEOCODING_USER_CAP_REACHED = "You have used today's address suggestions. Type the full address; the listing saves without a distance to campus.";
+export const GEOCODING_UNIVERSITY_CAP_REACHED =
+  "Address suggestions for your university are used up for today. Type the full address; the listing saves without a distance to campus.";
 export const GEOCODING_GLOBAL_CAP_REACHED = "Address suggestions are paused for today. Type the full address; the listing saves without a distance to campus.";
 
 /**
- * Counts one geocoder call for the user and for everyone this UTC day, or 429 {detail, retry_after}
- * until the next UTC day when a cap is reached (GEOCODING). Counted before the provider is asked,
- * whichever provider it is: the caps also keep us within Nominatim's usage policy.
+ * Counts one geocoder call for the user, for their university (the account's; none is a share of its
+ * own) and for everyone this UTC day, or 429 {detail, retry_after} until the next UTC day when a cap is
+ * reached (GEOCODING): one campus's accounts cannot spend another campus's suggestions. Counted before
+ * the provider is asked, whichever provider it is: the caps also keep us within Nominatim's usage policy.
  */
-export async function spendGeocodingCall(db: Db, userId: string, now = Date.now()): Promise<void> {
-  const windowStart = now - (now % DAY_MS);
-  const refused = await countGeocodingCall(db, {
-    userKey: await sha256Hex(`geo-day:${userId}`),
-    globalKey: await sha256Hex("geo-day:all"),
-    windowStart,
-    perUser: GEOCODING.callsPerUserPerDay,
-    global: GEOCODING.callsPerDay,
-  });
-  if (!refused) return;
-  if (refused === "global") log.warn("geocoding_daily_cap_reached", { cap: GEOCODING.callsPerDay });
-  throw tooManyRequests(Math.max(1, Math.ceil((windowStart + DAY_MS - now) / 1000)), refused === "user" ? GEOCODING_USER_CAP_REACHED : GEOCODING_GLOBAL_CAP_REACHED);
+export async function spendGeocodingCall(db: Db, user: { id: string; universityId: number | null }, now = Date.now()): Promise<void> {
+  await spendWithinCaps(
+    db,
+    [
+      { name: `geo-day:${user.id}`, limit: GEOCODING.callsPerUserPerDay, windowMs: DAY_MS, refusal: GEOCODING_USER_CAP_REACHED },
+      { name: `geo-day:university:${user.universityId ?? "none"}`, limit: GEOCODING.callsPerUniversityPerDay, windowMs: DAY_MS, refusal: GEOCODING_UNIVERSITY_CAP_REACHED },
+      { name: "geo-day:all", limit: GEOCODING.callsPerDay, windowMs: DAY_MS, refusal: GEOCODING_GLOBAL_CAP_REACHED },
+    ],
+    now,
+    (cap) => {
+      if (cap.refusal === GEOCODING_GLOBAL_CAP_REACHED) log.warn("geocoding_daily_cap_reached", { cap: GEOCODING.callsPerDay });
+      if (cap.refusal === GEOCODING_UNIVERSITY_CAP_REACHED) log.warn("geocoding_university_cap_reached", { university: user.universityId, cap: GEOCODING.callsPerUniversityPerDay });
+    },
+  );
 }
 
 /** Each suggestion's Google place id signed for this user and session (one it cannot be resolved from is left out). */

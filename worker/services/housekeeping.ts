@@ -6,6 +6,7 @@ import type { DevHousekeepingResponse } from "../contract/freshness";
 import { createDb, type Db } from "../db/client";
 import { deleteExpiredAdminRevocations } from "../db/queries/admin-tokens";
 import { deleteDeadRefreshTokens } from "../db/queries/sessions";
+import { deleteLiveSocketsBefore, deleteSpentTicketsBefore } from "../db/queries/sockets";
 import { forgetUploads, unsubmittedUploads } from "../db/queries/verification";
 import { backfillPhotoHashes } from "./photo-check";
 import { isoNow } from "../lib/time";
@@ -23,6 +24,7 @@ import { backfillPublicAddresses } from "./listings";
 import { runDealPaymentJobs, type DealJobsResult } from "./payments";
 import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
+import { copyLegacyEvidence, deleteUncitedUploads } from "./evidence";
 
 /** A few listings a run: each photo is decoded whole (~8 MB for 1600x1200), and one run shares the isolate's 128 MB. */
 const PHOTO_BACKFILL_LISTINGS_PER_RUN = 3;
@@ -47,12 +49,21 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     endLapsedCancelledSubscriptions(db, nowIso),
     deleteStalePlaces(db, now),
     forgetOldAddresses(db, now),
+    deleteSpentTicketsBefore(db, now),
+    deleteLiveSocketsBefore(db, now - DAY_MS),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
   if (promotions.length) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
+  // Evidence uploads no deal cited within a day; problem photos still public since before 0039 (docs/decisions/032).
+  const uncitedEvidence = await deleteUncitedUploads(db, env, now).catch((err: unknown) => {
+    log.error("evidence_cleanup_failed", { message: String(err) });
+    return 0;
+  });
+  const siteOrigin = getConfig(env).publicBaseUrl;
+  await copyLegacyEvidence(db, env, siteOrigin ? [new URL(siteOrigin).origin] : []).catch((err: unknown) => log.error("legacy_evidence_failed", { message: String(err) }));
   // Public addresses of listings saved before they were stored (decision 024); a no-op once done.
   const publicAddresses = await backfillPublicAddresses(db).catch((err: unknown) => {
     log.error("public_address_backfill_failed", { message: String(err) });
@@ -79,6 +90,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     refreshTokens: tokens.meta.changes ?? 0,
     expiredPromotions: promotions.length,
     unsubmittedDocuments,
+    uncitedEvidence,
     availabilityAsked: freshness.asked,
     listingsPaused: freshness.paused,
     savedSearchAlerts,

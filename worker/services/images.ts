@@ -22,8 +22,8 @@ export interface PhotoEntry {
 }
 
 /**
- * One listing photo: checked (at most 10 MB decoded, JPEG, PNG, WebP or GIF by its bytes), stripped of
- * metadata and stored under a key carrying its uploader's id, with the client-made thumbnail beside it
+ * One listing photo: checked (checkUploadedPhoto), stripped of metadata and stored under a key carrying
+ * its uploader's id, with the client-made thumbnail beside it
  * when that is a readable JPEG within its cap (else cards use the full image). A problem with the file
  * is its `failed_files` entry; every key written is pushed to `stored` before the write, so a request
  * refused later can remove them (deleteListingPhotos).
@@ -34,14 +34,9 @@ export async function storeListingPhoto(
   image: PhotoEntry,
   stored: string[],
 ): Promise<{ uploaded: UploadResponse["uploaded_files"][number] } | { failed: UploadResponse["failed_files"][number] }> {
-  const fail = (error: string) => ({ failed: { filename: image.filename, error } });
-  if (decodedSize(image.image_data) > LIMITS.imageMaxBytes) return fail(IMAGE_TOO_BIG);
-  const bytes = decodeDataUrl(image.image_data);
-  if (!bytes || bytes.length === 0) return fail("The file is empty or not a valid image");
-  const type = detectFileType(bytes);
-  if (!type || type === "application/pdf") return fail("Only JPEG, PNG, WebP and GIF images are allowed");
-  const clean = stripMetadata(bytes, type);
-  if (!clean) return fail("The image is damaged or could not be read");
+  const checked = checkUploadedPhoto(image);
+  if ("error" in checked) return { failed: { filename: image.filename, error: checked.error } };
+  const { bytes: clean, type } = checked;
   const key = `listings/${ownerId}_${newId()}.${EXTENSIONS[type]}`;
   stored.push(key);
   await env.IMAGES.put(key, clean, { httpMetadata: { contentType: type, cacheControl: IMMUTABLE } });
@@ -55,6 +50,24 @@ export async function storeListingPhoto(
     thumbUrl = imageUrl(thumbKey);
   }
   return { uploaded: { url: imageUrl(key)!, thumbnail_url: thumbUrl, filename: image.filename, size: clean.length } };
+}
+
+export type PhotoType = Exclude<DetectedType, "application/pdf">;
+
+/**
+ * The per-file check of every photo upload (listing photos and private evidence alike): at most 10 MB
+ * decoded, JPEG, PNG, WebP or GIF by its bytes, readable; answers its bytes stripped of metadata, or why
+ * it was refused (its `failed_files` message).
+ */
+export function checkUploadedPhoto(image: Pick<PhotoEntry, "image_data">): { bytes: Uint8Array; type: PhotoType } | { error: string } {
+  if (decodedSize(image.image_data) > LIMITS.imageMaxBytes) return { error: IMAGE_TOO_BIG };
+  const bytes = decodeDataUrl(image.image_data);
+  if (!bytes || bytes.length === 0) return { error: "The file is empty or not a valid image" };
+  const type = detectFileType(bytes);
+  if (!type || type === "application/pdf") return { error: "Only JPEG, PNG, WebP and GIF images are allowed" };
+  const clean = stripMetadata(bytes, type);
+  if (!clean) return { error: "The image is damaged or could not be read" };
+  return { bytes: clean, type };
 }
 
 /** The photos a refused request stored: never answered with their URLs, so nothing refers to them. */

@@ -385,7 +385,7 @@ export async function editListingByStaff(db: Db, actor: string, id: string, edit
   return loadAdminListing(db, id);
 }
 
-/** How many listings "approve all" reads and approves per statement (docs/decisions/032). */
+/** How many listings "approve all" reads and approves per statement (docs/decisions/038). */
 export const APPROVE_ALL_CHUNK = 100;
 
 /**

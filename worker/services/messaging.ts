@@ -91,6 +91,25 @@ async function closeRoom(env: Env, kind: RoomKind, name: string, code: number, r
   }
 }
 
+/** The connection ids of one user's open sockets in a room; none when the room cannot be asked (logged). */
+export async function openSocketIds(env: Env, socket: { party: string; room: string }, userId: string): Promise<string[]> {
+  try {
+    return await (await roomOf(env, socket.party === "inbox" ? "inbox" : "conversation", socket.room)).openConnectionIds(userId);
+  } catch (err) {
+    log.warn("realtime_count_failed", { room: socket.party, error: err instanceof Error ? err.name : "unknown" });
+    return [];
+  }
+}
+
+/** Closes one socket of a room by its connection id (a user's oldest past their limit: services/room-access). */
+export async function closeSocket(env: Env, socket: { party: string; room: string; id: string }, code: number, reason: string) {
+  try {
+    await (await roomOf(env, socket.party === "inbox" ? "inbox" : "conversation", socket.room)).closeConnection(socket.id, code, reason);
+  } catch (err) {
+    log.warn("realtime_close_failed", { room: socket.party, error: err instanceof Error ? err.name : "unknown" });
+  }
+}
+
 /** A deleted conversation: its room's sockets are closed (the clients should not reconnect). */
 export const closeConversationRoom = (env: Env, conversationId: string) =>
   closeRoom(env, "conversation", conversationId, CLOSE_CODES.conversationDeleted, "Conversation deleted");

@@ -3,11 +3,12 @@
  * with an emailed 6-digit code (services/email-codes, its throttles included), and their profile,
  * listings and chats then say "School email verified: <domain>". Which domains count is Hipo's
  * university-domains-list (US entries, bundled by scripts/make-school-domains.mjs, never fetched at run
- * time). One school address per account, one account per address; the address itself is never public.
+ * time). One school address per account, one account per inbox (the canonical address: no +tag, no
+ * case); a sign-up address at a school counts without a second code. The address itself is never public.
  */
 import type { Config } from "../env";
 import type { Db } from "../db/client";
-import { findUserBySchoolEmail, updateUser, type UserRow } from "../db/queries/users";
+import { findUserBySchoolEmail, giveSchoolEmailIfNone, updateUser, type UserRow } from "../db/queries/users";
 import { apiError, badRequest, conflict, isUniqueViolation, tooManyRequests } from "../lib/errors";
 import { isoNow } from "../lib/time";
 import { consumeCode, issueCode } from "./email-codes";
@@ -34,6 +35,35 @@ export function schoolDomainOf(email: string): string | null {
   return null;
 }
 
+/**
+ * The address as one inbox: the local part without a `+tag`, without case (`Ana+1@UFL.edu` is
+ * `ana@ufl.edu`). One account per canonical address, so `+tags` do not multiply badges (docs/decisions/032).
+ */
+export function canonicalSchoolEmail(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus >= 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
+}
+
+/**
+ * A sign-up address at a school's domain counts as confirmed school email the moment the account proves
+ * it (its sign-up code, Google, an emailed sign-in or reset code), with no second code; unless the account
+ * has a school address already, or another account holds this one (the earliest verified keeps it).
+ */
+export async function schoolEmailFromSignUp(db: Db, user: Pick<UserRow, "id" | "email" | "schoolEmail">, now = Date.now()): Promise<void> {
+  if (user.schoolEmail) return;
+  const domain = schoolDomainOf(user.email);
+  if (!domain) return;
+  try {
+    await giveSchoolEmailIfNone(db, user.id, { email: user.email, canonical: canonicalSchoolEmail(user.email), domain, verifiedAt: isoNow(now) });
+  } catch (err) {
+    // Another account confirmed this inbox first: it keeps the badge, and this sign-up goes on without one.
+    if (!isUniqueViolation(err)) throw err;
+  }
+}
+
 /** Our universities.id of a listed domain, when the list's name matched one of ours. */
 export const universityIdOfDomain = (domain: string): number | null => DOMAINS[domain] || null;
 
@@ -41,7 +71,7 @@ export const universityIdOfDomain = (domain: string): number | null => DOMAINS[d
 export async function requestSchoolEmailCode(db: Db, env: Env, config: Config, user: Pick<UserRow, "id" | "firstName">, email: string, address: string) {
   const domain = schoolDomainOf(email);
   if (!domain) throw apiError(422, { detail: "This is not a university email address we know. Use the address your school gave you (for example name@ufl.edu)." });
-  const holder = await findUserBySchoolEmail(db, email);
+  const holder = await findUserBySchoolEmail(db, canonicalSchoolEmail(email));
   if (holder && holder.id !== user.id) throw conflict(TAKEN);
   const issued = await issueCode(db, config.jwtSecret, email, "school_email", address);
   if ("wait" in issued) throw tooManyRequests(issued.wait.seconds, issued.wait.detail);
@@ -64,9 +94,9 @@ export async function verifySchoolEmail(
   if (!(await consumeCode(db, config.jwtSecret, pending, "school_email", code, address, now))) throw badRequest(INVALID_CODE);
   const verifiedAt = isoNow(now);
   try {
-    await updateUser(db, user.id, { schoolEmail: pending, schoolEmailDomain: domain, schoolEmailVerifiedAt: verifiedAt, schoolEmailPending: null });
+    await updateUser(db, user.id, { schoolEmail: pending, schoolEmailCanonical: canonicalSchoolEmail(pending), schoolEmailDomain: domain, schoolEmailVerifiedAt: verifiedAt, schoolEmailPending: null });
   } catch (err) {
-    // Another account confirmed the same address first: the unique index decides.
+    // Another account confirmed the same address (or the same inbox under another +tag) first: the unique index decides.
     if (isUniqueViolation(err)) throw conflict(TAKEN);
     throw err;
   }

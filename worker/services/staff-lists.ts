@@ -1,5 +1,5 @@
 /**
- * Staff lists at any size (docs/decisions/032): every list is one keyset page of `limit` rows read from
+ * Staff lists at any size (docs/decisions/038): every list is one keyset page of `limit` rows read from
  * its index (`limit + 1`, then `keysetPage`), and a search (`staffSearch`: an id, an email or words)
  * reads through an index too, so an answer reads about the same rows with 20,000 listings as with 20.
  * The cursor's shape follows the list's order (created_at or promotion_end with the id, or a text

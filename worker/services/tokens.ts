@@ -4,13 +4,15 @@
  * random strings stored hashed (services/sessions.ts).
  */
 import { jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { isIdLike, newId } from "../lib/ids";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = "campusnest";
 
 /**
- * access: the API's bearer token. socket: a ticket that opens the user's rooms (POST
- * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it.
+ * access: the API's bearer token. socket: a ticket that opens one socket of the user's rooms (POST
+ * messages/socket-ticket), short-lived because browsers put it in a URL (?token=), where logs may keep it,
+ * and spent on first use.
  * availability: the one-click links of the "Is {title} still available?" email, single-purpose: the
  * subject is the listing, the claims the action and the owner it was sent to.
  * savedSearch: a saved-search alert's unsubscribe link (docs/decisions/020): the subject is the search, nothing else.
@@ -71,8 +73,23 @@ export async function verifyAccessClaim(secret: string, token: string | null | u
   return { userId: payload.sub, tokenVersion: ver };
 }
 
-export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signToken("socket", secret, userId, ttlSeconds);
-export const verifySocketTicket = async (secret: string, token: string | null | undefined) => (await verifyToken("socket", secret, token))?.sub ?? null;
+/** A socket ticket carries its own id (`jti`): it opens one socket (docs/decisions/012), then is spent. */
+export const signSocketTicket = (secret: string, userId: string, ttlSeconds: number) => signToken("socket", secret, userId, ttlSeconds, { jti: newId() });
+
+export interface SocketTicket {
+  userId: string;
+  /** The ticket's id: spent once (db/queries/sockets), and the socket's connection id in its room. */
+  id: string;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** The claim of a valid socket ticket (not yet known to be unspent), or null. */
+export async function verifySocketTicket(secret: string, token: string | null | undefined): Promise<SocketTicket | null> {
+  const payload = await verifyToken("socket", secret, token);
+  if (!payload || typeof payload.jti !== "string" || !isIdLike(payload.jti) || typeof payload.exp !== "number") return null;
+  return { userId: payload.sub, id: payload.jti, expiresAt: payload.exp * 1000 };
+}
 
 export interface AvailabilityClaim {
   listingId: string;

@@ -1,5 +1,5 @@
 /**
- * D1 refuses a statement with more than 100 bound parameters (docs/decisions/032): eslint's
+ * D1 refuses a statement with more than 100 bound parameters (docs/decisions/038): eslint's
  * `house/bounded-in-lists` refuses a list the data makes long spread into a statement, in the worker's
  * code, through the project's own eslint.config.js. Each form it refuses has a failing sample here.
  */

@@ -105,7 +105,7 @@ describe("reporting a problem", () => {
         uploads.push({ url: this.url, body: JSON.parse(payload) });
         queueMicrotask(() => {
           this.status = 200;
-          this.responseText = JSON.stringify({ uploaded_files: [{ url: "/api/v1/images/p1.jpg", thumbnail_url: null, filename: "door.jpg", size: 4 }], failed_files: [] });
+          this.responseText = JSON.stringify({ uploaded_files: [{ url: "/api/v1/evidence/p1.jpg", thumbnail_url: null, filename: "door.jpg", size: 4 }], failed_files: [] });
           this.onload?.();
         });
       }
@@ -113,7 +113,7 @@ describe("reporting a problem", () => {
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
   });
 
-  it("asks what is wrong and what happened (up to 2000 characters), uploads the photos as the listing form does, then reports; the deal is disputed", async () => {
+  it("asks what is wrong and what happened (up to 2000 characters), uploads the photos as private evidence, then reports; the deal is disputed", async () => {
     let current = paidDeal();
     let refuse = true;
     const calls = dealApi(() => current, {
@@ -157,12 +157,13 @@ describe("reporting a problem", () => {
     await ui.click(within(dialog).getByRole("button", { name: "Send the report" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     await waitFor(() => expect(statusLine()).toHaveFocus());
-    expect(uploads[0]!.url).toBe("/api/v1/upload/multiple-base64");
-    expect(uploads[0]!.body.images.map((i) => [i.filename, i.content_type])).toEqual([["door.jpg", "image/jpeg"]]);
+    // Private evidence (docs/decisions/032), without the listing form's card thumbnail.
+    expect(uploads[0]!.url).toBe("/api/v1/upload/evidence");
+    expect(uploads[0]!.body.images.map((i) => [i.filename, i.content_type, "thumbnail_data" in i])).toEqual([["door.jpg", "image/jpeg", false]]);
     expect(callsOf(calls, `POST ${API}/deals/d1/problem`).at(-1)!.body).toEqual({
       kind: "cant_get_in",
       text: "The code for the lockbox does not work and Jordan does not answer.",
-      photos: ["/api/v1/images/p1.jpg"],
+      photos: ["/api/v1/evidence/p1.jpg"],
     });
     expect(statusLine()).toHaveTextContent("CampusNest is looking into it; nothing is released.");
     expect(screen.getByText(/You reported: I can't get in\./)).toBeInTheDocument();

@@ -27,7 +27,7 @@ const caseFile = (deal: Deal): AdminDealResponse["data"] => ({
   pdf_sha256: "b".repeat(64),
   events: [{ type: "problem_reported", actor_id: RENTER.id, actor_role: "renter", at: "2027-06-01T09:00:00.000Z", ip: "203.0.113.7", user_agent: "Firefox/140", agreement_version: 1, document_sha256: null, details: null }],
   statements: [
-    { party: "renter", author_id: RENTER.id, text: "The lockbox code does not work.", photos: ["/api/v1/images/door.jpg", "/api/v1/images/box.jpg"], at: "2027-06-01T09:00:00.000Z" },
+    { party: "renter", author_id: RENTER.id, text: "The lockbox code does not work.", photos: ["/api/v1/evidence/door.jpg", "/api/v1/evidence/box.jpg"], at: "2027-06-01T09:00:00.000Z" },
     { party: "lister", author_id: LISTER.id, text: "I sent the new code by message.", photos: [], at: "2027-06-01T10:00:00.000Z" },
   ],
   messages: [
@@ -37,9 +37,13 @@ const caseFile = (deal: Deal): AdminDealResponse["data"] => ({
   stripe: { payment_intent: "pi_1", charge: "ch_1", transfer: null, dispute: null },
 });
 
+const photo = () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 });
+
 function casesApi(extra: Record<string, unknown> = {}) {
   return fakeApi({
     ...staffPanelRoutes(),
+    [`GET ${API}/evidence/door.jpg`]: photo,
+    [`GET ${API}/evidence/box.jpg`]: photo,
     [`GET ${API}/admin/deals`]: (call: { url: string }) => (new URL(call.url, "http://x").searchParams.get("status") === "cases" ? page([disputed, failed]) : page([])),
     [`GET ${API}/admin/deals/d1`]: { data: caseFile(disputed) },
     ...extra,
@@ -69,7 +73,8 @@ describe("staff deal cases", () => {
 
   it("opens a case file: the agreement's PDF with the admin bearer, the events, both statements with photos, the conversation", async () => {
     const calls = casesApi({ [`GET ${API}/deals/d1/agreement.pdf`]: () => new Response(new Blob(["%PDF-1.7"], { type: "application/pdf" }), { status: 200 }) });
-    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:pdf"), revokeObjectURL: vi.fn() });
+    let blobs = 0;
+    Object.assign(URL, { createObjectURL: vi.fn(() => `blob:${++blobs}`), revokeObjectURL: vi.fn() });
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
     const ui = await openDeals();
     const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
@@ -79,7 +84,9 @@ describe("staff deal cases", () => {
     expect(statements).toHaveTextContent("The lockbox code does not work.");
     expect(statements).toHaveTextContent("Jordan Kim (lister)");
     expect(statements).toHaveTextContent("I sent the new code by message.");
-    expect(within(statements).getByRole("img", { name: "Photo 2 from Maya Lopez" })).toHaveAttribute("src", "/api/v1/images/box.jpg");
+    // Private evidence (docs/decisions/032): fetched with the admin bearer, shown from a blob: URL, never its address.
+    expect(await within(statements).findByRole("img", { name: "Photo 2 from Maya Lopez" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
+    expect(callsOf(calls, `GET ${API}/evidence/box.jpg`)[0]!.authorization).toBe("Bearer admin-token");
     const conversation = within(item).getByRole("list", { name: "Conversation" });
     expect(conversation).toHaveTextContent("Maya Lopez (renter): I'm at the door, the code fails");
     expect(conversation).toHaveTextContent("Jordan Kim (lister): Try 4821");
@@ -88,6 +95,7 @@ describe("staff deal cases", () => {
 
     await ui.click(within(item).getByRole("button", { name: "Download the agreement PDF: Sunny 2x2 near campus" }));
     await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(URL.createObjectURL).toHaveBeenCalledTimes(3);
     expect(callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`)[0]!.authorization).toBe("Bearer admin-token");
   });
 

@@ -9,6 +9,7 @@ import { applyMessageToList, listConversations, mergeMessages, type Conversation
 import { createUnreadLedger, EXPECTATION_TTL_MS } from "../../../web/features/messages/lib/unread-ledger";
 import { POLL_INTERVALS, pollInterval } from "../../../web/lib/activity";
 import { AUTH_CLOSE_CODES, connectParty, MAX_FAILED_CONNECTS, parseServerEvent, reconnectDelays, STABLE_OPEN_MS } from "../../../web/lib/party-connection";
+import { CLOSE_CODES } from "@party/protocol";
 import { createQueryClient } from "../../../web/app/providers";
 import { useUnreadCount } from "../../../web/lib/unread";
 import { type ApiCall, callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, threadRoutes } from "../render";
@@ -171,6 +172,26 @@ describe("party socket", () => {
     expect(FakeWebSocket.instances).toHaveLength(2);
     expect(getTicket).toHaveBeenCalledTimes(2);
     expect(AUTH_CLOSE_CODES.has(1008)).toBe(true);
+    disconnect();
+  });
+
+  it("closed as the user's oldest of too many sockets (4429): polls, and reconnects only when the tab is looked at again", async () => {
+    vi.useFakeTimers();
+    let n = 0;
+    const status: boolean[] = [];
+    const disconnect = connectParty({ party: "inbox", room: ME, onEvent: () => {}, onStatus: (s) => status.push(s), getTicket: async () => `t${++n}`, WebSocket: FakeWebSocket as unknown as typeof WebSocket, random: () => 0 });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeWebSocket.instances[0]!.serverOpen();
+    await vi.advanceTimersByTimeAsync(STABLE_OPEN_MS);
+    FakeWebSocket.instances[0]!.serverClose(CLOSE_CODES.tooManySockets);
+    await vi.advanceTimersByTimeAsync(120_000);
+    // No fight with the user's newer tabs: this one stays closed (its caller polls meanwhile).
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(status).toEqual([true, false]);
+    document.dispatchEvent(new Event("visibilitychange"));
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    expect(new URL(FakeWebSocket.instances[1]!.url).searchParams.get("token")).toBe("t2");
     disconnect();
   });
 

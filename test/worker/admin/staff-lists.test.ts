@@ -1,5 +1,5 @@
 /**
- * Staff lists at any size (docs/decisions/032): every staff list answers one page (limit 50 by default,
+ * Staff lists at any size (docs/decisions/038): every staff list answers one page (limit 50 by default,
  * at most 100) with a cursor, searches through an index, and admin/stats reads counts the database
  * keeps on every write. The data: the scale seed at 150 listings, past D1's 100 bound parameters.
  */

@@ -1,5 +1,5 @@
 /**
- * Every answer reads about the same rows with 20,000 listings as with 20 (docs/decisions/032): the same
+ * Every answer reads about the same rows with 20,000 listings as with 20 (docs/decisions/038): the same
  * requests are made against the scale seed at 20 listings and again at 20,000 (10,000 users, 2,000
  * conversations of 5 messages, deals in every state), and each route's rows read (D1's meta.rows_read,
  * summed over the request: `x-count-rows-read`, development only) must stay within its small figure

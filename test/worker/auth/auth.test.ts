@@ -415,6 +415,8 @@ describe("Google sign-in", () => {
     expect(first.status).toBe(200);
     const body = await json<Session>(first);
     expect(body.user).toMatchObject({ email: "gina@ufl.edu", first_name: "Gina", email_verification_status: "verified" });
+    // Google vouches for the address: a school's is the account's school email at once (docs/decisions/032).
+    expect(body.user).toMatchObject({ school_email_domain: "ufl.edu", school_email: "gina@ufl.edu" });
     const again = await json<Session>(await call(token));
     expect(again.user.id).toBe(body.user.id);
   });

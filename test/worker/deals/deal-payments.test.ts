@@ -33,6 +33,7 @@ import {
   type DealJson,
   type Session,
   signUp,
+  uploadEvidence,
 } from "../helpers";
 
 let lister: Session;
@@ -481,14 +482,12 @@ describe("problems, statements and staff's decision", () => {
     expect((await json<{ detail: string }>(bad)).detail).toMatch(/kind must be one of/);
     expect((await call(renter, `/api/v1/deals/${dealId}/statement`, "POST", { text: "early" })).status).toBe(409);
 
-    // Photos are the author's own uploads: not another host's picture behind our path, not the other party's upload.
-    const door = `/api/v1/images/listings/${renter.user.id}_door.webp`;
-    const listerPhoto = `/api/v1/images/listings/${lister.user.id}_hall.webp`;
-    await env.IMAGES.put(door.replace("/api/v1/images/", ""), "webp");
-    await env.IMAGES.put(listerPhoto.replace("/api/v1/images/", ""), "webp");
+    // Photos are the author's own evidence uploads (docs/decisions/032): not another host's picture behind our path, not the other party's upload.
+    const [door] = await uploadEvidence(renter);
+    const [listerPhoto] = await uploadEvidence(lister);
     const elsewhere = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [`https://evil.test${door}`] });
     expect(elsewhere.status).toBe(422);
-    expect((await json<{ detail: string }>(elsewhere)).detail).toMatch(/uploaded to CampusNest/);
+    expect((await json<{ detail: string }>(elsewhere)).detail).toMatch(/uploaded as evidence/);
     const notTheirs = await call(renter, `/api/v1/deals/${dealId}/problem`, "POST", { kind: "cant_get_in", text: "x", photos: [listerPhoto] });
     expect(notTheirs.status).toBe(422);
     expect((await json<{ errors: { path: string }[] }>(notTheirs)).errors[0]!.path).toBe("photos");

@@ -1,5 +1,5 @@
 /**
- * The scale seed (docs/decisions/032): synthetic rows brought up to the counts asked, over every
+ * The scale seed (docs/decisions/038): synthetic rows brought up to the counts asked, over every
  * university, with the demo photos reused by key and deals in every state; repeating adds nothing.
  */
 import { env } from "cloudflare:test";

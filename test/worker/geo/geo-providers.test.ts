@@ -12,7 +12,7 @@ import { GEOCODING } from "../../../worker/contract/constants";
 import { createDb } from "../../../worker/db/client";
 import { sha256Hex } from "../../../worker/lib/encoding";
 import { LOCATION_TOKEN_REFUSED, signLocationToken, signPlaceId } from "../../../worker/services/geo-token";
-import { GEOCODING_GLOBAL_CAP_REACHED, GEOCODING_USER_CAP_REACHED, geoProvider, spendGeocodingCall, suggestAddresses } from "../../../worker/services/geo";
+import { GEOCODING_GLOBAL_CAP_REACHED, GEOCODING_UNIVERSITY_CAP_REACHED, GEOCODING_USER_CAP_REACHED, geoProvider, spendGeocodingCall, suggestAddresses } from "../../../worker/services/geo";
 import { api, authed, dataUrl, JPEG_1x1, json, type Session, signUp } from "../helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -216,7 +216,7 @@ describe("geocoding that cannot be abused", () => {
     const db = createDb(env);
     const heavy = await verifiedUser("geo-heavy@ufl.edu");
     const light = await verifiedUser("geo-light@ufl.edu");
-    for (let i = 0; i < GEOCODING.callsPerUserPerDay; i++) await spendGeocodingCall(db, heavy.user.id);
+    for (let i = 0; i < GEOCODING.callsPerUserPerDay; i++) await spendGeocodingCall(db, { id: heavy.user.id, universityId: null });
     const spy = vi.spyOn(globalThis, "fetch");
     const capped = await call("autocomplete?q=1%20Main", GOOGLE, heavy);
     expect(capped.status).toBe(429);
@@ -239,9 +239,47 @@ describe("geocoding that cannot be abused", () => {
     // The next UTC day starts afresh.
     vi.setSystemTime(DAY + 2 * 86_400_000);
     const tomorrow = await verifiedUser("geo-heavy-tomorrow@ufl.edu");
-    await spendGeocodingCall(db, tomorrow.user.id); // the global count of the new day starts afresh
+    await spendGeocodingCall(db, { id: tomorrow.user.id, universityId: null }); // the global count of the new day starts afresh
     expect((await call("autocomplete?q=1%20Main", GOOGLE, tomorrow)).status).toBe(200);
-    await expect(spendGeocodingCall(db, heavy.user.id)).resolves.toBeUndefined();
+    await expect(spendGeocodingCall(db, { id: heavy.user.id, universityId: null })).resolves.toBeUndefined();
+  });
+
+  it("caps each university's accounts together too: one campus cannot spend another's, and refused calls spend nobody's count", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(DAY + 5 * 86_400_000);
+    const dayStart = DAY + 5 * 86_400_000 - ((DAY + 5 * 86_400_000) % 86_400_000);
+    const count = async (name: string) =>
+      (await env.DB.prepare("SELECT failures FROM auth_throttle WHERE key = ? AND window_start = ?").bind(await sha256Hex(name), dayStart).first<{ failures: number }>())?.failures ?? 0;
+    const campusA = await verifiedUser("geo-campus-a@ufl.edu");
+    const campusAOther = await verifiedUser("geo-campus-a2@ufl.edu");
+    const campusB = await verifiedUser("geo-campus-b@ufl.edu");
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET university_id = 1 WHERE id IN (?, ?)").bind(campusA.user.id, campusAOther.user.id),
+      env.DB.prepare("UPDATE users SET university_id = 2 WHERE id = ?").bind(campusB.user.id),
+    ]);
+    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ suggestions: [] }));
+    expect((await call("autocomplete?q=1%20Main", GOOGLE, campusA)).status).toBe(200);
+    expect([await count("geo-day:university:1"), await count("geo-day:all")]).toEqual([1, 1]);
+    // Campus 1's accounts have used its share (many accounts, each within its own cap).
+    await env.DB.prepare("UPDATE auth_throttle SET failures = ? WHERE key = ? AND window_start = ?").bind(GEOCODING.callsPerUniversityPerDay, await sha256Hex("geo-day:university:1"), dayStart).run();
+    spy.mockClear();
+    const capped = await call("autocomplete?q=1%20Main", GOOGLE, campusAOther);
+    expect(capped.status).toBe(429);
+    expect(await json(capped)).toEqual({ detail: GEOCODING_UNIVERSITY_CAP_REACHED, retry_after: 12 * 3600 });
+    expect(spy).not.toHaveBeenCalled();
+    // Refused: the user's count was taken back, and everyone's did not move.
+    expect([await count(`geo-day:${campusAOther.user.id}`), await count("geo-day:all")]).toEqual([0, 1]);
+    // Another campus still has its own.
+    expect((await call("autocomplete?q=1%20Main", GOOGLE, campusB)).status).toBe(200);
+    expect(await count("geo-day:all")).toBe(2);
+
+    // A user at their own cap who keeps calling spends nothing of their campus's or everyone's count.
+    const db = createDb(env);
+    const b = { id: campusB.user.id, universityId: 2 };
+    for (let i = 1; i < GEOCODING.callsPerUserPerDay; i++) await spendGeocodingCall(db, b);
+    const [campusBefore, allBefore] = [await count("geo-day:university:2"), await count("geo-day:all")];
+    for (let i = 0; i < 5; i++) await expect(spendGeocodingCall(db, b)).rejects.toThrow();
+    expect([await count("geo-day:university:2"), await count("geo-day:all")]).toEqual([campusBefore, allBefore]);
   });
 
   it("caches a place's coordinates for at most 30 days (Google's terms)", async () => {

@@ -305,3 +305,12 @@ export interface DealJson {
   case_reason: string | null;
   moved_in_at: string | null;
 }
+
+/** Pays a signed deal through the development test checkout (checkout, then the page's Pay) as its renter. */
+export async function paySignedDeal(renterToken: string, dealId: string) {
+  const res = await api(`/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renterToken}` } });
+  if (res.status !== 200) throw new Error(`checkout ${res.status}: ${await res.text()}`);
+  const { data } = await json<{ data: { checkout_url: string } }>(res);
+  const paid = await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" });
+  if (paid.status !== 303) throw new Error(`pay ${paid.status}`);
+}

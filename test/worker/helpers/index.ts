@@ -5,3 +5,4 @@ export * from "./messaging";
 export * from "./sockets";
 export * from "./staff";
 export * from "./deal-payments";
+export * from "./evidence";

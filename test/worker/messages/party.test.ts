@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { signAccessToken, signSocketTicket } from "../../../worker/services/tokens";
 import { getServerByName } from "partyserver";
-import type { ServerEvent } from "../../../party/protocol";
+import { CLOSE_CODES, type ServerEvent } from "../../../party/protocol";
+import { MAX_LIVE_SOCKETS } from "../../../worker/services/room-access";
 import { connect, open, worker } from "../helpers";
 
 /** A socket ticket as POST messages/socket-ticket issues it. */
@@ -10,7 +11,7 @@ const ticket = (userId: string, ttlSeconds = 60) => signSocketTicket(env.JWT_SEC
 
 // The rooms open only to accounts that exist.
 beforeAll(async () => {
-  const names = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "iris", "mallory", "zed"];
+  const names = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "iris", "kate", "liam", "mallory", "zed"];
   await env.DB.batch(names.map((id) => env.DB.prepare("INSERT INTO users (id, email, first_name, last_name) VALUES (?, ?, ?, 'Test')").bind(id, `${id}@party.test`, id)));
 });
 
@@ -54,15 +55,53 @@ describe("inbox room", () => {
   });
 
   it("delivers what the worker publishes over RPC to every socket of the room", async () => {
-    const token = await ticket("carol");
-    const first = open(await connect(`/parties/inbox/carol?token=${token}`));
-    const second = open(await connect(`/parties/inbox/carol?token=${token}`));
+    const first = open(await connect(`/parties/inbox/carol?token=${await ticket("carol")}`));
+    const second = open(await connect(`/parties/inbox/carol?token=${await ticket("carol")}`));
     const stub = env.Inbox.get(env.Inbox.idFromName("carol")) as unknown as {
       publish(event: ServerEvent): Promise<number>;
     };
     expect(await stub.publish({ type: "unread", unread_count: 3 })).toBe(2);
     expect(await first.next()).toEqual({ type: "unread", unread_count: 3 });
     expect(await second.next()).toEqual({ type: "unread", unread_count: 3 });
+  });
+});
+
+describe("how many sockets a user opens", () => {
+  it("a ticket opens one socket: the same URL again is refused (401), also when the first attempt was refused", async () => {
+    const token = await ticket("liam");
+    const first = open(await connect(`/parties/inbox/liam?token=${token}`));
+    const again = await connect(`/parties/inbox/liam?token=${token}`);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({ detail: "This socket ticket was used already" });
+    expect(await first.quiet()).toBe(true);
+    // A ticket spent on a refused room is spent too.
+    const other = await ticket("liam");
+    expect((await connect(`/parties/inbox/alice?token=${other}`)).status).toBe(404);
+    expect((await connect(`/parties/inbox/liam?token=${other}`)).status).toBe(401);
+    first.socket.close();
+  });
+
+  it(`keeps at most ${MAX_LIVE_SOCKETS} open per user across rooms: the next closes the oldest (4429); a closed one frees its place`, async () => {
+    const id = await seedConversation("kate", "zed");
+    const sockets = [];
+    for (let i = 0; i < MAX_LIVE_SOCKETS; i++) {
+      sockets.push(open(await connect(i % 2 ? `/parties/conversation/${id}?token=${await ticket("kate")}` : `/parties/inbox/kate?token=${await ticket("kate")}`)));
+    }
+    const others = open(await connect(`/parties/inbox/zed?token=${await ticket("zed")}`));
+    const eleventh = open(await connect(`/parties/conversation/${id}?token=${await ticket("kate")}`));
+    expect(await sockets[0]!.closed).toMatchObject({ code: CLOSE_CODES.tooManySockets });
+    for (const s of [...sockets.slice(1), eleventh]) expect(await s.quiet()).toBe(true);
+    expect(await others.quiet()).toBe(true);
+    const live = () => env.DB.prepare("SELECT count(*) AS n FROM live_sockets WHERE user_id = 'kate'").first<{ n: number }>().then((r) => r!.n);
+    expect(await live()).toBe(MAX_LIVE_SOCKETS);
+
+    // Closing one (the browser's tab closed) frees a place: the next socket closes nobody, and the closed one is forgotten.
+    sockets[5]!.socket.close(1000, "tab closed");
+    await sockets[5]!.closed;
+    const twelfth = open(await connect(`/parties/inbox/kate?token=${await ticket("kate")}`));
+    for (const s of [...sockets.slice(1, 5), ...sockets.slice(6), eleventh, twelfth]) expect(await s.quiet()).toBe(true);
+    expect(await live()).toBe(MAX_LIVE_SOCKETS);
+    for (const s of [...sockets.slice(1, 5), ...sockets.slice(6), eleventh, twelfth, others]) s.socket.close();
   });
 });
 

@@ -77,6 +77,32 @@ describe("push subscriptions", () => {
   });
 });
 
+describe("who owns an endpoint", () => {
+  it("another account's registration with other keys is refused (409) and changes nothing; with the same keys it moves there (a shared browser)", async () => {
+    const [owner, attacker, roommate, d, forged] = await Promise.all([user(), user(), user(), newDevice(), newDevice()]);
+    expect((await subscribe(owner, d)).status).toBe(201);
+    const takeover = await subscribe(attacker, { endpoint: d.endpoint, p256dh: forged.p256dh, auth: forged.auth });
+    expect(takeover.status).toBe(409);
+    expect((await json<{ detail: string }>(takeover)).detail).toMatch(/another account/);
+    const row = await env.DB.prepare("SELECT user_id, p256dh, auth FROM push_subscriptions WHERE endpoint = ?").bind(d.endpoint).first<{ user_id: string; p256dh: string; auth: string }>();
+    expect(row).toEqual({ user_id: owner.user.id, p256dh: d.p256dh, auth: d.auth });
+    // Its owner may renew the keys of their own endpoint.
+    expect((await subscribe(owner, { endpoint: d.endpoint, p256dh: forged.p256dh, auth: forged.auth })).status).toBe(200);
+    expect((await subscribe(owner, d)).status).toBe(200);
+    // The same browser (same keys), signed in as someone else: the endpoint again (200), now notifying the one signed in.
+    expect((await subscribe(roommate, d)).status).toBe(200);
+    expect([await subscriptionCount(owner.user.id), await subscriptionCount(roommate.user.id)]).toEqual([0, 1]);
+  });
+
+  it("two accounts registering one endpoint with different keys at once: one holds it, the other hears 409", async () => {
+    const [a, b, d, other] = await Promise.all([user(), user(), newDevice(), newDevice()]);
+    const answers = await Promise.all([subscribe(a, d), subscribe(b, { endpoint: d.endpoint, p256dh: other.p256dh, auth: other.auth })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM push_subscriptions WHERE endpoint = ?").bind(d.endpoint).first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+  });
+});
+
 describe("a new message by push", () => {
   it("reaches every device, encrypted (aes128gcm), with VAPID, TTL, Urgency and a Topic per conversation; no email while the push stands", async () => {
     const [a, b, d1, d2] = await Promise.all([user(), user(), newDevice(), newDevice()]);

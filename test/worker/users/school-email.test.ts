@@ -23,6 +23,15 @@ describe("school email domains", () => {
     expect(schoolDomainOf("maya@ufl.edu.evil.example")).toBeNull();
   });
 
+  it("lists only accredited degree-granting institutions that are open (docs/decisions/032)", () => {
+    // A county government, a school district, a high school, companies, schools closed in 2016 (ITT Tech, Dowling College).
+    for (const email of ["nurse@lacounty.org", "kid@ojaiusd.org", "a@bmhs.org", "b@upmc.com", "c@quadratacademy.com", "d@itt-tech.edu", "e@itt-tech.info", "f@dowling.edu"]) {
+      expect(schoolDomainOf(email), email).toBeNull();
+    }
+    // Schools whose email domain is not their web domain stay (matched by name), and so do the service academies and colleges outside federal aid.
+    for (const email of ["cadet@usma.edu", "m@hillsdale.edu", "s@jh.edu", "x@utexas.edu", "y@fsu.edu"]) expect(schoolDomainOf(email), email).not.toBeNull();
+  });
+
   it("matches listed domains to our universities by name where it can", () => {
     expect(universityIdOfDomain("ufl.edu")).toBe(49);
     expect(universityIdOfDomain("stanford.edu")).toBe(20);
@@ -99,6 +108,50 @@ describe("school email badge", () => {
     // The first address is free again for its owner's other account.
     const other = await signUp("badge-two-other@example.com");
     expect((await send(other.access_token, { email: "first@ufl.edu" }, { "cf-connecting-ip": "203.0.113.80" })).status).toBe(200);
+  });
+
+  it("one inbox, one badge: +tags and case make no second address (409 at request and at confirm)", async () => {
+    const a = await signUp("badge-plus-a@example.com");
+    const b = await signUp("badge-plus-b@example.com");
+    await send(a.access_token, { email: "ana+1@ufl.edu" });
+    await send(b.access_token, { email: "Ana+2@UFL.edu" }, { "cf-connecting-ip": "203.0.113.81" });
+    const codeForB = await latestCode("ana+2@ufl.edu");
+    expect((await confirm(a.access_token, await latestCode("ana+1@ufl.edu"))).status).toBe(200);
+    const late = await confirm(b.access_token, codeForB, { "cf-connecting-ip": "203.0.113.81" });
+    expect(late.status).toBe(409);
+    expect((await profile(b.access_token)).school_email_domain).toBeNull();
+    for (const email of ["ana@ufl.edu", "ANA+3@ufl.edu", "ana+1@UFL.EDU"]) {
+      expect((await send(b.access_token, { email }, { "cf-connecting-ip": "203.0.113.82" })).status, email).toBe(409);
+    }
+    // Another inbox at the same school is another address.
+    expect((await send(b.access_token, { email: "anabel@ufl.edu" }, { "cf-connecting-ip": "203.0.113.83" })).status).toBe(200);
+  });
+
+  it("a sign-up address at a school counts from its sign-up code, with no second code; a second account on the same inbox gets no badge", async () => {
+    const s = await signUp("Maya.Chen@ufl.edu");
+    expect(s.user).toMatchObject({ school_email_domain: "ufl.edu", school_email: "maya.chen@ufl.edu" });
+    expect((await publicUser(s.user.id)).school_email_domain).toBe("ufl.edu");
+    const mail = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent("maya.chen@ufl.edu")}`));
+    expect(mail.data).toHaveLength(1);
+    // The earliest verified keeps the badge: a second account on her inbox under a +tag has none, and cannot ask for it.
+    const second = await signUp("maya.chen+housing@ufl.edu");
+    expect(second.user.school_email_domain).toBeNull();
+    expect((await send(second.access_token, { email: "maya.chen+housing@ufl.edu" }, { "cf-connecting-ip": "203.0.113.84" })).status).toBe(409);
+    // A sign-up elsewhere gets nothing.
+    expect((await signUp("maya.elsewhere@example.com")).user.school_email_domain).toBeNull();
+  });
+
+  it("accounts that already shared an inbox: the earliest verified keeps it (migration 0040)", async () => {
+    const [first, later] = await Promise.all([signUp("old-plus-first@example.com"), signUp("old-plus-later@example.com")]);
+    const set = env.DB.prepare("UPDATE users SET school_email = ?, school_email_canonical = NULL, school_email_domain = 'ufl.edu', school_email_verified_at = ? WHERE id = ?");
+    await env.DB.batch([set.bind("lee+a@ufl.edu", "2026-01-02T00:00:00.000Z", later.user.id), set.bind("Lee+b@ufl.edu", "2026-01-01T00:00:00.000Z", first.user.id)]);
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0040_"))!;
+    for (const query of migration.queries) await env.DB.prepare(query).run();
+    const rows = await env.DB.prepare("SELECT id, school_email, school_email_canonical, school_email_domain FROM users WHERE id IN (?, ?)").bind(first.user.id, later.user.id).all();
+    expect(Object.fromEntries(rows.results.map((r) => [r.id, [r.school_email, r.school_email_canonical, r.school_email_domain]]))).toEqual({
+      [first.user.id]: ["Lee+b@ufl.edu", "lee@ufl.edu", "ufl.edu"],
+      [later.user.id]: [null, null, null],
+    });
   });
 
   it("the usual code throttle: a second code within 60 s is refused with 429", async () => {

@@ -30,7 +30,7 @@ export const SORT_ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> =
 
 /**
  * Sorted by relevance, the search's window of matches leads (their rowids, one JSON `?`: the newest
- * SEARCH_WINDOW, docs/decisions/032), each joined to its listing and then to its full-text row, ranked
+ * SEARCH_WINDOW, docs/decisions/038), each joined to its listing and then to its full-text row, ranked
  * by FTS5's bm25 (SORT_ORDER): a word in the title counts four times one in the description, one in the
  * address twice. The statement's WHERE adds `listings_fts MATCH ?` (RELEVANCE_MATCH).
  */

@@ -28,7 +28,7 @@ export function ftsQuery(q: string): string | null {
  * match nothing (free text without a word).
  */
 /**
- * How the words reach SQL (docs/decisions/032): `probe`, each row the walk reaches is checked against the
+ * How the words reach SQL (docs/decisions/038): `probe`, each row the walk reaches is checked against the
  * full-text index (a lookup a row: saved searches' few listings, and a search whose words match many);
  * `rowids`, among these rows (a search whose words match few: all of them, read first); `joined`, the
  * search's rank is joined (relevance: cursor.ts RELEVANCE_FROM), no clause.

@@ -49,14 +49,14 @@ const numbered = (sql: string, after = 0) => {
   return sql.replace(/\?/g, () => `?${++n}`);
 };
 
-/** At most this many matches of a search's words are read first (the newest): docs/decisions/032. */
+/** At most this many matches of a search's words are read first (the newest): docs/decisions/038. */
 export const SEARCH_WINDOW = 200;
 
 /**
  * A search's words as browse reads them: the newest matches (rowids, newest first, at most
  * SEARCH_WINDOW), and whether more match. Few matches: browse reads among them. Many: the walk checks
  * each row it reaches against the index (a row in a few matches), and relevance ranks the newest
- * SEARCH_WINDOW (docs/decisions/032).
+ * SEARCH_WINDOW (docs/decisions/038).
  */
 export interface BrowseWords {
   rowids: number[];

@@ -16,7 +16,7 @@ export const BROWSE_INDEX = {
   promotionEnd: "listings_promotion_end_idx",
   /**
    * The promoted phase (decision 006) in each sort's order, every campus's or one university's: partial
-   * indexes of the listings with a promotion (docs/decisions/032), so a page reads about its own rows
+   * indexes of the listings with a promotion (docs/decisions/038), so a page reads about its own rows
    * however many are promoted.
    */
   promoted: { newest: "listings_promoted_newest_idx", price: "listings_promoted_price_idx", distance: "listings_promoted_distance_idx" },
@@ -38,9 +38,9 @@ export const BROWSE_INDEX = {
 /** Other indexes named in hand-written SQL (the freshness check, the price check). */
 export const LISTING_INDEX = {
   availability: "listings_availability_idx",
-  /** The price check's comparables: the newest approved listings of one university and unit type (docs/decisions/032). */
+  /** The price check's comparables: the newest approved listings of one university and unit type (docs/decisions/038). */
   rentComparables: "listings_rent_comparables_idx",
-  /** Staff lists (docs/decisions/032): every listing newest first, and the review queue oldest first. */
+  /** Staff lists (docs/decisions/038): every listing newest first, and the review queue oldest first. */
   staffNewest: "listings_staff_newest_idx",
   staffReview: "listings_staff_review_idx",
 } as const;

@@ -8,7 +8,7 @@ import { adminAudit, conversations, feedback, messages, signupsByDay, siteCounts
 export const recentAudit = (db: Db) => db.select().from(adminAudit).orderBy(desc(adminAudit.createdAt)).limit(200);
 
 /**
- * Every count staff's dashboard shows, by name (site_counts: kept by triggers, docs/decisions/032), and
+ * Every count staff's dashboard shows, by name (site_counts: kept by triggers, docs/decisions/038), and
  * sign-ups per day since the day `sinceDay` (`YYYY-MM-DD`; days without sign-ups are absent): two
  * primary-key reads, one row per count and per day, whatever the tables hold.
  */

@@ -85,3 +85,41 @@ export const rememberKnownAddress = (db: Db, userId: string, addressHash: string
 
 /** For the cron: addresses not proved from since `before` (epoch ms). */
 export const deleteKnownAddressesBefore = (db: Db, before: number) => db.delete(knownAddresses).where(lt(knownAddresses.lastSeenAt, before));
+
+/** One counted window of a usage cap (services/fair-use.ts): its key, start (ms) and the most it counts. */
+export interface CapWindow {
+  key: string;
+  windowStart: number;
+  cap: number;
+}
+
+/**
+ * Counts one use in each window, in order, or stops at the first that is full: one batch, each count a
+ * conditional upsert, so parallel uses cannot all pass a check made before them. A window counts only
+ * when the one before it counted this very use: each that counts records `marker` (a random number of
+ * this call, in `last_failure_at`, which these keys use for nothing else) and the next checks for it.
+ * Answers the index of the full window, or null when every window counted the use. The windows before a
+ * full one have counted it: the caller takes them back (uncountWindows).
+ */
+export async function countWithinCaps(db: Db, windows: CapWindow[], marker: number): Promise<number | null> {
+  const d1 = db.$client;
+  const upsert = `ON CONFLICT (key, window_start) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at WHERE failures < ?4 RETURNING failures`;
+  const results = await d1.batch<{ failures: number }>(
+    windows.map((w, i) =>
+      i === 0
+        ? d1.prepare(`INSERT INTO auth_throttle (key, window_start, failures, last_failure_at) VALUES (?1, ?2, 1, ?3) ${upsert}`).bind(w.key, w.windowStart, marker, w.cap)
+        : d1
+            .prepare(
+              `INSERT INTO auth_throttle (key, window_start, failures, last_failure_at)
+               SELECT ?1, ?2, 1, ?3 WHERE (SELECT last_failure_at FROM auth_throttle WHERE key = ?5 AND window_start = ?6) = ?3 ${upsert}`,
+            )
+            .bind(w.key, w.windowStart, marker, w.cap, windows[i - 1]!.key, windows[i - 1]!.windowStart),
+    ),
+  );
+  const full = results.findIndex((r) => !r.results.length);
+  return full < 0 ? null : full;
+}
+
+/** Takes one use back from each of these windows (a use a later window refused). */
+export const uncountWindows = (db: Db, windows: Pick<CapWindow, "key" | "windowStart">[]) =>
+  Promise.all(windows.map((w) => forgiveThrottledAttempt(db, w)));

@@ -431,7 +431,7 @@ export const recentConversations = (db: Db, search: { kind: "id"; id: string } |
         search
           ? or(...(search.kind === "id" ? [eq(conversations.id, search.id)] : []), eq(conversations.userA, participant!), eq(conversations.userB, participant!))
           : undefined,
-        // The generated activity_at (last message, else creation) and its index: most recently active first (docs/decisions/032).
+        // The generated activity_at (last message, else creation) and its index: most recently active first (docs/decisions/038).
         cursor ? sql`(${conversations.activityAt}, ${conversations.id}) < (${cursor.t}, ${cursor.id})` : undefined,
       ),
     )

@@ -238,7 +238,7 @@ export const listingsOfUser = (db: Db, userId: string, includeUnavailable: boole
 export const promotedListingsOfUser = (db: Db, userId: string) =>
   listingsWhere(db, "l.user_id = ? AND (l.promotion_end IS NOT NULL OR l.promotion_pending_days IS NOT NULL)", "l.promotion_end DESC", [userId], 200);
 
-/* ---------- staff lists (docs/decisions/032) ---------- */
+/* ---------- staff lists (docs/decisions/038) ---------- */
 
 /** Staff's listing tabs: every listing newest first, the review queue oldest first, promotions by their end. */
 export type StaffListingsView = "all" | "pending" | "promoted";
@@ -385,7 +385,7 @@ export interface ReviewQueueKey {
 
 /**
  * Up to `limit` listings "approve all" takes, oldest first after `after`: the review queue's index
- * (listings_staff_review_idx) read a chunk at a time (docs/decisions/032).
+ * (listings_staff_review_idx) read a chunk at a time (docs/decisions/038).
  */
 export const listingsAwaitingReview = (db: Db, after: ReviewQueueKey | null, limit: number) =>
   db

@@ -1,6 +1,6 @@
 /**
  * The price check (docs/decisions/015): rents of similar listings, approved ones of the same university
- * and unit type, the newest RENT_COMPARABLES of them (docs/decisions/032: what a listing is compared with
+ * and unit type, the newest RENT_COMPARABLES of them (docs/decisions/038: what a listing is compared with
  * is today's market, and reading it stays within a bound at any size), read from the comparables index
  * (university, unit type, status, created_at, rent) without touching the table. Policies'
  * `isRentFarBelow` decides what they mean.

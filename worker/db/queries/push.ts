@@ -9,16 +9,26 @@ export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 export type PushNoticeRow = typeof pushNotices.$inferSelect;
 
 /**
- * Stores a subscription for the user (the same endpoint again updates its keys and owner: a browser
- * re-subscribing after another sign-in) and drops the oldest past `max`. True when it was new.
+ * Stores a subscription for the user and drops their oldest past `max`. The same endpoint again is the
+ * caller's own (its keys updated), or another account's with the same keys (a shared browser, now signed
+ * in as someone else: the subscription moves to the caller, as new), or another account's with other keys:
+ * refused, "conflict" (whoever knows an endpoint must not redirect someone's notifications). One
+ * statement, so two registrations at once cannot both take it.
  */
-export async function upsertSubscription(db: Db, userId: string, endpoint: string, p256dh: string, auth: string, max: number): Promise<boolean> {
-  const existing = await db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)).get();
-  if (existing) {
-    await db.update(pushSubscriptions).set({ userId, p256dh, auth, notBefore: null }).where(eq(pushSubscriptions.id, existing.id));
-  } else {
-    await db.insert(pushSubscriptions).values({ id: newId(), userId, endpoint, p256dh, auth });
-  }
+export async function upsertSubscription(db: Db, userId: string, endpoint: string, p256dh: string, auth: string, max: number): Promise<"created" | "updated" | "conflict"> {
+  const id = newId();
+  const row = await db.$client
+    .prepare(
+      `INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth) VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (endpoint) DO UPDATE SET
+         user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, not_before = NULL,
+         created_at = CASE WHEN push_subscriptions.user_id = excluded.user_id THEN push_subscriptions.created_at ELSE excluded.created_at END
+       WHERE push_subscriptions.user_id = excluded.user_id OR (push_subscriptions.p256dh = excluded.p256dh AND push_subscriptions.auth = excluded.auth)
+       RETURNING id`,
+    )
+    .bind(id, userId, endpoint, p256dh, auth)
+    .first<{ id: string }>();
+  if (!row) return "conflict";
   const rows = await db
     .select({ id: pushSubscriptions.id })
     .from(pushSubscriptions)
@@ -26,7 +36,7 @@ export async function upsertSubscription(db: Db, userId: string, endpoint: strin
     .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
   const extra = rows.slice(0, Math.max(0, rows.length - max)).map((r) => r.id);
   if (extra.length) await db.delete(pushSubscriptions).where(inValues(pushSubscriptions.id, extra));
-  return !existing;
+  return row.id === id ? "created" : "updated";
 }
 
 export const deleteSubscriptionOf = (db: Db, userId: string, endpoint: string) =>

@@ -1,4 +1,4 @@
-import { count, desc, eq, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
@@ -46,7 +46,7 @@ export function userMatching(column: SQLiteColumn, text: string) {
 export type StaffUsersKey = { c: string; id: string } | { r: number };
 
 /**
- * One page of staff's user list (docs/decisions/032): newest first through users_created_at_idx; an id
+ * One page of staff's user list (docs/decisions/038): newest first through users_created_at_idx; an id
  * or an email, that one account; words, the full-text index of names and email words, newest account
  * first (by rowid). Each row carries its rowid (a search's key).
  */
@@ -189,7 +189,20 @@ export async function userStats(db: Db, userId: string): Promise<UserStats> {
   return { listings: l?.n ?? 0, favorites: f?.n ?? 0, conversations: conv?.n ?? 0, unread_messages: unread?.n ?? 0 };
 }
 
-/** The account holding this confirmed school address, if any (one account per address). */
-export async function findUserBySchoolEmail(db: Db, schoolEmail: string): Promise<Pick<UserRow, "id"> | null> {
-  return (await db.select({ id: users.id }).from(users).where(eq(users.schoolEmail, schoolEmail)).get()) ?? null;
+/** The account holding this confirmed school address by its canonical form, if any (one account per address). */
+export async function findUserBySchoolEmail(db: Db, canonical: string): Promise<Pick<UserRow, "id"> | null> {
+  return (await db.select({ id: users.id }).from(users).where(eq(users.schoolEmailCanonical, canonical)).get()) ?? null;
 }
+
+/**
+ * Gives the account its sign-up address as its school address unless it has one already; the unique
+ * canonical index refuses it when another account holds that address (the earlier one keeps it). True
+ * when it was given.
+ */
+export const giveSchoolEmailIfNone = (db: Db, id: string, school: { email: string; canonical: string; domain: string; verifiedAt: string }) =>
+  db
+    .update(users)
+    .set({ schoolEmail: school.email, schoolEmailCanonical: school.canonical, schoolEmailDomain: school.domain, schoolEmailVerifiedAt: school.verifiedAt, updatedAt: isoNow() })
+    .where(and(eq(users.id, id), isNull(users.schoolEmail)))
+    .run()
+    .then((r) => r.meta.changes > 0);

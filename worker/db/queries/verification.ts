@@ -43,7 +43,7 @@ export const submitRequest = (db: Db, request: typeof verificationRequests.$infe
     db.delete(documentUploads).where(eq(documentUploads.key, request.documentKey)),
   ] as const;
 
-/** A staff page's place in its order (docs/decisions/032): the time (a request's submission, a user's creation) and id. */
+/** A staff page's place in its order (docs/decisions/038): the time (a request's submission, a user's creation) and id. */
 export interface VerificationPageKey {
   t: string;
   id: string;

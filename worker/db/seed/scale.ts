@@ -1,6 +1,6 @@
 /**
  * A market-sized database for benchmarks and tests at size (development only: routes/dev
- * `POST /api/v1/dev/scale-seed`, `npm run seed:scale`; docs/decisions/032). Synthetic users, listings
+ * `POST /api/v1/dev/scale-seed`, `npm run seed:scale`; docs/decisions/038). Synthetic users, listings
  * over every university (the demo photos reused by key, varied dates, a share promoted, some pending,
  * rejected, taken or hidden), conversations with messages, and deals in every state, brought up to the
  * counts asked: rows have deterministic ids (`scl` + kind + number), each kind continues after its

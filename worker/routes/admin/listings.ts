@@ -24,7 +24,7 @@ import { markNotACopy } from "../../services/photo-check";
 import { staffListings } from "../../services/staff-lists";
 import type { Context } from "hono";
 
-/** A staff listing tab, one page (docs/decisions/032), with the price check and the copied-photo check on every listing. */
+/** A staff listing tab, one page (docs/decisions/038), with the price check and the copied-photo check on every listing. */
 async function listTab(c: Context<AppContext>, view: StaffListingsView) {
   await requireAdmin(c);
   const { items, pagination } = await staffListings(c.var.db, view, parseQuery(c, staffPageSchema));

@@ -7,7 +7,7 @@ import { setIdentityStatus } from "../../services/admin";
 import { staffUsers } from "../../services/staff-lists";
 
 export const adminUsersRoutes = createRouter()
-  // One page, newest first, or a search by id, email or name (docs/decisions/032).
+  // One page, newest first, or a search by id, email or name (docs/decisions/038).
   .get("/users", async (c) => {
     await requireAdmin(c);
     const { items, pagination } = await staffUsers(c.var.db, parseQuery(c, staffPageSchema));

@@ -31,26 +31,17 @@ import { idempotencyKeyOf } from "../../lib/idempotency";
 import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
-import { requireAdmin } from "../../middleware/require-admin";
+import { staffOrUser } from "../../middleware/require-admin";
 import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
-import { checkPictures } from "../../services/listings";
+import { checkEvidence } from "../../services/evidence";
+import { spendAgreementDraft } from "../../services/fair-use";
 import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
 const metaOf = requestMetaOf;
-
-/** A party (user bearer) or staff (admin bearer). */
-async function viewerOf(c: Context<AppContext>): Promise<{ userId: string } | { staff: string }> {
-  try {
-    return { staff: await requireAdmin(c) };
-  } catch {
-    const user = await requireUser(c);
-    return { userId: user.id };
-  }
-}
 
 export const dealsRoutes = createRouter()
   .post("/", async (c) => {
@@ -114,7 +105,7 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealProblemSchema);
-    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
+    await checkEvidence(c.var.db, user.id, input.photos);
     return c.json<DealResponse>({ data: await reportProblem(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
   })
 
@@ -123,7 +114,7 @@ export const dealsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealStatementSchema);
-    await checkPictures(c.env, user.id, input.photos, new Set(), "photos");
+    await checkEvidence(c.var.db, user.id, input.photos);
     return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input) }, 201);
   })
 
@@ -136,20 +127,22 @@ export const dealsRoutes = createRouter()
   })
 
   .get("/:id/agreement", async (c) => {
-    const viewer = await viewerOf(c);
+    const viewer = await staffOrUser(c);
     const data = await readAgreement(c.var.db, "userId" in viewer ? viewer : { staff: true }, c.req.param("id"), metaOf(c));
     return c.json<AgreementResponse>({ data });
   })
 
   // The signed agreement (the parties and staff): made on first download if signing could not make it.
   .get("/:id/agreement.pdf", async (c) => {
-    const viewer = await viewerOf(c);
+    const viewer = await staffOrUser(c);
     const id = c.req.param("id");
     let deal = "userId" in viewer ? (await partyDeal(c.var.db, id, viewer.userId)).deal : await findDeal(c.var.db, id);
     if (!deal) throw notFound(DEAL_MESSAGES.notFound);
     const pdfHeaders = { "content-type": "application/pdf", "cache-control": "private, no-store" };
     if (deal.status !== "signed" && !deal.pdf_key) {
-      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet).
+      // Before both signed: the newest version as a draft (404 before acceptance: no agreement yet),
+      // rendered on each request, so a party gets AGREEMENT_DRAFTS an hour (services/fair-use).
+      if ("userId" in viewer) await spendAgreementDraft(c.var.db, viewer.userId);
       const draft = await draftPdf(c.var.db, c.env, deal);
       return new Response(draft, { headers: { ...pdfHeaders, "content-disposition": `attachment; filename="sublease-agreement-${deal.id}-draft.pdf"` } });
     }

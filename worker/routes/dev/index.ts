@@ -16,7 +16,7 @@ import { playRenewal } from "../../services/dev-checkout";
 import { runHousekeeping, runDealJobs } from "../../services/housekeeping";
 import { devDealsTickSchema } from "../../contract/deals";
 
-/** The scale seed's counts (docs/decisions/032): a market's size by default. */
+/** The scale seed's counts (docs/decisions/038): a market's size by default. */
 const count = (max: number, fallback: number) => z.number(`must be a whole number from 0 to ${max}`).int(`must be a whole number from 0 to ${max}`).min(0).max(max).default(fallback);
 const scaleSeedBody = z
   .object({

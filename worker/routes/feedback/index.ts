@@ -15,7 +15,7 @@ export const feedbackRoutes = createRouter()
     const id = await sendFeedback(c.var.db, body.email, body.message, body.page ?? null);
     return c.json<FeedbackSentResponse>({ id, message: "Thanks for your feedback!" }, 201);
   })
-  // One page, newest first; the spec's bare array, the next page's cursor in X-Next-Token (docs/decisions/032).
+  // One page, newest first; the spec's bare array, the next page's cursor in X-Next-Token (docs/decisions/038).
   .get("/admin", async (c) => {
     await requireAdmin(c);
     const { status, ...page } = parseQuery(c, staffPageSchema.extend({ status: z.enum(["active", "archived"], "status must be active or archived").default("active") }));

@@ -47,7 +47,7 @@ export const geoRoutes = createRouter()
     const user = await geocodingUser(c);
     const query = parseQuery(c, z.object({ q: z.string().trim().max(200).default(""), university_id: z.string().max(20).optional(), session }));
     if (query.q.length < 3) return c.json({ data: [] });
-    await spendGeocodingCall(c.var.db, user.id);
+    await spendGeocodingCall(c.var.db, user);
     const near = await campusNear(c.var.db, query.university_id);
     const suggestions = await suggestAddresses(c.env, query.q, { config: c.var.config, session: query.session, ...near });
     const grant = { userId: user.id, session: query.session };
@@ -71,7 +71,7 @@ export const geoRoutes = createRouter()
     // Only an id this server handed to this user in this session, still live: never Google's for anything else.
     const placeId = await openPlaceId(c.var.config.jwtSecret, query.place_id, { userId: user.id, session: query.session }, Date.now());
     if (!placeId) throw notFound(EXPIRED_PLACE);
-    await spendGeocodingCall(c.var.db, user.id);
+    await spendGeocodingCall(c.var.db, user);
     try {
       const place = await resolvePlace(c.env, c.var.db, placeId, { config: c.var.config, session: query.session });
       const token = await signLocationToken(c.var.config.jwtSecret, place.description, { latitude: place.lat, longitude: place.lng });

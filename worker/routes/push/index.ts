@@ -2,7 +2,7 @@
 import { isAllowedPushEndpoint, PUSH, pushSubscribeSchema, pushUnsubscribeSchema, type VapidKeyResponse } from "../../contract/push";
 import { deleteSubscriptionOf, upsertSubscription } from "../../db/queries/push";
 import { createRouter } from "../../lib/context";
-import { apiError, validationFailed } from "../../lib/errors";
+import { apiError, conflict, validationFailed } from "../../lib/errors";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
@@ -10,6 +10,7 @@ import { vapidKeys } from "../../services/push";
 import { validKeys } from "../../services/push/web-push";
 
 const ENDPOINT_REFUSED = "endpoint must be an https address of a known push service";
+const ENDPOINT_TAKEN = "This push subscription belongs to another account. Turn notifications off there, or subscribe this browser again.";
 
 export const pushRoutes = createRouter()
   .get("/vapid-public-key", (c) => {
@@ -25,8 +26,9 @@ export const pushRoutes = createRouter()
     if (!(await validKeys(body.keys.p256dh, body.keys.auth))) {
       throw validationFailed([{ path: "keys", message: "keys must be the subscription's P-256 key and 16-byte auth secret (base64url)" }]);
     }
-    const created = await upsertSubscription(c.var.db, user.id, body.endpoint, body.keys.p256dh, body.keys.auth, PUSH.maxSubscriptions);
-    return c.json({ data: { endpoint: body.endpoint } }, created ? 201 : 200);
+    const stored = await upsertSubscription(c.var.db, user.id, body.endpoint, body.keys.p256dh, body.keys.auth, PUSH.maxSubscriptions);
+    if (stored === "conflict") throw conflict(ENDPOINT_TAKEN);
+    return c.json({ data: { endpoint: body.endpoint } }, stored === "created" ? 201 : 200);
   })
   .delete("/subscriptions", async (c) => {
     const user = await requireUser(c);

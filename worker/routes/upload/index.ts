@@ -1,7 +1,9 @@
 /**
- * POST upload/multiple-base64: listing photos. Each image is checked, cleaned and stored by
- * services/images.ts (storeListingPhoto). Images fail one by one: the answer lists uploaded_files and
- * failed_files (and, when none was stored, a 400 whose `detail` is the first failure).
+ * POST upload/multiple-base64: listing photos, checked, cleaned and stored by services/images.ts
+ * (storeListingPhoto). POST upload/evidence: the same body, private evidence for a deal's problem,
+ * statement or condition report (services/evidence.ts, docs/decisions/032). Images fail one by one: the
+ * answer lists uploaded_files and failed_files (and, when none was stored, a 400 whose `detail` is the
+ * first failure).
  *
  * The body (up to ~141 MB) is read one image at a time (stream-images.ts; the cap is counted in
  * middleware/body-limit.ts, which also reads a refused body to its end: decision 025). A request
@@ -11,13 +13,15 @@
 import { LIMITS } from "../../contract/limits";
 import { UPLOAD_MESSAGES, uploadImageSchema, type UploadResponse } from "../../contract/listings";
 import { z } from "../../contract/zod";
-import { createRouter } from "../../lib/context";
+import type { Context } from "hono";
+import { createRouter, type AppContext } from "../../lib/context";
 import { badRequest, validationFailed } from "../../lib/errors";
 import { issuesToErrors } from "../../lib/validate";
 import { BODY_LIMITS } from "../../middleware/body-limit";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
-import { deleteListingPhotos, IMAGE_TOO_BIG, storeListingPhoto } from "../../services/images";
+import { deleteEvidence, storeEvidencePhoto } from "../../services/evidence";
+import { deleteListingPhotos, IMAGE_TOO_BIG, storeListingPhoto, type PhotoEntry } from "../../services/images";
 import { INVALID_JSON, streamImageEntries } from "./stream-images";
 
 /** The body with each image replaced by 0: the count and shape are checked once it has ended. */
@@ -25,12 +29,16 @@ const skeletonSchema = z.object({
   images: z.array(z.unknown(), "images must be a list").min(1, UPLOAD_MESSAGES.none).max(LIMITS.photosPerListing, UPLOAD_MESSAGES.max),
 });
 
-export const uploadRoutes = createRouter().post("/multiple-base64", async (c) => {
-  const user = await requireUser(c);
-  await enforceLimit(c, "WRITE_LIMITER", user.id);
+type StoreResult = { uploaded: UploadResponse["uploaded_files"][number] } | { failed: UploadResponse["failed_files"][number] };
+
+/**
+ * Reads the body's images one at a time, each stored by `store` (which records what it wrote in
+ * `stored`); a request refused half way has `discard` remove what it stored.
+ */
+async function receiveImages(c: Context<AppContext>, store: (entry: PhotoEntry, stored: string[]) => Promise<StoreResult>, discard: (stored: string[]) => Promise<void>) {
   if (!c.req.raw.body) throw badRequest(INVALID_JSON);
   const result: UploadResponse = { uploaded_files: [], failed_files: [] };
-  const storedKeys: string[] = [];
+  const stored: string[] = [];
 
   const entries = streamImageEntries(c.req.raw.body, BODY_LIMITS.listingPhoto, IMAGE_TOO_BIG);
   try {
@@ -44,13 +52,13 @@ export const uploadRoutes = createRouter().post("/multiple-base64", async (c) =>
       if (index >= LIMITS.photosPerListing) throw validationFailed([{ path: "images", message: UPLOAD_MESSAGES.max }]);
       const entry = uploadImageSchema.safeParse(next.value);
       if (!entry.success) throw validationFailed(issuesToErrors(entry.error.issues).map((e) => ({ ...e, path: e.path === "body" ? `images.${index}` : `images.${index}.${e.path}` })));
-      const stored = await storeListingPhoto(c.env, user.id, entry.data, storedKeys);
-      if ("uploaded" in stored) result.uploaded_files.push(stored.uploaded);
-      else result.failed_files.push(stored.failed);
+      const outcome = await store(entry.data, stored);
+      if ("uploaded" in outcome) result.uploaded_files.push(outcome.uploaded);
+      else result.failed_files.push(outcome.failed);
     }
   } catch (err) {
     // Refused half way: what this request stored goes too (it was never answered with its URLs).
-    if (storedKeys.length) await deleteListingPhotos(c.env, storedKeys);
+    if (stored.length) await discard(stored);
     throw err;
   } finally {
     // Left at an entry (refused): the reader is released, so the middleware can finish the body.
@@ -60,4 +68,25 @@ export const uploadRoutes = createRouter().post("/multiple-base64", async (c) =>
     return c.json({ detail: result.failed_files[0]?.error ?? UPLOAD_MESSAGES.none, ...result }, 400);
   }
   return c.json(result, 200);
-});
+}
+
+export const uploadRoutes = createRouter()
+  .post("/multiple-base64", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return receiveImages(
+      c,
+      (entry, stored) => storeListingPhoto(c.env, user.id, entry, stored),
+      (stored) => deleteListingPhotos(c.env, stored),
+    );
+  })
+  // Private evidence: the same body and per-file checks; thumbnails are not kept (nothing shows evidence on a card).
+  .post("/evidence", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    return receiveImages(
+      c,
+      (entry, stored) => storeEvidencePhoto(c.var.db, c.env, user.id, entry, stored),
+      (stored) => deleteEvidence(c.var.db, c.env, stored),
+    );
+  });

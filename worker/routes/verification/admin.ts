@@ -13,7 +13,7 @@ import { reviewRequest } from "../../services/verification";
 const listQuery = staffPageSchema.extend({ status: z.enum(["pending", "unverified", "approved", "rejected"], "status must be pending, unverified, approved or rejected").default("pending") });
 
 export const verificationAdminRoutes = createRouter()
-  // One page of a status (docs/decisions/032): pending oldest first, the others newest first.
+  // One page of a status (docs/decisions/038): pending oldest first, the others newest first.
   .get("/all", async (c) => {
     await requireAdmin(c);
     const { status, ...page } = parseQuery(c, listQuery);

@@ -107,6 +107,8 @@ export const adminApi = {
     adminRequest<AdminVerificationListResponse>("verification/admin/all", { query: { status } }).then((r) => r.data),
   reviewVerification: (id: string, status: ReviewDecision, reason?: string) =>
     adminRequest<VerificationReviewResponse>(`verification/admin/${id}/review`, { method: "PATCH", body: { status, rejection_reason: reason ?? null } }),
+  /** A deal's private evidence photo (`evidence/{name}`), fetched with the bearer header, shown from a blob: URL. */
+  evidence: (path: string) => asAdmin((bearer) => apiBlob(path, { bearer })),
   /** The private document as a file (fetched with the bearer header, shown from a blob: URL). */
   document: (id: string) => asAdmin((bearer) => apiBlob(`verification/admin/${encodeURIComponent(id)}/document`, { bearer })),
   /** Ends the admin token on the server; the panel forgets it whatever the answer. */

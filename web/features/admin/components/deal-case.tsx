@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import type { AdminDealResponse } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
+import { EvidencePhoto } from "../../../components/ui/evidence-photo";
 import { FormError, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { formatMoney, parseDollars, personName } from "../../../lib/deal-status";
@@ -11,8 +12,8 @@ import { formatStaffTime } from "../lib/format";
 type AdminDeal = AdminDealResponse["data"];
 
 /**
- * A deal's evidence for staff: the agreement's PDF (fetched with the admin bearer), both sides'
- * statements with their photos, and the pair's conversation.
+ * A deal's evidence for staff: the agreement's PDF and both sides' statements with their private
+ * photos (each fetched with the admin bearer), and the pair's conversation.
  */
 export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<string, string> }) {
   const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
@@ -74,9 +75,7 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
                   <ul className="statement-photos" aria-label={`Photos from ${party(s.party)}`}>
                     {s.photos.map((url, j) => (
                       <li key={url}>
-                        <a href={url} target="_blank" rel="noreferrer">
-                          <img src={url} alt={`Photo ${j + 1} from ${personName(deal[s.party])}`} loading="lazy" />
-                        </a>
+                        <EvidencePhoto url={url} alt={`Photo ${j + 1} from ${personName(deal[s.party])}`} load={adminApi.evidence} />
                       </li>
                     ))}
                   </ul>

@@ -19,8 +19,9 @@ export function draftProblem(draft: StatementDraft): string | null {
 }
 
 /**
- * The photos of a statement, prepared and uploaded the way the listing form does (lib/upload: scaled,
- * EXIF dropped, our own upload URLs); none: no call. A failure says which photo and why.
+ * The photos of a statement, prepared the way the listing form does (lib/upload: scaled, EXIF dropped)
+ * and uploaded as private evidence (seen only by the deal's two parties and staff; docs/decisions/032);
+ * none: no call. A failure says which photo and why.
  */
 export async function uploadDraftPhotos(files: File[], onProgress: (percent: number) => void): Promise<string[]> {
   if (files.length === 0) return [];
@@ -31,7 +32,7 @@ export async function uploadDraftPhotos(files: File[], onProgress: (percent: num
     throw new Error(MESSAGES.processing);
   }
   try {
-    const result = await uploadPhotos(prepared, onProgress);
+    const result = await uploadPhotos(prepared, onProgress, undefined, "evidence");
     if (result.failed_files.length) throw new Error(`Some photos failed to upload: ${result.failed_files.map((f) => `${f.filename}: ${f.error}`).join(", ")}`);
     return result.uploaded_files.map((u) => u.url);
   } catch (err) {
