@@ -1,4 +1,4 @@
--- Staff's counts without scanning a table (docs/decisions/032): site_counts and signups_by_day are kept
+-- Staff's counts without scanning a table (docs/decisions/038): site_counts and signups_by_day are kept
 -- by triggers on the counted tables, so every write (a cascade, a seed, a test's fixture included) moves
 -- them in its own transaction. Each trigger touches only the counts its row changes (a WHEN, or a
 -- WHERE on the change), since D1's `meta.changes` also counts a trigger's writes.
@@ -202,7 +202,7 @@ BEGIN
 END;
 --> statement-breakpoint
 
--- Staff's user search (docs/decisions/032): names and email words, prefix-matched through FTS5 (external
+-- Staff's user search (docs/decisions/038): names and email words, prefix-matched through FTS5 (external
 -- content, as listings_fts), walked newest account first by rowid.
 CREATE VIRTUAL TABLE `users_fts` USING fts5(first_name, last_name, email, content='users', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
 --> statement-breakpoint
