@@ -10,7 +10,7 @@ import { createDb } from "../../worker/db/client";
 import { getConfig } from "../../worker/env";
 import { startDealCheckout } from "../../worker/services/payments/checkout";
 import { completeDealTestCheckout } from "../../worker/services/payments/dev-checkout";
-import { releaseHeld } from "../../worker/services/payments/money";
+import { releaseHeld } from "../../worker/services/payments/release";
 
 interface Counts {
   rows_read: number;
@@ -81,7 +81,7 @@ export default {
         result = await completeDealTestCheckout(db, benchEnv, config, url.searchParams.get("session")!);
         break;
       case "/release":
-        result = (await releaseHeld(db, fx, url.searchParams.get("deal")!, Date.parse(url.searchParams.get("at")!), { by: { id: null, role: "system" } }))?.status;
+        result = (await releaseHeld(db, fx, url.searchParams.get("deal")!, Date.parse(url.searchParams.get("at")!)))?.status;
         break;
       default:
         return new Response("ok");

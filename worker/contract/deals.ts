@@ -11,12 +11,14 @@ import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
 export type DealStatus = (typeof DEAL_STATUSES)[number];
 
-/** Open and unpaid: what cancellation on deletion, suspension or a block ends, and what expiry watches. */
-export const OPEN_UNPAID: readonly DealStatus[] = ["requested", "accepted", "signed"];
-/** States that hold the stay's dates against another accept. */
-export const RESERVING: readonly DealStatus[] = ["accepted", "signed", "paid", "moved_in", "disputed", "released"];
-/** States that hold the stay against any new request (money taken). */
-export const TAKEN: readonly DealStatus[] = ["paid", "moved_in", "disputed", "released"];
+// The named groups of states (open, reserving, taken, held...) are the process's: contract/deal-process.ts.
+
+/**
+ * What a caller may do to a deal now (the Deal's `actions`): a route's last segment with `-` written `_`
+ * (`resolve` is staff's). The reviews' actions join this list with their transitions.
+ */
+export const DEAL_ACTIONS = ["accept", "decline", "cancel", "sign", "landlord_consent", "checkout", "moved_in", "problem", "statement", "cancellation_refund", "resolve"] as const;
+export type DealAction = (typeof DEAL_ACTIONS)[number];
 
 export const LANDLORD_CONSENT_STATUSES = ["none", "not_needed", "requested", "granted", "declined"] as const;
 export type LandlordConsentStatus = (typeof LANDLORD_CONSENT_STATUSES)[number];
@@ -52,8 +54,18 @@ export const DEAL_TIMING = {
   signCodeTries: 5,
   consentLinkTtlMs: 14 * 24 * 3_600_000,
   consentEmailsPerDay: 3,
+  /** Landlord consent emails one lister may send a day, over all their deals. */
+  consentEmailsPerListerPerDay: 10,
+  /** A landlord who declined a sublease of a listing cannot be bypassed on it for this long. */
+  landlordDeclineHoldsMs: 180 * 86_400_000,
+  /** Open requests (`requested`) one renter may hold at once. */
+  openRequestsPerRenter: 5,
+  /** A lister is emailed at most one request per renter and listing this often; later ones wait for the daily summary. */
+  requestEmailGapMs: 86_400_000,
   /** Held money is released this long after move-in's midnight, unless the renter taps "I have the keys" first. */
   releaseAfterMoveInMs: 48 * 3_600_000,
+  /** Whatever the keys say, money is held at least this long after payment (a stolen card is not an instant payout). */
+  minimumHoldMs: 24 * 3_600_000,
   /** A renter who cancels a paid deal at least this many days before move-in gets the rent back in full (the fee is kept). */
   renterFullRefundDays: 14,
   /** Later than that, the lister decides how much rent goes back within this long; silence refunds the rent in full. */
@@ -65,6 +77,7 @@ export const DEAL_WORDS = {
   requestHours: DEAL_TIMING.requestTtlMs / 3_600_000,
   signCodeMinutes: DEAL_TIMING.signCodeTtlMs / 60_000,
   releaseHours: DEAL_TIMING.releaseAfterMoveInMs / 3_600_000,
+  minimumHoldHours: DEAL_TIMING.minimumHoldMs / 3_600_000,
   renterFullRefundDays: DEAL_TIMING.renterFullRefundDays,
   listerDecisionHours: DEAL_TIMING.listerDecisionMs / 3_600_000,
 } as const;
@@ -101,7 +114,14 @@ export const DEAL_MESSAGES = {
   pdfMissing: "No agreement document yet",
   consentLinkUnknown: "This link is not valid",
   consentLinkUsed: "This link has already been used or has expired",
-  consentEmailsLimit: "At most 3 consent emails per deal a day",
+  consentEmailsLimit: `At most ${DEAL_TIMING.consentEmailsPerDay} consent emails per deal a day`,
+  consentEmailsListerLimit: `At most ${DEAL_TIMING.consentEmailsPerListerPerDay} landlord consent emails a day. Please try again tomorrow.`,
+  landlordDeclined: (date: string, email: string) =>
+    `The landlord (${email}) declined a sublease of this place on ${date}. For ${DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days after that, only their consent can be asked: attesting that none is needed is not possible.`,
+  openRequestsLimit: `You have ${DEAL_TIMING.openRequestsPerRenter} open requests. Wait for an answer, or cancel one, before asking for another.`,
+  agreementChanged: "The agreement changed since you read it. Read the new version, then sign it.",
+  codeOtherVersion: "This code was sent for another version of the agreement. Request a new code.",
+  notYours: "You cannot do that on this deal",
 } as const;
 
 const isoDate = (label: string) => z.string(`${label} must be a date`).refine(isIsoDate, `${label} must be a date written YYYY-MM-DD`);
@@ -118,11 +138,19 @@ export type CreateDealInput = z.infer<typeof createDealSchema>;
 const reasonText = z.string().trim().max(DEAL_REASON_MAX, `The reason must be at most ${DEAL_REASON_MAX} characters`);
 export const dealReasonSchema = z.object({ reason: reasonText.optional().nullable() }).default({});
 
+/** What the signer read: the agreement's version and its SHA-256 (a text that is no longer current signs nothing). */
+const agreementRead = {
+  agreement_version: z.number("agreement_version is required: the version of the agreement you read").int("agreement_version must be a whole number").min(1, "agreement_version must be 1 or more"),
+  sha256: z.string("sha256 is required: the SHA-256 of the agreement you read").trim().regex(/^[0-9a-f]{64}$/i, "sha256 must be 64 hexadecimal characters").transform((v) => v.toLowerCase()),
+};
+export const signCodeSchema = z.object(agreementRead);
+export type SignCodeInput = z.infer<typeof signCodeSchema>;
 export const signDealSchema = z.object({
   typed_name: z.string("Please type your full legal name").trim().min(1, "Please type your full legal name").max(200),
   intent: z.boolean(DEAL_MESSAGES.intent),
   esign_consent: z.boolean(DEAL_MESSAGES.esignConsent),
   code: z.string("Please enter the 6-digit code").trim().regex(/^\d{6}$/, "The code is 6 digits"),
+  ...agreementRead,
 });
 export type SignDealInput = z.infer<typeof signDealSchema>;
 
@@ -149,14 +177,15 @@ export const DEAL_WAITING_FOR = ["lister_payouts"] as const;
 /** What a renter reports while the money is held (POST deals/{id}/problem `kind`). */
 export const DEAL_PROBLEM_KINDS = ["cant_get_in", "not_as_described", "other"] as const;
 export type DealProblemKind = (typeof DEAL_PROBLEM_KINDS)[number];
-/** Why a deal is a staff case. */
-export const DEAL_CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed"] as const;
+/** Why a deal is a staff case (`surplus`: the jobs found more paid out than was paid in, docs/decisions/035). */
+export const DEAL_CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed", "surplus"] as const;
 export type DealCaseReason = (typeof DEAL_CASE_REASONS)[number];
-/** A problem report's or a statement's text: at most this many characters, and at most this many photos (our own upload URLs). */
+/** A problem report's or a statement's text: at most this many characters, and at most this many photos. */
 export const DEAL_STATEMENT_MAX = 2000;
 export const DEAL_STATEMENT_PHOTOS_MAX = 6;
 
 export const dealPartySchema = z.object({ id: z.string(), first_name: z.string(), last_name: z.string() });
+const statementSchema = z.object({ author_id: z.string(), text: z.string(), photos: z.array(z.string()), created_at: z.string() });
 
 export const dealSchema = z.object({
   id: z.string(),
@@ -185,6 +214,8 @@ export const dealSchema = z.object({
     held_until: z.string().nullable(),
     released_at: z.string().nullable(),
     refunded_cents: z.number(),
+    /** What the lister holds now: transferred to their payout account, less any reversal. */
+    transferred_cents: z.number(),
     /** When the renter's payment was applied (ISO), null before. */
     paid_at: z.string().nullable(),
     /** The fee percentage snapshot taken at acceptance (shown before paying, in the agreement and the receipt). */
@@ -194,14 +225,22 @@ export const dealSchema = z.object({
     /** Why a signed deal is not payable yet: the lister's payout account is not ready. */
     waiting_for: z.enum(DEAL_WAITING_FOR).nullable(),
   }),
+  /** What the caller may do now, by name (contract/deal-process.ts decides). */
+  actions: z.array(z.enum(DEAL_ACTIONS)),
+  /** Whose step the deal waits for, and what it is, in words. */
+  waiting_for: z.object({ party: z.enum(["renter", "lister", "landlord", "staff"]).nullable(), step: z.string(), detail: z.string() }),
   /** A renter cancelled a paid deal late: the lister decides the rent's refund by `decide_by` (silence: all of it). */
   cancellation: z.object({ requested_at: z.string(), decide_by: z.string() }).nullable(),
-  /** The renter's report that made the deal `disputed`. */
-  problem: z.object({ kind: z.enum(DEAL_PROBLEM_KINDS), opened_at: z.string() }).nullable(),
-  /** Why the deal is a staff case (disputed or release_failed), else null. */
+  /** The renter's report that made the deal `disputed`, and each party's statement: read by both and staff. */
+  problem: z.object({ kind: z.enum(DEAL_PROBLEM_KINDS), text: z.string(), photos: z.array(z.string()), created_at: z.string(), statements: z.array(statementSchema) }).nullable(),
+  /** Why the deal is a staff case, else null. */
   case_reason: z.enum(DEAL_CASE_REASONS).nullable(),
   /** When the renter tapped "I have the keys". */
   moved_in_at: z.string().nullable(),
+  /** Who decided where the money went after a late cancellation or a case, with each side's amounts and the reason both read. */
+  decision: z
+    .object({ by: z.enum(["lister", "staff", "deadline"]), refund_cents: z.number(), transfer_cents: z.number(), reason: z.string().nullable(), at: z.string() })
+    .nullable(),
 });
 export type Deal = z.infer<typeof dealSchema>;
 
@@ -234,6 +273,8 @@ export interface AdminDealResponse {
     /** The pair's conversation, newest 200, oldest first. */
     messages: { id: string; sender_id: string; content: string; created_at: string }[];
     stripe: { payment_intent: string | null; charge: string | null; transfer: string | null; dispute: string | null };
+    /** The listing's landlord declined a sublease (docs/decisions/035): for 180 days only they can consent. */
+    listing_flag: { landlord_declined_at: string; landlord_email: string } | null;
   };
 }
 export interface CheckoutResponse {
@@ -379,7 +420,7 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
   "If the lister cancels after you pay, you get everything back, service fee included, at once.",
   `If you cancel at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, you get the first month's rent back in full; the service fee is kept.`,
   `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
-  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Until then you can report a problem and nothing is released.`,
+  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after you pay). Until then you can report a problem and nothing is released.`,
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -406,8 +447,8 @@ const statementFields = {
 export const dealProblemSchema = z.object({ kind: z.enum(DEAL_PROBLEM_KINDS, `kind must be one of ${DEAL_PROBLEM_KINDS.join(", ")}`), ...statementFields });
 export const dealStatementSchema = z.object(statementFields);
 const cents = (label: string) => z.number(`${label} must be a number of cents`).int(`${label} must be a whole number of cents`).min(0, `${label} cannot be negative`);
-export const cancellationRefundSchema = z.object({ refund_cents: cents("refund_cents") });
-export const resolveDealSchema = z.object({ refund_cents: cents("refund_cents") });
+export const cancellationRefundSchema = z.object({ refund_cents: cents("refund_cents"), reason: reasonText.optional().nullable() });
+export const resolveDealSchema = z.object({ refund_cents: cents("refund_cents"), reason: reasonText.optional().nullable() });
 
 export const PAYMENT_MESSAGES = {
   waitingForConsent: "Paying waits for the landlord's consent (granted, or not needed)",
@@ -420,13 +461,27 @@ export const PAYMENT_MESSAGES = {
   notACase: "This deal has no open case",
   moneyHeld: "Money for a deal is held here; it can be deleted once the deal is settled",
   cancellationOpen: "A cancellation is already waiting for the lister's decision",
+  notYetReleased: "The money is not due for release yet",
+  alreadyStated: "You have already added your statement",
+  lateCancellation: "Move-in is less than 14 days away: the lister decides how much of the rent goes back",
+  earlyCancellation: "Move-in is 14 days or more away: the rent goes back in full",
+  decisionLapsed: "The 72 hours to decide have passed: the rent goes back in full",
+  bankDecides: "A card dispute is open: the bank decides this payment",
+  notDue: "Not due yet",
+  moneyMoving: "A payment step of this deal is being made right now. Please try again in a moment.",
+  feeOnlyWithAll: (rent: number, total: number) =>
+    `refund_cents between the rent (${rent}) and the total (${total}) would return part of the service fee: the fee goes back only with a full refund`,
+  onboardingNeedsId: "Verify your identity before setting up payouts",
 } as const;
 
 /**
- * When held money is released: 48 hours after move-in's midnight in the deal's time zone (ISO). A
- * renter's "I have the keys" releases it earlier.
+ * When held money is released (ISO): 48 hours after move-in's midnight in the deal's time zone, or at the
+ * renter's "I have the keys" (`keysAt`, epoch ms), but never sooner than 24 hours after the payment.
  */
-export const releaseTime = (moveIn: string, timeZone: string) => new Date(startOfDate(moveIn, timeZone) + DEAL_TIMING.releaseAfterMoveInMs).toISOString();
+export function heldUntil(moveIn: string, timeZone: string, paidAt: string, keysAt?: number): string {
+  const rule = keysAt ?? startOfDate(moveIn, timeZone) + DEAL_TIMING.releaseAfterMoveInMs;
+  return new Date(Math.max(rule, Date.parse(paidAt) + DEAL_TIMING.minimumHoldMs)).toISOString();
+}
 
 /** A renter cancelling a paid deal gets the rent back in full at least this long before move-in's midnight. */
 export const renterFullRefund = (moveIn: string, timeZone: string, nowMs: number) =>

@@ -15,7 +15,7 @@ import {
   STORED_LISTING_STATUSES,
   VERIFICATION_REQUEST_STATUSES,
 } from "../contract/constants";
-import { PAYMENT_STATUSES } from "../contract/deals";
+import { DEAL_CASE_REASONS, DEAL_STATUSES, LANDLORD_CONSENT_STATUSES, PAYMENT_STATUSES } from "../contract/deals";
 import { BROWSE_INDEX, DISTANCE_BAND_SQL, LISTING_INDEX, LONG_STAY_SQL, MONTH_OF } from "./browse/indexes";
 
 const createdAt = () =>
@@ -694,7 +694,7 @@ export const cacheGeneration = sqliteTable("cache_generation", {
 
 /**
  * The counts staff's dashboard shows (docs/decisions/038), one row each, kept by triggers on the counted
- * tables (migration 0042: every write, cascades included, moves them in its own transaction), so
+ * tables (migration 0044: every write, cascades included, moves them in its own transaction), so
  * reading them scans no table: `users`, `listings`, `conversations`, `messages`, `listings_pending`,
  * `listings_promoted`, `verifications_pending`, `feedback_open`, `reports_open`, `safety_flags`,
  * `deals:<status>` and the deals' money (`deal_held_cents`, `deal_released_cents`, `deal_refunded_cents`, `deal_open_cases`).
@@ -1007,7 +1007,8 @@ export const deals = sqliteTable(
     moveIn: text("move_in").notNull(),
     moveOut: text("move_out").notNull(),
     timeZone: text("time_zone").notNull(),
-    status: text("status").notNull().default("requested"),
+    /** The process's state (contract/deal-process.ts). */
+    status: text("status", { enum: DEAL_STATUSES }).notNull().default("requested"),
     statusReason: text("status_reason"),
     /** The compare-and-set version: every write of this row is `WHERE id = ? AND version = ?` and bumps it. */
     version: integer("version").notNull().default(0),
@@ -1021,8 +1022,7 @@ export const deals = sqliteTable(
     unitType: text("unit_type"),
     parking: integer("parking", { mode: "boolean" }),
     allowPets: integer("allow_pets", { mode: "boolean" }),
-    /** none | not_needed | requested | granted | declined */
-    landlordConsent: text("landlord_consent").notNull().default("none"),
+    landlordConsent: text("landlord_consent", { enum: LANDLORD_CONSENT_STATUSES }).notNull().default("none"),
     landlordName: text("landlord_name"),
     landlordEmail: text("landlord_email"),
     landlordReason: text("landlord_reason"),
@@ -1058,8 +1058,8 @@ export const deals = sqliteTable(
     disputeId: text("dispute_id"),
     /** open | won | lost */
     disputeStatus: text("dispute_status"),
-    /** Why staff have a case: problem | card_dispute | suspension | release_failed */
-    caseReason: text("case_reason"),
+    /** Why staff have a case (DEAL_CASE_REASONS), null when none. */
+    caseReason: text("case_reason", { enum: DEAL_CASE_REASONS }),
     problemKind: text("problem_kind"),
     problemOpenedAt: text("problem_opened_at"),
     movedInAt: text("moved_in_at"),
@@ -1068,6 +1068,26 @@ export const deals = sqliteTable(
     cancelDecideBy: text("cancel_decide_by"),
     /** The payment marked the listing taken (its stay covers the listing's dates); a refund makes it available again. */
     listingTaken: integer("listing_taken", { mode: "boolean" }).notNull().default(false),
+    // One money move at a time (docs/decisions/035): a refund, transfer or reversal first claims the deal
+    // (its attempt's id here, by compare-and-set), moves the money at Stripe under keys of that attempt,
+    // then settles and clears the claim. Never a status: clients meet only the deal's usual states.
+    /** The attempt's id while a money move is in flight, else null. */
+    claimId: text("claim_id"),
+    /** The transition it makes (contract/deal-process.ts) and its input (JSON): a dead worker's claim is resumed from them. */
+    claimOp: text("claim_op"),
+    claimInput: text("claim_input"),
+    claimAt: text("claim_at"),
+    /** When the jobs last compared this deal's money with Stripe's (reconciliation). */
+    reconciledAt: text("reconciled_at"),
+    /** Who decided a late cancellation's or a case's money (lister | staff | deadline), why (read by both parties), when. */
+    decisionBy: text("decision_by", { enum: ["lister", "staff", "deadline"] }),
+    decisionReason: text("decision_reason"),
+    decidedAt: text("decided_at"),
+    /** The lister was emailed this request (at most one per renter and listing a day). */
+    requestEmailedAt: text("request_emailed_at"),
+    /** A later request of the same renter and listing waits for the lister's daily summary (1), or was in one (its time). */
+    requestSummaryDue: integer("request_summary_due", { mode: "boolean" }).notNull().default(false),
+    requestSummarizedAt: text("request_summarized_at"),
   },
   (t) => [
     index("deals_payment_intent_idx").on(t.paymentIntentId).where(sql`payment_intent_id IS NOT NULL`),
@@ -1086,6 +1106,10 @@ export const deals = sqliteTable(
     // Staff's list of every deal, newest first (docs/decisions/038).
     index("deals_created_idx").on(t.createdAt, t.id),
     index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+    index("deals_claim_idx").on(t.claimAt).where(sql`claim_id IS NOT NULL`),
+    index("deals_reconcile_idx").on(t.updatedAt).where(sql`payment_status <> 'none' AND (reconciled_at IS NULL OR reconciled_at < updated_at)`),
+    index("deals_request_email_idx").on(t.renterId, t.listingId, t.requestEmailedAt).where(sql`request_emailed_at IS NOT NULL`),
+    index("deals_request_summary_idx").on(t.listerId).where(sql`request_summary_due = 1`),
   ],
 );
 
@@ -1139,6 +1163,8 @@ export const dealSignCodes = sqliteTable(
       .references(() => deals.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull(),
     codeHash: text("code_hash").notNull(),
+    /** The agreement version the code was sent for: it signs only that version (null: a code from before versions were bound). */
+    agreementVersion: integer("agreement_version"),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: text("expires_at").notNull(),
     consumedAt: text("consumed_at"),
@@ -1232,6 +1258,8 @@ export const dealStatements = sqliteTable(
     /** JSON array of our own image URLs. */
     photos: text("photos").notNull().default("[]"),
     at: text("at").notNull(),
+    /** The renter's problem report (the case's first text), not one of the two statements. */
+    report: integer("report", { mode: "boolean" }).notNull().default(false),
   },
   // By author: which deal cites an evidence photo is looked up among its uploader's statements (db/queries/evidence.ts).
   (t) => [index("deal_statements_deal_idx").on(t.dealId, t.at), index("deal_statements_author_idx").on(t.authorId)],
@@ -1301,3 +1329,35 @@ export const liveSockets = sqliteTable(
   },
   (t) => [index("live_sockets_user_idx").on(t.userId, t.openedAt)],
 );
+
+/**
+ * Stripe's events about a deal that arrived while a money move held it (docs/decisions/035): recorded at
+ * once (their ids are in stripe_events), applied when the claim settles. What the event said is kept as
+ * read (services/payments/events.ts), never the raw payload.
+ */
+export const dealStripeInbox = sqliteTable(
+  "deal_stripe_inbox",
+  {
+    eventId: text("event_id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    facts: text("facts").notNull(),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [index("deal_stripe_inbox_deal_idx").on(t.dealId, t.receivedAt)],
+);
+
+/**
+ * A landlord declined a sublease of this listing (docs/decisions/035): for 180 days the lister cannot
+ * attest that no consent is needed, and may ask consent only of this address.
+ */
+export const landlordDeclines = sqliteTable("landlord_declines", {
+  listingId: text("listing_id")
+    .primaryKey()
+    .references(() => listings.id, { onDelete: "cascade" }),
+  landlordEmail: text("landlord_email").notNull(),
+  dealId: text("deal_id").notNull(),
+  declinedAt: text("declined_at").notNull(),
+});

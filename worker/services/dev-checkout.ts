@@ -49,9 +49,9 @@ ${body}
  * The checkout page: plan, listing, a test-card note, Pay and Cancel (no script: the worker's CSP).
  * A paid session shows its paid state and the way on, never a Pay button.
  */
-export async function testCheckoutPage(db: Db, sessionId: string): Promise<string> {
+export async function testCheckoutPage(db: Db, config: Config, sessionId: string): Promise<string> {
   // A deal's first payment has its own page (services/payments/dev-checkout.ts, docs/decisions/029).
-  const dealPage = await dealTestCheckoutPage(db, sessionId);
+  const dealPage = await dealTestCheckoutPage(db, config, sessionId);
   if (dealPage) return dealPage;
   const session = await testSession(db, sessionId);
   const listing = await findListing(db, session.listingId);

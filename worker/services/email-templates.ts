@@ -352,11 +352,12 @@ export function dealSignedEmail(to: string, firstName: string, title: string, sh
 export function landlordConsentEmail(to: string, landlordName: string, tenantName: string, subtenantName: string, address: string, term: string, url: string): EmailMessage {
   return render({
     to,
-    subject: `Consent to sublet requested for ${address}`,
-    preheader: `${tenantName} asks your consent to sublet to ${subtenantName}.`,
+    // The address is the deal's snapshot, quoted like a name: no link or host can be smuggled into it (docs/decisions/035).
+    subject: `Consent to sublet requested for ${quotedName(address)}`,
+    preheader: `${quotedName(tenantName)} asks your consent to sublet to ${quotedName(subtenantName)}.`,
     heading: landlordName ? `Hello ${quotedName(landlordName)}` : "Hello",
     paragraphs: [
-      `${quotedName(tenantName)}, your tenant at ${address}, asks your written consent to sublet it to ${quotedName(subtenantName)} for ${term}.`,
+      `${quotedName(tenantName)}, your tenant at ${quotedName(address)}, asks your written consent to sublet it to ${quotedName(subtenantName)} for ${term}.`,
       "Open the page to read the request and consent or decline. No account is needed. The link works once and expires in 14 days.",
       "Your tenant gave us this address and your email; CampusNest has not checked them. If you are not the landlord of this place, ignore this email.",
     ],
@@ -384,10 +385,26 @@ export function dealReceiptEmail(
       `Total paid: ${usd(r.totalCents)}`,
       `Paid on: ${heldUntilText(r.paidAt)}`,
       `Payment: ${r.paymentId}`,
-      `CampusNest holds the rent until ${heldUntilText(r.heldUntil)} (48 hours after move-in), or until you tap "I have the keys". Until then you can report a problem and nothing is released. Later months are paid directly to the lister, as your agreement says.`,
+      `CampusNest holds the rent until ${heldUntilText(r.heldUntil)} (48 hours after move-in), or until you tap "I have the keys" (and at least 24 hours after paying). Until then you can report a problem and nothing is released. Later months are paid directly to the lister, as your agreement says.`,
     ],
     link: { href: url, label: "Open the deal" },
     footnote: "You receive this email because you paid for a sublease on CampusNest. Keep it as your receipt.",
+  });
+}
+
+/** A lister's later requests of one renter and listing within a day, in one summary (docs/decisions/035). */
+export function dealRequestsSummaryEmail(to: string, firstName: string, requests: { dealId: string; title: string; renter: string; stay: string }[], urlOf: (dealId: string) => string, allUrl: string): EmailMessage {
+  return render({
+    to,
+    subject: `${requests.length} more sublease ${requests.length === 1 ? "request" : "requests"} on CampusNest`,
+    preheader: "Requests you were not emailed about one by one today.",
+    heading: firstName ? `Hi ${quotedName(firstName)}` : "Hello",
+    paragraphs: [
+      "These requests came from renters who had already asked about the same place today, so they were gathered here. Accept or decline each within 72 hours of its request; after that it expires.",
+    ],
+    items: requests.map((r) => ({ href: urlOf(r.dealId), label: `${quotedName(r.renter)}: "${quotedName(r.title)}"`, detail: r.stay })),
+    link: { href: allUrl, label: "Open your deals" },
+    footnote: "You receive this email because you list a place on CampusNest.",
   });
 }
 

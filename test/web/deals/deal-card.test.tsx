@@ -6,7 +6,7 @@ import type { Conversation } from "@contract/messages";
 import type { Deal } from "@contract/deals";
 import { nextStep } from "../../../web/lib/deal-status";
 import { callsOf, fakeApi, makeOwnerListing, participantRoutes, renderApp } from "../render";
-import { acceptedDeal, dealMessage, json, LISTER, makeDeal, RENTER, sessionOf } from "./fixtures";
+import { acceptedDeal, dealMessage, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 
@@ -73,10 +73,10 @@ const card = async () => screen.findByRole("article", { name: "Sunny 2x2 near ca
 
 describe("the deal card in the thread", () => {
   it("offers the lister Accept and Decline, never Cancel; Accept moves the card on and focus to its status", async () => {
-    let current = makeDeal();
+    let current = viewedBy(makeDeal(), "lister");
     const calls = threadApi(RENTER, () => current, {
       [`POST ${API}/deals/d1/accept`]: () => {
-        current = acceptedDeal();
+        current = viewedBy(acceptedDeal(), "lister");
         return { data: current };
       },
     });
@@ -87,7 +87,7 @@ describe("the deal card in the thread", () => {
     expect(within(c).getByText("Jun 1 - Aug 15")).toBeInTheDocument();
     expect(within(c).getByText("$850 / month")).toBeInTheDocument();
     expect(within(c).getByText("Requested")).toBeInTheDocument();
-    expect(within(c).getByRole("status")).toHaveTextContent("Your step: Accept or decline this request.");
+    expect(within(c).getByRole("status")).toHaveTextContent("Your step: Accept or decline this request");
     expect(within(c).queryByRole("button", { name: /Cancel/ })).toBeNull();
     // The lister is not offered a request on their own listing.
     expect(screen.queryByRole("button", { name: "Request to sublease" })).toBeNull();
@@ -103,8 +103,8 @@ describe("the deal card in the thread", () => {
 
   it("declines with an optional reason, and shows the server's detail when it refuses", async () => {
     let refuse = true;
-    const calls = threadApi(RENTER, () => makeDeal(), {
-      [`POST ${API}/deals/d1/decline`]: () => (refuse ? json({ detail: "This request was already cancelled by the renter." }, 409) : { data: makeDeal({ status: "declined" }) }),
+    const calls = threadApi(RENTER, () => viewedBy(makeDeal(), "lister"), {
+      [`POST ${API}/deals/d1/decline`]: () => (refuse ? json({ detail: "This request was already cancelled by the renter." }, 409) : { data: viewedBy(makeDeal({ status: "declined" }), "lister") }),
     });
     const ui = userEvent.setup();
     renderApp("/messages?conversation=c1", sessionOf(LISTER));
@@ -154,7 +154,8 @@ describe("the deal card in the thread", () => {
     act(() => room.serverOpen());
     const reads = callsOf(calls, `GET ${API}/deals/d1`).length;
     current = acceptedDeal();
-    act(() => room.serverSend({ type: "deal", deal: current }));
+    // Each party's own view, by user id (the room sends both).
+    act(() => room.serverSend({ type: "deal", deal_id: "d1", views: { [RENTER.id]: current, [LISTER.id]: viewedBy(current, "lister") } }));
     await waitFor(() => expect(within(c).getByText("Accepted")).toBeInTheDocument());
     expect(callsOf(calls, `GET ${API}/deals/d1`).length).toBeGreaterThan(reads);
     expect(within(c).getByRole("status")).toHaveTextContent("Waiting for Jordan to settle the landlord's consent.");
@@ -173,15 +174,15 @@ describe("the deal card in the thread", () => {
 });
 
 describe("next step", () => {
-  it("says whose step it is, for each party and state", () => {
-    expect(nextStep(makeDeal(), LISTER.id).whose).toBe("you");
+  it("says whose step it is, for each party and state, as the server's waiting_for says it", () => {
+    expect(nextStep(viewedBy(makeDeal(), "lister"), LISTER.id).whose).toBe("you");
     expect(nextStep(makeDeal(), RENTER.id).whose).toBe("other");
     expect(nextStep(acceptedDeal({ landlord_consent: { status: "requested" } }), RENTER.id)).toEqual({ text: "Waiting for the landlord to answer the consent request.", whose: "landlord" });
     const signing = acceptedDeal({ landlord_consent: { status: "not_needed" } });
     expect(nextStep(signing, RENTER.id)).toEqual({ text: "Read and sign the agreement.", whose: "you" });
     const renterSigned = acceptedDeal({ landlord_consent: { status: "granted" }, agreement: { version: 2, sha256: "b".repeat(64), renter_signed_at: "2026-11-21T10:00:00Z", lister_signed_at: null } });
     expect(nextStep(renterSigned, RENTER.id)).toEqual({ text: "Waiting for Jordan to sign.", whose: "other" });
-    expect(nextStep(renterSigned, LISTER.id).whose).toBe("you");
+    expect(nextStep(viewedBy(renterSigned, "lister"), LISTER.id).whose).toBe("you");
     expect(nextStep(makeDeal({ status: "declined", status_reason: "stay_taken" }), RENTER.id)).toEqual({ text: "These dates were taken by another request.", whose: "none" });
     expect(nextStep(makeDeal({ status: "cancelled", status_reason: "Found another place" }), LISTER.id).text).toBe("Found another place");
   });

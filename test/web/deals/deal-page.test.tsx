@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Deal } from "@contract/deals";
 import { callsOf, fakeApi, renderApp } from "../render";
-import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf } from "./fixtures";
+import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const agreement = (deal: Deal) => ({
@@ -31,10 +31,10 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("the deal page", () => {
   it("shows the lister whose step it is, the agreement with its SHA-256, and the landlord-consent choices; the attestation is sent", async () => {
-    let current = acceptedDeal();
+    let current = viewedBy(acceptedDeal(), "lister");
     const calls = dealApi(() => current, {
       [`POST ${API}/deals/d1/landlord-consent`]: () => {
-        current = acceptedDeal({ landlord_consent: { status: "not_needed" }, agreement: { version: 2, sha256: "c".repeat(64), renter_signed_at: null, lister_signed_at: null } });
+        current = viewedBy(acceptedDeal({ landlord_consent: { status: "not_needed" }, agreement: { version: 2, sha256: "c".repeat(64), renter_signed_at: null, lister_signed_at: null } }), "lister");
         return { data: current };
       },
     });
@@ -69,7 +69,7 @@ describe("the deal page", () => {
   });
 
   it("asks the landlord by name and email; the server's refusal is shown as it says it", async () => {
-    const calls = dealApi(() => acceptedDeal(), {
+    const calls = dealApi(() => viewedBy(acceptedDeal(), "lister"), {
       [`POST ${API}/deals/d1/landlord-consent`]: json({ detail: "At most 3 consent emails per deal a day", retry_after: 3600 }, 429),
     });
     const ui = userEvent.setup();
@@ -91,9 +91,10 @@ describe("the deal page", () => {
   it("shows the renter the consent status and no consent form; signing waits for it", async () => {
     dealApi(() => acceptedDeal({ landlord_consent: { status: "requested" } }));
     renderApp("/deals/d1", sessionOf(RENTER));
-    expect(await screen.findByText("Waiting for the landlord to answer the consent request.")).toBeInTheDocument();
+    // Whose step it is, in the status line and where signing will be (the server's words, not the SPA's rule).
+    await waitFor(() => expect(screen.getAllByText("Waiting for the landlord to answer the consent request.")).toHaveLength(2));
     expect(screen.queryByRole("radio")).toBeNull();
-    expect(screen.getByText("Signing opens once the landlord's consent is settled.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Sign" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Accept" })).toBeNull();
     expect(screen.getByRole("button", { name: "Cancel deal" })).toBeInTheDocument();
   });
@@ -131,7 +132,9 @@ describe("the deal page", () => {
     expect(within(signing).getByLabelText("6-digit code")).toHaveValue("123456");
     await ui.click(within(signing).getByRole("button", { name: "Sign" }));
     expect(await within(signing).findByText("The name must be your legal name as verified with your ID")).toBeInTheDocument();
-    expect(callsOf(calls, `POST ${API}/deals/d1/sign`)[0]!.body).toEqual({ typed_name: "Maya  lopez", intent: true, esign_consent: true, code: "123456" });
+    // Both name the text read: the agreement's version and SHA-256 (docs/decisions/035).
+    expect(callsOf(calls, `POST ${API}/deals/d1/sign-code`)[0]!.body).toEqual({ agreement_version: 1, sha256: "a".repeat(64) });
+    expect(callsOf(calls, `POST ${API}/deals/d1/sign`)[0]!.body).toEqual({ typed_name: "Maya  lopez", intent: true, esign_consent: true, code: "123456", agreement_version: 1, sha256: "a".repeat(64) });
 
     signAnswer = null;
     await ui.click(within(signing).getByRole("button", { name: "Sign" }));
@@ -160,7 +163,7 @@ describe("the deal page", () => {
     const [call] = callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`).slice(-1);
     expect(call!.headers.get("Authorization")).toBe(`Bearer token-${RENTER.id}`);
     expect(createObjectURL).toHaveBeenCalledTimes(1);
-    expect(screen.getAllByRole("status").find((s) => s.classList.contains("deal-next"))).toHaveTextContent("Signed by both");
+    expect(screen.getAllByRole("status").find((s) => s.classList.contains("deal-next"))).toHaveTextContent("Pay the first month through CampusNest");
   });
 
   it("cancels only after a confirmation, with the reason given", async () => {

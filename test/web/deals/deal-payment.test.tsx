@@ -6,6 +6,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { dealMoment } from "@contract/deal-process";
 import { DEAL_CANCELLATION_POLICY, type Deal } from "@contract/deals";
 import { checkoutPage } from "../../../web/features/deals/api/deals-api";
 import { paymentWatch } from "../../../web/features/deals/components/checkout-return";
@@ -13,7 +14,7 @@ import { cancelText } from "../../../web/features/deals/components/deal-actions"
 import { dealTime, nextStep, parseDollars } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
 import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp } from "../render";
-import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine } from "./fixtures";
+import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const agreement = { data: { version: 1, text: "SUBLEASE AGREEMENT", sha256: "a".repeat(64), events: [] } };
@@ -37,9 +38,9 @@ afterEach(() => {
 
 describe("whose step holds the payment", () => {
   it("asks the lister to set up payouts, linking to the profile's Payouts section", async () => {
-    dealApi(() => signedDeal({}, { payable: false, waiting_for: "lister_payouts" }));
+    dealApi(() => viewedBy(signedDeal({}, { payable: false, waiting_for: "lister_payouts" }), "lister"));
     renderApp("/deals/d1", sessionOf(LISTER));
-    await waitFor(() => expect(statusLine()).toHaveTextContent("Your step: Signed by both. Set up payouts so Maya can pay."));
+    await waitFor(() => expect(statusLine()).toHaveTextContent("Your step: Set up payouts so Maya can pay."));
     expect(screen.getByRole("link", { name: "Set up payouts to get paid" })).toHaveAttribute("href", "/profile#payouts");
     expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
     expect(await axeViolations()).toEqual([]);
@@ -48,7 +49,7 @@ describe("whose step holds the payment", () => {
   it("tells the renter whose step it is, with no Pay button", async () => {
     dealApi(() => signedDeal({}, { payable: false, waiting_for: "lister_payouts" }));
     renderApp("/deals/d1", sessionOf(RENTER));
-    await waitFor(() => expect(statusLine()).toHaveTextContent("Next: Signed by both. Waiting for Jordan to set up payouts."));
+    await waitFor(() => expect(statusLine()).toHaveTextContent("Next: Waiting for Jordan to set up payouts."));
     expect(screen.queryByRole("link", { name: /Set up payouts/ })).toBeNull();
     expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
     // The amounts and the policy are there to read before it is payable.
@@ -76,7 +77,7 @@ describe("paying", () => {
     expect(within(box).getByText("Total to pay now")).toBeInTheDocument();
     expect(amounts).toEqual(["$850.00", "$42.50", "$892.50"]);
     for (const line of DEAL_CANCELLATION_POLICY) expect(within(box).getByText(line)).toBeInTheDocument();
-    expect(statusLine()).toHaveTextContent("Your step: Signed by both. Pay the first month through CampusNest");
+    expect(statusLine()).toHaveTextContent("Your step: Pay the first month through CampusNest");
     expect(await axeViolations()).toEqual([]);
 
     await ui.click(pay);
@@ -94,11 +95,11 @@ describe("paying", () => {
   });
 
   it("tells the lister the renter can pay now, and offers them no Pay button", async () => {
-    dealApi(() => signedDeal());
+    dealApi(() => viewedBy(signedDeal(), "lister"));
     renderApp("/deals/d1", sessionOf(LISTER));
     expect(await screen.findByText(/Maya can pay \$892\.50 now\. CampusNest holds the rent until 48 hours after move-in/)).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
-    expect(statusLine()).toHaveTextContent("Next: Signed by both. Waiting for Maya to pay the first month.");
+    expect(statusLine()).toHaveTextContent("Next: Waiting for Maya to pay the first month.");
   });
 });
 
@@ -165,13 +166,11 @@ describe("cancelling after payment", () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it("says what the policy gives back, by role and by how soon move-in is", () => {
+  it("says what the policy gives back, by role (the server applies it; the dialog states the policy and the amounts)", () => {
     const deal = paidDeal();
-    const at = (iso: string) => Date.parse(iso);
     expect(cancelText(deal, "lister")).toBe("Maya gets everything back at once: $892.50, the service fee included. This cannot be undone.");
-    // Move-in begins 2027-06-01 04:00 UTC (midnight in New York): 14 days before, exactly, is still in time.
-    expect(cancelText(deal, "renter", at("2027-05-18T04:00:00Z"))).toBe("You get the rent back in full ($850.00); the service fee ($42.50) is kept. This cannot be undone.");
-    expect(cancelText(deal, "renter", at("2027-05-18T04:00:01Z"))).toMatch(/^Move-in is less than 14 days away, so Jordan decides within 72 hours how much of the rent \(\$850\.00\) goes back to you; without an answer, all of it does\. The service fee \(\$42\.50\) is kept\./);
+    expect(cancelText(deal, "renter")).toBe(`${DEAL_CANCELLATION_POLICY[1]} ${DEAL_CANCELLATION_POLICY[2]} You paid $850.00 rent and a $42.50 service fee. This cannot be undone.`);
+    expect(cancelText(makeDeal(), "renter")).toBe("This cannot be undone: the request, the agreement and any signatures end here.");
   });
 
   it("confirms the renter's late cancellation with the lister's decision to come, then shows who decides by when", async () => {
@@ -187,9 +186,9 @@ describe("cancelling after payment", () => {
     renderApp("/deals/d1", sessionOf(RENTER));
     await ui.click(await screen.findByRole("button", { name: "Cancel deal" }));
     const dialog = screen.getByRole("alertdialog", { name: "Cancel this deal?" });
-    expect(dialog).toHaveTextContent("Move-in is less than 14 days away, so Jordan decides within 72 hours");
+    expect(dialog).toHaveTextContent("the lister decides within 72 hours how much of the rent goes back");
     await ui.click(within(dialog).getByRole("button", { name: "Cancel deal" }));
-    await waitFor(() => expect(statusLine()).toHaveTextContent(`You cancelled. Jordan decides how much of the rent goes back by ${dealTime(decideBy)}; without an answer, all of it does.`));
+    await waitFor(() => expect(statusLine()).toHaveTextContent(`You cancelled. Jordan decides how much of the rent goes back by ${dealMoment(decideBy, "America/New_York")}; without an answer, all of it does.`));
     expect(callsOf(calls, `POST ${API}/deals/d1/cancel`)).toHaveLength(1);
     // Nothing more to cancel, no keys to confirm while the lister decides.
     expect(screen.queryByRole("button", { name: /Cancel deal/ })).toBeNull();
@@ -197,21 +196,27 @@ describe("cancelling after payment", () => {
   });
 
   it("tells the lister cancelling after payment that the renter gets everything back", async () => {
-    dealApi(() => paidDeal());
+    dealApi(() => viewedBy(paidDeal(), "lister"));
     const ui = userEvent.setup();
     renderApp("/deals/d1", sessionOf(LISTER));
     await ui.click(await screen.findByRole("button", { name: "Cancel deal" }));
     expect(screen.getByRole("alertdialog", { name: "Cancel this deal?" })).toHaveTextContent("Maya gets everything back at once: $892.50, the service fee included.");
   });
 
-  it("lets the lister decide how much rent goes back: dollars and cents from 0 to the rent, what was typed kept, the server's detail shown", async () => {
+  it("lets the lister decide how much rent goes back: dollars and cents from 0 to the rent, a reason, confirmed in a dialog with each side's amount; what was typed kept, the server's detail shown", async () => {
     const decideBy = "2027-05-28T12:00:00.000Z";
-    let current = paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: decideBy } });
+    let current = viewedBy(paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: decideBy } }), "lister");
     let refuse = true;
     const calls = dealApi(() => current, {
       [`POST ${API}/deals/d1/cancellation-refund`]: () => {
-        if (refuse) return json({ detail: "The time to decide has passed: the rent went back in full" }, 409);
-        current = paidDeal({ status: "cancelled", status_reason: "cancelled_by_renter" }, { status: "refunded", refunded_cents: 42550 });
+        if (refuse) return json({ detail: "The 72 hours to decide have passed: the rent goes back in full" }, 409);
+        current = viewedBy(
+          paidDeal(
+            { status: "cancelled", status_reason: "cancelled_by_renter", decision: { by: "lister", refund_cents: 42550, transfer_cents: 42450, reason: "Found a subtenant for July", at: "2027-05-26T12:00:00.000Z" } },
+            { status: "released", refunded_cents: 42550, transferred_cents: 42450 },
+          ),
+          "lister",
+        );
         return { data: current };
       },
     });
@@ -219,13 +224,13 @@ describe("cancelling after payment", () => {
     renderApp("/deals/d1", sessionOf(LISTER));
     const form = await screen.findByRole("form", { name: "How much of the rent goes back to Maya?" });
     expect(form).toHaveTextContent(`Decide by ${dealTime(decideBy)}.`);
-    expect(statusLine()).toHaveTextContent(`Your step: Maya cancelled. Decide how much of the rent goes back by ${dealTime(decideBy)}.`);
+    expect(statusLine()).toHaveTextContent(`Your step: Maya cancelled. Decide how much of the rent goes back by ${dealMoment(decideBy, "America/New_York")}`);
     const amount = within(form).getByLabelText("Rent to give back to Maya (USD)");
-    const send = within(form).getByRole("button", { name: "Send my decision" });
-    await ui.click(send);
+    const review = within(form).getByRole("button", { name: "Review my decision" });
+    await ui.click(review);
     expect(within(form).getByText("Please enter an amount, 0 or more.")).toBeInTheDocument();
     await ui.type(amount, "12.345");
-    await ui.click(send);
+    await ui.click(review);
     expect(within(form).getByText("Please enter dollars and cents, like 425 or 425.50.")).toBeInTheDocument();
     expect(amount).toHaveValue("12.345");
     await ui.clear(amount);
@@ -234,15 +239,28 @@ describe("cancelling after payment", () => {
     expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`)).toHaveLength(0);
     await ui.clear(amount);
     await ui.type(amount, "$425.5");
+    await ui.type(within(form).getByLabelText(/Why \(optional/), "Found a subtenant for July");
     expect(within(form).getByText("Maya gets $425.50 back; you get $424.50.")).toBeInTheDocument();
     expect(await axeViolations()).toEqual([]);
-    await ui.click(send);
-    expect(await within(form).findByText("The time to decide has passed: the rent went back in full")).toBeInTheDocument();
+    // Nothing is sent before the confirmation, which states each side's amount and the reason.
+    await ui.click(review);
+    const dialog = screen.getByRole("alertdialog", { name: "Send your decision?" });
+    expect(dialog).toHaveTextContent("Maya gets $425.50 of the rent back; $424.50 is released to you. The service fee ($42.50) is kept.");
+    expect(dialog).toHaveTextContent("Found a subtenant for July");
+    await ui.click(within(dialog).getByRole("button", { name: "Go back" }));
+    expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`)).toHaveLength(0);
+    await ui.click(review);
+    await ui.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Send: $425.50 back, $424.50 to me" }));
+    expect(await within(screen.getByRole("alertdialog")).findByText("The 72 hours to decide have passed: the rent goes back in full")).toBeInTheDocument();
     expect(amount).toHaveValue("$425.5");
     refuse = false;
-    await ui.click(send);
-    await waitFor(() => expect(statusLine()).toHaveTextContent("The renter cancelled. $425.50 went back to Maya."));
-    expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`).map((c) => c.body)).toEqual([{ refund_cents: 42550 }, { refund_cents: 42550 }]);
+    await ui.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Send: $425.50 back, $424.50 to me" }));
+    // Done: the decision, each side's amount and the reason are on the page for both.
+    expect(await screen.findByText(/You decided: \$425\.50 back to Maya, \$424\.50 to you\./)).toHaveTextContent("Reason: Found a subtenant for July");
+    expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`).map((c) => c.body)).toEqual([
+      { refund_cents: 42550, reason: "Found a subtenant for July" },
+      { refund_cents: 42550, reason: "Found a subtenant for July" },
+    ]);
     expect(screen.queryByRole("form", { name: /How much of the rent/ })).toBeNull();
   });
 
@@ -299,7 +317,7 @@ describe("the money on the card in the thread and in the profile", () => {
     thread(paidDeal());
     renderApp("/messages?conversation=c1", sessionOf(RENTER));
     const card = await screen.findByRole("article", { name: "Sunny 2x2 near campus" });
-    expect(within(card).getByRole("status")).toHaveTextContent(`Paid. Held by CampusNest until ${dealTime(paidDeal().payment.held_until!)}.`);
+    expect(within(card).getByRole("status")).toHaveTextContent(`Held by CampusNest until ${dealMoment(paidDeal().payment.held_until!, "America/New_York")}.`);
     expect(within(card).getByRole("button", { name: "Report a problem: Sunny 2x2 near campus" })).toBeInTheDocument();
     expect(within(card).getByRole("link", { name: "Receipt: Sunny 2x2 near campus" })).toHaveAttribute("href", "/deals/d1#receipt");
   });
@@ -309,7 +327,7 @@ describe("the money on the card in the thread and in the profile", () => {
     const mine = [
       signedDeal({ id: "d1" }),
       paidDeal({ id: "d2", listing_title: "Loft on 5th" }),
-      signedDeal({ id: "d3", listing_title: "My studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { payable: false, waiting_for: "lister_payouts" }),
+      viewedBy(signedDeal({ id: "d3", listing_title: "My studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { payable: false, waiting_for: "lister_payouts" }), "lister"),
       makeDeal({ id: "d4", listing_title: "Just asked" }),
     ];
     fakeApi({
@@ -332,16 +350,15 @@ describe("the money on the card in the thread and in the profile", () => {
 });
 
 describe("the next step once paid", () => {
-  it("says where the money is, for each party and for staff", () => {
-    const released = paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000 });
-    expect(nextStep(released, LISTER.id)).toEqual({ text: `Completed. The money was released to you on ${dealTime("2027-06-03T04:00:00.000Z")}. $200.00 went back to Maya.`, whose: "none" });
-    expect(nextStep(released, RENTER.id).text).toBe(`Completed. The money was released to Jordan on ${dealTime("2027-06-03T04:00:00.000Z")}. $200.00 went back to you.`);
-    expect(nextStep(paidDeal({ status: "moved_in" }), RENTER.id).text).toBe("Moved in. The money is on its way to Jordan.");
-    expect(nextStep(paidDeal({ status: "refunded" }, { status: "refunded", refunded_cents: 89250 }), RENTER.id).text).toBe("Refunded. $892.50 went back to you.");
-    expect(nextStep(paidDeal({ status: "disputed" }, { status: "disputed" }), LISTER.id).text).toBe("CampusNest is looking into it; nothing is released.");
-    // Staff (no role) read whose step it is by name, never as "you".
+  it("is the server's waiting_for, with whose step it is for the viewer; an ended deal says why and where the money went", () => {
+    const released = paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000, transferred_cents: 65000 });
+    expect(nextStep(viewedBy(released, "lister"), LISTER.id)).toEqual({ text: "This deal was completed. $200.00 went back to Maya. $650.00 went to you.", whose: "none" });
+    expect(nextStep(released, RENTER.id).text).toBe("This deal was completed. $200.00 went back to you. $650.00 went to Jordan.");
     const late = paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: "2027-05-28T12:00:00.000Z" } });
-    expect(nextStep(late, undefined)).toEqual({ text: `Maya cancelled. Jordan decides how much of the rent goes back by ${dealTime("2027-05-28T12:00:00.000Z")}; without an answer, all of it does.`, whose: "none" });
-    expect(nextStep(signedDeal({}, { payable: false, waiting_for: "lister_payouts" }), undefined)).toEqual({ text: "Signed by both. Waiting for Jordan to set up payouts.", whose: "none" });
+    expect(nextStep(viewedBy(late, "lister"), LISTER.id)).toMatchObject({ whose: "you" });
+    expect(nextStep(late, RENTER.id)).toMatchObject({ whose: "other" });
+    // Staff (no role) read whose step it is by name, never as "you".
+    expect(nextStep(viewedBy(late, "staff"), undefined)).toEqual({ text: `Maya cancelled. Jordan decides how much of the rent goes back by ${dealMoment("2027-05-28T12:00:00.000Z", "America/New_York")}; without an answer, all of it does.`, whose: "none" });
+    expect(nextStep(makeDeal({ waiting_for: { party: "landlord", step: "landlord_consent", detail: "Waiting for the landlord." } }), RENTER.id)).toEqual({ text: "Waiting for the landlord.", whose: "landlord" });
   });
 });

@@ -39,11 +39,13 @@ describe("the receipt", () => {
   });
 
   it("says when the money was released and how much went back after a partial refund", async () => {
-    show(paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000, fee_percent: 7.5, fee_cents: 6375, total_cents: 91375 }), LISTER);
+    show(paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000, transferred_cents: 65000, fee_percent: 7.5, fee_cents: 6375, total_cents: 91375 }), LISTER);
     const receipt = await screen.findByRole("region", { name: "Receipt" });
     const f = facts(receipt);
     expect(f["Where the money is"]).toBe(`Released to Jordan Kim on ${dealTime("2027-06-03T04:00:00.000Z")}`);
-    expect(f["Refunded"]).toBe("$200.00");
+    expect(f["Refunded to Maya Lopez"]).toBe("$200.00");
+    // What reached the lister (payment.transferred_cents).
+    expect(f["Released to Jordan Kim"]).toBe("$650.00");
     expect(f["Service fee (7.5%)"]).toBe("$63.75");
     expect(f["Total paid"]).toBe("$913.75");
   });
@@ -52,7 +54,8 @@ describe("the receipt", () => {
     show(paidDeal({ status: "cancelled", status_reason: "cancelled_by_lister" }, { status: "refunded", refunded_cents: 89250 }));
     const receipt = await screen.findByRole("region", { name: "Receipt" });
     expect(facts(receipt)["Where the money is"]).toBe("Refunded to Maya Lopez");
-    expect(facts(receipt)["Refunded"]).toBe("$892.50");
+    expect(facts(receipt)["Refunded to Maya Lopez"]).toBe("$892.50");
+    expect(facts(receipt)["Released to Jordan Kim"]).toBeUndefined();
   });
 
   it("is not there before payment", async () => {

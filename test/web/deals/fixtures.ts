@@ -1,3 +1,4 @@
+import { actionsFor, waitingFor, type Actor, type DealFacts } from "@contract/deal-process";
 import type { Deal } from "@contract/deals";
 import type { Message } from "@contract/messages";
 import { makeUser } from "../render";
@@ -5,8 +6,48 @@ import { makeUser } from "../render";
 export const RENTER = { id: "renter-1", first_name: "Maya", last_name: "Lopez" };
 export const LISTER = { id: "lister-1", first_name: "Jordan", last_name: "Kim" };
 
-/** A deal between RENTER and LISTER, `requested` unless overridden. */
+/** The facts the declared process reads, as a Deal shows them (both parties verified, payouts ready unless the deal says otherwise). */
+const factsOf = (d: Deal): DealFacts => ({
+  status: d.status,
+  payment_status: d.payment.status,
+  landlord_consent: d.landlord_consent.status,
+  renter_signed_at: d.agreement?.renter_signed_at ?? null,
+  lister_signed_at: d.agreement?.lister_signed_at ?? null,
+  expires_at: null,
+  move_in: d.move_in,
+  time_zone: "America/New_York",
+  paid_at: d.payment.paid_at,
+  held_until: d.payment.held_until,
+  cancel_decide_by: d.cancellation?.decide_by ?? null,
+  dispute_status: null,
+  case_reason: d.case_reason,
+  claim_id: null,
+  lister_payout_status: d.payment.waiting_for === "lister_payouts" ? "pending" : "ready",
+  renter_verified: 1,
+  lister_verified: 1,
+  renter_stated: d.problem?.statements.some((x) => x.author_id === d.renter.id) ? 1 : 0,
+  lister_stated: d.problem?.statements.some((x) => x.author_id === d.lister.id) ? 1 : 0,
+  landlord_declined_at: null,
+  renter_first_name: d.renter.first_name,
+  lister_first_name: d.lister.first_name,
+});
+
+/**
+ * The deal as `as` reads it: its `actions` and `waiting_for` are what the server computes from the declared
+ * process for that viewer at `now` (the contract's own functions), unless a test sets them.
+ */
+export const viewedBy = (deal: Deal, as: Actor, now = Date.now(), keep: Partial<Pick<Deal, "actions" | "waiting_for">> = {}): Deal => ({
+  ...deal,
+  actions: keep.actions ?? actionsFor(factsOf(deal), as, now),
+  waiting_for: keep.waiting_for ?? waitingFor(factsOf(deal), as, now),
+});
+
+/** A deal between RENTER and LISTER, `requested` unless overridden, as the renter reads it (viewedBy for another viewer). */
 export function makeDeal(overrides: Partial<Deal> = {}): Deal {
+  return viewedBy(base(overrides), "renter", Date.now(), overrides);
+}
+
+function base(overrides: Partial<Deal>): Deal {
   return {
     id: "d1",
     listing_id: "l1",
@@ -32,15 +73,20 @@ export function makeDeal(overrides: Partial<Deal> = {}): Deal {
       held_until: null,
       released_at: null,
       refunded_cents: 0,
+      transferred_cents: 0,
       paid_at: null,
       fee_percent: 5,
       payable: false,
       waiting_for: null,
     },
+    // What the viewer may do and whose step it is are the server's (docs/decisions/035): a test says them.
+    actions: [],
+    waiting_for: { party: "lister", step: "accept", detail: "Waiting for Jordan to accept or decline (a request is open for 72 hours)." },
     cancellation: null,
     problem: null,
     case_reason: null,
     moved_in_at: null,
+    decision: null,
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { fakeApi, notFound, renderApp } from "../render";
-import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf } from "./fixtures";
+import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const page = (data: unknown[]) => ({ data, pagination: { next_token: null, has_more: false } });
@@ -20,7 +20,7 @@ const base = (session: ReturnType<typeof sessionOf>) => ({
 describe("Deals in the profile", () => {
   it("lists my deals as renter and as lister with status and next step, each linking to its page", async () => {
     const me = sessionOf(RENTER);
-    const asLister = makeDeal({ id: "d2", listing_title: "My own studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER });
+    const asLister = viewedBy(makeDeal({ id: "d2", listing_title: "My own studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }), "lister");
     fakeApi({ ...base(me), [`GET ${API}/deals`]: page([acceptedDeal({ landlord_consent: { status: "not_needed" } }), asLister]) });
     renderApp("/profile", me);
     const section = await screen.findByRole("region", { name: "Deals" });
@@ -31,7 +31,7 @@ describe("Deals in the profile", () => {
     expect(renting).toHaveTextContent("Jun 1 - Aug 15 · with Jordan");
     expect(renting).toHaveTextContent("Your step: Read and sign the agreement.");
     expect(within(listing).getByRole("link", { name: "My own studio" })).toHaveAttribute("href", "/deals/d2");
-    expect(listing).toHaveTextContent("Your step: Accept or decline this request.");
+    expect(listing).toHaveTextContent("Your step: Accept or decline this request");
   });
 
   it("says when there are none, and when they cannot be loaded (with Try again)", async () => {

@@ -10,7 +10,7 @@ import type { AdminDealResponse, Deal } from "@contract/deals";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { axeViolations } from "../axe";
 import { callsOf, fakeApi, renderApp, staffPanelRoutes } from "../render";
-import { json, LISTER, page, paidDeal, RENTER } from "./fixtures";
+import { json, LISTER, page, paidDeal, RENTER, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 beforeEach(() => adminSession.set("admin-token"));
@@ -19,8 +19,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const disputed = paidDeal({ status: "disputed", problem: { kind: "cant_get_in", opened_at: "2027-06-01T09:00:00.000Z" }, case_reason: "problem" }, { status: "disputed" });
-const failed = paidDeal({ id: "d2", listing_title: "Loft on 5th", status: "moved_in", case_reason: "release_failed" }, { status: "release_failed" });
+const problem = {
+  kind: "cant_get_in" as const,
+  text: "The lockbox code does not work.",
+  photos: ["/api/v1/images/door.jpg", "/api/v1/images/box.jpg"],
+  created_at: "2027-06-01T09:00:00.000Z",
+  statements: [{ author_id: LISTER.id, text: "I sent the new code by message.", photos: [], created_at: "2027-06-01T10:00:00.000Z" }],
+};
+const disputed = viewedBy(paidDeal({ status: "disputed", problem, case_reason: "problem" }, { status: "disputed" }), "staff");
+const failed = viewedBy(paidDeal({ id: "d2", listing_title: "Loft on 5th", status: "moved_in", case_reason: "release_failed" }, { status: "release_failed" }), "staff");
 
 const caseFile = (deal: Deal): AdminDealResponse["data"] => ({
   ...deal,
@@ -35,6 +42,7 @@ const caseFile = (deal: Deal): AdminDealResponse["data"] => ({
     { id: "m2", sender_id: LISTER.id, content: "Try 4821", created_at: "2027-06-01T09:40:00.000Z" },
   ],
   stripe: { payment_intent: "pi_1", charge: "ch_1", transfer: null, dispute: null },
+  listing_flag: null,
 });
 
 const photo = () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 });
@@ -99,29 +107,35 @@ describe("staff deal cases", () => {
     expect(callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`)[0]!.authorization).toBe("Bearer admin-token");
   });
 
-  it("decides a case: the amount checked, a confirmation naming the amounts, the server's detail shown", async () => {
+  it("decides a case: the amount checked, a reason, a confirmation naming each side's amount, the server's detail shown, then said when done", async () => {
     let refuse = true;
     const calls = casesApi({
       [`POST ${API}/admin/deals/d1/resolve`]: () =>
-        refuse ? json({ detail: "Stripe refused the refund: try again" }, 409) : { data: paidDeal({ status: "released" }, { status: "released", refunded_cents: 30000 }) },
+        refuse ? json({ detail: "A payment step of this deal is being made right now. Please try again in a moment." }, 409) : { data: paidDeal({ status: "released" }, { status: "released", refunded_cents: 30000, transferred_cents: 55000 }) },
     });
     const ui = await openDeals();
     const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
     await ui.click(within(item).getByRole("button", { name: "Open the case file: Sunny 2x2 near campus" }));
     const form = await within(item).findByRole("form", { name: "Decide the case: Sunny 2x2 near campus" });
     const amount = within(form).getByLabelText("Refund to Maya Lopez (USD)");
-    expect(form).toHaveTextContent("0 releases everything to Jordan Kim; $892.50 (the total paid) refunds everything");
+    expect(form).toHaveTextContent("0 releases everything to Jordan Kim; up to $850.00 refunds that much of the rent and releases the rest; $892.50 (the total paid) refunds everything.");
     const review = within(form).getByRole("button", { name: "Review the decision: Sunny 2x2 near campus" });
     await ui.type(amount, "900");
     await ui.click(review);
     expect(within(form).getByText("At most $892.50.")).toBeInTheDocument();
+    // Between the rent and the total: the fee goes back only with a full refund.
+    await ui.clear(amount);
+    await ui.type(amount, "870");
+    await ui.click(review);
+    expect(within(form).getByText("Up to $850.00 (the rent), or $892.50 to refund everything with the fee.")).toBeInTheDocument();
+    expect(screen.queryByRole("alertdialog")).toBeNull();
 
     // Each end and the middle, named before anything is sent.
     await ui.clear(amount);
     await ui.type(amount, "0");
     await ui.click(review);
     let dialog = screen.getByRole("alertdialog", { name: "Release everything to Jordan Kim?" });
-    expect(dialog).toHaveTextContent("Jordan Kim gets the money; Maya Lopez gets nothing back.");
+    expect(dialog).toHaveTextContent("Maya Lopez gets $0.00 back; Jordan Kim gets $850.00 of the rent; CampusNest keeps the service fee ($42.50).");
     await ui.click(within(dialog).getByRole("button", { name: "Go back" }));
     await ui.clear(amount);
     await ui.type(amount, "892.50");
@@ -133,18 +147,21 @@ describe("staff deal cases", () => {
 
     await ui.clear(amount);
     await ui.type(amount, "300");
+    await ui.type(within(form).getByLabelText(/^Reason \(optional/), "The lockbox code was wrong for two days");
     await ui.click(review);
     dialog = screen.getByRole("alertdialog", { name: "Refund $300.00 and release the rest?" });
-    expect(dialog).toHaveTextContent("Maya Lopez gets $300.00 of the $892.50 paid back; the rest is released to Jordan Kim.");
+    expect(dialog).toHaveTextContent("Maya Lopez gets $300.00 back; Jordan Kim gets $550.00 of the rent; CampusNest keeps the service fee ($42.50).");
+    expect(dialog).toHaveTextContent("Reason both parties read: The lockbox code was wrong for two days");
     expect(await axeViolations()).toEqual([]);
-    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release the rest" }));
-    expect(await within(dialog).findByText("Stripe refused the refund: try again")).toBeInTheDocument();
+    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release $550.00" }));
+    expect(await within(dialog).findByText("A payment step of this deal is being made right now. Please try again in a moment.")).toBeInTheDocument();
     refuse = false;
-    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release the rest" }));
+    await ui.click(within(dialog).getByRole("button", { name: "Refund $300.00, release $550.00" }));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(within(form).getByRole("status")).toHaveTextContent("Decided: $300.00 back to Maya Lopez, $550.00 to Jordan Kim. Both parties were told.");
     expect(callsOf(calls, `POST ${API}/admin/deals/d1/resolve`).map((c) => [c.body, c.authorization])).toEqual([
-      [{ refund_cents: 30000 }, "Bearer admin-token"],
-      [{ refund_cents: 30000 }, "Bearer admin-token"],
+      [{ refund_cents: 30000, reason: "The lockbox code was wrong for two days" }, "Bearer admin-token"],
+      [{ refund_cents: 30000, reason: "The lockbox code was wrong for two days" }, "Bearer admin-token"],
     ]);
     // The cases are read again.
     await waitFor(() => expect(callsOf(calls, `GET ${API}/admin/deals`).length).toBeGreaterThan(1));

@@ -113,6 +113,23 @@ describe("configuration is checked at start", () => {
     expect(dev.status).toBe(200);
   });
 
+  it("the platform and Connect webhook secrets must differ outside development (each Stripe endpoint its own)", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const environment of ["production", "test"]) {
+      const res = await createApp().fetch(new Request("http://localhost/api/health"), {
+        ...env,
+        ...STRIPE_KEYS,
+        ENVIRONMENT: environment,
+        PUBLIC_BASE_URL: "https://campusnest.test",
+        STRIPE_CONNECT_WEBHOOK_SECRET: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET,
+      });
+      expect(res.status, environment).toBe(500);
+      expect((await json<{ detail: string }>(res)).detail).toContain("STRIPE_CONNECT_WEBHOOK_SECRET must differ from STRIPE_WEBHOOK_SECRET");
+    }
+    const distinct = await createApp().fetch(new Request("http://localhost/api/health"), { ...env, ...STRIPE_KEYS, ENVIRONMENT: "production", STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_connect_distinct_0123456789" });
+    expect(distinct.status).toBe(200);
+  });
+
   it("a weak production admin password is refused by name", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const res = await createApp().fetch(new Request("http://localhost/api/health"), {

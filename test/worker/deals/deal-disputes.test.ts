@@ -49,8 +49,10 @@ async function paidDeal(stripe: FakeStripe) {
   expect((await send(p.event)).status).toBe(200);
   const dispute = (type: "charge.dispute.created" | "charge.dispute.closed", status?: string) =>
     disputeEvent(type, { id: `dp_${dealId}`, charge: p.chargeId, paymentIntent: p.paymentIntentId, amount: 94_500, status });
-  return { dealId, ...p, dispute };
+  const heldUntil = Date.parse(String((await dealRow(dealId))!.held_until));
+  return { dealId, ...p, dispute, heldUntil };
 }
+const heldUntilOf = (d: { heldUntil: number }) => d.heldUntil;
 
 describe("a card dispute while the money is held", () => {
   it("freezes the deal into a staff case (the dispute names only its charge and intent); staff cannot decide while the bank does; won puts it back on hold", async () => {
@@ -65,7 +67,7 @@ describe("a card dispute while the money is held", () => {
     expect(refused.status).toBe(409);
     expect((await json<{ detail: string }>(refused)).detail).toMatch(/bank/);
     // Nothing is released meanwhile.
-    await releaseHeld(createDb(env), { env: { ...env, ...STRIPE_KEYS } as Env, config: getConfig({ ...env, ...STRIPE_KEYS } as Env), defer: () => undefined }, p.dealId, Date.parse("2027-12-01T00:00:00Z"), { by: { id: null, role: "system" } });
+    await releaseHeld(createDb(env), { env: { ...env, ...STRIPE_KEYS } as Env, config: getConfig({ ...env, ...STRIPE_KEYS } as Env), defer: () => undefined }, p.dealId, Date.parse("2027-12-01T00:00:00Z"));
     expect(stripe.transfers).toHaveLength(0);
 
     expect((await send(p.dispute("charge.dispute.closed", "won"))).status).toBe(200);
@@ -92,7 +94,7 @@ describe("a card dispute after release", () => {
     const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config, defer: () => undefined };
 
     const lost = await paidDeal(stripe);
-    await releaseHeld(createDb(env), fx, lost.dealId, Date.now(), { by: { id: null, role: "system" } });
+    await releaseHeld(createDb(env), fx, lost.dealId, heldUntilOf(lost));
     expect((await dealRow(lost.dealId))!.status).toBe("released");
     expect((await send(lost.dispute("charge.dispute.created"))).status).toBe(200);
     const t = stripe.transfers.find((x) => x.transfer_group === lost.dealId)!;
@@ -105,7 +107,7 @@ describe("a card dispute after release", () => {
     expect(stripe.transfers.filter((x) => x.transfer_group === lost.dealId)).toHaveLength(1);
 
     const won = await paidDeal(stripe);
-    await releaseHeld(createDb(env), fx, won.dealId, Date.now(), { by: { id: null, role: "system" } });
+    await releaseHeld(createDb(env), fx, won.dealId, heldUntilOf(won));
     await send(won.dispute("charge.dispute.created"));
     await send(won.dispute("charge.dispute.closed", "won"));
     row = (await dealRow(won.dealId))!;

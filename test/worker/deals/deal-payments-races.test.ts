@@ -82,7 +82,7 @@ async function openSession(dealId: string, stripe: FakeStripe) {
 
 const endState = async (dealId: string) => {
   const d = (await dealRow(dealId))!;
-  const events = await env.DB.prepare(`SELECT type FROM deal_events WHERE deal_id = ? AND actor_role = 'system' ORDER BY type`).bind(dealId).all<{ type: string }>();
+  const events = await env.DB.prepare(`SELECT type FROM deal_events WHERE deal_id = ? AND actor_role IN ('system', 'stripe') ORDER BY type`).bind(dealId).all<{ type: string }>();
   return {
     status: d.status,
     payment: d.payment_status,

@@ -243,7 +243,7 @@ describe("release", () => {
     expect((await dealRow(dealId))!.transferred_cents).toBe(90_000);
   });
 
-  it('"I have the keys": only the renter, from the move-in date, while paid; releases at once', async () => {
+  it('"I have the keys": only the renter, from the move-in date, while paid; released at the tap once 24 h have passed since payment', async () => {
     const soon = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(3), moveOut: dayFromNow(60) });
     await payInDevelopment(soon.dealId);
     const early = await call(renter, `/api/v1/deals/${soon.dealId}/moved-in`, "POST");
@@ -253,6 +253,8 @@ describe("release", () => {
     const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(-1), moveOut: dayFromNow(60) });
     expect((await call(renter, `/api/v1/deals/${dealId}/moved-in`, "POST")).status).toBe(409); // not paid yet
     await payInDevelopment(dealId);
+    // Paid two days ago: the minimum hold is over, so the tap releases at once.
+    await env.DB.prepare("UPDATE deals SET paid_at = ? WHERE id = ?").bind(new Date(Date.now() - 2 * 86_400_000).toISOString(), dealId).run();
     expect((await call(stranger, `/api/v1/deals/${dealId}/moved-in`, "POST")).status).toBe(404);
     expect((await call(lister, `/api/v1/deals/${dealId}/moved-in`, "POST")).status).toBe(403);
     const res = await call(renter, `/api/v1/deals/${dealId}/moved-in`, "POST");
@@ -263,7 +265,23 @@ describe("release", () => {
     expect((await call(renter, `/api/v1/deals/${dealId}/moved-in`, "POST")).status).toBe(409);
   });
 
-  it("survives a crash between Stripe's answer and our write: the rerun finds the transfer (even after Stripe forgot its key), exactly one transfer", async () => {
+  it('the same-day cash-out is gone: "I have the keys" right after paying holds the money 24 hours after payment, then the tick releases it', async () => {
+    const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id, { moveIn: dayFromNow(-1), moveOut: dayFromNow(60) });
+    await payInDevelopment(dealId);
+    const paidAt = (await dealOf(renter.access_token, dealId)).payment.paid_at!;
+    const res = await call(renter, `/api/v1/deals/${dealId}/moved-in`, "POST");
+    expect(res.status).toBe(200);
+    const deal = (await json<{ data: DealJson }>(res)).data;
+    const heldUntil = new Date(Date.parse(paidAt) + 24 * 3_600_000).toISOString();
+    expect(deal).toMatchObject({ status: "moved_in", payment: { status: "held", held_until: heldUntil } });
+    expect((await dealRow(dealId))!.transferred_cents).toBe(0);
+    await tick(new Date(Date.parse(heldUntil) - 60_000).toISOString());
+    expect((await dealRow(dealId))!.status).toBe("moved_in");
+    await tick(heldUntil);
+    expect((await dealRow(dealId))!).toMatchObject({ status: "released", transferred_cents: 90_000 });
+  });
+
+  it("a worker that dies between Stripe's transfer and the settle: the deal stays claimed (other money calls 409, the transfer's event is kept), and the jobs resume it from the transfer group: one transfer, released", async () => {
     const stripe = fakeStripe();
     const config = getConfig({ ...env, ...STRIPE_KEYS } as Env);
     const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
@@ -276,37 +294,49 @@ describe("release", () => {
     const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config, defer: () => undefined };
     const db = createDb(env);
     const heldUntil = Date.parse(String((await dealRow(dealId))!.held_until));
-    await expect(releaseHeld(db, fx, dealId, heldUntil, { by: { id: null, role: "system" }, afterTransfer: () => Promise.reject(new Error("killed")) })).rejects.toThrow("killed");
-    expect(stripe.transfers).toHaveLength(1);
-    expect((await dealRow(dealId))!.payment_status).toBe("held");
+    await expect(releaseHeld(db, fx, dealId, heldUntil, { afterMove: () => Promise.reject(new Error("killed")) })).rejects.toThrow("killed");
+    expect(stripe.transfers.filter((x) => x.transfer_group === dealId)).toHaveLength(1);
+    let row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.claim_op]).toEqual(["paid", "held", "release"]);
+    // Meanwhile: the lister's cancel is 409 (no refund on top of the transfer), and the transfer's event is recorded and kept.
+    const cancel = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/cancel`, { method: "POST", headers: { Authorization: `Bearer ${lister.access_token}`, "content-type": "application/json" }, body: "{}" });
+    expect(cancel.status).toBe(409);
+    expect((await json<{ detail: string }>(cancel)).detail).toMatch(/payment step/);
+    const transferEvent = { id: `evt_${crypto.randomUUID()}`, object: "event", created: Math.floor(Date.now() / 1000), type: "transfer.created", data: { object: { ...stripe.transfers.find((x) => x.transfer_group === dealId)! } } };
+    expect((await deliverPlatform(transferEvent, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT event_id FROM deal_stripe_inbox WHERE deal_id = ?").bind(dealId).first()).toEqual({ event_id: transferEvent.id });
+    expect(stripe.refunds).toHaveLength(0);
+    // The jobs, once the claim is stale (Stripe has forgotten its keys by then): resumed from what the group holds.
     stripe.forgetKeys();
-    const out = await releaseHeld(db, fx, dealId, heldUntil, { by: { id: null, role: "system" } });
-    expect(out!.status).toBe("released");
-    expect(stripe.transfers).toHaveLength(1);
-    const [t] = stripe.transfers;
+    const jobs = await runDealPaymentJobs(db, fx, heldUntil + 10 * 60_000);
+    expect(jobs.claims_resumed).toBe(1);
+    row = (await dealRow(dealId))!;
+    expect([row.status, row.payment_status, row.claim_id, row.transferred_cents]).toEqual(["released", "released", null, 90_000]);
+    expect(stripe.transfers.filter((x) => x.transfer_group === dealId)).toHaveLength(1);
+    const [t] = stripe.transfers.filter((x) => x.transfer_group === dealId);
     expect(t).toMatchObject({ amount: 90_000, transfer_group: dealId, source_transaction: paid.chargeId, destination: `acct_${lister.user.id.slice(0, 12)}` });
-    expect(out!.transfer_id).toBe(t!.id);
-    // The transfer's own event, arriving late, changes nothing.
-    const late = { ...stripe.transfers[0]! };
-    expect((await deliverPlatform({ id: `evt_${crypto.randomUUID()}`, object: "event", created: Math.floor(Date.now() / 1000), type: "transfer.created", data: { object: late } }, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS })).status).toBe(200);
+    expect(row.transfer_id).toBe(t!.id);
+    // The kept event was applied once the claim settled (it changed nothing more), and a repeat is a repeat.
+    expect(await env.DB.prepare("SELECT event_id FROM deal_stripe_inbox WHERE deal_id = ?").bind(dealId).first()).toBeNull();
+    expect((await json<{ applied: boolean }>(await deliverPlatform(transferEvent, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS }))).applied).toBe(false);
     expect((await dealRow(dealId))!.transferred_cents).toBe(90_000);
   });
 
-  it("a crash after Stripe's answer is also repaired by transfer.created: released without a second transfer", async () => {
+  it("a claim is not resumed before it is stale: a slow worker is left to finish", async () => {
     const stripe = fakeStripe();
     const config = getConfig({ ...env, ...STRIPE_KEYS } as Env);
     const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
     const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
-    const paid = stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id);
-    await deliverPlatform(paid.event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
+    await deliverPlatform(stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id).event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
     const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config, defer: () => undefined };
-    await expect(releaseHeld(createDb(env), fx, dealId, Date.now(), { by: { id: null, role: "system" }, afterTransfer: () => Promise.reject(new Error("killed")) })).rejects.toThrow();
-    const t = stripe.transfers[0]!;
-    await deliverPlatform({ id: `evt_${crypto.randomUUID()}`, object: "event", created: Math.floor(Date.now() / 1000), type: "transfer.created", data: { object: t } }, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
-    const row = (await dealRow(dealId))!;
-    expect([row.status, row.payment_status, row.transfer_id]).toEqual(["released", "released", t.id]);
-    await releaseHeld(createDb(env), fx, dealId, Date.now(), { by: { id: null, role: "system" } });
-    expect(stripe.transfers).toHaveLength(1);
+    const heldUntil = Date.parse(String((await dealRow(dealId))!.held_until));
+    await expect(releaseHeld(createDb(env), fx, dealId, heldUntil, { afterMove: () => Promise.reject(new Error("killed")) })).rejects.toThrow();
+    const claimedAt = Date.parse(String((await dealRow(dealId))!.claim_at));
+    expect((await runDealPaymentJobs(createDb(env), fx, claimedAt + 60_000)).claims_resumed).toBe(0);
+    expect((await dealRow(dealId))!.claim_op).toBe("release");
+    expect((await runDealPaymentJobs(createDb(env), fx, claimedAt + 6 * 60_000)).claims_resumed).toBe(1);
+    expect((await dealRow(dealId))!.status).toBe("released");
+    expect(stripe.transfers.filter((x) => x.transfer_group === dealId)).toHaveLength(1);
   });
 
   it("a refused transfer (a restricted account) leaves release_failed and a staff case; staff release it once fixed", async () => {
@@ -319,7 +349,7 @@ describe("release", () => {
     const session = await fetchWithBindings(STRIPE_KEYS, `/api/v1/deals/${dealId}/checkout`, { method: "POST", headers: { Authorization: `Bearer ${renter.access_token}` } });
     await deliverPlatform(stripe.pay((await json<{ data: { session_id: string } }>(session)).data.session_id).event, { secret: STRIPE_KEYS.STRIPE_WEBHOOK_SECRET, bindings: STRIPE_KEYS });
     const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config, defer: () => undefined };
-    const failed = await releaseHeld(createDb(env), fx, dealId, Date.now(), { by: { id: null, role: "system" } });
+    const failed = await releaseHeld(createDb(env), fx, dealId, Date.parse(String((await dealRow(dealId))!.held_until)));
     expect([failed!.status, failed!.payment_status, failed!.case_reason]).toEqual(["paid", "release_failed", "release_failed"]);
     const cases = await json<{ data: { id: string; case_reason: string }[] }>(await call(admin, "/api/v1/admin/deals?status=cases&limit=50"));
     expect(cases.data.find((d) => d.id === dealId)?.case_reason).toBe("release_failed");
@@ -329,12 +359,12 @@ describe("release", () => {
     const resolved = await fetchWithBindings(STRIPE_KEYS, `/api/v1/admin/deals/${dealId}/resolve`, { method: "POST", body: JSON.stringify({ refund_cents: 0 }), headers: { Authorization: `Bearer ${admin}`, "content-type": "application/json" } });
     expect(resolved.status).toBe(200);
     expect((await json<{ data: DealJson }>(resolved)).data).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 0 } });
-    expect(stripe.transfers).toHaveLength(1);
+    expect(stripe.transfers.filter((x) => x.transfer_group === dealId)).toHaveLength(1);
   });
 });
 
-describe("a decided transfer that failed", () => {
-  it("staff's partial refund while Stripe is down: the refund is made, the cron sends the lister's rest once", async () => {
+describe("a decided move that Stripe could not finish", () => {
+  it("staff's partial refund while Stripe's transfers are down: 502, the deal stays claimed, and the jobs finish it once: the refund once, the lister's rest once", async () => {
     const stripe = fakeStripe();
     const fx = { env: { ...env, ...STRIPE_KEYS } as Env, config: getConfig({ ...env, ...STRIPE_KEYS } as Env), defer: () => undefined };
     const { dealId } = await insertSignedDeal(renter.user.id, lister.user.id);
@@ -345,15 +375,20 @@ describe("a decided transfer that failed", () => {
 
     stripe.failTransfers = 1;
     const resolved = await fetchWithBindings(STRIPE_KEYS, `/api/v1/admin/deals/${dealId}/resolve`, { method: "POST", body: JSON.stringify({ refund_cents: 20_000 }), headers: { Authorization: `Bearer ${admin}`, "content-type": "application/json" } });
-    expect(resolved.status).toBe(200);
+    expect(resolved.status).toBe(502);
     let row = (await dealRow(dealId))!;
-    expect([row.status, row.refunded_cents, row.transferred_cents]).toEqual(["released", 20_000, 0]);
+    expect([row.status, row.claim_op]).toEqual(["disputed", "resolve"]);
+    expect(stripe.refunds.map((r) => r.amount)).toEqual([20_000]);
     expect(stripe.transfers).toHaveLength(0);
+    // A second decision meanwhile moves nothing.
+    const again = await fetchWithBindings(STRIPE_KEYS, `/api/v1/admin/deals/${dealId}/resolve`, { method: "POST", body: JSON.stringify({ refund_cents: 94_500 }), headers: { Authorization: `Bearer ${admin}`, "content-type": "application/json" } });
+    expect(again.status).toBe(409);
 
-    expect((await runDealPaymentJobs(createDb(env), fx, Date.now())).transfers_retried).toBeGreaterThanOrEqual(1);
-    await runDealPaymentJobs(createDb(env), fx, Date.now());
+    expect((await runDealPaymentJobs(createDb(env), fx, Date.now() + 6 * 60_000)).claims_resumed).toBe(1);
+    await runDealPaymentJobs(createDb(env), fx, Date.now() + 7 * 60_000);
     row = (await dealRow(dealId))!;
-    expect(row.transferred_cents).toBe(70_000);
+    expect([row.status, row.claim_id, row.refunded_cents, row.transferred_cents]).toEqual(["released", null, 20_000, 70_000]);
+    expect(stripe.refunds.map((r) => r.amount)).toEqual([20_000]);
     expect(stripe.transfers.filter((t) => t.transfer_group === dealId).map((t) => t.amount)).toEqual([70_000]);
   });
 });

@@ -39,11 +39,18 @@ async function acceptedDeal(opts: { verified?: boolean } = {}) {
 }
 
 const agreementOf = async (s: Session, id: string) => (await json<{ data: { version: number; text: string; sha256: string; events: { type: string }[] } }>(await call(s, `/api/v1/deals/${id}/agreement`))).data;
+/** What a signer read: the agreement's version and hash, as the page sends them. */
+const readBy = async (s: Session, id: string) => {
+  const a = await agreementOf(s, id);
+  return { agreement_version: a.version, sha256: a.sha256 };
+};
+const signCode = async (s: Session, id: string, headers: Record<string, string> = {}) => call(s, `/api/v1/deals/${id}/sign-code`, "POST", await readBy(s, id), headers);
 
 async function sign(s: Session, id: string, typed: string, ip = "198.51.100.23") {
-  const code = await call(s, `/api/v1/deals/${id}/sign-code`, "POST", undefined, { "cf-connecting-ip": ip });
+  const read = await readBy(s, id);
+  const code = await call(s, `/api/v1/deals/${id}/sign-code`, "POST", read, { "cf-connecting-ip": ip });
   expect(code.status).toBe(200);
-  return call(s, `/api/v1/deals/${id}/sign`, "POST", { typed_name: typed, intent: true, esign_consent: true, code: await latestCode(s.user.email) }, { "cf-connecting-ip": ip, "user-agent": "Signer/2.0" });
+  return call(s, `/api/v1/deals/${id}/sign`, "POST", { typed_name: typed, intent: true, esign_consent: true, code: await latestCode(s.user.email), ...read }, { "cf-connecting-ip": ip, "user-agent": "Signer/2.0" });
 }
 
 /** The landlord's link from the newest email to that address. */
@@ -86,7 +93,7 @@ describe("landlord consent", () => {
     const { lister, renter, deal } = await acceptedDeal();
     // Only the lister, and signing waits for it.
     expect((await call(renter, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true })).status).toBe(403);
-    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(409);
+    expect((await signCode(renter, deal.id)).status).toBe(409);
     expect((await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Pat" })).status).toBe(422);
     const res = await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Pat Owner", landlord_email: "Pat@Landlord.test", reason: "Semester abroad", tenant_address: "Calle Mayor 1, Madrid" });
     expect(res.status).toBe(200);
@@ -154,29 +161,107 @@ describe("landlord consent", () => {
   });
 });
 
+describe("landlord consent: no relay, no bypass", () => {
+  it("is asked only once the request is accepted (409 before), and the email quotes the deal's snapshot address, not the listing's live one", async () => {
+    const n = ++seq;
+    const lister = await signUp(`relay-lister${n}@deals.test`);
+    const renter = await signUp(`relay-renter${n}@deals.test`);
+    await Promise.all([verify(lister.user.id), verify(renter.user.id)]);
+    await insertListing(lister.user.id, `relay${n}`, { address: "9 Oak Ave. Apt 2, Anchorage, AK 99501", available_from: "2027-01-01", available_to: "2027-06-30" });
+    const created = (await json<{ data: DealJson }>(await call(renter, "/api/v1/deals", "POST", { listing_id: `relay${n}`, move_in: "2027-02-01", move_out: "2027-03-01" }))).data;
+    const early = await call(lister, `/api/v1/deals/${created.id}/landlord-consent`, "POST", { landlord_name: "Pat", landlord_email: `early${n}@landlord.test` });
+    expect(early.status).toBe(409);
+    expect((await json<{ mail?: unknown; data?: unknown }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(`early${n}@landlord.test`)}`))).data).toEqual([]);
+    await call(lister, `/api/v1/deals/${created.id}/accept`, "POST");
+    // The listing's address is edited after acceptance into a phishing line: the landlord never reads it.
+    await env.DB.prepare("UPDATE listings SET address = 'URGENT: confirm your bank details at evil.example/login' WHERE id = ?").bind(`relay${n}`).run();
+    expect((await call(lister, `/api/v1/deals/${created.id}/landlord-consent`, "POST", { landlord_name: "Pat", landlord_email: `pat${n}@landlord.test` })).status).toBe(200);
+    const mail = (await json<{ data: { subject: string; text: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(`pat${n}@landlord.test`)}`))).data[0]!;
+    expect(mail.text).not.toContain("evil");
+    // The snapshot, quoted as names are: its dots are not a host a mail client would link.
+    expect(mail.subject).toContain("9 Oak Ave\u2024 Apt 2, Anchorage, AK 99501");
+    expect(mail.text).not.toContain("Ave. Apt");
+  });
+
+  it("at most 10 consent emails per lister a day, over all their deals (429 with retry_after)", async () => {
+    const n = ++seq;
+    const lister = await signUp(`busy-lister${n}@deals.test`);
+    await verify(lister.user.id);
+    await insertListing(lister.user.id, `busy${n}`, { available_from: "2027-01-01", available_to: "2027-12-31" });
+    const deals: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const renter = await signUp(`busy-renter${n}-${i}@deals.test`);
+      const month = String(i + 2).padStart(2, "0");
+      const created = (await json<{ data: DealJson }>(await call(renter, "/api/v1/deals", "POST", { listing_id: `busy${n}`, move_in: `2027-${month}-01`, move_out: `2027-${month}-20` }))).data;
+      expect((await call(lister, `/api/v1/deals/${created.id}/accept`, "POST")).status).toBe(200);
+      deals.push(created.id);
+    }
+    const statuses: number[] = [];
+    for (const id of deals) for (let k = 0; k < 3; k++) statuses.push((await call(lister, `/api/v1/deals/${id}/landlord-consent`, "POST", { landlord_name: "Ray", landlord_email: `ray${n}-${k}@landlord.test` })).status);
+    expect(statuses.filter((x) => x === 200)).toHaveLength(10);
+    const refused = await call(lister, `/api/v1/deals/${deals[3]}/landlord-consent`, "POST", { landlord_name: "Ray", landlord_email: `ray${n}-x@landlord.test` });
+    expect(refused.status).toBe(429);
+    const body = await json<{ detail: string; retry_after: number }>(refused);
+    expect(body.detail).toMatch(/10 landlord consent emails a day/);
+    expect(body.retry_after).toBeGreaterThan(86_000);
+    const links = await env.DB.prepare("SELECT count(*) AS n FROM landlord_consent_links l JOIN deals d ON d.id = l.deal_id WHERE d.lister_id = ?").bind(lister.user.id).first<{ n: number }>();
+    expect(links?.n).toBe(10);
+  });
+
+  it("a landlord's decline holds for 180 days on that listing: no \"not needed\", consent only from that address; the renter reads why, staff see the flag", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    const landlord = `strict${seq}@landlord.test`;
+    await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Strict", landlord_email: landlord });
+    expect((await post(`/api/v1/landlord-consent/${await consentLink(landlord)}`, { decision: "declined", reason: "No sublets" })).status).toBe(200);
+    // The same pair asks again for the same listing, and the lister accepts.
+    const listingId = (await env.DB.prepare("SELECT listing_id FROM deals WHERE id = ?").bind(deal.id).first<{ listing_id: string }>())!.listing_id;
+    const again = (await json<{ data: DealJson }>(await call(renter, "/api/v1/deals", "POST", { listing_id: listingId, move_in: "2027-02-01", move_out: "2027-02-20" }))).data;
+    expect((await call(lister, `/api/v1/deals/${again.id}/accept`, "POST")).status).toBe(200);
+    const bypass = await call(lister, `/api/v1/deals/${again.id}/landlord-consent`, "POST", { not_needed: true });
+    expect(bypass.status).toBe(409);
+    expect((await json<{ detail: string }>(bypass)).detail).toMatch(new RegExp(`${landlord.replace(".", "\\.")}.*180 days`));
+    expect((await call(lister, `/api/v1/deals/${again.id}/landlord-consent`, "POST", { landlord_name: "Friend", landlord_email: `friend${seq}@landlord.test` })).status).toBe(409);
+    const shown = (await json<{ data: { waiting_for: { party: string; step: string; detail: string } } }>(await call(renter, `/api/v1/deals/${again.id}`))).data;
+    expect(shown.waiting_for).toMatchObject({ party: "lister", step: "landlord_consent" });
+    expect(shown.waiting_for.detail).toMatch(/landlord of this place declined a sublease/);
+    const token = await adminLogin();
+    const staff = await json<{ data: { listing_flag: { landlord_email: string } | null } }>(await api(`/api/v1/admin/deals/${again.id}`, authed(token)));
+    expect(staff.data.listing_flag?.landlord_email).toBe(landlord);
+    // The same landlord may be asked again (and may say yes this time).
+    expect((await call(lister, `/api/v1/deals/${again.id}/landlord-consent`, "POST", { landlord_name: "Strict", landlord_email: landlord.toUpperCase() })).status).toBe(200);
+    // After 180 days the listing is free of it.
+    await env.DB.prepare("UPDATE landlord_declines SET declined_at = ? WHERE listing_id = ?").bind(new Date(Date.now() - 181 * 86_400_000).toISOString(), listingId).run();
+    expect((await call(lister, `/api/v1/deals/${again.id}/landlord-consent`, "POST", { not_needed: true })).status).toBe(200);
+  });
+});
+
 describe("signing", () => {
   it("needs both identities verified and the consent settled; refusals for name, intent or consent use no try; 5 wrong codes spend the code", async () => {
     const { lister, renter, deal } = await acceptedDeal({ verified: false });
     await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true });
-    const notVerified = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+    const notVerified = await signCode(renter, deal.id);
     expect(notVerified.status).toBe(409);
     expect((await json<{ detail: string }>(notVerified)).detail).toMatch(/verified identity/);
     await Promise.all([verify(lister.user.id), verify(renter.user.id)]);
 
-    // Verified since acceptance: the text now names them by legal name, a new version.
+    // Verified since acceptance: the text now names them by legal name, a new version; the one read before signs nothing.
     const before = await agreementOf(renter, deal.id);
     expect(before.text).toContain("identity not yet verified");
-    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(200);
+    const stale = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", { agreement_version: before.version, sha256: before.sha256 });
+    expect(stale.status).toBe(409);
+    expect((await json<{ detail: string }>(stale)).detail).toMatch(/agreement changed/);
     const after = await agreementOf(renter, deal.id);
     expect(after.version).toBe(before.version + 1);
     expect(after.text).not.toContain("identity not yet verified");
+    const read = { agreement_version: after.version, sha256: after.sha256 };
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", read)).status).toBe(200);
     // One code per 60 s.
-    const again = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+    const again = await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", read);
     expect(again.status).toBe(429);
     expect((await json<{ retry_after: number }>(again)).retry_after).toBeGreaterThan(0);
 
     const code = await latestCode(renter.user.email);
-    const attempt = (body: Record<string, unknown>) => call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "josé  NÚÑEZ", intent: true, esign_consent: true, code, ...body });
+    const attempt = (body: Record<string, unknown>) => call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "josé  NÚÑEZ", intent: true, esign_consent: true, code, ...read, ...body });
     for (const [body, detail] of [
       [{ typed_name: "Jose Nunez" }, /legal name/],
       [{ intent: false }, /intend to sign/],
@@ -214,7 +299,7 @@ describe("signing", () => {
     expect(signed.status).toBe("signed");
     expect(signed.agreement?.renter_signed_at && signed.agreement.lister_signed_at).toBeTruthy();
     // Signing twice: 409.
-    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST")).status).toBe(409);
+    expect((await signCode(renter, deal.id)).status).toBe(409);
 
     const res = await call(renter, `/api/v1/deals/${deal.id}/agreement.pdf`);
     expect(res.status).toBe(200);
@@ -263,15 +348,52 @@ describe("signing", () => {
     await expect(env.DB.prepare("UPDATE deal_events SET type = 'x' WHERE deal_id = ?").bind(deal.id).run()).rejects.toThrow(/append-only/);
   });
 
+  it("a signature is tied to the text its signer read: a version or hash no longer current signs nothing, and a code signs only its own version", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Lee Owner", landlord_email: `lee${seq}@landlord.test` });
+    expect((await post(`/api/v1/landlord-consent/${await consentLink(`lee${seq}@landlord.test`)}`, { decision: "granted" })).status).toBe(200);
+    // The renter reads the granted version and asks a code for it.
+    const readThen = await readBy(renter, deal.id);
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", readThen)).status).toBe(200);
+    const oldCode = await latestCode(renter.user.email);
+    // The lister then changes the consent: a new version the renter never read.
+    const changed = (await json<{ data: DealJson }>(await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true }))).data;
+    expect(changed.agreement!.version).toBe(readThen.agreement_version + 1);
+    const body = { typed_name: "José Núñez", intent: true, esign_consent: true, code: oldCode };
+    const withOldText = await call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { ...body, ...readThen });
+    expect(withOldText.status).toBe(409);
+    expect((await json<{ detail: string }>(withOldText)).detail).toMatch(/agreement changed/);
+    const current = await readBy(renter, deal.id);
+    const wrongHash = await call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { ...body, agreement_version: current.agreement_version, sha256: readThen.sha256 });
+    expect(wrongHash.status).toBe(409);
+    const oldCodeNewText = await call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { ...body, ...current });
+    expect(oldCodeNewText.status).toBe(409);
+    expect((await json<{ detail: string }>(oldCodeNewText)).detail).toMatch(/another version/);
+    const row = await env.DB.prepare("SELECT renter_signed_at FROM deals WHERE id = ?").bind(deal.id).first<{ renter_signed_at: string | null }>();
+    expect(row?.renter_signed_at).toBeNull();
+    expect(await env.DB.prepare("SELECT attempts FROM deal_sign_codes WHERE deal_id = ? AND user_id = ?").bind(deal.id, renter.user.id).first()).toEqual({ attempts: 0 });
+    // A code for the text now read signs it, and the signature records that version.
+    await env.DB.prepare("UPDATE deal_sign_codes SET created_at = '2020-01-01T00:00:00.000Z' WHERE deal_id = ?").bind(deal.id).run();
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", current)).status).toBe(200);
+    expect((await call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { ...body, code: await latestCode(renter.user.email), ...current })).status).toBe(200);
+    const signed = await env.DB.prepare("SELECT agreement_version, document_sha256 FROM deal_events WHERE deal_id = ? AND type = 'signed'").bind(deal.id).first();
+    expect(signed).toEqual({ agreement_version: current.agreement_version, document_sha256: current.sha256 });
+    // A body without what was read is refused with a readable 422.
+    const missing = await call(lister, `/api/v1/deals/${deal.id}/sign-code`, "POST", {});
+    expect(missing.status).toBe(422);
+    expect((await json<{ detail: string }>(missing)).detail).toMatch(/agreement_version/);
+  });
+
   it("sign and cancel at once end in one valid state", async () => {
     for (let trial = 0; trial < 3; trial++) {
       const { lister, renter, deal } = await acceptedDeal();
       await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { not_needed: true });
       expect((await sign(lister, deal.id, "Zoë Ångström")).status).toBe(200);
-      await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST");
+      const read = await readBy(renter, deal.id);
+      await call(renter, `/api/v1/deals/${deal.id}/sign-code`, "POST", read);
       const code = await latestCode(renter.user.email);
       const [s, c] = await Promise.all([
-        call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "José Núñez", intent: true, esign_consent: true, code }),
+        call(renter, `/api/v1/deals/${deal.id}/sign`, "POST", { typed_name: "José Núñez", intent: true, esign_consent: true, code, ...read }),
         call(lister, `/api/v1/deals/${deal.id}/cancel`, "POST"),
       ]);
       const row = await env.DB.prepare("SELECT status, renter_signed_at FROM deals WHERE id = ?").bind(deal.id).first<{ status: string; renter_signed_at: string | null }>();

@@ -132,6 +132,53 @@ describe("a request", () => {
   });
 });
 
+describe("no flood", () => {
+  it("a renter holds at most 5 open requests, even asked at once: the rest 429 with retry_after and nothing written; answering one frees a slot", async () => {
+    const { lister, renter } = await people();
+    const listings = Array.from({ length: 7 }, (_, i) => `${`flood${seq}`}-${i}`);
+    for (const id of listings) await insertListing(lister.user.id, id, { available_from: "2027-01-01", available_to: "2027-06-30" });
+    const answers = await Promise.all(listings.map((id) => request(renter, id, "2027-02-01", "2027-03-01")));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(5);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(2);
+    const body = await json<{ detail: string; retry_after: number }>(refused[0]!);
+    expect(body.detail).toMatch(/5 open requests/);
+    expect(body.retry_after).toBeGreaterThan(60);
+    const rows = await env.DB.prepare("SELECT (SELECT count(*) FROM deals WHERE renter_id = ?1) AS deals, (SELECT count(*) FROM messages WHERE sender_id = ?1 AND kind = 'deal') AS cards").bind(renter.user.id).first();
+    expect(rows).toEqual({ deals: 5, cards: 5 });
+    const open = (await json<{ data: DealJson[] }>(await call(renter, "/api/v1/deals"))).data;
+    expect((await call(lister, `/api/v1/deals/${open[0]!.id}/decline`, "POST", {})).status).toBe(200);
+    const freed = listings.find((id) => !open.some((d) => d.listing_id === id))!;
+    expect((await request(renter, freed, "2027-02-01", "2027-03-01")).status).toBe(201);
+  });
+
+  it("a lister is emailed one request per renter and listing a day; the later ones arrive in the jobs' daily summary", async () => {
+    const { lister, renter, listingId } = await people();
+    const other = await signUp(`flood-other${seq}@deals.test`);
+    const mails = async () => (await json<{ data: { subject: string; text: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(lister.user.email)}`))).data;
+    const first = (await json<{ data: DealJson }>(await request(renter, listingId, "2027-01-05", "2027-01-20"))).data;
+    await call(renter, `/api/v1/deals/${first.id}/cancel`, "POST", {});
+    await request(renter, listingId, "2027-02-05", "2027-02-20");
+    await request(renter, listingId, "2027-03-05", "2027-03-20");
+    await request(other, listingId, "2027-04-05", "2027-04-20");
+    const requests = (await mails()).filter((m) => m.subject.startsWith("Sublease request"));
+    // One for the renter (the first), one for the other renter: the renter's two later requests wait.
+    expect(requests).toHaveLength(2);
+    expect((await mails()).some((m) => m.subject.includes("more sublease"))).toBe(false);
+    const tick = async (at: number) => json<{ data: { request_summaries: number } }>(await post("/api/v1/dev/deals/tick", { now: new Date(at).toISOString() }));
+    expect((await tick(Date.now())).data.request_summaries).toBeGreaterThanOrEqual(1);
+    const summary = (await mails()).find((m) => m.subject === "2 more sublease requests on CampusNest");
+    expect(summary?.text).toContain("Feb 5, 2027 to Feb 20, 2027");
+    expect(summary?.text).toContain("Mar 5, 2027 to Mar 20, 2027");
+    // Summed up once; a new batched request within the day waits for the next day's summary.
+    await request(renter, listingId, "2027-05-05", "2027-05-20");
+    await tick(Date.now());
+    expect((await mails()).filter((m) => m.subject.includes("more sublease"))).toHaveLength(1);
+    await tick(Date.now() + 86_400_000 + 60_000);
+    expect((await mails()).filter((m) => m.subject.includes("more sublease"))).toHaveLength(2);
+  });
+});
+
 describe("the lister's answer", () => {
   it("accept takes the snapshot (rent, fee, full address) and makes the first agreement; later listing edits do not change it", async () => {
     const { lister, renter, listingId } = await people();
@@ -166,7 +213,13 @@ describe("the lister's answer", () => {
     await call(lister, `/api/v1/deals/${d.id}/accept`, "POST");
     const event = await socket.next();
     expect(event.type).toBe("deal");
-    if (event.type === "deal") expect(event.deal).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012" });
+    if (event.type === "deal") {
+      // Each party's own view: the renter's actions and step are not the lister's.
+      // Neither has verified their identity yet: each reads their own step first.
+      expect(event.views[renter.user.id]).toMatchObject({ id: d.id, status: "accepted", address: "221 Bleecker St, Apt 4B, New York, NY 10012", actions: ["cancel"], waiting_for: { party: "renter", step: "id_verification" } });
+      expect(event.views[lister.user.id]).toMatchObject({ id: d.id, status: "accepted", waiting_for: { party: "lister", step: "id_verification" } });
+      expect(event.views[lister.user.id]!.actions).toEqual(expect.arrayContaining(["cancel", "landlord_consent"]));
+    }
     socket.socket.close();
   });
 

@@ -10,8 +10,9 @@ import { vi } from "vitest";
 import entry from "../../../worker/index";
 import { DEV_WEBHOOK_SECRET } from "../../../worker/env";
 import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
+import { signAccessToken } from "../../../worker/services/tokens";
 import { DEAL_METADATA_KIND } from "../../../worker/services/payments/stripe";
-import { api, json } from "./api";
+import { api, json, signUp, type Session } from "./api";
 import { insertListing } from "./fixtures";
 
 let seq = 0;
@@ -67,6 +68,82 @@ export async function insertSignedDeal(renterId: string, listerId: string, opts:
     .bind(id, listingId, renterId, listerId, conversation!.id, moveIn, moveOut, opts.status ?? "signed", `Listing ${listingId}`, opts.rent ?? 900, opts.consent ?? "not_needed", now, now, now, `${moveIn}T09:00:00.000Z`, now, now)
     .run();
   return { dealId: id, listingId, conversationId: conversation!.id };
+}
+
+/** Marks a user's identity verified, as staff's approval does (the legal name is recorded by the schema's trigger). */
+export const verifyIdentity = (userId: string) => env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id = ?").bind(userId).run();
+
+/** Signs up through the API and verifies the identity (a lister who may set up payouts and sign). */
+export async function signUpVerified(email: string): Promise<Session> {
+  const s = await signUp(email);
+  await verifyIdentity(s.user.id);
+  return { ...s, user: { ...s.user, id_verification_status: "verified" } };
+}
+
+/**
+ * A student written straight to D1 (email and identity verified) with an access token signed as the
+ * worker signs them: for tests that need many fresh parties (a race per pair) without a sign-up each.
+ */
+export async function insertParty(label: string) {
+  const id = nextId(`u${label}`);
+  await env.DB.prepare(
+    `INSERT INTO users (id, email, first_name, last_name, email_verification_status, id_verification_status) VALUES (?, ?, ?, 'Party', 'verified', 'verified')`,
+  )
+    .bind(id, `${id}@deals.test`, label)
+    .run();
+  return { id, token: await signAccessToken(env.JWT_SECRET, id) };
+}
+
+export interface PaidDealOptions {
+  /** Move-in two days ago (else in 60 days: a renter's cancellation is then early). */
+  moveInPast?: boolean;
+  /** held_until an hour ago (else in 30 days). */
+  heldPast?: boolean;
+  /** A renter's late cancellation waiting for the lister's decision, due `decideInMs` from now. */
+  cancellationDueInMs?: number;
+  /** A reported problem: disputed, a staff case. */
+  disputed?: boolean;
+}
+
+/**
+ * A deal paid three days ago ($900 rent + $45 fee, held), its charge known to the fake Stripe (payment
+ * intent, charge, transfer group = the deal). Answers the ids the events name.
+ */
+export async function insertPaidDeal(stripe: FakeStripe, renterId: string, listerId: string, opts: PaidDealOptions = {}) {
+  const day = 86_400_000;
+  const now = Date.now();
+  const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const moveIn = opts.moveInPast ? date(now - 2 * day) : date(now + 60 * day);
+  const { dealId, listingId } = await insertSignedDeal(renterId, listerId, { moveIn, moveOut: date(Date.parse(moveIn) + 90 * day), listing: { from: "2020-01-01", to: "2040-12-31" } });
+  const { paymentIntentId, chargeId } = stripe.charge(dealId, 94_500);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await env.DB.prepare(
+    `UPDATE deals SET status = ?, payment_status = ?, case_reason = ?, problem_kind = ?, problem_opened_at = ?, paid_cents = 94500, paid_rent_cents = 90000, paid_at = ?,
+       held_until = ?, payment_intent_id = ?, charge_id = ?, expires_at = NULL, cancel_requested_at = ?, cancel_decide_by = ? WHERE id = ?`,
+  )
+    .bind(
+      opts.disputed ? "disputed" : "paid",
+      opts.disputed ? "disputed" : "held",
+      opts.disputed ? "problem" : null,
+      opts.disputed ? "other" : null,
+      opts.disputed ? iso(now - day) : null,
+      iso(now - 3 * day),
+      opts.heldPast ? iso(now - 3_600_000) : iso(now + 30 * day),
+      paymentIntentId,
+      chargeId,
+      opts.cancellationDueInMs === undefined ? null : iso(now - 3_600_000),
+      opts.cancellationDueInMs === undefined ? null : iso(now + opts.cancellationDueInMs),
+      dealId,
+    )
+    .run();
+  return { dealId, listingId, paymentIntentId, chargeId };
+}
+
+/** What Stripe holds for a deal: the renter's refunds of its payment, and what its transfer group still holds. */
+export function moneyAtStripe(stripe: FakeStripe, dealId: string, paymentIntentId: string) {
+  const refunded = stripe.refunds.filter((r) => r.payment_intent === paymentIntentId).reduce((sum, r) => sum + r.amount, 0);
+  const transferred = stripe.transfers.filter((t) => t.transfer_group === dealId).reduce((sum, t) => sum + t.amount - t.amount_reversed, 0);
+  return { refunded, transferred };
 }
 
 /** The deal row as stored (payment columns included). */
@@ -133,12 +210,16 @@ export interface FakeStripe {
   refuseTransfersTo: Set<string>;
   /** Stripe answers this many transfer requests with a 500 (an outage): nothing is made, nothing recorded under the key. */
   failTransfers: number;
+  /** Stripe refuses reversals (the connected account's balance cannot cover them). */
+  refuseReversals: boolean;
   /** Runs after a transfer is created, before the answer (a crash test's hook). */
   onTransfer?: (t: FakeTransfer) => void;
   /** Pays a session as Stripe would: a payment intent and its charge, and the completed event (intent id only). */
   pay(sessionId: string): { event: ReturnType<typeof stripeEvent>; paymentIntentId: string; chargeId: string };
   /** Forgets every idempotency key (Stripe keeps them 24 hours). */
   forgetKeys(): void;
+  /** A payment already made for a deal (its intent and charge, in the deal's transfer group), as after Checkout. */
+  charge(dealId: string, amount: number): { paymentIntentId: string; chargeId: string };
 }
 
 export const stripeEvent = (type: string, object: Record<string, unknown>) => ({
@@ -164,6 +245,7 @@ export function fakeStripe(): FakeStripe {
     transfers: [],
     refuseTransfersTo: new Set(),
     failTransfers: 0,
+    refuseReversals: false,
     pay(sessionId) {
       const s = fake.sessions.get(sessionId);
       if (!s) throw new Error(`no session ${sessionId}`);
@@ -189,6 +271,13 @@ export function fakeStripe(): FakeStripe {
       return { event, paymentIntentId: pi, chargeId: ch };
     },
     forgetKeys: () => keys.clear(),
+    charge(dealId, amount) {
+      const pi = `pi_${crypto.randomUUID().slice(0, 12)}`;
+      const ch = `ch_${crypto.randomUUID().slice(0, 12)}`;
+      fake.intents.set(pi, { id: pi, latest_charge: ch, amount });
+      fake.charges.set(ch, { id: ch, object: "charge", amount, amount_refunded: 0, payment_intent: pi, transfer_group: dealId, metadata: { kind: DEAL_METADATA_KIND, deal_id: dealId } });
+      return { paymentIntentId: pi, chargeId: ch };
+    },
   };
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
@@ -272,6 +361,7 @@ export function fakeStripe(): FakeStripe {
     if (request.method === "POST" && (m = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(p))) {
       const t = fake.transfers.find((x) => x.id === m![1]);
       if (!t) return answer(404, { error: { type: "invalid_request_error", message: "No such transfer" } });
+      if (fake.refuseReversals) return answer(400, { error: { type: "invalid_request_error", code: "insufficient_funds", message: "The connected account's balance cannot cover this reversal" } });
       const amount = Number(form.get("amount") ?? t.amount - t.amount_reversed);
       t.amount_reversed += amount;
       return answer(200, { id: `trr_${crypto.randomUUID().slice(0, 12)}`, object: "transfer_reversal", amount, transfer: t.id });

@@ -210,10 +210,12 @@ describe("a new message by push", () => {
   it("a deal step with the deals email off goes by push; by email still when no push is taken, or push is off too", async () => {
     const b = await user();
     expect((await settings(b, { deals: { email: false } })).status).toBe(200);
-    const step = (subject: string) => notify({ db: createDb(env), env, config: getConfig(env) }, { userId: b.user.id }, { kind: "deal_update", dealId: "deal-1", subject, lines: ["Maya accepted."] });
+    // A deal notice of the catalogue (deal_accepted), its listing's title telling the three apart.
+    const facts = { dealId: "deal-1", stay: "Jan 5, 2027 to May 20, 2027", renter: "Bo", lister: "Maya", to: "renter" as const, by: "lister", status: "accepted" as const, reason: null, currency: "usd", rentCents: 0, feeCents: 0, refundCents: 0, transferCents: 0, heldUntil: null, decideBy: null };
+    const step = (title: string) => notify({ db: createDb(env), env, config: getConfig(env) }, { userId: b.user.id }, { kind: "deal_accepted", deal: { ...facts, title } });
     const mails = async () => {
       const { data } = await json<{ data: { subject: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(b.user.email)}`));
-      return data.map((m) => m.subject);
+      return data.map((m) => m.subject.replace(/^Accepted: "(.*)"$/, "$1"));
     };
 
     expect((await step("No device yet")).status).toBe("sent");
@@ -223,7 +225,7 @@ describe("a new message by push", () => {
     await subscribe(b, d);
     service = pushService();
     expect(await step("Pushed")).toEqual({ status: "sent", push: "sent" });
-    expect(JSON.parse(await decrypt(d, service.received[0]!.body))).toMatchObject({ title: "Pushed", url: "/deals/deal-1" });
+    expect(JSON.parse(await decrypt(d, service.received[0]!.body))).toMatchObject({ title: 'Accepted: "Pushed"', url: "/deals/deal-1" });
     expect(await mails()).not.toContain("Pushed");
 
     expect((await settings(b, { deals: { push: false, email: false } })).status).toBe(200);

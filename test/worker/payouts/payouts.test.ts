@@ -11,7 +11,7 @@ import type { PayoutOnboardingResponse, PayoutStatusResponse } from "../../../wo
 import { DEV_CONNECT_WEBHOOK_SECRET, DEV_WEBHOOK_SECRET } from "../../../worker/env";
 import { devAccountUpdated } from "../../../worker/services/payouts/dev-connect";
 import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
-import { api, authed, json, type Session, signUp } from "../helpers";
+import { api, authed, json, type Session, signUp, signUpVerified } from "../helpers";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -47,8 +47,8 @@ async function deliver(event: object, { secret = DEV_CONNECT_WEBHOOK_SECRET, bin
 let lister: Session;
 let other: Session;
 beforeAll(async () => {
-  lister = await signUp("payouts-lister@ufl.edu");
-  other = await signUp("payouts-other@ufl.edu");
+  lister = await signUpVerified("payouts-lister@ufl.edu");
+  other = await signUpVerified("payouts-other@ufl.edu");
 });
 
 describe("who may call", () => {
@@ -59,8 +59,17 @@ describe("who may call", () => {
     }
   });
 
+  it("onboarding is for ID-verified users only: 403 with a detail, and no account made anywhere", async () => {
+    const unverified = await signUp("payouts-unverified@ufl.edu");
+    const res = await onboard(unverified);
+    expect(res.status).toBe(403);
+    expect((await json<{ detail: string }>(res)).detail).toMatch(/Verify your identity/);
+    expect(await env.DB.prepare("SELECT user_id FROM payout_accounts WHERE user_id = ?").bind(unverified.user.id).first()).toBeNull();
+    expect(await statusOf(unverified)).toEqual({ status: "none", requirements_due: [] });
+  });
+
   it("status is the caller's own: another lister's account is not theirs", async () => {
-    const me = await signUp("payouts-own@ufl.edu");
+    const me = await signUpVerified("payouts-own@ufl.edu");
     expect((await onboard(me)).status).toBe(200);
     expect(await statusOf(me)).toEqual({ status: "pending", requirements_due: [] });
     expect(await statusOf(other)).toEqual({ status: "none", requirements_due: [] });
@@ -100,7 +109,7 @@ describe("development without keys", () => {
   });
 
   it("two taps at once make one account", async () => {
-    const s = await signUp("payouts-twotaps@ufl.edu");
+    const s = await signUpVerified("payouts-twotaps@ufl.edu");
     const [a, b] = await Promise.all([onboard(s), onboard(s)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const urls = [(await json<PayoutOnboardingResponse>(a)).data.url, (await json<PayoutOnboardingResponse>(b)).data.url];
@@ -117,7 +126,7 @@ describe("development without keys", () => {
   it("outside development the page, its completion and keyless onboarding do not exist", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const staging = { ENVIRONMENT: "test", PUBLIC_BASE_URL: "https://staging.campusnest.example", STRIPE_WEBHOOK_SECRET: "", STRIPE_CONNECT_WEBHOOK_SECRET: "" };
-    const s = await signUp("payouts-staging@ufl.edu");
+    const s = await signUpVerified("payouts-staging@ufl.edu");
     const { url } = (await json<PayoutOnboardingResponse>(await onboard(s))).data;
     expect((await fetchWith(staging, url)).status).toBe(404);
     expect((await fetchWith(staging, `${url}/complete`, { method: "POST" })).status).toBe(404);
@@ -134,7 +143,7 @@ describe("development without keys", () => {
 
 describe("the Connect endpoint", () => {
   async function pendingAccount(email: string) {
-    const s = await signUp(email);
+    const s = await signUpVerified(email);
     const { url } = (await json<PayoutOnboardingResponse>(await onboard(s))).data;
     return { s, accountId: url.split("/").pop()! };
   }
@@ -157,6 +166,19 @@ describe("the Connect endpoint", () => {
     // The same event, rightly signed, applies.
     expect((await json<{ applied: boolean }>(await deliver(event))).applied).toBe(true);
     expect((await statusOf(s)).status).toBe("ready");
+  });
+
+  it("the platform endpoint refuses a Connect event (it names a connected account), even signed with the platform's secret", async () => {
+    const { s, accountId } = await pendingAccount("payouts-wrong-door@ufl.edu");
+    const event = { ...devAccountUpdated(accountId, s.user.id, nowS(), "active"), account: accountId };
+    const payload = JSON.stringify(event);
+    for (const path of ["/api/v1/payments/webhook", "/api/v1/promotions/webhook"]) {
+      const res = await api(path, { method: "POST", body: payload, headers: { "stripe-signature": await signWebhookPayload(DEV_WEBHOOK_SECRET, payload), "content-type": "application/json" } });
+      expect(res.status, path).toBe(400);
+      expect((await json<{ detail: string }>(res)).detail).toMatch(/Connect endpoint/);
+    }
+    expect(await env.DB.prepare("SELECT id FROM stripe_events WHERE id = ?").bind(event.id).first()).toBeNull();
+    expect(await statusOf(s)).toEqual({ status: "pending", requirements_due: [] });
   });
 
   it("a malformed account.updated is a 400; another event type is acknowledged and changes nothing", async () => {
@@ -187,7 +209,7 @@ describe("the Connect endpoint", () => {
   });
 
   it("an account's event before onboarding stored it creates the row from the account's metadata; an account of nobody is acknowledged", async () => {
-    const s = await signUp("payouts-early@ufl.edu");
+    const s = await signUpVerified("payouts-early@ufl.edu");
     const early = await deliver(devAccountUpdated("acct_early1", s.user.id, nowS(), "inactive", ["external_account"]));
     expect((await json<{ applied: boolean }>(early)).applied).toBe(true);
     expect(await payoutRows(s.user.id)).toEqual([{ stripe_account_id: "acct_early1", status: "pending", requirements_due: '["external_account"]' }]);
@@ -255,7 +277,7 @@ function fakeStripeConnect() {
 
 describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
   it("creates one Express-dashboard account with transfers, once, and answers an account link back to the profile's Payouts", async () => {
-    const s = await signUp("payouts-keys@ufl.edu");
+    const s = await signUpVerified("payouts-keys@ufl.edu");
     const stripe = fakeStripeConnect();
     const res = await onboard(s, STRIPE_KEYS);
     expect(res.status).toBe(200);
@@ -282,7 +304,7 @@ describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
   });
 
   it("two taps at once: one account at Stripe (its idempotency key) and one row", async () => {
-    const s = await signUp("payouts-keys-twice@ufl.edu");
+    const s = await signUpVerified("payouts-keys-twice@ufl.edu");
     const stripe = fakeStripeConnect();
     const answers = await Promise.all([onboard(s, STRIPE_KEYS), onboard(s, STRIPE_KEYS), onboard(s, STRIPE_KEYS)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -294,7 +316,7 @@ describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
   });
 
   it("Stripe down: 502 with a detail and no row", async () => {
-    const s = await signUp("payouts-keys-down@ufl.edu");
+    const s = await signUpVerified("payouts-keys-down@ufl.edu");
     const stripe = fakeStripeConnect();
     stripe.down = true;
     const res = await onboard(s, STRIPE_KEYS);
@@ -304,7 +326,7 @@ describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
   });
 
   it("status asks Stripe only on refresh (the return from onboarding), and only while pending", async () => {
-    const s = await signUp("payouts-keys-refresh@ufl.edu");
+    const s = await signUpVerified("payouts-keys-refresh@ufl.edu");
     const stripe = fakeStripeConnect();
     await onboard(s, STRIPE_KEYS);
     stripe.calls.length = 0;
@@ -328,7 +350,7 @@ describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
   });
 
   it("with keys, the Connect endpoint takes its own secret and refuses the development one", async () => {
-    const s = await signUp("payouts-keys-secret@ufl.edu");
+    const s = await signUpVerified("payouts-keys-secret@ufl.edu");
     fakeStripeConnect();
     await onboard(s, STRIPE_KEYS);
     const [row] = await payoutRows(s.user.id);
@@ -342,7 +364,7 @@ describe("with Stripe keys (the real SDK against a fake Stripe)", () => {
 
 describe("account deletion", () => {
   it("the row goes with the account (the Stripe account itself is left as is)", async () => {
-    const s = await signUp("payouts-deleted@ufl.edu");
+    const s = await signUpVerified("payouts-deleted@ufl.edu");
     await onboard(s);
     expect(await payoutRows(s.user.id)).toHaveLength(1);
     expect((await api("/api/v1/users/profile", authed(s.access_token, { method: "DELETE" }))).status).toBe(204);

@@ -18,7 +18,16 @@ export const TRUST_EXPLAINED = {
 
 type Checked = Pick<PublicUser, "id_verified" | "school_email_domain" | "created_at" | "response_time">;
 
-const memberSince = (at: string) => `Member since ${new Date(at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}`;
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+/**
+ * "Member since January 2026", written by hand in UTC: the browser's first date formatter loads its locale
+ * data, tens of milliseconds of one task on a slow phone while the listing page hydrates (docs/decisions/034),
+ * and UTC gives the server's render and the browser the same month.
+ */
+const memberSince = (at: string) => {
+  const d = new Date(at);
+  return `Member since ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
 
 /**
  * The list, each check with its line. `compact` (the chat header) keeps the labels on one line and the

@@ -1,24 +1,18 @@
 /**
- * Deal payments (docs/decisions/029): checkout sessions, case statements, the Stripe ids that lead an
- * event to its deal, the jobs' due lists, the stays a listing has sold and staff's money figures.
- * Writes of `deals` stay in the compare-and-set (queries/deals.ts `compareAndSet`); the statements
- * here that join a batch carry its version guard.
+ * Deal payments (docs/decisions/029, 035): checkout sessions, a case's report and statements, the Stripe
+ * ids that lead an event to its deal, the events that wait for a claim to settle, the jobs' due lists
+ * (claims to resume, money still owed, deals to reconcile with Stripe), the stays a listing has sold and
+ * staff's money figures. Writes of `deals` stay in the compare-and-set (queries/deals.ts `compareAndSet`);
+ * the statements here that join a batch carry its version guard.
  */
+import { DEAL_GROUP_SQL } from "../../contract/deal-process";
 import { newId } from "../../lib/ids";
 import type { Db } from "../client";
+import type { RowOf } from "../rows";
+import type { dealCheckoutSessions } from "../schema";
 import { GUARD, type GuardedStatement } from "./deals";
 
-export interface DealCheckoutSessionRow {
-  id: string;
-  deal_id: string;
-  user_id: string;
-  kind: "stripe" | "test";
-  url: string | null;
-  expires_at: string;
-  idempotency_key: string | null;
-  completed_at: string | null;
-  created_at: string;
-}
+export type DealCheckoutSessionRow = RowOf<typeof dealCheckoutSessions> & { kind: "stripe" | "test" };
 
 export const findDealCheckoutSession = (db: Db, id: string) =>
   db.$client.prepare(`SELECT * FROM deal_checkout_sessions WHERE id = ?`).bind(id).first<DealCheckoutSessionRow>();
@@ -53,20 +47,6 @@ export const completeDealCheckoutSessionStatement = (id: string, now: string): G
   params: [now, id],
 });
 
-/** A Stripe event id recorded with its effect on a deal (decision 013): a repeat fails the batch on the key. */
-export const dealStripeEventStatement = (eventId: string, type: string): GuardedStatement => ({
-  sql: `INSERT INTO stripe_events (id, type) SELECT ?, ? WHERE ${GUARD}`,
-  params: [eventId, type],
-});
-
-/** Overlapping open requests of the listing that a payment declines (`stay_taken`). */
-export const overlappingOpenDeals = (db: Db, listingId: string, moveIn: string, moveOut: string, exceptId: string) =>
-  db.$client
-    .prepare(`SELECT id, status FROM deals WHERE listing_id = ? AND status IN ('requested', 'accepted', 'signed') AND move_in < ? AND move_out > ? AND id <> ?`)
-    .bind(listingId, moveOut, moveIn, exceptId)
-    .all<{ id: string; status: string }>()
-    .then((r) => r.results);
-
 /** The deal a payment intent or charge belongs to (a dispute names only those). */
 export const dealIdOfPayment = (db: Db, paymentIntentId: string | undefined, chargeId: string | undefined) =>
   db.$client
@@ -75,55 +55,102 @@ export const dealIdOfPayment = (db: Db, paymentIntentId: string | undefined, cha
     .first<{ id: string }>()
     .then((r) => r?.id ?? null);
 
-/** Held deals whose release time has come (at most 50 a run). */
-export const dealsDueForRelease = (db: Db, nowIso: string) =>
+// ---------------------------------------------------------------------------------------------
+// Events that arrived while a money move held the deal (docs/decisions/035).
+
+export interface InboxRow {
+  event_id: string;
+  type: string;
+  facts: string;
+}
+
+/** Records the event at once (its id, so a repeat is a repeat) and keeps what it said for when the claim settles. */
+export async function keepForClaim(db: Db, eventId: string, type: string, dealId: string, facts: unknown, now: string): Promise<void> {
+  const d1 = db.$client;
+  await d1.batch([
+    d1.prepare(`INSERT INTO stripe_events (id, type) VALUES (?, ?)`).bind(eventId, type),
+    d1.prepare(`INSERT INTO deal_stripe_inbox (event_id, deal_id, type, facts, received_at) VALUES (?, ?, ?, ?, ?)`).bind(eventId, dealId, type, JSON.stringify(facts), now),
+  ]);
+}
+
+export const inboxOf = (db: Db, dealId: string) =>
   db.$client
-    .prepare(`SELECT id FROM deals WHERE payment_status = 'held' AND held_until <= ? AND status IN ('paid', 'moved_in') AND cancel_decide_by IS NULL ORDER BY held_until LIMIT 50`)
-    .bind(nowIso)
+    .prepare(`SELECT event_id, type, facts FROM deal_stripe_inbox WHERE deal_id = ? ORDER BY received_at, event_id LIMIT 20`)
+    .bind(dealId)
+    .all<InboxRow>()
+    .then((r) => r.results);
+
+/** The kept event is applied: it leaves the inbox in its effect's batch (applied once). */
+export const takeFromInboxStatement = (eventId: string): GuardedStatement => ({
+  sql: `DELETE FROM deal_stripe_inbox WHERE event_id = ? AND ${GUARD}`,
+  params: [eventId],
+});
+
+/** A kept event that changes nothing leaves the inbox. */
+export const dropFromInbox = (db: Db, eventId: string) => db.$client.prepare(`DELETE FROM deal_stripe_inbox WHERE event_id = ?`).bind(eventId).run();
+
+/** Deals with kept events and no claim (their claim's worker died after settling): the jobs apply them. */
+export const unclaimedDealsWithInbox = (db: Db) =>
+  db.$client
+    .prepare(`SELECT DISTINCT i.deal_id FROM deal_stripe_inbox i JOIN deals d ON d.id = i.deal_id WHERE d.claim_id IS NULL LIMIT 50`)
+    .all<{ deal_id: string }>()
+    .then((r) => r.results.map((x) => x.deal_id));
+
+// ---------------------------------------------------------------------------------------------
+// The jobs' lists.
+
+/** Claims older than `beforeIso`: their worker died (the jobs resume them from what Stripe holds). */
+export const staleClaims = (db: Db, beforeIso: string) =>
+  db.$client
+    .prepare(`SELECT id FROM deals WHERE claim_id IS NOT NULL AND claim_at <= ? ORDER BY claim_at LIMIT 50`)
+    .bind(beforeIso)
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
-/** Late cancellations the lister left undecided past their deadline. */
-export const lapsedCancellations = (db: Db, nowIso: string) =>
-  db.$client
-    .prepare(`SELECT id FROM deals WHERE cancel_decide_by IS NOT NULL AND cancel_decide_by <= ? AND status = 'paid' ORDER BY cancel_decide_by LIMIT 50`)
-    .bind(nowIso)
-    .all<{ id: string }>()
-    .then((r) => r.results.map((x) => x.id));
-
-/** Refunds decided but not yet confirmed by Stripe (a crash or an outage in between): retried. */
+/** Refunds decided but not yet confirmed by Stripe (a failure after the decision): the jobs settle them. */
 export const dealsWithRefundDue = (db: Db) =>
   db.$client
-    .prepare(`SELECT id FROM deals WHERE refund_due_cents > refunded_cents LIMIT 50`)
+    .prepare(`SELECT id FROM deals WHERE refund_due_cents > refunded_cents AND claim_id IS NULL LIMIT 50`)
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
 /**
- * Released deals whose lister is still owed part of the rent (a staff decision's, a late cancellation's
- * or a won dispute's transfer that failed on the network after the decision was written): retried.
- * A reversal made outside a won dispute (from Stripe's dashboard) is a decision to take the money back:
- * never paid again. Only deals of the last year are looked at (deals_payment_status_idx).
+ * Released deals whose lister is still owed part of the rent (a won dispute after a reversal, a transfer
+ * refused then fixed). A reversal made outside a won dispute (from Stripe's dashboard) is a decision to take
+ * the money back: never paid again. Only deals of the last year are looked at (deals_payment_status_idx).
  */
 export const dealsWithTransferDue = (db: Db, sinceIso: string) =>
   db.$client
     .prepare(
-      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents
+      `SELECT id FROM deals WHERE payment_status = 'released' AND created_at >= ? AND claim_id IS NULL AND refund_due_cents < paid_cents
+       AND paid_rent_cents - refund_due_cents > transferred_cents - transfer_reversed_cents
        AND (transfer_reversed_cents = 0 OR dispute_status = 'won') ORDER BY created_at LIMIT 50`,
     )
     .bind(sinceIso)
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
+/** Deals whose money changed since they were last compared with Stripe, oldest change first. */
+export const dealsToReconcile = (db: Db, limit: number) =>
+  db.$client
+    .prepare(`SELECT id FROM deals WHERE payment_status <> 'none' AND (reconciled_at IS NULL OR reconciled_at < updated_at) AND claim_id IS NULL ORDER BY updated_at LIMIT ?`)
+    .bind(limit)
+    .all<{ id: string }>()
+    .then((r) => r.results.map((x) => x.id));
+
+/** The deal was compared with Stripe at `now` (bookkeeping: no version step, nothing reads it to decide). */
+export const markReconciled = (db: Db, id: string, now: string) => db.$client.prepare(`UPDATE deals SET reconciled_at = ? WHERE id = ?`).bind(now, id).run();
+
 /** Held deals of a lister (suspension freezes them). */
 export const heldDealsOfLister = (db: Db, listerId: string) =>
   db.$client
-    .prepare(`SELECT id FROM deals WHERE lister_id = ? AND status IN ('paid', 'moved_in') AND payment_status IN ('held', 'release_failed')`)
+    .prepare(`SELECT id FROM deals WHERE lister_id = ? AND status IN (${DEAL_GROUP_SQL.held}) AND payment_status IN ('held', 'release_failed')`)
     .bind(listerId)
     .all<{ id: string }>()
     .then((r) => r.results.map((x) => x.id));
 
 /** Money is held for a deal of this listing or user (deletion waits for it). */
-export const MONEY_HELD_SQL = `status IN ('paid', 'moved_in', 'disputed') OR payment_status IN ('held', 'disputed', 'release_failed') OR refund_due_cents > refunded_cents`;
+const MONEY_HELD_SQL = `status IN (${DEAL_GROUP_SQL.moneyHeld}) OR payment_status IN ('held', 'disputed', 'release_failed') OR refund_due_cents > refunded_cents OR claim_id IS NOT NULL`;
 export const moneyHeldFor = (db: Db, where: { listingId: string } | { userId: string }) =>
   ("listingId" in where
     ? db.$client.prepare(`SELECT id FROM deals WHERE listing_id = ? AND (${MONEY_HELD_SQL}) LIMIT 1`).bind(where.listingId)
@@ -135,7 +162,7 @@ export const moneyHeldFor = (db: Db, where: { listingId: string } | { userId: st
 /** The stays a listing has sold (paid and not refunded), for its public page: dates only. */
 export const takenStaysOf = (db: Db, listingId: string) =>
   db.$client
-    .prepare(`SELECT move_in, move_out FROM deals WHERE listing_id = ? AND status IN ('paid', 'moved_in', 'disputed', 'released') ORDER BY move_in`)
+    .prepare(`SELECT move_in, move_out FROM deals WHERE listing_id = ? AND status IN (${DEAL_GROUP_SQL.taken}) ORDER BY move_in`)
     .bind(listingId)
     .all<{ move_in: string; move_out: string }>()
     .then((r) => r.results);
@@ -145,41 +172,54 @@ export const takeListingStatement = (listingId: string, moveIn: string, moveOut:
   sql: `UPDATE listings SET status = 'taken', updated_at = ? WHERE id = ? AND status = 'available' AND available_from IS NOT NULL AND available_to IS NOT NULL AND available_from >= ? AND available_to <= ? AND ${GUARD}`,
   params: [now, listingId, moveIn, moveOut],
 });
+/** Whether the listing is now taken by this stay (the deal remembers, to give it back on a refund). */
+export const listingTakenSql = (listingId: string | null, moveIn: string, moveOut: string) => ({
+  sql: `CASE WHEN EXISTS (SELECT 1 FROM listings WHERE id = ? AND status = 'taken' AND available_from >= ? AND available_to <= ?) THEN 1 ELSE 0 END`,
+  params: [listingId, moveIn, moveOut],
+});
 /** A refunded stay gives the listing back, if the payment took it. */
 export const releaseListingStatement = (listingId: string, now: string): GuardedStatement => ({
   sql: `UPDATE listings SET status = 'available', updated_at = ? WHERE id = ? AND status = 'taken' AND ${GUARD}`,
   params: [now, listingId],
 });
+
 // ---------------------------------------------------------------------------------------------
-// Statements of a case.
+// A case's report and statements.
 
 export interface DealStatementRow {
+  deal_id: string;
   party: "renter" | "lister";
   author_id: string;
   text: string;
   photos: string;
   at: string;
+  report: number;
 }
 
-export const statementInsert = (dealId: string, s: Omit<DealStatementRow, "photos"> & { photos: string[] }): GuardedStatement => ({
-  sql: `INSERT INTO deal_statements (id, deal_id, party, author_id, text, photos, at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${GUARD}`,
+type NewStatement = { party: "renter" | "lister"; author_id: string; text: string; photos: string[]; at: string };
+
+/** The renter's problem report, under the deal's version. */
+export const reportInsert = (dealId: string, s: NewStatement): GuardedStatement => ({
+  sql: `INSERT INTO deal_statements (id, deal_id, party, author_id, text, photos, at, report) SELECT ?, ?, ?, ?, ?, ?, ?, 1 WHERE ${GUARD}`,
   params: [newId(), dealId, s.party, s.author_id, s.text, JSON.stringify(s.photos), s.at],
 });
 
-/** A statement outside a transition (the deal stays as it is): only while the deal is still disputed. */
-export const insertStatementWhileDisputed = (db: Db, dealId: string, s: Omit<DealStatementRow, "photos"> & { photos: string[] }) =>
-  db.$client
-    .prepare(`INSERT INTO deal_statements (id, deal_id, party, author_id, text, photos, at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM deals WHERE id = ? AND status = 'disputed')`)
-    .bind(newId(), dealId, s.party, s.author_id, s.text, JSON.stringify(s.photos), s.at, dealId)
-    .run()
-    .then((r) => r.meta.changes > 0);
+/** A party's one statement, under the deal's version (a second of the same party writes nothing). */
+export const statementInsert = (dealId: string, s: NewStatement): GuardedStatement => ({
+  sql: `INSERT INTO deal_statements (id, deal_id, party, author_id, text, photos, at, report) SELECT ?, ?, ?, ?, ?, ?, ?, 0
+        WHERE NOT EXISTS (SELECT 1 FROM deal_statements WHERE deal_id = ? AND party = ? AND report = 0) AND ${GUARD}`,
+  params: [newId(), dealId, s.party, s.author_id, s.text, JSON.stringify(s.photos), s.at, dealId, s.party],
+});
 
-export const statementsOf = (db: Db, dealId: string) =>
-  db.$client
-    .prepare(`SELECT party, author_id, text, photos, at FROM deal_statements WHERE deal_id = ? ORDER BY at, id`)
-    .bind(dealId)
-    .all<DealStatementRow>()
-    .then((r) => r.results);
+/** The reports and statements of these deals, oldest first (a page's deals at once). */
+export const statementsOfDeals = (db: Db, dealIds: string[]) =>
+  dealIds.length === 0
+    ? Promise.resolve([] as DealStatementRow[])
+    : db.$client
+        .prepare(`SELECT deal_id, party, author_id, text, photos, at, report FROM deal_statements WHERE deal_id IN (${dealIds.map(() => "?").join(", ")}) ORDER BY at, id`)
+        .bind(...dealIds)
+        .all<DealStatementRow>()
+        .then((r) => r.results);
 
 /** The pair's conversation, the newest 200 messages, oldest first (staff's case view). */
 export const conversationMessages = (db: Db, conversationId: string) =>

@@ -2,7 +2,7 @@
 import { and, desc, eq, gt, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { inValues } from "../bounded";
 import type { Db } from "../client";
-import { billingHistory, checkoutSessions, deletedPromotedListings, listings, stripeEvents, stripeSubscriptions, users } from "../schema";
+import { billingHistory, checkoutSessions, deletedPromotedListings, listings, stripeSubscriptions, users } from "../schema";
 
 export type SubscriptionRecord = typeof stripeSubscriptions.$inferSelect;
 export type BillingRow = typeof billingHistory.$inferInsert;
@@ -41,7 +41,7 @@ export const promotionBatch = (db: Db, statements: GuardedStatement[]) => d1(db)
  * guarded batch carries it and the batch's LAST statement moves the version on (updateListingPromotionIf),
  * so inside the batch's transaction either every statement applies or none does.
  */
-const VERSION_IS = "EXISTS (SELECT 1 FROM listings WHERE id = ? AND promotion_version = ?)";
+export const VERSION_IS = "EXISTS (SELECT 1 FROM listings WHERE id = ? AND promotion_version = ?)";
 
 /** For writes that do not read first (staff, approval, the cron): any guarded batch based on an older read then retries. */
 export const nextPromotionVersion = sql`promotion_version + 1`;
@@ -141,13 +141,6 @@ export const markSubscriptionRefused = (db: Db, r: SubscriptionRecord) =>
     r.createdAt,
   ).run();
 
-/**
- * The event id, under the version guard. Plain insert: an event already applied fails on the
- * primary key, and its whole batch with it.
- */
-export const insertStripeEventIf = (db: Db, id: string, type: string, listingId: string, version: number) =>
-  raw(db, `INSERT INTO stripe_events (id, type) SELECT ?, ? WHERE ${VERSION_IS}`, id, type, listingId, version);
-
 export const insertBillingRowIf = (db: Db, row: BillingRow, version: number) =>
   raw(
     db,
@@ -190,12 +183,6 @@ export const insertCheckoutSessionIf = (db: Db, row: typeof checkoutSessions.$in
     row.listingId,
     version,
   );
-
-/** Plain insert (events that concern no listing of ours): a second delivery fails on the primary key. */
-export const insertStripeEvent = (db: Db, id: string, type: string) => db.insert(stripeEvents).values({ id, type });
-
-export const isEventApplied = async (db: Db, id: string) =>
-  !!(await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, id)).get());
 
 export const billingHistoryOfListing = (db: Db, listingId: string) =>
   db.select().from(billingHistory).where(eq(billingHistory.listingId, listingId)).orderBy(desc(billingHistory.created)).limit(200).all();

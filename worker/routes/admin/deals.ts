@@ -23,7 +23,7 @@ export const adminDealsRoutes = createRouter()
   // A case's decision (docs/decisions/029): 0 releases everything, the total refunds everything.
   .post("/deals/:id/resolve", async (c) => {
     const staff = await requireAdmin(c);
-    const { refund_cents } = await parseJson(c, resolveDealSchema);
-    const data = await resolveCase(c.var.db, { env: c.env, config: c.var.config, defer: deferOf(c) }, staff, c.req.param("id"), refund_cents);
+    const { refund_cents, reason } = await parseJson(c, resolveDealSchema);
+    const data = await resolveCase(c.var.db, { env: c.env, config: c.var.config, defer: deferOf(c) }, staff, c.req.param("id"), refund_cents, reason || null);
     return c.json<DealResponse>({ data });
   });

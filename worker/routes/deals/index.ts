@@ -10,6 +10,7 @@ import {
   dealReasonSchema,
   dealsPageSchema,
   landlordConsentSchema,
+  signCodeSchema,
   signDealSchema,
   cancellationRefundSchema,
   dealProblemSchema,
@@ -37,7 +38,7 @@ import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
 import { checkEvidence } from "../../services/evidence";
 import { spendAgreementDraft } from "../../services/fair-use";
-import { addStatement, cancelAnyDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
+import { addStatement, cancelDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
@@ -83,10 +84,10 @@ export const dealsRoutes = createRouter()
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { reason } = await parseOptionalJson(c, dealReasonSchema);
-    return c.json<DealResponse>({ data: await cancelAnyDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
+    return c.json<DealResponse>({ data: await cancelDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
   })
 
-  // Payments (docs/decisions/029).
+  // Payments (docs/decisions/029, 035).
   .post("/:id/checkout", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
@@ -115,15 +116,15 @@ export const dealsRoutes = createRouter()
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, dealStatementSchema);
     await checkEvidence(c.var.db, user.id, input.photos);
-    return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input) }, 201);
+    return c.json<{ data: DealStatement }>({ data: await addStatement(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) }, 201);
   })
 
   .post("/:id/cancellation-refund", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     await partyDeal(c.var.db, c.req.param("id"), user.id);
-    const { refund_cents } = await parseJson(c, cancellationRefundSchema);
-    return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, metaOf(c)) });
+    const { refund_cents, reason } = await parseJson(c, cancellationRefundSchema);
+    return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, reason || null) });
   })
 
   .get("/:id/agreement", async (c) => {
@@ -160,10 +161,13 @@ export const dealsRoutes = createRouter()
     });
   })
 
+  // The code is for the version (and hash) of the agreement the signer read (docs/decisions/035).
   .post("/:id/sign-code", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    return c.json({ data: await sendSignCode(c.var.db, effectsOf(c), user, c.req.param("id"), metaOf(c)) });
+    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const read = await parseJson(c, signCodeSchema);
+    return c.json({ data: await sendSignCode(c.var.db, effectsOf(c), user, c.req.param("id"), read) });
   })
 
   .post("/:id/sign", async (c) => {

@@ -30,6 +30,6 @@ export const devCheckoutRoutes = createRouter()
     await next();
   })
   .get("/checkout.css", (c) => c.body(TEST_CHECKOUT_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-store" }))
-  .get("/checkout/:sessionId", (c) => asPage(c, async () => c.html(await testCheckoutPage(c.var.db, c.req.param("sessionId")), 200, { "Cache-Control": "no-store" })))
+  .get("/checkout/:sessionId", (c) => asPage(c, async () => c.html(await testCheckoutPage(c.var.db, c.var.config, c.req.param("sessionId")), 200, { "Cache-Control": "no-store" })))
   .post("/checkout/:sessionId/complete", (c) => asPage(c, async () => c.redirect(await completeTestCheckout(c.var.db, c.env, c.var.config, c.req.param("sessionId")), 303)))
   .post("/checkout/:sessionId/cancel", (c) => asPage(c, async () => c.html(await cancelTestCheckout(c.var.db, c.req.param("sessionId")), 200, { "Cache-Control": "no-store" })));

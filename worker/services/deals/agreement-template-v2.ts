@@ -22,8 +22,8 @@ function landlordClause(l: AgreementFacts["landlord"]): string {
   }
 }
 
-/** The agreement's text. The same facts always make the same text (its SHA-256 is what both sign). */
-export function renderAgreementV2(f: AgreementFacts): string {
+/** Version 2's numbered sections (version 3 words one of them anew). */
+export function sectionsV2(f: AgreementFacts): [string, string][] {
   const unit = `${f.unitType === "studio" ? "a studio" : `a ${f.unitType} unit (bedrooms x bathrooms)`}, parking ${f.parking ? "included" : "not included"}, pets ${f.pets ? "allowed" : "not allowed"}`;
   const first = f.firstPayment.byDays
     ? `The stay is shorter than one month, so the first payment is the rent for the days of the stay, ${f.firstPayment.rent}`
@@ -72,11 +72,18 @@ export function renderAgreementV2(f: AgreementFacts): string {
       "The parties agree to sign and keep this agreement electronically. Each signature is the typed legal name of the party with an intent to sign, confirmed by a code sent to the party's email; CampusNest records the time, network address and browser of each step on the certificate page.",
     ],
   ];
-  return [
+  return sections;
+}
+
+/** The agreement's whole text from its sections, under its template's id. */
+export const joinAgreement = (templateId: string, sections: [string, string][]) =>
+  [
     "SUBLEASE AGREEMENT",
-    `Template: ${TEMPLATE_ID}`,
+    `Template: ${templateId}`,
     "",
     ...sections.flatMap(([title, body], i) => [`${i + 1}. ${title}`, body, ""]),
     "Signed by the Tenant and the Subtenant on the dates shown on the signature page.",
   ].join("\n");
-}
+
+/** The agreement's text. The same facts always make the same text (its SHA-256 is what both sign). */
+export const renderAgreementV2 = (f: AgreementFacts): string => joinAgreement(TEMPLATE_ID, sectionsV2(f));

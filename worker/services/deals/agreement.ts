@@ -4,11 +4,11 @@
  */
 import { firstPayment, shortDate } from "../../contract/deals";
 import type { Db } from "../../db/client";
-import type { DealRow } from "../../db/queries/deals";
+import { partyNameRow, type DealRow, type PartyNameRow } from "../../db/queries/deals";
 import { sha256Hex } from "../../lib/encoding";
 import type { AgreementFacts } from "./agreement-template-v1";
-// New agreements use v2 (the held first payment and the cancellation policy, docs/decisions/029); v1's stay as stored.
-import { renderAgreementV2, TEMPLATE_ID } from "./agreement-template-v2";
+// New agreements use v3 (v2's held first payment, at least 24 hours after paying: docs/decisions/035); older ones stay as stored.
+import { renderAgreementV3, TEMPLATE_ID } from "./agreement-template-v3";
 
 export interface AgreementDraft {
   template: string;
@@ -18,21 +18,14 @@ export interface AgreementDraft {
 
 const dollars = (cents: number) => `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-interface NameRow {
-  first_name: string;
-  last_name: string;
-  legal_first_name: string | null;
-  legal_last_name: string | null;
-}
+type NameRow = Pick<PartyNameRow, "first_name" | "last_name" | "legal_first_name" | "legal_last_name">;
 
 /** A party's legal name (recorded at verification), else the account's name marked as unverified. */
 export const legalNameOf = (u: NameRow | null) =>
   !u ? "(deleted account)" : u.legal_first_name !== null && u.legal_last_name !== null ? `${u.legal_first_name} ${u.legal_last_name}` : `${u.first_name} ${u.last_name} (identity not yet verified)`;
 
 export const partyNames = async (db: Db, d: Pick<DealRow, "renter_id" | "lister_id">) => {
-  const read = (id: string) =>
-    db.$client.prepare("SELECT first_name, last_name, legal_first_name, legal_last_name, id_verification_status FROM users WHERE id = ?").bind(id).first<NameRow & { id_verification_status: string }>();
-  const [renter, lister] = await Promise.all([read(d.renter_id), read(d.lister_id)]);
+  const [renter, lister] = await Promise.all([partyNameRow(db, d.renter_id), partyNameRow(db, d.lister_id)]);
   return { renter, lister };
 };
 
@@ -51,7 +44,7 @@ export async function agreementFor(db: Db, d: AgreementInput): Promise<Agreement
       : d.landlord_consent === "granted"
         ? { status: "granted", name: d.landlord_name ?? "the Landlord" }
         : { status: d.landlord_consent as "requested" | "declined" | "none", name: d.landlord_name };
-  const text = renderAgreementV2({
+  const text = renderAgreementV3({
     tenantName: legalNameOf(lister),
     subtenantName: legalNameOf(renter),
     address: d.address ?? "",

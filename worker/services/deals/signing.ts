@@ -1,10 +1,12 @@
 /**
- * The agreement and its signatures (US ESIGN Act and UETA; docs/decisions/026): reading it (a `viewed`
- * event per party and version), the emailed 6-digit code, and the signature: the electronic-records
- * consent, the typed legal name, the intent to sign and the code. Both signed: `signed`, then the PDF.
+ * The agreement and its signatures (US ESIGN Act and UETA; docs/decisions/026, 035): reading it (a
+ * `viewed` event per party and version), the emailed 6-digit code, and the signature: the
+ * electronic-records consent, the typed legal name, the intent to sign and the code. A code and a
+ * signature name the version and SHA-256 of the text the signer read: a text no longer current signs
+ * nothing (409), and a code signs only the version it was sent for. Both signed: `signed`, then the PDF.
  */
-import { DEAL_MESSAGES as M, DEAL_TIMING, consentSettled, namesMatch, type AgreementResponse, type SignDealInput, type Deal } from "../../contract/deals";
-import { isIdVerified } from "../../contract/policies";
+import { DEAL_MESSAGES as M, DEAL_TIMING, namesMatch, type AgreementResponse, type Deal, type SignCodeInput, type SignDealInput } from "../../contract/deals";
+import { refusal } from "../../contract/deal-process";
 import { primaryOf, type Db } from "../../db/client";
 import {
   agreementStatement,
@@ -28,10 +30,10 @@ import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { notify } from "../notify";
 import { agreementFor, partyNames } from "./agreement";
-import { emailParties, partyDeal, publishDeal, requireState, toDeal, transition, type Effects, type RequestMeta, type Role } from "./index";
+import { answerFor, eventBy, partyDeal, type Effects, type RequestMeta } from "./index";
 import { makeSignedPdf } from "./pdf";
+import { transition, type Role } from "./process";
 
-const signedAtOf = (d: DealRow, role: Role) => (role === "renter" ? d.renter_signed_at : d.lister_signed_at);
 const anySignature = (d: DealRow) => !!(d.renter_signed_at || d.lister_signed_at);
 
 /**
@@ -62,39 +64,47 @@ export async function readAgreement(db: Db, viewer: { userId: string } | { staff
   return { version: agreement.version, text: agreement.text, sha256: agreement.sha256, events: events.map((e) => ({ type: e.type, actor_id: e.actor_id, at: e.at })) };
 }
 
-/** What signing needs besides the signer: the state, the landlord's consent, both identities verified. */
-async function checkSignable(db: Db, d: DealRow, role: Role) {
-  requireState(d, "accepted");
-  if (signedAtOf(d, role)) throw conflict(M.alreadySigned);
-  if (!consentSettled(d.landlord_consent)) throw conflict(M.consentNotSettled);
-  const { renter, lister } = await partyNames(db, d);
-  if (!renter || !lister || !isIdVerified(renter) || !isIdVerified(lister)) throw conflict(M.notVerified);
+/** What signing needs besides the signer (the declaration's `sign` guard): the state, the consent, both identities verified, not signed yet. */
+function checkSignable(d: DealRow, role: Role, nowMs: number) {
+  const no = refusal("sign", d, { now: nowMs, as: role });
+  if (no) throw apiError(no.status, { detail: no.detail });
+}
+
+/** The text the signer read must be the current one (409 otherwise: nothing is signed). */
+function checkRead(d: DealRow, read: SignCodeInput) {
+  if (read.agreement_version !== d.agreement_version || read.sha256 !== d.agreement_sha256) throw conflict(M.agreementChanged);
 }
 
 const codeHashOf = (dealId: string, userId: string, code: string) => sha256Hex(`deal-sign:${dealId}:${userId}:${code}`);
 
-/** Emails the party a signing code (one per 60 s, valid 15 minutes); first brings the agreement up to date. */
-export async function sendSignCode(db: Db, fx: Effects, user: UserRow, id: string, meta: RequestMeta, nowMs = Date.now()): Promise<{ expires_in: number }> {
+/**
+ * Emails the party a signing code for the version they read (one per 60 s, valid 15 minutes). The
+ * agreement is first brought up to date (a party verified since acceptance is named by their legal
+ * name: a new version), in which case the version they read is no longer current: 409.
+ */
+export async function sendSignCode(db: Db, fx: Effects, user: UserRow, id: string, read: SignCodeInput, nowMs = Date.now()): Promise<{ expires_in: number; agreement_version: number }> {
   const now = isoNow(nowMs);
-  const { deal, role } = await partyDeal(db, id, user.id);
-  await checkSignable(db, deal, role);
-  // A party verified since acceptance: the text now names them by their legal name (a new version).
-  const change = await newVersionIfChanged(db, deal, now);
-  if (change) {
-    const { after } = await transition(
+  const party = await partyDeal(db, id, user.id);
+  let deal = party.deal;
+  const role = party.role;
+  checkSignable(deal, role, nowMs);
+  if (await newVersionIfChanged(db, deal, now)) {
+    ({ after: deal } = await transition(
       db,
+      fx,
       id,
+      "agreement_update",
+      { user: user.id },
       async (d) => {
-        await checkSignable(db, d, role);
         const again = await newVersionIfChanged(db, d, now);
         return { set: { agreement_version: again?.version ?? d.agreement_version }, statements: again?.statements ?? [] };
       },
-      now,
-    );
-    fx.defer(publishDeal(fx, after));
+      nowMs,
+    ));
   }
+  checkRead(deal, read);
   const code = String(crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000).padStart(6, "0");
-  const stored = await insertSignCode(primaryOf(db), id, user.id, await codeHashOf(id, user.id, code), now, isoNow(nowMs + DEAL_TIMING.signCodeTtlMs), isoNow(nowMs - DEAL_TIMING.signCodeGapMs));
+  const stored = await insertSignCode(primaryOf(db), id, user.id, deal.agreement_version, await codeHashOf(id, user.id, code), now, isoNow(nowMs + DEAL_TIMING.signCodeTtlMs), isoNow(nowMs - DEAL_TIMING.signCodeGapMs));
   if (!stored) {
     const last = await latestSignCode(primaryOf(db), id, user.id);
     const wait = last ? Math.max(1, Math.ceil((Date.parse(last.created_at) + DEAL_TIMING.signCodeGapMs - nowMs) / 1000)) : 60;
@@ -102,17 +112,19 @@ export async function sendSignCode(db: Db, fx: Effects, user: UserRow, id: strin
   }
   const sent = await notify({ db, env: fx.env, config: fx.config }, { user }, { kind: "deal_sign_code", title: deal.listing_title, code });
   if (sent.status !== "sent") throw apiError(503, { detail: "We could not send the code. Please try again." });
-  return { expires_in: DEAL_TIMING.signCodeTtlMs / 1000 };
+  return { expires_in: DEAL_TIMING.signCodeTtlMs / 1000, agreement_version: deal.agreement_version };
 }
 
 /**
  * A signature. Refusals for the name, the intent or the records consent use no try of the code; a
- * wrong code uses one (5 per code). The signature, the code's use and the events are one compare-and-set.
+ * wrong code uses one (5 per code). The signature, the code's use and the events are one compare-and-set,
+ * applied only while the agreement is still the version (and hash) the signer read, the one the code was sent for.
  */
 export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, input: SignDealInput, meta: RequestMeta, nowMs = Date.now()): Promise<Deal> {
   const now = isoNow(nowMs);
   const { deal, role } = await partyDeal(db, id, user.id);
-  await checkSignable(db, deal, role);
+  checkSignable(deal, role, nowMs);
+  checkRead(deal, input);
   if (input.esign_consent !== true) throw validationFailed([{ path: "esign_consent", message: M.esignConsent }]);
   if (input.intent !== true) throw validationFailed([{ path: "intent", message: M.intent }]);
   const legal = user.legalFirstName !== null && user.legalLastName !== null ? `${user.legalFirstName} ${user.legalLastName}` : null;
@@ -121,6 +133,7 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
   const primary = primaryOf(db);
   const code = await latestSignCode(primary, id, user.id);
   if (!code || code.consumed_at) throw validationFailed([{ path: "code", message: M.codeMissing }]);
+  if (code.agreement_version !== input.agreement_version) throw conflict(M.codeOtherVersion);
   if (code.expires_at <= now) throw validationFailed([{ path: "code", message: M.codeExpired }]);
   if (code.attempts >= DEAL_TIMING.signCodeTries) throw validationFailed([{ path: "code", message: M.codeSpent }]);
   if (!timingSafeEqualText(await codeHashOf(id, user.id, input.code), code.code_hash)) {
@@ -131,26 +144,32 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
 
   const { after } = await transition(
     db,
+    fx,
     id,
+    "sign",
+    { user: user.id },
     async (d) => {
-      await checkSignable(db, d, role);
+      checkRead(d, input);
       const agreement = (await findAgreement(db, d.id, d.agreement_version))!;
       const otherSigned = role === "renter" ? d.lister_signed_at : d.renter_signed_at;
-      const common = { agreementVersion: agreement.version, sha256: agreement.sha256, ip: meta.ip, userAgent: meta.userAgent };
+      const common = { ...eventBy(role, user.id, now, meta), agreementVersion: agreement.version, sha256: agreement.sha256 };
       return {
         set: {
           [role === "renter" ? "renter_signed_at" : "lister_signed_at"]: now,
-          ...(otherSigned && { status: "signed" }),
+          ...(otherSigned && { status: "signed" as const }),
         },
         statements: [
           consumeSignCodeStatement(code.id, now),
-          eventStatement(d.id, { type: "esign_consent", actorId: user.id, actorRole: role, at: now, ...common }),
-          eventStatement(d.id, { type: "signed", actorId: user.id, actorRole: role, at: now, ...common, details: { typed_name: input.typed_name.trim().replace(/\s+/g, " ") } }),
-          ...(otherSigned ? [eventStatement(d.id, { type: "completed", actorId: null, actorRole: "system", at: now, agreementVersion: agreement.version, sha256: agreement.sha256 })] : []),
+          eventStatement(d.id, { type: "esign_consent", ...common }),
+          eventStatement(d.id, { type: "signed", ...common, details: { typed_name: input.typed_name.trim().replace(/\s+/g, " ") } }),
+          ...(otherSigned ? [eventStatement(d.id, { type: "completed", ...eventBy("system", null, now), agreementVersion: agreement.version, sha256: agreement.sha256 })] : []),
         ],
+        // One signed: the other party is told it is their turn; both: the signed copy goes to both below.
+        notice: otherSigned ? null : "deal_signature",
+        noticeFacts: { signedBy: role },
       };
     },
-    now,
+    nowMs,
   );
   let final = after;
   if (after.status === "signed") {
@@ -161,20 +180,15 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
     } catch (err) {
       log.warn("deal_pdf_failed", { error: err instanceof Error ? err.message : "unknown" });
     }
-  }
-  fx.defer(
-    (async () => {
-      await publishDeal(fx, final);
-      if (final.status === "signed") {
+    fx.defer(
+      (async () => {
         for (const userId of [final.renter_id, final.lister_id]) {
           await notify({ db, env: fx.env, config: fx.config }, { userId }, { kind: "deal_signed", dealId: final.id, title: final.listing_title, sha256: final.pdf_sha256 ?? final.agreement_sha256 ?? "" });
         }
-      } else {
-        await emailParties(db, fx, final, [role === "renter" ? "lister" : "renter"], `Signed by the ${role}: "${final.listing_title}"`, [`The ${role} signed the agreement. It is your turn to sign.`]);
-      }
-    })().catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" })),
-  );
-  return toDeal(final, fx.config);
+      })().catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" })),
+    );
+  }
+  return answerFor(db, fx, final, user.id, nowMs);
 }
 
 /** A draft PDF of the newest agreement version, before both signed (made on request, never stored). */
@@ -196,11 +210,15 @@ export async function ensureSignedPdf(db: Db, fx: Pick<Effects, "env" | "config"
   // The key names the document's hash: a later PDF (never expected) could not overwrite this one.
   const key = `deals/${d.id}/agreement-v${agreement.version}-${sha.slice(0, 16)}.pdf`;
   await fx.env.ID_DOCUMENTS.put(key, pdf, { httpMetadata: { contentType: "application/pdf" }, customMetadata: { sha256: sha } });
+  const now = Date.now();
   const { after } = await transition(
     db,
+    null,
     d.id,
-    (cur) => (cur.pdf_key ? { set: {}, statements: [] } : { set: { pdf_key: key, pdf_sha256: sha }, statements: [eventStatement(cur.id, { type: "pdf_made", actorId: null, actorRole: "system", at: isoNow(), sha256: sha, agreementVersion: agreement.version })] }),
-    isoNow(),
+    "pdf_made",
+    { role: "system" },
+    (cur) => (cur.pdf_key ? { set: {} } : { set: { pdf_key: key, pdf_sha256: sha }, statements: [eventStatement(cur.id, { type: "pdf_made", ...eventBy("system", null, isoNow(now)), sha256: sha, agreementVersion: agreement.version })] }),
+    now,
   );
   return after;
 }

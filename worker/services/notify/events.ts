@@ -14,12 +14,13 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import { reviewReasonNotice } from "../../contract/waits";
 import type { EmailMessage } from "../email";
+import { DEAL_NOTICE_RULES, type DealNoticeEvent } from "./deal-notices";
 import {
   dealCaseEmail,
   dealReceiptEmail,
+  dealRequestsSummaryEmail,
   dealSignCodeEmail,
   dealSignedEmail,
-  dealUpdateEmail,
   landlordConsentEmail,
   listingPhotoMatchEmail,
   listingReviewEmail,
@@ -83,19 +84,18 @@ export type NotifyEvent =
       paidAt: number;
     }
   | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null }
-  // Deals (docs/decisions/026): each step, worded by services/deals; codes, the signed copy and the landlord's request always go.
-  | { kind: "deal_update"; dealId: string; subject: string; lines: string[] }
+  // Deals (docs/decisions/026, 035): each step is a notice the process declares on its transitions, worded in
+  // deal-notices.ts; codes, the signed copy and the landlord's request always go.
+  | DealNoticeEvent
+  // A lister's later requests of one renter and listing within a day, in one daily summary.
+  | { kind: "deal_requests_summary"; requests: { dealId: string; title: string; renter: string; stay: string }[] }
   | { kind: "deal_sign_code"; title: string; code: string }
   | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
   | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string }
   // Deal payments (docs/decisions/029): the receipt, and each money step (held, released, refunded, a problem,
   // a cancellation asked or decided); always sent. A case goes to the support address.
   | { kind: "deal_receipt"; dealId: string; title: string; rentCents: number; feeCents: number; feePercent: number; totalCents: number; heldUntil: string; paidAt: string; paymentId: string }
-  | { kind: "deal_money"; dealId: string; step: DealMoneyStep; subject: string; lines: string[] }
   | { kind: "deal_case_opened"; dealId: string; title: string; reason: string };
-
-/** The money steps a deal's party is told of. */
-export type DealMoneyStep = "held" | "released" | "refunded" | "problem_reported" | "disputed" | "cancellation_asked" | "cancellation_decided" | "payment_refused";
 
 export type NotifyKind = NotifyEvent["kind"];
 export type EventOf<K extends NotifyKind> = Extract<NotifyEvent, { kind: K }>;
@@ -155,7 +155,7 @@ type PushRule<K extends NotifyKind> = K extends CodeKind
   ? { group: null; push?: never }
   : { group: NotificationKind; push: (event: EventOf<K>, config: Config) => PushNotice };
 
-type EventRule<K extends NotifyKind> = PushRule<K> & (
+export type EventRule<K extends NotifyKind> = PushRule<K> & (
   | {
       /** Codes, receipts, billing and signed links: always sent, never throttled, never silenced by settings. */
       transactional: true;
@@ -256,15 +256,14 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
   },
-  // A deal's steps: no setting silences them (a party must hear that a deal it is in moved); with the
-  // deals email off they go by push, and by email still when no push was taken (docs/decisions/027).
-  deal_update: {
+  ...DEAL_NOTICE_RULES,
+  deal_requests_summary: {
     group: "deals",
-    push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
+    push: (e) => ({ title: `${e.requests.length} more sublease ${e.requests.length === 1 ? "request" : "requests"}`, body: e.requests.map((r) => r.title).join(", "), url: "/profile#deals", urgency: "normal" }),
     transactional: false,
     preference: "emailOnDeal",
     emailUnlessPushed: true,
-    email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
+    email: (to, e, config) => dealRequestsSummaryEmail(to.email, to.firstName, e.requests, (id) => dealUrl(config, id), `${config.publicBaseUrl}/profile#deals`),
   },
   deal_sign_code: { group: null, transactional: true, email: (to, e) => dealSignCodeEmail(to.email, to.firstName, e.title, e.code) },
   deal_signed: {
@@ -278,12 +277,6 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     push: (e) => ({ title: "Payment received", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}#receipt`, urgency: "normal" }),
     transactional: true,
     email: (to, e, config) => dealReceiptEmail(to.email, to.firstName, e, dealUrl(config, e.dealId)),
-  },
-  deal_money: {
-    group: "deals",
-    push: (e) => ({ title: e.subject, body: e.lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "high" }),
-    transactional: true,
-    email: (to, e, config) => dealUpdateEmail(to.email, to.firstName, e.subject, e.lines, dealUrl(config, e.dealId)),
   },
   // Goes to the support address (staff have no device subscribed); the kind is still a deal's.
   deal_case_opened: {

@@ -12,7 +12,7 @@ import { claimDealCheckoutSession, findDealCheckoutSession, reopenDealCheckoutSe
 import { conflict } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isoNow } from "../../lib/time";
-import { firstPayment } from "../../contract/deals";
+import { dealAmounts, feePercentOf } from "./amounts";
 import { signWebhookPayload } from "../stripe/webhook";
 import { testDealCheckoutCompleted } from "./events";
 import { receivePlatformWebhook } from "./webhook";
@@ -26,12 +26,12 @@ export async function dealTestSession(db: Db, sessionId: string) {
   return s && s.kind === "test" ? s : null;
 }
 
-export async function dealTestCheckoutPage(db: Db, sessionId: string): Promise<string | null> {
+export async function dealTestCheckoutPage(db: Db, config: Config, sessionId: string): Promise<string | null> {
   const session = await dealTestSession(db, sessionId);
   if (!session) return null;
   const d = await findDeal(db, session.deal_id);
   if (!d) return null;
-  const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, d.fee_percent ?? 0);
+  const pay = dealAmounts(d, config);
   const id = encodeURIComponent(session.id);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -40,8 +40,8 @@ export async function dealTestCheckoutPage(db: Db, sessionId: string): Promise<s
 <p class="badge">Test mode</p>
 <h1>Pay ${escapeHtml(usd(pay.total_cents))}</h1>
 <p>Sublease: <strong>${escapeHtml(d.listing_title)}</strong>, ${escapeHtml(shortDate(d.move_in))} to ${escapeHtml(shortDate(d.move_out))}</p>
-<p class="plan">First month's rent${pay.by_days ? " (the stay, by days)" : ""}: ${escapeHtml(usd(pay.rent_cents))}<br>CampusNest service fee (${escapeHtml(String(d.fee_percent ?? 0))}%): ${escapeHtml(usd(pay.fee_cents))}<br><strong>Total: ${escapeHtml(usd(pay.total_cents))}</strong></p>
-<p class="note">CampusNest holds the rent until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys". Later months are paid directly to the lister, as the agreement says.</p>
+<p class="plan">First month's rent${pay.by_days ? " (the stay, by days)" : ""}: ${escapeHtml(usd(pay.rent_cents))}<br>CampusNest service fee (${escapeHtml(String(feePercentOf(d, config)))}%): ${escapeHtml(usd(pay.fee_cents))}<br><strong>Total: ${escapeHtml(usd(pay.total_cents))}</strong></p>
+<p class="note">CampusNest holds the rent until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after you pay). Later months are paid directly to the lister, as the agreement says.</p>
 <ul class="note">${DEAL_CANCELLATION_POLICY.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
 ${session.completed_at ? `<p class="note">This checkout is already paid.</p>` : ""}
 <p class="note">This is the built-in test checkout of development: no card is charged. With Stripe keys set, Stripe's own checkout page is used (test card 4242 4242 4242 4242).</p>
@@ -65,7 +65,7 @@ export async function completeDealTestCheckout(db: Db, env: Env, config: Config,
   const d = await findDeal(db, session.deal_id);
   if (!d) return null;
   if (!(await claimDealCheckoutSession(db, session.id, isoNow()))) return successUrl(session.deal_id);
-  const pay = firstPayment(d.monthly_rent, d.move_in, d.move_out, d.fee_percent ?? 0);
+  const pay = dealAmounts(d, config);
   const suffix = newId(24);
   const event = testDealCheckoutCompleted({ sessionId: session.id, dealId: d.id, paymentIntentId: `pi_test_${suffix}`, chargeId: `ch_test_${suffix}`, amountTotal: pay.total_cents });
   const payload = JSON.stringify(event);

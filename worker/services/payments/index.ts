@@ -1,5 +1,11 @@
-/** A deal's payments (docs/decisions/029): one module per operation; this is what routes and other services use. */
+/** A deal's payments (docs/decisions/029, 035): one module per operation and per Stripe event; this is what routes and other services use. */
 export { startDealCheckout } from "./checkout";
 export { receivePlatformWebhook } from "./webhook";
-export { addStatement, cancelAnyDeal, decideCancellation, freezeHeldDealsOf, movedIn, refuseDeletionWhileMoneyHeld, reportProblem, resolveCase, runDealPaymentJobs, type DealJobsResult } from "./actions";
-export { applyDealEvent, releaseHeld } from "./money";
+export { applyDealEvent } from "./apply-event";
+export { cancelDeal } from "./cancel-paid";
+export { decideCancellation } from "./decision";
+export { movedIn, releaseHeld } from "./release";
+export { addStatement, reportProblem } from "./problem";
+export { resolveCase } from "./resolve";
+export { freezeHeldDealsOf, refuseDeletionWhileMoneyHeld } from "./suspension";
+export { runDealPaymentJobs, type DealJobsResult } from "./jobs";

@@ -1,13 +1,17 @@
 /**
- * The Stripe calls of a deal's money (docs/decisions/029): Checkout in payment mode charged to the
- * platform with the deal's transfer group, refunds and transfers that first look at what Stripe
- * already did (its idempotency keys last only 24 hours), reversals, and the reads that tie a charge or
- * a dispute to its deal. Nothing here writes our database.
+ * The Stripe calls of a deal's money (docs/decisions/029, 035): Checkout in payment mode charged to the
+ * platform with the deal's transfer group; what Stripe holds for a deal (the payment's refunds, the
+ * transfer group's transfers and reversals); refunds, transfers and reversals under keys of one claim's
+ * attempt; and the reads that tie a charge or a dispute to its deal. Nothing here writes our database.
  */
 import type Stripe from "stripe";
 import type { StripeConfig } from "../../env";
 import { stripeClient } from "../stripe/client";
 import { idOf } from "../stripe/webhook";
+import { IDEMPOTENCY_KEYS } from "./idempotency-keys";
+
+/** What marks a Checkout session, payment intent and charge as a deal's (the promotion's webhook ignores them). */
+export const DEAL_METADATA_KIND = "deal_first_payment";
 
 export interface DealCheckoutRequest {
   dealId: string;
@@ -21,31 +25,27 @@ export interface DealCheckoutRequest {
   cancelUrl: string;
   /** Epoch seconds. */
   expiresAt: number;
-  /** Derived from the operation (the deal, its version, the minute), never random. */
-  idempotencyKey: string;
+  idempotencyKey: string | null;
 }
-
-/** What marks a Checkout session, payment intent and charge as a deal's (the promotion's webhook ignores them). */
-export const DEAL_METADATA_KIND = "deal_first_payment";
 
 export async function createDealCheckoutSession(config: StripeConfig, req: DealCheckoutRequest): Promise<{ id: string; url: string }> {
   const metadata = { kind: DEAL_METADATA_KIND, deal_id: req.dealId, renter_id: req.renterId };
   const line = (name: string, cents: number) => ({ quantity: 1, price_data: { currency: req.currency, unit_amount: cents, product_data: { name: name.slice(0, 250) } } });
-  const session = await stripeClient(config).checkout.sessions.create({
-    mode: "payment",
-    allowed_payment_method_types: ["card"],
-    line_items: [
-      line(`First month's rent: ${req.title}`, req.rentCents),
-      ...(req.feeCents > 0 ? [line(`CampusNest service fee (${req.feePercent}%)`, req.feeCents)] : []),
-    ],
-    // Separate charges and transfers: the platform is charged; the lister is paid by a transfer at release.
-    payment_intent_data: { transfer_group: req.dealId, metadata, description: `First month: ${req.title}`.slice(0, 250) },
-    metadata,
-    client_reference_id: req.dealId,
-    success_url: req.successUrl,
-    cancel_url: req.cancelUrl,
-    expires_at: req.expiresAt,
-  }, { idempotencyKey: req.idempotencyKey });
+  const session = await stripeClient(config).checkout.sessions.create(
+    {
+      mode: "payment",
+      allowed_payment_method_types: ["card"],
+      line_items: [line(`First month's rent: ${req.title}`, req.rentCents), ...(req.feeCents > 0 ? [line(`CampusNest service fee (${req.feePercent}%)`, req.feeCents)] : [])],
+      // Separate charges and transfers: the platform is charged; the lister is paid by a transfer at release.
+      payment_intent_data: { transfer_group: req.dealId, metadata, description: `First month: ${req.title}`.slice(0, 250) },
+      metadata,
+      client_reference_id: req.dealId,
+      success_url: req.successUrl,
+      cancel_url: req.cancelUrl,
+      expires_at: req.expiresAt,
+    },
+    req.idempotencyKey ? { idempotencyKey: req.idempotencyKey } : undefined,
+  );
   if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
   return { id: session.id, url: session.url };
 }
@@ -62,81 +62,65 @@ export async function dealOfCharge(config: StripeConfig, chargeId: string): Prom
   return charge.transfer_group ?? charge.metadata?.deal_id ?? null;
 }
 
-/**
- * Refunds `targetCents` in all for the payment intent: first sums what Stripe already refunded, then
- * refunds only the rest, so a retry (after a crash, or after Stripe forgot its key) never refunds twice.
- * Answers the total refunded.
- */
-export async function refundUpTo(config: StripeConfig, dealId: string, paymentIntentId: string, targetCents: number): Promise<number> {
-  const stripe = stripeClient(config);
-  const existing = await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 });
-  const done = existing.data.filter((r) => r.status !== "failed" && r.status !== "canceled").reduce((sum, r) => sum + r.amount, 0);
-  if (done >= targetCents) return done;
-  try {
-    await stripe.refunds.create(
-      { payment_intent: paymentIntentId, amount: targetCents - done, metadata: { deal_id: dealId } },
-      { idempotencyKey: `deal-refund-${dealId}-${paymentIntentId}-${targetCents}` },
-    );
-  } catch (err) {
-    if ((err as { code?: string }).code !== "charge_already_refunded") throw err;
-  }
-  return targetCents;
-}
-
 /** A whole payment that must not be kept (a second payment of one deal): refunded, once. */
 export async function refundWholePayment(config: StripeConfig, dealId: string, paymentIntentId: string): Promise<void> {
   try {
-    await stripeClient(config).refunds.create({ payment_intent: paymentIntentId, reason: "duplicate", metadata: { deal_id: dealId } }, { idempotencyKey: `deal-duplicate-${paymentIntentId}` });
+    await stripeClient(config).refunds.create({ payment_intent: paymentIntentId, reason: "duplicate", metadata: { deal_id: dealId } }, { idempotencyKey: IDEMPOTENCY_KEYS.duplicatePayment(paymentIntentId) });
   } catch (err) {
     if ((err as { code?: string }).code !== "charge_already_refunded") throw err;
   }
 }
 
-export interface TransferFacts {
-  /** The newest transfer of the group. */
+/** One transfer of a deal's group: what it sent and what was reversed of it. */
+export interface GroupTransfer {
   id: string;
-  /** What the group's transfers still hold (amounts minus reversals), cents. */
-  net: number;
+  amount: number;
+  reversed: number;
 }
 
-/** The transfers already made for a deal (its transfer group): Stripe is asked before any new one. */
-export async function transfersOfDeal(config: StripeConfig, dealId: string): Promise<{ list: Stripe.Transfer[]; net: number }> {
-  const list = (await stripeClient(config).transfers.list({ transfer_group: dealId, limit: 100 })).data;
-  return { list, net: list.reduce((sum, t) => sum + t.amount - (t.amount_reversed ?? 0), 0) };
+/** What Stripe holds for a deal: the payment's refunds (sum) and the transfer group's transfers, newest first. */
+export async function stripeHoldings(config: StripeConfig, dealId: string, paymentIntentId: string): Promise<{ refunded: number; transfers: GroupTransfer[] }> {
+  const stripe = stripeClient(config);
+  const [refunds, transfers] = await Promise.all([stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 }), stripe.transfers.list({ transfer_group: dealId, limit: 100 })]);
+  return {
+    refunded: refunds.data.filter((r) => r.status !== "failed" && r.status !== "canceled").reduce((sum, r) => sum + r.amount, 0),
+    transfers: transfers.data.map((t: Stripe.Transfer) => ({ id: t.id, amount: t.amount, reversed: t.amount_reversed ?? 0 })),
+  };
 }
 
-/**
- * The lister gets `owedCents` in all: what the group's transfers hold is read first; only the rest is
- * sent, from the deal's charge (`source_transaction`: it never waits for the charge's funds to settle).
- */
-export async function transferUpTo(
-  config: StripeConfig,
-  req: { dealId: string; destination: string; chargeId: string | null; currency: string; owedCents: number; refusedBefore: number },
-): Promise<TransferFacts | null> {
-  const { list, net } = await transfersOfDeal(config, req.dealId);
-  if (net >= req.owedCents) return list[0] ? { id: list[0].id, net } : null;
+/** Refunds `amount` more of the payment, under the attempt's key. */
+export async function stripeRefund(config: StripeConfig, dealId: string, paymentIntentId: string, amount: number, attempt: string): Promise<void> {
+  try {
+    await stripeClient(config).refunds.create({ payment_intent: paymentIntentId, amount, metadata: { deal_id: dealId, attempt } }, { idempotencyKey: IDEMPOTENCY_KEYS.refund(dealId, attempt) });
+  } catch (err) {
+    // A refund repeated after Stripe forgot the key (24 h) is refused as already done.
+    if ((err as { code?: string }).code !== "charge_already_refunded") throw err;
+  }
+}
+
+/** Sends the lister `amount` from the deal's charge (it never waits for the charge's funds), under the attempt's key. */
+export async function stripeTransfer(config: StripeConfig, req: { dealId: string; destination: string; chargeId: string | null; amount: number; attempt: string }): Promise<string> {
   const transfer = await stripeClient(config).transfers.create(
     {
-      amount: req.owedCents - net,
-      currency: req.currency,
+      amount: req.amount,
+      currency: "usd",
       destination: req.destination,
       transfer_group: req.dealId,
       ...(req.chargeId && { source_transaction: req.chargeId }),
-      metadata: { kind: DEAL_METADATA_KIND, deal_id: req.dealId },
+      metadata: { kind: DEAL_METADATA_KIND, deal_id: req.dealId, attempt: req.attempt },
     },
-    // The same key for every racer of one attempt (the cron and "I have the keys" at once make one transfer);
-    // a new one after each refusal Stripe recorded, whose answer the old key would repeat.
-    { idempotencyKey: `deal-transfer-${req.dealId}-${list.length}-${req.owedCents}-${req.refusedBefore}` },
+    { idempotencyKey: IDEMPOTENCY_KEYS.transfer(req.dealId, req.attempt) },
   );
-  return { id: transfer.id, net: req.owedCents };
+  return transfer.id;
 }
 
-/** Takes back what a transfer still holds (a card dispute after release), once. Answers the amount reversed in all. */
-export async function reverseTransfer(config: StripeConfig, dealId: string, transferId: string): Promise<number> {
-  const stripe = stripeClient(config);
-  const transfer = await stripe.transfers.retrieve(transferId);
-  const left = transfer.amount - (transfer.amount_reversed ?? 0);
-  if (left <= 0) return transfer.amount_reversed ?? 0;
-  await stripe.transfers.createReversal(transferId, { amount: left, metadata: { deal_id: dealId } }, { idempotencyKey: `deal-reversal-${transferId}-${left}` });
-  return transfer.amount;
+/** Takes `amount` back from one transfer, under the attempt's key. */
+export async function stripeReversal(config: StripeConfig, dealId: string, transferId: string, amount: number, attempt: string): Promise<void> {
+  await stripeClient(config).transfers.createReversal(transferId, { amount, metadata: { deal_id: dealId, attempt } }, { idempotencyKey: IDEMPOTENCY_KEYS.reversal(dealId, attempt, transferId) });
 }
+
+/** Stripe refused a request (an invalid or forbidden one: a restricted account, no balance to reverse); a network error is not this. */
+export const refusedByStripe = (err: unknown) => {
+  const type = (err as { type?: string }).type;
+  return type === "StripeInvalidRequestError" || type === "StripePermissionError";
+};

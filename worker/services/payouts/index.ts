@@ -5,18 +5,20 @@
  */
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { PayoutStatus } from "../../contract/deals";
+import { PAYMENT_MESSAGES, type PayoutStatus } from "../../contract/deals";
+import { ID_VERIFIED } from "../../contract/policies";
 import { PAYOUTS_RETURN_PATH, type PayoutStatusData } from "../../contract/payouts";
 import { primaryOf, type Db } from "../../db/client";
 import { findPayoutAccount, insertPayoutAccount, updateAccountSnapshot, type AccountSnapshot } from "../../db/queries/payouts";
 import { payoutAccounts } from "../../db/schema";
 import type { Config } from "../../env";
-import { apiError } from "../../lib/errors";
+import { apiError, forbidden } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { stripeClient, stripeConfigured } from "../stripe/client";
 import { obj, type Obj } from "../stripe/webhook";
+import { IDEMPOTENCY_KEYS } from "../payments/idempotency-keys";
 
 export interface PayoutAccount {
   stripeAccountId: string;
@@ -107,7 +109,7 @@ async function createConnectAccount(config: Config, user: { id: string; email: s
     business_type: "individual",
     metadata: { user_id: user.id },
   };
-  const account = await stripeClient(config.stripe).accounts.create(params, { idempotencyKey: `connect-account-${user.id}` });
+  const account = await stripeClient(config.stripe).accounts.create(params, { idempotencyKey: IDEMPOTENCY_KEYS.connectAccount(user.id) });
   return account.id;
 }
 
@@ -117,7 +119,9 @@ async function createConnectAccount(config: Config, user: { id: string; email: s
  * whose return and refresh addresses both lead to the profile's Payouts section. Without keys (development
  * only) the account is a local one and the link the development onboarding page.
  */
-export async function startOnboarding(db: Db, config: Config, user: { id: string; email: string }, origin: string, now = Date.now()): Promise<{ url: string }> {
+export async function startOnboarding(db: Db, config: Config, user: { id: string; email: string; idVerificationStatus: string }, origin: string, now = Date.now()): Promise<{ url: string }> {
+  // A Stripe account per ID-verified lister only: never one per throwaway account (docs/decisions/035).
+  if (user.idVerificationStatus !== ID_VERIFIED) throw forbidden(PAYMENT_MESSAGES.onboardingNeedsId);
   const useStripe = stripeConfigured(config.stripe);
   if (!useStripe && !config.isDevelopment) throw apiError(503, { detail: ONBOARDING_FAILED });
   let row = await findPayoutAccount(db, user.id);

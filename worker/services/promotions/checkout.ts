@@ -3,24 +3,17 @@ import type { Config } from "../../env";
 import type { Db } from "../../db/client";
 import type { StripeConfig } from "../../env";
 import { findListing } from "../../db/queries/listings";
-import { checkoutSessionsStartedSince, findCheckoutSession, findCheckoutSessionByKey, forgetStaleCheckoutKey, insertCheckoutSessionIf, liveSubscriptionsOfListing, openCheckoutSessionOfListing, promotionBatch, updateListingPromotionIf, type CheckoutSessionRow } from "../../db/queries/promotions";
+import { checkoutSessionsStartedSince, findCheckoutSession, findCheckoutSessionByKey, forgetStaleCheckoutKey, insertCheckoutSessionIf, liveSubscriptionsOfListing, openCheckoutSessionOfListing, promotionBatch, updateListingPromotionIf } from "../../db/queries/promotions";
 import { canBuyPromotion } from "../../contract/owner-rules";
 import { PROMOTION_MESSAGES, PROMOTION_PLAN } from "../../contract/promotions";
-import { expireStripeCheckoutSession, stripeClient, stripeConfigured } from "../stripe/client";
-import { applied, RETRY, untilApplied } from "../stripe/once";
-import { blocksCheckout, busy, ownListing } from "./record";
-import { apiError, conflict, isUniqueViolation, tooManyRequests } from "../../lib/errors";
-import { IDEMPOTENCY_WINDOW_MS } from "../../lib/idempotency";
-import { newId } from "../../lib/ids";
-import { log } from "../../lib/log";
+import { startCheckoutSession, type CheckoutSubject } from "../stripe/checkout";
+import { stripeClient, stripeConfigured } from "../stripe/client";
+import { applied } from "../stripe/once";
+import { blocksCheckout, ownListing } from "./record";
+import { apiError, conflict } from "../../lib/errors";
 import { isoNow } from "../../lib/time";
 
-/** A checkout session can be paid for an hour (Stripe accepts 30 minutes to 24 hours). */
-const CHECKOUT_SESSION_MS = 3_600_000;
-/** An open session is answered again only if the owner still has this long to pay. */
-const CHECKOUT_REUSE_MARGIN_MS = 10 * 60_000;
-/** New checkout sessions a user may start a minute (each one is a call to Stripe). */
-export const CHECKOUT_SESSIONS_PER_MINUTE = 10;
+export { CHECKOUT_SESSIONS_PER_MINUTE } from "../stripe/checkout";
 
 export interface CheckoutRequest {
   listingId: string;
@@ -63,30 +56,15 @@ export async function createStripeCheckoutSession(config: StripeConfig, req: Che
   return { id: session.id, url: session.url };
 }
 
-const sessionAnswer = (session: Pick<CheckoutSessionRow, "id" | "url">) => ({ checkout_url: session.url ?? `/dev/checkout/${session.id}`, session_id: session.id });
-
 /**
- * Starts a checkout for the owner's approved or pending listing: Stripe Checkout with keys; without
- * them (development only) the built-in test checkout.
+ * Starts a checkout for the owner's approved or pending listing through the shared Checkout core
+ * (stripe/checkout.ts): Stripe Checkout with keys; without them (development only) the built-in test checkout.
  *
  * One live subscription per listing: a listing that holds a subscription (or waits for a delayed
- * payment) is refused (409); one with a session that can still be paid answers that session again
- * (two tabs, Back, a double click). The session row is written under the listing's promotion_version,
- * so two requests at once make one session (the loser's Stripe session is expired, and it answers
- * the winner's). The same Idempotency-Key from the same user within 24 hours answers the first
- * session. A user starts at most CHECKOUT_SESSIONS_PER_MINUTE new sessions a minute.
+ * payment) is refused (409); one with a session that can still be paid answers that session again. The
+ * session row is written under the listing's promotion_version, so two requests at once make one session.
  */
 export async function startCheckout(db: Db, config: Config, user: { id: string }, listingId: string, origin: string, idempotencyKey: string | null = null) {
-  const windowStart = isoNow(Date.now() - IDEMPOTENCY_WINDOW_MS);
-  const answerForKey = async () => {
-    if (!idempotencyKey) return null;
-    const first = await findCheckoutSessionByKey(db, user.id, idempotencyKey, windowStart);
-    if (!first) return null;
-    if (first.listingId !== listingId) throw conflict("This Idempotency-Key was already used for another listing's checkout");
-    return sessionAnswer(first);
-  };
-  const replay = await answerForKey();
-  if (replay) return replay;
   let listing = await ownListing(db, user, listingId);
   const facts = { user_id: listing.userId, verification_status: listing.verificationStatus, status: listing.status, moderation_status: listing.moderationStatus };
   if (!canBuyPromotion(user, facts)) {
@@ -96,7 +74,6 @@ export async function startCheckout(db: Db, config: Config, user: { id: string }
         : "Only approved listings, or listings waiting for review, can be promoted",
     );
   }
-  if (idempotencyKey) await forgetStaleCheckoutKey(db, user.id, idempotencyKey, windowStart).run();
   const base = (config.publicBaseUrl || origin).replace(/\/+$/, "");
   const id = encodeURIComponent(listing.id);
   const successUrl = `${base}/profile?promotion_success=true&listing_id=${id}`;
@@ -104,66 +81,35 @@ export async function startCheckout(db: Db, config: Config, user: { id: string }
   const useStripe = stripeConfigured(config.stripe);
   if (!useStripe && !config.isDevelopment) throw apiError(503, { detail: PROMOTION_MESSAGES.checkoutFailed });
 
-  return untilApplied(busy, async (attempt) => {
-    if (attempt > 0) {
-      const again = await answerForKey();
-      if (again) return again;
+  const subject: CheckoutSubject = {
+    keyReused: "This Idempotency-Key was already used for another listing's checkout",
+    async byKey(key, since) {
+      const first = await findCheckoutSessionByKey(db, user.id, key, since);
+      return first ? { session: first, sameSubject: first.listingId === listing.id } : null;
+    },
+    forgetStaleKey: (key, before) => forgetStaleCheckoutKey(db, user.id, key, before).run(),
+    async read() {
       listing = (await findListing(db, listing.id)) ?? listing;
-    }
-    const version = listing.promotionVersion;
-    const now = Date.now();
-    const nowIso = isoNow(now);
-    if ((await liveSubscriptionsOfListing(db, listing.id)).some((r) => blocksCheckout(r, nowIso))) {
-      throw conflict("This listing already has an active promotion subscription");
-    }
-    const open = await openCheckoutSessionOfListing(db, listing.id, isoNow(now + CHECKOUT_REUSE_MARGIN_MS));
-    if (open && open.kind === (useStripe ? "stripe" : "test")) return sessionAnswer(open);
-
-    const started = await checkoutSessionsStartedSince(db, user.id, isoNow(now - 60_000));
-    if (started && started.n >= CHECKOUT_SESSIONS_PER_MINUTE) {
-      const retryAfter = started.oldest ? Math.max(1, Math.ceil((Date.parse(started.oldest) + 60_000 - now) / 1000)) : 60;
-      throw tooManyRequests(retryAfter, "Too many checkout attempts. Please wait a minute and try again.");
-    }
-    const expiresAt = now + CHECKOUT_SESSION_MS;
-    let session: { id: string; url: string; kind: "stripe" | "test"; successUrl: string; cancelUrl: string };
-    if (useStripe) {
-      const created = await createStripeCheckoutSession(config.stripe, {
-        listingId: listing.id,
-        userId: user.id,
-        listingTitle: listing.title,
-        successUrl,
-        cancelUrl,
-        expiresAt: Math.floor(expiresAt / 1000),
-        // No Stripe idempotency key of ours: its parameters (expires_at) differ on every try, so Stripe
-        // would refuse a reused key. Duplicates are prevented by the (user, key) unique index instead.
-      });
-      session = { ...created, kind: "stripe", successUrl, cancelUrl };
-    } else {
-      // The test checkout is served by this worker: its return addresses are paths on the same origin
-      // (whatever port the development server runs on; the CSP's form-action 'self' covers them).
-      const sessionId = `cs_test_${newId(24)}`;
-      session = { id: sessionId, url: `/dev/checkout/${sessionId}`, kind: "test", successUrl: successUrl.slice(base.length), cancelUrl: cancelUrl.slice(base.length) };
-    }
-    let won = false;
-    try {
-      won = applied(
+      const nowIso = isoNow();
+      if ((await liveSubscriptionsOfListing(db, listing.id)).some((r) => blocksCheckout(r, nowIso))) throw conflict("This listing already has an active promotion subscription");
+      return { version: listing.promotionVersion };
+    },
+    open: (until) => openCheckoutSessionOfListing(db, listing.id, until).then((r) => r ?? null),
+    startedSince: (since) => checkoutSessionsStartedSince(db, user.id, since).then((r) => r ?? null),
+    // No Stripe idempotency key of ours: duplicates are prevented by the (user, key) unique index (decision 013).
+    stripeKey: () => null,
+    createAtStripe: (expiresAt) => createStripeCheckoutSession(config.stripe, { listingId: listing.id, userId: user.id, listingTitle: listing.title, successUrl, cancelUrl, expiresAt }),
+    async write(session, expiresAt, version, nowIso) {
+      // The test checkout is served by this worker: its return addresses are paths on the same origin.
+      const urls = session.kind === "stripe" ? { successUrl, cancelUrl } : { successUrl: successUrl.slice(base.length), cancelUrl: cancelUrl.slice(base.length) };
+      return applied(
         await promotionBatch(db, [
-          insertCheckoutSessionIf(db, { ...session, listingId: listing.id, userId: user.id, expiresAt: isoNow(expiresAt), idempotencyKey, createdAt: nowIso }, version),
+          insertCheckoutSessionIf(db, { ...session, ...urls, listingId: listing.id, userId: user.id, expiresAt, idempotencyKey, createdAt: nowIso }, version),
           updateListingPromotionIf(db, listing.id, version, {}),
         ]),
       );
-    } catch (err) {
-      // The same key at once from another request: answer the session it made (next attempt).
-      if (!isUniqueViolation(err)) throw err;
-    }
-    if (won) return sessionAnswer(session);
-    // Another write came first (most likely the same owner's other request): nobody should pay this
-    // one, unless it is the session that request stored and answered.
-    if (useStripe && !(await findCheckoutSession(db, session.id))) {
-      await expireStripeCheckoutSession(config.stripe, session.id).catch((err) =>
-        log.warn("stripe_expire_failed", { session_id: session.id, message: err instanceof Error ? err.message : "unknown" }),
-      );
-    }
-    return RETRY;
-  });
+    },
+    stored: async (sessionId) => !!(await findCheckoutSession(db, sessionId)),
+  };
+  return startCheckoutSession(config.stripe, subject, { key: idempotencyKey, useStripe, busyDetail: "The promotion is being updated by another request. Please try again." });
 }

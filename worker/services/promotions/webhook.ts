@@ -6,7 +6,8 @@ import type { Config } from "../../env";
 import type { Db } from "../../db/client";
 import { purgeListingCache } from "../edge-cache";
 import { findListing } from "../../db/queries/listings";
-import { findSubscription, insertBillingRowIf, insertStripeEventIf, liveSubscriptionsOfListing, markCheckoutSessionCompletedIf, markSubscriptionRefused, promotionBatch, saveSubscriptionIf, updateListingPromotionIf, type GuardedStatement } from "../../db/queries/promotions";
+import { insertStripeEventIf } from "../../db/queries/stripe-events";
+import { VERSION_IS, findSubscription, insertBillingRowIf, liveSubscriptionsOfListing, markCheckoutSessionCompletedIf, markSubscriptionRefused, promotionBatch, saveSubscriptionIf, updateListingPromotionIf, type GuardedStatement } from "../../db/queries/promotions";
 import { notify } from "../notify";
 import { cancelAndRefundSubscription, refundStripeInvoice, stripeConfigured } from "../stripe/client";
 import { MalformedEventError, verifiedEvent, type StripeEventEnvelope } from "../stripe/webhook";
@@ -102,7 +103,7 @@ export async function applyStripeEvent(db: Db, env: Env, config: Config, event: 
       }
     } else if (record.duplicate && change.billing) await cancelAndRefund(config, record.id, change.billing, false);
     const columns = listingColumnsFor(record, listing, now, others.length > 0);
-    const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, listing.id, version), saveSubscriptionIf(db, record, version)];
+    const statements: Statement[] = [insertStripeEventIf(db, event.id, event.type, VERSION_IS, listing.id, version), saveSubscriptionIf(db, record, version)];
     if (change.billing) {
       const billing = { ...change.billing, status: record.duplicate ? "refunded" : change.billing.status };
       statements.push(insertBillingRowIf(db, { ...billing, listingId: listing.id, subscriptionId: record.id }, version));

@@ -7,7 +7,7 @@
  * MAX_ATTEMPTS times, then answers 503 (Stripe delivers again; a person clicks again).
  */
 import type { Db } from "../../db/client";
-import { insertStripeEvent, isEventApplied } from "../../db/queries/promotions";
+import { insertStripeEvent, isEventApplied } from "../../db/queries/stripe-events";
 
 /** Retries of a write that lost its compare-and-set, before a 503. */
 export const MAX_ATTEMPTS = 8;

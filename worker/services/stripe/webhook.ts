@@ -30,6 +30,8 @@ export interface StripeEventEnvelope {
   id: string;
   type: string;
   created: number;
+  /** The connected account a Connect event is about (absent on the platform's own events). */
+  account?: string;
   data: { object: Record<string, unknown> };
 }
 
@@ -45,7 +47,8 @@ export function eventEnvelope(payload: unknown): StripeEventEnvelope | null {
   if (!data || typeof data !== "object" || Array.isArray(data)) return null;
   const object = (data as Obj).object;
   if (!object || typeof object !== "object" || Array.isArray(object)) return null;
-  return { id: e.id as string, type: e.type as string, created: e.created as number, data: { object: object as Obj } };
+  const account = str(e.account);
+  return { id: e.id as string, type: e.type as string, created: e.created as number, ...(account && { account }), data: { object: object as Obj } };
 }
 
 

@@ -138,8 +138,8 @@ export const adminApi = {
   /** One deal with every event (IP address and user agent whole, for staff) and a case's evidence. */
   deal: (id: string) => adminRequest<AdminDealResponse>(`admin/deals/${encodeURIComponent(id)}`).then((r) => r.data),
   /** A case's decision: `refundCents` back to the renter (0 releases everything, the total refunds everything). */
-  resolveDeal: (id: string, refundCents: number) =>
-    adminRequest<DealResponse>(`admin/deals/${encodeURIComponent(id)}/resolve`, { method: "POST", body: { refund_cents: refundCents } }).then((r) => r.data),
+  resolveDeal: (id: string, refundCents: number, reason?: string) =>
+    adminRequest<DealResponse>(`admin/deals/${encodeURIComponent(id)}/resolve`, { method: "POST", body: { refund_cents: refundCents, ...(reason && { reason }) } }).then((r) => r.data),
   /** The agreement's PDF with the admin bearer (a link alone would carry no credential). */
   agreementPdf: (id: string) => asAdmin((bearer) => apiBlob(`deals/${encodeURIComponent(id)}/agreement.pdf`, { bearer, headers: { Accept: "application/pdf" } })),
   archiveFeedback: (id: string) => adminRequest<FeedbackArchiveResponse>(`feedback/admin/${id}/status`, { method: "PUT", query: { status: "archived" } }),

@@ -68,7 +68,7 @@ export const useArchiveFeedback = () => useAdminMutation((id: string) => adminAp
 export function useResolveDeal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { id: string; refundCents: number }) => adminApi.resolveDeal(v.id, v.refundCents),
+    mutationFn: (v: { id: string; refundCents: number; reason?: string }) => adminApi.resolveDeal(v.id, v.refundCents, v.reason),
     onSuccess: (_deal, { id }) =>
       Promise.all([adminKeys.allDeals(), adminKeys.deal(id), adminKeys.stats(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

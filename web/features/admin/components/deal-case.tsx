@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
-import type { AdminDealResponse } from "@contract/deals";
+import { DEAL_REASON_MAX, DEAL_TIMING, type AdminDealResponse } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { EvidencePhoto } from "../../../components/ui/evidence-photo";
-import { FormError, TextField } from "../../../components/ui/field";
+import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { formatMoney, parseDollars, personName } from "../../../lib/deal-status";
 import { adminApi } from "../api/admin-api";
@@ -52,6 +52,17 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
             </p>
           )}
         </div>
+      )}
+      {deal.listing_flag && (
+        <p role="note">
+          <strong>Listing flagged:</strong> its landlord ({deal.listing_flag.landlord_email}) declined a sublease {formatStaffTime(deal.listing_flag.landlord_declined_at)}; for {DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days only their consent counts.
+        </p>
+      )}
+      {deal.decision && (
+        <p>
+          Decided by {deal.decision.by} {formatStaffTime(deal.decision.at)}: {formatMoney(deal.decision.refund_cents, deal.payment.currency)} back to the renter, {formatMoney(deal.decision.transfer_cents, deal.payment.currency)} to the lister
+          {deal.decision.reason ? ` (reason: ${deal.decision.reason})` : ""}.
+        </p>
       )}
       {deal.moved_in_at && <p className="muted">The renter confirmed the keys {formatStaffTime(deal.moved_in_at)}.</p>}
       {deal.stripe && (
@@ -109,39 +120,49 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
 }
 
 /**
- * Staff's decision on a case: how much goes back to the renter. 0 releases everything to the lister,
- * the total refunds everything, between: that much back and the rest released. Confirmed, naming the amounts.
+ * Staff's decision on a case: how much goes back to the renter, and why (both parties read it). 0 releases
+ * everything to the lister, the total refunds everything, between (up to the rent): that much back and the
+ * rest of the rent released. Confirmed in a dialog that states each side's amount; said when done.
  */
 export function ResolveCase({ deal }: { deal: AdminDeal }) {
   const resolve = useResolveDeal();
   const [typed, setTyped] = useState("");
+  const [reason, setReason] = useState("");
   const [checked, setChecked] = useState(false);
   const [confirming, setConfirming] = useState<number | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const p = deal.payment;
   const m = (cents: number) => formatMoney(cents, p.currency);
   const renter = personName(deal.renter);
   const lister = personName(deal.lister);
   const parsed = parseDollars(typed, p.total_cents, p.currency);
-  const error = checked && "error" in parsed ? parsed.error : null;
+  // The fee goes back only with a full refund: between the rent and the total is not a decision the server takes.
+  const between = "cents" in parsed && parsed.cents > p.rent_cents && parsed.cents < p.total_cents;
+  const error = !checked ? null : "error" in parsed ? parsed.error : between ? `Up to ${m(p.rent_cents)} (the rent), or ${m(p.total_cents)} to refund everything with the fee.` : reason.length > DEAL_REASON_MAX ? `The reason must be at most ${DEAL_REASON_MAX} characters.` : null;
+  // What already went back stays back: the decision is never below it.
+  const refundOf = (cents: number) => Math.max(cents, p.refunded_cents);
+  const listerGets = (cents: number) => (refundOf(cents) >= p.total_cents ? 0 : Math.max(0, p.rent_cents - refundOf(cents)));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setChecked(true);
-    if ("error" in parsed) return;
+    if ("error" in parsed || between || reason.length > DEAL_REASON_MAX) return;
     resolve.reset();
+    setDone(null);
     setConfirming(parsed.cents);
   };
 
-  const what = (cents: number) =>
-    cents === 0
-      ? { title: `Release everything to ${lister}?`, text: `${lister} gets the money; ${renter} gets nothing back. This cannot be undone.`, confirm: `Release everything to ${lister}` }
-      : cents === p.total_cents
-        ? { title: `Refund everything to ${renter}?`, text: `${renter} gets ${m(cents)} back, the service fee included; ${lister} gets nothing. This cannot be undone.`, confirm: `Refund ${m(cents)} to ${renter}` }
-        : {
-            title: `Refund ${m(cents)} and release the rest?`,
-            text: `${renter} gets ${m(cents)} of the ${m(p.total_cents)} paid back; the rest is released to ${lister}. This cannot be undone.`,
-            confirm: `Refund ${m(cents)}, release the rest`,
-          };
+  const what = (cents: number) => {
+    const back = refundOf(cents);
+    const all = back >= p.total_cents;
+    return {
+      title: all ? `Refund everything to ${renter}?` : back === 0 ? `Release everything to ${lister}?` : `Refund ${m(back)} and release the rest?`,
+      text: all
+        ? `${renter} gets ${m(back)} back, the service fee included; ${lister} gets nothing. This cannot be undone.`
+        : `${renter} gets ${m(back)} back; ${lister} gets ${m(listerGets(cents))} of the rent; CampusNest keeps the service fee (${m(p.fee_cents)}). This cannot be undone.`,
+      confirm: all ? `Refund ${m(back)} to ${renter}` : `Refund ${m(back)}, release ${m(listerGets(cents))}`,
+    };
+  };
 
   return (
     <form className="stack-sm case-resolve" onSubmit={submit} noValidate aria-label={`Decide the case: ${deal.listing_title}`}>
@@ -153,8 +174,9 @@ export function ResolveCase({ deal }: { deal: AdminDeal }) {
         value={typed}
         onChange={(e) => setTyped(e.target.value)}
         error={error}
-        hint={`0 releases everything to ${lister}; ${m(p.total_cents)} (the total paid) refunds everything; an amount between refunds that much and releases the rest.`}
+        hint={`0 releases everything to ${lister}; up to ${m(p.rent_cents)} refunds that much of the rent and releases the rest; ${m(p.total_cents)} (the total paid) refunds everything.`}
       />
+      <TextAreaField label="Reason (optional; both parties read it, and it is in their emails)" rows={2} limit={DEAL_REASON_MAX} value={reason} onChange={(e) => setReason(e.target.value)} />
       <div className="row row-start">
         <button type="submit" className="button button-primary">
           Review the decision<span className="visually-hidden">: {deal.listing_title}</span>
@@ -163,6 +185,11 @@ export function ResolveCase({ deal }: { deal: AdminDeal }) {
       {confirming !== null && (
         <Dialog open alert size="sm" onClose={() => setConfirming(null)} title={what(confirming).title} description={what(confirming).text}>
           <div className="stack">
+            {reason.trim() && (
+              <p>
+                Reason both parties read: <q>{reason.trim()}</q>
+              </p>
+            )}
             <FormError message={resolve.isError ? errorMessage(resolve.error, "Could not save the decision.") : null} />
             <div className="row">
               <button type="button" className="button button-ghost" onClick={() => setConfirming(null)} data-autofocus>
@@ -172,7 +199,17 @@ export function ResolveCase({ deal }: { deal: AdminDeal }) {
                 type="button"
                 className="button button-danger"
                 disabled={resolve.isPending}
-                onClick={() => resolve.mutate({ id: deal.id, refundCents: confirming }, { onSuccess: () => setConfirming(null) })}
+                onClick={() =>
+                  resolve.mutate(
+                    { id: deal.id, refundCents: confirming, reason: reason.trim() || undefined },
+                    {
+                      onSuccess: () => {
+                        setDone(`Decided: ${m(refundOf(confirming))} back to ${renter}, ${m(listerGets(confirming))} to ${lister}. Both parties were told.`);
+                        setConfirming(null);
+                      },
+                    },
+                  )
+                }
               >
                 {resolve.isPending ? "Saving…" : what(confirming).confirm}
               </button>
@@ -180,11 +217,9 @@ export function ResolveCase({ deal }: { deal: AdminDeal }) {
           </div>
         </Dialog>
       )}
-      {resolve.isSuccess && (
-        <p role="status" className="muted">
-          Decided. The deal now shows its new state.
-        </p>
-      )}
+      <p role="status" className="muted">
+        {done ?? ""}
+      </p>
     </form>
   );
 }

@@ -9,8 +9,8 @@ import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
 import { CaseEvidence, ResolveCase } from "./deal-case";
 
-/** A staff case: money held that staff must decide on (a problem, a card dispute, a suspension) or a transfer that failed. */
-export const isCase = (d: Deal) => d.status === "disputed" || d.payment.status === "release_failed";
+/** A staff case: the server offers staff `resolve` (a problem, a suspension, a failed transfer, a surplus; not while the bank decides a card dispute). */
+export const isCase = (d: Deal) => d.case_reason !== null || d.status === "disputed" || d.payment.status === "release_failed";
 
 /**
  * Staff read the open cases first (disputed and failed releases, oldest first), then every deal by
@@ -62,6 +62,7 @@ function moneyLine(d: Deal): string | null {
   if (p.status === "held" && p.held_until) parts.push(`until ${formatStaffTime(p.held_until)}`);
   if (p.released_at) parts.push(`released ${formatStaffTime(p.released_at)}`);
   if (p.refunded_cents > 0) parts.push(`${m(p.refunded_cents)} refunded`);
+  if (p.transferred_cents > 0) parts.push(`${m(p.transferred_cents)} with the lister`);
   return parts.join(" · ");
 }
 
@@ -79,7 +80,7 @@ function AdminDeal({ deal: d }: { deal: Deal }) {
       {d.case_reason && (
         <p>
           <strong>Case: {CASE_REASON_LABELS[d.case_reason]}</strong>
-          {d.problem && ` (${PROBLEM_LABELS[d.problem.kind]}, ${formatStaffTime(d.problem.opened_at)})`}
+          {d.problem && ` (${PROBLEM_LABELS[d.problem.kind]}, ${formatStaffTime(d.problem.created_at)})`}
         </p>
       )}
       <p>
@@ -156,7 +157,7 @@ function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
             </div>
           )}
           <CaseEvidence deal={full} names={names} />
-          {caseFile && isCase(full) && <ResolveCase deal={full} />}
+          {full.actions.includes("resolve") ? <ResolveCase deal={full} /> : caseFile && <p className="muted">{full.waiting_for.detail}</p>}
         </div>
       )}
     </Loadable>

@@ -15,6 +15,7 @@ import type {
   LandlordConsentInput,
   LandlordConsentPage,
   LandlordDecisionInput,
+  SignCodeInput,
   SignDealInput,
 } from "@contract/deals";
 import { apiBlob, apiRequest, ApiError } from "../../../lib/api-client";
@@ -93,8 +94,9 @@ export interface ProblemInput {
 }
 export const useReportProblem = () => useDealWrite(({ id, input }: { id: string; input: ProblemInput }) => post(id, "problem", input));
 
-/** The lister's answer to a late cancellation: this much of the rent back to the renter (cents). */
-export const useCancellationRefund = () => useDealWrite(({ id, refundCents }: { id: string; refundCents: number }) => post(id, "cancellation-refund", { refund_cents: refundCents }));
+/** The lister's answer to a late cancellation: this much of the rent back to the renter (cents), with the reason both read. */
+export const useCancellationRefund = () =>
+  useDealWrite(({ id, refundCents, reason }: { id: string; refundCents: number; reason?: string }) => post(id, "cancellation-refund", { refund_cents: refundCents, ...(reason && { reason }) }));
 
 /** POST deals/{id}/statement (either party, while disputed): answers the statement; the deal is read again. */
 export function useAddStatement() {
@@ -106,9 +108,19 @@ export function useAddStatement() {
   });
 }
 
-/** POST deals/{id}/sign-code: emails the signer a 6-digit code (one a minute). Changes no deal. */
-export const useSignCode = () =>
-  useMutation({ mutationFn: (id: string) => apiRequest<unknown>(dealPath(id, "/sign-code"), { method: "POST", body: {} }) });
+/**
+ * POST deals/{id}/sign-code: emails the signer a 6-digit code for the version of the agreement they read
+ * (one a minute). A newer version answers 409 (the agreement is read again).
+ */
+export function useSignCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, read }: { id: string; read: SignCodeInput }) => apiRequest<unknown>(dealPath(id, "/sign-code"), { method: "POST", body: read }),
+    onError: (err, { id }) => {
+      if (err instanceof ApiError && err.status === 409) return Promise.all([queryClient.invalidateQueries({ queryKey: dealKeys.agreement(id) }), queryClient.invalidateQueries({ queryKey: dealKeys.detail(id) })]);
+    },
+  });
+}
 
 export function useAgreement(id: string, enabled: boolean) {
   return useQuery({

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { DEAL_REASON_MAX, DEAL_WORDS, type Deal } from "@contract/deals";
+import { DEAL_CANCELLATION_POLICY, DEAL_REASON_MAX, type Deal } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { canCancel, formatMoney, isHeld, renterRefundNow, roleIn, type DealRole } from "../../../lib/deal-status";
+import { formatMoney, roleIn, type DealRole } from "../../../lib/deal-status";
 import { useAcceptDeal, useCancelDeal, useDeclineDeal } from "../api/deals-api";
 
 /** A reason is optional and short: it is shown to the other party as written. */
@@ -17,7 +17,7 @@ interface DealActionsProps {
   onDone: () => void;
 }
 
-/** The lister's Accept and Decline on a request, and Cancel; each error in the server's words. */
+/** Accept and Decline on a request, and Cancel, as the deal's `actions` offer them to the viewer; each error in the server's words. */
 export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
   const role = roleIn(deal, me);
   const accept = useAcceptDeal();
@@ -28,36 +28,40 @@ export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
   const failed = [accept, decline, cancel].find((m) => m.isError);
   const reset = () => [accept, decline, cancel].forEach((m) => m.reset());
 
-  const lister = role === "lister" && deal.status === "requested";
-  const mayCancel = canCancel(deal) && (role === "renter" || (cancelFor === "both" && role === "lister"));
+  const lister = deal.actions.includes("accept") || deal.actions.includes("decline");
+  const mayCancel = deal.actions.includes("cancel") && (role === "renter" || (cancelFor === "both" && role === "lister"));
   if (!lister && !mayCancel) return null;
   return (
     <div className="deal-actions">
       <div className="row row-start">
         {lister && (
           <>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={busy}
-              onClick={() => {
-                reset();
-                accept.mutate(deal.id, { onSuccess: onDone });
-              }}
-            >
-              {accept.isPending ? "Accepting…" : "Accept"}
-            </button>
-            <button
-              type="button"
-              className="button button-ghost"
-              disabled={busy}
-              onClick={() => {
-                reset();
-                setAsking("decline");
-              }}
-            >
-              Decline
-            </button>
+            {deal.actions.includes("accept") && (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={busy}
+                onClick={() => {
+                  reset();
+                  accept.mutate(deal.id, { onSuccess: onDone });
+                }}
+              >
+                {accept.isPending ? "Accepting…" : "Accept"}
+              </button>
+            )}
+            {deal.actions.includes("decline") && (
+              <button
+                type="button"
+                className="button button-ghost"
+                disabled={busy}
+                onClick={() => {
+                  reset();
+                  setAsking("decline");
+                }}
+              >
+                Decline
+              </button>
+            )}
           </>
         )}
         {mayCancel && (
@@ -104,14 +108,12 @@ const TEXTS = {
   cancel: { title: "Cancel this deal?", confirm: "Cancel deal", pending: "Cancelling…" },
 } as const;
 
-/** What cancelling does now, by the policy and the viewer's role (docs/decisions/026, DEAL_CANCELLATION_POLICY). */
-export function cancelText(deal: Deal, role: DealRole | null, now = Date.now()): string {
-  if (!isHeld(deal)) return "This cannot be undone: the request, the agreement and any signatures end here.";
+/** What cancelling does, by the policy and the viewer's role (DEAL_CANCELLATION_POLICY: the server applies it). */
+export function cancelText(deal: Deal, role: DealRole | null): string {
+  if (deal.payment.status !== "held") return "This cannot be undone: the request, the agreement and any signatures end here.";
   const p = deal.payment;
-  const m = (cents: number) => formatMoney(cents, p.currency);
-  if (role === "lister") return `${deal.renter.first_name} gets everything back at once: ${m(p.total_cents)}, the service fee included. This cannot be undone.`;
-  if (renterRefundNow(deal, now) === "rent") return `You get the rent back in full (${m(p.rent_cents)}); the service fee (${m(p.fee_cents)}) is kept. This cannot be undone.`;
-  return `Move-in is less than ${DEAL_WORDS.renterFullRefundDays} days away, so ${deal.lister.first_name} decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent (${m(p.rent_cents)}) goes back to you; without an answer, all of it does. The service fee (${m(p.fee_cents)}) is kept. This cannot be undone.`;
+  if (role === "lister") return `${deal.renter.first_name} gets everything back at once: ${formatMoney(p.total_cents, p.currency)}, the service fee included. This cannot be undone.`;
+  return `${DEAL_CANCELLATION_POLICY[1]} ${DEAL_CANCELLATION_POLICY[2]} You paid ${formatMoney(p.rent_cents, p.currency)} rent and a ${formatMoney(p.fee_cents, p.currency)} service fee. This cannot be undone.`;
 }
 
 /** Decline or Cancel, confirmed, with an optional reason the other party reads. */

@@ -1,10 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { DEAL_WORDS, type Deal } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { dealTime, formatMoney, isHeld, keysOffered, moveInStarts, PROBLEM_LABELS, roleIn, wasPaid } from "../../../lib/deal-status";
+import { dealTime, formatMoney, personName, PROBLEM_LABELS, roleIn, wasPaid } from "../../../lib/deal-status";
 import { dealUrl } from "../../../lib/deals-api";
 import { useCheckout, useMovedIn } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
@@ -18,56 +18,44 @@ export const PAYOUTS_URL = "/profile#payouts";
 interface DealMoneyProps {
   deal: Deal;
   me: string;
-  /** The card in a thread (the receipt is a link) or the deal page (statements and the receipt there). */
+  /** The card in a thread (the receipt is a link) or the deal page (the case, statements and the receipt there). */
   place: "card" | "page";
   /** After a change is saved: the caller moves focus to the deal's status line. */
   onDone: () => void;
 }
 
 /**
- * The money of a deal, for the viewer's role: whose step holds the payment, the amounts and the policy
- * with "Pay", "I have the keys" and "Report a problem" while the money is held, a late cancellation's
- * decision, a case's statements.
+ * The money of a deal, for the viewer: what the deal's `actions` offer them now (pay, "I have the keys",
+ * report a problem, decide a late cancellation, add a statement), the lister's payouts step, a case
+ * with both sides' statements, and where the money went. No rule is decided here (docs/decisions/035).
  */
 export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   const role = roleIn(deal, me);
   if (!role) return null;
   const p = deal.payment;
+  const can = (action: Deal["actions"][number]) => deal.actions.includes(action);
   const parts = [];
-  if (deal.status === "signed") {
-    if (p.waiting_for === "lister_payouts" && role === "lister")
-      parts.push(
-        <p key="payouts">
-          <Link to={PAYOUTS_URL} className="button button-primary">
-            Set up payouts to get paid
-          </Link>
-        </p>,
-      );
-    if (p.payable && role === "renter") parts.push(<PayBox key="pay" deal={deal} />);
-    if (p.payable && role === "lister")
-      parts.push(
-        <p key="lister-pay" className="muted">
-          {deal.renter.first_name} can pay {formatMoney(p.total_cents, p.currency)} now. CampusNest holds the rent until {DEAL_WORDS.releaseHours} hours after move-in, then it goes to you.
-        </p>,
-      );
-  }
-  if (isHeld(deal) && deal.cancellation && role === "lister") parts.push(<CancellationDecision key="decide" deal={deal} onDone={onDone} />);
-  else if (isHeld(deal) && role === "renter" && !deal.cancellation) parts.push(<HeldActions key="held" deal={deal} onDone={onDone} />);
-  if (p.status === "release_failed")
+  if (deal.waiting_for.step === "payouts" && role === "lister")
     parts.push(
-      <p key="failed" className="muted">
-        The transfer to {role === "lister" ? "you" : deal.lister.first_name} did not go through. CampusNest is looking into it; the money is safe with us.
+      <p key="payouts">
+        <Link to={PAYOUTS_URL} className="button button-primary">
+          Set up payouts to get paid
+        </Link>
       </p>,
     );
-  if (deal.status === "disputed") {
+  if (can("checkout")) parts.push(<PayBox key="pay" deal={deal} />);
+  if (p.payable && role === "lister")
     parts.push(
-      <p key="disputed">
-        {deal.problem ? `${role === "renter" ? "You" : deal.renter.first_name} reported: ${PROBLEM_LABELS[deal.problem.kind]}. ` : ""}
-        Both of you can add a statement with photos; staff decide whether the money goes back or to {deal.lister.first_name}.
+      <p key="lister-pay" className="muted">
+        {deal.renter.first_name} can pay {formatMoney(p.total_cents, p.currency)} now. CampusNest holds the rent until {DEAL_WORDS.releaseHours} hours after move-in, then it goes to you.
       </p>,
     );
-    if (place === "page") parts.push(<StatementForm key="statement" deal={deal} role={role} />);
-  }
+  if (can("cancellation_refund")) parts.push(<CancellationDecision key="decide" deal={deal} onDone={onDone} />);
+  if (can("moved_in") || can("problem")) parts.push(<HeldActions key="held" deal={deal} onDone={onDone} />);
+  if (deal.problem && place === "page") parts.push(<ProblemView key="problem" deal={deal} me={me} />);
+  else if (deal.problem) parts.push(<p key="problem">{`${role === "renter" ? "You" : deal.renter.first_name} reported: ${PROBLEM_LABELS[deal.problem.kind]}.`}</p>);
+  if (can("statement") && place === "page") parts.push(<StatementForm key="statement" deal={deal} role={role} />);
+  if (deal.decision) parts.push(<DecisionLine key="decision" deal={deal} me={me} />);
   if (place === "card" && wasPaid(deal))
     parts.push(
       <p key="receipt">
@@ -80,6 +68,72 @@ export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   return <div className="deal-money stack-sm">{parts}</div>;
 }
 
+/** Who decided where the money went, each side's amount, and the reason they gave. */
+function DecisionLine({ deal, me }: { deal: Deal; me: string }) {
+  const d = deal.decision!;
+  const p = deal.payment;
+  const role = roleIn(deal, me);
+  const who = d.by === "staff" ? "CampusNest staff" : d.by === "lister" ? (role === "lister" ? "You" : deal.lister.first_name) : "The deadline";
+  return (
+    <p className="deal-decision-line">
+      {d.by === "deadline"
+        ? `${deal.lister.first_name} did not decide in time, so ${formatMoney(d.refund_cents, p.currency)} went back to ${role === "renter" ? "you" : deal.renter.first_name}.`
+        : `${who} decided: ${formatMoney(d.refund_cents, p.currency)} back to ${role === "renter" ? "you" : deal.renter.first_name}, ${formatMoney(d.transfer_cents, p.currency)} to ${role === "lister" ? "you" : deal.lister.first_name}.`}
+      {d.reason && (
+        <>
+          {" "}
+          Reason: <q>{d.reason}</q>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** The renter's report, its photos, and each party's statement: both parties read the whole case. */
+function ProblemView({ deal, me }: { deal: Deal; me: string }) {
+  const problem = deal.problem!;
+  const nameOf = (authorId: string) => (authorId === me ? "You" : authorId === deal.renter.id ? personName(deal.renter) : personName(deal.lister));
+  return (
+    <section className="stack-sm deal-case" aria-labelledby={`case-${deal.id}`}>
+      <h3 id={`case-${deal.id}`}>The problem: {PROBLEM_LABELS[problem.kind]}</h3>
+      <p className="muted">
+        Reported by {nameOf(deal.renter.id)} on {dealTime(problem.created_at)}
+      </p>
+      <p className="prewrap">{problem.text}</p>
+      <Photos photos={problem.photos} who={nameOf(deal.renter.id)} />
+      {problem.statements.length > 0 && (
+        <ol className="case-statements" aria-label="Statements">
+          {problem.statements.map((s) => (
+            <li key={`${s.author_id}-${s.created_at}`} className="stack-sm">
+              <p>
+                <strong>{nameOf(s.author_id)}</strong> <span className="muted">{dealTime(s.created_at)}</span>
+              </p>
+              <p className="prewrap">{s.text}</p>
+              <Photos photos={s.photos} who={nameOf(s.author_id)} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {deal.waiting_for.step === "case" && <p className="muted">{deal.waiting_for.detail}</p>}
+    </section>
+  );
+}
+
+function Photos({ photos, who }: { photos: string[]; who: string }) {
+  if (photos.length === 0) return null;
+  return (
+    <ul className="statement-photos" aria-label={`Photos from ${who}`}>
+      {photos.map((url, i) => (
+        <li key={url}>
+          <a href={url} target="_blank" rel="noreferrer">
+            <img src={url} alt={`Photo ${i + 1} from ${who}`} loading="lazy" />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The renter's first payment: the amounts, the policy, and "Pay $X" (to Stripe's page and back). */
 function PayBox({ deal }: { deal: Deal }) {
   const checkout = useCheckout();
@@ -89,7 +143,9 @@ function PayBox({ deal }: { deal: Deal }) {
   return (
     <div className="deal-pay stack-sm">
       <Amounts deal={deal} totalLabel="Total to pay now" />
-      <p className="muted">Card only. CampusNest holds the money until {DEAL_WORDS.releaseHours} hours after move-in, or until you tap “I have the keys”. Later months are paid as the agreement says.</p>
+      <p className="muted">
+        Card only. CampusNest holds the money until {DEAL_WORDS.releaseHours} hours after move-in, or until you tap “I have the keys” (and at least {DEAL_WORDS.minimumHoldHours} hours after you pay). Later months are paid as the agreement says.
+      </p>
       <CancellationPolicy />
       <FormError message={checkout.isError ? errorMessage(checkout.error, "Could not open the payment page. Please try again.") : null} />
       <div className="row row-start">
@@ -98,8 +154,7 @@ function PayBox({ deal }: { deal: Deal }) {
             "Opening the payment page…"
           ) : (
             <>
-              Pay {formatMoney(p.total_cents, p.currency)}{" "}
-              <span className="visually-hidden">for {deal.listing_title}</span>
+              Pay {formatMoney(p.total_cents, p.currency)} <span className="visually-hidden">for {deal.listing_title}</span>
             </>
           )}
         </button>
@@ -108,28 +163,24 @@ function PayBox({ deal }: { deal: Deal }) {
   );
 }
 
-/** While the money is held: "I have the keys" from move-in day on, and "Report a problem". */
+/** While the money is held: "I have the keys" (from move-in day on: the server offers it) and "Report a problem". */
 function HeldActions({ deal, onDone }: { deal: Deal; onDone: () => void }) {
   const [asking, setAsking] = useState<"keys" | "problem" | null>(null);
-  // Read once a minute: an open page offers the keys when move-in day begins.
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  const offered = keysOffered(deal, now);
+  const keys = deal.actions.includes("moved_in");
   return (
     <div className="stack-sm">
-      {!offered && <p className="muted">“I have the keys” opens on move-in day, {dealTime(new Date(moveInStarts(deal)).toISOString())}. Never tap it before you are in, whatever a message says.</p>}
+      {!keys && deal.status === "paid" && <p className="muted">“I have the keys” opens on move-in day. Never tap it before you are in, whatever a message says.</p>}
       <div className="row row-start">
-        {offered && (
+        {keys && (
           <button type="button" className="button button-primary" onClick={() => setAsking("keys")}>
             I have the keys<span className="visually-hidden">: {deal.listing_title}</span>
           </button>
         )}
-        <button type="button" className="button button-ghost" onClick={() => setAsking("problem")}>
-          Report a problem<span className="visually-hidden">: {deal.listing_title}</span>
-        </button>
+        {deal.actions.includes("problem") && (
+          <button type="button" className="button button-ghost" onClick={() => setAsking("problem")}>
+            Report a problem<span className="visually-hidden">: {deal.listing_title}</span>
+          </button>
+        )}
       </div>
       {asking === "keys" && <KeysDialog deal={deal} onClose={() => setAsking(null)} onDone={onDone} />}
       {asking === "problem" && <ProblemDialog deal={deal} onClose={() => setAsking(null)} onDone={onDone} />}
@@ -137,7 +188,7 @@ function HeldActions({ deal, onDone }: { deal: Deal; onDone: () => void }) {
   );
 }
 
-/** "I have the keys", confirmed: the money goes to the lister at once and cannot be taken back. */
+/** "I have the keys", confirmed: the money goes to the lister (at least 24 hours after the payment) and cannot be taken back. */
 function KeysDialog({ deal, onClose, onDone }: { deal: Deal; onClose: () => void; onDone: () => void }) {
   const movedIn = useMovedIn();
   const p = deal.payment;
@@ -149,7 +200,7 @@ function KeysDialog({ deal, onClose, onDone }: { deal: Deal; onClose: () => void
       size="sm"
       onClose={onClose}
       title="Do you have the keys?"
-      description={`The rent (${formatMoney(p.rent_cents, p.currency)}) goes to ${lister} now, and it cannot be taken back. Confirm only once you are in the place with the keys. CampusNest never asks you to tap this early: if someone does, report a problem instead.`}
+      description={`The rent (${formatMoney(p.rent_cents, p.currency)}) goes to ${lister} now (or ${DEAL_WORDS.minimumHoldHours} hours after your payment, if that is later), and it cannot be taken back. Confirm only once you are in the place with the keys. CampusNest never asks you to tap this early: if someone does, report a problem instead.`}
     >
       <div className="stack">
         <FormError message={movedIn.isError ? errorMessage(movedIn.error, "Could not confirm. Please try again.") : null} />

@@ -70,7 +70,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
   const focusStatus = () => statusLine.current?.focus();
   const other = role === "renter" ? deal.lister : deal.renter;
   const reason = reasonText(deal.status_reason);
-  const paying = role === "renter" && deal.status === "signed" && deal.payment.payable;
+  const paying = deal.actions.includes("checkout");
 
   return (
     <PageFrame title={`Deal: ${deal.listing_title}`} hideHeading width="narrow">

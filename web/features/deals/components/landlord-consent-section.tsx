@@ -13,9 +13,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function LandlordConsentSection({ deal, onDone }: { deal: Deal; onDone: () => void }) {
   const status = deal.landlord_consent.status;
-  const signed = !!deal.agreement?.renter_signed_at || !!deal.agreement?.lister_signed_at;
-  // A change is possible until the first signature (it makes a new agreement version).
-  const changeable = deal.status === "accepted" && !signed && status !== "granted" && status !== "declined";
+  // Whether it can change now is the server's (`actions`: until the first signature); a granted consent is not asked again.
+  const changeable = deal.actions.includes("landlord_consent") && status !== "granted";
   const [editing, setEditing] = useState(status === "none");
   if (deal.status === "requested") return null;
   return (
@@ -24,6 +23,7 @@ export function LandlordConsentSection({ deal, onDone }: { deal: Deal; onDone: (
       <p>
         Status: <strong>{CONSENT_LABELS[status]}</strong>
       </p>
+      {deal.waiting_for.step === "landlord_consent" && deal.waiting_for.detail.includes("declined a sublease") && <p role="note">{deal.waiting_for.detail}</p>}
       {status === "requested" && <p className="muted">We emailed your landlord a link to consent or decline. You can send it again (up to {DEAL_TIMING.consentEmailsPerDay} emails a day) or change your answer until someone signs.</p>}
       {changeable &&
         (editing || status === "none" ? (

@@ -76,8 +76,14 @@ export function Receipt({ deal }: { deal: Deal }) {
         </div>
         {p.refunded_cents > 0 && (
           <div>
-            <dt>Refunded</dt>
+            <dt>Refunded to {personName(deal.renter)}</dt>
             <dd>{formatMoney(p.refunded_cents, p.currency)}</dd>
+          </div>
+        )}
+        {p.transferred_cents > 0 && (
+          <div>
+            <dt>Released to {personName(deal.lister)}</dt>
+            <dd>{formatMoney(p.transferred_cents, p.currency)}</dd>
           </div>
         )}
       </dl>

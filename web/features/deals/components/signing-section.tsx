@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { EMAILED_CODE } from "@contract/limits";
-import { consentSettled, DEAL_WORDS, type Deal } from "@contract/deals";
+import { DEAL_WORDS, type Deal } from "@contract/deals";
 import { FormError, TextField } from "../../../components/ui/field";
-import { errorMessage } from "../../../lib/api-client";
+import { ApiError, errorMessage } from "../../../lib/api-client";
 import { personName, type DealRole } from "../../../lib/deal-status";
-import { useSignCode, useSignDeal } from "../api/deals-api";
+import { useAgreement, useSignCode, useSignDeal } from "../api/deals-api";
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
 
@@ -24,11 +24,8 @@ export function SigningSection({ deal, role, onSigned }: { deal: Deal; role: Dea
           </li>
         ))}
       </ul>
-      {mine ? null : !consentSettled(deal.landlord_consent.status) ? (
-        <p className="muted">Signing opens once the landlord's consent is settled.</p>
-      ) : deal.status === "accepted" && deal.agreement ? (
-        <SignForm deal={deal} onSigned={onSigned} />
-      ) : null}
+      {/* Whether the viewer may sign now is the server's (`actions`); else whose step it is. */}
+      {deal.actions.includes("sign") ? <SignForm deal={deal} onSigned={onSigned} /> : !mine && deal.status === "accepted" ? <p className="muted">{deal.waiting_for.detail}</p> : null}
     </section>
   );
 }
@@ -41,6 +38,9 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
   const [checked, setChecked] = useState(false);
   const sendCode = useSignCode();
   const sign = useSignDeal();
+  // The version and hash of the text the signer read (the agreement shown above): a newer one is refused (409).
+  const agreement = useAgreement(deal.id, true);
+  const read = agreement.data ? { agreement_version: agreement.data.version, sha256: agreement.data.sha256 } : null;
   const errors = {
     name: !name.trim() ? "Please type your full legal name." : null,
     intent: !intent ? "Please tick “I intend to sign” to sign." : null,
@@ -51,8 +51,15 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setChecked(true);
-    if (Object.values(errors).some(Boolean) || sign.isPending) return;
-    sign.mutate({ id: deal.id, input: { typed_name: name.trim(), intent: true, esign_consent: true, code } }, { onSuccess: onSigned });
+    if (Object.values(errors).some(Boolean) || sign.isPending || !read) return;
+    sign.mutate(
+      { id: deal.id, input: { typed_name: name.trim(), intent: true, esign_consent: true, code, ...read } },
+      {
+        onSuccess: onSigned,
+        // The agreement changed since it was read: the new text is read again before signing it.
+        onError: (err) => void (err instanceof ApiError && err.status === 409 && agreement.refetch()),
+      },
+    );
   };
 
   return (
@@ -110,7 +117,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
           </div>
           <div className="stack-sm">
             <div className="row row-start">
-              <button type="button" className="button button-ghost" disabled={sendCode.isPending} onClick={() => sendCode.mutate(deal.id)}>
+              <button type="button" className="button button-ghost" disabled={sendCode.isPending || !read} onClick={() => read && sendCode.mutate({ id: deal.id, read })}>
                 {sendCode.isPending ? "Sending…" : sendCode.isSuccess ? "Email me a new code" : "Email me a code"}
               </button>
             </div>

@@ -78,8 +78,8 @@ export function useApplyServerEvent(me: string, openConversationId: string | nul
       if (list && !hasConversation(list, m.conversation_id)) void queryClient.invalidateQueries({ queryKey: messageKeys.conversationList() });
       else queryClient.setQueryData<ConversationListData>(messageKeys.conversationList(), (d) => applyMessageToList(d, m, me, m.conversation_id === openConversationId));
     } else if (event.type === "deal") {
-      // A deal of this conversation moved (accepted, declined, signed): its card shows it now.
-      dealChanged(event.deal);
+      // A deal of this conversation moved (accepted, declined, signed): its card shows my view of it now.
+      dealChanged(event.views[me] ?? { id: event.deal_id });
     } else if (event.type === "read" && event.reader_id !== me) {
       // The other person read the thread: my messages are seen.
       queryClient.setQueryData<ThreadData>(messageKeys.thread(event.conversation_id), (d) => markThreadRead(d, (m) => m.sender_id === me));

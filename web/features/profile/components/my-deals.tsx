@@ -89,13 +89,13 @@ function DealGroup({ title, empty, deals, me }: { title: string; empty: string; 
 function DealMoneyLine({ deal: d, me }: { deal: Deal; me: string }) {
   const p = d.payment;
   const total = formatMoney(p.total_cents, p.currency);
-  if (d.status === "signed" && p.waiting_for === "lister_payouts" && d.lister.id === me)
+  if (d.waiting_for.step === "payouts" && d.lister.id === me)
     return (
       <p>
         <a href="#payouts">Set up payouts to get paid</a>
       </p>
     );
-  if (d.status === "signed" && p.payable && d.renter.id === me)
+  if (d.actions.includes("checkout"))
     return (
       <p>
         <Link to={dealUrl(d.id)} className="button button-primary">
@@ -105,9 +105,16 @@ function DealMoneyLine({ deal: d, me }: { deal: Deal; me: string }) {
       </p>
     );
   if (!wasPaid(d)) return null;
+  // The lister reads what reached them (and what went back); the renter what they paid.
+  const mine = d.lister.id === me;
+  const moved = [
+    p.transferred_cents > 0 ? `${formatMoney(p.transferred_cents, p.currency)} released to ${mine ? "you" : d.lister.first_name}` : null,
+    p.refunded_cents > 0 ? `${formatMoney(p.refunded_cents, p.currency)} back to ${mine ? d.renter.first_name : "you"}` : null,
+  ].filter(Boolean);
   return (
     <p className="muted">
-      Paid {total} ·{" "}
+      Paid {total}
+      {moved.length > 0 && ` · ${moved.join(" · ")}`} ·{" "}
       <Link to={`${dealUrl(d.id)}#receipt`}>
         Receipt<span className="visually-hidden">: {d.listing_title}</span>
       </Link>

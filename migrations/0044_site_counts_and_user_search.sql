@@ -19,7 +19,7 @@ INSERT INTO `site_counts` (`name`, `n`) VALUES
   ('deal_held_cents', (SELECT coalesce(sum(CASE WHEN `payment_status` IN ('held', 'disputed', 'release_failed') THEN `paid_rent_cents` - `refund_due_cents` ELSE 0 END), 0) FROM `deals`)),
   ('deal_released_cents', (SELECT coalesce(sum(CASE WHEN `payment_status` <> 'none' THEN `transferred_cents` - `transfer_reversed_cents` ELSE 0 END), 0) FROM `deals`)),
   ('deal_refunded_cents', (SELECT coalesce(sum(CASE WHEN `payment_status` <> 'none' THEN max(`refund_due_cents`, `refunded_cents`) ELSE 0 END), 0) FROM `deals`)),
-  ('deal_open_cases', (SELECT count(*) FROM `deals` WHERE `payment_status` <> 'none' AND (`status` = 'disputed' OR `payment_status` = 'release_failed')));
+  ('deal_open_cases', (SELECT count(*) FROM `deals` WHERE `payment_status` <> 'none' AND (`status` = 'disputed' OR `payment_status` = 'release_failed' OR `case_reason` IS NOT NULL)));
 --> statement-breakpoint
 INSERT INTO `site_counts` (`name`, `n`) SELECT 'deals:' || `status`, count(*) FROM `deals` GROUP BY `status`;
 --> statement-breakpoint
@@ -151,7 +151,7 @@ CREATE TRIGGER `site_counts_deals_insert` AFTER INSERT ON `deals` BEGIN
       WHEN 'deal_held_cents' THEN CASE WHEN new.payment_status IN ('held', 'disputed', 'release_failed') THEN new.paid_rent_cents - new.refund_due_cents ELSE 0 END
       WHEN 'deal_released_cents' THEN CASE WHEN new.payment_status <> 'none' THEN new.transferred_cents - new.transfer_reversed_cents ELSE 0 END
       WHEN 'deal_refunded_cents' THEN CASE WHEN new.payment_status <> 'none' THEN max(new.refund_due_cents, new.refunded_cents) ELSE 0 END
-      ELSE CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed') THEN 1 ELSE 0 END END
+      ELSE CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed' OR new.case_reason IS NOT NULL) THEN 1 ELSE 0 END END
     WHERE `name` IN ('deal_held_cents', 'deal_released_cents', 'deal_refunded_cents', 'deal_open_cases') AND new.payment_status <> 'none';
 END;
 --> statement-breakpoint
@@ -161,7 +161,7 @@ CREATE TRIGGER `site_counts_deals_delete` AFTER DELETE ON `deals` BEGIN
       WHEN 'deal_held_cents' THEN CASE WHEN old.payment_status IN ('held', 'disputed', 'release_failed') THEN old.paid_rent_cents - old.refund_due_cents ELSE 0 END
       WHEN 'deal_released_cents' THEN CASE WHEN old.payment_status <> 'none' THEN old.transferred_cents - old.transfer_reversed_cents ELSE 0 END
       WHEN 'deal_refunded_cents' THEN CASE WHEN old.payment_status <> 'none' THEN max(old.refund_due_cents, old.refunded_cents) ELSE 0 END
-      ELSE CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed') THEN 1 ELSE 0 END END
+      ELSE CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed' OR old.case_reason IS NOT NULL) THEN 1 ELSE 0 END END
     WHERE `name` IN ('deal_held_cents', 'deal_released_cents', 'deal_refunded_cents', 'deal_open_cases') AND old.payment_status <> 'none';
 END;
 --> statement-breakpoint
@@ -172,7 +172,7 @@ CREATE TRIGGER `site_counts_deals_status` AFTER UPDATE OF `status` ON `deals` WH
 END;
 --> statement-breakpoint
 -- Each money figure moves by the new row's share less the old row's, only where it changed.
-CREATE TRIGGER `site_counts_deals_money` AFTER UPDATE OF `status`, `payment_status`, `paid_rent_cents`, `refund_due_cents`, `refunded_cents`, `transferred_cents`, `transfer_reversed_cents` ON `deals`
+CREATE TRIGGER `site_counts_deals_money` AFTER UPDATE OF `status`, `payment_status`, `case_reason`, `paid_rent_cents`, `refund_due_cents`, `refunded_cents`, `transferred_cents`, `transfer_reversed_cents` ON `deals`
 WHEN old.payment_status <> 'none' OR new.payment_status <> 'none'
 BEGIN
   UPDATE `site_counts` SET `n` = `n`
@@ -194,11 +194,11 @@ BEGIN
       AND (CASE WHEN new.payment_status <> 'none' THEN max(new.refund_due_cents, new.refunded_cents) ELSE 0 END)
        <> (CASE WHEN old.payment_status <> 'none' THEN max(old.refund_due_cents, old.refunded_cents) ELSE 0 END);
   UPDATE `site_counts` SET `n` = `n`
-      + CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed') THEN 1 ELSE 0 END
-      - CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed') THEN 1 ELSE 0 END
+      + CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed' OR new.case_reason IS NOT NULL) THEN 1 ELSE 0 END
+      - CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed' OR old.case_reason IS NOT NULL) THEN 1 ELSE 0 END
     WHERE `name` = 'deal_open_cases'
-      AND (CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed') THEN 1 ELSE 0 END)
-       <> (CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed') THEN 1 ELSE 0 END);
+      AND (CASE WHEN new.payment_status <> 'none' AND (new.status = 'disputed' OR new.payment_status = 'release_failed' OR new.case_reason IS NOT NULL) THEN 1 ELSE 0 END)
+       <> (CASE WHEN old.payment_status <> 'none' AND (old.status = 'disputed' OR old.payment_status = 'release_failed' OR old.case_reason IS NOT NULL) THEN 1 ELSE 0 END);
 END;
 --> statement-breakpoint
 

@@ -1,0 +1,171 @@
+/**
+ * The deal's notices (docs/decisions/035): one catalogue kind per notice the process declares on its
+ * transitions (contract/deal-process.ts DEAL_NOTICES), each worded here from the deal's facts, never
+ * composed at a call site. Money notices always go (transactional); the others are the `deals` kind's
+ * (with the deals email off they go by push, and by email still when no push was taken: decision 027).
+ */
+import type { Config } from "../../env";
+import { DEAL_NOTICES, type DealNotice } from "../../contract/deal-process";
+import { DEAL_WORDS, type DealStatus } from "../../contract/deals";
+import { dealUpdateEmail } from "../email-templates";
+import type { Addressee, EventRule, PushNotice } from "./events";
+
+/** What a deal notice says, read from the deal after its transition. */
+export interface DealNoticeFacts {
+  dealId: string;
+  title: string;
+  /** "Jan 5, 2027 to May 20, 2027" */
+  stay: string;
+  renter: string;
+  lister: string;
+  /** Who reads this copy. */
+  to: "renter" | "lister";
+  /** Who acted: a party, the landlord, staff or the system. */
+  by: string;
+  status: DealStatus;
+  /** The reason given (a decline, a cancellation, a decision, staff's resolution, the landlord's answer), or a system reason. */
+  reason: string | null;
+  currency: string;
+  rentCents: number;
+  feeCents: number;
+  refundCents: number;
+  transferCents: number;
+  heldUntil: string | null;
+  decideBy: string | null;
+  /** The landlord's answer (deal_landlord_answered). */
+  consent?: "granted" | "declined";
+  /** Who signed (deal_signature). */
+  signedBy?: "renter" | "lister";
+}
+
+export type DealNoticeEvent = { [K in DealNotice]: { kind: K; deal: DealNoticeFacts } }[DealNotice];
+
+/** The notices about money: always sent, whatever the settings. */
+const MONEY: ReadonlySet<DealNotice> = new Set<DealNotice>([
+  "deal_paid",
+  "deal_payment_refused",
+  "deal_duplicate_refunded",
+  "deal_released",
+  "deal_problem",
+  "deal_cancellation_asked",
+  "deal_cancelled_paid",
+  "deal_cancellation_decided",
+  "deal_resolved",
+  "deal_frozen",
+  "deal_card_dispute",
+  "deal_refunded",
+]);
+
+const usd = (cents: number, currency: string) => (cents / 100).toLocaleString("en-US", { style: "currency", currency: currency.toUpperCase() });
+const when = (iso: string) => new Date(iso).toUTCString().replace(/:\d\d GMT$/, " UTC");
+const because = (reason: string | null) => (reason ? ` Reason: ${reason}` : "");
+
+/** A system reason (status_reason) in words; a person's reason as written. */
+const SYSTEM_REASONS: Record<string, string> = {
+  stay_taken: "Someone else paid for a stay that overlaps your dates. Other dates may still be free.",
+  request_expired: `The request was not answered within ${DEAL_WORDS.requestHours} hours, so it expired.`,
+  not_paid_by_move_in: "The first payment was not made by the move-in date, so the deal expired.",
+  listing_deleted: "The listing was deleted, so the deal was cancelled.",
+  account_deleted: "An account of the deal was deleted, so the deal was cancelled.",
+  party_suspended: "An account of the deal was suspended, so the deal was cancelled.",
+  party_blocked: "One of you blocked the other, so the deal was cancelled.",
+};
+
+/** Subject and lines of each notice, for the party reading it. */
+export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject: string; lines: string[] } {
+  const m = (cents: number) => usd(cents, f.currency);
+  const you = (role: "renter" | "lister") => f.to === role;
+  const t = `"${f.title}"`;
+  switch (kind) {
+    case "deal_requested":
+      return { subject: `Sublease request for ${t}`, lines: [`${f.renter} asks to sublease ${t} from ${f.stay}.`, `Accept or decline within ${DEAL_WORDS.requestHours} hours; after that the request expires.`] };
+    case "deal_accepted":
+      return { subject: `Accepted: ${t}`, lines: [`${f.lister} accepted your request for ${f.stay}.`, "Read the agreement on the deal; both of you sign it there once the landlord's consent is settled."] };
+    case "deal_declined":
+      return { subject: `Declined: ${t}`, lines: [`Your request for ${f.stay} was declined.${because(f.reason)}`] };
+    case "deal_cancelled":
+      return { subject: `Cancelled: ${t}`, lines: [`The deal for ${f.stay} was cancelled by the ${f.by}.${because(f.reason)}`] };
+    case "deal_ended":
+      return { subject: `Cancelled: ${t}`, lines: [SYSTEM_REASONS[f.reason ?? ""] ?? "The deal was cancelled."] };
+    case "deal_expired":
+      return { subject: `Expired: ${t}`, lines: [SYSTEM_REASONS[f.reason ?? ""] ?? "The deal expired."] };
+    case "deal_stay_taken":
+      return f.status === "cancelled" && f.refundCents > 0
+        ? { subject: `Refunded: ${t}`, lines: [`Another renter's payment for overlapping dates arrived first, so this deal was cancelled and your payment (${m(f.refundCents)}) is refunded in full.`] }
+        : { subject: `Not available: ${t}`, lines: [SYSTEM_REASONS.stay_taken!] };
+    case "deal_landlord_answered":
+      return f.consent === "granted"
+        ? { subject: `Landlord consent granted: ${t}`, lines: ["The landlord consented to the sublease. You can both sign the agreement now."] }
+        : { subject: `Landlord consent declined: ${t}`, lines: [`The landlord declined the sublease, so the deal was cancelled.${because(f.reason)}`] };
+    case "deal_signature":
+      return { subject: `Signed by the ${f.signedBy ?? f.by}: ${t}`, lines: [`The ${f.signedBy ?? f.by} signed the agreement. It is your turn to sign.`] };
+    case "deal_paid":
+      return {
+        subject: `Paid: ${t}`,
+        lines: [
+          `${f.renter} paid the first month for ${f.stay}. CampusNest holds the rent (${m(f.rentCents)}) and releases it to your payout account ${DEAL_WORDS.releaseHours} hours after move-in, or when ${f.renter} confirms the keys (never sooner than ${DEAL_WORDS.minimumHoldHours} hours after paying).`,
+        ],
+      };
+    case "deal_payment_refused":
+      return { subject: `Refunded: ${t}`, lines: [`This deal had already ended when your payment arrived, so it is refunded in full (${m(f.refundCents)}).`] };
+    case "deal_duplicate_refunded":
+      return { subject: `Refunded: a second payment for ${t}`, lines: ["This deal was already paid, so your second payment is refunded in full."] };
+    case "deal_released":
+      return { subject: `Released: ${t}`, lines: [`The first month's rent (${m(f.transferCents)}) was released to ${you("lister") ? "you" : f.lister}.`] };
+    case "deal_problem":
+      return { subject: `Problem reported: ${t}`, lines: [`${you("renter") ? "You" : f.renter} reported a problem. Nothing is released while CampusNest staff look at it; both of you can add a statement on the deal.`] };
+    case "deal_cancellation_asked":
+      return {
+        subject: `Cancellation: ${t}`,
+        lines: [
+          `${you("renter") ? "You" : f.renter} cancelled less than ${DEAL_WORDS.renterFullRefundDays} days before move-in.`,
+          `${you("lister") ? "Decide" : `${f.lister} decides`} how much of the rent (up to ${m(f.rentCents)}) goes back by ${f.decideBy ? when(f.decideBy) : "the deadline"}; without an answer the rent goes back in full. The service fee is kept.`,
+        ],
+      };
+    case "deal_cancelled_paid":
+      return {
+        subject: `Cancelled: ${t}`,
+        lines: [`The deal was cancelled by the ${f.by}. ${m(f.refundCents)} goes back to ${you("renter") ? "your" : `${f.renter}'s`} card${f.by === "renter" ? "; the service fee is kept" : ", service fee included"}.${because(f.reason)}`],
+      };
+    case "deal_cancellation_decided":
+      return {
+        subject: `Cancellation decided: ${t}`,
+        lines: [
+          f.by === "system"
+            ? `${f.lister} did not decide in time, so the rent (${m(f.refundCents)}) goes back to ${you("renter") ? "you" : f.renter} in full.`
+            : `${f.lister} decided: ${m(f.refundCents)} of the rent goes back to ${you("renter") ? "you" : f.renter}, and ${m(f.transferCents)} goes to ${you("lister") ? "you" : f.lister}.${because(f.reason)}`,
+          "The service fee is kept.",
+        ],
+      };
+    case "deal_resolved":
+      return {
+        subject: `Decided: ${t}`,
+        lines: [`CampusNest staff decided: ${m(f.refundCents)} back to ${you("renter") ? "you" : f.renter}, ${m(f.transferCents)} to ${you("lister") ? "you" : f.lister}.${because(f.reason)}`],
+      };
+    case "deal_frozen":
+      return { subject: `On hold: ${t}`, lines: ["The lister's account was suspended. Your payment stays held while CampusNest staff decide; you will hear from us."] };
+    case "deal_card_dispute":
+      return { subject: `Card dispute: ${t}`, lines: ["A card dispute was opened for this payment. Nothing is released while the bank decides."] };
+    case "deal_refunded":
+      return { subject: `Refunded: ${t}`, lines: [`${m(f.refundCents)} went back to ${you("renter") ? "your" : `${f.renter}'s`} card.`] };
+  }
+}
+
+const dealUrl = (config: Config, dealId: string) => `${config.publicBaseUrl}/deals/${encodeURIComponent(dealId)}`;
+
+function rule<K extends DealNotice>(kind: K): EventRule<K> {
+  const push = (e: { deal: DealNoticeFacts }): PushNotice => {
+    const { subject, lines } = dealNoticeText(kind, e.deal);
+    return { title: subject, body: lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.deal.dealId)}`, urgency: "high" };
+  };
+  const email = (to: Addressee, e: { deal: DealNoticeFacts }, config: Config) => {
+    const { subject, lines } = dealNoticeText(kind, e.deal);
+    return dealUpdateEmail(to.email, to.firstName, subject, lines, dealUrl(config, e.deal.dealId));
+  };
+  return (MONEY.has(kind)
+    ? { group: "deals", push, transactional: true, email }
+    : { group: "deals", push, transactional: false, preference: "emailOnDeal", emailUnlessPushed: true, email }) as unknown as EventRule<K>;
+}
+
+/** Every deal notice's rule, for services/notify/events.ts EVENTS. */
+export const DEAL_NOTICE_RULES = Object.fromEntries(DEAL_NOTICES.map((kind) => [kind, rule(kind)])) as { [K in DealNotice]: EventRule<K> };
