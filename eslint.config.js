@@ -57,7 +57,8 @@ const SPEC_SECTION = /\bspec\b[^.]{0,20}\bsection\s+\d+/i;
  * limit) and `inList(...)` (quoted constants, no parameters); a list goes through `inValues` (one JSON
  * parameter) instead.
  */
-const BOUNDED_CALLS = new Set(["boundedMarks", "inList"]);
+// sqlList (contract/deal-process.ts): a list of deal statuses as quoted constants, no parameters.
+const BOUNDED_CALLS = new Set(["boundedMarks", "inList", "sqlList"]);
 const QUERY_BUILDER = new Set(["select", "selectDistinct"]);
 function isBoundedList(node, scope, seen = 0) {
   if (!node || seen > 5) return false;
@@ -66,6 +67,9 @@ function isBoundedList(node, scope, seen = 0) {
       return true;
     case "ArrayExpression":
       return node.elements.every((e) => e && e.type === "Literal");
+    // A constant SQL fragment by convention (`DEAL_GROUP_SQL.held`, `PUBLIC_LISTING_SQL`): quoted constants, no parameters.
+    case "MemberExpression":
+      return node.object.type === "Identifier" && /_SQL$/.test(node.object.name);
     case "TaggedTemplateExpression":
       return node.tag.type === "Identifier" && node.tag.name === "sql";
     case "Identifier": {

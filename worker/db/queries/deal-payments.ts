@@ -7,6 +7,7 @@
  */
 import { DEAL_GROUP_SQL } from "../../contract/deal-process";
 import { newId } from "../../lib/ids";
+import { boundedMarks } from "../bounded";
 import type { Db } from "../client";
 import type { RowOf } from "../rows";
 import type { dealCheckoutSessions } from "../schema";
@@ -216,7 +217,7 @@ export const statementsOfDeals = (db: Db, dealIds: string[]) =>
   dealIds.length === 0
     ? Promise.resolve([] as DealStatementRow[])
     : db.$client
-        .prepare(`SELECT deal_id, party, author_id, text, photos, at, report FROM deal_statements WHERE deal_id IN (${dealIds.map(() => "?").join(", ")}) ORDER BY at, id`)
+        .prepare(`SELECT deal_id, party, author_id, text, photos, at, report FROM deal_statements WHERE deal_id IN (${boundedMarks(dealIds)}) ORDER BY at, id`)
         .bind(...dealIds)
         .all<DealStatementRow>()
         .then((r) => r.results);
