@@ -8,7 +8,6 @@ import type { Config } from "../../env";
 import { DEAL_NOTICES, type DealNotice } from "../../contract/deal-process";
 import { DEAL_WORDS, type DealStatus } from "../../contract/deals";
 import { dealUpdateEmail } from "../email-templates";
-import type { Addressee, EventRule, PushNotice } from "./events";
 
 /** What a deal notice says, read from the deal after its transition. */
 export interface DealNoticeFacts {
@@ -153,19 +152,32 @@ export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject:
 
 const dealUrl = (config: Config, dealId: string) => `${config.publicBaseUrl}/deals/${encodeURIComponent(dealId)}`;
 
-function rule<K extends DealNotice>(kind: K): EventRule<K> {
-  const push = (e: { deal: DealNoticeFacts }): PushNotice => {
+/**
+ * A deal notice's rule, in the shape of events.ts's EventRule, which types it there: this module imports
+ * nothing of events.ts, since events.ts's catalogue and its union of events import this one.
+ */
+export interface DealNoticeRule {
+  group: "deals";
+  push: (e: { deal: DealNoticeFacts }) => { title: string; body: string; url: string; urgency: "high" };
+  transactional: boolean;
+  preference?: "emailOnDeal";
+  emailUnlessPushed?: true;
+  email: (to: { email: string; firstName: string }, e: { deal: DealNoticeFacts }, config: Config) => ReturnType<typeof dealUpdateEmail>;
+}
+
+function rule(kind: DealNotice): DealNoticeRule {
+  const push: DealNoticeRule["push"] = (e) => {
     const { subject, lines } = dealNoticeText(kind, e.deal);
     return { title: subject, body: lines[0] ?? "Open the deal for details.", url: `/deals/${encodeURIComponent(e.deal.dealId)}`, urgency: "high" };
   };
-  const email = (to: Addressee, e: { deal: DealNoticeFacts }, config: Config) => {
+  const email: DealNoticeRule["email"] = (to, e, config) => {
     const { subject, lines } = dealNoticeText(kind, e.deal);
     return dealUpdateEmail(to.email, to.firstName, subject, lines, dealUrl(config, e.deal.dealId));
   };
-  return (MONEY.has(kind)
+  return MONEY.has(kind)
     ? { group: "deals", push, transactional: true, email }
-    : { group: "deals", push, transactional: false, preference: "emailOnDeal", emailUnlessPushed: true, email }) as unknown as EventRule<K>;
+    : { group: "deals", push, transactional: false, preference: "emailOnDeal", emailUnlessPushed: true, email };
 }
 
 /** Every deal notice's rule, for services/notify/events.ts EVENTS. */
-export const DEAL_NOTICE_RULES = Object.fromEntries(DEAL_NOTICES.map((kind) => [kind, rule(kind)])) as { [K in DealNotice]: EventRule<K> };
+export const DEAL_NOTICE_RULES = Object.fromEntries(DEAL_NOTICES.map((kind) => [kind, rule(kind)])) as Record<DealNotice, DealNoticeRule>;

@@ -14,6 +14,7 @@ import { claimAlert } from "../../db/queries/saved-searches";
 import { MESSAGE_EMAIL_GAP_MS } from "../../contract/messages";
 import { reviewReasonNotice } from "../../contract/waits";
 import type { EmailMessage } from "../email";
+import type { DealNotice } from "../../contract/deal-process";
 import { DEAL_NOTICE_RULES, type DealNoticeEvent } from "./deal-notices";
 import {
   dealCaseEmail,
@@ -256,7 +257,8 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     email: (to, e, config) =>
       promotionStoppedEmail(to.email, to.firstName, e.title, e.reason, e.endsAt, e.reason === "account_deleted" ? null : billingUrl(config, e.listingId)),
   },
-  ...DEAL_NOTICE_RULES,
+  // Typed here (deal-notices.ts imports nothing of this module: no import cycle).
+  ...(DEAL_NOTICE_RULES as unknown as { [K in DealNotice]: EventRule<K> }),
   deal_requests_summary: {
     group: "deals",
     push: (e) => ({ title: `${e.requests.length} more sublease ${e.requests.length === 1 ? "request" : "requests"}`, body: e.requests.map((r) => r.title).join(", "), url: "/profile#deals", urgency: "normal" }),

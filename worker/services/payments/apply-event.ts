@@ -6,7 +6,6 @@
  * recorded at once and kept, and `drainInbox` applies it when the claim settles. An event about a payment
  * we have not recorded yet answers 409 unrecorded: Stripe delivers it again.
  */
-import type { TransitionName } from "../../contract/deal-process";
 import { primaryOf, type Db } from "../../db/client";
 import { dealIdOfPayment, dropFromInbox, inboxOf, keepForClaim, takeFromInboxStatement } from "../../db/queries/deal-payments";
 import { findDeal, type DealRow } from "../../db/queries/deals";
@@ -15,8 +14,10 @@ import { apiError, badRequest, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import type { Config } from "../../env";
-import { transition, type Effects, type Plan } from "../deals/process";
+import { transition, type Effects } from "../deals/process";
 import { acknowledgeEvent, eventAlreadyApplied } from "../stripe/once";
+import { Reread, StripeFirst, type DealWebhookResult, type EventDecision, type StripeFirstCalls } from "./event-decision";
+import { provideEventRunner } from "./event-runner";
 import { MalformedEventError, type StripeEventEnvelope } from "../stripe/webhook";
 import { readDealEvent, type DealEventFacts } from "./events";
 import { usesStripe } from "./move";
@@ -26,37 +27,6 @@ import { onDispute } from "./on-dispute";
 import { onTransfer } from "./on-transfer";
 import { chargeOfPaymentIntent, dealOfCharge, refundWholePayment } from "./stripe";
 
-export interface DealWebhookResult {
-  applied: boolean;
-  reason?: "duplicate" | "ignored" | "kept";
-}
-
-/** What an event does to its deal: a declared transition, its change, and what follows once it applied. */
-export interface EventDecision {
-  name: TransitionName;
-  plan: Plan;
-  follow?: (db: Db, fx: Effects, after: DealRow, nowMs: number) => Promise<unknown>;
-}
-
-/** The Stripe calls a decision may need before its event is recorded (handlers do no I/O themselves). */
-export interface StripeFirstCalls {
-  db: Db;
-  config: Config;
-  /** Payments refunded as duplicates during this event. */
-  refunded: Set<string>;
-  refundDuplicate(d: DealRow, paymentIntentId: string): Promise<void>;
-}
-
-/** Thrown by a handler when Stripe must be told something before the event is recorded (then it decides again). */
-export class StripeFirst extends Error {
-  constructor(readonly act: () => Promise<unknown>) {
-    super("stripe first");
-  }
-}
-
-export const PAYMENT_NOT_YET = "The payment this event is about is not recorded yet; Stripe will deliver it again";
-
-export type Handler<F> = (d: DealRow, f: F, now: string, io: StripeFirstCalls) => Promise<EventDecision | null>;
 
 const decide = (d: DealRow, f: DealEventFacts, now: string, io: StripeFirstCalls): Promise<EventDecision | null> => {
   switch (f.kind) {
@@ -71,8 +41,6 @@ const decide = (d: DealRow, f: DealEventFacts, now: string, io: StripeFirstCalls
   }
 };
 
-/** The deal changed under a decision (or its condition failed): read it and decide again. */
-export class Reread extends Error {}
 
 function stripeFirstCalls(db: Db, fx: Effects): StripeFirstCalls {
   const refunded = new Set<string>();
@@ -220,3 +188,6 @@ async function dealIdOf(db: Db, config: Config, f: DealEventFacts): Promise<stri
     }
   }
 }
+
+// claim.ts and simulate.ts reach these through the registration (event-runner.ts: no import cycle).
+provideEventRunner({ drainInbox, applyDealEvent });

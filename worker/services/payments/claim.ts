@@ -17,10 +17,9 @@ import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { claim, claimOf, release, settle, type ActorRef, type Effects, type Plan } from "../deals/process";
 import { notify } from "../notify";
-import { drainInbox } from "./apply-event";
+import { eventRunner } from "./event-runner";
 import { moveTo, usesStripe, type MoneyTarget, type Moved } from "./move";
 import { requireMoneyPath } from "./money-path";
-import { moneyOp } from "./ops";
 import { announceSimulated } from "./simulate";
 
 export interface MoneyContext {
@@ -103,15 +102,18 @@ async function complete<I>(db: Db, fx: Effects, d: DealRow, attempt: string, op:
   }
   if (!usesStripe(fx.config)) await announceSimulated(db, fx, d, after, moved).catch((err: unknown) => log.warn("deal_simulation_failed", { message: err instanceof Error ? err.message : "unknown" }));
   await op.after?.(db, fx, after, moved).catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" }));
-  return (await drainInbox(db, fx, d.id, nowMs)) ? (await findDeal(primaryOf(db), d.id))! : after;
+  return (await eventRunner().drainInbox(db, fx, d.id, nowMs)) ? (await findDeal(primaryOf(db), d.id))! : after;
 }
 
-/** A claim whose worker died: the same op, input and attempt, completed from what Stripe holds. */
-export async function resumeClaim(db: Db, fx: Effects, id: string, nowMs: number): Promise<DealRow | null> {
+/**
+ * A claim whose worker died: the same op, input and attempt, completed from what Stripe holds. The op is
+ * found by `opOf` (ops.ts's `moneyOp`, passed by the deal jobs: every op imports this module).
+ */
+export async function resumeClaim(db: Db, fx: Effects, id: string, nowMs: number, opOf: (name: TransitionName) => MoneyOp<never> | null): Promise<DealRow | null> {
   const d = await findDeal(primaryOf(db), id);
   const c = d && claimOf(d);
   if (!d || !c) return d;
-  const op = moneyOp(c.name);
+  const op = opOf(c.name);
   if (!op) {
     log.error("deal_claim_unknown_op", { deal_id: id, op: c.name });
     await release(db, id, c.attempt, nowMs);

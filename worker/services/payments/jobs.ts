@@ -15,6 +15,7 @@ import { expireDeal, sendRequestSummaries } from "../deals";
 import type { Effects } from "../deals/process";
 import { drainInbox } from "./apply-event";
 import { resumeClaim, runMoney } from "./claim";
+import { moneyOp } from "./ops";
 import { CANCELLATION_LAPSE } from "./decision";
 import { releaseHeld } from "./release";
 import { reconcile, settleDue } from "./settle-due";
@@ -75,7 +76,7 @@ export async function runDealPaymentJobs(db: Db, fx: Effects, nowMs: number): Pr
   let resumed = 0;
   for (const id of await staleClaims(primary, isoNow(nowMs - CLAIM_STALE_MS))) {
     try {
-      await resumeClaim(db, fx, id, nowMs);
+      await resumeClaim(db, fx, id, nowMs, moneyOp);
       resumed++;
     } catch (err) {
       log.error("deal_claim_resume_failed", { deal_id: id, message: err instanceof Error ? err.message : "unknown" });

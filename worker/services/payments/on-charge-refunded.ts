@@ -11,7 +11,7 @@ import { eventStatement, type DealSet, type GuardedStatement } from "../../db/qu
 import { eventBy } from "../deals";
 import { purgeListingCache } from "../edge-cache";
 import { listerShare, netTransferred } from "./amounts";
-import { PAYMENT_NOT_YET, type Handler } from "./apply-event";
+import { PAYMENT_NOT_YET, type Handler } from "./event-decision";
 import { listingBack } from "./cancel-paid";
 import type { DealEventFacts } from "./events";
 import { reconcile } from "./settle-due";

@@ -14,7 +14,7 @@ import { notify } from "../notify";
 import { declineOverlappingDeals, eventBy } from "../deals";
 import { purgeListingCache } from "../edge-cache";
 import { dealAmounts } from "./amounts";
-import { Reread, StripeFirst, type EventDecision, type Handler } from "./apply-event";
+import { Reread, StripeFirst, type EventDecision, type Handler } from "./event-decision";
 import type { DealEventFacts } from "./events";
 import { settleDue } from "./settle-due";
 

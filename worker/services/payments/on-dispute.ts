@@ -11,7 +11,7 @@ import { eventStatement, type GuardedStatement } from "../../db/queries/deals";
 import { eventBy } from "../deals";
 import { purgeListingCache } from "../edge-cache";
 import { netTransferred } from "./amounts";
-import { PAYMENT_NOT_YET, type Handler } from "./apply-event";
+import { PAYMENT_NOT_YET, type Handler } from "./event-decision";
 import { openCase } from "./claim";
 import { listingBack } from "./cancel-paid";
 import type { DealEventFacts } from "./events";

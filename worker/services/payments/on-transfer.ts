@@ -7,7 +7,7 @@
  */
 import type { DealSet } from "../../db/queries/deals";
 import { listerShare, netTransferred, refundedOf } from "./amounts";
-import type { Handler } from "./apply-event";
+import type { Handler } from "./event-decision";
 import type { DealEventFacts } from "./events";
 import { holdings, usesStripe } from "./move";
 import { reconcile } from "./settle-due";

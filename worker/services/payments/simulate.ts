@@ -8,14 +8,14 @@ import type { Db } from "../../db/client";
 import type { DealRow } from "../../db/queries/deals";
 import { signWebhookPayload, verifiedEvent } from "../stripe/webhook";
 import type { Effects } from "../deals/process";
-import { applyDealEvent } from "./apply-event";
+import { eventRunner } from "./event-runner";
 import { testChargeRefunded, testTransfer } from "./events";
 import type { Moved } from "./move";
 
 async function deliver(db: Db, fx: Effects, event: object) {
   const payload = JSON.stringify(event);
   const signature = await signWebhookPayload(fx.config.stripe.webhookSecret, payload);
-  await applyDealEvent(db, fx, await verifiedEvent(fx.config.stripe, payload, signature));
+  await eventRunner().applyDealEvent(db, fx, await verifiedEvent(fx.config.stripe, payload, signature));
 }
 
 /** The events of a simulated move: a refund made, a transfer made, a transfer reversed. */
