@@ -195,10 +195,10 @@ describe("identity document checks", () => {
     Object.defineProperty(f, "size", { value: size });
     return f;
   };
-  it("uses the spec's messages", () => {
+  it("uses the spec's messages, naming the refused file", () => {
     expect(checkDocument(null)).toBe("Please select a document to upload.");
-    expect(checkDocument(file("image/gif", 10))).toBe("Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.");
-    expect(checkDocument(file("application/pdf", 11 * 1024 * 1024))).toBe("File size too large. Maximum size is 10MB.");
+    expect(checkDocument(file("image/gif", 10))).toBe("doc can't be used. Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.");
+    expect(checkDocument(file("application/pdf", 11 * 1024 * 1024))).toBe("doc can't be used. File size too large. Maximum size is 10MB.");
     expect(checkDocument(file("image/png", 1000))).toBeNull();
   });
 });
