@@ -5,12 +5,13 @@
  * conversations of 5 messages, deals in every state, by default); a repeat adds nothing. Start the server
  * first (`npm start`, which also seeds the demo photos the synthetic listings reuse by key).
  *
- * The seed goes in steps (`seedStep`): each call brings users and listings up to a share of their counts,
- * and the last one adds the conversations, their messages and the deals. One call holding all 20,000
- * listings is restarted by `wrangler dev` before it ends; a step is a few seconds.
+ * One call by default: the worker makes and sends the rows a range at a time, so one call of the whole
+ * seed holds one range in memory (about 20 s at the defaults). SCALE_STEPS=n splits it (`seedStep`):
+ * each call brings users and listings up to a share of their counts, the last one adds the
+ * conversations, their messages and the deals.
  *
  * Environment: PORT (8787) or SCALE_SEED_URL (the server's origin); SCALE_LISTINGS, SCALE_USERS,
- * SCALE_CONVERSATIONS, SCALE_MESSAGES (per conversation) to seed other counts; SCALE_STEPS (10). Every
+ * SCALE_CONVERSATIONS, SCALE_MESSAGES (per conversation) to seed other counts; SCALE_STEPS (1). Every
  * synthetic account's password is `scale-seed-password` (`scale-user-0@scale.campusnest.dev`, ...).
  */
 import { pathToFileURL } from "node:url";
@@ -40,7 +41,7 @@ async function main() {
     conversations: env("SCALE_CONVERSATIONS", DEFAULT_COUNTS.conversations),
     messages_per_conversation: env("SCALE_MESSAGES", DEFAULT_COUNTS.messages_per_conversation),
   };
-  const steps = Math.max(1, env("SCALE_STEPS", 10));
+  const steps = Math.max(1, env("SCALE_STEPS", 1));
   const started = Date.now();
   let answer;
   for (let step = 1; step <= steps; step++) {
