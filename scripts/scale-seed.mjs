@@ -5,13 +5,14 @@
  * conversations of 5 messages, deals in every state, by default); a repeat adds nothing. Start the server
  * first (`npm start`, which also seeds the demo photos the synthetic listings reuse by key).
  *
- * One call by default: the worker makes and sends the rows a range at a time, so one call of the whole
- * seed holds one range in memory (about 20 s at the defaults). SCALE_STEPS=n splits it (`seedStep`):
- * each call brings users and listings up to a share of their counts, the last one adds the
- * conversations, their messages and the deals.
+ * The worker makes and sends the rows a range at a time, so one call of the whole seed holds one range in
+ * memory and answers (about 20 s at the defaults); but under `wrangler dev` the request right after that
+ * long call is answered 503 "Your worker restarted mid-request" (docs/decisions/038). So the script
+ * still goes in steps (`seedStep`, SCALE_STEPS=1 for one call): each call brings users and listings up
+ * to a share of their counts, the last one adds the conversations, their messages and the deals.
  *
  * Environment: PORT (8787) or SCALE_SEED_URL (the server's origin); SCALE_LISTINGS, SCALE_USERS,
- * SCALE_CONVERSATIONS, SCALE_MESSAGES (per conversation) to seed other counts; SCALE_STEPS (1). Every
+ * SCALE_CONVERSATIONS, SCALE_MESSAGES (per conversation) to seed other counts; SCALE_STEPS (10). Every
  * synthetic account's password is `scale-seed-password` (`scale-user-0@scale.campusnest.dev`, ...).
  */
 import { pathToFileURL } from "node:url";
@@ -41,7 +42,7 @@ async function main() {
     conversations: env("SCALE_CONVERSATIONS", DEFAULT_COUNTS.conversations),
     messages_per_conversation: env("SCALE_MESSAGES", DEFAULT_COUNTS.messages_per_conversation),
   };
-  const steps = Math.max(1, env("SCALE_STEPS", 1));
+  const steps = Math.max(1, env("SCALE_STEPS", 10));
   const started = Date.now();
   let answer;
   for (let step = 1; step <= steps; step++) {
