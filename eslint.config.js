@@ -15,9 +15,25 @@ const noSpa = { group: ["**/web/**"], message: "The worker never imports the SPA
 const partyBoundary = "party/ imports only party/* and worker/contract.";
 const noOtherRoute = "A route never imports another route: move what they share into a service.";
 const noOtherFeature = "Features never import other features.";
-/** Routes hold no SQL: a query lives in db/queries (or db/browse) and a route reaches it through a service. */
+/**
+ * Routes and services hold no SQL: a statement lives in db/queries (or db/browse) as a named function, a
+ * service calls it (or collects the builders it returns into one db.batch), a route calls the service.
+ */
 const noSqlInRoutes = "Routes hold no SQL: put the query in db/queries and call it from a service.";
-const noQueryBuilder = { group: ["drizzle-orm", "drizzle-orm/*", "**/db/schema"], message: noSqlInRoutes };
+const noSqlInServices = "Services hold no SQL: put the statement in db/queries as a named function and call it (a batch collects the builders it returns).";
+const noQueryBuilder = (message) => ({ group: ["drizzle-orm", "drizzle-orm/*", "**/db/schema"], message });
+/** No prepared statement, no sql`` fragment, no raw SQL text, no D1 binding. */
+const noSqlSyntax = (message) => [
+  { selector: "CallExpression[callee.property.name='prepare']", message },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message },
+  { selector: "MemberExpression[property.name='DB'][object.name='env']", message },
+  { selector: "MemberExpression[property.name='DB'][object.property.name='env']", message },
+  { selector: "VariableDeclarator[init.property.name='env'] > ObjectPattern > Property[key.name='DB']", message },
+  // A GuardedStatement (db/queries/deals.ts) or a raw column value written in place: { sql: "..." }.
+  { selector: "Property[key.name='sql']", message },
+  { selector: "Literal[value=/^\\s*(SELECT|INSERT INTO|UPDATE \\w+ SET|DELETE FROM|(NOT )?EXISTS \\()/]", message },
+  { selector: "TemplateElement[value.raw=/^\\s*(SELECT|INSERT INTO|UPDATE \\w+ SET|DELETE FROM|(NOT )?EXISTS \\()/]", message },
+];
 const noServices = (who) => ({
   group: ["**/services/**", "**/services"],
   message: `${who} never imports services: services build on it, not the other way round.`,
@@ -239,25 +255,16 @@ export default tseslint.config(
     // Files of one route's folder may import each other (admin/index.ts mounts admin/*.ts).
     files: ["worker/routes/*/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), noQueryBuilder, { regex: "^\\.\\./[^./][^/]*(/|$)", message: noOtherRoute }] }],
+      "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), noQueryBuilder(noSqlInRoutes), { regex: "^\\.\\./[^./][^/]*(/|$)", message: noOtherRoute }] }],
     },
   },
   {
     files: ["worker/routes/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), noQueryBuilder, { regex: "^\\./", message: noOtherRoute }] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, oneDbPerRequest("Routes"), noQueryBuilder(noSqlInRoutes), { regex: "^\\./", message: noOtherRoute }] }] },
   },
   {
     files: ["worker/routes/**/*.ts"],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        { selector: "CallExpression[callee.property.name='prepare']", message: noSqlInRoutes },
-        { selector: "TaggedTemplateExpression[tag.name='sql']", message: noSqlInRoutes },
-        { selector: "MemberExpression[property.name='DB'][object.name='env']", message: noSqlInRoutes },
-        { selector: "MemberExpression[property.name='DB'][object.property.name='env']", message: noSqlInRoutes },
-        { selector: "VariableDeclarator[init.property.name='env'] > ObjectPattern > Property[key.name='DB']", message: noSqlInRoutes },
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", ...noSqlSyntax(noSqlInRoutes)] },
   },
   {
     // Pure helpers and the browse query sit under the services: they never import them (nor the HTTP layer).
@@ -270,16 +277,20 @@ export default tseslint.config(
   },
   {
     files: ["worker/services/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services"), notifyOnly] }] },
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services"), notifyOnly, noQueryBuilder(noSqlInServices)] }],
+      "no-restricted-syntax": ["error", ...noSqlSyntax(noSqlInServices)],
+    },
   },
   {
     files: ["worker/services/notify/channels/email.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services")] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services"), noQueryBuilder(noSqlInServices)] }] },
   },
   {
-    // The cron's run and the queues' consumer are outside any request: each makes one handle for the whole run and passes it down.
+    // The cron's run and the queues' consumer are outside any request: each makes one handle for the whole
+    // run (createDb, from the env's binding) and passes it down. Only the handle: their SQL is in db/queries too.
     files: ["worker/services/housekeeping.ts", "worker/services/background/consumer.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services")] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), noQueryBuilder(noSqlInServices)] }] },
   },
   {
     files: ["worker/db/queries/**/*.ts"],

@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
 
@@ -11,6 +12,9 @@ export function createDb(env: Pick<Env, "DB">) {
 }
 
 export type Db = ReturnType<typeof createDb>;
+
+/** One statement of a `db.batch` (a query function's builder, not yet run): what a service collects to batch. */
+export type BatchStatement = BatchItem<"sqlite">;
 
 /**
  * The header that carries a D1 Sessions API bookmark both ways: answers to requests that touched the

@@ -5,12 +5,11 @@
 import { cancelOpenDeals } from "./deals";
 import { refuseDeletionWhileMoneyHeld } from "./payments";
 import { DEAL_REASONS } from "../contract/deals";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import { LISTING_CHANGED_DETAIL, type AdminListing, type adminListingEditSchema, type listingReviewSchema } from "../contract/admin";
 import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract/listings";
 import type { Config } from "../env";
-import type { Db } from "../db/client";
+import type { BatchStatement, Db } from "../db/client";
 import {
   approvePending,
   findListing,
@@ -157,7 +156,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
   // Fair preferences (decision 018): the unit type after this edit decides. A whole unit stores
   // no_preference, whatever was sent or stored before (an edit from 2x2 to studio drops the preference).
   const genderPreference = allowsGenderPreference(input.unit_type ?? row.unit_type) ? input.gender_preference : "no_preference";
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: BatchStatement[] = [
     updateListing(db, row.id, {
       ...(input.title !== undefined && { title: input.title }),
       ...(input.description !== undefined && { description: input.description }),
@@ -189,7 +188,7 @@ export async function updateOwnListing(db: Db, env: Env, config: Config, userId:
     for (const p of current) if (!keep.has(p.key)) removedKeys.push(p.key, ...(p.thumbKey ? [p.thumbKey] : []));
     statements.push(...replacePhotos(db, row.id, photos));
   }
-  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await db.batch(statements as [BatchStatement, ...BatchStatement[]]);
   await purgeListingCache([row.id]);
   await deleteImages(env.IMAGES, await unreferencedKeys(db, removedKeys));
   // Off the market: its promotion stops renewing as Cancel does (api-contract "Promotions"); available
