@@ -5,9 +5,11 @@
  * conversations of 5 messages, deals in every state, by default); a repeat adds nothing. Start the server
  * first (`npm start`, which also seeds the demo photos the synthetic listings reuse by key).
  *
- * The seed goes in steps (`seedStep`): each call brings users and listings up to a share of their counts,
- * and the last one adds the conversations, their messages and the deals. One call holding all 20,000
- * listings is restarted by `wrangler dev` before it ends; a step is a few seconds.
+ * The worker makes and sends the rows a range at a time, so one call of the whole seed holds one range in
+ * memory and answers (about 20 s at the defaults); but under `wrangler dev` the request right after that
+ * long call is answered 503 "Your worker restarted mid-request" (docs/decisions/038). So the script
+ * still goes in steps (`seedStep`, SCALE_STEPS=1 for one call): each call brings users and listings up
+ * to a share of their counts, the last one adds the conversations, their messages and the deals.
  *
  * Environment: PORT (8787) or SCALE_SEED_URL (the server's origin); SCALE_LISTINGS, SCALE_USERS,
  * SCALE_CONVERSATIONS, SCALE_MESSAGES (per conversation) to seed other counts; SCALE_STEPS (10). Every

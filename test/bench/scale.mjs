@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedStep } from "../../scripts/scale-seed.mjs";
+import { memory, workerdPid } from "../../scripts/lib/workerd-memory.mjs";
 import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
 
 const PORT = Number(process.env.BENCH_SCALE_PORT ?? 8794);
@@ -55,13 +56,18 @@ try {
   await waitForHealth(BASE, 120_000);
   await seedDemoData(BASE);
 
-  // In steps, as `npm run seed:scale` does (seedStep): no one request holds the whole seed.
+  // In steps by default, as `npm run seed:scale` does (seedStep); BENCH_SCALE_SEED_STEPS=1 posts the whole
+  // seed in one call (the request right after it is still answered 503 by wrangler: docs/decisions/038).
+  // Its duration and the runtime workerd's peak RSS (VmHWM) against its RSS before.
+  const pid = workerdPid(server.child.pid, PORT);
+  const rssBefore = pid ? memory(pid).rss : null;
   let started = Date.now();
   let seeded;
   for (let step = 1; step <= SEED_STEPS; step++) {
     seeded = await post("/api/v1/dev/scale-seed", seedStep(COUNTS, step, SEED_STEPS));
   }
   const seedSeconds = (Date.now() - started) / 1000;
+  if (pid) console.log(`\nScale seed memory: workerd RSS ${rssBefore.toFixed(0)} MB before, peak ${memory(pid).hwm.toFixed(0)} MB`);
   started = Date.now();
   const repeated = await post("/api/v1/dev/scale-seed", COUNTS);
   const repeatSeconds = (Date.now() - started) / 1000;

@@ -6,24 +6,43 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEAL_STATUSES } from "../../../worker/contract/deals";
 import { JPEG_1x1, json, post } from "../helpers";
+import { deliveries } from "../helpers/queues";
 
 type Seeded = { users: number; listings: number; conversations: number; messages: number; deals: number; added: Record<string, number>; photo_keys: number };
 const seed = async (body: unknown) => {
   const res = await post("/api/v1/dev/scale-seed", body);
   return { status: res.status, body: await json<Seeded & { detail?: string }>(res) };
 };
+/** The photo checks asked for synthetic listings (the queue's deliveries: post() drains after each request). */
+const syntheticPhotoChecks = () =>
+  deliveries.filter((d) => (d.body as { type: string; listingId?: string }).type === "photo-check" && (d.body as { listingId: string }).listingId.startsWith("scl")).length;
 const one = async <T>(sql: string) => (await env.DB.prepare(sql).first<T>())!;
 
 describe("POST dev/scale-seed", () => {
   it("brings the synthetic rows up to the counts, over every university, and a repeat adds nothing", async () => {
     const data = btoa(String.fromCharCode(...JPEG_1x1));
     expect((await post("/api/v1/dev/seed", { photos: ["01-bedroom.jpg", "04-exterior.jpg"].map((name) => ({ name, data })) })).status).toBe(201);
-    const counts = { listings: 400, users: 420, conversations: 40, messages_per_conversation: 3 };
+    // Past one range of listings (2,000) and of conversations (200): the seed is made and sent a range at a time.
+    const counts = { listings: 2_050, users: 420, conversations: 250, messages_per_conversation: 3 };
     const first = await seed(counts);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ listings: 400, users: 420, conversations: 40, messages: 120, deals: DEAL_STATUSES.length * 3, photo_keys: 2 });
+    expect(first.body).toMatchObject({
+      listings: 2_050,
+      users: 420,
+      conversations: 250,
+      messages: 750,
+      deals: DEAL_STATUSES.length * 3,
+      added: { users: 420, listings: 2_050, conversations: 250, messages: 750, deals: DEAL_STATUSES.length * 3 },
+      photo_keys: 2,
+    });
+    // The photos go through the photo check: at most a message per distinct picture (not one per listing), every picture settled.
+    const checks = syntheticPhotoChecks();
+    expect(checks).toBeGreaterThan(0);
+    expect(checks).toBeLessThanOrEqual(2);
+    expect(await one<{ n: number }>("SELECT count(DISTINCT picture) AS n FROM photo_hashes WHERE listing_id LIKE 'scl%'")).toEqual({ n: 2 });
     const again = await seed(counts);
-    expect(again.body).toMatchObject({ listings: 400, users: 420, conversations: 40, messages: 120, added: { users: 0, listings: 0, conversations: 0, messages: 0, deals: 0 } });
+    expect(again.body).toMatchObject({ listings: 2_050, users: 420, conversations: 250, messages: 750, added: { users: 0, listings: 0, conversations: 0, messages: 0, deals: 0 } });
+    expect(syntheticPhotoChecks()).toBe(checks);
 
     // Every university has listings; a share is pending, rejected, promoted; dates vary.
     const universities = await one<{ n: number }>("SELECT count(*) AS n FROM universities");
@@ -44,7 +63,7 @@ describe("POST dev/scale-seed", () => {
     expect((await post("/api/v1/auth/login", { email: "scale-user-3@scale.campusnest.dev", password: "scale-seed-password" })).status).toBe(200);
 
     // More messages per conversation tops every conversation up.
-    expect((await seed({ ...counts, messages_per_conversation: 4 })).body).toMatchObject({ messages: 160, added: { messages: 40 } });
+    expect((await seed({ ...counts, messages_per_conversation: 4 })).body).toMatchObject({ messages: 1_000, added: { messages: 250 } });
   });
 
   it("refuses counts it cannot make: listings without users, past its bounds (422)", async () => {

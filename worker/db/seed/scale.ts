@@ -15,6 +15,7 @@ import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/cons
 import { fairGenderPreference } from "../../contract/policies";
 import { distanceToCampus, pointOf } from "../../lib/geo-distance";
 import { purgeListingCache } from "../../services/edge-cache";
+import { enqueuePhotoCheck } from "../../services/photo-check";
 import { hashPassword } from "../../services/passwords";
 import { chunks } from "../bounded";
 import { createDb, type Db } from "../client";
@@ -56,6 +57,8 @@ const numberOf = (id: string | null | undefined) => (id ? Number(id.slice(4)) : 
 /** Per statement: rows of one JSON parameter (a few hundred KB at most), and statements per batch. */
 const ROWS_PER_STATEMENT = { users: 500, listings: 200, photos: 800, conversations: 500, messages: 800 } as const;
 const STATEMENTS_PER_BATCH = 10;
+/** Rows made at a time (a range: one batch of users or listings, about 10,000 messages at most): what one call holds in memory. */
+const RANGE = { users: ROWS_PER_STATEMENT.users * STATEMENTS_PER_BATCH, listings: ROWS_PER_STATEMENT.listings * STATEMENTS_PER_BATCH, conversations: 200 } as const;
 
 const FIRST_NAMES = ["Alex", "Jordan", "Taylor", "Morgan", "Casey", "Riley", "Jamie", "Avery", "Quinn", "Harper", "Rowan", "Skyler", "Emerson", "Finley", "Dakota"];
 const LAST_NAMES = ["Garcia", "Smith", "Nguyen", "Patel", "Kim", "Johnson", "Lee", "Brown", "Davis", "Martinez", "Wilson", "Chen", "Lopez", "Clark", "Lewis"];
@@ -110,22 +113,37 @@ async function highest(db: Db, table: string, kind: string): Promise<number> {
 const countOf = async (db: Db, table: string, kind: string) =>
   (await db.$client.prepare(`SELECT count(*) AS n FROM ${table} WHERE id >= ?1 AND id < ?2`).bind(`scl${kind}`, `scl${kind}~`).first<{ n: number }>())?.n ?? 0;
 
-/** Inserts rows (arrays) through `sql`, which reads `value ->> n` from json_each(?1): chunked statements, a few per batch. */
+/** Inserts rows (arrays) through `sql`, which reads `value ->> n` from json_each(?1): chunked statements, a few per batch, each batch's JSON made as it is sent. */
 async function insertRows(db: Db, sql: string, rows: unknown[][], perStatement: number): Promise<void> {
-  const statements = chunks(rows, perStatement).map((chunk) => db.$client.prepare(sql).bind(JSON.stringify(chunk)));
-  for (const batch of chunks(statements, STATEMENTS_PER_BATCH)) await db.$client.batch(batch);
+  for (const batch of chunks(rows, perStatement * STATEMENTS_PER_BATCH))
+    await db.$client.batch(chunks(batch, perStatement).map((chunk) => db.$client.prepare(sql).bind(JSON.stringify(chunk))));
+}
+
+/**
+ * Runs `step` over [from, to) a range of `size` at a time: each range's rows are made, sent and dropped
+ * before the next (one call of a market's size holds one range in memory, not the whole seed: docs/decisions/038).
+ */
+async function inRanges(from: number, to: number, size: number, step: (start: number, end: number) => Promise<void>): Promise<void> {
+  for (let start = from; start < to; start += size) await step(start, Math.min(to, start + size));
 }
 
 /** `value ->> '$[i]'` for i in 0..n-1: the columns of a row array. */
 const columns = (n: number) => Array.from({ length: n }, (_, i) => `value ->> '$[${i}]'`).join(", ");
 
 /**
- * The listings' photos by key: hands the seeded listings to the copied-photo check. The photo-hashing
- * queue (docs/decisions/028, being moved to Cloudflare Queues) is not on this branch: until its enqueue
- * function lands, nothing is hashed here (the demo photos' keys are reused, so each picture would be
- * hashed once, by its bytes). This is the one place to call it from.
+ * The synthetic listings' photos go through the photo check as any upload's (enqueuePhotoCheck, decision
+ * 037), one message per distinct picture, not per listing (docs/decisions/038): the first synthetic listing
+ * holding each demo key is checked, so each picture is hashed once (or its demo row's hashes reused without
+ * a decode); the other rows of that key are settled from it, with no decode, when the backfill reaches them.
  */
-async function queueSeededPhotoHashing(_env: Env, _listingIds: string[]): Promise<void> {}
+async function checkEachPictureOnce(db: Db, env: Env): Promise<void> {
+  const firsts = (
+    await db.$client
+      .prepare("SELECT min(listing_id) AS id FROM listing_photos WHERE listing_id >= 'sclL' AND listing_id < 'sclL~' GROUP BY key")
+      .all<{ id: string }>()
+  ).results;
+  await enqueuePhotoCheck(env, firsts.map((r) => r.id));
+}
 
 export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSeedResult> {
   const db = createDb(env);
@@ -139,29 +157,31 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
   const firstUser = (await highest(db, "users", "U")) + 1;
   if (firstUser < counts.users) {
     const passwordHash = await hashPassword(SCALE_PASSWORD);
-    const rows: unknown[][] = [];
-    for (let i = firstUser; i < counts.users; i++) {
-      const uni = universities[i % universities.length]!;
-      const age = i % 50 === 0 ? Math.floor(draw(i, 1) * 10) * DAY_MS : draw(i, 2) * 365 * DAY_MS;
-      rows.push([
-        sid("U", i),
-        `scale-user-${i}@${SCALE_EMAIL_DOMAIN}`,
-        passwordHash,
-        pick(FIRST_NAMES, i, 3),
-        `${pick(LAST_NAMES, i, 4)}`,
-        uni.id,
-        isVerifiedUser(i) ? "verified" : "unverified",
-        new Date(now - age).toISOString(),
-      ]);
-    }
-    await insertRows(
-      db,
-      `INSERT OR IGNORE INTO users (id, email, password_hash, first_name, last_name, university_id, id_verification_status, created_at, email_verification_status)
-       SELECT ${columns(8)}, 'verified' FROM json_each(?1)`,
-      rows,
-      ROWS_PER_STATEMENT.users,
-    );
-    added.users = rows.length;
+    await inRanges(firstUser, counts.users, RANGE.users, async (start, end) => {
+      const rows: unknown[][] = [];
+      for (let i = start; i < end; i++) {
+        const uni = universities[i % universities.length]!;
+        const age = i % 50 === 0 ? Math.floor(draw(i, 1) * 10) * DAY_MS : draw(i, 2) * 365 * DAY_MS;
+        rows.push([
+          sid("U", i),
+          `scale-user-${i}@${SCALE_EMAIL_DOMAIN}`,
+          passwordHash,
+          pick(FIRST_NAMES, i, 3),
+          `${pick(LAST_NAMES, i, 4)}`,
+          uni.id,
+          isVerifiedUser(i) ? "verified" : "unverified",
+          new Date(now - age).toISOString(),
+        ]);
+      }
+      await insertRows(
+        db,
+        `INSERT OR IGNORE INTO users (id, email, password_hash, first_name, last_name, university_id, id_verification_status, created_at, email_verification_status)
+         SELECT ${columns(8)}, 'verified' FROM json_each(?1)`,
+        rows,
+        ROWS_PER_STATEMENT.users,
+      );
+      added.users += rows.length;
+    });
   }
   const users = Math.max(counts.users, firstUser);
 
@@ -172,96 +192,96 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
       .all<{ key: string; thumb_key: string | null }>()
   ).results;
   const firstListing = (await highest(db, "listings", "L")) + 1;
-  const newListings: string[] = [];
   if (firstListing < counts.listings && users > 0) {
-    const rows: unknown[][] = [];
-    const photos: unknown[][] = [];
     const today = new Date(now).toISOString().slice(0, 10);
-    for (let j = firstListing; j < counts.listings; j++) {
-      const owner = ownerOf(j, users, universities.length);
-      const uni = universities[owner % universities.length]!;
-      const unit = pick(UNIT_TYPES, j, 5);
-      const term = pick(LEASE_TERMS, j, 6);
-      const dates = nextTermDates(term, today);
-      const shift = Math.round((draw(j, 7) - 0.5) * 20);
-      const from = new Date(Date.parse(`${dates.from}T00:00:00Z`) + (draw(j, 8) < 0.7 ? 0 : shift) * DAY_MS).toISOString().slice(0, 10);
-      const campus = pointOf(uni.latitude, uni.longitude);
-      const spot = campus && draw(j, 9) > 0.15 ? demoPlace(campus, j) : null;
-      const address = `${100 + Math.floor(draw(j, 10) * 3900)} ${pick(STREETS, j, 11)}, ${uni.abbreviation} area, ${uni.state}`;
-      // About 84 % approved, 10 % pending, 3 % rejected; of the approved, a few taken, paused or hidden by staff, 3 % promoted.
-      const r = draw(j, 12);
-      const review = r < 0.1 ? "pending" : r < 0.13 ? "rejected" : "approved";
-      const s = draw(j, 13);
-      const status = review === "approved" && s < 0.04 ? "taken" : review === "approved" && s < 0.06 ? "paused" : "available";
-      const moderation = review === "approved" && s > 0.99 ? "hidden" : "visible";
-      const promoted = review === "approved" && status === "available" && draw(j, 14) < 0.03;
-      const created = now - (counts.listings - j) * 20 * 60_000 - Math.floor(draw(j, 15) * 600_000);
-      const title = pick(TITLE_TEMPLATES, j, 16)
-        .replace("{unit}", unit === "studio" ? "studio" : unit)
-        .replace("{abbr}", uni.abbreviation)
-        .replace("{term}", term[0]!.toUpperCase() + term.slice(1))
-        .slice(0, 35);
-      const description = [
-        pick(DESCRIPTION_PARTS.opening, j, 17),
-        pick(DESCRIPTION_PARTS.unit, j, 18),
-        pick(DESCRIPTION_PARTS.area, j, 19),
-        pick(DESCRIPTION_PARTS.closing, j, 20),
-      ].join(" ");
-      const rent = Math.max(350, Math.round((700 + (uni.id % 9) * 120 + draw(j, 21) * 900) / 5) * 5);
-      rows.push([
-        sid("L", j),
-        sid("U", owner),
-        uni.id,
-        title,
-        description,
-        unit,
-        address,
-        publicAddress(address),
-        rent,
-        term,
-        from,
-        dates.to,
-        spot?.latitude ?? null,
-        spot?.longitude ?? null,
-        distanceToCampus(spot, campus),
-        draw(j, 22) < 0.45 ? 1 : 0,
-        draw(j, 23) < 0.35 ? 1 : 0,
-        fairGenderPreference(unit, pick([...GENDER_PREFERENCES, "no_preference", "no_preference"], j, 24)),
-        review,
-        review === "rejected" ? "Photos do not show the unit described." : null,
-        review === "approved" ? rent : null,
-        status,
-        moderation,
-        promoted ? new Date(now - 2 * DAY_MS).toISOString() : null,
-        promoted ? new Date(now + 5 * DAY_MS).toISOString() : null,
-        promoted ? "admin" : null,
-        new Date(created).toISOString(),
-        new Date(Math.max(created, now - (j % 10) * DAY_MS)).toISOString(),
-      ]);
-      newListings.push(sid("L", j));
-      if (photoKeys.length) {
-        const many = 1 + Math.floor(draw(j, 25) * 4);
-        for (let p = 0; p < many; p++) {
-          const photo = photoKeys[(j * 7 + p * 13) % photoKeys.length]!;
-          photos.push([sid("P", j * 10 + p), sid("L", j), photo.key, photo.thumb_key, p]);
+    await inRanges(firstListing, counts.listings, RANGE.listings, async (start, end) => {
+      const rows: unknown[][] = [];
+      const photos: unknown[][] = [];
+      for (let j = start; j < end; j++) {
+        const owner = ownerOf(j, users, universities.length);
+        const uni = universities[owner % universities.length]!;
+        const unit = pick(UNIT_TYPES, j, 5);
+        const term = pick(LEASE_TERMS, j, 6);
+        const dates = nextTermDates(term, today);
+        const shift = Math.round((draw(j, 7) - 0.5) * 20);
+        const from = new Date(Date.parse(`${dates.from}T00:00:00Z`) + (draw(j, 8) < 0.7 ? 0 : shift) * DAY_MS).toISOString().slice(0, 10);
+        const campus = pointOf(uni.latitude, uni.longitude);
+        const spot = campus && draw(j, 9) > 0.15 ? demoPlace(campus, j) : null;
+        const address = `${100 + Math.floor(draw(j, 10) * 3900)} ${pick(STREETS, j, 11)}, ${uni.abbreviation} area, ${uni.state}`;
+        // About 84 % approved, 10 % pending, 3 % rejected; of the approved, a few taken, paused or hidden by staff, 3 % promoted.
+        const r = draw(j, 12);
+        const review = r < 0.1 ? "pending" : r < 0.13 ? "rejected" : "approved";
+        const s = draw(j, 13);
+        const status = review === "approved" && s < 0.04 ? "taken" : review === "approved" && s < 0.06 ? "paused" : "available";
+        const moderation = review === "approved" && s > 0.99 ? "hidden" : "visible";
+        const promoted = review === "approved" && status === "available" && draw(j, 14) < 0.03;
+        const created = now - (counts.listings - j) * 20 * 60_000 - Math.floor(draw(j, 15) * 600_000);
+        const title = pick(TITLE_TEMPLATES, j, 16)
+          .replace("{unit}", unit === "studio" ? "studio" : unit)
+          .replace("{abbr}", uni.abbreviation)
+          .replace("{term}", term[0]!.toUpperCase() + term.slice(1))
+          .slice(0, 35);
+        const description = [
+          pick(DESCRIPTION_PARTS.opening, j, 17),
+          pick(DESCRIPTION_PARTS.unit, j, 18),
+          pick(DESCRIPTION_PARTS.area, j, 19),
+          pick(DESCRIPTION_PARTS.closing, j, 20),
+        ].join(" ");
+        const rent = Math.max(350, Math.round((700 + (uni.id % 9) * 120 + draw(j, 21) * 900) / 5) * 5);
+        rows.push([
+          sid("L", j),
+          sid("U", owner),
+          uni.id,
+          title,
+          description,
+          unit,
+          address,
+          publicAddress(address),
+          rent,
+          term,
+          from,
+          dates.to,
+          spot?.latitude ?? null,
+          spot?.longitude ?? null,
+          distanceToCampus(spot, campus),
+          draw(j, 22) < 0.45 ? 1 : 0,
+          draw(j, 23) < 0.35 ? 1 : 0,
+          fairGenderPreference(unit, pick([...GENDER_PREFERENCES, "no_preference", "no_preference"], j, 24)),
+          review,
+          review === "rejected" ? "Photos do not show the unit described." : null,
+          review === "approved" ? rent : null,
+          status,
+          moderation,
+          promoted ? new Date(now - 2 * DAY_MS).toISOString() : null,
+          promoted ? new Date(now + 5 * DAY_MS).toISOString() : null,
+          promoted ? "admin" : null,
+          new Date(created).toISOString(),
+          new Date(Math.max(created, now - (j % 10) * DAY_MS)).toISOString(),
+        ]);
+        if (photoKeys.length) {
+          const many = 1 + Math.floor(draw(j, 25) * 4);
+          for (let p = 0; p < many; p++) {
+            const photo = photoKeys[(j * 7 + p * 13) % photoKeys.length]!;
+            photos.push([sid("P", j * 10 + p), sid("L", j), photo.key, photo.thumb_key, p]);
+          }
         }
       }
-    }
-    await insertRows(
-      db,
-      `INSERT OR IGNORE INTO listings (id, user_id, university_id, title, description, unit_type, address, address_public, monthly_rent, lease_term,
-         available_from, available_to, latitude, longitude, distance_miles, parking, allow_pets, gender_preference, verification_status, rejection_reason,
-         approved_rent, status, moderation_status, promotion_start, promotion_end, promotion_source, created_at, availability_confirmed_at)
-       SELECT ${columns(28)} FROM json_each(?1)`,
-      rows,
-      ROWS_PER_STATEMENT.listings,
-    );
-    // One photo row per (listing, position); the same key on many listings, as demo listings share photos.
-    await insertRows(db, `INSERT OR IGNORE INTO listing_photos (id, listing_id, key, thumb_key, position) SELECT ${columns(5)} FROM json_each(?1)`, photos, ROWS_PER_STATEMENT.photos);
-    added.listings = rows.length;
+      await insertRows(
+        db,
+        `INSERT OR IGNORE INTO listings (id, user_id, university_id, title, description, unit_type, address, address_public, monthly_rent, lease_term,
+           available_from, available_to, latitude, longitude, distance_miles, parking, allow_pets, gender_preference, verification_status, rejection_reason,
+           approved_rent, status, moderation_status, promotion_start, promotion_end, promotion_source, created_at, availability_confirmed_at)
+         SELECT ${columns(28)} FROM json_each(?1)`,
+        rows,
+        ROWS_PER_STATEMENT.listings,
+      );
+      // One photo row per (listing, position); the same key on many listings, as demo listings share photos.
+      await insertRows(db, `INSERT OR IGNORE INTO listing_photos (id, listing_id, key, thumb_key, position) SELECT ${columns(5)} FROM json_each(?1)`, photos, ROWS_PER_STATEMENT.photos);
+      added.listings += rows.length;
+    });
   }
   const listings = Math.max(counts.listings, firstListing);
-  await queueSeededPhotoHashing(env, newListings);
+  if (added.listings) await checkEachPictureOnce(db, env);
 
   // Conversations: a renter (user c) asks about a listing of another owner; the listing's owner answers.
   const firstConversation = (await highest(db, "conversations", "C")) + 1;
@@ -273,15 +293,17 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
   };
   const messagesPer = counts.messages_per_conversation;
   if (firstConversation < counts.conversations && users > 1 && listings > 0) {
-    const rows: unknown[][] = [];
-    for (let c = firstConversation; c < counts.conversations; c++) {
-      const { listing, lister, renter, started } = pairOf(c);
-      const [a, b] = [sid("U", renter), sid("U", lister)].sort();
-      rows.push([sid("C", c), a, b, sid("L", listing), sid("U", renter), new Date(started).toISOString()]);
-    }
-    // A pair talks in one conversation (conversations_pair_unique): a repeated pair is skipped.
-    await insertRows(db, `INSERT OR IGNORE INTO conversations (id, user_a, user_b, listing_id, started_by, created_at) SELECT ${columns(6)} FROM json_each(?1)`, rows, ROWS_PER_STATEMENT.conversations);
-    added.conversations = rows.length;
+    await inRanges(firstConversation, counts.conversations, RANGE.conversations, async (start, end) => {
+      const rows: unknown[][] = [];
+      for (let c = start; c < end; c++) {
+        const { listing, lister, renter, started } = pairOf(c);
+        const [a, b] = [sid("U", renter), sid("U", lister)].sort();
+        rows.push([sid("C", c), a, b, sid("L", listing), sid("U", renter), new Date(started).toISOString()]);
+      }
+      // A pair talks in one conversation (conversations_pair_unique): a repeated pair is skipped.
+      await insertRows(db, `INSERT OR IGNORE INTO conversations (id, user_a, user_b, listing_id, started_by, created_at) SELECT ${columns(6)} FROM json_each(?1)`, rows, ROWS_PER_STATEMENT.conversations);
+      added.conversations += rows.length;
+    });
   }
   const conversations = Math.max(counts.conversations, firstConversation);
 
@@ -289,37 +311,36 @@ export async function seedScale(env: Env, counts: ScaleCounts): Promise<ScaleSee
   const firstHeld = conversations && messagesPer ? ((await db.$client.prepare("SELECT count(*) AS n FROM messages WHERE conversation_id = ?").bind(sid("C", 0)).first<{ n: number }>())?.n ?? 0) : 0;
   const messageFrom = firstHeld < messagesPer ? 0 : firstConversation;
   if (messagesPer > 0 && messageFrom < counts.conversations) {
-    const rows: unknown[][] = [];
-    for (let c = messageFrom; c < counts.conversations; c++) {
-      const { renter, lister, started } = pairOf(c);
-      for (let m = 0; m < messagesPer; m++) {
-        const at = new Date(started + (m + 1) * 37 * 60_000).toISOString();
-        rows.push([sid("M", c * 100 + m), sid("C", c), sid("U", m % 2 ? lister : renter), MESSAGES[m % MESSAGES.length], m < messagesPer - 1 ? at : null, at]);
-      }
-    }
     const before = await countOf(db, "messages", "M");
-    await insertRows(
-      db,
-      // Only into conversations there (a skipped pair has none).
-      `INSERT OR IGNORE INTO messages (id, conversation_id, sender_id, text, read_at, created_at)
-       SELECT ${columns(6)} FROM json_each(?1) WHERE EXISTS (SELECT 1 FROM conversations c WHERE c.id = value ->> '$[1]')`,
-      rows,
-      ROWS_PER_STATEMENT.messages,
-    );
-    const ids = Array.from({ length: counts.conversations - messageFrom }, (_, k) => sid("C", messageFrom + k));
-    for (const batch of chunks(chunks(ids, 500), STATEMENTS_PER_BATCH))
-      await db.$client.batch(
-        batch.map((chunk) =>
-          db.$client
-            .prepare(
-              `UPDATE conversations SET
-                 last_message_preview = (SELECT text FROM messages m WHERE m.conversation_id = conversations.id ORDER BY created_at DESC, id DESC LIMIT 1),
-                 last_message_at = (SELECT created_at FROM messages m WHERE m.conversation_id = conversations.id ORDER BY created_at DESC, id DESC LIMIT 1)
-               WHERE id IN (SELECT value FROM json_each(?1))`,
-            )
-            .bind(JSON.stringify(chunk)),
-        ),
+    await inRanges(messageFrom, counts.conversations, RANGE.conversations, async (start, end) => {
+      const rows: unknown[][] = [];
+      for (let c = start; c < end; c++) {
+        const { renter, lister, started } = pairOf(c);
+        for (let m = 0; m < messagesPer; m++) {
+          const at = new Date(started + (m + 1) * 37 * 60_000).toISOString();
+          rows.push([sid("M", c * 100 + m), sid("C", c), sid("U", m % 2 ? lister : renter), MESSAGES[m % MESSAGES.length], m < messagesPer - 1 ? at : null, at]);
+        }
+      }
+      await insertRows(
+        db,
+        // Only into conversations there (a skipped pair has none).
+        `INSERT OR IGNORE INTO messages (id, conversation_id, sender_id, text, read_at, created_at)
+         SELECT ${columns(6)} FROM json_each(?1) WHERE EXISTS (SELECT 1 FROM conversations c WHERE c.id = value ->> '$[1]')`,
+        rows,
+        ROWS_PER_STATEMENT.messages,
       );
+      // Each conversation's last message (a range's ids in one statement).
+      const ids = Array.from({ length: end - start }, (_, k) => sid("C", start + k));
+      await db.$client
+        .prepare(
+          `UPDATE conversations SET
+             last_message_preview = (SELECT text FROM messages m WHERE m.conversation_id = conversations.id ORDER BY created_at DESC, id DESC LIMIT 1),
+             last_message_at = (SELECT created_at FROM messages m WHERE m.conversation_id = conversations.id ORDER BY created_at DESC, id DESC LIMIT 1)
+           WHERE id IN (SELECT value FROM json_each(?1))`,
+        )
+        .bind(JSON.stringify(ids))
+        .run();
+    });
     added.messages = (await countOf(db, "messages", "M")) - before;
   }
 
