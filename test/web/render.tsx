@@ -107,6 +107,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     user_first_name: "Jordan",
     user_last_name: "Kim",
     user_avatar_url: null,
+    review_summary: { count: 0, average: 0 },
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import { insertAudit } from "../../db/queries/audit";
 import { adminDealsRoutes } from "./deals";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
+import { adminReviewsRoutes } from "./reviews";
 import { adminSafetyRoutes } from "./safety";
 import { adminSiteRoutes } from "./site";
 import { adminUsersRoutes } from "./users";
@@ -60,4 +61,5 @@ export const adminRoutes = createRouter()
   .route("/", adminSiteRoutes)
   .route("/", adminReportsRoutes)
   .route("/", adminSafetyRoutes)
-  .route("/", adminDealsRoutes);
+  .route("/", adminDealsRoutes)
+  .route("/", adminReviewsRoutes);
