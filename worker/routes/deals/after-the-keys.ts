@@ -6,13 +6,13 @@ import type { Context } from "hono";
 import { conditionPhaseSchema, conditionReportSchema, reportCommentSchema, reviewSchema, type ConditionReport, type ConditionReportsResponse, type DealReviews, type Review } from "../../contract/reviews";
 import { createRouter, type AppContext } from "../../lib/context";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
-import { validationFailed } from "../../lib/errors";
+import { apiError, validationFailed } from "../../lib/errors";
 import { parseJson } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { staffOrUser } from "../../middleware/require-admin";
 import { partyDeal, type Effects } from "../../services/deals";
-import { commentConditionReport, conditionReportsFor, sendConditionReport } from "../../services/deals/condition-reports";
+import { commentConditionReport, conditionReportRefusal, conditionReportsFor, sendConditionReport } from "../../services/deals/condition-reports";
 import { conditionReportsPdf } from "../../services/deals/condition-reports-pdf";
 import { dealReviewsFor, writeReview } from "../../services/deals/reviews";
 import { checkEvidence } from "../../services/evidence";
@@ -37,8 +37,11 @@ export const afterTheKeysRoutes = createRouter()
   .post("/:id/condition-report", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    const { deal, role } = await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, conditionReportSchema);
+    // Refused for the deal's state, the caller or the window before the photos are looked at.
+    const no = conditionReportRefusal(deal, role, input.phase, Date.now());
+    if (no) throw apiError(no.status, { detail: no.detail });
     await checkEvidence(c.var.db, user.id, input.rooms.flatMap((r) => r.photos), "rooms");
     return c.json<{ data: ConditionReport }>({ data: await sendConditionReport(c.var.db, effectsOf(c), user, c.req.param("id"), input, requestMetaOf(c)) }, 201);
   })

@@ -18,12 +18,12 @@ import {
   type ConditionRoom,
   type RoomCondition,
 } from "../../contract/reviews";
-import { dealMoment } from "../../contract/deal-process";
+import { TRANSITION, dealMoment, refusal, type Actor } from "../../contract/deal-process";
 import { primaryOf, type Db } from "../../db/client";
 import { commentStatement, conditionReportsOfDeal, insertConditionReportStatement, type ConditionReportRow } from "../../db/queries/condition-reports";
 import { eventStatement, findDeal, type DealRow } from "../../db/queries/deals";
 import { evidenceReceivedAt } from "../../db/queries/evidence";
-import { conflict, notFound } from "../../lib/errors";
+import { apiError, conflict, notFound } from "../../lib/errors";
 import type { RequestMeta } from "../../lib/request-meta";
 import { isoNow } from "../../lib/time";
 import { partyDeal } from ".";
@@ -31,6 +31,22 @@ import { transition, type Effects } from "./process";
 
 const reportAt = (d: DealRow, phase: ConditionPhase) => (phase === "move_in" ? d.move_in_report_at : d.move_out_report_at);
 const commentAt = (d: DealRow, phase: ConditionPhase) => (phase === "move_in" ? d.move_in_comment_at : d.move_out_comment_at);
+
+/**
+ * Why `as` cannot send the `phase` report now: the declaration's refusal (state, actor, claim), then the
+ * phase's own rule in words (sent already: read-only; outside its window, named), or null.
+ */
+export function conditionReportRefusal(d: DealRow, as: Actor, phase: ConditionPhase, nowMs: number): { status: 403 | 409; detail: string } | null {
+  const declared = refusal("condition_report", d, { now: nowMs, as });
+  const stateAndActorFit = TRANSITION.condition_report.from.includes(d.status) && TRANSITION.condition_report.actors.includes(as);
+  if (declared && (!stateAndActorFit || declared.status === 403 || d.claim_id)) return declared;
+  if (reportAt(d, phase)) return { status: 409, detail: R.reportExists(phase) };
+  if (!inConditionWindow(phase, d, nowMs)) {
+    const w = conditionWindow(phase, d);
+    return { status: 409, detail: R.reportWindow(phase, dealMoment(isoNow(w.opens), d.time_zone), dealMoment(isoNow(w.closes), d.time_zone)) };
+  }
+  return declared;
+}
 
 interface StoredRoom {
   name: string;
@@ -56,13 +72,10 @@ export async function sendConditionReport(db: Db, fx: Effects, user: { id: strin
     dealId,
     "condition_report",
     { user: user.id },
-    (d) => {
+    (d, as) => {
       // The phase's own rule (the declaration's guard says only that some report is open now).
-      if (reportAt(d, phase)) throw conflict(R.reportExists(phase));
-      if (!inConditionWindow(phase, d, nowMs)) {
-        const w = conditionWindow(phase, d);
-        throw conflict(R.reportWindow(phase, dealMoment(isoNow(w.opens), d.time_zone), dealMoment(isoNow(w.closes), d.time_zone)));
-      }
+      const no = conditionReportRefusal(d, as, phase, nowMs);
+      if (no) throw apiError(no.status, { detail: no.detail });
       return {
         set: phase === "move_in" ? { move_in_report_at: at } : { move_out_report_at: at },
         statements: [
