@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { partyNameRow, type DealRow, type PartyNameRow } from "../../db/queries/deals";
 import { sha256Hex } from "../../lib/encoding";
 import type { AgreementFacts } from "./agreement-template-v1";
-// New agreements use v3 (v2's held first payment, at least 24 hours after paying: docs/decisions/032); older ones stay as stored.
+// New agreements use v3 (v2's held first payment, at least 24 hours after paying: docs/decisions/035); older ones stay as stored.
 import { renderAgreementV3, TEMPLATE_ID } from "./agreement-template-v3";
 
 export interface AgreementDraft {
