@@ -198,8 +198,8 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services")] }] },
   },
   {
-    // The cron's run is outside any request: it makes one handle for the whole run and passes it down.
-    files: ["worker/services/housekeeping.ts"],
+    // The cron's run and the queues' consumer are outside any request: each makes one handle for the whole run and passes it down.
+    files: ["worker/services/housekeeping.ts", "worker/services/background/consumer.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services")] }] },
   },
   {

@@ -5,6 +5,7 @@
  */
 import { z } from "./zod";
 import { isIsoDate } from "./constants";
+import { formatDate, formatStay } from "./dates";
 import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 
 export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
@@ -378,15 +379,10 @@ export function firstPayment(monthlyRent: number, moveIn: string, moveOut: strin
   return { rent_cents, fee_cents, total_cents: rent_cents + fee_cents, by_days: shorter };
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** "Jan 5, 2027" */
-export const shortDate = (date: string) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
-/** The request's message text: "Sublease request: Jan 5 – May 20, 2027" (an email or an old client reads it as it is). */
-export function requestSummary(moveIn: string, moveOut: string): string {
-  const sameYear = moveIn.slice(0, 4) === moveOut.slice(0, 4);
-  const from = sameYear ? shortDate(moveIn).replace(/, \d{4}$/, "") : shortDate(moveIn);
-  return `Sublease request: ${from} – ${shortDate(moveOut)}`;
-}
+/** "Jan 5, 2027": a date as agreements, receipts and emails print it, always with its year (contract/dates.ts). */
+export const shortDate = (date: string) => formatDate(date, { year: "always" });
+/** The request's message text: "Sublease request: Jan 5 - May 20, 2027" (an email or an old client reads it as it is). */
+export const requestSummary = (moveIn: string, moveOut: string) => `Sublease request: ${formatStay(moveIn, moveOut, { year: "always" }) ?? `${moveIn} - ${moveOut}`}`;
 
 /** Names compared as a person would: case, surrounding and repeated spaces ignored. */
 export const normalizeName = (name: string) => name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("en-US");

@@ -37,6 +37,9 @@ export const VERIFICATION_MESSAGES = {
   invalidType: "Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.",
   tooLarge: `File size too large. Maximum size is ${megabytes(LIMITS.documentMaxBytes)}.`,
   missing: "Please select a document to upload.",
+  /** A file was sent, but it holds nothing, or is not readable base64. */
+  empty: "The file is empty. Please choose a JPEG, PNG, WebP or PDF file.",
+  unreadable: "The file could not be read. Please choose a JPEG, PNG, WebP or PDF file.",
   pending: "You have a pending verification request",
   alreadyVerified: "You are already verified",
 } as const;

@@ -717,6 +717,15 @@ export const devEmails = sqliteTable(
 );
 
 /**
+ * Development only: notice messages queued and not tried yet (docs/decisions/037), so the dev mailbox
+ * answers once what was queued before it has been delivered, as it did when emails went during the request.
+ */
+export const devPendingNotices = sqliteTable("dev_pending_notices", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
  * the period only moves forward and `ended` never goes back. The listing's promotion columns are
  * derived from it by services/promotions/record.ts.
@@ -894,8 +903,14 @@ export const photoHashes = sqliteTable(
     ownerId: text("owner_id").notNull(),
     /** The photo's image key in the IMAGES bucket. */
     picture: text("picture").notNull(),
-    /** hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF) | missing (no stored image) */
+    /**
+     * hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF; or a decode that never
+     * finished) | too_large (over 25 megapixels by its header, never decoded) | missing (no stored image)
+     * | decoding (claimed by `claim` while it is decoded: docs/decisions/036)
+     */
     status: text("status").notNull(),
+    /** The queue message that is decoding it (status decoding): a later attempt of that message knows it died there. */
+    claim: text("claim"),
     sha256: text("sha256"),
     phash: text("phash"),
     phashMirror: text("phash_mirror"),
@@ -919,6 +934,8 @@ export const photoHashes = sqliteTable(
   },
   (t) => [
     index("photo_hashes_listing_idx").on(t.listingId),
+    // The same stored file on another listing (an edit's new rows, the seeds' reused demo photos) is hashed once.
+    index("photo_hashes_picture_idx").on(t.picture),
     index("photo_hashes_sha_idx").on(t.sha256),
     index("photo_hashes_p0_idx").on(t.p0),
     index("photo_hashes_p1_idx").on(t.p1),
@@ -1325,6 +1342,38 @@ export const liveSockets = sqliteTable(
   },
   (t) => [index("live_sockets_user_idx").on(t.userId, t.openedAt)],
 );
+
+/**
+ * Background work that failed (docs/decisions/037): a queue message's last error while it is retried
+ * (`dead_at` null), then, once the dead-letter queue's consumer has it, a dead letter staff list.
+ */
+export const queueFailures = sqliteTable(
+  "queue_failures",
+  {
+    /** The queue message's id (stable across its attempts and in the dead-letter queue). */
+    id: text("id").primaryKey(),
+    /** The message's type (photo-check, email, push, saved-search-alerts, job). */
+    kind: text("kind").notNull(),
+    /** What it was about, for staff: a listing, a user, a job's name (never an address or a message's text). */
+    subject: text("subject"),
+    /** The message, without any email's text (JSON, at most 4,000 characters). */
+    body: text("body").notNull(),
+    /** The last attempt's error (its message, at most 500 characters). */
+    error: text("error"),
+    attempts: integer("attempts").notNull(),
+    /** When the message was first sent. */
+    sentAt: text("sent_at").notNull(),
+    failedAt: text("failed_at").notNull(),
+    deadAt: text("dead_at"),
+  },
+  (t) => [index("queue_failures_dead_idx").on(t.deadAt, t.id)],
+);
+
+/** Notice deliveries (an email, a push) done: a retried or repeated queue message sends nothing twice (docs/decisions/037). */
+export const noticeDeliveries = sqliteTable("notice_deliveries", {
+  id: text("id").primaryKey(),
+  deliveredAt: text("delivered_at").notNull(),
+});
 
 /**
  * Stripe's events about a deal that arrived while a money move held it (docs/decisions/035): recorded at

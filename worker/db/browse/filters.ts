@@ -5,6 +5,13 @@
  */
 import type { BrowseQuery } from "../../contract/listings";
 import { PUBLIC_LISTING_SQL } from "../queries/listing-sql";
+import { NO_TAKEN_STAY_SQL } from "./taken-stays";
+
+/**
+ * Clauses the stay cells' statement checks once over the merged rows instead of in each arm (cells.ts):
+ * a correlated subquery repeated in up to MAX_ARMS arms would cost each its opcodes (docs/decisions/021).
+ */
+export const AFTER_MERGE: ReadonlySet<string> = new Set([NO_TAKEN_STAY_SQL]);
 
 /**
  * FTS5 query from free text: every term required; a word is a prefix term (`furn` finds "furnished"),
@@ -45,10 +52,11 @@ export function browseFilterSql(
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
   // The stay needed (docs/decisions/021): listings available for all of it; a listing without dates never
   // matches (NULL compares false). Browse reads them through the stay cells (cells.ts), where
-  // these two clauses still decide at the edge months.
+  // these two clauses still decide at the edge months. None of its paid stays may overlap it (decision 039).
   if (query.available_from && query.available_to) {
     add("l.available_from <= ?", query.available_from);
     add("l.available_to >= ?", query.available_to);
+    add(NO_TAKEN_STAY_SQL, query.available_to, query.available_from);
   }
   // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
   // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows

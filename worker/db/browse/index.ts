@@ -11,17 +11,19 @@
  * instant the walk started, so pages stay consistent while listings are added or promotions end.
  *
  * The module: filters.ts says what each filter means, cursor.ts the order and the cursor, cells.ts
- * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts.
+ * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts,
+ * taken-stays.ts a listing's paid stays (left out of a stay needed, shown on the cards: decision 039).
  */
-import type { BrowseQuery, PublicListing } from "../../contract/listings";
+import type { BrowseQuery, PublicListing, TakenStay } from "../../contract/listings";
 import { encodeCursor } from "../../lib/cursor";
 import { bindingOf, type Db } from "../client";
 import { LISTING_ROW_COLUMNS, promotedNowSql } from "../queries/listing-sql";
 import { photosFor, toPublicListing, type ListingOnlyRow, type ListingRow } from "../queries/listings";
 import { cellPlan, cellsSql } from "./cells";
 import { RELEVANCE_JOIN, seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
-import { browseFilterSql, ftsQuery } from "./filters";
+import { AFTER_MERGE, browseFilterSql, ftsQuery } from "./filters";
 import { BROWSE_INDEX } from "./indexes";
+import { TAKEN_STAYS_COLUMN, takenStaysOfColumn } from "./taken-stays";
 
 export { browseCursorSchema, type BrowseCursor } from "./cursor";
 export { browseFilterSql, ftsQuery } from "./filters";
@@ -71,7 +73,17 @@ export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null,
   if (plan) {
     // A stay needed or within N miles: the cells that hold the matches, merged in the sort's order.
     const armSeek = cursor && afterCursor ? numbered(seek, binds.length - 2) : null;
-    return { sql: `${cellsSql(query, plan, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${binds.length + 1}`, binds: [...binds, want] };
+    // Each clause numbered where its binds stand, then split: most go into every arm, AFTER_MERGE's are checked once.
+    let before = 0;
+    const each = clauses.map((clause) => {
+      const text = numbered(clause, before);
+      before += clause.split("?").length - 1;
+      return { text, late: AFTER_MERGE.has(clause) };
+    });
+    const where = each.filter((c) => !c.late).map((c) => c.text).join(" AND ");
+    const afterMerge = each.filter((c) => c.late).map((c) => c.text).join(" AND ") || null;
+    const sql = cellsSql(query, plan, where, armSeek, { afterMerge, columns: TAKEN_STAYS_COLUMN });
+    return { sql: `${sql} LIMIT ?${binds.length + 1}`, binds: [...binds, want] };
   }
   // The promoted set is small: read it through the promotion_end index (the university's, when one
   // is chosen, so a campus's page 1 skips other campuses' promotions), never a full scan.
@@ -82,7 +94,7 @@ export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null,
   const fts = query.sort === "relevance" && query.q ? ftsQuery(query.q) : null;
   const rank = fts ? { columns: ", f.fts_rank", join: ` ${RELEVANCE_JOIN}`, binds: [fts] } : { columns: "", join: "", binds: [] };
   return {
-    sql: `SELECT ${LISTING_ROW_COLUMNS}${rank.columns} FROM ${from}${rank.join} WHERE ${clauses.join(" AND ")}
+    sql: `SELECT ${LISTING_ROW_COLUMNS}, ${TAKEN_STAYS_COLUMN}${rank.columns} FROM ${from}${rank.join} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`,
     binds: [...rank.binds, ...binds, want],
   };
@@ -93,7 +105,7 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
   if (browseFilterSql(query).none) return { listings: [], nextToken: null, rowsRead: 0 };
 
   const limit = query.limit;
-  const collected: (ListingOnlyRow & { _phase: Phase })[] = [];
+  const collected: (ListingOnlyRow & { _phase: Phase; taken_stays_list?: string | null })[] = [];
   let rowsRead = 0;
   // A cursor of another mode's walk (its phase not among this one's) starts again.
   const phases = phasesOf(query, cursor);
@@ -112,13 +124,21 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
     collected.length > limit && last
       ? encodeCursor({ phase: last._phase, v: sortValue(query.sort, last), id: last.id, t: now })
       : null;
+  const taken = new Map<string, TakenStay[]>();
   page.forEach((r) => {
+    taken.set(r.id, takenStaysOfColumn(r.taken_stays_list));
     delete (r as Partial<typeof r>)._phase;
+    delete (r as Partial<typeof r>).taken_stays_list;
     delete (r as { fts_rank?: number }).fts_rank;
   });
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
-  return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+  return {
+    // Each card shows the dates still free (decision 039).
+    listings: rows.map((r) => ({ ...toPublicListing(r, photoRows.get(r.id) ?? [], now), taken_stays: taken.get(r.id) ?? [] })),
+    nextToken,
+    rowsRead: rowsRead + lookups,
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { badRequest } from "../../lib/errors";
 import { distanceToCampus, pointOf, type LatLng } from "../../lib/geo-distance";
 import { newId } from "../../lib/ids";
 import { purgeListingCache } from "../../services/edge-cache";
+import { enqueuePhotoCheck } from "../../services/photo-check";
 import { backfillPublicAddresses } from "../../services/listings";
 import { hashPassword } from "../../services/passwords";
 import { IMMUTABLE } from "../../services/storage";
@@ -242,6 +243,9 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  // The demo photos are checked like any upload (docs/decisions/037): each stored file decoded once, however
+  // many listings show it, so a copy of a demo photo is caught and the demo owners' own reuse never is.
+  await enqueuePhotoCheck(env, listingRows.map((row) => row.id!));
   // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)
   // may sit in the edge cache: the new listings generation refuses it from now on (decision 016).
   await purgeListingCache([], db);

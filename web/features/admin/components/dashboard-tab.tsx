@@ -6,8 +6,8 @@ import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
 import { countAxis, formatStaffTime } from "../lib/format";
 import { DEAL_STATUS_LABELS, formatMoney } from "../../../lib/deal-status";
+import { formatDate } from "@contract/dates";
 
-const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 const HEIGHT = 200;
 const LEFT = 36;
@@ -42,7 +42,7 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
   return (
     <figure className="chart" ref={figure}>
       <figcaption>New users, last {growth.length} days</figcaption>
-      <svg viewBox={`0 -12 ${width} 242`} width={width} height={242} role="img" aria-label={growth.map((g) => `${DAY.format(new Date(g.date))}: ${g.users}`).join(", ")}>
+      <svg viewBox={`0 -12 ${width} 242`} width={width} height={242} role="img" aria-label={growth.map((g) => `${formatDate(g.date.slice(0, 10))}: ${g.users}`).join(", ")}>
         {ticks.map((v) => (
           <g key={v}>
             <line x1={LEFT} x2={width - RIGHT} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity="0.15" />
@@ -59,7 +59,7 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
               <rect x={center - bar / 2} y={HEIGHT - h} width={bar} height={h} rx="3" fill="var(--brand)" data-users={g.users} />
               {(growth.length - 1 - i) % labelEvery === 0 && (
                 <text x={center} y="218" textAnchor="middle" fontSize="9" fill="currentColor">
-                  {DAY.format(new Date(g.date))}
+                  {formatDate(g.date.slice(0, 10))}
                 </text>
               )}
             </g>
