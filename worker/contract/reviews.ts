@@ -5,6 +5,7 @@
  */
 import { z, visibleText } from "./zod";
 import { startOfDate } from "./deals";
+import { REVIEW_NEW_BELOW } from "./constants";
 import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 
 const HOUR = 3_600_000;
@@ -31,7 +32,7 @@ export const REVIEW_WORDS = {
   moveOutDays: REVIEW_TIMING.moveOutBeforeMs / DAY,
   moveOutHours: REVIEW_TIMING.moveOutAfterMs / HOUR,
   /** Screens say "New" beside an average of fewer reviews than this (no lone 5.0). */
-  newBelow: 3,
+  newBelow: REVIEW_NEW_BELOW,
 } as const;
 
 export const REVIEW_TEXT_MAX = 1000;
