@@ -6,6 +6,7 @@
 import { z } from "./zod";
 import { isIsoDate } from "./constants";
 import { formatDate, formatStay } from "./dates";
+import { staffPageFields } from "./staff-lists";
 import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 
 export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
@@ -396,7 +397,8 @@ export const dealsPageSchema = z.object({
   limit: z.coerce.number("limit must be a number").int("limit must be a whole number").min(1, "limit must be 1 to 50").max(50, "limit must be 1 to 50").default(20),
   last_evaluated_key: z.string().max(500).optional(),
 });
-export const adminDealsQuerySchema = dealsPageSchema.extend({
+/** Staff's deals list: a staff list's page (docs/decisions/038), and a status. */
+export const adminDealsQuerySchema = z.object(staffPageFields).extend({
   // `cases`: the deals staff must decide (disputed, or a release that failed), oldest first.
   status: z
     .enum([...DEAL_STATUSES, "cases"], `status must be one of ${[...DEAL_STATUSES, "cases"].join(", ")}`)

@@ -1,5 +1,6 @@
 import { LIMITS, megabytes } from "./limits";
 import { visibleText, z } from "./zod";
+import type { Pagination } from "./listings";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
 
@@ -64,9 +65,10 @@ export type AdminVerificationItem =
   | (VerificationRequest & { user_email: string; user_name: string })
   | { id: null; user_id: string; status: "unverified"; user_email: string; user_name: string; submitted_at: null };
 
-/** GET verification/admin/all. */
+/** GET verification/admin/all?status&limit&last_evaluated_key&q (an id of the request or user, or an email). */
 export interface AdminVerificationListResponse {
   data: AdminVerificationItem[];
+  pagination: Pagination;
 }
 
 /** PATCH verification/admin/{id}/review: changed is false for a repeated identical decision. */

@@ -123,7 +123,7 @@ async function cleanup(db: Db, env: Env, now: number): Promise<Partial<Housekeep
     ...pruneBackgroundRows(db, isoNow(now - DELIVERIES_KEPT_MS), isoNow(now - DEAD_LETTERS_KEPT_MS)),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
-  if (promotions.meta.changes) await purgeListingCache([], db);
+  if (promotions.length) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
@@ -139,7 +139,7 @@ async function cleanup(db: Db, env: Env, now: number): Promise<Partial<Housekeep
     log.error("public_address_backfill_failed", { message: String(err) });
     return 0;
   });
-  return { emailCodes: codes.meta.changes ?? 0, refreshTokens: tokens.meta.changes ?? 0, expiredPromotions: promotions.meta.changes ?? 0, unsubmittedDocuments, uncitedEvidence, publicAddresses };
+  return { emailCodes: codes.meta.changes ?? 0, refreshTokens: tokens.meta.changes ?? 0, expiredPromotions: promotions.length, unsubmittedDocuments, uncitedEvidence, publicAddresses };
 }
 
 /**

@@ -8,10 +8,9 @@ import { cancelOpenDeals } from "./deals";
 import { freezeHeldDealsOf } from "./payments";
 import { getConfig } from "../env";
 import { DEAL_REASONS } from "../contract/deals";
-import type { BatchItem } from "drizzle-orm/batch";
 import { REPORT_TEXTS, type Report, type ReportAction, type ReportInput } from "../contract/reports";
 import { requireViewableListing } from "./viewable-listing";
-import type { Db } from "../db/client";
+import type { BatchStatement, Db } from "../db/client";
 import { findListingRow, listingsOfUser } from "../db/queries/listings";
 import {
   blockedUsersOf,
@@ -91,7 +90,7 @@ export async function resolveReport(db: Db, env: Env, actor: string, reportId: s
   return toReport((await findReport(db, report.id))!);
 }
 
-type Statement = BatchItem<"sqlite">;
+type Statement = BatchStatement;
 
 /**
  * Suspends an account in one batch (the flag, its visible listings to "suspended", every refresh

@@ -65,6 +65,7 @@ describe("worker zones", () => {
   const ROUTE = "A route never imports another route";
   const NO_SERVICES = "never imports services: services build on it";
   const NO_SQL = "Routes hold no SQL";
+  const NO_SQL_IN_SERVICES = "Services hold no SQL";
 
   // [file, import, the refusal it must get, or null when allowed]
   it.each([
@@ -114,6 +115,13 @@ describe("worker zones", () => {
     ["worker/routes/listings/example.ts", "drizzle-orm", NO_SQL],
     ["worker/routes/listings/example.ts", "../../db/schema", NO_SQL],
     ["worker/routes/example.ts", "drizzle-orm/d1", NO_SQL],
+    // Nor does a service: its statements are named functions of db/queries.
+    ["worker/services/example.ts", "drizzle-orm", NO_SQL_IN_SERVICES],
+    ["worker/services/payouts/example.ts", "../../db/schema", NO_SQL_IN_SERVICES],
+    ["worker/services/example.ts", "drizzle-orm/batch", NO_SQL_IN_SERVICES],
+    ["worker/services/notify/channels/email.ts", "drizzle-orm", NO_SQL_IN_SERVICES],
+    ["worker/services/housekeeping.ts", "drizzle-orm", NO_SQL_IN_SERVICES],
+    ["worker/services/example.ts", "../db/queries/payouts", null],
   ])("%s importing %s: %s", async (file, specifier, refusal) => {
     const errors = await importErrors(file, `import { x } from "${specifier}";`);
     expect(errors).toEqual(refusal ? [expect.stringContaining(refusal)] : []);
@@ -154,7 +162,33 @@ describe("worker zones", () => {
   it("a route may call a service with the request's Db", async () => {
     const source = 'import { getListing } from "../../services/listings";\nexport const f = (c) => getListing(c.var.db, c.env.BUCKET);\n';
     expect(await lintErrors("worker/routes/listings/example.ts", source, "no-restricted-syntax")).toEqual([]);
-    expect(await lintErrors("worker/services/example.ts", 'export const f = (env) => env.DB.prepare("SELECT 1");', "no-restricted-syntax")).toEqual([]);
+  });
+
+  // Services hold no SQL either: the same refusals, and no statement written in place ({ sql }, raw text).
+  it.each([
+    ['export const f = (env) => env.DB.prepare("SELECT 1");'],
+    ["export const f = (db) => db.$client.prepare('UPDATE deals SET version = version + 1 WHERE id = ?');"],
+    ["export const f = (db, sql) => db.run(sql`DELETE FROM users`);"],
+    ['export const f = (id) => ({ sql: "EXISTS (SELECT 1 FROM deals WHERE id = ? AND claim_id IS NULL)", params: [id] });'],
+    ["export const f = (a, b) => ({ sql: `${a.sql} AND ${b.sql}`, params: [...a.params, ...b.params] });"],
+    ['export const q = "SELECT id FROM users WHERE email = ?";'],
+    ["export const q = (t) => `DELETE FROM ${t}`;"],
+  ])("a service may not hold SQL: %s", async (source) => {
+    for (const file of ["worker/services/example.ts", "worker/services/deals/example.ts", "worker/services/housekeeping.ts"]) {
+      const errors = await lintErrors(file, source, "no-restricted-syntax");
+      expect(errors.length, file).toBeGreaterThan(0);
+      expect(errors.every((e) => e.includes(NO_SQL_IN_SERVICES))).toBe(true);
+    }
+  });
+
+  it("a service may call db/queries, batch what they return and write prose that mentions a table", async () => {
+    const source = [
+      'import { claimCondition, noOverlapCondition } from "../db/queries/deals";',
+      "export const f = (db, id) => db.batch([claimCondition(id), noOverlapCondition(['paid'], 'l', '2026-01-01', '2026-02-01', id)]);",
+      'export const detail = "Select a date before you pay";',
+    ].join("\n");
+    expect(await lintErrors("worker/services/example.ts", source, "no-restricted-syntax")).toEqual([]);
+    expect(await importErrors("worker/services/example.ts", source)).toEqual([]);
   });
 });
 

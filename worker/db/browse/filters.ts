@@ -34,9 +34,17 @@ export function ftsQuery(q: string): string | null {
  * filter means, used by browse and by saved searches' matching (docs/decisions/020). `none`: the filters can
  * match nothing (free text without a word).
  */
+/**
+ * How the words reach SQL (docs/decisions/038): `probe`, each row the walk reaches is checked against the
+ * full-text index (a lookup a row: saved searches' few listings, and a search whose words match many);
+ * `rowids`, among these rows (a search whose words match few: all of them, read first); `joined`, the
+ * search's rank is joined (relevance: cursor.ts RELEVANCE_FROM), no clause.
+ */
+export type WordsSql = { kind: "probe" } | { kind: "rowids"; rowids: number[] } | { kind: "joined" };
+
 export function browseFilterSql(
   query: Omit<BrowseQuery, "limit" | "last_evaluated_key">,
-  { afterCursor = false }: { afterCursor?: boolean } = {},
+  { afterCursor = false, words = { kind: "probe" } }: { afterCursor?: boolean; words?: WordsSql } = {},
 ): { where: string[]; binds: (string | number)[]; none: boolean } {
   const where: string[] = [PUBLIC_LISTING_SQL];
   const binds: (string | number)[] = [];
@@ -73,6 +81,7 @@ export function browseFilterSql(
   // (cellPlan), where it is a row check (unary +: for the same reason as the rent range).
   if (query.within_miles !== undefined) add(`${query.sort === "distance" ? "l.distance_key" : "+l.distance_key"} <= ?`, query.within_miles);
   const fts = query.q ? ftsQuery(query.q) : null;
-  if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
+  if (fts && words.kind === "probe") add("EXISTS (SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? AND listings_fts.rowid = l.rowid)", fts);
+  if (fts && words.kind === "rowids") add("l.rowid IN (SELECT value FROM json_each(?))", JSON.stringify(words.rowids));
   return { where, binds, none: !!query.q && !fts };
 }

@@ -172,6 +172,24 @@ export interface GuardedStatement {
   params: unknown[];
 }
 
+/** A transition's condition: no deal of `statuses` on the listing overlaps this stay (NO_OVERLAP). */
+export const noOverlapCondition = (statuses: readonly DealStatus[], listingId: string, moveIn: string, moveOut: string, exceptId: string): GuardedStatement => ({
+  sql: NO_OVERLAP(statuses),
+  params: [listingId, moveOut, moveIn, exceptId],
+});
+
+/**
+ * The claim a transition writes under: held by `claim` (a money move's settle), or by nobody. Self-contained
+ * SQL: it is also added to each statement of the batch, not only to the deal's UPDATE.
+ */
+export const claimCondition = (dealId: string, claim?: string): GuardedStatement =>
+  claim
+    ? { sql: "EXISTS (SELECT 1 FROM deals WHERE id = ? AND claim_id = ?)", params: [dealId, claim] }
+    : { sql: "EXISTS (SELECT 1 FROM deals WHERE id = ? AND claim_id IS NULL)", params: [dealId] };
+
+/** Both conditions, as one. */
+export const bothConditions = (a: GuardedStatement, b: GuardedStatement): GuardedStatement => ({ sql: `${a.sql} AND ${b.sql}`, params: [...a.params, ...b.params] });
+
 export interface EventFacts {
   actorId: string | null;
   actorRole: string;

@@ -24,6 +24,10 @@ export interface AccountSnapshot {
 
 export const findPayoutAccount = (db: Db, userId: string) => db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)).get();
 
+/** The owner and status of the row holding this account, if any. */
+export const findPayoutAccountByStripeId = (db: Db, stripeAccountId: string) =>
+  db.select({ userId: payoutAccounts.userId, status: payoutAccounts.status }).from(payoutAccounts).where(eq(payoutAccounts.stripeAccountId, stripeAccountId)).get();
+
 /** Stores the account onboarding created; a row already there (a second tap, or its webhook first) is kept. */
 export const insertPayoutAccount = (db: Db, userId: string, stripeAccountId: string, nowIso: string) =>
   db.insert(payoutAccounts).values({ userId, stripeAccountId, createdAt: nowIso, updatedAt: nowIso }).onConflictDoNothing();
@@ -62,6 +66,5 @@ export const insertConnectEvent = (db: Db, eventId: string, type: string, nowIso
 
 /** The user whose row holds this account, if any. */
 export async function ownerOfAccount(db: Db, stripeAccountId: string): Promise<string | null> {
-  const row = await db.select({ userId: payoutAccounts.userId }).from(payoutAccounts).where(eq(payoutAccounts.stripeAccountId, stripeAccountId)).get();
-  return row?.userId ?? null;
+  return (await findPayoutAccountByStripeId(db, stripeAccountId))?.userId ?? null;
 }

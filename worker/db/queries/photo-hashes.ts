@@ -1,5 +1,6 @@
 /** Copied-photo hashes (docs/decisions/028): rows per listing photo, the band lookup of near matches, the matches found. */
 import { and, eq, inArray, isNotNull, isNull, lt, min, ne, or, sql } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { listingPhotos, listings, photoHashes, photoMatches, photoNotCopies, photoWindowBands } from "../schema";
@@ -114,7 +115,7 @@ export const pendingPhotoCounts = async (db: Db, listingIds: string[]) =>
         .selectDistinct({ listingId: listingPhotos.listingId })
         .from(listingPhotos)
         .leftJoin(photoHashes, eq(photoHashes.photoId, listingPhotos.id))
-        .where(and(inArray(listingPhotos.listingId, listingIds), or(isNull(photoHashes.photoId), eq(photoHashes.status, "decoding"))))
+        .where(and(inValues(listingPhotos.listingId, listingIds), or(isNull(photoHashes.photoId), eq(photoHashes.status, "decoding"))))
     : [];
 
 /** Photos of these listings that could not be compared (a type not decoded here, too large, a decode that died), for staff to know. */
@@ -124,7 +125,7 @@ export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
         .select({ listingId: photoHashes.listingId, picture: photoHashes.picture })
         .from(photoHashes)
         .innerJoin(listingPhotos, eq(listingPhotos.id, photoHashes.photoId))
-        .where(and(inArray(photoHashes.listingId, listingIds), inArray(photoHashes.status, ["undecoded", "too_large"])))
+        .where(and(inValues(photoHashes.listingId, listingIds), inArray(photoHashes.status, ["undecoded", "too_large"])))
     : [];
 
 /**
@@ -190,8 +191,8 @@ export const notCopyPairs = async (db: Db, sha256: string, others: string[]) =>
             .from(photoNotCopies)
             .where(
               or(
-                and(eq(photoNotCopies.sha256, sha256), inArray(photoNotCopies.matchedSha256, others)),
-                and(inArray(photoNotCopies.sha256, others), eq(photoNotCopies.matchedSha256, sha256)),
+                and(eq(photoNotCopies.sha256, sha256), inValues(photoNotCopies.matchedSha256, others)),
+                and(inValues(photoNotCopies.sha256, others), eq(photoNotCopies.matchedSha256, sha256)),
               ),
             )
         ).map((r) => (r.sha256 === sha256 ? r.matchedSha256 : r.sha256)),
@@ -204,13 +205,13 @@ export const insertPhotoMatch = (db: Db, row: typeof photoMatches.$inferInsert) 
 export const reviewReasonsOf = async (db: Db, listingIds: string[]) =>
   new Map(
     listingIds.length
-      ? (await db.select({ id: listings.id, reason: listings.reviewReason }).from(listings).where(inArray(listings.id, listingIds))).map((r) => [r.id, r.reason])
+      ? (await db.select({ id: listings.id, reason: listings.reviewReason }).from(listings).where(inValues(listings.id, listingIds))).map((r) => [r.id, r.reason])
       : [],
   );
 
 /** Each listing's owner and title (to tell the owner it went back to review). */
 export const listingTitlesOf = async (db: Db, listingIds: string[]) =>
-  listingIds.length ? await db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(inArray(listings.id, listingIds)) : [];
+  listingIds.length ? await db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(inValues(listings.id, listingIds)) : [];
 
 export const setReviewReason = (db: Db, listingId: string, reason: string | null) => db.update(listings).set({ reviewReason: reason }).where(eq(listings.id, listingId));
 
@@ -267,7 +268,7 @@ export const matchOfPictures = (db: Db, listingId: string, picture: string, matc
     .where(and(sql`${photoMatches.photoId} IN ${later}`, sql`${photoMatches.matchedPhotoId} IN ${earlier}`));
 };
 
-export const hashRowsOf = (db: Db, photoIds: string[]) => (photoIds.length ? db.select().from(photoHashes).where(inArray(photoHashes.photoId, photoIds)) : Promise.resolve([] as PhotoHashRow[]));
+export const hashRowsOf = (db: Db, photoIds: string[]) => (photoIds.length ? db.select().from(photoHashes).where(inValues(photoHashes.photoId, photoIds)) : Promise.resolve([] as PhotoHashRow[]));
 
 /** Writes "not a copy": the pair by its bytes, and its match rows go. */
 export const notACopyStatements = (db: Db, sha256: string, matchedSha256: string, pairs: { photoId: string; matchedPhotoId: string }[]) =>

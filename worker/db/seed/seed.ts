@@ -2,7 +2,8 @@
  * Seeds the demo marketplace into an empty database (development only; see routes/dev). Runs once:
  * if any user exists it does nothing, so `npm start` twice keeps the data.
  */
-import { count, inArray } from "drizzle-orm";
+import { count } from "drizzle-orm";
+import { inValues } from "../bounded";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
 import { nextTermDates } from "../../contract/forms";
 import { fairGenderPreference } from "../../contract/policies";
@@ -44,7 +45,7 @@ const WITHOUT_COORDINATES = new Set([3, 24, 52]);
  * away in a direction that turns by the golden angle from one listing to the next. No rnd call, so
  * the rest of the demo data stays as it was.
  */
-function demoPlace(campus: LatLng, n: number): LatLng {
+export function demoPlace(campus: LatLng, n: number): LatLng {
   const miles = 0.2 + ((n * 7) % 20) * 0.19;
   const bearing = (n * 137.5 * Math.PI) / 180;
   const latitude = campus.latitude + (miles * Math.cos(bearing)) / 69.0;
@@ -89,7 +90,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   const uniRows = await db
     .select({ id: universities.id, abbreviation: universities.abbreviation, latitude: universities.latitude, longitude: universities.longitude })
     .from(universities)
-    .where(inArray(universities.abbreviation, abbreviations));
+    .where(inValues(universities.abbreviation, abbreviations));
   const uniId = new Map(uniRows.map((u) => [u.abbreviation, u.id]));
   const campusAt = new Map(uniRows.map((u) => [u.abbreviation, pointOf(u.latitude, u.longitude)]));
   const missing = abbreviations.filter((a) => !uniId.has(a));

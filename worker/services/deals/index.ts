@@ -27,7 +27,7 @@ import { getConfig, type Config } from "../../env";
 import { primaryOf, type Db } from "../../db/client";
 import { unreadCount } from "../../db/queries/conversations";
 import {
-  NO_OVERLAP,
+  noOverlapCondition,
   agreementStatement,
   claimRequestEmail,
   conversationIdOfPair,
@@ -308,7 +308,7 @@ export async function acceptDeal(db: Db, fx: Effects, user: UserRow, id: string,
       return {
         set: { ...snapshot, agreement_version: version },
         statements: [agreementStatement(d.id, version, agreement.template, agreement.text, agreement.sha256, now), eventStatement(d.id, { type: "accepted", ...eventBy("lister", user.id, now, meta), agreementVersion: version, sha256: agreement.sha256 })],
-        condition: { statement: { sql: NO_OVERLAP(DEAL_GROUPS.reserving), params: [d.listing_id, d.move_out, d.move_in, d.id] }, error: () => conflict(M.overlapAccepted) },
+        condition: { statement: noOverlapCondition(DEAL_GROUPS.reserving, d.listing_id, d.move_in, d.move_out, d.id), error: () => conflict(M.overlapAccepted) },
       };
     },
     nowMs,

@@ -14,7 +14,7 @@ import { TRANSITION, refusal, reviewWindowOpening, type Actor, type DealNotice, 
 import { DEAL_MESSAGES as M, shortDate } from "../../contract/deals";
 import type { Config } from "../../env";
 import { primaryOf, type Db } from "../../db/client";
-import { compareAndSet, findDeal, type DealColumns, type DealRow, type DealSet, type GuardedStatement } from "../../db/queries/deals";
+import { bothConditions, claimCondition, compareAndSet, findDeal, type DealColumns, type DealRow, type DealSet, type GuardedStatement } from "../../db/queries/deals";
 import { summaryStatement, underVersion } from "../../db/queries/reviews";
 import { apiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -104,11 +104,8 @@ export async function transition(
     const status = p.set.status;
     if (typeof status === "string" && status !== before.status && !def.to.includes(status)) throw new Error(`${name} cannot lead to ${status}`);
     if (p.notice && !def.notice?.kinds.includes(p.notice)) throw new Error(`${name} does not send ${p.notice}`);
-    // Self-contained SQL: it is also added to each statement of the batch, not only to the deal's UPDATE.
-    const claimCondition: GuardedStatement = opts.claim
-      ? { sql: "EXISTS (SELECT 1 FROM deals WHERE id = ? AND claim_id = ?)", params: [id, opts.claim] }
-      : { sql: "EXISTS (SELECT 1 FROM deals WHERE id = ? AND claim_id IS NULL)", params: [id] };
-    const condition = p.condition ? { sql: `${claimCondition.sql} AND ${p.condition.statement.sql}`, params: [...claimCondition.params, ...p.condition.statement.params] } : claimCondition;
+    const claimHeld = claimCondition(id, opts.claim);
+    const condition = p.condition ? bothConditions(claimHeld, p.condition.statement) : claimHeld;
     const applied = await compareAndSet(primary, id, before.version, { ...p.set, updated_at: now }, p.statements, def.duringClaim ? p.condition?.statement : condition);
     if (applied) {
       const after = (await findDeal(primary, id))!;

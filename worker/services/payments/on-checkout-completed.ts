@@ -9,7 +9,7 @@ import { DEAL_GROUPS } from "../../contract/deal-process";
 import { DEAL_REASONS, heldUntil } from "../../contract/deals";
 import { primaryOf } from "../../db/client";
 import { completeDealCheckoutSessionStatement, listingTakenSql, takeListingStatement } from "../../db/queries/deal-payments";
-import { NO_OVERLAP, eventStatement, overlappingDeal, type GuardedStatement } from "../../db/queries/deals";
+import { eventStatement, noOverlapCondition, overlappingDeal, type GuardedStatement } from "../../db/queries/deals";
 import { notify } from "../notify";
 import { declineOverlappingDeals, eventBy } from "../deals";
 import { purgeListingCache } from "../edge-cache";
@@ -67,7 +67,7 @@ export const onCheckout: Handler<CheckoutFacts> = async (d, f, now, io) => {
     plan: {
       set: { ...facts, status: "paid", status_reason: null, payment_status: "held", held_until: heldUntil(d.move_in, d.time_zone, now), expires_at: null, listing_taken: listingTakenSql(d.listing_id, d.move_in, d.move_out) },
       statements,
-      condition: d.listing_id ? { statement: { sql: NO_OVERLAP(DEAL_GROUPS.taken), params: [d.listing_id, d.move_out, d.move_in, d.id] }, error: () => new Reread() } : undefined,
+      condition: d.listing_id ? { statement: noOverlapCondition(DEAL_GROUPS.taken, d.listing_id, d.move_in, d.move_out, d.id), error: () => new Reread() } : undefined,
     },
     follow: async (db, fx, after, nowMs) => {
       await declineOverlappingDeals(db, fx, after, nowMs);

@@ -6,10 +6,9 @@
  * endpoint's own entry (receiveConnectWebhook), so the same verification and the same rule apply it.
  * Development only: the routes answer 404 elsewhere, and only local (`acct_dev_`) accounts have a page.
  */
-import { eq } from "drizzle-orm";
 import { PAYOUTS_READY_PATH } from "../../contract/payouts";
 import type { Db } from "../../db/client";
-import { payoutAccounts } from "../../db/schema";
+import { findPayoutAccountByStripeId } from "../../db/queries/payouts";
 import type { Config } from "../../env";
 import { notFound } from "../../lib/errors";
 import { signWebhookPayload } from "../stripe/webhook";
@@ -19,7 +18,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;",
 
 async function devAccount(db: Db, accountId: string) {
   if (!accountId.startsWith("acct_dev_")) throw notFound("Payout account not found");
-  const row = await db.select({ userId: payoutAccounts.userId, status: payoutAccounts.status }).from(payoutAccounts).where(eq(payoutAccounts.stripeAccountId, accountId)).get();
+  const row = await findPayoutAccountByStripeId(db, accountId);
   if (!row) throw notFound("Payout account not found");
   return row;
 }

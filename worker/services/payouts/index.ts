@@ -3,14 +3,12 @@
  * the `payout_accounts` row: onboarding creates it, the Connect webhook (connect-webhook.ts) and a
  * refresh on return from onboarding keep it current, deals read it here.
  */
-import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { PAYMENT_MESSAGES, type PayoutStatus } from "../../contract/deals";
 import { ID_VERIFIED } from "../../contract/policies";
 import { PAYOUTS_RETURN_PATH, type PayoutStatusData } from "../../contract/payouts";
 import { primaryOf, type Db } from "../../db/client";
 import { findPayoutAccount, insertPayoutAccount, updateAccountSnapshot, type AccountSnapshot } from "../../db/queries/payouts";
-import { payoutAccounts } from "../../db/schema";
 import type { Config } from "../../env";
 import { apiError, forbidden } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -27,11 +25,7 @@ export interface PayoutAccount {
 
 /** The lister's Connect account, or null before onboarding started. A deal is payable only when `ready`. */
 export async function payoutAccountOf(db: Db, userId: string): Promise<PayoutAccount | null> {
-  const row = await db
-    .select({ stripeAccountId: payoutAccounts.stripeAccountId, status: payoutAccounts.status })
-    .from(payoutAccounts)
-    .where(eq(payoutAccounts.userId, userId))
-    .get();
+  const row = await findPayoutAccount(db, userId);
   return row ? { stripeAccountId: row.stripeAccountId, status: row.status === "ready" ? "ready" : "pending" } : null;
 }
 
