@@ -47,6 +47,7 @@ import { serveAsset } from "./services/assets";
 import { pageRoutes } from "./routes/pages";
 import { seoRoutes } from "./routes/seo";
 import { dealsRoutes } from "./routes/deals";
+import { reviewsRoutes } from "./routes/reviews";
 import { connectWebhookRoutes, devConnectRoutes, payoutsRoutes } from "./routes/payouts";
 import { landlordConsentRoutes } from "./routes/landlord-consent";
 
@@ -123,6 +124,7 @@ export function createApp() {
   app.route("/api/v1/maps", mapsRoutes);
   app.route("/api/v1/promotions", promotionsRoutes);
   app.route("/api/v1/deals", dealsRoutes);
+  app.route("/api/v1/reviews", reviewsRoutes);
   app.route("/api/v1/payouts", payoutsRoutes);
   app.route("/api/v1/payments/connect-webhook", connectWebhookRoutes);
   app.route("/api/v1/payments", paymentsWebhookRoutes);

@@ -107,6 +107,7 @@ export function makeOwnerListing(overrides: Partial<OwnerListing> = {}): OwnerLi
     user_first_name: "Jordan",
     user_last_name: "Kim",
     user_avatar_url: null,
+    review_summary: { count: 0, average: 0 },
     ...overrides,
   };
 }
@@ -160,6 +161,15 @@ export const dealPartsRoutes = (...listingIds: string[]) => ({
   "GET /api/v1/payouts/status": { data: { status: "none", requirements_due: [] } },
   ...Object.fromEntries(listingIds.map((id) => [`GET /api/v1/subleases/${id}`, notFoundAnswer])),
 });
+
+/** A deal's reviews and condition reports as the deal page reads them (docs/decisions/040): none yet, every window closed. */
+export const afterTheKeysRoutes = (dealId: string) => {
+  const closed = { opens: "2000-01-01T00:00:00.000Z", closes: "2000-01-04T00:00:00.000Z" };
+  return {
+    [`GET /api/v1/deals/${dealId}/condition-reports`]: { data: [], windows: { move_in: closed, move_out: closed } },
+    [`GET /api/v1/deals/${dealId}/reviews`]: { data: { window_ends_at: null, revealed_at: null, mine: null, theirs: null, theirs_written: false } },
+  };
+};
 
 /** The other person's public profile, whose trust signals a thread's header shows (no school email here). */
 export const participantRoutes = (participantId: string) => ({

@@ -1,3 +1,4 @@
+import { ReviewSummaryLine } from "./ui/review-summary";
 import { memo } from "react";
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
@@ -41,6 +42,7 @@ export const CARD_FIELDS = [
   "user_first_name",
   "user_last_name",
   "user_avatar_url",
+  "review_summary",
 ] as const satisfies readonly (keyof PublicListing)[];
 
 export type CardListing = Pick<PublicListing, (typeof CARD_FIELDS)[number]>;
@@ -122,6 +124,7 @@ export const ListingCard = memo(function ListingCard({ listing, back, priority =
         <p className="listing-card-poster">
           <Avatar src={listing.user_avatar_url} firstName={listing.user_first_name} lastName={listing.user_last_name} size={24} />
           <span>{listing.user_first_name}</span>
+          <ReviewSummaryLine summary={listing.review_summary} label={`${listing.user_first_name}'s reviews`} />
         </p>
       </Link>
     </article>

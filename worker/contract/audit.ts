@@ -25,6 +25,8 @@ export const AUDIT_ACTION_LABELS = {
   deal_pdf_download: "Downloaded a signed sublease agreement",
   deal_resolve: "Decided a deal's case (refund and release)",
   photo_not_a_copy: "Marked a photo match as not a copy",
+  review_hide: "Hid a review",
+  review_keep: "Kept a reported review",
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

@@ -162,3 +162,6 @@ export function formatDistance(miles: number | null | undefined, abbreviation: s
   if (miles === null || miles === undefined || !Number.isFinite(miles)) return null;
   return `${miles.toFixed(1)} mi to ${abbreviation}`;
 }
+
+/** Screens say "New" beside a review average of fewer reviews than this: no lone 5.0 (docs/decisions/040). */
+export const REVIEW_NEW_BELOW = 3;

@@ -9,6 +9,7 @@
  *
  * Adding a transition: an entry here (and its plan where it is made); a timer: an entry in DEAL_TIMERS.
  */
+import { CONDITION_PHASES, REVIEW_MESSAGES as R, REVIEW_TIMING, inConditionWindow, type ConditionPhase } from "./reviews";
 import {
   DEAL_MESSAGES as M,
   DEAL_STATUSES,
@@ -91,6 +92,26 @@ export interface DealFacts {
   landlord_declined_at: string | null;
   renter_first_name: string | null;
   lister_first_name: string | null;
+  // After the keys (docs/decisions/040): the review window, each party's review and reply, the condition reports.
+  move_out: string;
+  /** When the parties' review window ends (set when the deal is first released), null before. */
+  review_window_ends_at: string | null;
+  /** When both reviews became visible (both written, or the window ended), null before. */
+  reviews_revealed_at: string | null;
+  renter_reviewed_at: string | null;
+  lister_reviewed_at: string | null;
+  /** Each party's one reply to the review of them. */
+  renter_replied_at: string | null;
+  lister_replied_at: string | null;
+  /** The timers' columns: "leave a review", its reminder, the reveal at the window's end (null once done). */
+  review_invite_due_at: string | null;
+  review_reminder_due_at: string | null;
+  review_reveal_due_at: string | null;
+  /** When each condition report arrived, and the lister's one comment on it. */
+  move_in_report_at: string | null;
+  move_out_report_at: string | null;
+  move_in_comment_at: string | null;
+  move_out_comment_at: string | null;
 }
 
 export interface GuardContext {
@@ -126,6 +147,10 @@ export const DEAL_NOTICES = [
   "deal_frozen",
   "deal_card_dispute",
   "deal_refunded",
+  "deal_review_invite",
+  "deal_review_reminder",
+  "deal_reviews_visible",
+  "deal_condition_report",
 ] as const;
 export type DealNotice = (typeof DEAL_NOTICES)[number];
 /** Who reads a notice: a party, both, or the other party than the one who acted. */
@@ -162,6 +187,17 @@ const decisionLapsed: Guard = (d, { now }) => (!cancellationOpen(d) || Date.pars
 const caseOpen: Guard = (d) => (d.status !== "disputed" && d.payment_status !== "release_failed" && !d.case_reason ? P.notACase : d.dispute_status === "open" ? P.bankDecides : null);
 const freezable: Guard = (d) => (d.payment_status === "held" || d.payment_status === "release_failed" ? null : M.wrongState(d.payment_status));
 const expiryDue: Guard = (d, { now }) => (d.expires_at && Date.parse(d.expires_at) <= now ? null : P.notDue);
+// After the keys (docs/decisions/040).
+const due = (at: string | null, now: number) => (at && Date.parse(at) <= now ? null : P.notDue);
+/** The fact of the party `as` (a renter's or a lister's column), null for anyone else. */
+const mine = (d: DealFacts, as: Actor, renter: keyof DealFacts, lister: keyof DealFacts) => (as === "renter" ? d[renter] : as === "lister" ? d[lister] : null);
+const reviewable: Guard = (d, { now, as }) =>
+  mine(d, as, "renter_reviewed_at", "lister_reviewed_at") ? R.alreadyReviewed : !d.review_window_ends_at || Date.parse(d.review_window_ends_at) < now || d.reviews_revealed_at ? R.windowClosed : null;
+const repliable: Guard = (d, { as }) =>
+  !d.reviews_revealed_at || !mine(d, as, "lister_reviewed_at", "renter_reviewed_at") ? R.notRevealedYet : mine(d, as, "renter_replied_at", "lister_replied_at") ? R.alreadyReplied : null;
+const reportOpen = (d: DealFacts, phase: ConditionPhase, now: number) => !(phase === "move_in" ? d.move_in_report_at : d.move_out_report_at) && inConditionWindow(phase, d, now);
+const conditionReportable: Guard = (d, { now }) => (CONDITION_PHASES.some((phase) => reportOpen(d, phase, now)) ? null : R.noReportWindow);
+const commentable: Guard = (d) => ((d.move_in_report_at && !d.move_in_comment_at) || (d.move_out_report_at && !d.move_out_comment_at) ? null : R.noCommentable);
 
 // ---------------------------------------------------------------------------------------------
 // Transitions.
@@ -235,6 +271,14 @@ export const DEAL_TRANSITIONS = [
   { name: "expire", from: open, to: ["expired"], actors: ["system"], money: "none", notice: { kinds: ["deal_expired"], to: "both" }, guard: expiryDue, says: "not answered in 72 h, or not paid by move-in" },
   { name: "end", from: open, to: ["cancelled"], actors: ["system"], money: "none", notice: { kinds: ["deal_ended"], to: "both" }, says: "the listing or an account deleted, a party suspended or blocked" },
   { name: "stay_taken", from: open, to: ["declined", "cancelled"], actors: ["system"], money: "none", notice: { kinds: ["deal_stay_taken"], to: "renter" }, says: "another stay of overlapping dates was paid" },
+  // After the keys (docs/decisions/040): reviews of a released deal, revealed together; condition reports with proof.
+  { name: "review_invite", from: ["released"], to: [], actors: ["system"], money: "none", notice: { kinds: ["deal_review_invite"], to: "both" }, guard: (d, { now }) => due(d.review_invite_due_at, now), duringClaim: true, says: "the jobs invite both parties to review each other (once)" },
+  { name: "review", from: ["released"], to: [], actors: ["renter", "lister"], action: "review", money: "none", notice: { kinds: ["deal_reviews_visible"], to: "both" }, guard: reviewable, duringClaim: true, says: "a party reviews the other, once, within 14 days of release; the second review reveals both" },
+  { name: "review_remind", from: ["released"], to: [], actors: ["system"], money: "none", notice: { kinds: ["deal_review_reminder"], to: "both" }, guard: (d, { now }) => due(d.review_reminder_due_at, now), duringClaim: true, says: "the jobs remind a party who has not reviewed, 2 days before the window closes" },
+  { name: "reviews_reveal", from: ["released"], to: [], actors: ["system"], money: "none", notice: { kinds: ["deal_reviews_visible"], to: "both" }, guard: (d, { now }) => due(d.review_reveal_due_at, now), duringClaim: true, says: "the window ended: whatever was written is revealed" },
+  { name: "review_reply", from: ["released"], to: [], actors: ["renter", "lister"], action: "review_reply", money: "none", notice: null, guard: repliable, duringClaim: true, says: "the reviewed party replies once to a visible review" },
+  { name: "condition_report", from: ["paid", "moved_in", "disputed", "released"], to: [], actors: ["renter"], action: "condition_report", money: "none", notice: { kinds: ["deal_condition_report"], to: "lister" }, guard: conditionReportable, duringClaim: true, says: "the renter sends the move-in or move-out report within its window (read-only once sent)" },
+  { name: "condition_report_comment", from: ["paid", "moved_in", "disputed", "released"], to: [], actors: ["lister"], action: "condition_report_comment", money: "none", notice: null, guard: commentable, duringClaim: true, says: "the lister comments once on a report" },
 ] as const satisfies readonly TransitionDef[];
 
 export type TransitionName = (typeof DEAL_TRANSITIONS)[number]["name"];
@@ -285,7 +329,7 @@ export interface TimerDef {
   /** The states it watches. */
   on: readonly DealStatus[];
   /** The deal's column holding when it is due. */
-  at: "expires_at" | "held_until" | "cancel_decide_by";
+  at: "expires_at" | "held_until" | "cancel_decide_by" | "review_invite_due_at" | "review_reminder_due_at" | "review_reveal_due_at";
   /** Equalities a due row also meets (so the timer's partial index serves the query). */
   where?: Partial<Record<"payment_status", string>>;
   transition: TransitionName;
@@ -295,8 +339,27 @@ export const DEAL_TIMERS = [
   { name: "expiry", on: open, at: "expires_at", transition: "expire" },
   { name: "release", on: DEAL_GROUPS.held, at: "held_until", where: { payment_status: "held" }, transition: "release" },
   { name: "lister_decision", on: ["paid"], at: "cancel_decide_by", transition: "cancellation_lapse" },
-  // After the keys: the review window (reviews revealed when it ends) is one more entry here, with its transition above.
+  // After the keys (docs/decisions/040): "leave a review", its reminder, and the reveal when the window ends.
+  { name: "review_invite", on: ["released"], at: "review_invite_due_at", transition: "review_invite" },
+  { name: "review_reminder", on: ["released"], at: "review_reminder_due_at", transition: "review_remind" },
+  { name: "review_window", on: ["released"], at: "review_reveal_due_at", transition: "reviews_reveal" },
 ] as const satisfies readonly TimerDef[];
+
+/**
+ * Entering `released` the first time opens the review window (docs/decisions/040): the engine adds these
+ * facts to the transition that releases (a release, staff's resolution, a won dispute), so the three
+ * review timers above start from the release, whoever made it.
+ */
+export function reviewWindowOpening(nowMs: number) {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const ends = nowMs + REVIEW_TIMING.windowMs;
+  return {
+    review_window_ends_at: iso(ends),
+    review_invite_due_at: iso(nowMs),
+    review_reminder_due_at: iso(ends - REVIEW_TIMING.reminderBeforeEndMs),
+    review_reveal_due_at: iso(ends),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Whose step it is.
@@ -416,6 +479,11 @@ export interface DealEventDetails {
   card_dispute_lost: { dispute: string; cents: number };
   money_settled: { op: string; refunded_cents: number; transferred_cents: number };
   surplus_found: { surplus_cents: number; refunded_cents: number; transferred_cents: number; paid_cents: number };
+  reviewed: { review_id: string; rating: number };
+  review_replied: { review_id: string };
+  reviews_revealed: { reviews: number; by: "both_written" | "window_end" };
+  condition_report: { phase: ConditionPhase; rooms: number; problem_rooms: number };
+  condition_report_comment: { phase: ConditionPhase };
 }
 export type DealEventType = keyof DealEventDetails;
 /** One event: its type and, for the types that carry them, its details. */

@@ -16,9 +16,9 @@ export type DealStatus = (typeof DEAL_STATUSES)[number];
 
 /**
  * What a caller may do to a deal now (the Deal's `actions`): a route's last segment with `-` written `_`
- * (`resolve` is staff's). The reviews' actions join this list with their transitions.
+ * (`resolve` is staff's; `review_reply` is `reviews/{id}/reply`; docs/decisions/040 for the last four).
  */
-export const DEAL_ACTIONS = ["accept", "decline", "cancel", "sign", "landlord_consent", "checkout", "moved_in", "problem", "statement", "cancellation_refund", "resolve"] as const;
+export const DEAL_ACTIONS = ["accept", "decline", "cancel", "sign", "landlord_consent", "checkout", "moved_in", "problem", "statement", "cancellation_refund", "resolve", "review", "review_reply", "condition_report", "condition_report_comment"] as const;
 export type DealAction = (typeof DEAL_ACTIONS)[number];
 
 export const LANDLORD_CONSENT_STATUSES = ["none", "not_needed", "requested", "granted", "declined"] as const;

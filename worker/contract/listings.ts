@@ -2,6 +2,7 @@ import { visibleText, z } from "./zod";
 import { BROWSE_SORTS, PROMOTED_MODES, SEARCH_MAX } from "./browse-url";
 import { DISTANCE, GENDER_PREFERENCES, isIsoDate, LEASE_TERMS, LISTING_STATUSES, PAGE_SIZES, UNIT_TYPES, type ListingStatus } from "./constants";
 import { LIMITS } from "./limits";
+import type { ReviewSummary } from "./reviews";
 
 /** The product's client sends parking/allow_pets as the strings "true"/"false"; booleans are accepted too. */
 const flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
@@ -231,6 +232,8 @@ export interface PublicListing {
   user_first_name: string;
   user_last_name: string;
   user_avatar_url: string | null;
+  /** The lister's visible reviews as a lister (docs/decisions/040): screens say "New" below 3. */
+  review_summary: ReviewSummary;
   /**
    * The stays sold through CampusNest (paid deals; dates only, no names: docs/decisions/029), oldest first:
    * on browse and the listing page, where a card shows the dates still free (`freeStays`, docs/decisions/039).

@@ -1,3 +1,4 @@
+import type { ReviewSummary } from "./reviews";
 import { visibleText, z } from "./zod";
 import { type IdVerificationStatus } from "./constants";
 import { type ResponseTime } from "./waits";
@@ -66,6 +67,9 @@ export interface PublicUser {
   school_email_domain: string | null;
   /** How fast they usually answer a first message (last 30 days, at least 3 replied conversations), or null. */
   response_time: ResponseTime | null;
+  /** Their visible reviews as a lister, and as a renter (docs/decisions/040); "New" on screens below 3. */
+  review_summary: ReviewSummary;
+  renter_review_summary: ReviewSummary;
 }
 
 // The buckets' words live with the zod-free constants (the listing page's first load imports them).

@@ -101,6 +101,15 @@ export const users = sqliteTable(
     legalFirstName: text("legal_first_name"),
     legalLastName: text("legal_last_name"),
     legalNameAt: text("legal_name_at"),
+    /**
+     * The visible reviews of this user as a lister and as a renter (docs/decisions/040): their count and
+     * the sum of their ratings, recomputed from `reviews` in the batch of every change that moves them
+     * (a reveal, a hide, a deal leaving or re-entering `released`), so a page reads them with the user.
+     */
+    listerReviewCount: integer("lister_review_count").notNull().default(0),
+    listerReviewSum: integer("lister_review_sum").notNull().default(0),
+    renterReviewCount: integer("renter_review_count").notNull().default(0),
+    renterReviewSum: integer("renter_review_sum").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
   },
@@ -1105,6 +1114,24 @@ export const deals = sqliteTable(
     /** A later request of the same renter and listing waits for the lister's daily summary (1), or was in one (its time). */
     requestSummaryDue: integer("request_summary_due", { mode: "boolean" }).notNull().default(false),
     requestSummarizedAt: text("request_summarized_at"),
+    // After the keys (docs/decisions/040): facts of the declared process, written by its transitions.
+    /** The parties may review each other until then (set when the deal is first released). */
+    reviewWindowEndsAt: text("review_window_ends_at"),
+    /** Both reviews visible since (both written, or the window ended). */
+    reviewsRevealedAt: text("reviews_revealed_at"),
+    renterReviewedAt: text("renter_reviewed_at"),
+    listerReviewedAt: text("lister_reviewed_at"),
+    renterRepliedAt: text("renter_replied_at"),
+    listerRepliedAt: text("lister_replied_at"),
+    /** The review timers (contract/deal-process.ts DEAL_TIMERS): due times, null once done. */
+    reviewInviteDueAt: text("review_invite_due_at"),
+    reviewReminderDueAt: text("review_reminder_due_at"),
+    reviewRevealDueAt: text("review_reveal_due_at"),
+    /** When each condition report arrived (the server's receipt time), and the lister's comment on it. */
+    moveInReportAt: text("move_in_report_at"),
+    moveOutReportAt: text("move_out_report_at"),
+    moveInCommentAt: text("move_in_comment_at"),
+    moveOutCommentAt: text("move_out_comment_at"),
   },
   (t) => [
     index("deals_payment_intent_idx").on(t.paymentIntentId).where(sql`payment_intent_id IS NOT NULL`),
@@ -1127,6 +1154,9 @@ export const deals = sqliteTable(
     index("deals_reconcile_idx").on(t.updatedAt).where(sql`payment_status <> 'none' AND (reconciled_at IS NULL OR reconciled_at < updated_at)`),
     index("deals_request_email_idx").on(t.renterId, t.listingId, t.requestEmailedAt).where(sql`request_emailed_at IS NOT NULL`),
     index("deals_request_summary_idx").on(t.listerId).where(sql`request_summary_due = 1`),
+    index("deals_review_invite_idx").on(t.reviewInviteDueAt).where(sql`review_invite_due_at IS NOT NULL`),
+    index("deals_review_reminder_idx").on(t.reviewReminderDueAt).where(sql`review_reminder_due_at IS NOT NULL`),
+    index("deals_review_reveal_idx").on(t.reviewRevealDueAt).where(sql`review_reveal_due_at IS NOT NULL`),
   ],
 );
 
@@ -1410,3 +1440,82 @@ export const landlordDeclines = sqliteTable("landlord_declines", {
   dealId: text("deal_id").notNull(),
   declinedAt: text("declined_at").notNull(),
 });
+
+/**
+ * Reviews (docs/decisions/040): one per party of a released deal (`role` is the author's side), of the
+ * other party. Visible to anyone once `revealed_at` is set (both written, or the window ended) and not
+ * hidden by staff; before that, only to its author. An author who deletes their account leaves the review
+ * (author_id null: "Former user").
+ */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: text("id").primaryKey(),
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    subjectId: text("subject_id").references(() => users.id, { onDelete: "set null" }),
+    /** The author's side in the deal. */
+    role: text("role", { enum: ["renter", "lister"] }).notNull(),
+    rating: integer("rating").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+    revealedAt: text("revealed_at"),
+    replyText: text("reply_text"),
+    replyAt: text("reply_at"),
+    /** The scam shield's reasons (JSON array) when it flagged the text: staff's queue. */
+    flags: text("flags"),
+    /** How many people reported it (review_reports). */
+    reportCount: integer("report_count").notNull().default(0),
+    hiddenAt: text("hidden_at"),
+    hiddenReason: text("hidden_reason"),
+    /** When staff last looked at it (hid it, or kept it): it leaves the queue until a new report. */
+    checkedAt: text("checked_at"),
+  },
+  (t) => [
+    uniqueIndex("reviews_deal_role_unique").on(t.dealId, t.role),
+    index("reviews_subject_idx").on(t.subjectId, t.createdAt, t.id),
+    index("reviews_queue_idx")
+      .on(t.createdAt)
+      .where(sql`checked_at IS NULL AND (report_count > 0 OR flags IS NOT NULL)`),
+    index("reviews_hidden_idx").on(t.hiddenAt).where(sql`hidden_at IS NOT NULL`),
+  ],
+);
+
+/** Who reported a review, why (one report per person and review). */
+export const reviewReports = sqliteTable(
+  "review_reports",
+  {
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    reporterId: text("reporter_id").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.reporterId] })],
+);
+
+/**
+ * Condition reports (docs/decisions/040): the renter's move-in and move-out walk of the place, one each,
+ * read-only once sent; `created_at` is the server's receipt time. `rooms` is JSON
+ * `[{name, condition, note, photos: [evidence url]}]`; `photos` repeats every room's photos flat, so which
+ * deal cites an evidence photo is one indexed look-up (db/queries/evidence.ts).
+ */
+export const conditionReports = sqliteTable(
+  "condition_reports",
+  {
+    dealId: text("deal_id")
+      .notNull()
+      .references(() => deals.id, { onDelete: "cascade" }),
+    phase: text("phase", { enum: ["move_in", "move_out"] }).notNull(),
+    authorId: text("author_id").notNull(),
+    rooms: text("rooms").notNull(),
+    photos: text("photos").notNull().default("[]"),
+    createdAt: text("created_at").notNull(),
+    commentText: text("comment_text"),
+    commentAt: text("comment_at"),
+  },
+  (t) => [primaryKey({ columns: [t.dealId, t.phase] }), index("condition_reports_author_idx").on(t.authorId)],
+);

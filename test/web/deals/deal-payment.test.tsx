@@ -13,14 +13,14 @@ import { paymentWatch } from "../../../web/features/deals/components/checkout-re
 import { cancelText } from "../../../web/features/deals/components/deal-actions";
 import { dealTime, nextStep, parseDollars } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp, afterTheKeysRoutes } from "../render";
 import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const agreement = { data: { version: 1, text: "SUBLEASE AGREEMENT", sha256: "a".repeat(64), events: [] } };
 
 function dealApi(deal: () => Deal | Response, extra: Record<string, unknown> = {}) {
-  return fakeApi({
+  return fakeApi({ ...afterTheKeysRoutes("d1"),
     [`GET ${API}/deals/d1`]: () => {
       const d = deal();
       return d instanceof Response ? d : { data: d };
@@ -290,7 +290,7 @@ describe("the money on the card in the thread and in the profile", () => {
     listing_photo: null,
   };
   const thread = (deal: Deal, extra: Record<string, unknown> = {}) =>
-    fakeApi({
+    fakeApi({ ...afterTheKeysRoutes("d1"),
       [`GET ${API}/messages/conversations/enriched`]: { data: [conversation], pagination: { next_token: null, has_more: false } },
       [`GET ${API}/messages/conversations/c1`]: { data: conversation, reply: "open" },
       [`GET ${API}/messages/conversations/c1/messages`]: { messages: [dealMessage()], pagination: { next_token: null, has_more: false } },
@@ -330,7 +330,7 @@ describe("the money on the card in the thread and in the profile", () => {
       viewedBy(signedDeal({ id: "d3", listing_title: "My studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { payable: false, waiting_for: "lister_payouts" }), "lister"),
       makeDeal({ id: "d4", listing_title: "Just asked" }),
     ];
-    fakeApi({
+    fakeApi({ ...afterTheKeysRoutes("d1"),
       [`GET ${API}/universities/`]: { data: [] },
       [`GET ${API}/users/profile`]: { data: me.user },
       [`GET ${API}/users/listings`]: { data: [] },

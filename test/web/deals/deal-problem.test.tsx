@@ -7,13 +7,13 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Deal } from "@contract/deals";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, renderApp } from "../render";
+import { callsOf, fakeApi, renderApp, afterTheKeysRoutes } from "../render";
 import { json, LISTER, paidDeal, RENTER, sessionOf, statusLine, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const agreement = { data: { version: 1, text: "SUBLEASE AGREEMENT", sha256: "a".repeat(64), events: [] } };
 const dealApi = (deal: () => Deal, extra: Record<string, unknown> = {}) =>
-  fakeApi({ [`GET ${API}/deals/d1`]: () => ({ data: deal() }), [`GET ${API}/deals/d1/agreement`]: agreement, ...extra });
+  fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: () => ({ data: deal() }), [`GET ${API}/deals/d1/agreement`]: agreement, ...extra });
 
 /** Move-in day (2027-06-01) begins at 04:00 UTC in New York. */
 const at = (iso: string) => {

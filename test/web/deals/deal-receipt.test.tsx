@@ -5,13 +5,13 @@ import { describe, expect, it, vi } from "vitest";
 import type { Deal } from "@contract/deals";
 import { dealTime } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
-import { fakeApi, renderApp } from "../render";
+import { fakeApi, renderApp, afterTheKeysRoutes } from "../render";
 import { HELD_UNTIL, LISTER, paidDeal, RENTER, sessionOf, signedDeal } from "./fixtures";
 
 const API = "/api/v1";
 const agreement = { data: { version: 1, text: "SUBLEASE AGREEMENT", sha256: "a".repeat(64), events: [] } };
 const show = (deal: Deal, who = RENTER) => {
-  fakeApi({ [`GET ${API}/deals/d1`]: { data: deal }, [`GET ${API}/deals/d1/agreement`]: agreement });
+  fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: deal }, [`GET ${API}/deals/d1/agreement`]: agreement });
   renderApp("/deals/d1", sessionOf(who));
 };
 /** The receipt's facts, term by term. */

@@ -30,6 +30,21 @@ const factsOf = (d: Deal): DealFacts => ({
   landlord_declined_at: null,
   renter_first_name: d.renter.first_name,
   lister_first_name: d.lister.first_name,
+  move_out: d.move_out,
+  // The reviews' and condition reports' facts (docs/decisions/040) are not on the Deal: none here.
+  review_window_ends_at: null,
+  reviews_revealed_at: null,
+  renter_reviewed_at: null,
+  lister_reviewed_at: null,
+  renter_replied_at: null,
+  lister_replied_at: null,
+  review_invite_due_at: null,
+  review_reminder_due_at: null,
+  review_reveal_due_at: null,
+  move_in_report_at: null,
+  move_out_report_at: null,
+  move_in_comment_at: null,
+  move_out_comment_at: null,
 });
 
 /**

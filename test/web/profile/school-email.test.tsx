@@ -17,6 +17,8 @@ const owner = (school_email_domain: string | null, more: Partial<PublicUser> = {
   id_verified: false,
   school_email_domain,
   response_time: null,
+  review_summary: { count: 0, average: 0 },
+  renter_review_summary: { count: 0, average: 0 },
   ...more,
 });
 

@@ -29,7 +29,18 @@ const FACTS: Record<DealStatus, Record<string, string | number | null>> = {
   paid: { payment_status: "held", paid_at: iso(NOW - 3 * DAY), held_until: iso(NOW - 3_600_000) },
   moved_in: { payment_status: "held", paid_at: iso(NOW - 3 * DAY), held_until: iso(NOW + DAY), moved_in_at: iso(NOW - 3_600_000) },
   disputed: { payment_status: "disputed", paid_at: iso(NOW - 3 * DAY), case_reason: "problem", problem_kind: "other", problem_opened_at: iso(NOW - DAY) },
-  released: { payment_status: "released", paid_at: iso(NOW - 5 * DAY), released_at: iso(NOW - DAY), transferred_cents: 90_000, transfer_id: "tr_model" },
+  // Both reviews written and revealed (docs/decisions/040): each party may reply, neither review again.
+  released: {
+    payment_status: "released",
+    paid_at: iso(NOW - 5 * DAY),
+    released_at: iso(NOW - DAY),
+    transferred_cents: 90_000,
+    transfer_id: "tr_model",
+    review_window_ends_at: iso(NOW + 13 * DAY),
+    renter_reviewed_at: iso(NOW - 2 * 3_600_000),
+    lister_reviewed_at: iso(NOW - 2 * 3_600_000),
+    reviews_revealed_at: iso(NOW - 3_600_000),
+  },
   refunded: { payment_status: "refunded", paid_at: iso(NOW - 5 * DAY), refund_due_cents: 94_500, refunded_cents: 94_500 },
   cancelled: { payment_status: "none", status_reason: "cancelled_by_renter" },
   declined: { status_reason: "declined" },
@@ -61,6 +72,20 @@ async function dealIn(status: DealStatus, parties: { renter: { id: string }; lis
     env.DB.prepare(`UPDATE deals SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`).bind(...Object.values(facts), dealId),
     // The agreement both read (a request has none yet).
     ...(status === "requested" ? [] : [env.DB.prepare("INSERT INTO deal_agreements (deal_id, version, template, text, sha256, created_at) VALUES (?, 1, 'model', ?, ?, ?)").bind(dealId, AGREEMENT_TEXT, agreementSha, iso(NOW))]),
+    // The two reviews its facts say were written and revealed.
+    ...(status === "released"
+      ? (["renter", "lister"] as const).map((role) =>
+          env.DB.prepare("INSERT INTO reviews (id, deal_id, author_id, subject_id, role, rating, text, created_at, revealed_at) VALUES (?, ?, ?, ?, ?, 5, 'Lovely', ?, ?)").bind(
+            `${role[0]}${dealId.slice(-20)}`,
+            dealId,
+            role === "renter" ? parties.renter.id : parties.lister.id,
+            role === "renter" ? parties.lister.id : parties.renter.id,
+            role,
+            iso(NOW - 2 * 3_600_000),
+            iso(NOW - 3_600_000),
+          ),
+        )
+      : []),
   ]);
   return dealId;
 }
@@ -115,8 +140,8 @@ describe("the engine refuses what the declaration does not allow, before any pla
 
 const dealInFor = (status: DealStatus, parties: { renter: { id: string }; lister: { id: string } }) => dealIn(status, parties);
 
-/** The routes, with a body each accepts when the state and the caller allow it. */
-const ROUTES: Record<DealAction, { path: string; body: (id: string) => unknown; staff?: true }> = {
+/** The routes, with a body each accepts when the state and the caller allow it (`url`: a route outside the deal's path). */
+const ROUTES: Record<DealAction, { path: string; body: (id: string) => unknown; staff?: true; url?: (id: string, userId: string) => Promise<string> }> = {
   accept: { path: "accept", body: () => ({}) },
   decline: { path: "decline", body: () => ({}) },
   cancel: { path: "cancel", body: () => ({}) },
@@ -128,11 +153,24 @@ const ROUTES: Record<DealAction, { path: string; body: (id: string) => unknown; 
   statement: { path: "statement", body: () => ({ text: "My side of it" }) },
   cancellation_refund: { path: "cancellation-refund", body: () => ({ refund_cents: 0 }) },
   resolve: { path: "resolve", body: () => ({ refund_cents: 0 }), staff: true },
+  review: { path: "review", body: () => ({ rating: 4, text: "Clean and as described" }) },
+  // The reply is the review's own route: the review of the caller in this deal (none: an id nobody has).
+  review_reply: {
+    path: "reply",
+    body: () => ({ text: "Thank you" }),
+    url: async (id, userId) => {
+      const review = await env.DB.prepare("SELECT id FROM reviews WHERE deal_id = ? AND subject_id = ?").bind(id, userId).first<{ id: string }>();
+      return `/api/v1/reviews/${review?.id ?? "rvnobodyhasthisid00"}/reply`;
+    },
+  },
+  condition_report: { path: "condition-report", body: () => ({ phase: "move_in", rooms: [{ name: "Kitchen", condition: "good", note: "", photos: [] }] }) },
+  condition_report_comment: { path: "condition-report/move_in/comment", body: () => ({ text: "Agreed" }) },
 };
 
-const callRoute = (action: DealAction, id: string, token: string) => {
+const callRoute = async (action: DealAction, id: string, caller: { token: string; id?: string }) => {
   const r = ROUTES[action];
-  return api(r.staff ? `/api/v1/admin/deals/${id}/${r.path}` : `/api/v1/deals/${id}/${r.path}`, authed(token, { method: "POST", body: JSON.stringify(r.body(id)), headers: { "content-type": "application/json" } }));
+  const url = r.url ? await r.url(id, caller.id ?? "") : r.staff ? `/api/v1/admin/deals/${id}/${r.path}` : `/api/v1/deals/${id}/${r.path}`;
+  return api(url, authed(caller.token, { method: "POST", body: JSON.stringify(r.body(id)), headers: { "content-type": "application/json" } }));
 };
 
 describe("every route obeys the declaration, and the Deal's actions name exactly the calls that succeed", () => {
@@ -143,9 +181,9 @@ describe("every route obeys the declaration, and the Deal's actions name exactly
     await readyPayouts(lister.id);
     const dealIn = (s: DealStatus) => dealInFor(s, { renter, lister });
     const callers = [
-      { as: "renter" as const, token: renter.token, read: (id: string) => api(`/api/v1/deals/${id}`, authed(renter.token)) },
-      { as: "lister" as const, token: lister.token, read: (id: string) => api(`/api/v1/deals/${id}`, authed(lister.token)) },
-      { as: "staff" as const, token: admin, read: (id: string) => api(`/api/v1/admin/deals/${id}`, authed(admin)) },
+      { as: "renter" as const, id: renter.id, token: renter.token, read: (id: string) => api(`/api/v1/deals/${id}`, authed(renter.token)) },
+      { as: "lister" as const, id: lister.id, token: lister.token, read: (id: string) => api(`/api/v1/deals/${id}`, authed(lister.token)) },
+      { as: "staff" as const, id: "", token: admin, read: (id: string) => api(`/api/v1/admin/deals/${id}`, authed(admin)) },
     ];
     for (const caller of callers) {
       const shownOn = await dealIn(status);
@@ -155,11 +193,13 @@ describe("every route obeys the declaration, and the Deal's actions name exactly
         const id = await dealIn(status);
         const before = (await findDeal(db, id))!;
         const choice = chooseTransition(action, before, { now: Date.now(), as: caller.as });
-        const res = await callRoute(action, id, caller.token);
+        const res = await callRoute(action, id, caller);
         const label = `${action} as ${caller.as} from ${status} (answered ${res.status})`;
         if ("refused" in choice) {
           expect(shown, label).not.toContain(action);
-          expect(res.status, label).toBe(choice.refused.status);
+          // A reply's route names a review: where the caller has none to reply to, there is nothing to find (404).
+          const noReview = action === "review_reply" && !(await env.DB.prepare("SELECT 1 FROM reviews WHERE deal_id = ? AND subject_id = ?").bind(id, caller.id).first());
+          expect(res.status, label).toBe(noReview ? 404 : choice.refused.status);
           expect((await dealRow(id))!.version, `${label}: nothing written`).toBe(before.version);
         } else {
           expect(shown, label).toContain(action);
@@ -173,7 +213,7 @@ describe("every route obeys the declaration, and the Deal's actions name exactly
     expect((await api(`/api/v1/deals/${id}`, authed(stranger.token))).status).toBe(404);
     for (const action of Object.keys(ROUTES) as DealAction[]) {
       if (ROUTES[action].staff) continue;
-      expect((await callRoute(action, id, stranger.token)).status, `${action} as a stranger from ${status}`).toBe(404);
+      expect((await callRoute(action, id, stranger)).status, `${action} as a stranger from ${status}`).toBe(404);
     }
   }, 120_000);
 });

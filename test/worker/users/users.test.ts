@@ -63,7 +63,7 @@ describe("profile", () => {
     const s = await signUp("pub@ufl.edu", "secret-pass-1", { phone: "555-0100" });
     const res = await api(`/api/v1/users/${s.user.id}`);
     const { data } = await json<{ data: Record<string, unknown> }>(res);
-    expect(Object.keys(data).sort()).toEqual(["avatar_url", "created_at", "first_name", "id", "id_verified", "last_name", "response_time", "school_email_domain", "university"]);
+    expect(Object.keys(data).sort()).toEqual(["avatar_url", "created_at", "first_name", "id", "id_verified", "last_name", "renter_review_summary", "response_time", "review_summary", "school_email_domain", "university"]);
     expect(JSON.stringify(data)).not.toContain("pub@ufl.edu");
     expect(JSON.stringify(data)).not.toContain("555-0100");
     expect((await api("/api/v1/users/no-such-user")).status).toBe(404);

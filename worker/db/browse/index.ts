@@ -210,9 +210,9 @@ async function withPeople(db: Db, page: ListingOnlyRow[]): Promise<{ rows: Listi
   const [universities, people] = await Promise.all([
     universityNames(db),
     db.$client
-      .prepare(`SELECT id, first_name AS a, last_name AS b, avatar_key AS c FROM users WHERE id IN (${marks})`)
+      .prepare(`SELECT id, first_name AS a, last_name AS b, avatar_key AS c, lister_review_count AS d, lister_review_sum AS e FROM users WHERE id IN (${marks})`)
       .bind(...userIds)
-      .all<{ id: string; a: string; b: string; c: string | null }>(),
+      .all<{ id: string; a: string; b: string; c: string | null; d: number; e: number }>(),
   ]);
   const userById = new Map(people.results.map((u) => [u.id, u]));
   const rows = page.map((r) => {
@@ -225,6 +225,8 @@ async function withPeople(db: Db, page: ListingOnlyRow[]): Promise<{ rows: Listi
       user_first_name: user?.a ?? "",
       user_last_name: user?.b ?? "",
       user_avatar_key: user?.c ?? null,
+      user_review_count: user?.d ?? 0,
+      user_review_sum: user?.e ?? 0,
     };
   });
   return { rows, rowsRead: people.meta.rows_read ?? 0 };

@@ -11,12 +11,14 @@ const URL_OF_ROW = `'/api/v1/evidence/' || e.name`;
  * Where a deal cites evidence, one SELECT of deal ids per source, for the photo whose url is `url` and whose
  * uploader is `uploader` (SQL expressions). Each source is looked up among its uploader's own records (an
  * index on the author), never across every deal. Today: a problem report and the statements of a case
- * (`deal_statements.photos`, the report is the first statement). A new source adds its SELECT here (a
+ * (`deal_statements.photos`, the report is the first statement), and a condition report's photos. A new source adds its SELECT here (a
  * condition report's rooms' photos, a lease), and every rule below (who sees a photo, what the cron
  * keeps) follows.
  */
 const EVIDENCE_SOURCES: ((url: string, uploader: string) => string)[] = [
   (url, uploader) => `SELECT s.deal_id FROM deal_statements s, json_each(s.photos) p WHERE s.author_id = ${uploader} AND p.value = ${url}`,
+  // A condition report's rooms' photos (docs/decisions/040), kept flat beside the rooms.
+  (url, uploader) => `SELECT c.deal_id FROM condition_reports c, json_each(c.photos) p WHERE c.author_id = ${uploader} AND p.value = ${url}`,
 ];
 
 /** The ids of the deals that cite the evidence photo (`url`, `uploader`: SQL expressions), as a subquery. */
@@ -112,3 +114,13 @@ export const legacyEvidence = (db: Db, limit: number) =>
     .then((r) => r.results);
 
 export const legacyCopied = (db: Db, name: string) => db.$client.prepare(`UPDATE evidence_photos SET legacy_key = NULL WHERE name = ?1`).bind(name).run();
+
+/** When the server received each of these photos (their upload): a condition report's proof. */
+export const evidenceReceivedAt = (db: Db, names: string[]) =>
+  names.length
+    ? db.$client
+        .prepare(`SELECT name, created_at FROM evidence_photos WHERE name IN (SELECT value FROM json_each(?1))`)
+        .bind(JSON.stringify(names))
+        .all<{ name: string; created_at: string }>()
+        .then((r) => new Map(r.results.map((x) => [x.name, x.created_at])))
+    : Promise.resolve(new Map<string, string>());

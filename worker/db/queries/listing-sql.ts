@@ -60,7 +60,8 @@ export const LISTING_ROW_COLUMNS = qualified(LISTING_FIELDS);
 /** A whole listing row: its columns, the review columns, its university's and owner's names (over LISTING_FROM). */
 export const LISTING_COLUMNS = `${qualified([...LISTING_FIELDS, ...REVIEW_FIELDS])},
   un.name AS university_name, un.abbreviation AS university_abbreviation,
-  u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key`;
+  u.first_name AS user_first_name, u.last_name AS user_last_name, u.avatar_key AS user_avatar_key,
+  u.lister_review_count AS user_review_count, u.lister_review_sum AS user_review_sum`;
 export const LISTING_FROM = `listings l JOIN universities un ON un.id = l.university_id JOIN users u ON u.id = l.user_id`;
 
 /** The SQL twin of isPublicListing (contract/policies.ts). */

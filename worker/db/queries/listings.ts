@@ -3,6 +3,7 @@
  * staff's lists, and writes (drizzle). Browse lives in worker/db/browse, the freshness check in
  * freshness.ts, the price check in price-check.ts; the columns a row carries in listing-sql.ts.
  */
+import { summaryOf } from "../../contract/reviews";
 import type { LISTING_REVIEW_STATUSES } from "../../contract/constants";
 import { and, eq, isNotNull, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { OwnerListing, PublicListing } from "../../contract/listings";
@@ -67,10 +68,13 @@ export interface ListingRow {
   user_first_name: string;
   user_last_name: string;
   user_avatar_key: string | null;
+  /** The owner's review summary as a lister (docs/decisions/040). */
+  user_review_count: number;
+  user_review_sum: number;
 }
 
 /** A row of the listing's own columns (LISTING_FIELDS): what browse reads before adding the names. */
-export type ListingOnlyRow = Omit<ListingRow, "university_name" | "university_abbreviation" | "user_first_name" | "user_last_name" | "user_avatar_key" | "revision" | "approved_rent">;
+export type ListingOnlyRow = Omit<ListingRow, "university_name" | "university_abbreviation" | "user_first_name" | "user_last_name" | "user_avatar_key" | "user_review_count" | "user_review_sum" | "revision" | "approved_rent">;
 
 /** ListingOnlyRow names exactly the columns of LISTING_FIELDS: a column added to one and not the other fails the build. */
 type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { missing: Exclude<A, B>; extra: Exclude<B, A> };
@@ -132,6 +136,7 @@ export function toPublicListing(row: ListingRow, photos: PhotoRow[], now = Date.
     user_first_name: row.user_first_name,
     user_last_name: row.user_last_name,
     user_avatar_url: imageUrl(row.user_avatar_key),
+    review_summary: summaryOf(row.user_review_count ?? 0, row.user_review_sum ?? 0),
   };
 }
 

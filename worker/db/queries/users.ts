@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { IdVerificationStatus } from "../../contract/constants";
 import { isIdVerified } from "../../contract/policies";
 import type { UserStats } from "../../contract/profile";
+import { summaryOf } from "../../contract/reviews";
 import { liveSchoolEmailDomain, type PrivateUser, type PublicUser, type QuietHours } from "../../contract/users";
 import { isoNow } from "../../lib/time";
 import { imageUrl } from "../../lib/image-url";
@@ -137,6 +138,8 @@ export function toPublicUser(u: UserWithUniversity): Omit<PublicUser, "response_
     created_at: u.createdAt,
     id_verified: isIdVerified({ id_verification_status: u.idVerificationStatus }),
     school_email_domain: liveSchoolEmailDomain(u.schoolEmailDomain, u.schoolEmailVerifiedAt),
+    review_summary: summaryOf(u.listerReviewCount, u.listerReviewSum),
+    renter_review_summary: summaryOf(u.renterReviewCount, u.renterReviewSum),
   };
 }
 

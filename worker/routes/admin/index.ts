@@ -15,6 +15,7 @@ import { adminDealsRoutes } from "./deals";
 import { adminDeadLettersRoutes } from "./dead-letters";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
+import { adminReviewsRoutes } from "./reviews";
 import { adminSafetyRoutes } from "./safety";
 import { adminSiteRoutes } from "./site";
 import { adminUsersRoutes } from "./users";
@@ -62,4 +63,5 @@ export const adminRoutes = createRouter()
   .route("/", adminReportsRoutes)
   .route("/", adminSafetyRoutes)
   .route("/", adminDealsRoutes)
+  .route("/", adminReviewsRoutes)
   .route("/", adminDeadLettersRoutes);

@@ -40,6 +40,7 @@ import { checkEvidence } from "../../services/evidence";
 import { spendAgreementDraft } from "../../services/fair-use";
 import { addStatement, cancelDeal, decideCancellation, movedIn, reportProblem, startDealCheckout } from "../../services/payments";
 import { draftPdf, ensureSignedPdf, readAgreement, sendSignCode, signDeal } from "../../services/deals/signing";
+import { afterTheKeysRoutes } from "./after-the-keys";
 
 const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
 const metaOf = requestMetaOf;
@@ -185,7 +186,10 @@ export const dealsRoutes = createRouter()
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const input = await parseJson(c, landlordConsentSchema);
     return c.json<DealResponse>({ data: await setLandlordConsent(c.var.db, effectsOf(c), user, c.req.param("id"), input, metaOf(c)) });
-  });
+  })
+
+  // Reviews and condition reports (docs/decisions/040).
+  .route("/", afterTheKeysRoutes);
 
 /** A body that may be absent (decline and cancel take an optional reason): empty is `{}`. */
 async function parseOptionalJson<S extends typeof dealReasonSchema>(c: Context<AppContext>, schema: S) {

@@ -19,7 +19,11 @@ import { listingsOfUser } from "../../db/queries/listings";
 import { findUserById, toPrivateUser, toPublicUser, updatePreferences, updateUser, userStats } from "../../db/queries/users";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
-import { parseJson } from "../../lib/validate";
+import { parseJson, parseQuery } from "../../lib/validate";
+import { decodeCursor } from "../../lib/cursor";
+import { optionalUserId } from "../../middleware/optional-user";
+import { reviewCursorSchema, userReviewsQuerySchema, type UserReviewsResponse } from "../../contract/reviews";
+import { reviewsOfUserPage } from "../../services/deals/reviews";
 import { requireUser } from "../../middleware/auth";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { deleteAccount } from "../../services/accounts";
@@ -128,6 +132,14 @@ export const usersRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const { code } = await parseJson(c, schoolEmailCodeSchema);
     return c.json<SchoolEmailVerifiedResponse>({ data: await verifySchoolEmail(c.var.db, c.var.config, user, code, addressKey(clientIp(c))) });
+  })
+
+  // Reviews of a user (docs/decisions/040): public; the caller's own before the reveal too.
+  .get("/:id/reviews", async (c) => {
+    const { limit, last_evaluated_key, role } = parseQuery(c, userReviewsQuerySchema);
+    const page = await reviewsOfUserPage(c.var.db, c.req.param("id"), await optionalUserId(c), role ?? null, limit, decodeCursor(last_evaluated_key, reviewCursorSchema));
+    if (!page) throw notFound("User not found");
+    return c.json<UserReviewsResponse>(page);
   })
 
   .get("/:id", async (c) => {

@@ -15,7 +15,7 @@ export const FONT_PATH = "/fonts/DejaVuSans.ttf";
 let fontBytes: Promise<Uint8Array> | null = null;
 
 /** The font's bytes from the static assets (kept for the isolate's life). */
-function loadFont(env: Env): Promise<Uint8Array> {
+export function loadFont(env: Env): Promise<Uint8Array> {
   fontBytes ??= env.ASSETS.fetch(new Request(`https://assets.local${FONT_PATH}`)).then(async (res) => {
     if (!res.ok) throw new Error(`font ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
@@ -66,7 +66,7 @@ interface LayoutFont {
  * kerning or contextual forms, and shaping through DejaVu's tables was most of the PDF's CPU time
  * (733 ms in workerd with shaping, 133 ms with features off; test/bench/deal-pdf.mjs measures today's).
  */
-const plainFontkit = {
+export const plainFontkit = {
   create: async (data: Uint8Array, postscriptName?: string) => {
     const font = (await fontkit.create(data, postscriptName ?? "")) as unknown as LayoutFont;
     const glyphs = new Map<number, unknown>();
@@ -120,7 +120,7 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
-class Writer {
+export class Writer {
   page!: PDFPage;
   y = 0;
   constructor(

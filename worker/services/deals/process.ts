@@ -10,11 +10,12 @@
  * compare-and-set), moves the money at Stripe under keys of that attempt, then `settle`s: only the
  * claim's holder can write the deal meanwhile (services/payments/claim.ts).
  */
-import { TRANSITION, refusal, type Actor, type DealNotice, type NoticeAudience, type TransitionName } from "../../contract/deal-process";
+import { TRANSITION, refusal, reviewWindowOpening, type Actor, type DealNotice, type NoticeAudience, type TransitionName } from "../../contract/deal-process";
 import { DEAL_MESSAGES as M, shortDate } from "../../contract/deals";
 import type { Config } from "../../env";
 import { primaryOf, type Db } from "../../db/client";
 import { bothConditions, claimCondition, compareAndSet, findDeal, type DealColumns, type DealRow, type DealSet, type GuardedStatement } from "../../db/queries/deals";
+import { summaryStatement, underVersion } from "../../db/queries/reviews";
 import { apiError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { log } from "../../lib/log";
@@ -99,7 +100,7 @@ export async function transition(
       const no = refusal(name, before, { now: nowMs, as });
       if (no) throw apiError(no.status, { detail: no.detail });
     }
-    const p = await plan(before, as);
+    const p = afterTheKeys(before, await plan(before, as), nowMs);
     const status = p.set.status;
     if (typeof status === "string" && status !== before.status && !def.to.includes(status)) throw new Error(`${name} cannot lead to ${status}`);
     if (p.notice && !def.notice?.kinds.includes(p.notice)) throw new Error(`${name} does not send ${p.notice}`);
@@ -117,6 +118,20 @@ export async function transition(
     }
   }
   throw busy();
+}
+
+/**
+ * A change into or out of `released` (docs/decisions/040): the first release opens the review window
+ * (reviewWindowOpening), and both parties' review summaries are recomputed in the same batch, since a
+ * review counts only while its deal is released (a deal refunded after a problem has no reviews).
+ */
+function afterTheKeys(before: DealRow, p: Plan, nowMs: number): Plan {
+  const status = p.set.status;
+  if (typeof status !== "string" || status === before.status || (status !== "released" && before.status !== "released")) return p;
+  const released = status === "released";
+  const set: DealSet = released && !before.review_window_ends_at ? { ...p.set, ...reviewWindowOpening(nowMs) } : p.set;
+  const summaries = [before.renter_id, before.lister_id].map((userId) => underVersion(summaryStatement(userId, { id: before.id, released })));
+  return { ...p, set, statements: [...(p.statements ?? []), ...summaries] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 import type { Config } from "../../env";
 import { DEAL_NOTICES, type DealNotice } from "../../contract/deal-process";
 import { DEAL_WORDS, type DealStatus } from "../../contract/deals";
+import { REVIEW_WORDS } from "../../contract/reviews";
 import { dealUpdateEmail } from "../email-templates";
 
 /** What a deal notice says, read from the deal after its transition. */
@@ -35,6 +36,8 @@ export interface DealNoticeFacts {
   consent?: "granted" | "declined";
   /** Who signed (deal_signature). */
   signedBy?: "renter" | "lister";
+  /** Which condition report arrived (deal_condition_report). */
+  phase?: "move_in" | "move_out";
 }
 
 export type DealNoticeEvent = { [K in DealNotice]: { kind: K; deal: DealNoticeFacts } }[DealNotice];
@@ -147,6 +150,24 @@ export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject:
       return { subject: `Card dispute: ${t}`, lines: ["A card dispute was opened for this payment. Nothing is released while the bank decides."] };
     case "deal_refunded":
       return { subject: `Refunded: ${t}`, lines: [`${m(f.refundCents)} went back to ${you("renter") ? "your" : `${f.renter}'s`} card.`] };
+    // After the keys (docs/decisions/040).
+    case "deal_review_invite":
+      return {
+        subject: `Leave a review: ${t}`,
+        lines: [
+          `How was ${you("renter") ? `subleasing from ${f.lister}` : `subleasing to ${f.renter}`}? You have ${REVIEW_WORDS.windowDays} days to review ${you("renter") ? f.lister : f.renter}.`,
+          "Both reviews are shown together, once both of you have written or the time is up, so neither of you sees the other's first.",
+        ],
+      };
+    case "deal_review_reminder":
+      return { subject: `${REVIEW_WORDS.reminderDays} days left to review: ${t}`, lines: [`Your review of ${you("renter") ? f.lister : f.renter} can be written for ${REVIEW_WORDS.reminderDays} more days.`] };
+    case "deal_reviews_visible":
+      return { subject: `Reviews are visible: ${t}`, lines: ["The reviews of this stay are now visible on your profiles. You can reply once to the review of you."] };
+    case "deal_condition_report":
+      return {
+        subject: `Condition report received: ${t}`,
+        lines: [`${f.renter} sent the ${f.phase === "move_out" ? "move-out" : "move-in"} condition report, room by room with photos. Read it on the deal; you can add one comment.`],
+      };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The deal jobs (the cron, and POST dev/deals/tick as of a time; docs/decisions/026, 029, 035): every
- * declared timer that has come (expiry, release, the lister's decision window), claims whose worker died
+ * declared timer that has come (expiry, release, the lister's decision window, the reviews' invite,
+ * reminder and reveal), claims whose worker died
  * (resumed from what Stripe holds), events kept for a claim that settled without applying them, money a
  * decision left owed, the comparison of recently changed deals with Stripe, and the listers' daily
  * summaries of batched requests.
@@ -13,6 +14,7 @@ import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
 import { expireDeal, sendRequestSummaries } from "../deals";
 import type { Effects } from "../deals/process";
+import { inviteToReview, remindToReview, revealAtWindowEnd } from "../deals/reviews";
 import { drainInbox } from "./apply-event";
 import { resumeClaim, runMoney } from "./claim";
 import { moneyOp } from "./ops";
@@ -29,6 +31,9 @@ export interface DealJobsResult {
   claims_resumed: number;
   reconciled: number;
   request_summaries: number;
+  review_invites: number;
+  review_reminders: number;
+  reviews_revealed: number;
 }
 
 /** A claim older than this lost its worker (a request never lives this long). */
@@ -53,6 +58,13 @@ async function fire(db: Db, fx: Effects, timer: TimerDef, id: string, nowMs: num
         () => true,
         (err: unknown) => (is409(err) ? false : Promise.reject(err)),
       );
+    // After the keys (docs/decisions/040).
+    case "review_invite":
+      return inviteToReview(db, fx, id, nowMs);
+    case "review_remind":
+      return remindToReview(db, fx, id, nowMs);
+    case "reviews_reveal":
+      return revealAtWindowEnd(db, fx, id, nowMs);
     default:
       log.error("deal_timer_without_runner", { timer: timer.name });
       return false;
@@ -115,5 +127,8 @@ export async function runDealPaymentJobs(db: Db, fx: Effects, nowMs: number): Pr
     claims_resumed: resumed,
     reconciled,
     request_summaries: summaries,
+    review_invites: fired.review_invite ?? 0,
+    review_reminders: fired.review_reminder ?? 0,
+    reviews_revealed: fired.review_window ?? 0,
   };
 }

@@ -17,6 +17,7 @@ import { Amounts, CancellationPolicy } from "./amounts";
 import { CheckoutReturn } from "./checkout-return";
 import { DealMoney } from "./deal-money";
 import { Receipt } from "./receipt";
+import { AfterTheKeys } from "./after-the-keys";
 
 /**
  * /deals/{id}: the deal's status and whose step it is, the money (pay, held, "I have the keys", a
@@ -138,6 +139,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
 
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
 
+        {role && <AfterTheKeys deal={deal} role={role} onDone={focusStatus} />}
         {deal.agreement && <AgreementSection deal={deal} />}
         {role && <SigningSection deal={deal} role={role} onSigned={focusStatus} />}
       </div>

@@ -1,3 +1,4 @@
+import { ReviewSummaryLine } from "../../../components/ui/review-summary";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { ListingDetailExtras, PublicListing } from "@contract/listings";
@@ -318,6 +319,9 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
                 {l.user_first_name} {l.user_last_name} {isOwner && <span className="muted">(You)</span>}
               </p>
               {owner.data?.university && <p className="muted">{owner.data.university}</p>}
+              <p>
+                <ReviewSummaryLine summary={owner.data?.review_summary ?? l.review_summary} label={`${l.user_first_name}'s reviews as a lister`} />
+              </p>
               <TrustChecks user={owner.data} />
             </div>
           </div>
