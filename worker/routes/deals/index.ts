@@ -28,7 +28,7 @@ import { insertAudit } from "../../db/queries/audit";
 import { findDeal } from "../../db/queries/deals";
 import { createRouter, type AppContext } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";
-import { badRequest, notFound, validationFailed } from "../../lib/errors";
+import { badRequest, forbidden, notFound, validationFailed } from "../../lib/errors";
 import { idempotencyKeyOf } from "../../lib/idempotency";
 import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
@@ -132,7 +132,8 @@ export const dealsRoutes = createRouter()
   .post("/:id/lease", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
-    await partyDeal(c.var.db, c.req.param("id"), user.id);
+    // The renter learns nothing from the body's checks either: only the lister attaches a lease.
+    if ((await partyDeal(c.var.db, c.req.param("id"), user.id)).role !== "lister") throw forbidden(DEAL_MESSAGES.onlyLister);
     const { url } = await parseJson(c, dealLeaseSchema);
     await checkEvidence(c.var.db, user.id, [url], "url");
     return c.json<DealResponse>({ data: await attachLease(c.var.db, effectsOf(c), user, c.req.param("id"), url, metaOf(c)) });
