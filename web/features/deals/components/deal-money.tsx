@@ -6,7 +6,8 @@ import { FormError } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { dealTime, formatMoney, personName, PROBLEM_LABELS, roleIn, wasPaid } from "../../../lib/deal-status";
 import { dealUrl } from "../../../lib/deals-api";
-import { useCheckout, useMovedIn } from "../api/deals-api";
+import { EvidencePhoto } from "../../../components/ui/evidence-photo";
+import { loadEvidence, useCheckout, useMovedIn } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
 import { Amounts, CancellationPolicy } from "./amounts";
 import { CancellationDecision } from "./cancellation-decision";
@@ -123,11 +124,10 @@ function Photos({ photos, who }: { photos: string[]; who: string }) {
   if (photos.length === 0) return null;
   return (
     <ul className="statement-photos" aria-label={`Photos from ${who}`}>
+      {/* Private evidence: fetched with the reader's session, never a public address (docs/decisions/032). */}
       {photos.map((url, i) => (
         <li key={url}>
-          <a href={url} target="_blank" rel="noreferrer">
-            <img src={url} alt={`Photo ${i + 1} from ${who}`} loading="lazy" />
-          </a>
+          <EvidencePhoto url={url} alt={`Photo ${i + 1} from ${who}`} load={loadEvidence} />
         </li>
       ))}
     </ul>

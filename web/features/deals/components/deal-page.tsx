@@ -11,6 +11,7 @@ import { formatRent } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { DealActions } from "./deal-actions";
 import { AgreementSection } from "./agreement-section";
+import { LeaseSection } from "./lease-section";
 import { LandlordConsentSection } from "./landlord-consent-section";
 import { SigningSection } from "./signing-section";
 import { Amounts, CancellationPolicy } from "./amounts";
@@ -139,6 +140,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
 
         {deal.agreement && <AgreementSection deal={deal} />}
+        {role && <LeaseSection deal={deal} role={role} />}
         {role && <SigningSection deal={deal} role={role} onSigned={focusStatus} />}
       </div>
     </PageFrame>
