@@ -9,12 +9,13 @@ import { dealUrl } from "../../../lib/deals-api";
 import { EvidencePhoto } from "../../../components/ui/evidence-photo";
 import { loadEvidence, useCheckout, useMovedIn } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
+import { PAYOUTS_FOR_DEAL } from "../../profile/lib/payouts-return";
 import { Amounts, CancellationPolicy } from "./amounts";
 import { CancellationDecision } from "./cancellation-decision";
 import { ProblemDialog, StatementForm } from "./problem-dialog";
 
-/** Where the lister sets up payouts: the profile's Payouts section. */
-export const PAYOUTS_URL = "/profile#payouts";
+/** Where the lister sets up payouts: the profile's Payouts section, which comes back to this deal once done. */
+export const payoutsUrlFor = (dealId: string) => `/profile?${PAYOUTS_FOR_DEAL}=${encodeURIComponent(dealId)}#payouts`;
 
 interface DealMoneyProps {
   deal: Deal;
@@ -39,7 +40,7 @@ export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   if (deal.waiting_for.step === "payouts" && role === "lister")
     parts.push(
       <p key="payouts">
-        <Link to={PAYOUTS_URL} className="button button-primary">
+        <Link to={payoutsUrlFor(deal.id)} className="button button-primary">
           Set up payouts to get paid
         </Link>
       </p>,
