@@ -331,7 +331,7 @@ export function waitingFor(d: DealFacts, as: Actor, now: number): WaitingFor {
     step: "id_verification",
     detail: you(who)
       ? "Verify your identity (Profile, ID verification): both of you need a verified ID before the agreement can be signed."
-      : `${who === "renter" ? renter : lister} has not verified their identity yet: both of you need a verified ID before the agreement can be signed.`,
+      : `Waiting for ${who === "renter" ? renter : lister}'s ID review: both of you need a verified ID before the agreement can be signed.`,
   });
   if (d.claim_id) return { party: null, step: "money_moving", detail: "A payment step is being made right now. This takes a moment." };
   switch (d.status) {

@@ -89,6 +89,14 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             {step.whose === "you" ? <strong>Your step: </strong> : step.whose === "none" ? null : <strong>Next: </strong>}
             {step.text}
           </p>
+          {/* The viewer's own ID check is the step (from the request on): the way to do it, right here. */}
+          {deal.waiting_for.step === "id_verification" && deal.waiting_for.party === role && (
+            <p>
+              <Link to={paths.verification} className="button button-primary">
+                Verify your identity
+              </Link>
+            </p>
+          )}
           {reason && deal.status_reason && !step.text.includes(reason) && <p className="muted">Reason: {reason}</p>}
           <DealMoney deal={deal} me={me} place="page" onDone={focusStatus} />
           <DealActions deal={deal} me={me} cancelFor="both" onDone={focusStatus} />
