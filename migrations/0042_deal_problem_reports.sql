@@ -1,5 +1,5 @@
 -- A deal's problem report was stored as the renter's first statement (decision 029); it is now marked as the
--- report (decision 032), so each party's one statement is counted apart from it. The report was written at the
+-- report (decision 035), so each party's one statement is counted apart from it. The report was written at the
 -- same instant the problem was opened.
 UPDATE `deal_statements` SET `report` = 1
 WHERE `party` = 'renter' AND EXISTS (

@@ -20,7 +20,7 @@ export const serverEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("read"), conversation_id: z.string(), reader_id: z.string() }),
   z.object({ type: z.literal("unread"), unread_count: z.number().int().min(0) }),
   /**
-   * A deal of this conversation changed (docs/decisions/026, 032): each party's own view of it (their
+   * A deal of this conversation changed (docs/decisions/026, 035): each party's own view of it (their
    * `actions` and `waiting_for`), by user id; each card shows its reader's.
    */
   z.object({ type: z.literal("deal"), deal_id: z.string(), views: z.record(z.string(), dealSchema) }),

@@ -151,7 +151,7 @@ export function getConfig(env: AppEnv): Config {
       );
     }
   }
-  // Each Stripe endpoint has its own signing secret (decision 032): with one secret for both, either endpoint would take the other's events.
+  // Each Stripe endpoint has its own signing secret (decision 035): with one secret for both, either endpoint would take the other's events.
   if (c.ENVIRONMENT !== "development" && c.STRIPE_WEBHOOK_SECRET.trim() && c.STRIPE_WEBHOOK_SECRET.trim() === c.STRIPE_CONNECT_WEBHOOK_SECRET.trim()) {
     throw new ConfigError("Invalid configuration: STRIPE_CONNECT_WEBHOOK_SECRET must differ from STRIPE_WEBHOOK_SECRET (each Stripe endpoint has its own signing secret)");
   }

@@ -3,9 +3,11 @@
  * development onboarding page while the renter's signed deal waits for it; the scam shield's notice in the
  * deal's conversation points to paying through CampusNest; the renter sees the amounts, the fee and the
  * policy, pays on the development checkout, and the money is held (receipt, the lister's view, the
- * listing's taken stay) until "I have the keys". A second deal: a problem reported while held, staff's
- * partial refund in a third browser, both parties' end state; a third deal released by the development
- * tick at its release time. axe on the held deal page, the onboarding page and the staff case, light and dark.
+ * listing's taken stay) until "I have the keys" and at least 24 hours after the payment (docs/decisions/035),
+ * then released by the development tick. A second deal: a problem reported while held that both parties
+ * read, staff's partial refund with a reason in a third browser (confirmed in a dialog stating each
+ * side's amount), both parties' end state; a third deal released by the development tick at its release
+ * time. axe on the held deal page, the onboarding page and the staff case, light and dark.
  * With E2E_SHOTS=<directory>, the held deal page, the lister's card and the staff case are also saved as
  * screenshots at 360 and 1280 px in both themes (for a person to look at; nothing is compared).
  */
@@ -48,16 +50,21 @@ async function approvedListing(lister: AuthSession, staffToken: string, title: s
 
 const dayAfter = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** Requested, accepted, the landlord's consent not needed, signed by both with emailed codes (the browser plays these in deals.test.ts). */
+/**
+ * Requested, accepted, the landlord's consent not needed, signed by both with emailed codes bound to the
+ * text read (its version and SHA-256; the browser plays these in deals.test.ts).
+ */
 async function signedDeal(renter: AuthSession & { email: string }, lister: AuthSession & { email: string }, listingId: string, moveIn: string, moveOut = addMonths(moveIn, 1)): Promise<Deal> {
   const { data } = await post<{ data: Deal }>("deals", renter, { listing_id: listingId, move_in: moveIn, move_out: moveOut });
   await post(`deals/${data.id}/accept`, lister);
   await post(`deals/${data.id}/landlord-consent`, lister, { not_needed: true });
+  const agreement = (await dealOf(data.id, renter)).agreement!;
+  const read = { agreement_version: agreement.version, sha256: agreement.sha256 };
   for (const who of [renter, lister]) {
     const asked = Date.now();
-    await post(`deals/${data.id}/sign-code`, who);
+    await post(`deals/${data.id}/sign-code`, who, read);
     const code = await emailedCode(b.baseUrl, who.email, "Your signing code", asked);
-    await post(`deals/${data.id}/sign`, who, { typed_name: `${who.user.first_name} Tester`, intent: true, esign_consent: true, code });
+    await post(`deals/${data.id}/sign`, who, { typed_name: `${who.user.first_name} Tester`, intent: true, esign_consent: true, code, ...read });
   }
   return dealOf(data.id, renter);
 }
@@ -123,7 +130,7 @@ describe("paying a deal through CampusNest", () => {
     const newYear = `${Number(listing.today.slice(0, 4)) + 1}-01-01`;
     const monthOn = addMonths(listing.today, 1);
     const deal = await signedDeal(renter, lister, listing.id, listing.today, monthOn > newYear ? monthOn : newYear);
-    expect(deal).toMatchObject({ status: "signed", payment: { payable: false, waiting_for: "lister_payouts" } });
+    expect(deal).toMatchObject({ status: "signed", payment: { payable: false, waiting_for: "lister_payouts" }, waiting_for: { party: "lister", step: "payouts" }, actions: ["cancel"] });
     const p = deal.payment;
     const renterSide = await signedInSide(b.browser, b.baseUrl, renter);
     const listerSide = await signedInSide(b.browser, b.baseUrl, lister);
@@ -132,7 +139,7 @@ describe("paying a deal through CampusNest", () => {
     try {
       // The renter's signed deal says whose step it is; nothing to pay yet.
       await r.goto(`/deals/${deal.id}`);
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/Signed by both\. Waiting for Lena to set up payouts/);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/^Next: Waiting for Lena to set up payouts\./);
       expect(await r.getByRole("button", { name: /^Pay / }).count()).toBe(0);
 
       // The lister goes from the deal to the profile's Payouts, through the development onboarding, and back ready.
@@ -185,7 +192,7 @@ describe("paying a deal through CampusNest", () => {
       await r.getByText(/^Payment received\. CampusNest holds it until \w{3} \d{1,2}, \d{4}/).waitFor();
       const held = await dealOf(deal.id, renter);
       expect(held).toMatchObject({ status: "paid", payment: { status: "held", paid_at: expect.any(String), held_until: expect.any(String) } });
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/Paid\. Held by CampusNest until/);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/Held by CampusNest until .*Tap “I have the keys” once you are in/);
       const receipt = r.getByRole("region", { name: "Receipt" });
       await receipt.getByText(/^Held by CampusNest until \w{3} \d{1,2}, \d{4}/).waitFor();
       await receipt.getByText(`Service fee (${p.fee_percent}%)`).waitFor();
@@ -197,7 +204,7 @@ describe("paying a deal through CampusNest", () => {
 
       // The lister's deal page and card in the thread say it is held.
       await l.goto(`/deals/${deal.id}`);
-      await expect.poll(() => nextStep(l).textContent()).toMatch(/Paid\. Held by CampusNest until/);
+      await expect.poll(() => nextStep(l).textContent()).toMatch(/Held by CampusNest until .*Remy taps “I have the keys” once in/);
       await l.goto(`/messages?userId=${renter.user.id}`);
       const listerCard = l.getByRole("article").filter({ hasText: "Remy's request to sublease" });
       await listerCard.getByText("Paid", { exact: true }).waitFor();
@@ -216,17 +223,26 @@ describe("paying a deal through CampusNest", () => {
       await r.goto(`/listing/${listing.id}`);
       await r.getByRole("list", { name: "Taken stays" }).getByText(/^Taken /).waitFor();
 
-      // Move-in day: "I have the keys", confirmed, releases the rent to the lister.
+      // Move-in day: "I have the keys", confirmed. Paid minutes ago, the rent stays held until 24 hours
+      // after the payment whatever the keys say; the development tick at that time releases it.
       await r.goto(`/deals/${deal.id}`);
       await r.getByRole("button", { name: named("I have the keys", title) }).click();
       const confirm = r.getByRole("alertdialog", { name: "Do you have the keys?" });
       await confirm.getByText(/cannot be taken back/).waitFor();
       await confirm.getByRole("button", { name: "Yes, release it to Lena" }).click();
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lena/);
-      await receipt.getByText(/^Released to Lena Tester/).waitFor();
-      expect(await dealOf(deal.id, lister)).toMatchObject({ status: "released", moved_in_at: expect.any(String), payment: { status: "released" } });
+      await r.getByText("Moved in", { exact: true }).first().waitFor();
+      const moved = await dealOf(deal.id, renter);
+      expect(moved).toMatchObject({ status: "moved_in", moved_in_at: expect.any(String), payment: { status: "held", transferred_cents: 0 } });
+      expect(Date.parse(moved.payment.held_until!)).toBe(Date.parse(moved.payment.paid_at!) + 24 * 3_600_000);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/^Held by CampusNest until /);
+      expect(await r.getByRole("button", { name: /I have the keys/ }).count()).toBe(0);
+      await post("dev/deals/tick", null, { now: moved.payment.held_until });
+      await r.reload();
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} went to Lena.`);
+      await receipt.getByText(/^Released to Lena Tester on /).waitFor();
+      expect(await dealOf(deal.id, lister)).toMatchObject({ status: "released", payment: { status: "released", transferred_cents: p.rent_cents, refunded_cents: 0 } });
       await l.goto(`/deals/${deal.id}`);
-      await expect.poll(() => nextStep(l).textContent()).toMatch(/Completed\. The money was released to you/);
+      await expect.poll(() => nextStep(l).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} went to you.`);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();
@@ -262,9 +278,14 @@ describe("paying a deal through CampusNest", () => {
       expect(anonymous.status).toBe(401);
       const asLister = await fetch(`${b.baseUrl}${photoUrl}`, { headers: bearer(lister) });
       expect([asLister.status, asLister.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/CampusNest is looking into it; nothing is released/);
+      await expect.poll(() => nextStep(r).textContent()).toMatch(/CampusNest staff are looking into it; nothing is released until they decide/);
       await r.getByText("Problem reported", { exact: true }).first().waitFor();
       expect(await r.getByRole("button", { name: /I have the keys/ }).count()).toBe(0);
+      // The lister reads the same report, with its photo, on their deal page.
+      const lp = listerSide.page;
+      await lp.goto(`/deals/${disputed.id}`);
+      await lp.getByText("The code to the front door does not work and Lars does not answer.").waitFor();
+      expect((await dealOf(disputed.id, lister)).problem).toMatchObject({ kind: "cant_get_in", text: "The code to the front door does not work and Lars does not answer.", photos: [photoUrl], statements: [] });
 
       // Staff find the case in the Deals tab, read the report, and refund $100 of it.
       await signInAdmin(staff, b.baseUrl);
@@ -288,20 +309,31 @@ describe("paying a deal through CampusNest", () => {
       expect(await events.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
       await s.setViewportSize({ width: 1280, height: 900 });
       await decide.getByLabel("Refund to Rhea Tester (USD)").fill("100");
+      const why = "The front door code was fixed on the second day.";
+      await decide.getByLabel(/^Reason/).fill(why);
       await decide.getByRole("button", { name: named("Review the decision", title) }).click();
-      await s.getByRole("alertdialog", { name: "Refund $100.00 and release the rest?" }).getByRole("button", { name: "Refund $100.00, release the rest" }).click();
+      const rest = usd(disputed.payment.rent_cents - 10_000);
+      const sure = s.getByRole("alertdialog", { name: "Refund $100.00 and release the rest?" });
+      await sure.getByText(`Rhea Tester gets $100.00 back; Lars Tester gets ${rest} of the rent; CampusNest keeps the service fee (${usd(disputed.payment.fee_cents)}).`, { exact: false }).waitFor();
+      await sure.getByText(why).waitFor();
+      await sure.getByRole("button", { name: `Refund $100.00, release ${rest}` }).click();
       // Decided, the case leaves the open cases; among the completed deals it says what went back.
       await expect.poll(() => card.count()).toBe(0);
       await s.getByLabel("Status").selectOption({ label: "Completed" });
       await card.getByText(/Released to the lister · paid .* · released .* · \$100\.00 refunded/).waitFor();
 
       // Both parties read the end: released, with $100 back to the renter.
-      expect(await dealOf(disputed.id, lister)).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 10_000 } });
+      expect(await dealOf(disputed.id, lister)).toMatchObject({
+        status: "released",
+        payment: { status: "released", refunded_cents: 10_000, transferred_cents: disputed.payment.rent_cents - 10_000 },
+        decision: { by: "staff", refund_cents: 10_000, transfer_cents: disputed.payment.rent_cents - 10_000, reason: why },
+      });
       await r.reload();
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lars.*\$100\.00 went back to you\./);
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. $100.00 went back to you. ${rest} went to Lars.`);
+      await r.getByText(`CampusNest staff decided: $100.00 back to you, ${rest} to Lars. Reason: ${why}`).waitFor();
       await r.getByRole("region", { name: "Receipt" }).getByText("$100.00", { exact: true }).waitFor();
-      await listerSide.page.goto(`/deals/${disputed.id}`);
-      await expect.poll(() => nextStep(listerSide.page).textContent()).toMatch(/Completed\. The money was released to you.*\$100\.00 went back to Rhea\./);
+      await lp.goto(`/deals/${disputed.id}`);
+      await expect.poll(() => nextStep(lp).textContent()).toBe(`This deal was completed. $100.00 went back to Rhea. ${rest} went to you.`);
 
       // Another stay of the same renter, paid and left alone: the development tick at its release time releases it.
       const later = await paidDeal((await signedDeal(renter, lister, listing.id, dayAfter(listing.today, 60))).id, renter);
@@ -309,7 +341,7 @@ describe("paying a deal through CampusNest", () => {
       await post("dev/deals/tick", null, { now: later.payment.held_until });
       expect(await dealOf(later.id, renter)).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 0 } });
       await r.goto(`/deals/${later.id}`);
-      await expect.poll(() => nextStep(r).textContent()).toMatch(/Completed\. The money was released to Lars/);
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(later.payment.rent_cents)} went to Lars.`);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();

@@ -1,7 +1,7 @@
 /**
  * A deal in words, the same on the card in the thread, the deal page, the profile and the staff panel:
  * labels, amounts, times. What a viewer may do and whose step it is come from the server (the Deal's
- * `actions` and `waiting_for`, computed from the declared process: docs/decisions/032); nothing here
+ * `actions` and `waiting_for`, computed from the declared process: docs/decisions/035); nothing here
  * decides a rule.
  */
 import { DEAL_WORDS, type Deal, type DealCaseReason, type DealProblemKind, type DealStatus, type LandlordConsentStatus, type PaymentStatus } from "@contract/deals";
@@ -115,7 +115,7 @@ export interface NextStep {
 
 /**
  * The deal's next step as the viewer reads it: the server's `waiting_for` (whose step, in words, from the
- * declared process: docs/decisions/032), never re-derived here. An ended deal says why it ended.
+ * declared process: docs/decisions/035), never re-derived here. An ended deal says why it ended.
  */
 export function nextStep(deal: Deal, me: string | undefined): NextStep {
   const w = deal.waiting_for;

@@ -1,5 +1,5 @@
 /**
- * The deal's process, declared (docs/decisions/032; architecture convention 22, after Sharetribe's
+ * The deal's process, declared (docs/decisions/035; architecture convention 22, after Sharetribe's
  * transaction process): every state, every transition with who may make it, what it does with money,
  * the notice it sends and when it is allowed; the named groups of states (and the SQL lists the queries
  * use, never retyped); the timers the deal jobs run. Everything else reads this: the engine
@@ -132,7 +132,7 @@ export type DealNotice = (typeof DEAL_NOTICES)[number];
 /** Who reads a notice: a party, both, or the other party than the one who acted. */
 export type NoticeAudience = "renter" | "lister" | "both" | "other";
 
-/** What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/032). */
+/** What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/035). */
 export const MONEY_EFFECTS = ["none", "charge", "refund", "transfer", "refund_and_transfer", "reverse"] as const;
 export type MoneyEffect = (typeof MONEY_EFFECTS)[number];
 /** A money move we make (not Stripe's charge, which arrives as an event): one per deal at a time. */
@@ -346,7 +346,7 @@ export function waitingFor(d: DealFacts, as: Actor, now: number): WaitingFor {
       if (first) return idStep(first);
       if (d.landlord_consent === "none" || d.landlord_consent === "declined") {
         const flagged = d.landlord_declined_at
-          ? ` The landlord of this place declined a sublease on ${dayText(d.landlord_declined_at)}: until 180 days after that, only that landlord's consent opens signing.`
+          ? ` The landlord of this place declined a sublease on ${dayText(d.landlord_declined_at)}: until ${DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days after that, only that landlord's consent opens signing.`
           : "";
         return { party: "lister", step: "landlord_consent", detail: `${you("lister") ? "Settle the landlord's consent: say your lease allows subletting, or ask your landlord." : `Waiting for ${lister} to settle the landlord's consent.`}${flagged}` };
       }

@@ -121,11 +121,11 @@ export const DEAL_MESSAGES = {
   consentLinkReplaced: "The tenant sent a newer request that replaces this link; use the link in the newest email.",
   consentLinkExpired: "This link has expired. The tenant can send a new request.",
   consentLinkClosed: "This request can no longer be answered: the sublease was already signed or has ended.",
-  consentEmailsLimit: "At most 3 consent emails per deal a day",
-  consentEmailsListerLimit: "At most 10 landlord consent emails a day. Please try again tomorrow.",
+  consentEmailsLimit: `At most ${DEAL_TIMING.consentEmailsPerDay} consent emails per deal a day`,
+  consentEmailsListerLimit: `At most ${DEAL_TIMING.consentEmailsPerListerPerDay} landlord consent emails a day. Please try again tomorrow.`,
   landlordDeclined: (date: string, email: string) =>
-    `The landlord (${email}) declined a sublease of this place on ${date}. For 180 days after that, only their consent can be asked: attesting that none is needed is not possible.`,
-  openRequestsLimit: "You have 5 open requests. Wait for an answer, or cancel one, before asking for another.",
+    `The landlord (${email}) declined a sublease of this place on ${date}. For ${DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days after that, only their consent can be asked: attesting that none is needed is not possible.`,
+  openRequestsLimit: `You have ${DEAL_TIMING.openRequestsPerRenter} open requests. Wait for an answer, or cancel one, before asking for another.`,
   agreementChanged: "The agreement changed since you read it. Read the new version, then sign it.",
   codeOtherVersion: "This code was sent for another version of the agreement. Request a new code.",
   notYours: "You cannot do that on this deal",
@@ -184,7 +184,7 @@ export const DEAL_WAITING_FOR = ["lister_payouts"] as const;
 /** What a renter reports while the money is held (POST deals/{id}/problem `kind`). */
 export const DEAL_PROBLEM_KINDS = ["cant_get_in", "not_as_described", "other"] as const;
 export type DealProblemKind = (typeof DEAL_PROBLEM_KINDS)[number];
-/** Why a deal is a staff case (`surplus`: the jobs found more paid out than was paid in, docs/decisions/032). */
+/** Why a deal is a staff case (`surplus`: the jobs found more paid out than was paid in, docs/decisions/035). */
 export const DEAL_CASE_REASONS = ["problem", "card_dispute", "suspension", "release_failed", "surplus"] as const;
 export type DealCaseReason = (typeof DEAL_CASE_REASONS)[number];
 /** A problem report's or a statement's text: at most this many characters, and at most this many photos. */
@@ -282,7 +282,7 @@ export interface AdminDealResponse {
     /** The pair's conversation, newest 200, oldest first. */
     messages: { id: string; sender_id: string; content: string; created_at: string }[];
     stripe: { payment_intent: string | null; charge: string | null; transfer: string | null; dispute: string | null };
-    /** The listing's landlord declined a sublease (docs/decisions/032): for 180 days only they can consent. */
+    /** The listing's landlord declined a sublease (docs/decisions/035): for 180 days only they can consent. */
     listing_flag: { landlord_declined_at: string; landlord_email: string } | null;
   };
 }

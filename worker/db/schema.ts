@@ -1036,7 +1036,7 @@ export const deals = sqliteTable(
     cancelDecideBy: text("cancel_decide_by"),
     /** The payment marked the listing taken (its stay covers the listing's dates); a refund makes it available again. */
     listingTaken: integer("listing_taken", { mode: "boolean" }).notNull().default(false),
-    // One money move at a time (docs/decisions/032): a refund, transfer or reversal first claims the deal
+    // One money move at a time (docs/decisions/035): a refund, transfer or reversal first claims the deal
     // (its attempt's id here, by compare-and-set), moves the money at Stripe under keys of that attempt,
     // then settles and clears the claim. Never a status: clients meet only the deal's usual states.
     /** The attempt's id while a money move is in flight, else null. */
@@ -1308,7 +1308,7 @@ export const liveSockets = sqliteTable(
 );
 
 /**
- * Stripe's events about a deal that arrived while a money move held it (docs/decisions/032): recorded at
+ * Stripe's events about a deal that arrived while a money move held it (docs/decisions/035): recorded at
  * once (their ids are in stripe_events), applied when the claim settles. What the event said is kept as
  * read (services/payments/events.ts), never the raw payload.
  */
@@ -1327,7 +1327,7 @@ export const dealStripeInbox = sqliteTable(
 );
 
 /**
- * A landlord declined a sublease of this listing (docs/decisions/032): for 180 days the lister cannot
+ * A landlord declined a sublease of this listing (docs/decisions/035): for 180 days the lister cannot
  * attest that no consent is needed, and may ask consent only of this address.
  */
 export const landlordDeclines = sqliteTable("landlord_declines", {

@@ -352,7 +352,7 @@ export function dealSignedEmail(to: string, firstName: string, title: string, sh
 export function landlordConsentEmail(to: string, landlordName: string, tenantName: string, subtenantName: string, address: string, term: string, url: string): EmailMessage {
   return render({
     to,
-    // The address is the deal's snapshot, quoted like a name: no link or host can be smuggled into it (docs/decisions/032).
+    // The address is the deal's snapshot, quoted like a name: no link or host can be smuggled into it (docs/decisions/035).
     subject: `Consent to sublet requested for ${quotedName(address)}`,
     preheader: `${quotedName(tenantName)} asks your consent to sublet to ${quotedName(subtenantName)}.`,
     heading: landlordName ? `Hello ${quotedName(landlordName)}` : "Hello",
@@ -392,7 +392,7 @@ export function dealReceiptEmail(
   });
 }
 
-/** A lister's later requests of one renter and listing within a day, in one summary (docs/decisions/032). */
+/** A lister's later requests of one renter and listing within a day, in one summary (docs/decisions/035). */
 export function dealRequestsSummaryEmail(to: string, firstName: string, requests: { dealId: string; title: string; renter: string; stay: string }[], urlOf: (dealId: string) => string, allUrl: string): EmailMessage {
   return render({
     to,

@@ -132,7 +132,7 @@ describe("the deal page", () => {
     expect(within(signing).getByLabelText("6-digit code")).toHaveValue("123456");
     await ui.click(within(signing).getByRole("button", { name: "Sign" }));
     expect(await within(signing).findByText("The name must be your legal name as verified with your ID")).toBeInTheDocument();
-    // Both name the text read: the agreement's version and SHA-256 (docs/decisions/032).
+    // Both name the text read: the agreement's version and SHA-256 (docs/decisions/035).
     expect(callsOf(calls, `POST ${API}/deals/d1/sign-code`)[0]!.body).toEqual({ agreement_version: 1, sha256: "a".repeat(64) });
     expect(callsOf(calls, `POST ${API}/deals/d1/sign`)[0]!.body).toEqual({ typed_name: "Maya  lopez", intent: true, esign_consent: true, code: "123456", agreement_version: 1, sha256: "a".repeat(64) });
 

@@ -50,7 +50,7 @@ describe("I have the keys", () => {
     renderApp("/deals/d1", sessionOf(RENTER));
     await ui.click(await screen.findByRole("button", { name: "I have the keys: Sunny 2x2 near campus" }));
     const dialog = screen.getByRole("alertdialog", { name: "Do you have the keys?" });
-    // Never sooner than a day after paying (docs/decisions/032): the dialog says so.
+    // Never sooner than a day after paying (docs/decisions/035): the dialog says so.
     expect(dialog).toHaveTextContent("The rent ($850.00) goes to Jordan now (or 24 hours after your payment, if that is later), and it cannot be taken back.");
     expect(dialog).toHaveTextContent("CampusNest never asks you to tap this early");
     // The safe choice has the focus.

@@ -79,7 +79,7 @@ function base(overrides: Partial<Deal>): Deal {
       payable: false,
       waiting_for: null,
     },
-    // What the viewer may do and whose step it is are the server's (docs/decisions/032): a test says them.
+    // What the viewer may do and whose step it is are the server's (docs/decisions/035): a test says them.
     actions: [],
     waiting_for: { party: "lister", step: "accept", detail: "Waiting for Jordan to accept or decline (a request is open for 72 hours)." },
     cancellation: null,

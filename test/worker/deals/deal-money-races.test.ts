@@ -1,5 +1,5 @@
 /**
- * Money that moves once (docs/decisions/032): every pair of the deal's money transitions, started together
+ * Money that moves once (docs/decisions/035): every pair of the deal's money transitions, started together
  * at a sweep of head starts, through the real routes with the real Stripe SDK against the fake Stripe API.
  * After each trial, per deal, whatever the order: what Stripe transferred (net of reversals) plus what it
  * refunded never exceeds what the renter paid; a released deal's lister holds exactly the rent less the

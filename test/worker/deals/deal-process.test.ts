@@ -1,5 +1,5 @@
 /**
- * The deal's process, walked whole (docs/decisions/032): every state x every declared transition x every
+ * The deal's process, walked whole (docs/decisions/035): every state x every declared transition x every
  * actor through the engine (allowed or refused as declared, refused before any plan runs, nothing written),
  * then every state x every route a party or staff calls x every caller through the real routes: a call
  * succeeds exactly when the Deal's `actions` (as that caller reads it) names it, and a refused call

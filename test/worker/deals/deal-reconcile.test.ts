@@ -1,5 +1,5 @@
 /**
- * A deal's money against Stripe (docs/decisions/032): a lister holding more than the rent less what went
+ * A deal's money against Stripe (docs/decisions/035): a lister holding more than the rent less what went
  * back (a refund from Stripe's dashboard after the release, a transfer made outside CampusNest) is reversed
  * where Stripe allows and opened as a staff case either way; decisions carry a reason both parties read,
  * with each side's amounts on the deal; the problem and each party's one statement are read by both.

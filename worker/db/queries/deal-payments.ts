@@ -1,5 +1,5 @@
 /**
- * Deal payments (docs/decisions/029, 032): checkout sessions, a case's report and statements, the Stripe
+ * Deal payments (docs/decisions/029, 035): checkout sessions, a case's report and statements, the Stripe
  * ids that lead an event to its deal, the events that wait for a claim to settle, the jobs' due lists
  * (claims to resume, money still owed, deals to reconcile with Stripe), the stays a listing has sold and
  * staff's money figures. Writes of `deals` stay in the compare-and-set (queries/deals.ts `compareAndSet`);
@@ -56,7 +56,7 @@ export const dealIdOfPayment = (db: Db, paymentIntentId: string | undefined, cha
     .then((r) => r?.id ?? null);
 
 // ---------------------------------------------------------------------------------------------
-// Events that arrived while a money move held the deal (docs/decisions/032).
+// Events that arrived while a money move held the deal (docs/decisions/035).
 
 export interface InboxRow {
   event_id: string;

@@ -1,6 +1,6 @@
 /**
  * Deals, their agreement versions, events, signing codes and landlord consent links (docs/decisions/026,
- * 032). Rows and updates are typed from the schema (db/rows.ts); the state lists come from the declared
+ * 035). Rows and updates are typed from the schema (db/rows.ts); the state lists come from the declared
  * process (contract/deal-process.ts), never retyped here.
  *
  * Every change of a deal row is one compare-and-set: a D1 batch (one transaction) whose statements are

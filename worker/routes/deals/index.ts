@@ -88,7 +88,7 @@ export const dealsRoutes = createRouter()
     return c.json<DealResponse>({ data: await cancelDeal(c.var.db, effectsOf(c), user, c.req.param("id"), reason ?? null, metaOf(c)) });
   })
 
-  // Payments (docs/decisions/029, 032).
+  // Payments (docs/decisions/029, 035).
   .post("/:id/checkout", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);
@@ -173,7 +173,7 @@ export const dealsRoutes = createRouter()
     });
   })
 
-  // The code is for the version (and hash) of the agreement the signer read (docs/decisions/032).
+  // The code is for the version (and hash) of the agreement the signer read (docs/decisions/035).
   .post("/:id/sign-code", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);

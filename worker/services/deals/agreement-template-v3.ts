@@ -1,5 +1,5 @@
 /**
- * The sublease agreement, version 3 (docs/decisions/032): version 2 with the hold as it now is: the rent is
+ * The sublease agreement, version 3 (docs/decisions/035): version 2 with the hold as it now is: the rent is
  * released 48 hours after move-in, or at the Subtenant's "I have the keys", but never sooner than 24 hours
  * after the first payment. A starting point that a lawyer should review per state before launch. Agreements
  * filled from v1 and v2 keep their text and hash.

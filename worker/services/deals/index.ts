@@ -1,5 +1,5 @@
 /**
- * Deals (api-contract "Deals"; docs/decisions/026, 032): the request in the conversation, the lister's
+ * Deals (api-contract "Deals"; docs/decisions/026, 035): the request in the conversation, the lister's
  * answer, cancellation before paying, and what ends open deals (expiry, a deleted listing or account, a
  * suspension, a block, a stay paid by someone else). Every change is a declared transition made through
  * the engine (process.ts); its notice is the one the declaration names.

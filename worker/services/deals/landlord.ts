@@ -1,5 +1,5 @@
 /**
- * The landlord's consent (docs/decisions/026, 032): once the request is accepted, the lister states that
+ * The landlord's consent (docs/decisions/026, 035): once the request is accepted, the lister states that
  * none is needed, or CampusNest emails the landlord a link to a page that needs no account. The link's
  * token is 256 random bits of which only the SHA-256 is stored; it expires after 14 days, and a used,
  * replaced or expired link answers 410. At most 3 emails per deal and 10 per lister a day (counted inside

@@ -1,5 +1,5 @@
 /**
- * The engine of the deal's declared process (contract/deal-process.ts; docs/decisions/026, 032). Every
+ * The engine of the deal's declared process (contract/deal-process.ts; docs/decisions/026, 035). Every
  * change of a deal is `transition(db, fx, id, name, actor, plan)`: the deal is read on the primary, the
  * declaration refuses a wrong state, a wrong actor, a claim held by a money move or a closed guard
  * (409/403/404) before any plan runs; the plan answers the change, written as one compare-and-set on

@@ -1,5 +1,5 @@
 /**
- * The agreement and its signatures (US ESIGN Act and UETA; docs/decisions/026, 032): reading it (a
+ * The agreement and its signatures (US ESIGN Act and UETA; docs/decisions/026, 035): reading it (a
  * `viewed` event per party and version), the emailed 6-digit code, and the signature: the
  * electronic-records consent, the typed legal name, the intent to sign and the code. A code and a
  * signature name the version and SHA-256 of the text the signer read: a text no longer current signs

@@ -1,5 +1,5 @@
 /**
- * Staff's view of deals (docs/decisions/026, 029, 032): every deal, and one with all its events, whole
+ * Staff's view of deals (docs/decisions/026, 029, 035): every deal, and one with all its events, whole
  * addresses, a case's statements, the pair's conversation, and the listing's landlord decline (a flag).
  */
 import type { AdminDealResponse, Deal } from "../../contract/deals";

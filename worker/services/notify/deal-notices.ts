@@ -1,5 +1,5 @@
 /**
- * The deal's notices (docs/decisions/032): one catalogue kind per notice the process declares on its
+ * The deal's notices (docs/decisions/035): one catalogue kind per notice the process declares on its
  * transitions (contract/deal-process.ts DEAL_NOTICES), each worded here from the deal's facts, never
  * composed at a call site. Money notices always go (transactional); the others are the `deals` kind's
  * (with the deals email off they go by push, and by email still when no push was taken: decision 027).

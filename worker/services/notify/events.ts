@@ -84,7 +84,7 @@ export type NotifyEvent =
       paidAt: number;
     }
   | { kind: "promotion_stopped"; listingId: string; title: string; reason: PromotionStopReason; endsAt: string | null }
-  // Deals (docs/decisions/026, 032): each step is a notice the process declares on its transitions, worded in
+  // Deals (docs/decisions/026, 035): each step is a notice the process declares on its transitions, worded in
   // deal-notices.ts; codes, the signed copy and the landlord's request always go.
   | DealNoticeEvent
   // A lister's later requests of one renter and listing within a day, in one daily summary.

@@ -1,5 +1,5 @@
 /**
- * A deal's amounts (docs/decisions/029, 032), in one place: the first payment from the snapshot (one fee
+ * A deal's amounts (docs/decisions/029, 035), in one place: the first payment from the snapshot (one fee
  * default: the deal's own percentage, else the configured one), and how money that went back splits the
  * rent. Integer cents.
  */

@@ -1,5 +1,5 @@
 /**
- * A deal's Stripe events, each applied once in any order (decision 013's pattern; docs/decisions/029, 032).
+ * A deal's Stripe events, each applied once in any order (decision 013's pattern; docs/decisions/029, 035).
  * The event's facts are read (events.ts), its deal found, and the handler of its kind (on-*.ts) decides
  * which declared transition it makes; the event id is recorded in the same batch as the effect, so a
  * repeat fails on the key and changes nothing. While a money move holds the deal (a claim), the event is

@@ -1,5 +1,5 @@
 /**
- * Cancelling a deal (the route's `cancel`; DEAL_CANCELLATION_POLICY, docs/decisions/029, 032): before
+ * Cancelling a deal (the route's `cancel`; DEAL_CANCELLATION_POLICY, docs/decisions/029, 035): before
  * paying, a withdrawal or a cancellation (services/deals); after it, the lister's cancellation refunds
  * everything, fee included; the renter's, 14 days or more before move-in, the rent; later, it opens the
  * lister's 72-hour decision (decision.ts). The refunds are claimed money moves.

@@ -1,5 +1,5 @@
 /**
- * One money move at a time (docs/decisions/032). A money transition (a release, a refund, staff's
+ * One money move at a time (docs/decisions/035). A money transition (a release, a refund, staff's
  * resolution, a reversal) is a MoneyOp run by `runMoney`: it claims the deal (the attempt's id in its own
  * column, by compare-and-set, refused as the process declares), drives the money at Stripe to the op's
  * target under keys of that attempt (move.ts), then settles: the deal's new facts and the claim cleared,

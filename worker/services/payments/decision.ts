@@ -1,5 +1,5 @@
 /**
- * A renter's late cancellation after payment (docs/decisions/029, 032): the lister decides within 72
+ * A renter's late cancellation after payment (docs/decisions/029, 035): the lister decides within 72
  * hours how much of the rent goes back, with a reason both parties read; silence refunds it in full at
  * the deadline (the jobs' timer). Either way one claimed money move: that much back, the rest of the rent
  * to the lister. What already went back (a refund from Stripe's dashboard) stays back: never below it.

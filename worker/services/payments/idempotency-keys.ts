@@ -1,5 +1,5 @@
 /**
- * Stripe idempotency keys of a deal's money (docs/decisions/029, 032), in one place. Each names one
+ * Stripe idempotency keys of a deal's money (docs/decisions/029, 035), in one place. Each names one
  * operation: a checkout session of the deal at a version in a minute (a retry after our write was lost
  * gets the same session); a money move of one claim's attempt, one key per kind of move (a resumed claim
  * repeats exactly what its dead worker asked, and Stripe answers it again instead of moving twice); a

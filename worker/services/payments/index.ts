@@ -1,4 +1,4 @@
-/** A deal's payments (docs/decisions/029, 032): one module per operation and per Stripe event; this is what routes and other services use. */
+/** A deal's payments (docs/decisions/029, 035): one module per operation and per Stripe event; this is what routes and other services use. */
 export { startDealCheckout } from "./checkout";
 export { receivePlatformWebhook } from "./webhook";
 export { applyDealEvent } from "./apply-event";

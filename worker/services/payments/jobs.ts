@@ -1,5 +1,5 @@
 /**
- * The deal jobs (the cron, and POST dev/deals/tick as of a time; docs/decisions/026, 029, 032): every
+ * The deal jobs (the cron, and POST dev/deals/tick as of a time; docs/decisions/026, 029, 035): every
  * declared timer that has come (expiry, release, the lister's decision window), claims whose worker died
  * (resumed from what Stripe holds), events kept for a claim that settled without applying them, money a
  * decision left owed, the comparison of recently changed deals with Stripe, and the listers' daily

@@ -1,5 +1,5 @@
 /**
- * Moving a deal's money to a target (docs/decisions/032): what the renter has been refunded in all, and
+ * Moving a deal's money to a target (docs/decisions/035): what the renter has been refunded in all, and
  * what the lister holds. Stripe is asked first what it holds (the payment's refunds, the transfer group's
  * transfers), so a resumed claim, a retry days later or a dead worker's half-done move completes exactly
  * what is missing; then, in this order, a reversal of what the lister holds beyond the target, the refund,

@@ -1,5 +1,5 @@
 /**
- * `charge.refunded` (docs/decisions/029, 032): what Stripe says the payment's refunds add up to. Ours are
+ * `charge.refunded` (docs/decisions/029, 035): what Stripe says the payment's refunds add up to. Ours are
  * already recorded (their settle wrote them); one made outside CampusNest (Stripe's dashboard) counts, and
  * all of it ends a held deal `refunded`. After a release, the lister's share shrinks with it: the jobs'
  * reconciliation takes back what they hold beyond the rent less what went back (a staff case when more

@@ -1,5 +1,5 @@
 /**
- * `charge.dispute.created` and `.closed` (docs/decisions/029, 032): a card dispute freezes a held deal into
+ * `charge.dispute.created` and `.closed` (docs/decisions/029, 035): a card dispute freezes a held deal into
  * a staff case (the bank decides; staff cannot resolve meanwhile); after a release, what the lister holds is
  * reversed (a claimed move right after). Won puts the money back where it was (held again, or released with
  * the lister paid again); lost ends the deal `refunded` (the bank returned the money: no refund of ours on

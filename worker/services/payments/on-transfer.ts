@@ -1,5 +1,5 @@
 /**
- * `transfer.created`, `.updated`, `.reversed` (docs/decisions/029, 032): what a transfer of the deal's
+ * `transfer.created`, `.updated`, `.reversed` (docs/decisions/029, 035): what a transfer of the deal's
  * group holds, recorded. Our own transfers are recorded by their settle already (a late event changes
  * nothing); a reversal made from Stripe's dashboard counts (and is never paid again). With keys, an
  * unknown transfer of the group is read whole from Stripe (the group's totals); a lister found holding

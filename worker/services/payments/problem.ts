@@ -1,5 +1,5 @@
 /**
- * A problem while the money is held, and each party's statement (docs/decisions/029, 032): the renter's
+ * A problem while the money is held, and each party's statement (docs/decisions/029, 035): the renter's
  * report makes the deal `disputed` (a staff case; nothing is released); the report, its photos and each
  * party's one statement are read by both parties and staff (the Deal's `problem`).
  */

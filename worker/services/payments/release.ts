@@ -1,5 +1,5 @@
 /**
- * The release (docs/decisions/029, 032): the rent to the lister's payout account by a transfer, as one
+ * The release (docs/decisions/029, 035): the rent to the lister's payout account by a transfer, as one
  * claimed money move. "I have the keys" (from the move-in date) records the move-in and sets the release
  * at the later of the tap and 24 hours after payment (never an instant payout); the jobs release every
  * held deal whose time has come. A refused transfer leaves payment `release_failed` and a staff case.

@@ -1,5 +1,5 @@
 /**
- * Staff decide a case (docs/decisions/029, 032): `refund_cents` 0 releases everything still owed, the
+ * Staff decide a case (docs/decisions/029, 035): `refund_cents` 0 releases everything still owed, the
  * total refunds everything, between (up to the rent): that much back and the rest of the rent to the
  * lister. A refund above the rent but below the total is refused: the fee goes back only with a full
  * refund. What already went back stays back (the decision is never below it). One claimed money move,

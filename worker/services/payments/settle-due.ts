@@ -1,5 +1,5 @@
 /**
- * Money a deal's state says is due, and money found where it should not be (docs/decisions/029, 032).
+ * Money a deal's state says is due, and money found where it should not be (docs/decisions/029, 035).
  * `settle_due`: what a decision or an event left owed (a refund decided whose call failed, a late or
  * second payment's refund, a transfer to reverse for a card dispute, a won dispute's transfer again).
  * `reconcile`: the jobs compare the deal with what Stripe holds; a surplus (transferred + refunded > paid,

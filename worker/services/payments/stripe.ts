@@ -1,5 +1,5 @@
 /**
- * The Stripe calls of a deal's money (docs/decisions/029, 032): Checkout in payment mode charged to the
+ * The Stripe calls of a deal's money (docs/decisions/029, 035): Checkout in payment mode charged to the
  * platform with the deal's transfer group; what Stripe holds for a deal (the payment's refunds, the
  * transfer group's transfers and reversals); refunds, transfers and reversals under keys of one claim's
  * attempt; and the reads that tie a charge or a dispute to its deal. Nothing here writes our database.

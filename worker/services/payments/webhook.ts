@@ -1,5 +1,5 @@
 /**
- * Stripe's platform endpoint (docs/decisions/029, 032): one entry for every platform event. The signature
+ * Stripe's platform endpoint (docs/decisions/029, 035): one entry for every platform event. The signature
  * is checked once (stripe/webhook.ts); an event about a connected account (a Connect event, which names
  * its `account`) is refused here: it belongs to `payments/connect-webhook`, with its own secret. A deal's
  * events (payment-mode sessions, charges, disputes, transfers) go to the deal's payments, everything else

@@ -124,7 +124,7 @@ async function createConnectAccount(config: Config, user: { id: string; email: s
  * only) the account is a local one and the link the development onboarding page.
  */
 export async function startOnboarding(db: Db, config: Config, user: { id: string; email: string; idVerificationStatus: string }, origin: string, now = Date.now()): Promise<{ url: string }> {
-  // A Stripe account per ID-verified lister only: never one per throwaway account (docs/decisions/032).
+  // A Stripe account per ID-verified lister only: never one per throwaway account (docs/decisions/035).
   if (user.idVerificationStatus !== ID_VERIFIED) throw forbidden(PAYMENT_MESSAGES.onboardingNeedsId);
   const useStripe = stripeConfigured(config.stripe);
   if (!useStripe && !config.isDevelopment) throw apiError(503, { detail: ONBOARDING_FAILED });

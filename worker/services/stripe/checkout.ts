@@ -1,6 +1,6 @@
 /**
  * The Stripe Checkout core every paid feature shares (promotions' weekly plan, a deal's first month;
- * decisions 013, 029, 032): the same constants and the same steps. A repeated Idempotency-Key answers its
+ * decisions 013, 029, 035): the same constants and the same steps. A repeated Idempotency-Key answers its
  * first session (another subject's key is 409); the subject is read and refused when it cannot be paid;
  * a session that can still be paid is answered again (two tabs, Back, a double click); a user starts at
  * most CHECKOUT_SESSIONS_PER_MINUTE new sessions a minute (each is a call to Stripe); the new session is

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { DEAL_REASON_MAX, type AdminDealResponse } from "@contract/deals";
+import { DEAL_REASON_MAX, DEAL_TIMING, type AdminDealResponse } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { EvidencePhoto } from "../../../components/ui/evidence-photo";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
@@ -55,7 +55,7 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
       )}
       {deal.listing_flag && (
         <p role="note">
-          <strong>Listing flagged:</strong> its landlord ({deal.listing_flag.landlord_email}) declined a sublease {formatStaffTime(deal.listing_flag.landlord_declined_at)}; for 180 days only their consent counts.
+          <strong>Listing flagged:</strong> its landlord ({deal.listing_flag.landlord_email}) declined a sublease {formatStaffTime(deal.listing_flag.landlord_declined_at)}; for {DEAL_TIMING.landlordDeclineHoldsMs / 86_400_000} days only their consent counts.
         </p>
       )}
       {deal.decision && (

@@ -10,7 +10,7 @@ import { afterClose } from "../lib/focus";
 /**
  * A renter cancelled a paid deal late: the lister decides how much of the rent goes back by the deadline
  * (without an answer, all of it does: docs/decisions/029), with a reason both read. The decision moves
- * money for good, so it is confirmed in a dialog that states each side's amount (docs/decisions/032).
+ * money for good, so it is confirmed in a dialog that states each side's amount (docs/decisions/035).
  */
 export function CancellationDecision({ deal, onDone }: { deal: Deal; onDone: () => void }) {
   const decide = useCancellationRefund();

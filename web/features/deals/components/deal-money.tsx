@@ -29,7 +29,7 @@ interface DealMoneyProps {
 /**
  * The money of a deal, for the viewer: what the deal's `actions` offer them now (pay, "I have the keys",
  * report a problem, decide a late cancellation, add a statement), the lister's payouts step, a case
- * with both sides' statements, and where the money went. No rule is decided here (docs/decisions/032).
+ * with both sides' statements, and where the money went. No rule is decided here (docs/decisions/035).
  */
 export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   const role = roleIn(deal, me);
