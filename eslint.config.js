@@ -50,8 +50,83 @@ const httpLayer = (who) => ({
  */
 const ISSUE_REF = /\bissues?\s+#?\d+/i;
 const SPEC_SECTION = /\bspec\b[^.]{0,20}\bsection\s+\d+/i;
+/**
+ * Bounded statements (docs/decisions/038): D1 refuses more than 100 bound parameters, so a list the data
+ * makes long never becomes `inArray(column, list)` or `IN (${...})`. Allowed: a literal list of constants,
+ * a subquery (a `sql` template or a query builder), `boundedMarks(...)` (db/bounded.ts: checked against the
+ * limit) and `inList(...)` (quoted constants, no parameters); a list goes through `inValues` (one JSON
+ * parameter) instead.
+ */
+// sqlList (contract/deal-process.ts): a list of deal statuses as quoted constants, no parameters.
+const BOUNDED_CALLS = new Set(["boundedMarks", "inList", "sqlList"]);
+const QUERY_BUILDER = new Set(["select", "selectDistinct"]);
+function isBoundedList(node, scope, seen = 0) {
+  if (!node || seen > 5) return false;
+  switch (node.type) {
+    case "Literal":
+      return true;
+    case "ArrayExpression":
+      return node.elements.every((e) => e && e.type === "Literal");
+    // A constant SQL fragment by convention (`DEAL_GROUP_SQL.held`, `PUBLIC_LISTING_SQL`): quoted constants, no parameters.
+    case "MemberExpression":
+      return node.object.type === "Identifier" && /_SQL$/.test(node.object.name);
+    case "TaggedTemplateExpression":
+      return node.tag.type === "Identifier" && node.tag.name === "sql";
+    case "Identifier": {
+      let s = scope;
+      while (s) {
+        const variable = s.set.get(node.name);
+        if (variable) {
+          const def = variable.defs[0];
+          return def?.type === "Variable" && def.parent.kind === "const" && isBoundedList(def.node.init, scope, seen + 1);
+        }
+        s = s.upper;
+      }
+      return false;
+    }
+    case "CallExpression": {
+      if (node.callee.type === "Identifier") return BOUNDED_CALLS.has(node.callee.name);
+      // A query builder chain: db.select(...).from(...)... is a subquery, bound parameters of its own only.
+      for (let n = node; n && (n.type === "CallExpression" || n.type === "MemberExpression"); n = n.type === "CallExpression" ? n.callee : n.object) {
+        if (n.type === "MemberExpression" && n.property.type === "Identifier" && QUERY_BUILDER.has(n.property.name)) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+const IN_BEFORE = /\bIN\s*\(?\s*$/;
+
 const house = {
   rules: {
+    "bounded-in-lists": {
+      meta: {
+        type: "problem",
+        schema: [],
+        messages: {
+          inArray:
+            "D1 refuses more than 100 bound parameters: pass a list through inValues(column, list) (db/bounded.ts, one JSON parameter), not {{name}}.",
+          template: "D1 refuses more than 100 bound parameters: no `IN (${list})` built from a list; use json_each (inValues) or boundedMarks(list).",
+        },
+      },
+      create(context) {
+        const scopeOf = (node) => context.sourceCode.getScope(node);
+        return {
+          CallExpression(node) {
+            const name = node.callee.type === "Identifier" ? node.callee.name : node.callee.type === "MemberExpression" && node.callee.property.type === "Identifier" ? node.callee.property.name : null;
+            if ((name === "inArray" || name === "notInArray") && !isBoundedList(node.arguments[1], scopeOf(node)))
+              context.report({ node, messageId: "inArray", data: { name } });
+          },
+          TemplateLiteral(node) {
+            node.quasis.forEach((quasi, i) => {
+              const expression = node.expressions[i];
+              if (expression && IN_BEFORE.test(quasi.value.raw) && !isBoundedList(expression, scopeOf(node))) context.report({ node: expression, messageId: "template" });
+            });
+          },
+        };
+      },
+    },
     "no-issue-comments": {
       meta: {
         type: "suggestion",
@@ -88,6 +163,10 @@ export default tseslint.config(
     files: ["worker/**/*.{ts,tsx,js,mjs}", "web/**/*.{ts,tsx,js,mjs}", "party/**/*.{ts,tsx,js,mjs}", "test/**/*.{ts,tsx,js,mjs}", "scripts/**/*.{ts,js,mjs}"],
     plugins: { house },
     rules: { "house/no-issue-comments": "error" },
+  },
+  {
+    files: ["worker/**/*.ts"],
+    rules: { "house/bounded-in-lists": "error" },
   },
   {
     // Temporary: these files are rewritten on other branches right now, which clean their comments;
@@ -198,8 +277,8 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services"), oneDbPerRequest("Services")] }] },
   },
   {
-    // The cron's run is outside any request: it makes one handle for the whole run and passes it down.
-    files: ["worker/services/housekeeping.ts"],
+    // The cron's run and the queues' consumer are outside any request: each makes one handle for the whole run and passes it down.
+    files: ["worker/services/housekeeping.ts", "worker/services/background/consumer.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [noSpa, httpLayer("Services")] }] },
   },
   {

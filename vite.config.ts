@@ -75,6 +75,15 @@ export const SHARED_CHUNK = /[\\/](web[\\/](lib[\\/](api-client|session|sign-in-
  */
 export const DEALS_CHUNK = /[\\/]web[\\/](app[\\/]routes[\\/]deals\.tsx|lib[\\/](deals-api|deal-status)\.ts|features[\\/]deals[\\/](?!components[\\/]request-deal\.tsx).*)$/;
 
+/**
+ * The modules of the `listing` chunk: what the listing page's first load needs besides its own chunk and
+ * the first load's, that other lazy pages share (the thread, profile, deals). Split by importer they made
+ * seven small files, each a request before the page can hydrate (docs/decisions/034). The tiny, widely
+ * shared limits.ts and waits.ts stay apart (every dialog would otherwise load this chunk).
+ */
+export const LISTING_CHUNK =
+  /[\\/](web[\\/](lib[\\/](listing-detail|own-listings-api)\.ts|components[\\/]ui[\\/](trust-checks|school-email-badge)\.tsx|features[\\/]deals[\\/]components[\\/]request-deal\.tsx)|worker[\\/]contract[\\/](address|messaging-rules)\.ts)$/;
+
 export default defineConfig(({ command }) => ({
   root: "web",
   publicDir: "public",
@@ -168,6 +177,8 @@ export default defineConfig(({ command }) => ({
             // file: split by importer they made eleven small chunks, each name listed in the entry's map.
             // Only these modules: what they import stays where it was (the home page needs some of it).
             { name: "deals", test: DEALS_CHUNK, includeDependenciesRecursively: false },
+            // The listing page's shared parts in one file rather than one each (LISTING_CHUNK); only these modules.
+            { name: "listing", test: LISTING_CHUNK, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Staff decisions become data (docs/decisions/015): exports every message staff or its recipient have
- * judged as a labelled, de-identified example for the next tuning round of the scam shield. A script,
- * never a live retrain: a person reads the file before any of it joins a tuning corpus.
+ * judged as a labelled, de-identified example for the scam shield's model. A script, never a live retrain:
+ * a person reads the file, then `node scripts/train-scam-model.mjs --add <file>` merges it into the staff
+ * corpus and retrains (decision 033).
  *
  * Labels, strongest first:
  *  - scam, `staff_suspended`: a flagged message whose sender staff suspended;

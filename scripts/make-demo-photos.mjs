@@ -2,11 +2,22 @@
 /**
  * Renders the demo listing photos shipped in scripts/demo-photos/ (run once; the JPEGs are committed).
  * Each photo is an SVG scene (bedroom, living room, kitchen, building exterior) with its own palette,
- * rendered by headless Chromium: no network, no third-party images, no licences to track.
+ * rendered by headless Chromium: no network, no third-party images, no licences to track. Each is kept
+ * apart from the other demo owners' photos by the copied-photo check's own hash, with a margin.
  * Usage: npm run make-demo-photos   (CHROMIUM_PATH overrides /usr/bin/chromium)
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { chromium } from "playwright-core";
+
+// The copied-photo check's own hash (worker/lib/photo-hash.ts, decisions 028, 036), to keep demo owners' photos apart.
+const hashDir = mkdtempSync(join(tmpdir(), "demo-photo-hash-"));
+await build({ entryPoints: [fileURLToPath(new URL("../worker/lib/photo-hash.ts", import.meta.url))], bundle: true, format: "esm", platform: "node", outfile: join(hashDir, "photo-hash.mjs"), logLevel: "error" });
+const { decodeScaled, hashPixels, hammingDistance } = await import(pathToFileURL(join(hashDir, "photo-hash.mjs")).href);
+rmSync(hashDir, { recursive: true, force: true });
 
 const OUT = new URL("./demo-photos/", import.meta.url);
 const W = 1200, H = 800;
@@ -153,6 +164,19 @@ function camera() {
   return `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(${zoom.toFixed(3)}) rotate(${between(-7, 7).toFixed(1)},${W / 2},${H / 2})`;
 }
 
+/**
+ * Photo N goes to the ((N - 1) mod OWNERS)-th verified demo owner (worker/db/seed/seed.ts). A photo is drawn
+ * again (another camera and palette) until it is at least MARGIN bits further than the check's thresholds
+ * (pHash with centre 10, windows 7) from every other owner's photo, so the seed never flags itself.
+ */
+const OWNERS = 10;
+const MARGIN = 3;
+const made = [];
+const d = hammingDistance;
+const near = (q, x) =>
+  Math.min(d(q.phash, x.phash), d(q.phashMirror, x.phash), d(q.phash, x.phashCentre), d(q.phashMirror, x.phashCentre), d(q.phashCentre, x.phash), d(q.phashCentreMirror, x.phash)) <= 10 + MARGIN ||
+  Math.min(...q.phashWindows.map((h) => d(h, x.phash)), ...x.phashWindows.slice(0, 8).flatMap((h) => [d(q.phash, h), d(q.phashMirror, h)])) <= 7 + MARGIN;
+
 const scenes = [bedroom, living, kitchen, exterior];
 mkdirSync(OUT, { recursive: true });
 const browser = await chromium.launch({
@@ -163,10 +187,18 @@ const page = await browser.newPage({ viewport: { width: W, height: H } });
 const count = Number(process.env.DEMO_PHOTO_COUNT || 32);
 for (let i = 0; i < count; i++) {
   const scene = scenes[i % scenes.length];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${defs()}<g filter="url(#grain)"><g transform="${camera()}">${scene()}</g></g><rect width="${W}" height="${H}" fill="url(#light)"/></svg>`;
-  await page.setContent(`<html><body style="margin:0">${svg}</body></html>`);
+  let svg, photo, hash;
+  for (let attempt = 0; ; attempt++) {
+    svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${defs()}<g filter="url(#grain)"><g transform="${camera()}">${scene()}</g></g><rect width="${W}" height="${H}" fill="url(#light)"/></svg>`;
+    await page.setContent(`<html><body style="margin:0">${svg}</body></html>`);
+    photo = await page.screenshot({ type: "jpeg", quality: 72 });
+    hash = hashPixels(await decodeScaled(new Uint8Array(photo)));
+    if (!made.some((m) => m.owner !== i % OWNERS && near(hash, m.hash))) break;
+    if (attempt === 50) throw new Error(`photo ${i + 1}: no camera keeps it apart from the other owners' photos`);
+  }
+  made.push({ owner: i % OWNERS, hash });
   const name = `${String(i + 1).padStart(2, "0")}-${scene.name}`;
-  writeFileSync(new URL(`${name}.jpg`, OUT), await page.screenshot({ type: "jpeg", quality: 72 }));
+  writeFileSync(new URL(`${name}.jpg`, OUT), photo);
   // The card thumbnail (480x320), as the listing form makes for uploaded photos.
   await page.setViewportSize({ width: 480, height: 320 });
   await page.evaluate(() => document.querySelector("svg")?.setAttribute("width", "480") ?? null);

@@ -39,6 +39,13 @@ function localBaseUrlVars() {
   return local ? { PUBLIC_BASE_URL: baseUrl } : {};
 }
 
+// wrangler (WRANGLER_LOG=warn) says nothing while it bundles the worker and starts workerd: say what is
+// happening, and that it is still happening, so a first start's minute does not look like a hang.
+console.log(
+  dev
+    ? "Starting the Vite dev server with the worker (bundling it and starting workerd: up to a minute)..."
+    : "Starting the local server (wrangler bundles the worker and starts workerd with the local database, storage and queues: up to a minute)...",
+);
 const server = spawnServer({ port, dev, vars: localBaseUrlVars() });
 const shutdown = () => {
   server.stop();
@@ -49,7 +56,10 @@ process.on("SIGTERM", shutdown);
 server.child.on("exit", (code) => process.exit(code ?? 0));
 
 try {
-  await waitForHealth(baseUrl, 120_000);
+  const startedAt = Date.now();
+  const stillStarting = setInterval(() => console.log(`  ...still starting (${Math.round((Date.now() - startedAt) / 1000)} s); it answers on ${baseUrl} when ready`), 15_000);
+  await waitForHealth(baseUrl, 120_000).finally(() => clearInterval(stillStarting));
+  console.log(`The server answers (after ${Math.round((Date.now() - startedAt) / 1000)} s).`);
   // The server answers, but a page opened now is empty until the demo data is in: the address is printed
   // only after the seed has answered (it bumps the listings generation, so nothing cached meanwhile is
   // served afterwards: decision 016).

@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { SSR_DATA_ID } from "@contract/ssr";
 import { AppProviders, createQueryClient } from "./app/providers";
+import { whenIdle } from "./components/ui/deferred";
 import { AppRoutes, preloadPage } from "./app/router";
 import { apiErrorFrom } from "./lib/api-client";
 import { authStore } from "./lib/auth-store";
@@ -14,12 +15,6 @@ import "./styles.css";
 // The developer capsule's console lines, from the first: a few hundred bytes in the first load cost
 // less than a chunk of its own loaded when idle (docs/decisions/023), and no early line is missed.
 installConsoleCapture();
-
-// Installable and offline (docs/decisions/027): the service worker registers after the page loaded,
-// so it never competes with the first screen. Built app only (Vite's dev server serves modules).
-if (import.meta.env.PROD && "serviceWorker" in navigator) {
-  window.addEventListener("load", () => void navigator.serviceWorker.register("/sw.js").catch(() => undefined));
-}
 
 /** The query cache a server-rendered page was made from (web/app/ssr.tsx), or null for a client-rendered one. */
 function serverState(): DehydratedState | null {
@@ -85,6 +80,11 @@ async function start() {
     if (state && !signedIn) hydrateRoot(container, app);
     else createRoot(container).render(app);
   });
+  // Installable and offline (docs/decisions/027): the service worker registers once the page has loaded
+  // and the browser is idle after the render, never beside the first screen: its install fetches `/` and
+  // the files `/` names, which would compete with a listing page's own chunk and hydration (decision 034).
+  // Built app only (Vite's dev server serves modules).
+  if (import.meta.env.PROD && "serviceWorker" in navigator) whenIdle(() => void navigator.serviceWorker.register("/sw.js").catch(() => undefined));
 }
 
 void start();

@@ -16,6 +16,7 @@ import { limitBodySize } from "./middleware/body-limit";
 import { checkIdParams } from "./middleware/id-params";
 import { d1Session } from "./middleware/d1-session";
 import { D1_BOOKMARK_HEADER } from "./db/client";
+import { NEXT_TOKEN_HEADER } from "./contract/staff-lists";
 import { edgeCacheScope } from "./services/edge-cache";
 import { metaRoutes } from "./routes/meta";
 import { universitiesRoutes } from "./routes/universities";
@@ -87,7 +88,7 @@ export function createApp() {
     cors({
       origin: (origin) => (c.var.config.allowedOrigins.includes(origin) ? origin : null),
       allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", D1_BOOKMARK_HEADER],
-      exposeHeaders: [D1_BOOKMARK_HEADER],
+      exposeHeaders: [D1_BOOKMARK_HEADER, NEXT_TOKEN_HEADER],
       allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       maxAge: 600,
     })(c, next),

@@ -1,11 +1,14 @@
 /**
  * The worker's entry: party sockets -> Hono app (/api, then the SPA's static assets); the cron
- * trigger; and the Durable Object classes of the rooms (re-exported for wrangler).
+ * trigger, which only enqueues its jobs, and the queues' consumer (docs/decisions/037); and the
+ * Durable Object classes of the rooms (re-exported for wrangler).
  */
 import { createApp } from "./app";
 import { createDb } from "./db/client";
 import { routePartyRequest } from "./services/room-access";
-import { runHousekeeping } from "./services/housekeeping";
+import { enqueueCronJobs } from "./services/housekeeping";
+import { consumeBatch } from "./services/background/consumer";
+import type { BackgroundMessage } from "./services/background/messages";
 
 export { ConversationRoom } from "../party/conversation-room";
 export { InboxRoom } from "../party/inbox-room";
@@ -22,7 +25,10 @@ export default {
     }
     return app.fetch(request, env, ctx);
   },
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runHousekeeping(env));
+  async scheduled(controller, env, _ctx) {
+    await enqueueCronJobs(env, controller.scheduledTime);
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env, _ctx) {
+    await consumeBatch(batch, env);
+  },
+} satisfies ExportedHandler<Env, BackgroundMessage>;

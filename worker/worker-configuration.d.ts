@@ -36,6 +36,10 @@ declare namespace Cloudflare {
 		STRIPE_API_HOST: string;
 		STRIPE_API_PORT: string;
 		STRIPE_API_PROTOCOL: string;
+		/** Queues (docs/decisions/037): photo checks, notice deliveries, the cron's jobs. */
+		PHOTO_QUEUE: Queue<import("./services/background/messages").PhotoCheckMessage>;
+		NOTICE_QUEUE: Queue<import("./services/background/messages").NoticeMessage>;
+		JOB_QUEUE: Queue<import("./services/background/messages").JobMessage>;
 		Conversation: DurableObjectNamespace<import("./index").ConversationRoom>;
 		Inbox: DurableObjectNamespace<import("./index").InboxRoom>;
 	}

@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { generateVapidKeys } from "./vapid.mjs";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = join(ROOT, "node_modules", ".bin");
 
 export const OFFLINE_ENV = {
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
@@ -20,10 +19,11 @@ export const OFFLINE_ENV = {
   CI: "true",
 };
 
-export function ensureDevVars() {
-  const target = join(ROOT, ".dev.vars");
+/** @param {string} [root] the checkout (another one: the bench's previous-release comparison) */
+export function ensureDevVars(root = ROOT) {
+  const target = join(root, ".dev.vars");
   if (!existsSync(target)) {
-    copyFileSync(join(ROOT, ".dev.vars.example"), target);
+    copyFileSync(join(root, ".dev.vars.example"), target);
     console.log("Created .dev.vars from .dev.vars.example (development defaults).");
   }
   // Web push needs a key pair of this checkout's own (docs/decisions/027): made once, never committed.
@@ -36,31 +36,32 @@ export function ensureDevVars() {
   }
 }
 
-function run(command, args, extraEnv = {}) {
-  const result = spawnSync(join(BIN, command), args, {
-    cwd: ROOT,
+function run(command, args, root = ROOT) {
+  const result = spawnSync(join(root, "node_modules", ".bin", command), args, {
+    cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ...OFFLINE_ENV, ...extraEnv },
+    env: { ...process.env, ...OFFLINE_ENV },
   });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed with exit code ${result.status}`);
 }
 
-export function buildSpa() {
-  run("vite", ["build", "--logLevel", "warn"]);
+/** @param {string} [root] */
+export function buildSpa(root = ROOT) {
+  run("vite", ["build", "--logLevel", "warn"], root);
 }
 
-/** @param {string} [persistTo] */
-export function applyMigrations(persistTo) {
+/** @param {string} [persistTo] @param {string} [root] */
+export function applyMigrations(persistTo, root = ROOT) {
   const args = ["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"];
   if (persistTo) args.push("--persist-to", persistTo);
-  run("wrangler", args);
+  run("wrangler", args, root);
 }
 
 /**
  * Starts `wrangler dev` (or `vite dev` with the Cloudflare plugin) in its own process group.
- * @param {{ port?: number, persistTo?: string, dev?: boolean, vars?: Record<string, string>, config?: string }} [options]
+ * @param {{ port?: number, persistTo?: string, dev?: boolean, vars?: Record<string, string>, config?: string, root?: string }} [options]
  */
-export function spawnServer({ port = 8787, persistTo, dev = false, vars = {}, config = "wrangler.toml" } = {}) {
+export function spawnServer({ port = 8787, persistTo, dev = false, vars = {}, config = "wrangler.toml", root = ROOT } = {}) {
   const env = { ...process.env, ...OFFLINE_ENV };
   delete env.CI; // let wrangler show its interactive dev UI when a person runs it
   let command, args;
@@ -73,8 +74,8 @@ export function spawnServer({ port = 8787, persistTo, dev = false, vars = {}, co
     if (persistTo) args.push("--persist-to", persistTo);
     for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   }
-  const child = spawn(join(BIN, command), args, {
-    cwd: ROOT,
+  const child = spawn(join(root, "node_modules", ".bin", command), args, {
+    cwd: root,
     env,
     stdio: ["ignore", "inherit", "inherit"],
     detached: true, // own process group: stopping it stops workerd too
@@ -105,9 +106,9 @@ export async function waitForHealth(baseUrl, timeoutMs = 60_000) {
   throw new Error(`Server at ${baseUrl} did not become healthy: ${lastError}`);
 }
 
-/** Seeds the demo marketplace through the dev-only route (a no-op when users already exist). */
-export async function seedDemoData(baseUrl) {
-  const dir = join(ROOT, "scripts", "demo-photos");
+/** Seeds the demo marketplace through the dev-only route (a no-op when users already exist), with `root`'s photos. */
+export async function seedDemoData(baseUrl, root = ROOT) {
+  const dir = join(root, "scripts", "demo-photos");
   const photos = readdirSync(dir)
     .filter((name) => name.endsWith(".jpg"))
     .sort()

@@ -18,7 +18,7 @@ import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumPath, launchOptions } from "../e2e/browser.mjs";
 
-const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const RUN_TIMEOUT_MS = Number(process.env.BENCH_LIGHTHOUSE_TIMEOUT_MS ?? 120_000);
 // The browser tests' flags (test/e2e/browser.mjs), with the new headless mode.
@@ -47,15 +47,19 @@ const goalText = (g) =>
     .filter(Boolean)
     .join(", ");
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (!sorted.length) return NaN;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** One Lighthouse run in its own Chromium, killed after RUN_TIMEOUT_MS. */
-async function runOnce(url) {
+/**
+ * One Lighthouse run in its own Chromium, killed after RUN_TIMEOUT_MS (also the previous release's
+ * comparison, compare-release.mjs). `keepReport`: the whole report comes back as `lhr` too;
+ * `artifactsDir`: the run's trace and artifacts are saved there (Lighthouse's gather mode), to audit again.
+ */
+export async function runOnce(url, { keepReport = false, artifactsDir = null } = {}) {
   const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: CHROME_FLAGS, logLevel: "silent" });
   let timer;
   try {
@@ -63,7 +67,14 @@ async function runOnce(url) {
       timer = setTimeout(() => reject(new Error(`Lighthouse run timed out after ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
     });
     const result = await Promise.race([
-      lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, maxWaitForLoad: 45_000 }),
+      lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: CATEGORIES,
+        maxWaitForLoad: 45_000,
+        ...(artifactsDir ? { gatherMode: artifactsDir, auditMode: artifactsDir } : {}),
+      }),
       timeout,
     ]);
     const lhr = result?.lhr;
@@ -93,8 +104,17 @@ async function runOnce(url) {
       tbt: audit("total-blocking-time"),
       cls: audit("cumulative-layout-shift"),
       fcp: audit("first-contentful-paint"),
+      // Main-thread time in all and the part spent on scripts (evaluation, compile), for the diagnosis.
+      mainThreadMs: audit("mainthread-work-breakdown"),
+      bootupMs: audit("bootup-time"),
+      requests: lhr.audits["network-requests"]?.details?.items?.length ?? NaN,
+      // The scripts the page loaded, as sent (gzip): what the phone downloads, parses and runs.
+      scriptBytes: (lhr.audits["network-requests"]?.details?.items ?? [])
+        .filter((r) => r.resourceType === "Script")
+        .reduce((total, r) => total + (Number(r.transferSize) || 0), 0),
       failing,
       warnings: lhr.runWarnings ?? [],
+      ...(keepReport ? { lhr } : {}),
     };
   } finally {
     clearTimeout(timer);
@@ -104,6 +124,22 @@ async function runOnce(url) {
       /* already gone */
     }
   }
+}
+
+/**
+ * The newest public listing with photos (a demo listing with its real photo; the benchmark listings
+ * have none), from the first pages of browse at `base`: the listing page Lighthouse measures.
+ */
+export async function newestListingWithPhoto(base) {
+  let token = null;
+  for (let pageNo = 0; pageNo < 5; pageNo++) {
+    const body = await (await fetch(`${base}/api/v1/subleases/?limit=40${token ? `&last_evaluated_key=${token}` : ""}`)).json();
+    const withPhotos = (body.data ?? []).filter((l) => Array.isArray(l.pictures) && l.pictures.length > 0);
+    if (withPhotos.length) return withPhotos.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))[0];
+    token = body.pagination?.next_token;
+    if (!token) break;
+  }
+  throw new Error("no public listing with photos to measure");
 }
 
 /**
@@ -125,7 +161,7 @@ function lcpElement(audit) {
 }
 
 /** The page's path for a long task's script ("/assets/vendor-x.js"), or what Lighthouse names it ("Unattributable"). */
-const shortUrl = (url) => {
+export const shortUrl = (url) => {
   try {
     const u = new URL(url);
     return `${u.pathname}${u.search}`;

@@ -17,10 +17,11 @@
  * is printed, not budgeted (it was the same with the route's cache writes turned off).
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyMigrations, buildSpa, ensureDevVars, OFFLINE_ENV, ROOT, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
+import { memory, workerdPid } from "../../scripts/lib/workerd-memory.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 8797);
 const base = `http://127.0.0.1:${port}`;
@@ -30,32 +31,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const KEY = "maps/bench.pmtiles";
 const URL_ = `${base}/api/v1/maps/basemap.pmtiles`;
 const MB = 1024 * 1024;
-
-/**
- * The workerd process that runs the worker: wrangler starts two in the server's process group, a proxy
- * listening on the port asked for and the runtime (the worker, local R2 and the cache) behind it.
- */
-function workerdPid(groupId) {
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      if (Number(fields[2]) === groupId && comm.startsWith("workerd") && !args.includes(`--socket-addr=entry=127.0.0.1:${port}`)) return Number(pid);
-    } catch {
-      /* gone */
-    }
-  }
-  return null;
-}
-
-/** { rss, hwm } in MB. */
-function memory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
-  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024, anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
-}
 
 /** Answers other than expected, printed at the end (the run goes on, so older code can be measured too). */
 const unexpected = [];
@@ -94,7 +69,7 @@ const server = spawnServer({ port, persistTo, vars: { MAP_PMTILES_KEY: KEY } });
 let failed = false;
 try {
   await waitForHealth(base);
-  const pid = workerdPid(server.child.pid);
+  const pid = workerdPid(server.child.pid, port);
   if (!pid) throw new Error("workerd not found in the server's process group");
   await get("bytes=0-16383", 206); // warm the route
   const rows = [];

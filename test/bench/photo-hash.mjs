@@ -27,7 +27,12 @@ const SET = join(ROOT, "test/bench/photo-set.json");
 
 const out = mkdtempSync(join(tmpdir(), "photo-hash-"));
 await build({ entryPoints: [join(ROOT, "worker/lib/photo-hash.ts")], bundle: true, format: "esm", platform: "node", outfile: join(out, "photo-hash.mjs"), logLevel: "error" });
-const { hashPixels, hammingDistance, bandsOf, bandNeighbours, BAND_BITS } = await import(pathToFileURL(join(out, "photo-hash.mjs")).href);
+const { hashPixels, hammingDistance, bandsOf, bandNeighbours, BAND_BITS, decodeScaled } = await import(pathToFileURL(join(out, "photo-hash.mjs")).href);
+/**
+ * How each uploaded JPEG becomes pixels: "scaled" (the worker's: lib/jpeg-dc at 1/8 scale,
+ * docs/decisions/036) or "full" (every pixel, as sharp decodes it: the measurement before 036).
+ */
+const DECODE = process.env.PHOTO_HASH_DECODE ?? "scaled";
 rmSync(out, { recursive: true, force: true });
 
 /** The files of a Qt resource archive (gcompris-qt-data ships its pictures in them). */
@@ -149,12 +154,22 @@ const EDITS = {
 };
 
 let hashMs = 0;
+let decodeMs = 0;
 let hashed = 0;
-async function hashOf(input) {
-  // Listing uploads are at most 1600 px a side (resized in the browser before they are sent).
-  const { data, info } = await sharp(input).resize(1600, 1600, { fit: "inside", withoutEnlargement: true }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+/** The hashes of an uploaded JPEG (at most 1600 px a side: the browser resizes before sending). */
+async function hashOf(jpegBytes) {
+  let pixels;
+  if (DECODE === "full") {
+    const { data, info } = await sharp(jpegBytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    pixels = { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+  } else {
+    const d = performance.now();
+    pixels = await decodeScaled(new Uint8Array(jpegBytes.buffer, jpegBytes.byteOffset, jpegBytes.length));
+    decodeMs += performance.now() - d;
+    if (!pixels) throw new Error("a JPEG the scaled decoder could not read");
+  }
   const t = performance.now();
-  const h = hashPixels({ width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) });
+  const h = hashPixels(pixels);
   hashMs += performance.now() - t;
   hashed++;
   return h;
@@ -188,7 +203,18 @@ for (const item of present) {
 
 // The rules: q is the later photo, x the earlier one (both hashed).
 // An edit the hash skips (too small or too flat once edited) is a miss: no rule matches it.
-const both = (f) => (q, x) => (q.status === "hashed" && x.status === "hashed" ? f(q, x) : 64);
+/** A rule's distance of a pair (64 when either is not hashed), computed once a pair: each threshold reads it again. */
+const both = (f) => {
+  const memo = new WeakMap();
+  return (q, x) => {
+    if (q.status !== "hashed" || x.status !== "hashed") return 64;
+    let row = memo.get(q);
+    if (!row) memo.set(q, (row = new Map()));
+    let d = row.get(x);
+    if (d === undefined) row.set(x, (d = f(q, x)));
+    return d;
+  };
+};
 const dDist = both((q, x) => Math.min(hammingDistance(q.dhash, x.dhash), hammingDistance(q.dhashMirror, x.dhash)));
 const pDist = both((q, x) => Math.min(hammingDistance(q.phash, x.phash), hammingDistance(q.phashMirror, x.phash)));
 // The centre hashes: a crop of x is x's centre; x a crop of q is q's centre.
@@ -263,6 +289,10 @@ const indexStats = (w, match) => {
   return { candidates_mean: +(sizes.reduce((a, b) => a + b, 0) / sizes.length).toFixed(2), candidates_median: sizes[sizes.length >> 1], candidates_max: sizes.at(-1), matches_missed_by_index: missed.length };
 };
 
+// The rates first (the index's candidate counts below take much longer).
+console.table(rates);
+/** PHOTO_HASH_INDEX=0 leaves out the index's candidate counts (minutes on a busy machine). */
+const INDEX = process.env.PHOTO_HASH_INDEX !== "0";
 const results = {
   listed: listed.length,
   compared: photos.length,
@@ -272,8 +302,10 @@ const results = {
   edited_copies: photos.length * Object.keys(EDITS).length,
   different_pairs: pairs.length,
   similar_scene_pairs: similar.length,
+  decode: DECODE,
   hash_ms_per_photo_node: +(hashMs / hashed).toFixed(2),
-  index: {
+  ...(DECODE === "scaled" ? { scaled_decode_ms_per_photo_node: +(decodeMs / hashed).toFixed(2) } : {}),
+  index: INDEX && {
     threshold: CHOSEN,
     band_radius: Math.floor(CHOSEN / BAND_BITS.length),
     of_stored: photos.length,
@@ -286,6 +318,5 @@ const results = {
   },
   rates,
 };
-console.table(rates);
 console.log(JSON.stringify({ ...results, rates: undefined }, null, 1));
-writeFileSync(join(ROOT, "test/bench/photo-hash-results.json"), JSON.stringify(results, null, 1) + "\n");
+writeFileSync(join(ROOT, DECODE === "full" ? "test/bench/photo-hash-results-full.json" : "test/bench/photo-hash-results.json"), JSON.stringify(results, null, 1) + "\n");

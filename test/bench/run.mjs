@@ -47,7 +47,7 @@ import { writeBenchListings } from "./listings-data.mjs";
 import { reportScamShield } from "./scam-shield.mjs";
 import { bytesBySource } from "./js-weight.mjs";
 import { reportPages } from "./pages.mjs";
-import { reportLighthouse } from "./lighthouse.mjs";
+import { newestListingWithPhoto, reportLighthouse } from "./lighthouse.mjs";
 import { PAGE_JS_BUDGET_KB, reportPageJs, reportViewJs } from "./page-js.mjs";
 import { reportInteraction } from "./interaction.mjs";
 
@@ -195,22 +195,6 @@ try {
 console.log(failedBudget ? "\nBUDGET BROKEN" : "\nAll budgets met.");
 process.exit(failedBudget ? 1 : 0);
 
-/**
- * The newest public listing with photos (a demo listing with its real photo; the benchmark listings
- * have none), from the first pages of browse.
- */
-async function listingWithPhoto() {
-  let token = null;
-  for (let pageNo = 0; pageNo < 5; pageNo++) {
-    const body = await (await fetch(`${base}/api/v1/subleases/?limit=40${token ? `&last_evaluated_key=${token}` : ""}`)).json();
-    const withPhotos = (body.data ?? []).filter((l) => Array.isArray(l.pictures) && l.pictures.length > 0);
-    if (withPhotos.length) return withPhotos.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)))[0].id;
-    token = body.pagination?.next_token;
-    if (!token) break;
-  }
-  throw new Error("no public listing with photos to measure");
-}
-
 /** The weight in Chromium, Lighthouse and interaction (sections 1b, 6, 7). Returns true when a budget broke. */
 async function reportPageSpeed() {
   let failed = false;
@@ -223,7 +207,7 @@ async function reportPageSpeed() {
   }
   let listingId;
   try {
-    listingId = await listingWithPhoto();
+    listingId = (await newestListingWithPhoto(base)).id;
   } catch (err) {
     console.log(`\n  ${err?.message ?? err}: BUDGET BROKEN`);
     failed = true;
@@ -361,7 +345,7 @@ async function reportServerSections() {
 
   // Pages and browse, cold and warm, on the listing Lighthouse measures (the newest with photos).
   try {
-    const pages = await reportPages(base, await listingWithPhoto());
+    const pages = await reportPages(base, (await newestListingWithPhoto(base)).id);
     if (!pages.ok) failedBudget = true;
   } catch (err) {
     console.log(`  Pages could not be measured: ${err?.stack ?? err}\n  BUDGET BROKEN`);

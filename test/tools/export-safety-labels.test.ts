@@ -2,15 +2,16 @@
  * Staff decisions become data (docs/decisions/015): scripts/export-safety-labels.mjs labels each judged
  * message (staff suspended the sender: scam; staff reviewed and left the sender alone, or the recipient
  * said "This is fine": honest) and removes who wrote it. The end-to-end case builds a SQLite copy of
- * the database from the migrations with the sqlite3 tool and runs the script on it.
+ * the database from the migrations with the sqlite3 tool (./d1-sqlite.ts) and runs the script on it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { deidentify, labelRows } from "../../scripts/export-safety-labels.mjs";
 import { scanMessage } from "../../worker/services/scam-shield";
+import { sqliteFromMigrations } from "./d1-sqlite";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -73,12 +74,9 @@ describe("scripts/export-safety-labels.mjs --sqlite", () => {
 
   it("reads the real schema and prints de-identified, labelled examples", () => {
     const db = join(dir, "d1.sqlite");
-    const migrations = readdirSync(join(ROOT, "migrations"))
-      .filter((f) => f.endsWith(".sql"))
-      .sort()
-      .map((f) => readFileSync(join(ROOT, "migrations", f), "utf8"))
-      .join("\n");
-    const seed = `
+    sqliteFromMigrations(
+      db,
+      `
       INSERT INTO users (id, email, first_name, last_name, phone, suspended_at) VALUES
         ('u1', 'scammer@example.com', 'Mallory', 'Stone', '2125550123', '2026-10-04T00:00:00.000Z'),
         ('u2', 'renter@example.edu', 'Rosa', 'Lin', NULL, NULL),
@@ -91,8 +89,8 @@ describe("scripts/export-safety-labels.mjs --sqlite", () => {
         ('m2', 'c1', 'u2', 'ok what is the address?', NULL, '2026-10-01T01:00:00.000Z'),
         ('m3', 'c2', 'u3', 'Rosa, the building group chat is on WhatsApp, ask Omar to add you', '["moves_off_platform"]', '2026-10-02T00:00:00.000Z');
       INSERT INTO safety_feedback (conversation_id, user_id, message_id, kind) VALUES ('c2', 'u2', 'm3', 'contact');
-    `;
-    execFileSync("sqlite3", [db], { input: `${migrations}\n${seed}` });
+    `,
+    );
     const out = JSON.parse(execFileSync("node", [join(ROOT, "scripts/export-safety-labels.mjs"), "--sqlite", db], { encoding: "utf8" }));
     expect(out.cases).toEqual([
       { text: "Alex, wire the deposit today, call Alex at (555) 555-0100", scam: true, kind: "staff_verdict_scam", source: "staff_suspended", reasons: ["off_platform_payment", "moves_off_platform"], scored: false, fine_kinds: [], month: "2026-10" },

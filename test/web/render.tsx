@@ -176,6 +176,11 @@ export function staffPanelRoutes(stats: unknown = { stats: { users: 1, listings:
   return { "GET /api/v1/admin/tables": { tables: ["users"] }, "GET /api/v1/admin/stats": stats, "GET /api/v1/admin/audit": { audit: [] } };
 }
 
+/** One page of a staff list as the API answers it (docs/decisions/038): its items under `key` and the next page's cursor. */
+export function staffPage<K extends string, T>(key: K, items: T[], next: string | null = null) {
+  return { [key]: items, pagination: { next_token: next, has_more: next !== null } } as Record<K, T[]> & { pagination: { next_token: string | null; has_more: boolean } };
+}
+
 /** Opens the staff panel with a stored staff token (checked against the tables endpoint). */
 export async function openStaffPanel() {
   adminSession.set("admin-token");

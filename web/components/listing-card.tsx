@@ -1,7 +1,8 @@
 import { memo } from "react";
 import { Link } from "react-router-dom";
 import type { PublicListing } from "@contract/listings";
-import { availabilityConfirmedText, formatDistance, formatStay } from "@contract/constants";
+import { availabilityConfirmedText, formatDistance } from "@contract/constants";
+import { formatStay, formatStays, freeStays } from "@contract/dates";
 import { allowsGenderPreference } from "@contract/policies";
 import { paths } from "../config/paths";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../lib/listings-api";
@@ -35,12 +36,30 @@ export const CARD_FIELDS = [
   "gender_preference",
   "promoted",
   "availability_confirmed_at",
+  // The paid stays (browse and the listing page answer them): the card shows the dates still free (decision 039).
+  "taken_stays",
   "user_first_name",
   "user_last_name",
   "user_avatar_url",
 ] as const satisfies readonly (keyof PublicListing)[];
 
 export type CardListing = Pick<PublicListing, (typeof CARD_FIELDS)[number]>;
+
+/** Free windows a card names before it says "and N more". */
+const FREE_SHOWN = 2;
+
+/**
+ * The dates a card offers: the listing's stay ("May 20 - Aug 10"), or, once stays of it are paid for,
+ * the parts still free ("Free Aug 20 - Sep 1; Oct 1 - Dec 20"); null without dates (docs/decisions/039).
+ */
+export function cardStay(listing: Pick<CardListing, "available_from" | "available_to" | "taken_stays">): string | null {
+  const whole = formatStay(listing.available_from, listing.available_to);
+  if (!whole || !listing.taken_stays?.length) return whole;
+  const free = freeStays(listing.available_from!, listing.available_to!, listing.taken_stays);
+  if (free.length === 0) return "All dates taken";
+  if (free.length === 1 && free[0]!.from === listing.available_from && free[0]!.to === listing.available_to) return whole;
+  return `Free ${formatStays(free.slice(0, FREE_SHOWN))}${free.length > FREE_SHOWN ? ` and ${free.length - FREE_SHOWN} more` : ""}`;
+}
 
 /** The listing cut to its card's fields. */
 export const cardOf = (listing: PublicListing): CardListing =>
@@ -63,13 +82,13 @@ interface ListingCardProps {
 export const ListingCard = memo(function ListingCard({ listing, back, priority = false }: ListingCardProps) {
   const href = paths.listing(listing.id, back);
   const confirmed = availabilityConfirmedText(listing.availability_confirmed_at);
-  const stay = formatStay(listing.available_from, listing.available_to);
+  const stay = cardStay(listing);
   // "1.2 mi to UF" (docs/decisions/019); nothing when the distance is unknown.
   const distance = formatDistance(listing.distance_miles, listing.university_abbreviation);
   const tags = [
     unitLabel(listing.unit_type),
     termLabel(listing.lease_term),
-    // The exact dates (docs/decisions/021): "May 20 - Aug 10", when the owner gave them.
+    // The exact dates (docs/decisions/021): "May 20 - Aug 10", when the owner gave them; the free part of them once stays are paid for.
     ...(stay ? [stay] : []),
     ...(listing.parking ? ["Parking"] : []),
     ...(listing.allow_pets ? ["Pets OK"] : []),

@@ -158,6 +158,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return (await res.json()) as T;
 }
 
+/** The parsed JSON with the answer's headers (a list whose next cursor comes in a header: staff's feedback). Throws ApiError. */
+export async function apiResponse<T>(path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
+  const res = await request(path, options);
+  return { body: (res.status === 204 ? undefined : await res.json()) as T, headers: res.headers };
+}
+
 /** Calls `API_BASE/path` for a file (a private document for staff). Throws ApiError. */
 export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
   return (await request(path, options)).blob();

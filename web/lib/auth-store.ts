@@ -66,6 +66,21 @@ function emit() {
   listeners.forEach((listener) => listener());
 }
 
+/**
+ * Another tab of this browser wrote the session (docs/decisions/008): signed out, signed in as someone
+ * else, or rotated the tokens. This tab follows at once, so a tab left open never goes on acting for an
+ * account that signed out elsewhere (it kept its token in memory, and its sockets, until reloaded). The
+ * `storage` event fires only in the other tabs; `key` is null when a tab cleared the whole storage.
+ */
+function followOtherTabs(event: StorageEvent) {
+  if (event.key !== null && event.key !== STORAGE_KEYS.authToken && event.key !== STORAGE_KEYS.userData) return;
+  const next = readSession();
+  session = next;
+  if (!next) expiresAt = null;
+  emit();
+}
+if (typeof window !== "undefined") window.addEventListener("storage", followOtherTabs);
+
 export const authStore = {
   get: (): Session | null => session,
   subscribe(listener: () => void) {

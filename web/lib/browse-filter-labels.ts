@@ -4,7 +4,8 @@
  */
 import type { University } from "@contract/api";
 import { stayOf, type FilterKey } from "@contract/browse-url";
-import { formatStay, withinMilesOf } from "@contract/constants";
+import { withinMilesOf } from "@contract/constants";
+import { formatStay } from "@contract/dates";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "./listings-api";
 
 export interface FilterLabel {

@@ -5,7 +5,7 @@
  * decides a rule.
  */
 import { DEAL_WORDS, type Deal, type DealCaseReason, type DealProblemKind, type DealStatus, type LandlordConsentStatus, type PaymentStatus } from "@contract/deals";
-import { formatStay } from "@contract/constants";
+import { formatStay, type DateOptions } from "@contract/dates";
 
 export const DEAL_STATUS_LABELS: Record<DealStatus, string> = {
   requested: "Requested",
@@ -130,8 +130,8 @@ export function nextStep(deal: Deal, me: string | undefined): NextStep {
   return { text: w.detail, whose };
 }
 
-/** "May 20 - Aug 10" (the deal's own dates, never the listing's). */
-export const dealStay = (deal: Pick<Deal, "move_in" | "move_out">) => formatStay(deal.move_in, deal.move_out) ?? `${deal.move_in} – ${deal.move_out}`;
+/** "May 20 - Aug 10", the year when not this one (`year: "always"` on a receipt); the deal's own dates, never the listing's. */
+export const dealStay = (deal: Pick<Deal, "move_in" | "move_out">, options?: DateOptions) => formatStay(deal.move_in, deal.move_out, options) ?? `${deal.move_in} - ${deal.move_out}`;
 
 /** A short id for staff and tables. */
 export const personName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();

@@ -53,7 +53,6 @@ export function readAsDataUrl(file: Blob): Promise<string> {
   });
 }
 
-export { checkDecodable };
 
 export const ALLOWED_TYPES = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif", "image/tiff", "image/bmp", "image/gif"];
 const ALLOWED_EXTENSIONS = /\.(jpe?g|png|webp|heic|heif|tiff?|bmp|gif)$/i;
@@ -83,19 +82,43 @@ export const FILE_MESSAGES = {
   undecodable: undecodableMessage,
 };
 
-/** The first problem with adding `files` to `existing` photos (at most `max`) that their names and sizes show, or null. */
-export function checkFiles(files: File[], existing: number, mobile = isMobile(), max: number = LIMITS.photosPerListing): string | null {
-  if (existing + files.length > max) return max === LIMITS.photosPerListing ? MESSAGES.max : `Maximum ${max} photos allowed`;
-  if (files.some((f) => f.size === 0)) return MESSAGES.empty;
-  const heic = files.find(isHeic);
-  if (heic) return FILE_MESSAGES.heic(heic.name);
-  const badType = files.find((f) => !ALLOWED_TYPES.includes(f.type.toLowerCase()) || (mobile && !ALLOWED_EXTENSIONS.test(f.name)));
-  if (badType) return FILE_MESSAGES.notImage(badType.name, mobile);
-  if (files.some((f) => f.size >= LIMITS.imageMaxBytes)) return MESSAGES.tooBig;
+/** What is wrong with one picked photo that its name, type and size show, naming it; null when nothing is. */
+export function fileProblem(file: File, mobile = isMobile()): string | null {
+  if (file.size === 0) return `${file.name} is empty. Please select valid image files.`;
+  if (isHeic(file)) return FILE_MESSAGES.heic(file.name);
+  if (!ALLOWED_TYPES.includes(file.type.toLowerCase()) || (mobile && !ALLOWED_EXTENSIONS.test(file.name))) return FILE_MESSAGES.notImage(file.name, mobile);
+  if (file.size >= LIMITS.imageMaxBytes) return `${file.name} is too large. ${MESSAGES.tooBig}`;
   return null;
 }
 
-/** Whether this browser can decode the file: the same decoder `preparePhoto` uses at submit. */
+/** "a.jpg", "a.jpg and b.jpg", "a.jpg, b.jpg and c.jpg". */
+const namesOf = (files: File[]) => {
+  const names = files.map((f) => f.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
+};
+
+/**
+ * Picked photos sorted, as the listing form and a problem report add them: every readable image that fits
+ * under `max` (with the `existing` ones) is added; each refused file is named with what is wrong with it,
+ * so choosing five files with one text file among them adds the four photos and says which file was not.
+ * `problem` is null when all were added.
+ */
+export async function pickPhotos(files: File[], existing: number, { max = LIMITS.photosPerListing, mobile = isMobile() }: { max?: number; mobile?: boolean } = {}): Promise<{ added: File[]; problem: string | null }> {
+  const problems: string[] = [];
+  const readable: File[] = [];
+  for (const file of files) {
+    const problem = fileProblem(file, mobile) ?? (await checkDecodable([file]));
+    if (problem) problems.push(problem);
+    else readable.push(file);
+  }
+  const room = Math.max(0, max - existing);
+  const added = readable.slice(0, room);
+  const left = readable.slice(room);
+  if (left.length) problems.push(`${max === LIMITS.photosPerListing ? MESSAGES.max : `Maximum ${max} photos allowed`}: ${namesOf(left)} ${left.length === 1 ? "was" : "were"} not added.`);
+  if (!problems.length) return { added, problem: null };
+  const count = added.length ? `Added ${added.length} of ${files.length} photos. ` : "";
+  return { added, problem: `${count}${problems.join(" ")}` };
+}
 
 export function fitWithin(width: number, height: number, maxW: number, maxH: number) {
   const scale = Math.min(1, maxW / width, maxH / height);

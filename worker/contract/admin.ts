@@ -2,7 +2,8 @@ import { visibleText, z } from "./zod";
 import { LIMITS } from "./limits";
 import type { OwnerListing, Pagination } from "./listings";
 import type { PrivateUser } from "./users";
-import type { AdminDealStats } from "./deals";
+import type { AdminDealStats, DealStatus } from "./deals";
+export { NEXT_TOKEN_HEADER, STAFF_PAGE, staffPageSchema, staffSearch, type StaffSearch } from "./staff-lists";
 
 const reason = visibleText({ multiline: true }).max(LIMITS.rejectionReasonMax, `Reason must be at most ${LIMITS.rejectionReasonMax} characters`).nullable().optional();
 
@@ -87,11 +88,25 @@ export interface AdminQueues {
   safety_flags: number;
 }
 
+/**
+ * GET admin/stats: every figure as its tab lists it, read from counts the database keeps on each write
+ * (docs/decisions/038), so reading them scans no table whatever the market's size.
+ */
 export interface AdminStats {
   users: number;
   listings: number;
   conversations: number;
   messages: number;
+  /** Listings waiting for review (Listings → Pending). */
+  pending_listings: number;
+  /** Listings with a promotion window (Listings → Promoted, lapsed ones until cleaned up). */
+  promoted_listings: number;
+  /** Identity documents waiting for review (Users → Pending). */
+  pending_verifications: number;
+  /** Feedback not archived (Feedback). */
+  open_feedback: number;
+  /** Deals by state (states without deals absent): the same figures as deals.by_status. */
+  deals_by_state: Partial<Record<DealStatus, number>>;
   user_growth: { date: string; users: number }[];
   /** Deals by status and the money held, released and refunded (docs/decisions/029). */
   deals: AdminDealStats;
@@ -134,9 +149,10 @@ export interface AdminUser extends PrivateUser {
   suspended_at: string | null;
 }
 
-/** GET admin/users. */
+/** GET admin/users?limit&last_evaluated_key&q: newest first; a search of words, newest account first. */
 export interface AdminUsersResponse {
   users: AdminUser[];
+  pagination: Pagination;
 }
 
 /** PATCH admin/users/{id}/verify. */
@@ -205,9 +221,13 @@ export const notACopySchema = z.object({
   matched_picture: z.string().trim().min(1).max(500),
 });
 
-/** GET admin/listings, admin/listings/pending, admin/listings/promoted. */
+/**
+ * GET admin/listings (newest first), admin/listings/pending (oldest first), admin/listings/promoted (by
+ * the promotion's end), each with limit, last_evaluated_key and q (a search answers newest first).
+ */
 export interface AdminListingsResponse {
   listings: AdminListingWithPhotoCheck[];
+  pagination: Pagination;
 }
 
 /** PATCH admin/listings/{id}/verify: changed is false when the listing already had that status. */
@@ -287,7 +307,7 @@ export interface FeedbackSentResponse {
   message: string;
 }
 
-/** GET feedback/admin: a bare array, as staff's client reads it. */
+/** GET feedback/admin: a bare array, as staff's client reads it; the next page's cursor in NEXT_TOKEN_HEADER (none on the last page). */
 export type FeedbackListResponse = FeedbackItem[];
 
 /** PUT feedback/admin/{id}/status. */

@@ -137,21 +137,6 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/**
- * A stay for people: "May 20 - Aug 10"; the years show only when the range crosses a year
- * ("Dec 20, 2026 - Jan 5, 2027"), so the text depends on the dates alone (the same on the server and
- * in the browser). Null unless both are dates.
- */
-export function formatStay(from: string | null | undefined, to: string | null | undefined): string | null {
-  if (!from || !to || !isIsoDate(from) || !isIsoDate(to)) return null;
-  const day = (d: string, withYear: boolean) =>
-    `${MONTHS[Number(d.slice(5, 7)) - 1]} ${Number(d.slice(8, 10))}${withYear ? `, ${d.slice(0, 4)}` : ""}`;
-  const crosses = from.slice(0, 4) !== to.slice(0, 4);
-  return `${day(from, crosses)} - ${day(to, crosses)}`;
-}
-
 /**
  * Distance to campus (docs/decisions/019): the "within N miles" filter's range and the browse page's choices.
  * Distances are stored rounded to 0.1 mile, so "within 2" includes a listing 2.0 miles away.

@@ -5,6 +5,8 @@
  */
 import { z } from "./zod";
 import { isIsoDate } from "./constants";
+import { formatDate, formatStay } from "./dates";
+import { staffPageFields } from "./staff-lists";
 import { EVIDENCE_MESSAGES, EVIDENCE_URL } from "./evidence";
 
 export const DEAL_STATUSES = ["requested", "accepted", "signed", "paid", "moved_in", "released", "declined", "cancelled", "expired", "refunded", "disputed"] as const;
@@ -388,15 +390,10 @@ export function firstPayment(monthlyRent: number, moveIn: string, moveOut: strin
   return { rent_cents, fee_cents, total_cents: rent_cents + fee_cents, by_days: shorter };
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** "Jan 5, 2027" */
-export const shortDate = (date: string) => `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
-/** The request's message text: "Sublease request: Jan 5 – May 20, 2027" (an email or an old client reads it as it is). */
-export function requestSummary(moveIn: string, moveOut: string): string {
-  const sameYear = moveIn.slice(0, 4) === moveOut.slice(0, 4);
-  const from = sameYear ? shortDate(moveIn).replace(/, \d{4}$/, "") : shortDate(moveIn);
-  return `Sublease request: ${from} – ${shortDate(moveOut)}`;
-}
+/** "Jan 5, 2027": a date as agreements, receipts and emails print it, always with its year (contract/dates.ts). */
+export const shortDate = (date: string) => formatDate(date, { year: "always" });
+/** The request's message text: "Sublease request: Jan 5 - May 20, 2027" (an email or an old client reads it as it is). */
+export const requestSummary = (moveIn: string, moveOut: string) => `Sublease request: ${formatStay(moveIn, moveOut, { year: "always" }) ?? `${moveIn} - ${moveOut}`}`;
 
 /**
  * Names compared as a person would: case, surrounding and repeated spaces, and diacritics ignored
@@ -414,7 +411,8 @@ export const dealsPageSchema = z.object({
   limit: z.coerce.number("limit must be a number").int("limit must be a whole number").min(1, "limit must be 1 to 50").max(50, "limit must be 1 to 50").default(20),
   last_evaluated_key: z.string().max(500).optional(),
 });
-export const adminDealsQuerySchema = dealsPageSchema.extend({
+/** Staff's deals list: a staff list's page (docs/decisions/038), and a status. */
+export const adminDealsQuerySchema = z.object(staffPageFields).extend({
   // `cases`: the deals staff must decide (disputed, or a release that failed), oldest first.
   status: z
     .enum([...DEAL_STATUSES, "cases"], `status must be one of ${[...DEAL_STATUSES, "cases"].join(", ")}`)

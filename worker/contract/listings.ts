@@ -231,6 +231,18 @@ export interface PublicListing {
   user_first_name: string;
   user_last_name: string;
   user_avatar_url: string | null;
+  /**
+   * The stays sold through CampusNest (paid deals; dates only, no names: docs/decisions/029), oldest first:
+   * on browse and the listing page, where a card shows the dates still free (`freeStays`, docs/decisions/039).
+   * Absent from the other lists (the owner's own, staff's).
+   */
+  taken_stays?: TakenStay[];
+}
+
+/** A stay a deal paid for: move-in day to move-out day (that day is free for the next move-in). */
+export interface TakenStay {
+  move_in: string;
+  move_out: string;
 }
 
 /** A listing as its owner and staff see it: the public fields plus the address as entered, why it was rejected and its subscription. */
@@ -288,7 +300,7 @@ export interface BrowseResponse {
 export interface ListingDetailExtras {
   rent_below_typical: boolean;
   /** Stays sold through CampusNest (paid deals; dates only, no names: docs/decisions/029). */
-  taken_stays: { move_in: string; move_out: string }[];
+  taken_stays: TakenStay[];
 }
 
 /** GET subleases/{id}: the owner reads their own listing, anyone else its public form. */

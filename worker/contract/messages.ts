@@ -57,7 +57,7 @@ export const messageSchema = z.object({
   client_key: z.string().nullable().optional(),
   /**
    * "text" (also when absent), or "deal": a deal's request card (docs/decisions/026). Its `text` is a readable summary
-   * ("Sublease request: Jan 5 – May 20, 2027") for emails and older clients; `deal_id` names the deal,
+   * ("Sublease request: Jan 5 - May 20, 2027") for emails and older clients; `deal_id` names the deal,
    * whose live state comes from GET deals/{id} and the room's `{type: "deal", deal}` events.
    */
   kind: z.enum(["text", "deal"]).optional(),

@@ -4,6 +4,7 @@
  * Kept apart from policies.ts, which the home page loads (its first load stays in budget; docs/decisions/023).
  */
 import { isListingOwner, PUBLIC_LISTING, type Actor, type ListingFacts, type Someone } from "./policies";
+import { formatMomentDate } from "./dates";
 
 /** Owners promote their own approved listings that staff have not hidden. */
 export function canPromoteListing(user: Actor, listing: ListingFacts): boolean {
@@ -141,8 +142,8 @@ export function renewalStopNotice(
   action: "taken" | "delete",
 ): string | null {
   if (!listing.auto_renew || !listing.stripe_subscription_id) return null;
-  const end = listing.promotion_end ? new Date(listing.promotion_end) : null;
-  const until = end && !Number.isNaN(end.getTime()) ? ` It stays promoted until ${end.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" })}.` : "";
+  const end = formatMomentDate(listing.promotion_end, { year: "always" });
+  const until = end ? ` It stays promoted until ${end}.` : "";
   return action === "taken"
     ? `Its weekly promotion will stop renewing and you will not be charged again.${until} Marking it available later does not restart the promotion.`
     : "Its weekly promotion will stop renewing and you will not be charged again. Its billing history stays on your Billing page.";

@@ -1,5 +1,6 @@
 import { LIMITS, megabytes } from "./limits";
 import { visibleText, z } from "./zod";
+import type { Pagination } from "./listings";
 
 export const DOCUMENT_TYPES = ["student_id", "driver_license", "passport", "national_id", "other"] as const;
 
@@ -37,6 +38,9 @@ export const VERIFICATION_MESSAGES = {
   invalidType: "Invalid file type. Only JPEG, PNG, WebP, and PDF files are allowed.",
   tooLarge: `File size too large. Maximum size is ${megabytes(LIMITS.documentMaxBytes)}.`,
   missing: "Please select a document to upload.",
+  /** A file was sent, but it holds nothing, or is not readable base64. */
+  empty: "The file is empty. Please choose a JPEG, PNG, WebP or PDF file.",
+  unreadable: "The file could not be read. Please choose a JPEG, PNG, WebP or PDF file.",
   pending: "You have a pending verification request",
   alreadyVerified: "You are already verified",
 } as const;
@@ -61,9 +65,10 @@ export type AdminVerificationItem =
   | (VerificationRequest & { user_email: string; user_name: string })
   | { id: null; user_id: string; status: "unverified"; user_email: string; user_name: string; submitted_at: null };
 
-/** GET verification/admin/all. */
+/** GET verification/admin/all?status&limit&last_evaluated_key&q (an id of the request or user, or an email). */
 export interface AdminVerificationListResponse {
   data: AdminVerificationItem[];
+  pagination: Pagination;
 }
 
 /** PATCH verification/admin/{id}/review: changed is false for a repeated identical decision. */

@@ -108,8 +108,9 @@ export const users = sqliteTable(
     uniqueIndex("users_email_unique").on(t.email),
     uniqueIndex("users_school_email_canonical_unique").on(t.schoolEmailCanonical),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
-    index("users_created_at_idx").on(t.createdAt),
-    index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt),
+    // Staff's user list, newest first (keyset on created_at, id).
+    index("users_created_at_idx").on(t.createdAt, t.id),
+    index("users_id_verification_idx").on(t.idVerificationStatus, t.createdAt, t.id),
   ],
 );
 
@@ -392,12 +393,21 @@ export const listings = sqliteTable(
     index(BROWSE_INDEX.universityDistanceBand.newest).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.createdAt, t.id),
     index(BROWSE_INDEX.universityDistanceBand.price).on(t.universityId, t.distanceBand, t.verificationStatus, t.status, t.monthlyRent, t.id),
     index(BROWSE_INDEX.promotionEnd).on(t.promotionEnd),
-    index(BROWSE_INDEX.universityPromotionEnd).on(t.universityId, t.promotionEnd),
+    // The promoted phase in each sort's order: only listings with a promotion (docs/decisions/038).
+    index(BROWSE_INDEX.promoted.newest).on(t.verificationStatus, t.status, t.createdAt, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.promoted.price).on(t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.promoted.distance).on(t.verificationStatus, t.status, t.distanceKey, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.newest).on(t.universityId, t.verificationStatus, t.status, t.createdAt, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.price).on(t.universityId, t.verificationStatus, t.status, t.monthlyRent, t.id).where(sql`promotion_end IS NOT NULL`),
+    index(BROWSE_INDEX.universityPromoted.distance).on(t.universityId, t.verificationStatus, t.status, t.distanceKey, t.id).where(sql`promotion_end IS NOT NULL`),
     index("listings_user_idx").on(t.userId, t.createdAt),
     // The freshness check walks available listings by their last confirmation.
     index(LISTING_INDEX.availability).on(t.status, t.availabilityConfirmedAt),
-    // Price check: approved rents of one university and unit type, in order (median by offset).
-    index(LISTING_INDEX.rentComparables).on(t.universityId, t.unitType, t.verificationStatus, t.monthlyRent),
+    // Price check: the newest approved listings of one university and unit type, their rents read from the index (docs/decisions/038).
+    index(LISTING_INDEX.rentComparables).on(t.universityId, t.unitType, t.verificationStatus, t.createdAt, t.monthlyRent),
+    // Staff lists (keysets; docs/decisions/038): every listing newest first, the review queue oldest first.
+    index(LISTING_INDEX.staffNewest).on(t.createdAt, t.id),
+    index(LISTING_INDEX.staffReview).on(t.verificationStatus, t.createdAt, t.id),
   ],
 );
 
@@ -455,7 +465,7 @@ export const verificationRequests = sqliteTable(
     reviewedAt: text("reviewed_at"),
   },
   (t) => [
-    index("verification_requests_status_idx").on(t.status, t.submittedAt),
+    index("verification_requests_status_idx").on(t.status, t.submittedAt, t.id),
     index("verification_requests_user_idx").on(t.userId, t.submittedAt),
   ],
 );
@@ -544,11 +554,15 @@ export const conversations = sqliteTable(
     startedBy: text("started_by"),
     createdAt: createdAt(),
     updatedAt: text("updated_at"),
+    /** The last message's time, or the creation's (generated): staff's list walks it newest first. */
+    activityAt: text("activity_at").generatedAlwaysAs(sql`coalesce(last_message_at, created_at)`, { mode: "virtual" }),
   },
   (t) => [
     uniqueIndex("conversations_pair_unique").on(t.userA, t.userB),
     index("conversations_user_b_idx").on(t.userB),
     index("conversations_safety_idx").on(t.safetyFlaggedAt),
+    // Staff's list, most recently active first (keyset on activity_at, id).
+    index("conversations_activity_idx").on(t.activityAt, t.id),
   ],
 );
 
@@ -624,7 +638,7 @@ export const feedback = sqliteTable(
     archivedAt: text("archived_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("feedback_archived_created_idx").on(t.archived, t.createdAt)],
+  (t) => [index("feedback_archived_created_idx").on(t.archived, t.createdAt, t.id), index("feedback_email_idx").on(t.email, t.createdAt)],
 );
 
 /** A person's report of a listing or of another user (from a conversation), until staff resolve it. */
@@ -678,6 +692,24 @@ export const cacheGeneration = sqliteTable("cache_generation", {
   generation: integer("generation").notNull().default(0),
 });
 
+/**
+ * The counts staff's dashboard shows (docs/decisions/038), one row each, kept by triggers on the counted
+ * tables (migration 0046: every write, cascades included, moves them in its own transaction), so
+ * reading them scans no table: `users`, `listings`, `conversations`, `messages`, `listings_pending`,
+ * `listings_promoted`, `verifications_pending`, `feedback_open`, `reports_open`, `safety_flags`,
+ * `deals:<status>` and the deals' money (`deal_held_cents`, `deal_released_cents`, `deal_refunded_cents`, `deal_open_cases`).
+ */
+export const siteCounts = sqliteTable("site_counts", {
+  name: text("name").primaryKey(),
+  n: integer("n").notNull().default(0),
+});
+
+/** Sign-ups per day (`YYYY-MM-DD`, UTC) of the accounts that exist, kept by triggers on users (docs/decisions/038). */
+export const signupsByDay = sqliteTable("signups_by_day", {
+  day: text("day").primaryKey(),
+  n: integer("n").notNull().default(0),
+});
+
 /** Every admin action: who (the admin session), what, on which row, when. */
 export const adminAudit = sqliteTable(
   "admin_audit",
@@ -706,6 +738,15 @@ export const devEmails = sqliteTable(
   },
   (t) => [index("dev_emails_to_idx").on(t.to, t.createdAt)],
 );
+
+/**
+ * Development only: notice messages queued and not tried yet (docs/decisions/037), so the dev mailbox
+ * answers once what was queued before it has been delivered, as it did when emails went during the request.
+ */
+export const devPendingNotices = sqliteTable("dev_pending_notices", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
 
 /**
  * One row per Stripe subscription (paid promotion), kept from the webhook's events in any order:
@@ -885,8 +926,14 @@ export const photoHashes = sqliteTable(
     ownerId: text("owner_id").notNull(),
     /** The photo's image key in the IMAGES bucket. */
     picture: text("picture").notNull(),
-    /** hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF) | missing (no stored image) */
+    /**
+     * hashed | tiny | flat | undecoded (a type not decoded here: WebP, GIF; or a decode that never
+     * finished) | too_large (over 25 megapixels by its header, never decoded) | missing (no stored image)
+     * | decoding (claimed by `claim` while it is decoded: docs/decisions/036)
+     */
     status: text("status").notNull(),
+    /** The queue message that is decoding it (status decoding): a later attempt of that message knows it died there. */
+    claim: text("claim"),
     sha256: text("sha256"),
     phash: text("phash"),
     phashMirror: text("phash_mirror"),
@@ -910,6 +957,8 @@ export const photoHashes = sqliteTable(
   },
   (t) => [
     index("photo_hashes_listing_idx").on(t.listingId),
+    // The same stored file on another listing (an edit's new rows, the seeds' reused demo photos) is hashed once.
+    index("photo_hashes_picture_idx").on(t.picture),
     index("photo_hashes_sha_idx").on(t.sha256),
     index("photo_hashes_p0_idx").on(t.p0),
     index("photo_hashes_p1_idx").on(t.p1),
@@ -1082,6 +1131,8 @@ export const deals = sqliteTable(
     index("deals_renter_idx").on(t.renterId, t.createdAt, t.id),
     index("deals_lister_idx").on(t.listerId, t.createdAt, t.id),
     index("deals_status_idx").on(t.status, t.createdAt, t.id),
+    // Staff's list of every deal, newest first (docs/decisions/038).
+    index("deals_created_idx").on(t.createdAt, t.id),
     index("deals_expiry_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
     index("deals_claim_idx").on(t.claimAt).where(sql`claim_id IS NOT NULL`),
     index("deals_reconcile_idx").on(t.updatedAt).where(sql`payment_status <> 'none' AND (reconciled_at IS NULL OR reconciled_at < updated_at)`),
@@ -1306,6 +1357,38 @@ export const liveSockets = sqliteTable(
   },
   (t) => [index("live_sockets_user_idx").on(t.userId, t.openedAt)],
 );
+
+/**
+ * Background work that failed (docs/decisions/037): a queue message's last error while it is retried
+ * (`dead_at` null), then, once the dead-letter queue's consumer has it, a dead letter staff list.
+ */
+export const queueFailures = sqliteTable(
+  "queue_failures",
+  {
+    /** The queue message's id (stable across its attempts and in the dead-letter queue). */
+    id: text("id").primaryKey(),
+    /** The message's type (photo-check, email, push, saved-search-alerts, job). */
+    kind: text("kind").notNull(),
+    /** What it was about, for staff: a listing, a user, a job's name (never an address or a message's text). */
+    subject: text("subject"),
+    /** The message, without any email's text (JSON, at most 4,000 characters). */
+    body: text("body").notNull(),
+    /** The last attempt's error (its message, at most 500 characters). */
+    error: text("error"),
+    attempts: integer("attempts").notNull(),
+    /** When the message was first sent. */
+    sentAt: text("sent_at").notNull(),
+    failedAt: text("failed_at").notNull(),
+    deadAt: text("dead_at"),
+  },
+  (t) => [index("queue_failures_dead_idx").on(t.deadAt, t.id)],
+);
+
+/** Notice deliveries (an email, a push) done: a retried or repeated queue message sends nothing twice (docs/decisions/037). */
+export const noticeDeliveries = sqliteTable("notice_deliveries", {
+  id: text("id").primaryKey(),
+  deliveredAt: text("delivered_at").notNull(),
+});
 
 /**
  * Stripe's events about a deal that arrived while a money move held it (docs/decisions/035): recorded at

@@ -4,11 +4,13 @@
  * copy's DCT, against their median) of the whole picture and of its centre (80 % a side, so a copy
  * cropped up to 10 % a side lines up with it), and a 64-bit dHash of a 9x8 copy as a second opinion.
  * A mirrored copy is caught by the mirror's pHash, computed from the same DCT (flipping a picture
- * flips the sign of its odd horizontal frequencies). Pure and synchronous: runs in workerd and in Node
- * (the bench).
+ * flips the sign of its odd horizontal frequencies). Hashed from a scaled decode, never a full-size
+ * bitmap (docs/decisions/036): a JPEG at 1/8 scale (its blocks' DC coefficients), a PNG averaged into a
+ * grid as its rows stream in. Runs in workerd and in Node (the bench).
  */
-import jpeg from "jpeg-js";
-import { convertIndexedToRgb, decode as decodePngFile } from "fast-png";
+import { readImageSize } from "./image-size";
+import { decodeJpegDc, type ScaledRgba } from "./jpeg-dc";
+import { decodePngScaled } from "./png-scaled";
 
 /** Pixels under this on a side are not compared (icons, spacers). */
 export const MIN_SIDE_PX = 64;
@@ -36,6 +38,9 @@ export interface Rgba {
   height: number;
   /** 4 bytes a pixel. */
   data: Uint8Array;
+  /** The full picture's size, when these pixels are a scaled copy of it (the "tiny" rule reads it). */
+  sourceWidth?: number;
+  sourceHeight?: number;
 }
 
 /** Hashes as 16 hex digits each. */
@@ -132,7 +137,7 @@ function phashOf(dct: Float64Array, mirror: boolean): string {
 
 /** The hashes of decoded pixels, or why the picture is not compared. */
 export function hashPixels(img: Rgba): HashOutcome {
-  if (img.width < MIN_SIDE_PX || img.height < MIN_SIDE_PX) return { status: "skipped", reason: "tiny" };
+  if ((img.sourceWidth ?? img.width) < MIN_SIDE_PX || (img.sourceHeight ?? img.height) < MIN_SIDE_PX) return { status: "skipped", reason: "tiny" };
   const fine = greyscaleCells(img, 16, 16);
   const mean = fine.reduce((a, b) => a + b, 0) / fine.length;
   const sd = Math.sqrt(fine.reduce((a, b) => a + (b - mean) ** 2, 0) / fine.length);
@@ -202,44 +207,14 @@ export function bandNeighbours(band: number, width: number, radius: number): num
   return out;
 }
 
-/** Decodes a stored JPEG; null when it cannot be decoded. */
-export function decodeJpeg(bytes: Uint8Array): Rgba | null {
-  try {
-    const out = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 40, maxMemoryUsageInMB: 256 });
-    return { width: out.width, height: out.height, data: out.data };
-  } catch {
-    return null;
-  }
-}
-
-/** Decodes a stored PNG (fast-png: pure JS, runs in workerd; an APNG's default image); null when it cannot. */
-export function decodePng(bytes: Uint8Array): Rgba | null {
-  try {
-    const png = decodePngFile(bytes);
-    if (png.width * png.height > 40_000_000) return null;
-    const indexed = !!png.palette;
-    const values = indexed ? convertIndexedToRgb(png) : png.data;
-    const channels = indexed ? values.length / (png.width * png.height) : (png.channels ?? 0);
-    // Greyscale under 8 bits a pixel stays packed: rare in photos, not compared.
-    if (!indexed && (png.depth ?? 8) < 8) return null;
-    const shift = !indexed && png.depth === 16 ? 8 : 0;
-    const data = new Uint8Array(png.width * png.height * 4);
-    for (let p = 0, i = 0; p < data.length; p += 4, i += channels) {
-      const grey = channels < 3;
-      data[p] = values[i]! >> shift;
-      data[p + 1] = values[grey ? i : i + 1]! >> shift;
-      data[p + 2] = values[grey ? i : i + 2]! >> shift;
-      data[p + 3] = 255;
-    }
-    return { width: png.width, height: png.height, data };
-  } catch {
-    return null;
-  }
-}
-
-/** The picture of stored bytes by their magic number, or null for a type not decoded here (WebP, GIF). */
-export function decodeImage(bytes: Uint8Array): Rgba | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return decodeJpeg(bytes);
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return decodePng(bytes);
+/**
+ * The picture of stored bytes, scaled down, by their magic number: a JPEG at 1/8 (lib/jpeg-dc), a PNG
+ * into a grid of at most 512 a side (lib/png-scaled); null for a type not decoded here (WebP, GIF) or a
+ * file that cannot be read. The caller has checked the header's size first (readImageSize).
+ */
+export async function decodeScaled(bytes: Uint8Array): Promise<ScaledRgba | null> {
+  const size = readImageSize(bytes);
+  if (size?.format === "jpeg") return decodeJpegDc(bytes);
+  if (size?.format === "png") return decodePngScaled(bytes);
   return null;
 }

@@ -16,7 +16,7 @@ import { isoNow } from "../lib/time";
 import { testCheckoutCompleted, testInvoice, type TestSubscription } from "./promotions/events";
 import { signWebhookPayload } from "./stripe/webhook";
 import { receiveWebhook } from "./promotions";
-import { completeDealTestCheckout, dealCancelUrl, dealTestCheckoutPage, dealTestSession } from "./payments/dev-checkout";
+import { completeDealTestCheckout, dealCancelUrl, dealPaidUrl, dealTestCheckoutPage, dealTestSession } from "./payments/dev-checkout";
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -52,7 +52,7 @@ ${body}
 export async function testCheckoutPage(db: Db, config: Config, sessionId: string): Promise<string> {
   // A deal's first payment has its own page (services/payments/dev-checkout.ts, docs/decisions/029).
   const dealPage = await dealTestCheckoutPage(db, config, sessionId);
-  if (dealPage) return dealPage;
+  if (dealPage) return checkoutHtml(dealPage.title, dealPage.body);
   const session = await testSession(db, sessionId);
   const listing = await findListing(db, session.listingId);
   const title = listing?.title ?? "Your listing";
@@ -125,6 +125,7 @@ export async function completeTestCheckout(db: Db, env: Env, config: Config, ses
 /** Cancel: says nothing was charged (a paid session says it was paid), with the way back. */
 export async function cancelTestCheckout(db: Db, sessionId: string): Promise<string> {
   const deal = await dealTestSession(db, sessionId);
+  if (deal?.completed_at) return checkoutNoticePage("Already paid", "This checkout was paid before it was cancelled: the deal is paid, and CampusNest holds the rent as the deal page says.", { href: dealPaidUrl(deal.deal_id), label: "Go to the deal" });
   if (deal) return checkoutNoticePage("Checkout cancelled", "You were not charged. The deal is still waiting for its first payment.", { href: dealCancelUrl(deal.deal_id), label: "Back to the deal" });
   const session = await testSession(db, sessionId);
   if (session.completedAt) return checkoutNoticePage("Already paid", "This checkout was paid before it was cancelled: your promotion is running. Cancel it from Billing if you do not want it to renew.", { href: session.successUrl, label: "Go to your profile" });

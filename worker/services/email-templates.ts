@@ -3,6 +3,7 @@
  * Every value placed in HTML is escaped.
  */
 import type { EmailMessage } from "./email";
+import { formatDate } from "../contract/dates";
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -246,8 +247,8 @@ export function savedSearchAlertEmail(
 
 /** Money in minor units as a person reads it ("$5.00"). */
 const money = (amount: number, currency: string) => (amount / 100).toLocaleString("en-US", { style: "currency", currency: currency.toUpperCase() });
-/** An epoch-seconds time as a date ("Dec 12, 2026"). */
-const dateOf = (seconds: number) => new Date(seconds * 1000).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+/** An epoch-seconds time as a receipt prints its date ("Dec 12, 2026": the year always, the UTC day). */
+const dateOf = (seconds: number) => formatDate(new Date(seconds * 1000).toISOString().slice(0, 10), { year: "always" });
 
 /** A paid invoice of a listing's promotion (a billing email: always sent). */
 export function promotionReceiptEmail(

@@ -7,7 +7,7 @@ import type { DevEmail } from "../contract/api";
 import type { Config } from "../env";
 import { ConfigError } from "../env";
 import type { Db } from "../db/client";
-import { devEmailsTo, insertDevEmail } from "../db/queries/dev-emails";
+import { devEmailsTo, insertDevEmail, pendingNoticeCount } from "../db/queries/dev-emails";
 import { newId } from "../lib/ids";
 import { log } from "../lib/log";
 
@@ -42,8 +42,17 @@ export async function sendEmail(db: Db, env: Env, config: Config, message: Email
   }
 }
 
-/** The dev mailbox, newest first (at most 100), optionally for one address. */
+/** How long the dev mailbox waits for notices queued before it (docs/decisions/037). */
+const MAILBOX_WAIT_MS = 5000;
+
+/**
+ * The dev mailbox, newest first (at most 100), optionally for one address. It answers once the notices
+ * queued in the last minute have been tried by the queue's consumer (at most 5 s), so what a request
+ * queued is there when the next request reads it, as when email went during the request.
+ */
 export async function devMailbox(db: Db, to?: string): Promise<DevEmail[]> {
+  const started = Date.now();
+  while ((await pendingNoticeCount(db, new Date(Date.now() - 60_000).toISOString())) > 0 && Date.now() - started < MAILBOX_WAIT_MS) await new Promise((r) => setTimeout(r, 50));
   const rows = await devEmailsTo(db, to ? to.trim().toLowerCase() : undefined, 100);
   return rows.map((r) => ({ to: r.to, subject: r.subject, text: r.text, html: r.html, created_at: r.createdAt }));
 }

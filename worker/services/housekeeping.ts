@@ -1,6 +1,7 @@
 /**
- * The cron trigger's work (wrangler.toml [triggers]): removes what has expired, so tables stay
- * small and lookups stay cheap. Each step is one guarded statement; running it twice is harmless.
+ * The cron trigger's work (wrangler.toml [triggers]), as jobs on the jobs queue (docs/decisions/037):
+ * the deal jobs, the cleanup of what has expired (so tables stay small and lookups stay cheap), the photo
+ * backfill, availability questions, saved-search alerts and push follow-ups.
  */
 import type { DevHousekeepingResponse } from "../contract/freshness";
 import { createDb, type Db } from "../db/client";
@@ -24,21 +25,89 @@ import { backfillPublicAddresses } from "./listings";
 import { runDealPaymentJobs, type DealJobsResult } from "./payments";
 import type { Defer } from "./messaging";
 import { runPushFollowUps } from "./push/follow-ups";
+import { CRON_JOBS, sendJobs, type CronJob } from "./background/messages";
+import { pruneBackgroundRows } from "../db/queries/background";
 import { copyLegacyEvidence, deleteUncitedUploads } from "./evidence";
-
-/** A few listings a run: each photo is decoded whole (~8 MB for 1600x1200), and one run shares the isolate's 128 MB. */
-const PHOTO_BACKFILL_LISTINGS_PER_RUN = 3;
 
 const DAY_MS = 86_400_000;
 /** Identity documents uploaded but never submitted are deleted after this long. */
 export const UNSUBMITTED_DOCUMENT_TTL_MS = DAY_MS;
+/** Delivery records outlive any retry of their message (a queue keeps a message 14 days at most). */
+const DELIVERIES_KEPT_MS = 14 * DAY_MS;
+/** Dead letters staff have not needed for this long go. */
+const DEAD_LETTERS_KEPT_MS = 90 * DAY_MS;
 
 /** What one run did (the dev route answers it as is). */
 export type HousekeepingResult = DevHousekeepingResponse;
 
-/** Outside any request (the cron, or the dev route replaying it): one database handle for the whole run. */
-export async function runHousekeeping(env: Env, now: number = Date.now()): Promise<HousekeepingResult> {
+const EMPTY: HousekeepingResult = { emailCodes: 0, refreshTokens: 0, expiredPromotions: 0, unsubmittedDocuments: 0, uncitedEvidence: 0, availabilityAsked: 0, listingsPaused: 0, savedSearchAlerts: 0, publicAddresses: 0 };
+
+/**
+ * The cron (wrangler.toml [triggers]) only enqueues: one message a job as of the scheduled time, the deal
+ * jobs first, each run by the jobs queue's consumer in an invocation of its own (docs/decisions/037), so
+ * photo work, a mail outage or a slow job never holds back releases, expiries and refunds.
+ */
+export const enqueueCronJobs = (env: Env, now: number) => sendJobs(env, CRON_JOBS, now);
+
+/**
+ * One cron job as of `now` (the jobs queue's consumer; runHousekeeping): a failure throws, so the
+ * message is retried. Each step is guarded, so running a job twice is harmless.
+ */
+export async function runCronJob(env: Env, job: CronJob, now: number): Promise<Partial<HousekeepingResult>> {
   const db = createDb(env);
+  const config = getConfig(env);
+  switch (job) {
+    // Deals (docs/decisions/026, 029): expiry, the release of held money, lapsed cancellation decisions, refunds owed.
+    case "deal-jobs":
+      await runDealJobs(env, now);
+      return {};
+    case "cleanup":
+      return cleanup(db, env, now);
+    // Copied-photo checks (docs/decisions/028) the uploads' own did not do: queued to the photos queue, never decoded here.
+    case "photo-backfill":
+      await backfillPhotoHashes(db, env, undefined, now);
+      return {};
+    // Fresh listings (docs/decisions/015).
+    case "freshness": {
+      const freshness = await runFreshness(db, env, config, now);
+      return { availabilityAsked: freshness.asked, listingsPaused: freshness.paused };
+    }
+    // Saved-search alerts (docs/decisions/020): what waited for its day's allowance, and the daily digests.
+    case "saved-search-alerts":
+      return { savedSearchAlerts: await sendSavedSearchAlerts(db, env, config, now) };
+    // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
+    case "push-follow-ups": {
+      const push = await runPushFollowUps(db, env, config, now);
+      if (push.summaries || push.fallbackEmails) log.info("push_follow_ups", { pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
+      return {};
+    }
+    default:
+      // A message from another version of the worker: failing it makes it a dead letter staff see.
+      throw new Error(`unknown cron job ${String(job satisfies never)}`);
+  }
+}
+
+/**
+ * Every job at once, in the cron's order (POST dev/housekeeping replays a run as of `at`; tests): a
+ * failed job is logged and the others still run.
+ */
+export async function runHousekeeping(env: Env, now: number = Date.now()): Promise<HousekeepingResult> {
+  const result = { ...EMPTY };
+  for (const job of CRON_JOBS) {
+    Object.assign(
+      result,
+      await runCronJob(env, job, now).catch((err: unknown) => {
+        log.error("cron_job_failed", { job, message: err instanceof Error ? err.message : "unknown" });
+        return {};
+      }),
+    );
+  }
+  log.info("housekeeping", { ...result });
+  return result;
+}
+
+/** Removes what has expired, so tables stay small and lookups stay cheap: each step one guarded statement. */
+async function cleanup(db: Db, env: Env, now: number): Promise<Partial<HousekeepingResult>> {
   const nowIso = isoNow(now);
   const [codes, tokens, promotions] = await db.batch([
     deleteOldCodes(db, now),
@@ -51,9 +120,10 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     forgetOldAddresses(db, now),
     deleteSpentTicketsBefore(db, now),
     deleteLiveSocketsBefore(db, now - DAY_MS),
+    ...pruneBackgroundRows(db, isoNow(now - DELIVERIES_KEPT_MS), isoNow(now - DEAD_LETTERS_KEPT_MS)),
   ]);
   // Lapsed promotions leave browse's promoted places now, not when the edge cache expires (decision 016).
-  if (promotions.meta.changes) await purgeListingCache([], db);
+  if (promotions.length) await purgeListingCache([], db);
   // Suspensions whose subscriptions Stripe could not cancel then (each failure is logged; retried next run).
   await stopSubscriptionsOfSuspendedUsers(db, env).catch((err: unknown) => log.error("suspended_subscriptions_stop_failed", { message: String(err) }));
   const unsubmittedDocuments = await deleteUnsubmittedDocuments(db, env.ID_DOCUMENTS, now);
@@ -69,35 +139,7 @@ export async function runHousekeeping(env: Env, now: number = Date.now()): Promi
     log.error("public_address_backfill_failed", { message: String(err) });
     return 0;
   });
-  // Copied-photo hashes (docs/decisions/028) of photos the upload's own check missed, and the backfill; rerunnable.
-  await backfillPhotoHashes(db, env, PHOTO_BACKFILL_LISTINGS_PER_RUN, now).catch((err: unknown) => log.error("photo_hash_backfill_failed", { message: String(err) }));
-  // Fresh listings (docs/decisions/015) last: a failure there (mail provider down) must not undo the cleanup above.
-  const freshness = await runFreshness(db, env, getConfig(env), now).catch((err: unknown) => {
-    log.error("freshness_failed", { message: String(err) });
-    return { asked: 0, paused: 0 };
-  });
-  // Saved-search alerts (docs/decisions/020): what waited for its day's allowance, and the daily digests.
-  const savedSearchAlerts = await sendSavedSearchAlerts(db, env, getConfig(env), now).catch((err: unknown) => {
-    log.error("saved_search_alerts_failed", { message: String(err) });
-    return 0;
-  });
-  // Deals (docs/decisions/026, 029): expiry, the release of held money, lapsed cancellation decisions, refunds owed.
-  await runDealJobs(env, now).catch((err: unknown) => log.error("deal_jobs_failed", { message: String(err) }));
-  // Push (docs/decisions/027): summaries after quiet hours, emails for messages still unread.
-  const push = await runPushFollowUps(db, env, getConfig(env), now);
-  const result = {
-    emailCodes: codes.meta.changes ?? 0,
-    refreshTokens: tokens.meta.changes ?? 0,
-    expiredPromotions: promotions.meta.changes ?? 0,
-    unsubmittedDocuments,
-    uncitedEvidence,
-    availabilityAsked: freshness.asked,
-    listingsPaused: freshness.paused,
-    savedSearchAlerts,
-    publicAddresses,
-  };
-  log.info("housekeeping", { ...result, pushSummaries: push.summaries, pushFallbackEmails: push.fallbackEmails });
-  return result;
+  return { emailCodes: codes.meta.changes ?? 0, refreshTokens: tokens.meta.changes ?? 0, expiredPromotions: promotions.length, unsubmittedDocuments, uncitedEvidence, publicAddresses };
 }
 
 /**

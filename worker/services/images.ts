@@ -8,11 +8,30 @@
 import { LIMITS } from "../contract/limits";
 import type { UploadResponse } from "../contract/listings";
 import { imageUrl } from "../lib/image-url";
+import { MAX_IMAGE_PIXELS, readImageSize } from "../lib/image-size";
 import { newId } from "../lib/ids";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS, type DetectedType } from "./files";
 import { deleteObjects, IMMUTABLE } from "./storage";
 
 export const IMAGE_TOO_BIG = "Each image must be less than 10MB";
+export const IMAGE_UNREADABLE = "The image is damaged or could not be read";
+
+/** The contract's refusal of a picture over 25 megapixels. */
+export const tooManyPixels = (name: string) => `${name} is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`;
+
+/**
+ * The pixel check every upload path runs on an image before anything else reads it (listing photos,
+ * avatars, identity documents, deal evidence; docs/decisions/036): width and height from the header
+ * (lib/image-size: nothing is decoded), at most 25 megapixels, so no picture we keep can make a decoder
+ * (ours, staff's browser, a visitor's) allocate a full-size bitmap a worker or a phone cannot hold.
+ * Returns the problem, worded for the person (`name`: the file's name, or "This image"), or null.
+ */
+export function imagePixelsProblem(bytes: Uint8Array, name: string): { reason: "unreadable" | "too_large"; message: string } | null {
+  const size = readImageSize(bytes);
+  if (!size) return { reason: "unreadable", message: IMAGE_UNREADABLE };
+  if (size.width * size.height > MAX_IMAGE_PIXELS) return { reason: "too_large", message: tooManyPixels(name) };
+  return null;
+}
 
 /** One upload entry as the contract's schema parsed it. */
 export interface PhotoEntry {
@@ -56,17 +75,20 @@ export type PhotoType = Exclude<DetectedType, "application/pdf">;
 
 /**
  * The per-file check of every photo upload (listing photos and private evidence alike): at most 10 MB
- * decoded, JPEG, PNG, WebP or GIF by its bytes, readable; answers its bytes stripped of metadata, or why
+ * decoded, JPEG, PNG, WebP or GIF by its bytes, at most 25 megapixels by its header (imagePixelsProblem,
+ * before anything decodes it), readable; answers its bytes stripped of metadata, or why
  * it was refused (its `failed_files` message).
  */
-export function checkUploadedPhoto(image: Pick<PhotoEntry, "image_data">): { bytes: Uint8Array; type: PhotoType } | { error: string } {
+export function checkUploadedPhoto(image: Pick<PhotoEntry, "filename" | "image_data">): { bytes: Uint8Array; type: PhotoType } | { error: string } {
   if (decodedSize(image.image_data) > LIMITS.imageMaxBytes) return { error: IMAGE_TOO_BIG };
   const bytes = decodeDataUrl(image.image_data);
   if (!bytes || bytes.length === 0) return { error: "The file is empty or not a valid image" };
   const type = detectFileType(bytes);
   if (!type || type === "application/pdf") return { error: "Only JPEG, PNG, WebP and GIF images are allowed" };
+  const pixels = imagePixelsProblem(bytes, image.filename);
+  if (pixels) return { error: pixels.message };
   const clean = stripMetadata(bytes, type);
-  if (!clean) return { error: "The image is damaged or could not be read" };
+  if (!clean) return { error: IMAGE_UNREADABLE };
   return { bytes: clean, type };
 }
 

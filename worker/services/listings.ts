@@ -12,7 +12,7 @@ import type { ListingInput, listingPatchSchema, OwnerListing } from "../contract
 import type { Config } from "../env";
 import type { Db } from "../db/client";
 import {
-  approveAllPending,
+  approvePending,
   findListing,
   findOwnerListing,
   insertListing,
@@ -32,13 +32,12 @@ import {
   type PhotoValues,
   type StaffListing,
 } from "../db/queries/listings";
-import { approvedRentsByGroup, rentComparables, rentGroupKey } from "../db/queries/price-check";
+import { approvedRentsByGroup, comparablesIn, rentComparables, rentGroupKey } from "../db/queries/price-check";
 import { auditIfChanged } from "../db/queries/admin";
 import { insertAudit } from "../db/queries/audit";
 import { conflict, notFound, validationFailed } from "../lib/errors";
 import { allowsGenderPreference, fairGenderPreference } from "../contract/policies";
 import { editNeedsReview, isRentFarBelow } from "../contract/owner-rules";
-import { median } from "../contract/users";
 import { publicAddress } from "../contract/address";
 import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
@@ -309,20 +308,15 @@ export async function isRentBelowTypical(db: Db, row: Pick<ListingRow, "id" | "u
 }
 
 /**
- * Staff lists with the price check on every listing: one read per (university, unit type) group of the
- * list, each listing's median taken without its own rent (when it is approved, it is one of the group's rows).
+ * Staff lists with the price check on every listing: one bounded read per (university, unit type) group
+ * of the page (price-check.ts), each listing's comparables taken without its own row.
  */
 export async function toAdminListingsWithRentCheck(db: Db, list: StaffListing[]): Promise<AdminListing[]> {
   const groups = [...new Map(list.map(({ listing: l }) => [rentGroupKey(l.university_id, l.unit_type), { universityId: l.university_id, unitType: l.unit_type }])).values()];
   const rents = await approvedRentsByGroup(db, groups);
   return list.map((staff) => {
     const l = staff.listing;
-    const group = [...(rents.get(rentGroupKey(l.university_id, l.unit_type)) ?? [])];
-    if (l.verification_status === "approved") {
-      const own = group.indexOf(l.monthly_rent);
-      if (own >= 0) group.splice(own, 1);
-    }
-    return toAdminListing(staff, { count: group.length, median: median(group) });
+    return toAdminListing(staff, comparablesIn(rents.get(rentGroupKey(l.university_id, l.unit_type)) ?? [], staff.rowid));
   });
 }
 
@@ -391,12 +385,32 @@ export async function editListingByStaff(db: Db, actor: string, id: string, edit
   return loadAdminListing(db, id);
 }
 
-/** Approves every pending listing and tells each owner. */
+/** How many listings "approve all" reads and approves per statement (docs/decisions/038). */
+export const APPROVE_ALL_CHUNK = 100;
+
+/**
+ * Approves every pending listing (but those the photo check sent to a person), a chunk at a time in
+ * the review queue's order, each chunk's approval and its audit entry in one batch; tells each owner
+ * and matches saved searches per chunk. `total_listings`: the pending listings it found.
+ */
 export async function approveAllListings(db: Db, env: Env, config: Config, actor: string) {
-  const pending = await listingsAwaitingReview(db);
-  const [updated] = await db.batch([approveAllPending(db, isoNow()), insertAudit(db, actor, "listings_verify_all", "listings", null, { count: pending.length })]);
-  if (updated.meta.changes) await purgeListingCache(pending.map((p) => p.id));
-  for (const p of pending) await notify({ db, env, config }, { userId: p.userId }, { kind: "listing_review", title: p.title, approved: true, reason: null });
-  await alertSavedSearches(db, env, config, pending.map((p) => p.id));
-  return { verified_count: updated.meta.changes ?? 0, total_listings: pending.length };
+  let verified = 0;
+  let total = 0;
+  for (let after: { createdAt: string; id: string } | null = null; ; ) {
+    const pending = await listingsAwaitingReview(db, after, APPROVE_ALL_CHUNK);
+    if (!pending.length) break;
+    total += pending.length;
+    after = pending.at(-1)!;
+    const [approved] = await db.batch([
+      approvePending(db, pending.map((p) => p.id), isoNow()),
+      auditIfChanged(db, actor, "listings_verify_all", "listings", null, { count: pending.length }),
+    ]);
+    const ids = new Set(approved.map((r) => r.id));
+    verified += ids.size;
+    if (ids.size) await purgeListingCache(ids);
+    for (const p of pending) if (ids.has(p.id)) await notify({ db, env, config }, { userId: p.userId }, { kind: "listing_review", title: p.title, approved: true, reason: null });
+    await alertSavedSearches(db, env, config, [...ids]);
+    if (pending.length < APPROVE_ALL_CHUNK) break;
+  }
+  return { verified_count: verified, total_listings: total };
 }

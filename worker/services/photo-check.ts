@@ -7,6 +7,8 @@
  */
 import {
   bandCandidates,
+  claimPhotoDecode,
+  dropMatchesAgainstCopy,
   firstPostedByOwner,
   flagListingForReview,
   hasCurrentMatches,
@@ -15,18 +17,24 @@ import {
   insertPhotoHash,
   insertPhotoMatch,
   insertWindowBands,
+  isCopyOfOwner,
   listingTitlesOf,
   listingsWithUnhashedPhotos,
+  markDecodeDied,
+  matchedPhotosOf,
   matchOfPictures,
   notACopyStatements,
   notCopyPairs,
   pendingPhotoCounts,
   pruneGonePhotoHashes,
   reviewReasonsOf,
+  savePhotoHash,
   setReviewReason,
+  settledRowOfPicture,
   storedMatchesOf,
   undecodedPhotosOf,
   unhashedPhotosOf,
+  windowBandsOf,
   type PhotoHashRow,
 } from "../db/queries/photo-hashes";
 import { insertAudit } from "../db/queries/audit";
@@ -38,7 +46,10 @@ import { imageUrl } from "../lib/image-url";
 import { getConfig } from "../env";
 import { log } from "../lib/log";
 import { notify } from "./notify";
-import { BAND_BITS, bandNeighbours, bandsOf, decodeImage, hammingDistance, hashPixels, WINDOWS } from "../lib/photo-hash";
+import { BAND_BITS, bandNeighbours, bandsOf, decodeScaled, hammingDistance, hashPixels, WINDOWS } from "../lib/photo-hash";
+import { MAX_IMAGE_PIXELS, readImageSize } from "../lib/image-size";
+import { newId } from "../lib/ids";
+import { sendPhotoChecks } from "./background/messages";
 
 /** pHash bits within which two pictures are one (measured: test/bench/photo-hash.mjs, docs/decisions/028). */
 export const PHOTO_MATCH_BITS = 10;
@@ -115,27 +126,41 @@ function lookupBands(row: Hashed): { whole: number[][]; centre: number[][]; wind
   };
 }
 
-/**
- * Finds and stores the matches of one hashed photo with other owners' photos; flags the later poster's
- * listing. Returns the listings that had no review reason before (their owners are told once).
- */
+/** Finds and stores the matches of one hashed photo with other owners' photos (the band index); see recordMatches. */
 export async function matchPhoto(db: Db, row: PhotoHashRow): Promise<string[]> {
-  const candidates = await bandCandidates(db, row.ownerId, lookupBands(row), row.sha256);
+  const candidates = await bandCandidates(db, row.ownerId, row.picture, lookupBands(row), row.sha256);
   const near = candidates
     .map((other) => ({ other, distance: row.sha256 && row.sha256 === other.sha256 ? 0 : matchDistance(row, other) }))
-    .filter((c): c is { other: PhotoHashRow; distance: number } => c.distance !== null && c.other.postedAt !== row.postedAt);
+    .filter((c): c is { other: PhotoHashRow; distance: number } => c.distance !== null);
+  return recordMatches(db, row, near);
+}
+
+/**
+ * Stores a photo's matches and flags the later poster's listing; returns the listings that had no review
+ * reason before (their owners are told once). The earliest poster of a picture is never flagged, in
+ * whatever order the photos were hashed (docs/decisions/036): a match is not stored when its earlier photo
+ * is itself a stored copy of one the later photo's owner posted (the owner relisting their own picture
+ * after a copier), and storing a copy drops the matches that flagged its original's owner against it.
+ */
+async function recordMatches(db: Db, row: PhotoHashRow, found: { other: PhotoHashRow; distance: number }[]): Promise<string[]> {
+  const near = found.filter((c) => c.other.ownerId !== row.ownerId && c.other.picture !== row.picture && c.other.postedAt !== row.postedAt);
   if (!near.length || !row.sha256) return [];
   const dismissed = await notCopyPairs(db, row.sha256, near.map((c) => c.other.sha256!).filter(Boolean));
   const flagged: string[] = [];
+  const cleared = new Set<string>();
   for (const { other, distance } of near) {
     if (other.sha256 && dismissed.has(other.sha256)) continue;
     const [later, earlier] = row.postedAt > other.postedAt ? [row, other] : [other, row];
+    if (await isCopyOfOwner(db, earlier.photoId, later.ownerId)) continue;
     await insertPhotoMatch(db, { photoId: later.photoId, matchedPhotoId: earlier.photoId, distance });
+    for (const id of await dropMatchesAgainstCopy(db, later.photoId, earlier.ownerId)) cleared.add(id);
     if ((await reviewReasonsOf(db, [later.listingId])).get(later.listingId) === null) flagged.push(later.listingId);
     await flagListingForReview(db, later.listingId, PHOTO_MATCH_REASON);
     // An approved listing just went back to pending: cached public reads must not show it.
     await purgeListingCache([later.listingId], db);
   }
+  // The earlier poster's listings flagged by mistake: the reason clears where no match is left (they stay in review for staff).
+  for (const id of cleared) if (!(await hasCurrentMatches(db, id))) await setReviewReason(db, id, null);
   return flagged;
 }
 
@@ -150,42 +175,30 @@ async function tellOwners(db: Db, env: Env, listingIds: string[]) {
 
 const emptyHashes = { phash: null, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: null, p0: null, p1: null, p2: null, c0: null, c1: null, c2: null };
 
-/** Hashes the listing's photos not hashed yet and finds their matches (rerunnable: hashed photos are skipped). */
-export async function hashListingPhotos(db: Db, env: Env, listingId: string): Promise<number> {
+/** A claimed decode older than this that never finished died with its invocation (a consumer runs 15 minutes at most). */
+const DEAD_CLAIM_MS = 15 * 60_000;
+
+type PhotoBase = Pick<PhotoHashRow, "photoId" | "listingId" | "ownerId" | "picture" | "postedAt">;
+
+/**
+ * Hashes the listing's photos not hashed yet and finds their matches (rerunnable: hashed photos are
+ * skipped). `claim` is the queue message's id: a decode is claimed by it before it starts, so a photo
+ * whose decode killed an earlier attempt of the same message (over its memory or CPU) is marked "not
+ * compared" by the next attempt and never decoded again (docs/decisions/036).
+ */
+export async function hashListingPhotos(db: Db, env: Env, listingId: string, claim: string = newId(), nowMs = Date.now()): Promise<number> {
   const photos = await unhashedPhotosOf(db, listingId);
   const flagged: string[] = [];
   for (const photo of photos) {
-    const object = await env.IMAGES.get(photo.key);
-    const base = { photoId: photo.photoId, listingId, ownerId: photo.ownerId, picture: photo.key, postedAt: photo.postedAt };
-    if (!object) {
-      await insertPhotoHash(db, { ...base, status: "missing" });
+    if (photo.claim) {
+      // Another message's decode in progress is left to it; this message's own, or a stale one, died.
+      if (photo.claim === claim || Date.parse(photo.claimedAt ?? "") < nowMs - DEAD_CLAIM_MS) {
+        log.warn("photo_decode_died", { photo: photo.photoId });
+        await markDecodeDied(db, photo.photoId);
+      }
       continue;
     }
-    const bytes = new Uint8Array(await object.arrayBuffer());
-    const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
-    // The same bytes posted earlier by this owner keep that date: an edit never makes them the later poster.
-    const earlier = await firstPostedByOwner(db, photo.ownerId, sha256);
-    if (earlier && earlier < base.postedAt) base.postedAt = earlier;
-    // The same bytes hashed before (an owner's photo on several listings) are not decoded again.
-    const known = await hashesOfBytes(db, sha256);
-    // JPEG and PNG are decoded here; WebP and GIF are not (no decoder runs in workerd: decision 028).
-    const pixels = known ? null : decodeImage(bytes);
-    const outcome = known ?? (pixels ? hashPixels(pixels) : null);
-    if (!outcome || outcome.status !== "hashed") {
-      const status = outcome ? outcome.reason : "undecoded";
-      await insertPhotoHash(db, { ...base, status, sha256 });
-      // A picture not decoded here still matches the same bytes posted by another owner.
-      if (status === "undecoded") flagged.push(...(await matchPhoto(db, { ...emptyHashes, ...base, status, sha256, goneAt: null, createdAt: "" })));
-      continue;
-    }
-    const { status: _, phashWindows, ...hashes } = outcome;
-    const [p0, p1, p2] = bandsOf(hashes.phash);
-    const [c0, c1, c2] = bandsOf(hashes.phashCentre);
-    const row = { ...base, status: "hashed", sha256, ...hashes, phashWindows: JSON.stringify(phashWindows), p0, p1, p2, c0, c1, c2, goneAt: null };
-    // The windows' bands first: a photo's row says it is hashed, so it is written last.
-    await insertWindowBands(db, base.photoId, phashWindows.slice(0, WINDOWS.length).map(bandsOf));
-    await insertPhotoHash(db, row);
-    flagged.push(...(await matchPhoto(db, { ...row, createdAt: "" })));
+    flagged.push(...(await hashPhoto(db, env, { photoId: photo.photoId, listingId, ownerId: photo.ownerId, picture: photo.key, postedAt: photo.postedAt }, claim)));
   }
   await tellOwners(db, env, flagged);
   // An edit that took the matching photos off clears the reason (the match rows of removed photos no longer count).
@@ -193,12 +206,85 @@ export async function hashListingPhotos(db: Db, env: Env, listingId: string): Pr
   return photos.length;
 }
 
-/** The backfill (cron): hashes the photos of up to `limit` listings that have unhashed ones, and prunes a year after a listing went. */
-export async function backfillPhotoHashes(db: Db, env: Env, limit = 20, now = Date.now()): Promise<number> {
-  let n = 0;
-  for (const id of await listingsWithUnhashedPhotos(db, limit)) n += await hashListingPhotos(db, env, id);
+/** One photo: hashed (or settled as not compared) and matched; returns the listings flagged. */
+async function hashPhoto(db: Db, env: Env, base: PhotoBase, claim: string): Promise<string[]> {
+  // The same stored file settled for another row (an edit saves a listing's photos again, the seeds reuse
+  // the demo photos by key): its hashes and its matches, neither read from storage nor decoded again.
+  const same = await settledRowOfPicture(db, base.picture);
+  if (same) {
+    const postedAt = same.sha256 ? await postedAtOf(db, base, same.sha256) : base.postedAt;
+    const row: PhotoHashRow = { ...same, ...base, postedAt, claim: null, goneAt: null, createdAt: "" };
+    if (same.status === "hashed") await insertWindowBands(db, base.photoId, await windowBandsOf(db, same.photoId));
+    const { createdAt: _, ...insert } = row;
+    await insertPhotoHash(db, insert);
+    return COMPARED.has(row.status) ? recordMatches(db, row, await matchedPhotosOf(db, same.photoId)) : [];
+  }
+  const object = await env.IMAGES.get(base.picture);
+  if (!object) {
+    await insertPhotoHash(db, { ...base, status: "missing" });
+    return [];
+  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+  const dated = { ...base, postedAt: await postedAtOf(db, base, sha256) };
+  // Settled before anything is decoded (docs/decisions/036): a picture over 25 megapixels by its header
+  // (stored before uploads were refused) or without a readable header is never decoded; it still
+  // matches the same bytes posted by another owner.
+  const size = readImageSize(bytes);
+  if (!size || size.width * size.height > MAX_IMAGE_PIXELS) {
+    const row: PhotoHashRow = { ...emptyHashes, ...dated, status: size ? "too_large" : "undecoded", sha256, claim: null, goneAt: null, createdAt: "" };
+    await insertPhotoHash(db, { ...row, createdAt: undefined });
+    return matchPhoto(db, row);
+  }
+  // The same bytes hashed before (an owner's photo on several listings) are not decoded again.
+  let outcome = await hashesOfBytes(db, sha256);
+  if (!outcome) {
+    // Claimed first: if this decode takes the invocation down, the next attempt knows (hashListingPhotos).
+    if (!(await claimPhotoDecode(db, { ...dated, sha256, claim }))) return [];
+    // JPEG at 1/8 scale, PNG streamed into a small grid; WebP and GIF are not decoded (decisions 028, 036).
+    const pixels = await decodeScaled(bytes);
+    const hashed = pixels ? hashPixels(pixels) : null;
+    if (!hashed || hashed.status !== "hashed") {
+      const status = hashed ? hashed.reason : "undecoded";
+      await savePhotoHash(db, { ...dated, status, sha256 });
+      return status === "undecoded" ? matchPhoto(db, { ...emptyHashes, ...dated, status, sha256, claim: null, goneAt: null, createdAt: "" }) : [];
+    }
+    outcome = hashed;
+  }
+  const { status: _, phashWindows, ...hashes } = outcome;
+  const [p0, p1, p2] = bandsOf(hashes.phash);
+  const [c0, c1, c2] = bandsOf(hashes.phashCentre);
+  const row = { ...dated, status: "hashed", sha256, ...hashes, phashWindows: JSON.stringify(phashWindows), p0, p1, p2, c0, c1, c2, claim: null, goneAt: null };
+  // The windows' bands first: a photo's row says it is hashed, so it is written last.
+  await insertWindowBands(db, base.photoId, phashWindows.slice(0, WINDOWS.length).map(bandsOf));
+  await savePhotoHash(db, row);
+  return matchPhoto(db, { ...row, createdAt: "" });
+}
+
+/** Statuses that take part in matching (by their hashes, or by their bytes alone). */
+const COMPARED = new Set(["hashed", "undecoded", "too_large"]);
+
+/** When the photo was posted: the same bytes posted earlier by this owner keep that date (an edit never makes them the later poster). */
+async function postedAtOf(db: Db, base: PhotoBase, sha256: string): Promise<string> {
+  const earlier = await firstPostedByOwner(db, base.ownerId, sha256);
+  return earlier && earlier < base.postedAt ? earlier : base.postedAt;
+}
+
+/**
+ * The one way a listing's photos get checked (uploads, edits, the seeds, the backfill): a message a
+ * listing on the photos queue, whose consumer runs hashListingPhotos (docs/decisions/037).
+ */
+export const enqueuePhotoCheck = (env: Env, listingIds: string[]) => sendPhotoChecks(env, listingIds);
+
+/** Listings with unhashed photos the backfill queues a run (their checks were lost, or came before the queue). */
+const BACKFILL_LISTINGS = 1000;
+
+/** The backfill (a cron job): queues the check of listings with unhashed photos, and prunes a year after a listing went. */
+export async function backfillPhotoHashes(db: Db, env: Env, limit = BACKFILL_LISTINGS, now = Date.now()): Promise<number> {
+  const ids = await listingsWithUnhashedPhotos(db, limit);
+  await enqueuePhotoCheck(env, ids);
   await pruneGonePhotoHashes(db, new Date(now).toISOString(), new Date(now - YEAR_MS).toISOString());
-  return n;
+  return ids.length;
 }
 
 /** The check staff see on each listing: four statements for a whole page, none per photo. */

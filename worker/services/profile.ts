@@ -9,7 +9,7 @@ import { newId } from "../lib/ids";
 import { imageUrl } from "../lib/image-url";
 import { apiError, badRequest, validationFailed } from "../lib/errors";
 import { decodeDataUrl, decodedSize, detectFileType } from "./files";
-import { stripMetadata } from "./images";
+import { imagePixelsProblem, stripMetadata } from "./images";
 import { checkUniversity } from "./universities";
 import { deleteImages, putImage } from "./storage";
 
@@ -58,6 +58,8 @@ export async function replaceAvatar(db: Db, env: Env, user: Pick<UserRow, "id" |
   if (!bytes || bytes.length === 0) throw badRequest("Please select an image file");
   const type = detectFileType(bytes);
   if (!type || type === "application/pdf") throw badRequest("Please select an image file");
+  const pixels = imagePixelsProblem(bytes, "This image");
+  if (pixels) throw validationFailed([{ path: "image_data", message: pixels.reason === "too_large" ? pixels.message : "This image is damaged or could not be read. Please choose another photo." }]);
   // Avatars are public: no GPS or camera data may ride along, and a file we cannot clean is refused.
   const clean = stripMetadata(bytes, type);
   if (!clean) throw validationFailed([{ path: "image_data", message: "This image is damaged or could not be read. Please choose another photo." }]);

@@ -50,6 +50,7 @@ import { log } from "../lib/log";
 import { isoNow } from "../lib/time";
 import { issuesToErrors } from "../lib/validate";
 import { notify } from "./notify";
+import { sendNotices, type SavedSearchAlertsMessage } from "./background/messages";
 import { signSavedSearchToken, verifySavedSearchToken } from "./tokens";
 
 type Filters = Omit<BrowseQuery, "limit" | "last_evaluated_key">;
@@ -166,36 +167,47 @@ export async function applyUnsubscribeLink(db: Db, config: Config, token: string
 const MATCH_CHUNK = 1000;
 
 /**
- * Staff approved these listings: record a hit for every matching saved search, then email the
- * instant ones now when their daily allowance permits. Never throws (the approval stands). Costs one
- * candidate query, one match statement per candidate search and one insert per matching search (for
- * up to MATCH_CHUNK listings), then the sends: O(searches), however many listings were approved.
+ * Staff approved these listings: their alerts are a message on the notices queue (docs/decisions/037),
+ * so an approval (or "Approve all") waits for no matching and no email. Never throws (the approval stands).
  */
-export async function alertSavedSearches(db: Db, env: Env, config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
+export async function alertSavedSearches(db: Db, env: Env, _config: Config, listingIds: string[], now: number = Date.now()): Promise<void> {
   try {
     const ids = [...new Set(listingIds)];
-    const touched = new Set<string>();
-    const filtersOf = new Map<string, Filters | null>();
-    for (let i = 0; i < ids.length; i += MATCH_CHUNK) {
-      const chunk = ids.slice(i, i + MATCH_CHUNK);
-      const candidates = await candidateSearches(db, chunk);
-      if (!candidates.length) continue;
-      const parsed = candidates.flatMap((c) => {
-        if (!filtersOf.has(c.id)) {
-          const read = savedQueryFilters(c.query);
-          filtersOf.set(c.id, read.ok ? read.filters : null);
-        }
-        const filters = filtersOf.get(c.id);
-        return filters ? [{ id: c.id, userId: c.user_id, filters }] : [];
-      });
-      const hits = await matchingListings(db, chunk, parsed);
-      await recordHits(db, hits, isoNow(now));
-      for (const id of hits.keys()) touched.add(id);
-    }
-    if (touched.size) await sendSavedSearchAlerts(db, env, config, now, [...touched]);
+    const messages: SavedSearchAlertsMessage[] = [];
+    for (let i = 0; i < ids.length; i += MATCH_CHUNK) messages.push({ type: "saved-search-alerts", id: newId(), listingIds: ids.slice(i, i + MATCH_CHUNK), at: now });
+    await sendNotices(db, env, messages);
   } catch (err) {
     logFailure("saved_search_alerts_failed", err);
   }
+}
+
+/**
+ * The queue's consumer: records a hit for every saved search matching these approved listings, then
+ * emails the instant ones when their daily allowance permits. Costs one candidate query, one match
+ * statement per candidate search and one insert per matching search (for up to MATCH_CHUNK listings),
+ * then the sends: O(searches), however many listings were approved. Rerunnable (a hit is recorded once,
+ * an alert claims its allowance first); a failure throws, so the message is retried.
+ */
+export async function matchSavedSearches(db: Db, env: Env, config: Config, listingIds: string[], now: number): Promise<void> {
+  const touched = new Set<string>();
+  const filtersOf = new Map<string, Filters | null>();
+  for (let i = 0; i < listingIds.length; i += MATCH_CHUNK) {
+    const chunk = listingIds.slice(i, i + MATCH_CHUNK);
+    const candidates = await candidateSearches(db, chunk);
+    if (!candidates.length) continue;
+    const parsed = candidates.flatMap((c) => {
+      if (!filtersOf.has(c.id)) {
+        const read = savedQueryFilters(c.query);
+        filtersOf.set(c.id, read.ok ? read.filters : null);
+      }
+      const filters = filtersOf.get(c.id);
+      return filters ? [{ id: c.id, userId: c.user_id, filters }] : [];
+    });
+    const hits = await matchingListings(db, chunk, parsed);
+    await recordHits(db, hits, isoNow(now));
+    for (const id of hits.keys()) touched.add(id);
+  }
+  if (touched.size) await sendSavedSearchAlerts(db, env, config, now, [...touched]);
 }
 
 /** A database error's message may carry bound values (addresses, names): only its code is logged. */

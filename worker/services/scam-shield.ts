@@ -25,7 +25,7 @@
  */
 import type { ScamReason, StoredFlag } from "../contract/safety";
 import { SCAM_REASONS, SCORED_FLAG } from "../contract/safety";
-import { scoredReason } from "./scam-model";
+import { modelThreshold, scoreWords } from "./scam-model";
 
 // ---------------------------------------------------------------------------------------------
 // Normalizing: what a person reads, not how it was typed.
@@ -65,7 +65,12 @@ export function normalize(text: string): string {
  */
 function wordsView(plain: string): string {
   const joined = plain.replace(/(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@$][ .\-_*+/|]){2,}[\p{L}\p{N}@$](?![\p{L}\p{N}])/gu, (run) => run.replace(/[ .\-_*+/|]/g, ""));
-  return joined.replace(/[\p{L}\p{N}@$]+/gu, (word) => (/\p{L}/u.test(word) && /[\p{N}@$]/u.test(word) && !/^\d+(st|nd|rd|th|s|k|br|bd|ba|b|am|pm|ft|sqft|m|x)$/.test(word) ? word.replace(/[013457@$]/g, (c) => LEET[c] ?? c) : word));
+  // An email address stays as written ("jo@gmail.com"), so the words view still reads it as one.
+  return joined.replace(/[\p{L}\p{N}@$]+/gu, (word, offset: number, whole: string) =>
+    /\p{L}/u.test(word) && /[\p{N}@$]/u.test(word) && !/^\d+(st|nd|rd|th|s|k|br|bd|ba|b|am|pm|ft|sqft|m|x)$/.test(word) && !(/\p{L}@\p{L}/u.test(word) && /^\.[a-z]{2,}/.test(whole.slice(offset + word.length)))
+      ? word.replace(/[013457@$]/g, (c) => LEET[c] ?? c)
+      : word,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -80,30 +85,46 @@ const ALWAYS_OFF_PLATFORM = [
   new RegExp(`\\bwestern${SEP}union\\b`),
   new RegExp(`\\bmoney${SEP}grams?\\b`),
   /\b(?:wire|bank|international|swift) transfers?\b/,
-  /\bwire (?:it|the|me|you|us|your|my|a|an)?\s?(?:\$\s?\d|\d|money|deposit|payment|rent|funds|cash|amount|fee|first month)/,
+  /\bwire (?:(?:it|me|you|us|him|her) )?(?:the |your |my |a |an )?(?:\$\s?\d|\d|money|deposit|payment|rent|funds|cash|amount|fee|first month)/,
   /\b(?:by|via|through|thru|with|over) (?:a )?(?:bank )?wire\b/,
   /\bwired? (?:over )?(?:the )?(?:money|deposit|payment|rent|funds)\b/,
-  /\b(?:gift|itunes|apple|google play|steam|amazon|visa|prepaid|vanilla|ebay|target|walmart|sephora) ?cards?\b(?!.*\b(?:welcome|birthday|thank)\b)/,
+  // Gift cards as the payment, not as a move-in perk ("$50 gift card to the storage place").
+  /\b(?:pay|paying|payment|send|sending|buy|purchase|get me|pick up|load|accept|take)\b.{0,40}\b(?:gift|itunes|apple|google play|steam|amazon|visa|prepaid|vanilla|ebay|target|walmart|sephora) ?cards?\b(?!.*\b(?:welcome|birthday|thank)\b)|\b(?:gift|itunes|google play|steam|vanilla|prepaid) ?cards?\b.{0,30}\b(?:codes?|numbers?|pins?|pictures?|photos?|scratch|only)\b/,
   /\b(?:paypal|pay pal)\b.{0,30}\b(?:friends? (?:and|&|n) family|f ?& ?f|f ?and ?f|personal payment|as a gift)\b/,
   /\b(?:friends? (?:and|&) family|f ?& ?f)\b.{0,30}\b(?:paypal|pay pal)\b/,
   /\b(?:bitcoin|btc|crypto) (?:atm|wallet|address)\b/,
-  /\bmoney ?order\b/,
+  /\b(?:in|with|via|by|accept|accepts|take|takes|prefer|payment in|pay in) (?:bitcoin|btc|crypto\w*|ethereum|eth|usdt|usdc|tether|litecoin|dogecoin)\b/,
   /\bwire (?:it |money |the money |payment |the payment )?to (?:my|our) (?:personal )?(?:bank )?account\b/,
   /\b(?:accept|via|through|using|by|with) wise\b/,
-  /\bcashier'?s? che(?:ck|que)\b/,
 ];
-/** An ask to pay with something. */
-const PAY_VERB = "(?:pay|paying|payment|send|sending|sent|transfer|transferring|deposit|zelle|venmo|cash ?app|wire)";
+/**
+ * An app named as the way to pay the writer (decision 033): "zelle me", "my venmo is", "send it via cash app",
+ * "zelle only". Flags with or without a sum.
+ */
 const ASK_WITH_APP = [
-  new RegExp(`\\b${PAY_VERB}\\b.{0,60}\\b${PAYMENT_APP}\\b`),
+  new RegExp(`\\b(?:pay|paying|send|sending|transfer|transferring|wire)\\b.{0,60}\\b(?:via|through|thru|by|over|using|on|with|in|to) ${PAYMENT_APP}\\b`),
   new RegExp(`\\b${PAYMENT_APP}\\b (?:me|it|us)\\b`),
   new RegExp(`\\bmy ${PAYMENT_APP}\\b`),
-  new RegExp(`\\b(?:via|through|thru|by|over|using|on|with|in) ${PAYMENT_APP}\\b`),
-  new RegExp(`\\b(?:accept|accepts|take|takes|prefer|only|do|have|use) ${PAYMENT_APP}\\b`),
+  new RegExp(`\\bonly (?:take|takes|accept|accepts|use|do|want)? ?${PAYMENT_APP}\\b`),
+  new RegExp(`\\b(?:do|does|can|could) (?:you|u) have ${PAYMENT_APP}\\b`),
   new RegExp(`\\b${PAYMENT_APP}\\b (?:only|handle|username|id|tag|address|wallet|is|works)\\b`),
 ];
-/** Money for the place: a deposit, rent, a fee, a sum. */
-const HOUSING_MONEY = /(?:\bdeposits?\b|\brent\b|\bfirst month|\blast month|\bholding fee|\bapplication fee|\bfee\b|\bsecurity\b|\breservation\b|\$\s?\d|\b\d{2,5} ?(?:dollars|usd|bucks)\b|\bpayment\b)/;
+/** An app listed among the ways to pay ("we accept Zelle or checks"): a flag only for a first payment (decision 033). */
+const APP_LISTED = new RegExp(`\\b(?:accept|accepts|take|takes|prefer|use|do|via|through|thru|by|over|using|with|in) ${PAYMENT_APP}\\b|\\b${PAYMENT_APP}\\b (?:or|and|,)|\\b(?:or|and|,) ${PAYMENT_APP}\\b`);
+/** The payer asking how to pay, or telling what they paid: no ask of the reader (decision 033). */
+const PAYER_QUESTION = new RegExp(`\\b(?:do|does|can|could|will|would) (?:you|u|they|he|she|the landlord|the owner|the office) (?:accept|take|use|do)\\b.{0,30}\\b${PAYMENT_APP}\\b|\\b(?:i|we) (?:already |just )?(?:venmo'?d|venmoed|zelled|paid|sent|transferred|cash ?apped)\\b`);
+/** The writer offering to pay by the app ("I'll Venmo you March's rent"): no ask of the reader. */
+const WRITER_OFFERS = new RegExp(`\\b(?:i|we)(?:'ll|'d| will| would| can| could| am going to| plan to)? (?:happily |gladly |just )?(?:${PAYMENT_APP}|pay|send|transfer)(?: (?:you|u))?\\b`);
+/**
+ * The buyer's side of the overpayment story (decision 033): an offer to pay by an app or a check from someone
+ * far away, unseen, with a shipper or a sponsor, or for more than asked.
+ */
+const PAYER_STORY = /\b(?:without (?:seeing|viewing)|sight unseen|no need to (?:see|view|visit)|(?:shipper|mover|movers|agent|courier|driver|assistant) (?:will |can |would )?(?:pick|collect|come|handle)|extra|more than (?:the )?(?:asking|rent|price)|(?:certified|cashier'?s) che(?:ck|que)|my (?:dad|father|mom|mother|company|employer|sponsor|agent|assistant|secretary|client) (?:will |can |would )?(?:pay|send|transfer|issue|mail))\b/;
+const ASKS_READER = new RegExp(`\\b(?:zelle|venmo|cash ?app|send|pay|transfer|wire) (?:me|us)\\b|\\bmy ${PAYMENT_APP}\\b`);
+/** A first payment for the place, or the money asked now: what an app is not needed for until the lease is signed. */
+const FIRST_MONEY = /\b(?:deposit|first month|1st month|hold|holding|reserve|reservation|secure|fee|to confirm|today|tonight|now|asap|first|before|upfront|up front|in advance)\b|\$\s?\d/;
+/** After the lease is signed, the place approved or moved into: when an app is how honest rent is paid. */
+const AFTER_SIGNING = /\b(?:after|once|when) (?:(?:we|you|u|i)(?:'ve| have| are|'re)? )?(?:sign|signed|signing|move in|moved in|move-in|approved)\b|\b(?:after|once|when) (?:the |your )?(?:lease|sublease|contract|agreement|application) (?:is |has been )?(?:signed|approved)\b|\bat (?:the )?(?:lease )?signing\b|\bafter (?:the )?(?:lease signing|signing|move-?in|approval|viewing|tour|showing)\b|\bat (?:our|the) (?:office|leasing office)\b/;
 
 /** Seeing the place: the viewing, a tour, a visit, move-in, the keys. */
 const VIEWING = "(?:view|viewing|viewings|see|seeing|seen|look at|tour|touring|showing|show|visit|visiting|meet|meeting|come by|check (?:it|the place) out|walk ?through)";
@@ -112,7 +133,7 @@ const PAY_BEFORE = [
   new RegExp(`\\b${MONEY}\\b.{0,60}\\b(?:before|prior to|ahead of|in advance of)\\b.{0,30}\\b${VIEWING}\\b`),
   /\bdeposits? (?:to|will|would|can|and i'?ll|and we'?ll) (?:hold|reserve|secure|lock|keep)\b/,
   /\b(?:hold|reserve|secure|lock in|lock|keep) (?:it|the (?:room|place|unit|apartment|apt|flat|spot|studio|sublet|sublease)|this (?:room|place|unit|apartment|spot)|your spot|the keys?) (?:for you )?(?:(?:with|for) (?:a |the |your |an? )?(?:small |refundable )?(?:deposit|payment|fee|\$|money|holding)|by (?:sending|paying)|once (?:you|i) (?:send|pay|receive)|if you (?:send|pay))/,
-  /\b(?:pay|send|transfer)(?: (?:me|us|the deposit|the money|the rent|it|a deposit))? (?:first|upfront|up front|in advance|right away|today|now|asap)\b.{0,40}\b(?:then|and|before|so)\b/,
+  /\b(?:pay|send|transfer)(?: (?:me|us|the deposit|the money|the rent|it|a deposit))? (?:first(?! (?:month|and last|&))|upfront|up front|in advance|right away|today|now|asap)\b.{0,40}\b(?:then|and|before|so)\b/,
   /\b(?:pay|send|transfer)(?: (?:me|us|the deposit|the money|it|a deposit))? (?:upfront|up front|in advance)\b/,
   /\b(?:deposit|payment|money|\$\s?\d+)\b.{0,60}\b(?:and|then|so) (?:i'?ll|i will|we'?ll|we will|i can) (?:hold|reserve|secure|keep|save) (?:it|the|this|your)\b/,
   /\b(?:send|pay|transfer|deposit|payment)\b.{0,40}\b(?:to|and i'?ll|and we'?ll) (?:hold|reserve|secure|lock in|lock|keep) (?:it|the (?:room|place|unit|apartment|apt|flat|spot|studio)|this (?:room|place|unit|apartment|spot)|your spot)\b/,
@@ -126,6 +147,8 @@ const PAY_BEFORE = [
 ];
 /** A "don't" just before the money part undoes a pay-before match ("no deposit before the viewing"). */
 const NEGATED_BEFORE = /\b(?:no|not|never|don'?t|do not|won'?t|nothing|without|zero)\b(?:\s+\S+){0,2}\s*$/;
+/** The writer offering to pay is no ask ("happy to pay first month once we sign", "I can send it after the tour"). */
+const WRITER_PAYS = /\b(?:i|we)(?:'ll|'d| will| would| can| could| am|'m| are|'re)?(?: (?:be|also|definitely|gladly))?(?: (?:happy|glad|willing|able|ready|fine))?(?: to)?\s*$|\b(?:happy|glad|willing|ready) to\s*$/;
 
 const AWAY = "(?:out of (?:the )?(?:country|state|town)|abroad|overseas|out of state|deployed|on deployment|on a mission|missionary|oil rig|offshore|working away|travel(?:l)?ing for work|relocated|moved (?:to|away|out of)|in (?:the )?(?:military|navy|army))";
 const CANT_SHOW = "(?:can'?t|cannot|can not|won'?t be able to|unable to|not able to|no way to|won'?t|am not able to) (?:show|meet|let you in|give you a (?:tour|viewing)|do (?:a |any )?(?:viewings?|showings?|tours?)|be there|open (?:it|the door))";
@@ -144,23 +167,40 @@ const OWNER_UNAVAILABLE = [
   new RegExp(`\\b(?:i'?m|i am|we'?re|we are|currently|now) ${AWAY}\\b.{0,80}\\b(?:agent|lawyer|attorney|courier|airbnb|keys?)\\b`),
 ];
 
-const MESSENGER = `(?:whats${SEP}app|whatsap|wa\\.me|tele${SEP}gram|t\\.me/|wechat|we${SEP}chat|kik|viber|snapchat|snap (?:me|app)|(?:on|add me on|my) snap\\b|google voice|line app|skype|imessage|facebook messenger|signal app)`;
+const MESSENGER = `(?:whats${SEP}app|whatsap|wa\\.me|tele${SEP}gram|t\\.me/|wechat|we${SEP}chat|kik|viber|snapchat|snap (?:me|app)|(?:on|add me on|my) snap\\b|google voice|line app|(?:on|via|add me on|my) skype|skype (?:me|id|name)|(?:dm|message|add|follow|hit) me (?:up )?on (?:insta(?:gram)?|ig|facebook|fb)\\b|imessage|facebook messenger|signal app)`;
+/**
+ * A push to take the talk off CampusNest (decision 033): a messenger, a reason to go elsewhere, keeping it
+ * from the site. Flags alone (a group chat of residents aside).
+ */
 const MOVES_OFF = [
   new RegExp(`\\b${MESSENGER}`),
   /\b(?:on|via|over|through|using|add me on|message me on|text me on) signal\b/,
   /\bsignal (?:me|number)\b/,
-  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:at|on|via|directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b(?! (?:any ?time|anytime|whenever|here|on here|on campusnest|through (?:here|campusnest|the app)|\d{1,2}(?:[:.]\d\d)?(?:\s?(?:am|pm))?(?![\d\s().-]*\d{3})))/,
-  /\bmy (?:personal )?(?:number|cell|cell phone|phone|phone number|mobile|whatsapp|telegram|email|e-mail|gmail|contact) is\b(?! (?:on|in|attached|private|listed|the same|not|verified|linked|shown|hidden|dead|broken|dying|gonna|going|about|low|off|full)\b)/,
-  /\b(?:let'?s|we can|we should|better to|easier to|i prefer to) (?:talk|chat|continue|move this|take this|communicate|text)(?: (?:this|the|our) (?:conversation|chat|discussion))? (?:on|over|via|by|through|off) (?!campusnest|here\b|the app\b|this app\b)/,
-  /\b(?:text|email|call) (?:is|would be) (?:easier|better|faster)\b/,
+  /\b(?:text|txt|call|ring|email|e-mail|mail|reach|contact|message|msg|dm|hit) me (?:up )?(?:directly|privately|off (?:here|this app|the app|the site|campusnest)|outside)\b/,
+  /\b(?:let'?s|we can|we should|better to|easier to|i prefer to|i'?d rather) (?:talk|chat|continue|move this|take this|communicate|text)(?: (?:this|the|our) (?:conversation|chat|discussion))? (?:on|over|via|by|through|off|there|elsewhere) (?!campusnest|here\b|the app\b|this app\b)/,
+  /\b(?:i'?d rather|i prefer to|easier to|better to) (?:talk|chat|text|email|discuss) (?:there|elsewhere|outside)\b/,
+  /\b(?:text|email|call|phone|whatsapp) (?:is|would be|will be) (?:easier|better|faster|quicker)\b/,
+  /\b(?:easier|faster|quicker|better) than (?:this|the) (?:app|site|website|platform|chat)\b/,
   /\boff (?:this|the) (?:app|site|platform)\b/,
-  /\bwrite (?:to )?(?:me )?(?:at |to |on )?(?:my )?(?:gmail|email|e-mail|yahoo|outlook|personal email|hotmail)\b/,
-  /\b(?:not involve|without) (?:the )?(?:website|site|app|platform|campusnest)\b/,
+  /\b(?:don'?t|do not|rarely|never|barely|hardly) (?:really )?(?:check|use|log ?in to|look at|get notifications (?:on|from)) (?:this|the|campusnest) ?(?:app|site|website|platform|account|messages)?\b/,
+  /\b(?:this|the) (?:app|site|website|platform) (?:is (?:too )?(?:slow|glitchy|buggy)|keeps (?:logging|kicking|crashing))/,
+  /\b(?:not involve|without|outside (?:of )?) (?:the )?(?:website|site|app|platform|campusnest)\b/,
+  /\b(?:don'?t|do not) (?:want to )?use (?:the|this) (?:site|app|website|platform) for\b/,
   /\bprivate between us\b/,
-  /\b(?:send|give|text|dm) me your (?:phone |cell |personal |real )?(?:number|digits|cell|email|e-mail|whatsapp|telegram|contact)\b/,
   /\b(?:don'?t|do not) (?:like|want to) (?:discuss|talk|chat|communicate)(?:ing)?\b.{0,30}\b(?:on here|here|on this app|on campusnest|on the app)\b/,
+  // A premium text number's keyword: no landlord asks for one ("txt WIN to 80086", "reply STOP to 62468").
+  /\b(?:txt|text|send|reply|sms)(?: the word)?:? [a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)? to (?:no:? )?\d{5}\b(?! [a-z]+ (?:st|street|ave|avenue|rd|road|blvd|dr|drive|way|ln|lane)\b)/,
   /\b(?:finish|continue|talk|chat|do|discuss) (?:everything |this |it |the rest |the details )?(?:over|via|by|through|on) (?:email|e-mail|text|phone|whatsapp|telegram|signal)\b/,
 ];
+/**
+ * Contact details given (a number or an address, written, spelled or disguised) or asked for. Common in
+ * honest replies ("call me at ... to set up a viewing"), so they flag only with no viewing being arranged,
+ * or beside another risk (decision 033).
+ */
+const CONTACT_ASKED = /\b(?:send|give|text|dm) me your (?:phone |cell |personal |real )?(?:number|digits|cell|email|e-mail|contact)\b/;
+/** A viewing being arranged, or a business's office: where honest people give a number (decision 033). */
+const VIEWING_PLAN = /\b(?:viewings?|showings?|tours?|open house|walk ?through|appointment|set up a (?:time|day)|(?:schedule|arrange|book|pick|find) (?:a |the )?(?:time|day|viewing|showing|tour|visit)|to see (?:it|the (?:place|room|unit|apartment|apt|house|home|property|studio))|come (?:by|see|look|take a look|over)|show (?:you|it|the)|see it|let (?:you|u) in|when (?:i'?m|i am) (?:outside|there|here)|leasing office|property manag(?:er|ement)|(?:our|the) office)\b/;
+
 /** Phone numbers (digits may be spaced or bracketed) and email addresses, also spelled out. */
 const PHONE = /(?<![\d$])(?:\+?1[\s.-]*)?\(?\d(?:[\s.\-()]{0,2}\d){9}(?!\d)/;
 const EMAIL = /(?<![a-z0-9._%+-])[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,4}\.[a-z]{2,24}\b/;
@@ -174,33 +214,60 @@ const SPELLED_PHONE = new RegExp(`(?:\\b${DIGIT_WORDS}\\b[\\s,\\-]*){7,}`);
 // back from an overpayment, urgency, holds, and contacts disguised harder.
 
 /** Things a stranger must never get before a lease: documents, ID numbers, bank access, card data. */
-const ID_ITEM =
-  "(?:ssn|social security(?: number| no| #)?|social(?: number)?|passport|driver'?s'? licen[cs]e|drivers licen[cs]e|licen[cs]e|state id|photo id|id card|(?:copy|photo|pic|picture|scan|front|back) of (?:your |ur )?id|i-?20|visa|date of birth|dob|birth ?date|mother'?s maiden name|(?:bank|banking|chase|wells fargo|bofa|bank of america|citi|capital one)(?: app)? (?:login|log in|password|credentials|username|account (?:number|login|details|info)|details|info)|online banking|account number|routing number|card number|credit card (?:number|details|info)|debit card (?:number|details|info)|cvv|cvc|security code|(?:3|three) digits|pin number|your pin)";
+/**
+ * What no honest landlord asks for in a chat: bank access and card data. Flags with any ask, whatever the
+ * context (decision 033).
+ */
+const ID_SECRET =
+  "(?:(?:bank|banking|chase|wells fargo|bofa|bank of america|citi|capital one)(?: app)? (?:login|log in|password|credentials|username|account (?:number|login|details|info)|details|info)|online banking|account number|routing number|card number|credit card (?:number|details|info)|debit card (?:number|details|info)|cvv|cvc|security code|(?:3|three) digits|pin number|your pin|mother'?s maiden name)";
+/** Documents and ID numbers: asked on honest applications too, so they flag when sent to the person (decision 033). */
+const ID_DOC =
+  "(?:ssn|social security(?: number| no| #)?|social(?: number)?|passport|driver'?s'? licen[cs]e|drivers licen[cs]e|licen[cs]e|state id|photo id|id card|(?:copy|photo|pic|picture|scan|front|back) of (?:your |ur )?id|i-?20|visa|date of birth|dob|birth ?date)";
+const ID_ITEM = `(?:${ID_SECRET}|${ID_DOC})`;
 const ID_ASK = "(?:send|text|txt|email|e-mail|upload|provide|share|give|submit|enter|type|need|needs|want|require|required|forward|attach|dm|what'?s your|whats your|tell me your|log ?in(?:to)?|sign ?in(?:to)?|pic of|photo of|picture of|scan of|copy of|selfie|screenshot|verify|confirm)";
-const ID_REQUEST = [
-  new RegExp(`\\b${ID_ASK}\\b.{0,70}\\b${ID_ITEM}\\b`),
-  new RegExp(`\\b${ID_ITEM}\\b.{0,40}\\b(?:please|pls|asap|first|before|to (?:me|verify|confirm|prove|check)|for (?:verification|the (?:file|application|background check|credit check))|so i can)\\b`),
-  /\bselfie\b.{0,40}\b(?:holding|with|next to)\b.{0,30}\b(?:id|passport|licen[cs]e|card)\b/,
+const ID_ASK_RE = new RegExp(`\\b${ID_ASK}\\b`);
+const ID_ITEM_RE = new RegExp(`\\b${ID_ITEM}\\b`);
+/** Sent to the person in the chat, by text or email: not uploaded to a screening portal. */
+const ID_SEND = "(?:send|sending|text|txt|email|e-mail|forward|attach|dm|share|give me|tell me your|what'?s your|whats your|pic of|photo of|picture of|scan of|selfie|screenshot)";
+const ID_SECRET_REQUEST = [
+  new RegExp(`\\b${ID_ASK}\\b.{0,70}\\b${ID_SECRET}\\b`),
+  new RegExp(`\\b${ID_SECRET}\\b.{0,40}\\b(?:please|pls|asap|first|before|to (?:me|verify|confirm|prove|check)|for (?:verification|the (?:file|application|background check|credit check))|so i can)\\b`),
   /\blog ?(?:in|into|on)(?:to)? (?:your|ur) (?:bank|banking|chase|wells fargo|bofa|bank of america|citi|capital one|credit union|account)\b/,
   /\b(?:video call|facetime|screen ?share)\b.{0,60}\b(?:bank|banking|balance|account)\b/,
   /\b(?:credit|background) check\b.{0,60}\b(?:through|on|via|at) (?:my|our|this|the following) (?:own )?(?:site|link|page|website)\b/,
 ];
+const ID_DOC_REQUEST = [
+  new RegExp(`\\b${ID_SEND}\\b.{0,70}\\b${ID_DOC}\\b`),
+  new RegExp(`\\b${ID_DOC}\\b.{0,40}\\b(?:asap|first|before (?:i|we|you|the)|to me|so i can|so i know|to (?:verify|confirm|prove|check) (?:you|your|that|who))\\b`),
+  /\bselfie\b.{0,40}\b(?:holding|with|next to)\b.{0,30}\b(?:id|passport|licen[cs]e|card)\b/,
+  new RegExp(`\\bbefore (?:i|we) (?:can )?(?:show|meet|schedule|set up|give)\\b.{0,80}\\b${ID_DOC}\\b`),
+];
 /** A document shown where leases are signed is normal: the leasing office, in person, at the signing. */
-const ID_IN_PERSON = /\b(?:leasing office|leasing center|front desk|management office|property manag(?:er|ement)|the office|in person|bring|show (?:your|ur|the|a|an|my) (?:photo )?(?:id|licen[cs]e|passport|student id)|at (?:the )?(?:signing|office|desk|pickup|pick-up|move-?in)|when you (?:sign|pick up|come|get here|move in)|pick up (?:the )?keys|key pick ?up|through (?:the )?(?:official|leasing|landlord'?s?) (?:portal|application)|(?:through|via|on|in) (?:their|the complex'?s?|the building'?s?|the official|the leasing|the management) (?:portal|website|app|office)|not to me|(?:their|the) own (?:application|screening|background check))\b/;
+const ID_IN_PERSON = /\b(?:leasing office|leasing center|front desk|management office|property manag(?:er|ement)|the office|in person|bring|show (?:your|ur|the|a|an|my) (?:photo )?(?:id|licen[cs]e|passport|student id)|at (?:the )?(?:signing|office|desk|pickup|pick-up|move-?in)|when you (?:sign|pick up|come|get here|move in)|pick up (?:the )?keys|key pick ?up|through (?:the )?(?:official|leasing|landlord'?s?) (?:portal|application)|(?:through|via|on|in) (?:their|the complex'?s?|the building'?s?|the official|the leasing|the management) (?:portal|website|app|office)|not to me|(?:tenant|resident|applicant|online|our|the|their) portal|upload(?:ed|ing)?|screening (?:company|service)|(?:through|on|via) (?:our|the) (?:website|online application)|(?:at (?:the )?time of|when (?:you )?) apply(?:ing)?|(?:their|the) own (?:application|screening|background check))\b/;
 
 /** Our own pages, the big listing sites and well-known student-housing managers (their portals too). */
 const TRUSTED_DOMAINS = new Set([
   "campusnest.app", "zillow.com", "trulia.com", "hotpads.com", "apartments.com", "apartmentlist.com", "apartmentguide.com", "rent.com",
   "zumper.com", "padmapper.com", "realtor.com", "redfin.com", "rentcafe.com", "greystar.com", "americancampus.com", "cardinalgroup.com",
-  "assetliving.com", "landmarkproperties.com", "campusadvantage.com", "theretreat.com", "edrtrust.com", "appfolio.com", "buildium.com",
+  "assetliving.com", "landmarkproperties.com", "thegreystar.com", "craigslist.org", "campusadvantage.com", "theretreat.com", "edrtrust.com", "appfolio.com", "buildium.com",
   "entrata.com", "yardi.com", "realpage.com", "rentler.com", "avaloncommunities.com", "equityapartments.com", "maac.com", "camdenliving.com",
   "google.com", "goo.gl", "youtube.com", "youtu.be", "instagram.com", "imgur.com", "dropbox.com", "icloud.com", "facebook.com", "reddit.com",
 ]);
-const SHORTENERS = new Set(["bit.ly", "tinyurl.com", "t.co", "rb.gy", "cutt.ly", "is.gd", "ow.ly", "buff.ly", "shorturl.at", "tiny.cc", "s.id", "t.ly", "rebrand.ly", "bl.ink", "short.io", "tiny.one", "shorte.st", "v.gd", "qr.link"]);
-/** A domain dressed as a brand or a safe payment: names a person trusts. */
-const BRANDED = /(?:campus|nest|zill?ow|zilow|airbnb|airbnd|apartment|greystar|venmo|zelle|paypal|cashapp|escrow|secure|verif|pay|deposit|booking|book|reserv|rent|lease|housing|trust|credit|protect|safe|bank|checkout|portal|support|account|login)/;
-const LINK_CONTEXT = /\b(?:pay|paid|payment|deposit|escrow|reserve|reservation|booking|book|verify|verification|confirm|secure|submit|apply|application|fee|credit check|background check|protected|protection|hold|login|log in|sign in|enter|fill|click|tap)\b/;
-const TLD = "(?:com|net|org|co|io|xyz|info|biz|app|me|us|ly|gl|gd|gy|cc|to|link|site|online|top|club|shop|live|page|pw|ru|cn|tk|ml|ga|cf|gq|edu|gov|at|id|one|st|ws|icu|vip|cloud|store|tech|website|space|fun|rent|homes|house|properties|realty|ca|uk|de)";
+const SHORTENERS = new Set(["bit.ly", "bit.do", "cutt.us", "goo.gle", "tinyurl.com", "t.co", "rb.gy", "cutt.ly", "is.gd", "ow.ly", "buff.ly", "shorturl.at", "tiny.cc", "s.id", "t.ly", "rebrand.ly", "bl.ink", "short.io", "tiny.one", "shorte.st", "v.gd", "qr.link"]);
+/**
+ * A domain dressed as a brand or a safe payment: names a person trusts, on a site that is not theirs. Words
+ * every property manager's domain has ("rent", "lease", "apartments", "housing") are no disguise (decision 033).
+ */
+const BRANDED = /(?:campus-?nest|zill?ow|zilow|airbnb|airbnd|greystar|trulia|hotpads|zumper|craigslist|venmo|zelle|paypal|cashapp|escrow|secure|verif|payment|deposit|booking|reserv|trust|credit|protect|safe|bank|checkout|support|account|login|winner|prize|reward|claim|refund|bonus)/;
+/**
+ * Beside a link, what a fake page is for (decision 033): paying, logging in or verifying, reviewing one's
+ * details, claiming a prize, a win or a refund, a premium service's terms. "Apply online at ...", "more info
+ * at ...", "download an application at ..." and a move-in gift card are how honest managers link their sites.
+ */
+const LINK_CONTEXT = /\b(?:pay(?! ?(?:stubs?|slips?|day|period|checks?)\b)|paying|paid|payment|payments|escrow|verify|verification|confirm (?:your|the|my) (?:booking|payment|identity|account|details|reservation)|secure (?:payment|checkout|portal|link|page)|login|log ?in|sign ?in|password|card details|bank|account (?:details|info|is|has been|was|will be)|suspend(?:ed)?|locked|unlock|restore|claim|refund|prize|won(?!'t)|winner|reward|voucher|(?:update|review|verify) (?:your|the|their) (?:personal |account |billing |payment )?(?:details|info|information|account)|win|wins|winning|awarded|congratulations|congrats|free (?:entry|credits|tracks|gift|prize|offer)|activate|install|collect (?:your|yours|it|now)|credits|ringtone|opt ?out|t ?n ?cs|t'?s ?& ?c'?s|t ?& ?cs?)\b/;
+/** Top-level domains that host little besides throwaway pages. */
+const THROWAWAY_TLD = /\.(?:xyz|top|tk|ml|ga|cf|gq|icu|pw|click|cyou|buzz|rest|monster|sbs|cfd|zip|mov|loan|work)$/;
+const TLD = "(?:com|net|org|co|io|xyz|info|biz|app|me|us|ly|gl|gd|gy|cc|to|link|site|online|top|club|shop|live|page|pw|ru|cn|tk|ml|ga|cf|gq|edu|gov|at|id|one|st|ws|icu|vip|cloud|store|tech|website|space|fun|rent|homes|house|properties|realty|ca|uk|de|do|mobi|tv|ai|gle)";
 const DOMAIN = new RegExp(`(?<![a-z0-9@.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+${TLD})(?![a-z0-9-])`, "g");
 
 /** Links as written and as spelled out ("campusnest dot verify-pay dot xyz", "bit . ly / x"). */
@@ -215,17 +282,52 @@ function linkView(plain: string): string {
 /** The registrable part of a host (the last two labels): "pay.campusnest.app" -> "campusnest.app". */
 const registrable = (host: string) => host.split(".").slice(-2).join(".");
 
+/**
+ * The sentence of `text` around [start, end), at most 150 characters either side; with the sentence before
+ * it when the link's own sentence says next to nothing ("Claim your refund. bit.ly/x").
+ */
+function sentenceAround(text: string, start: number, end: number): string {
+  const before = text.slice(Math.max(0, start - 150), start);
+  const after = text.slice(end, end + 150);
+  const stops = [...before.matchAll(/[.!?](?=\s)/g)].map((m) => m.index);
+  const to = after.search(/[.!?](?:\s|$)/);
+  let from = stops.length ? stops[stops.length - 1]! + 1 : 0;
+  const own = `${before.slice(from)}${after.slice(0, to < 0 ? after.length : to)}`;
+  if (own.replace(/\s+/g, "").length < 20 && stops.length > 1) from = stops[stops.length - 2]! + 1;
+  return `${before.slice(from)}${text.slice(start, end)}${to < 0 ? after : after.slice(0, to)}`;
+}
+
+/** Hosts that serve anyone's throwaway page: tunnels to a home computer, free hosting of phishing kits. */
+const THROWAWAY_HOSTS = /(?:^|\.)(?:ngrok\.io|ngrok-free\.app|ngrok\.app|000webhostapp\.com)$/;
+
+/** Every link's host and where it starts: domains as written or spelled, and whatever follows "http://". */
+function linksIn(view: string): { host: string; index: number; length: number }[] {
+  const links = [...view.matchAll(DOMAIN)].map((m) => ({ host: m[1]!.replace(/^www\./, ""), index: m.index, length: m[0].length }));
+  // A scheme makes anything a link, a host without a known ending too ("http://itdo/bank-session").
+  for (const m of view.matchAll(SCHEME_HOST)) {
+    const index = m.index + m[0].length - m[1]!.length;
+    if (!links.some((l) => l.index >= m.index && l.index <= index + 1)) links.push({ host: m[1]!.replace(/^www\./, ""), index, length: m[1]!.length });
+  }
+  return links;
+}
+const SCHEME_HOST = /\bhttps?:\/{0,2}\s?([a-z0-9][a-z0-9.-]*[a-z0-9])/g;
+
 function suspiciousLink(plain: string): boolean {
   const view = linkView(plain);
-  for (const m of view.matchAll(DOMAIN)) {
-    const host = m[1]!.replace(/^www\./, "");
+  if (/\bhttps?:\/\/(?:\d{1,3}\.){3}\d{1,3}\b|\bhttps?:\/\/[^\s/]*@/.test(view)) return true;
+  const prose = view.replace(/\bhttps?:\/{0,2}\S+|\bwww\.\S+|\b[a-z0-9-]+\.[a-z]{2,12}\/\S*/g, (url) => " ".repeat(url.length));
+  for (const { host, index, length } of linksIn(view)) {
     const site = registrable(host);
     if (host.endsWith(".edu") || host.endsWith(".gov")) continue;
     if (SHORTENERS.has(host) || SHORTENERS.has(site)) return true;
     if (TRUSTED_DOMAINS.has(site)) continue;
     // An email address's domain is no link (moves_off_platform judges addresses).
-    if (view[m.index - 1] === "@") continue;
-    if (BRANDED.test(host) || LINK_CONTEXT.test(view)) return true;
+    if (view[index - 1] === "@") continue;
+    // A known site's name as a subdomain of another ("bestbuy.com.winner.net"), a brand or a throwaway host.
+    if (BRANDED.test(host) || THROWAWAY_TLD.test(host) || THROWAWAY_HOSTS.test(host) || /\.(?:com|net|org|co)\./.test(host)) return true;
+    // What the page is for, said in the link's own sentence, or the one before a link that stands alone (not
+    // anywhere in a long text, nor in a link's path).
+    if (LINK_CONTEXT.test(sentenceAround(prose, index, index + length))) return true;
   }
   return false;
 }
@@ -253,9 +355,9 @@ const NO_PRESSURE = /\b(?:no rush|no pressure|take your time|whenever you'?re re
 /** The owner-away story: far away, an agent, the keys delivered, no viewing. */
 const FAR_AWAY = /\b(?:military|orders|cruise ship|for \d+ more (?:weeks|months)|(?:moved|relocated|transferred|flew|flown|went) (?:to|back to) [a-z]+|(?:i'?m|im|i am|we'?re|we are) (?:actually |currently |now |still )?in [a-z]+ for|\bin [a-z]+ for (?:an? |my |the )?(?:internship|job|work|contract|mission|rotation|research|semester|deployment|survey|study)|on (?:a |my )?(?:rotation|survey|deployment|internship|mission)|semester (?:at sea|abroad)|for (?:\d+|two|three|a few|several|six) (?:weeks|months)|(?:doesn'?t|don'?t|does not|do not) live (?:near|close|around|here|in town)|not (?:local|nearby|in town|around)|(?:i|we)(?:'m|'re| am| are) (?:currently|now|still) (?:in|at|out|away|working)|travell?ing|on a contract|(?:i|we) inherited|(?:i|we)(?:'?m|'?re| am| are)? (?:now |currently )?(?:live|living|based|stationed|deployed|working|staying)(?: now)? (?:in|at|on|overseas|abroad)|(?:got|was|were|been|am|are|have been) (?:transferred|relocated|posted|deployed|stationed)|moved (?:abroad|overseas|to (?:another|a different) (?:country|state))|out of (?:the )?(?:country|state)|abroad|overseas|deployed|missionary|mission trip|offshore|oil rig)\b/;
 const NO_VIEWING = /\b(?:can'?t|cannot|can not|won'?t be able to|unable to|not able to|no way to|am not able to) (?:show|meet|let (?:you|u) in|give (?:you|u) a (?:tour|viewing)|do (?:a |any )?(?:viewings?|showings?|tours?)|be there|open (?:it|the door)|hand (?:you|u) the keys)\b|\bno (?:viewings?|showings?|tours?|visits?)(?: are| is)? (?:possible|available|allowed)\b|\b(?:walk|look|drive) (?:around|by)(?: it| the building| the outside)? (?:outside|from (?:the )?outside|the building)\b|\bfrom the (?:parking lot|sidewalk|outside)\b|\blook (?:at it )?from (?:the )?outside\b|\bfrom the street\b|\b(?:can'?t|cannot|unable to|not able to) come (?:for|to|and do) (?:a |the |any )?(?:viewing|showing|tour|visit)|\bcheck (?:it |the place )?(?:from )?outside\b|\bpeek (?:through|in)\b|\b(?:nobody|no one|noone) (?:can|will|is able to) (?:do|give) (?:a |the |any )?(?:showing|tour|viewing)|\b(?:isn'?t|is not|there'?s no|no) (?:anyone|one|nobody) (?:local|here|nearby|around)\b/;
-const KEYS_DELIVERED = /\b(?:keys?|key card|fob|access code)\b.{0,40}\b(?:will be |would be |can be |are |is |gets? )?(?:mailed|shipped|posted|couriered|delivered|sent (?:to you|by|via|through|out)|dropped off|fedex(?:ed)?|overnighted)\b|\b(?:mail|ship|post|courier|fedex|ups|dhl|deliver|send) (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:delivery (?:company|service|guy)|courier|driver|agent|someone) (?:will |can |would )?(?:bring|deliver|drop(?: off)?|hand)s? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b/;
+const KEYS_DELIVERED = /\b(?:keys?|key card|fob|access code)\b.{0,40}\b(?:will be |would be |can be |are |is |gets? )?(?:mailed|shipped|posted|couriered|delivered|sent (?:to you|by|via|through|out)|dropped off|fedex(?:ed)?|overnighted)\b|\b(?:mail|ship|post|courier|fedex|deliver|send)(?:s|es)? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:ups|dhl) (?:you |u )?(?:the )?(?:keys?|key card|fob)\b|\b(?:delivery (?:company|service|guy)|courier|driver|agent|someone) (?:will |can |would )?(?:bring|deliver|drop(?: off)?|hand)s? (?:you |u )?(?:the )?(?:keys?|key card|fob)\b/;
 const INTERMEDIARY = /\b(?:(?:dad|mom|father|mother|uncle|aunt|cousin|friend|brother|sister) (?:handles|is handling|takes care)|my|our|her|his|the owner'?s?) (?:lawyer|attorney|agent|representative|rep|secretary|assistant|pastor)\b|\bauthori[sz]ed me\b|\b(?:lawyer|attorney|agent) (?:handles|will handle|is handling|takes care)\b/;
-const SOMEONE_SHOWS = /\b(?:my|our|a) (?:roommate|roomie|friend|brother|sister|mom|dad|neighbou?r|housemate|suitemate|landlord|property manager|leasing office)\b.{0,40}\b(?:can|will|could) (?:show|let (?:you|u) in|give (?:you|u) a tour|meet)\b(?<!(?:nobody|no one|noone|can'?t|cannot|won'?t)\b.{0,40})|\bvideo (?:tour|call|walkthrough|walk-through)\b/;
+const SOMEONE_SHOWS = /\b(?:my|our|a|the) (?:roommates?|roomies?|friends?|brother|sister|mom|dad|parents|wife|husband|partner|son|daughter|cousin|neighbou?rs?|housemates?|suitemates?|landlord|property manager|leasing (?:office|agent)|building manager|super|(?:local|real estate|leasing) agent)\b(?:(?!\b(?:nobody|no one|noone|can'?t|cannot|won'?t)\b).){0,60}\b(?:can|will|could|is happy to|would be happy to) (?:show|let (?:you|u) in|give (?:you|u) a tour|meet|walk (?:you|u) through)\b|\bvideo (?:tour|call|walkthrough|walk-through)\b|\b(?:leasing office|property manag(?:er|ement)|the office|our office)\b.{0,60}\b(?:handles?|does|do|will do|can do|runs?) (?:the )?(?:showings?|tours?|viewings?)\b|\b(?:showings?|tours?|viewings?) (?:are|is) (?:on )?(?:saturdays?|sundays?|weekdays?|daily|every|by appointment|through the)/;
 
 /** A hold bought before the place is seen. */
 const HOLD = [
@@ -272,22 +374,22 @@ const HOLD = [
   /\$\s?\d[\d,]* (?:hold|holding)\b/,
   /\b(?:tours?|showings?|viewings?) (?:only )?(?:to|for) (?:people|those|anyone|applicants|students) (?:who|that)(?:'ve| have)? (?:already )?(?:paid|sent|put down)\b/,
   /\bbefore (?:i|we) (?:can )?(?:schedule|do|set up|book|arrange|show) (?:a |the |any )?(?:viewing|showing|tour|visit|it)\b.{0,60}\b(?:deposit|fee|payment|\$\s?\d|\d+ ?\$)/,
-  /\b(?:commitment|good[ -]?faith|holding|hold|reservation|booking) (?:deposit|fee|payment)\b/,
+  /\b(?:commitment|good[ -]?faith|holding|hold|reservation|booking) (?:deposit|fee|payment|transfer)\b/,
   /\b(?:hold|reserve|secure|keep)\b.{0,60}\b(?:upfront|up front|in advance)\b/,
   /\b(?:needed|required|necessary) to (?:reserve|hold|secure|lock)\b/,
   /\bonce (?:it'?s |it is |the (?:money|payment|deposit) is )?(?:received|paid|sent|confirmed|in)\b.{0,60}\b(?:see|view|tour|visit|show|keys?|address)\b/,
 ];
 /** The honest hold: after the viewing, at the signing, at the office. */
-const HONEST_HOLD = /\b(?:after (?:you(?:'ve| have)? |i |we |u )?(?:see|seen|view|viewed|tour|toured|visit|visited|the (?:viewing|tour|showing|visit))|once you(?:'ve| have)? (?:seen|toured|viewed|signed)|when (?:we|you) sign|at (?:the )?signing|leasing office|through campusnest|on campusnest)\b/;
+const HONEST_HOLD = /\b(?:after (?:you(?:'ve| have)? |i |we |u )?(?:see|seen|view|viewed|tour|toured|visit|visited|the (?:viewing|tour|showing|visit))|once you(?:'ve| have)? (?:seen|toured|viewed|signed)|when (?:we|you) sign|at (?:the )?signing|leasing office|through campusnest|on campusnest|(?:once|when|after|if) (?:you(?:'re| are)?|your application(?: is)?|the application(?: is)?|you get|you'?ve been|you have been) approved|upon approval|after approval|approved applicants?|(?:goes|go|applied|applies|credited|counts?) (?:toward|towards|to) (?:your|the) (?:security )?deposit|at the (?:viewing|showing|open house)|come prepared)\b/;
 
 /** Letters standing for digits inside a phone number ("3l2-555-O9l4"), digit words as digits. */
 const DIGIT_WORD: Record<string, string> = { zero: "0", oh: "0", o: "0", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9" };
 function digitsView(plain: string): string {
   return (
     plain
-      .replace(/[a-z0-9|]+/g, (token) => {
-        if (token in DIGIT_WORD && token !== "o") return DIGIT_WORD[token]!;
-        if (!/\d/.test(token)) return token;
+      // Only the tokens that can change: a digit word, or a token with a digit in it.
+      .replace(/(?<![a-z0-9|])(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?![a-z0-9|])|[a-z|]*\d[a-z0-9|]*/g, (token) => {
+        if (token in DIGIT_WORD) return DIGIT_WORD[token]!;
         // Inside a token with digits: digit words and letters that look like digits ("3four2one", "88O", "3l2").
         return token.replace(/zero|one|two|three|four|five|six|seven|eight|nine/g, (w) => DIGIT_WORD[w]!).replace(/[li|]/g, "1").replace(/o/g, "0");
       })
@@ -296,7 +398,7 @@ function digitsView(plain: string): string {
   );
 }
 /** Ten or eleven digits in one run, whatever is between them. */
-const PHONE_RUN = /(?<![\d$])\d(?:[\s.\-–—()/,_]{0,4}\d){9,10}(?![\d])/;
+const PHONE_RUN = /(?<![\d$])\d(?:[\s.\-–—()/_]{0,4}\d){9,10}(?![\d])/;
 /** A handle or an address spelled to slip past a filter. */
 const SPELLED_HANDLE = [
   /\b(?:at sign|at symbol)\b.{0,30}\b(?:underscore|dot|_)\b/,
@@ -319,12 +421,21 @@ const LEASE_MONEY = /\b(?:deposit|hold|holding|reserve|reservation|before (?:the
 /** A group of residents, not a private line to a stranger. */
 const GROUP_CHAT = /\b(?:group ?chat|groupchat|group|gc|building'?s?|roommates'?|housemates|house chat|subletters|residents|neighbou?rs|floor|add(?:ed|ing)? (?:you|u) (?:to|in|on|into)|add (?:me|us) (?:to|into) (?:the|our|your) (?:[a-z']+ ){0,3}(?:chat|group|gc)|groupme|discord|slack|(?:the|our) (?:whatsapp|imessage|telegram|signal|wechat) (?:chat|group|gc)|lease is signed|is signed|house (?:whatsapp|chat|group|telegram|imessage)|after (?:you|we) sign|once (?:you'?ve|you have|the lease is|it'?s) signed|after (?:the )?lease)\b/;
 
+/** The global twin of a pattern, made once (a message is read in a fraction of a millisecond: decision 033). */
+const GLOBALS = new WeakMap<RegExp, RegExp>();
+function globalOf(re: RegExp): RegExp {
+  let global = GLOBALS.get(re);
+  if (!global) GLOBALS.set(re, (global = new RegExp(re.source, "g")));
+  return global;
+}
+
 /**
  * Context windows (docs/decisions/015): two cues within `span` characters of each other, in either order. The
  * stories scammers tell vary in wording more than in what they put side by side.
  */
 function near(text: string, a: RegExp, b: RegExp, span = 60): boolean {
-  for (const m of text.matchAll(new RegExp(a.source, "g"))) {
+  if (!a.test(text)) return false;
+  for (const m of text.matchAll(globalOf(a))) {
     const window = text.slice(Math.max(0, m.index - span), m.index + m[0].length + span);
     if (b.test(window)) return true;
   }
@@ -336,19 +447,64 @@ const CANNOT = /\b(?:zero way|cant|can'?t|cannot|can not|won'?t|wont|unable|not 
 const SEE_IN_PERSON = /\b(?:go in(?:side)?|get in(?:side)?|has the keys?|have the keys?|show|showing|view|viewing|tour|meet|visit|let (?:you|u) in|open (?:it|the door|up)|in person|see (?:it|the place|the room|the apartment|inside)|walk ?through|hand (?:you|u|over))/;
 const KEYS = /\b(?:keys?|key card|fob|access code|lockbox code|door code|smart lock|the code|garage opener)\b/;
 /** A carrier: keys sent this way mean nobody will meet you. */
-const CARRIER = /\b(?:mail(?:ed)?|ship(?:ped)?|post(?:ed)?|courier(?:ed)?|fedex|ups|dhl|usps|overnight(?:ed)?)\b/;
-const DELIVERY = /\b(?:mail(?:ed)?|ship(?:ped)?|post(?:ed)?|courier(?:ed)?|fedex|ups|dhl|usps|deliver(?:ed|y)?|overnight(?:ed)?|send|sent)\b/;
+const CARRIER = /\b(?:mail(?:s|ed)?|ship(?:s|ped)?|post(?:s|ed)?|courier(?:s|ed)?|fedex|ups|dhl|usps|overnight(?:s|ed)?)\b/;
+const DELIVERY = /\b(?:mail(?:s|ed)?|ship(?:s|ped)?|post(?:s|ed)?|courier(?:s|ed)?|fedex|ups|dhl|usps|deliver(?:s|ed|y)?|overnight(?:s|ed)?|sends?|sent)\b/;
 /** Money asked for the place, and a hold on it. */
 const PLACE_MONEY = /(?:\bput down \d+|\bdeposit\b|\bfee\b|\$\s?\d|\b\d[\d,]* ?\$|\b(?:one|1|a|first) months?'? rent\b|\bsomething\b|\bfirst month|\bhalf (?:the|of the|a) (?:rent|month)|\bpayment\b|\bmoney\b|\bfunds\b|\b\d{2,5} ?(?:dollars|usd|bucks)\b)/;
 const HOLD_WORD = /\b(?:block (?:it|the room|the spot)|hold|holds|holding|reserve|reserves|reserved|reservation|secure|secures|lock(?: it| in)?|save it|keep it for|take (?:it|the listing|the ad|the post) (?:off|down)|off the market|mark (?:it|the room) as taken|it'?s yours|(?:it|the room|the place|the spot|the unit)(?:'s| is) (?:yours|all yours)|claim it|dibs|keep (?:it|the room|the place) (?:only )?for (?:you|u)|stop showing|turn (?:the )?others away|tell the others|(?:won'?t|not) show it to (?:anyone|anybody)|no one else)\b/;
 const UNSEEN = /\b(?:then (?:we'?ll|i'?ll|we can|you can|u can|we will) (?:set|schedule|arrange|book|do|plan)|after that\b.{0,25}\b(?:viewing|tour|showing|visit)|(?:see|view|tour|visit|walk ?through|show (?:u|you|it))(?: it)? (?:after|later|when (?:i'?m|im|i am) back)|(?:tour|walkthrough|walk-through|showing|viewing) (?:after|later)|no (?:showing|viewing|tour)s? needed|(?:u|you) can (?:go |come )?(?:see|view|tour|visit) it|before (?:you |u |the )?(?:see|view|visit|tour|come|arrive|get here|land)|prior to|sight unseen|without (?:seeing|viewing|a (?:viewing|tour|showing))|no need to (?:see|view|visit|tour)|(?:then|after that|after) (?:you|u|we) (?:can )?(?:see|view|tour|visit|schedule|set up)|when (?:you|u) (?:get|arrive|land|come) (?:here|to|in)|once (?:it'?s |it is |i (?:get|receive|have) (?:it|the))?(?:received|paid|sent|confirmed|in))\b/;
 /** Competition and a clock. */
 const COMPETITION = /\b(?:(?:also|too) (?:asking|interested)|(?:is|are) also (?:asking|interested)|(?:\d+|two|three|four|five|ten) \w+ (?:people|students|applicants|guys|girls)|other (?:people|students|applicants|person|girl|guy|offer)|someone (?:else)?|somebody else|another (?:person|student|applicant|girl|guy|offer|one)|many (?:people|students)|lots of|several|(?:\d+|two|three|four|five|ten) (?:people|students|applicants|inquiries|messages|msgs|requests)|first come|first served|whoever|next (?:person|applicant|in line|one)|high demand|goes fast|going fast)\b/;
-const CLOCK = /\b(?:before then|at \d{1,2}(?::\d\d)? ?(?:am|pm)?|now|today|tonight|asap|right now|right away|immediately|within (?:the )?(?:next )?\d*\s?(?:min|mins|minutes|hours?|hrs?|hour)|next (?:hour|\d+ ?(?:min|mins|minutes|hours?|hrs?))|\d+ ?(?:min|mins|minutes|hrs?|hours?)\b|by (?:tonight|midnight|end of (?:the )?day|eod|noon|\d{1,2} ?(?:am|pm)|tomorrow)|until (?:midnight|tonight|tomorrow)|deadline|expires?|last chance|final call|fast|quick(?:ly)?|hurry)\b/;
+const CLOCK = /\b(?:before then|at \d{1,2}(?::\d\d)? ?(?:am|pm)?|now|today|tonight|asap|right now|right away|immediately|within (?:the )?(?:next )?\d*\s?(?:min|mins|minutes|hours?|hrs?|hour)|next (?:hour|\d+ ?(?:min|mins|minutes|hours?|hrs?))|\d+ ?(?:min|mins|minutes|hrs?|hours?)\b|(?:by|before) (?:tonight|midnight|end of (?:the )?day|eod|noon|\d{1,2} ?(?:am|pm)|tomorrow)|until (?:midnight|tonight|tomorrow)|deadline|expires?|last chance|final call|fast|quick(?:ly)?|hurry)\b/;
 const TIGHT_CLOCK = /\b(?:within (?:the )?(?:next )?\d+ ?(?:min|mins|minutes|hours?|hrs?)|in (?:the next )?\d+ ?(?:min|mins|minutes|hrs?|hours?)|next hour|time sensitive)\b/;
 const DEMAND = /\b(?:send|pay|paid|deposit|decide|decision|confirm|commit|lock|secure|book|reserve|money|transfer|zelle|venmo|cash ?app|wire|answer|yes or no|in or out|settle|take it|payment|respond|reply|\$\s?\d|claim|grab|snag|jump on|move (?:fast|quickly))\b/;
 
 const sentencesOf = (text: string) => text.split(/(?<=[.!?;\n])\s+|\s+(?:but|however)\s+/).filter((s) => s.trim());
+/**
+ * Runs of three sentences, each starting at every other sentence, so any two neighbours share one: cues of one
+ * story sit close, a long text's far corners do not (decision 033). A fragment ("Gorgeous!") joins the next
+ * sentence first.
+ */
+function windowsOf(text: string): string[] {
+  const sentences: string[] = [];
+  let fragment = "";
+  for (const s of sentencesOf(text)) {
+    fragment = fragment ? `${fragment} ${s}` : s;
+    if (fragment.length >= 40) {
+      sentences.push(fragment);
+      fragment = "";
+    }
+  }
+  if (fragment) sentences.push(fragment);
+  if (sentences.length <= 3) return [sentences.join(" ")];
+  const windows: string[] = [];
+  for (let i = 0; i + 2 < sentences.length + 1; i += 2) windows.push(sentences.slice(i, i + 3).join(" "));
+  return windows;
+}
+
+/**
+ * Money asked of the reader (decision 033): a demand to send or pay, a deposit needed now or to hold the
+ * place, whoever pays first. A rent or a deposit stated ("deposit $500", "pets pay $25") asks for nothing.
+ */
+const MONEY_DEMAND = [
+  /\b(?:send|sending|transfer|transferring|wire|remit|zelle|venmo|cash ?app)(?: (?:me|us))? (?:over )?(?:the |a |your |my |that |this |an |half (?:the |of the )?)?(?:\$\s?\d|\d{2,5}\b|deposit|first month|rent|money|payment|fee|funds|amount|balance|rest|it\b|something)/,
+  /\bpay (?:me|us)\b/,
+  /\bpay (?:the |your |a |an |my )?(?:\$\s?\d[\d,]*|deposit|security deposit|first month'?s?(?: rent)?|holding (?:deposit|fee)|reservation (?:deposit|fee)|fee|money|it)\b.{0,40}\b(?:now|today|tonight|first|asap|right away|to (?:hold|reserve|secure|lock|confirm)|before|upfront|up front|in advance|via|by|through|with|using|on|and (?:i'?ll|we'?ll))\b/,
+  /\bwhoever (?:pays|sends|transfers|puts down)|\bfirst (?:one |person )?to (?:pay|send|transfer)\b/,
+  /\b(?:first|next) (?:person|one|applicant|student|renter|tenant) (?:who|that|to) (?:sends?|pays?|transfers?|puts? down|completes? (?:the )?payment)\b/,
+  /\b(?:complete|completes|completing|confirm|make|do|finali[sz]e|receive|get) (?:the |your |a |my )?(?:payment|transfer|deposit|wire)\b/,
+  /\b(?:payment|deposit|transfer|money|first month'?s?(?: rent)?) (?:by|before|within|today|tonight|now|asap|in the next)\b/,
+  /\b(?:commit|lock (?:it )?in|secure it|hold it|grab it) (?:with|by (?:sending|paying)) (?:the |a |your )?(?:deposit|payment|money|\$)/,
+  /\bpay to (?:hold|reserve|secure|lock|confirm|keep)\b/,
+  /\bget (?:the |your |that )?(?:money|deposit|payment|funds|rent|it) (?:over )?to (?:me|us)\b/,
+  /\b\d{3,5} and (?:it'?s|its|it is|the room is) (?:yours|all yours)\b/,
+  /\b(?:unless|if) (?:you|u) (?:send|pay|transfer|wire|put down)\b/,
+  // Someone else's money as the lever ("another family is ready to pay in full").
+  /\b(?:ready|waiting) to pay\b|\b(?:has|have|with) (?:the )?money ready\b|\b(?:will|would|can|want to) pay (?:in full|full|more|cash|today|now|the full)\b/,
+  /\b(?:need|needs|want|wants|require|requires|expect|expects)(?: the| a| your| an)?(?: good[ -]?faith| small| quick| refundable)? (?:\$\s?\d[\d,]*|deposit|payment|money|funds|transfer|first month'?s?(?: rent)?|fee)\b.{0,40}\b(?:today|tonight|now|asap|within|before|first|upfront|up front|in advance|this week|to (?:hold|reserve|secure|lock))\b/,
+  /\b(?:deposit|payment|money|funds|fee|\$\s?\d[\d,]*) (?:is |are )?(?:needed|required|due) (?:today|tonight|now|asap|within|in the next|before|to (?:hold|reserve|secure|lock))\b/,
+];
+const moneyAsked = (words: string) => any(MONEY_DEMAND, words);
 
 // ---------------------------------------------------------------------------------------------
 // The scan.
@@ -357,9 +513,10 @@ const any = (patterns: RegExp[], text: string) => patterns.some((re) => re.test(
 
 function payBeforeViewing(words: string): boolean {
   for (const re of PAY_BEFORE) {
-    const global = new RegExp(re.source, "g");
-    for (const m of words.matchAll(global)) {
-      if (!NEGATED_BEFORE.test(words.slice(Math.max(0, m.index - 30), m.index))) return true;
+    if (!re.test(words)) continue;
+    for (const m of words.matchAll(globalOf(re))) {
+      const before = words.slice(Math.max(0, m.index - 30), m.index);
+      if (!NEGATED_BEFORE.test(before) && !WRITER_PAYS.test(before)) return true;
     }
   }
   return false;
@@ -385,7 +542,14 @@ function offPlatformPayment(sentence: string, message: string): boolean {
   if (any(OVERPAYMENT, sentence)) return true;
   if (any(ALWAYS_OFF_PLATFORM, sentence)) return true;
   if (!PAYMENT_APP_RE.test(sentence)) return false;
-  if (!(any(ASK_WITH_APP, sentence) || HOUSING_MONEY.test(sentence))) return false;
+  // Asked by the payer ("do you take Zelle?") or told after paying: nobody is asked to pay.
+  if (PAYER_QUESTION.test(sentence) && !ASKS_READER.test(sentence)) return false;
+  // Offered by the payer: a risk only in the overpayment buyer's story (far away, a shipper, a sponsor).
+  if (WRITER_OFFERS.test(sentence) && !ASKS_READER.test(sentence)) return PAYER_STORY.test(message) || FAR_AWAY.test(message);
+  const asked = any(ASK_WITH_APP, sentence);
+  if (!asked && !(APP_LISTED.test(sentence) && FIRST_MONEY.test(sentence))) return false;
+  // Once the lease is signed or the renter is in, an app is how honest rent is paid (decision 033).
+  if (AFTER_SIGNING.test(sentence) || (AFTER_SIGNING.test(message) && !FIRST_MONEY.test(sentence.replace(AFTER_SIGNING, "")))) return false;
   // Splitting a bill after move-in names the same apps: honest unless this is money for the place.
   const split = SPLIT.test(sentence) || (SPLIT.test(message) && !LEASE_MONEY.test(message));
   return !(split && !LEASE_MONEY.test(sentence));
@@ -400,23 +564,71 @@ function ownerUnavailable(words: string): boolean {
   return (away && (noViewing || keysDelivered)) || (noViewing && keysDelivered) || near(words, KEYS, CARRIER, 40);
 }
 
-function movesOffPlatform(plain: string, words: string): boolean {
-  // Cheap gates first: the address patterns only run where an address could be.
+/** A contact disguised to slip past a filter: spelled out, spaced, "at gmail dot com". */
+function disguisedContact(plain: string, words: string): boolean {
+  if (MAIL_DOMAIN.test(plain) && SPELLED_EMAIL.test(plain) && !EMAIL.test(plain)) return true;
+  return any(SPELLED_HANDLE, words) || SPELLED_PHONE.test(words);
+}
+
+/** A phone number or an email address as written. */
+function contactWritten(plain: string): boolean {
   if (plain.includes("@") && (EMAIL.test(plain) || EMAIL.test(plain.replace(/(?<=\S) (?=\S)/g, "")))) return true;
-  if (MAIL_DOMAIN.test(plain) && SPELLED_EMAIL.test(plain)) return true;
-  if (any(SPELLED_HANDLE, words)) return true;
-  if (SPELLED_PHONE.test(words)) return true;
-  if (PHONE.test(plain) && !looksLikeMoneyOrDate(plain)) return true;
-  const digits = digitsView(plain);
-  const run = PHONE_RUN.exec(digits);
-  if (run && !looksLikeMoneyOrDate(run[0])) return true;
-  if (!any(MOVES_OFF, words)) return false;
+  // Digit words read as digits only where ten digits could be ("five one two ..."), so a long text is read once.
+  return phoneIn(plain) || ((plain.match(DIGITISH)?.length ?? 0) >= 10 && phoneIn(digitsView(plain)));
+}
+
+/** Digits, digit words and the letters that stand for digits: a gate before the digits view is built. */
+const DIGITISH = /\d|zero|oh|one|two|three|four|five|six|seven|eight|nine|\b[ol|]\b|(?<=\d)[ol|]|[ol|](?=\d)/g;
+
+/** A run of ten or eleven digits in the groups a phone number is written in. */
+function phoneIn(text: string): boolean {
+  for (const re of [PHONE, PHONE_RUN]) if (re.test(text)) for (const m of text.matchAll(globalOf(re))) if (isPhone(m[0])) return true;
+  return false;
+}
+
+/**
+ * Digits a phone number could be: in the groups numbers are written in (digits spelled one by one count as
+ * one group, "seven one eight 555 ..."), not a table's columns ("3 2 2 1981 2 1700") or a licence number
+ * beside others; and, as area codes and exchanges never start with 0 or 1, not a sum range or a date.
+ */
+function isPhone(run: string): boolean {
+  const digits = run.replace(/\D/g, "");
+  const groups: number[] = [];
+  let single = false;
+  for (const g of run.split(/\D+/).filter(Boolean)) {
+    if (g.length === 1 && single) groups[groups.length - 1]!++;
+    else groups.push(g.length);
+    single = g.length === 1;
+  }
+  // A leading country code ("+1 512 ...", "1-800-...") is its own group.
+  const body = digits.length === 11 && groups.length > 2 && groups[0] === 1 ? groups.slice(1) : groups;
+  if (body.length === 2 ? body.some((g) => g < 3) : body.length > 2 && !body.every((g) => g >= 2 && g <= 4)) return false;
+  const local = digits.length === 11 ? digits.slice(1) : digits;
+  return !/^[01]/.test(local) && !/^[01]/.test(local.slice(3));
+}
+
+/**
+ * Moving the talk off the platform (decision 033): a push (a messenger, a reason to leave the site, a contact
+ * disguised) flags alone; a number or an address given plainly flags only when no viewing is being arranged
+ * or beside another risk (`otherRisk`), as honest landlords write "call me at ... to set up a viewing".
+ */
+/** A viewing being arranged, not refused ("can't show it" is no plan). */
+function viewingPlanned(words: string): boolean {
+  for (const m of words.matchAll(globalOf(VIEWING_PLAN))) if (!CANNOT.test(words.slice(Math.max(0, m.index - 25), m.index))) return true;
+  return false;
+}
+
+function movesOffPlatform(plain: string, words: string, otherRisk: boolean): boolean {
+  const push = any(MOVES_OFF, words);
   // A building's or roommates' group on an app is not a private line to a stranger.
-  return !GROUP_CHAT.test(words) || /\b(?:text|call|message|dm|reach|contact) me\b/.test(words);
+  if (push && (!GROUP_CHAT.test(words) || /\b(?:text|call|message|dm|reach|contact) me\b/.test(words))) return true;
+  // A number spelled out or an address disguised is still a contact; honest posters do it to keep scrapers out.
+  if (!contactWritten(plain) && !disguisedContact(plain, words) && !CONTACT_ASKED.test(words)) return false;
+  return otherRisk || !viewingPlanned(words);
 }
 
 /** Paying named without a sum ("whoever pays first", "send something now"). */
-const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|put (?:something|money) down)\b/;
+const PAYS = /\b(?:pay|pays|paying|paid|send (?:it|something|me|the)|sends|transfer|remit|put (?:something|money) down)\b/;
 
 /** The keys handed over without anyone meeting you: a place rented unseen (decision 015). */
 const keysWithoutViewing = (words: string) => KEYS_DELIVERED.test(words) || near(words, KEYS, DELIVERY, 40) || near(words, KEYS, CARRIER, 40);
@@ -466,19 +678,13 @@ export interface ShieldContext {
   firstMonthPaid?: boolean;
 }
 
+/** Every identity pattern names one of these. */
+const ID_GATE = new RegExp(`\\b${ID_ITEM}\\b|selfie|log ?(?:in|into|on)|video call|facetime|screen ?share|(?:credit|background) check`);
+
 function identityRequest(sentence: string, message: string): boolean {
-  return any(ID_REQUEST, sentence) && !ID_IN_PERSON.test(message);
+  return any(ID_SECRET_REQUEST, sentence) || (any(ID_DOC_REQUEST, sentence) && !ID_IN_PERSON.test(message));
 }
 
-/** Ten digits that are a sum range or dates, not a phone ("$1200-$1500 ... 2026"). */
-function looksLikeMoneyOrDate(plain: string): boolean {
-  const m = PHONE.exec(plain) ?? PHONE_RUN.exec(plain);
-  if (!m) return false;
-  const digits = m[0].replace(/\D/g, "");
-  // A phone's area code and exchange never start with 0 or 1.
-  const local = digits.length === 11 ? digits.slice(1) : digits;
-  return /^[01]/.test(local) || /^[01]/.test(local.slice(3));
-}
 
 /**
  * The fraud patterns a message matches, in SCAM_REASONS order; empty for a clean message. Total:
@@ -495,12 +701,32 @@ export function scanMessage(text: string, context: ShieldContext = {}): ScamReas
  * explain, never flag an inquiry, a greeting or small talk on its style alone (docs/decisions/015).
  */
 export function scanForStorage(text: string, context: ShieldContext = {}): StoredFlag[] {
+  const { reasons, scored } = shieldVerdict(text, context);
+  if (reasons.length > 0 || !scored || scored.score < modelThreshold()) return reasons;
+  return [scored.reason, SCORED_FLAG];
+}
+
+/**
+ * The rules' reasons, and, when they found none and the message neither refuses nor warns, the model's best
+ * score among the message's windows (three sentences each) that carry a concrete risk, with its reason
+ * (decision 033): a long text is scored where its risk is, as the model learned on messages of chat length.
+ * The bench reads the score to tune the threshold; `scanForStorage` compares it with the trained one.
+ */
+export function shieldVerdict(text: string, context: ShieldContext = {}): { reasons: ScamReason[]; scored: { score: number; reason: ScamReason } | null } {
   const { reasons, words, cleared } = readRules(text, context);
-  if (reasons.length > 0 || cleared || !words || !concreteRisk(normalize(text), words)) return reasons;
+  if (reasons.length > 0 || cleared || !words) return { reasons, scored: null };
   // A paid deal's later month: no money cue for the model either.
-  if (context.firstMonthPaid && laterMonthsRent(words)) return reasons;
-  const scored = scoredReason(words);
-  return scored ? [scored, SCORED_FLAG] : [];
+  if (context.firstMonthPaid && laterMonthsRent(words)) return { reasons, scored: null };
+  if (!concreteRisk(normalize(text), words)) return { reasons, scored: null };
+  let best: { score: number; reason: ScamReason } | null = null;
+  const windows = windowsOf(words);
+  for (const window of windows) {
+    // The words view keeps numbers, addresses and links, so a window is its own evidence.
+    if (windows.length > 1 && !concreteRisk(window, window)) continue;
+    const scored = scoreWords(window, undefined, shieldCues(window));
+    if (!best || scored.score > best.score) best = scored;
+  }
+  return { reasons, scored: best };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -511,7 +737,7 @@ const PAY_INSTRUMENT = new RegExp(`${PAYMENT_APP_RE.source}|\\b(?:wire|wired|wes
 /** Money for the place: a deposit, rent, a fee, a sum. */
 const MONEY_THING = /(?:\bdeposit\b|\brent\b|\bfee\b|\bpayment\b|\bmoney\b|\bfunds\b|\bsecurity amount\b|\bfirst month|\$\s?\d|\b\d[\d,]* ?\$|\b\d[\d,]* ?(?:dollars|usd|bucks)\b|\b\d{3,5}\b.{0,12}\b(?:it'?s yours|to (?:hold|reserve|secure|lock)))/;
 /** Money moving: a verb of paying, holding or returning (near a sum, or with a way to pay). */
-const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
+const MONEY_VERB = /\b(?:need|needs|want|wants|whoever|wins|holds|send|sending|sent|remit|pay|pays|paying|paid|transfer|transferring|wire|reserve|reserved|secure|hold|lock|upfront|up front|in advance|refund|reimburse|difference|put down|charge|after (?:payment|that)|once (?:paid|received))\b/;
 /** The writer's own budget or a question about the price: an inquiry, not money asked for. */
 const BUDGET = /\b(?:budget|looking for|price range|afford|how much|what(?:'s| is) the (?:rent|deposit|price|fee)|is (?:the )?(?:rent|deposit|utilities|there a)|does (?:the )?(?:rent|price)|included|per month|a month|\/mo|monthly)\b/;
 /** Later months' rent of a signed deal: money that is due, not a stranger's ask (decision 015). */
@@ -526,7 +752,8 @@ function moneyMoving(words: string): boolean {
   if (LATER_RENT.test(words) && !PAY_INSTRUMENT.test(words)) return false;
   if (PAY_INSTRUMENT.test(words)) return true;
   if (PAYS.test(words) && /\b(?:app|bank|account)\b/.test(words)) return true;
-  if (/\b(?:send|pay|transfer|wire) (?:me )?\d{2,5}\b/.test(words)) return true;
+  if (/\b(?:send|pay|transfer|wire|remit) (?:me )?\d{2,5}\b/.test(words)) return true;
+  if (moneyAsked(words)) return true;
   // A sum alone is no ask ("a $1 burger"), and a budget or a price question names one without asking.
   return MONEY_THING.test(words) && near(words, MONEY_VERB, MONEY_THING, 60) && !BUDGET.test(words);
 }
@@ -538,11 +765,44 @@ function moneyMoving(words: string): boolean {
  */
 export function concreteRisk(plain: string, words: string): boolean {
   if (moneyMoving(words)) return true;
-  if (near(words, new RegExp(`\\b${ID_ASK}\\b`), new RegExp(`\\b${ID_ITEM}\\b`), 70) || CARD_PHOTO.test(words)) return true;
+  if (near(words, ID_ASK_RE, ID_ITEM_RE, 70) || CARD_PHOTO.test(words)) return true;
   if (SPELLED_LINK.test(words) || [...linkView(plain).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && plain[m.index - 1] !== "@")) return true;
-  if (CONTACT.test(words) || EMAIL.test(plain) || (MAIL_DOMAIN.test(plain) && SPELLED_EMAIL.test(plain)) || any(SPELLED_HANDLE, words) || SPELLED_PHONE.test(words)) return true;
-  const run = PHONE_RUN.exec(digitsView(plain));
-  return (PHONE.test(plain) && !looksLikeMoneyOrDate(plain)) || (!!run && !looksLikeMoneyOrDate(run[0]));
+  // Contact details where a viewing is being arranged are how honest people meet (decision 033): no hook.
+  if (disguisedContact(plain, words) || any(MOVES_OFF, words)) return true;
+  return (CONTACT.test(words) || contactWritten(plain)) && !viewingPlanned(words);
+}
+
+/**
+ * The rules' cues in a stretch of text, as features of the model (decision 033): what the rules read (money asked,
+ * an app named, contact details, a viewing planned, the owner away...) generalises across wordings and genres
+ * better than the words that carry it, so the model learns how the cues combine where no rule decided.
+ */
+export function shieldCues(words: string): string[] {
+  const cues: [string, boolean][] = [
+    ["money_asked", moneyAsked(words)],
+    ["money_moving", moneyMoving(words)],
+    ["pay_instrument", PAY_INSTRUMENT.test(words)],
+    ["payment_app", PAYMENT_APP_RE.test(words)],
+    ["first_money", FIRST_MONEY.test(words)],
+    ["after_signing", AFTER_SIGNING.test(words)],
+    ["writer_pays", WRITER_OFFERS.test(words)],
+    ["contact", contactWritten(words) || disguisedContact(words, words) || CONTACT.test(words)],
+    ["contact_push", any(MOVES_OFF, words)],
+    ["viewing_planned", viewingPlanned(words)],
+    ["away", FAR_AWAY.test(words)],
+    ["no_viewing", NO_VIEWING.test(words) || near(words, CANNOT, SEE_IN_PERSON, 40)],
+    ["someone_shows", SOMEONE_SHOWS.test(words)],
+    ["keys_delivered", keysWithoutViewing(words)],
+    ["link", [...linkView(words).matchAll(DOMAIN)].some((m) => !TRUSTED_DOMAINS.has(registrable(m[1]!.replace(/^www\./, ""))) && words[m.index - 1] !== "@")],
+    ["id_item", ID_ITEM_RE.test(words)],
+    ["urgency", URGENCY.test(words) || TIGHT_CLOCK.test(words)],
+    ["competition", COMPETITION.test(words)],
+    ["hold", HOLD_WORD.test(words)],
+    ["unseen", UNSEEN.test(words)],
+    ["budget", BUDGET.test(words)],
+    ["question", words.includes("?")],
+  ];
+  return cues.filter(([, on]) => on).map(([name]) => `@${name}`);
 }
 
 /** The rules' reasons alone, without the model (tests and the bench compare the two). */
@@ -565,22 +825,31 @@ function readRules(text: string, context: ShieldContext = {}): { reasons: ScamRe
   // A paid deal's later months are paid between the parties (decision 030): not a first payment asked off the platform.
   const laterRent = (t: string) => !!context.firstMonthPaid && laterMonthsRent(t);
   const keysWarning = warning && !NO_REPORT.test(words);
+  // Cheap gates on the whole message first: most messages name no document and no move-in button.
+  const idGate = ID_GATE.test(words);
+  const keysGate = !keysWarning && KEYS_BUTTON.test(words);
   for (const sentence of sentencesOf(words)) {
-    if (identityRequest(sentence, words) && !REFUSAL.test(sentence) && !(warning && NARRATION.test(words))) found.add("identity_request");
-    if (!keysWarning && !REFUSAL.test(sentence) && earlyMoveIn(sentence)) found.add("early_move_in");
+    if (idGate && identityRequest(sentence, words) && !REFUSAL.test(sentence) && !(warning && NARRATION.test(words))) found.add("identity_request");
+    if (keysGate && !REFUSAL.test(sentence) && earlyMoveIn(sentence)) found.add("early_move_in");
     if (warning || REFUSAL.test(sentence)) continue;
     if (offPlatformPayment(sentence, words) && !laterRent(sentence)) found.add("off_platform_payment");
     if ((payBeforeViewing(sentence) || holdBeforeViewing(sentence)) && !laterRent(sentence)) found.add("pay_before_viewing");
   }
-  // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you").
-  if (!warning && !REFUSAL.test(words) && near(words, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(words) && !HONEST_HOLD.test(words)) found.add("pay_before_viewing");
+  // A hold and the viewing put off can sit in two sentences ("put down a month first? then I show you"),
+  // not in a long text's far corners (decision 033).
+  const windows = windowsOf(words);
+  const heldUnseen = (w: string) => near(w, PLACE_MONEY, HOLD_WORD, 80) && UNSEEN.test(w) && !HONEST_HOLD.test(w);
+  if (!warning && !REFUSAL.test(words) && windows.some(heldUnseen)) found.add("pay_before_viewing");
   if (!warning) {
-    // Pressure and the owner-away story are risks only with money in them (decision 015): "decide by
-    // tonight" or "I'm abroad, can't show it" alone is a story a person may tell honestly.
+    // Pressure is a risk only with money asked in the same breath (decision 033): "hurry, won't last" in an
+    // ad that states a deposit, or "decide by tonight" alone, asks for nothing.
+    if (windows.some((w) => moneyAsked(w) && urgency(w)) && !laterRent(words)) found.add("pay_before_viewing");
+    // The owner-away story is a risk only with money in it or the keys delivered (decision 015).
     const money = MONEY_THING.test(words) || PAY_INSTRUMENT.test(words) || PAYS.test(words);
-    if (money && urgency(words) && !laterRent(words)) found.add("pay_before_viewing");
     if ((money || keysWithoutViewing(words)) && ownerUnavailable(words)) found.add("owner_unavailable");
-    if (!REFUSAL.test(words) && movesOffPlatform(plain, words)) found.add("moves_off_platform");
+    const awayStory = FAR_AWAY.test(words) && (NO_VIEWING.test(words) || near(words, CANNOT, SEE_IN_PERSON, 40)) && !SOMEONE_SHOWS.test(words);
+    const otherRisk = found.size > 0 || awayStory || moneyAsked(words);
+    if (!REFUSAL.test(words) && movesOffPlatform(plain, words, otherRisk)) found.add("moves_off_platform");
   }
   return { reasons: SCAM_REASONS.filter((r) => found.has(r)), words, cleared: warning || REFUSAL.test(words) };
 }

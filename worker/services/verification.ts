@@ -16,6 +16,7 @@ import { newId } from "../lib/ids";
 import { isoNow } from "../lib/time";
 import { insertAudit } from "../db/queries/audit";
 import { decodeDataUrl, decodedSize, detectFileType, EXTENSIONS } from "./files";
+import { imagePixelsProblem } from "./images";
 import { notify } from "./notify";
 
 /** Documents are named by an opaque reference, never a URL: no public route serves them. */
@@ -45,12 +46,17 @@ const extensionType = (filename: string) => {
 export async function uploadDocument(db: Db, env: Env, userId: string, body: { image_data: string; filename?: string; content_type?: string }) {
   if (decodedSize(body.image_data) > LIMITS.documentMaxBytes) throw apiError(413, { detail: M.tooLarge });
   const bytes = decodeDataUrl(body.image_data);
-  if (!bytes || bytes.length === 0) throw badRequest(M.missing);
+  // A file that was sent says what is wrong with it, never "select a document".
+  if (!bytes) throw badRequest(M.unreadable);
+  if (bytes.length === 0) throw badRequest(M.empty);
   const type = detectFileType(bytes);
   if (!type || type === "image/gif") throw badRequest(M.invalidType);
   // A file whose name or declared type says otherwise (a PDF renamed .jpg) is refused too.
   const declared = [body.content_type, body.filename && extensionType(body.filename)].filter(Boolean);
   if (declared.some((t) => t !== type)) throw badRequest(M.invalidType);
+  // A picture staff's browser will decode: within 25 megapixels by its header, like every upload (docs/decisions/036).
+  const pixels = type === "application/pdf" ? null : imagePixelsProblem(bytes, body.filename || "This image");
+  if (pixels) throw validationFailed([{ path: "image_data", message: pixels.message }]);
   // Keys carry the owner's id: a reference submitted by anyone else is refused.
   const key = `documents/${userId}/${newId()}.${EXTENSIONS[type]}`;
   await env.ID_DOCUMENTS.put(key, bytes, { httpMetadata: { contentType: type } });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { countAxis, formatStaffTime, staffTimeZoneNote } from "../../../web/features/admin/lib/format";
-import { callsOf, fakeApi, makeAdminListing as adminListing, makeUser, notFound, openStaffPanel, renderApp, staffPanelRoutes } from "../render";
+import { callsOf, fakeApi, makeAdminListing as adminListing, makeUser, notFound, openStaffPanel, renderApp, staffPanelRoutes, staffPage } from "../render";
 
 const stats = { stats: { users: 1234, listings: 56, conversations: 7, messages: 8, user_growth: [{ date: "2026-01-01", users: 3 }], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } };
 const signedInRoutes = staffPanelRoutes(stats);
@@ -37,9 +37,10 @@ describe("admin panel", () => {
   it("the dashboard counts what waits for review; each count opens its tab (and sub-tab), which takes the focus", async () => {
     const queues = { pending_ids: 2, pending_listings: 3, open_reports: 1, safety_flags: 0 };
     const calls = fakeApi({
-      ...staffPanelRoutes({ stats: { ...stats.stats, queues } }),
-      "GET /api/v1/admin/listings/pending": { listings: [] },
-      "GET /api/v1/verification/admin/all": { data: [] },
+      ...staffPanelRoutes({ stats: { ...stats.stats, queues, open_feedback: 4 } }),
+      "GET /api/v1/admin/listings/pending": staffPage("listings", []),
+      "GET /api/v1/feedback/admin": [],
+      "GET /api/v1/verification/admin/all": staffPage("data", []),
       "GET /api/v1/admin/reports": { reports: [], pagination: { next_token: null, has_more: false } },
       "GET /api/v1/admin/safety": { conversations: [], pagination: { next_token: null, has_more: false } },
     });
@@ -52,6 +53,7 @@ describe("admin panel", () => {
       ["Pending listings", "3"],
       ["Open reports", "1"],
       ["Safety flags", "0"],
+      ["Open feedback", "4"],
     ]);
     const sections = screen.getByRole("tablist", { name: "Admin sections" });
 
@@ -66,6 +68,7 @@ describe("admin panel", () => {
       [/^Pending IDs/, "Users", "Users", "Pending"],
       [/^Open reports/, "Reports", "Reports", "Open"],
       [/^Safety flags/, "Safety", null, null],
+      [/^Open feedback/, "Feedback", "Feedback", "Feedback"],
     ] as const) {
       await user.click(within(sections).getByRole("tab", { name: "Dashboard" }));
       await user.click(within(await screen.findByRole("region", { name: "Waiting for review" })).getByRole("button", { name: button }));
@@ -103,11 +106,9 @@ describe("admin panel", () => {
       ...signedInRoutes,
       // The Users tab's list, not what this test reads.
       "GET /api/v1/admin/users": notFound,
-      "GET /api/v1/verification/admin/all": {
-        data: [
+      "GET /api/v1/verification/admin/all": staffPage("data", [
           { id: "vr1", user_id: "u1", document_type: "student_id", status: "pending", submitted_at: "2026-01-01T00:00:00.000Z", reviewed_at: null, id_document_url: "ref", notes: null, rejection_reason: null, user_email: "ana@ufl.edu", user_name: "Ana Diaz" },
-        ],
-      },
+        ]),
       "GET /api/v1/verification/admin/vr1/document": new Response(new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: "image/jpeg" }), { headers: { "Content-Type": "image/jpeg" } }),
     });
     const { createObjectURL, revokeObjectURL } = URL;
@@ -140,7 +141,7 @@ describe("admin panel", () => {
   it("the listings tab loads its items; Promote is enabled only for approved listings and refetches after promoting", async () => {
     const calls = fakeApi({
       ...signedInRoutes,
-      "GET /api/v1/admin/listings": { listings: [adminListing("a1"), adminListing("p1", { verification_status: "pending" }), adminListing("r1", { verification_status: "rejected" })] },
+      "GET /api/v1/admin/listings": staffPage("listings", [adminListing("a1"), adminListing("p1", { verification_status: "pending" }), adminListing("r1", { verification_status: "rejected" })]),
       "POST /api/v1/admin/listings/a1/promote": { success: true, promotion_end: "2026-01-08T00:00:00.000Z" },
     });
     const user = userEvent.setup();
@@ -163,7 +164,7 @@ describe("admin panel", () => {
   it("rejecting a pending listing requires a reason, then sends it", async () => {
     const calls = fakeApi({ "GET /api/v1/admin/listings": notFound,
       ...signedInRoutes,
-      "GET /api/v1/admin/listings/pending": { listings: [adminListing("p1", { verification_status: "pending" })] },
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [adminListing("p1", { verification_status: "pending" })]),
       "PATCH /api/v1/admin/listings/p1/verify": { success: true, changed: true, listing: adminListing("p1", { verification_status: "rejected" }) },
     });
     const user = userEvent.setup();
@@ -187,14 +188,12 @@ describe("admin panel", () => {
   it("review shows each listing's distance to campus next to its address, or that it has no location", async () => {
     fakeApi({ "GET /api/v1/admin/listings": notFound,
       ...signedInRoutes,
-      "GET /api/v1/admin/listings/pending": {
-        listings: [
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [
           adminListing("p1", { verification_status: "pending", address: "1 SW 13th St, Gainesville, FL", latitude: 29.6495, longitude: -82.3349, distance_miles: 1.2 }),
           adminListing("p2", { verification_status: "pending", address: "Reitz Union, Gainesville, FL", latitude: 29.6463, longitude: -82.3479, distance_miles: 0 }),
           adminListing("p3", { verification_status: "pending", latitude: null, longitude: null, distance_miles: null }),
           adminListing("p4", { verification_status: "pending", university_abbreviation: "NCF", latitude: 27.38, longitude: -82.56, distance_miles: null }),
-        ],
-      },
+        ]),
     });
     const user = userEvent.setup();
     await openStaffPanel();
@@ -219,12 +218,15 @@ describe("admin panel", () => {
 
   it("the details modal shows words, not codes, and the lister's name opens their user card", async () => {
     const lister = makeUser({ id: "owner-7", first_name: "Jordan", last_name: "Kim", email: "jordan@utexas.edu", id_verification_status: "verified" });
-    fakeApi({ "GET /api/v1/admin/listings": notFound, "GET /api/v1/verification/admin/all": notFound,
+    const everyone = [makeUser({ id: "other-1", first_name: "Sam", last_name: "Carter", email: "sam@fsu.edu" }), lister];
+    const calls = fakeApi({ "GET /api/v1/admin/listings": notFound, "GET /api/v1/verification/admin/all": notFound,
       ...signedInRoutes,
-      "GET /api/v1/admin/listings/pending": {
-        listings: [adminListing("p1", { verification_status: "pending", unit_type: "2x1", lease_term: "spring", user_id: "owner-7", created_at: "2026-01-02T00:00:00.000Z" })],
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [adminListing("p1", { verification_status: "pending", unit_type: "2x1", lease_term: "spring", user_id: "owner-7", created_at: "2026-01-02T00:00:00.000Z" })]),
+      // The server searches (an id here): the panel shows what it answers.
+      "GET /api/v1/admin/users": (call: { url: string }) => {
+        const q = new URL(call.url, "http://localhost").searchParams.get("q");
+        return staffPage("users", q ? everyone.filter((u) => u.id === q) : everyone);
       },
-      "GET /api/v1/admin/users": { users: [makeUser({ id: "other-1", first_name: "Sam", last_name: "Carter", email: "sam@fsu.edu" }), lister] },
     });
     const user = userEvent.setup();
     await openStaffPanel();
@@ -246,9 +248,10 @@ describe("admin panel", () => {
     const search = await screen.findByRole("searchbox", { name: "Search users" });
     expect(search).toHaveValue("owner-7");
     expect(search).toHaveFocus();
+    expect(await screen.findByText("1 found")).toBeInTheDocument();
     const cards = screen.getAllByRole("listitem");
     expect(cards).toHaveLength(1);
-    expect(screen.getByText("1 of 2 users")).toBeInTheDocument();
+    expect(callsOf(calls, "GET /api/v1/admin/users").at(-1)!.url).toContain("q=owner-7");
     expect(cards[0]).toHaveTextContent("Jordan Kim");
     expect(cards[0]).toHaveTextContent(`Joined ${formatStaffTime("2026-01-01T00:00:00.000Z")}`);
 
@@ -275,7 +278,7 @@ describe("admin panel", () => {
   it("approving a listing that changed since the list loaded: the 409's detail is shown, the list reloads, and the new version is approved by its revision", async () => {
     const routes: Record<string, unknown> = {
       ...signedInRoutes,
-      "GET /api/v1/admin/listings/pending": { listings: [adminListing("p1", { verification_status: "pending", revision: 3 })] },
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [adminListing("p1", { verification_status: "pending", revision: 3 })]),
       "GET /api/v1/admin/listings": notFound,
     };
     const calls = fakeApi(routes);
@@ -285,7 +288,7 @@ describe("admin panel", () => {
     await user.click(screen.getByRole("tab", { name: "Pending" }));
     await screen.findByText("Room p1");
     // Meanwhile the owner edits it: the server has revision 4 and refuses a decision on 3.
-    routes["GET /api/v1/admin/listings/pending"] = { listings: [adminListing("p1", { verification_status: "pending", revision: 4, title: "Room p1 at $150" })] };
+    routes["GET /api/v1/admin/listings/pending"] = staffPage("listings", [adminListing("p1", { verification_status: "pending", revision: 4, title: "Room p1 at $150" })]);
     routes["PATCH /api/v1/admin/listings/p1/verify"] = new Response(JSON.stringify({ detail: "This listing changed since you opened it. Review the new version." }), { status: 409 });
     await user.click(screen.getByRole("button", { name: "Approve" }));
     expect(await screen.findByText("Failed to approve listing: This listing changed since you opened it. Review the new version.")).toBeInTheDocument();
@@ -301,14 +304,12 @@ describe("admin panel", () => {
   it("every review shows the price check: the median of similar listings, a far-below flag, and a cut since approval", async () => {
     fakeApi({ "GET /api/v1/admin/listings": notFound,
       ...signedInRoutes,
-      "GET /api/v1/admin/listings/pending": {
-        listings: [
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [
           adminListing("p1", { verification_status: "pending", monthly_rent: 1100, price_check: { comparables: 6, median: 1150, far_below: false, approved_rent: null } }),
           adminListing("p2", { verification_status: "pending", monthly_rent: 400, rent_check_median: 1150, price_check: { comparables: 6, median: 1150, far_below: true, approved_rent: null } }),
           adminListing("p3", { verification_status: "pending", monthly_rent: 700, price_check: { comparables: 2, median: 900, far_below: false, approved_rent: 1000 } }),
           adminListing("p4", { verification_status: "pending", price_check: { comparables: 0, median: null, far_below: false, approved_rent: null } }),
-        ],
-      },
+        ]),
     });
     const user = userEvent.setup();
     await openStaffPanel();

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdminListing } from "@contract/admin";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { ListingDetailsDialog, NO_LOCATION_REASON } from "../../../web/features/admin/components/listing-details-dialog";
-import { callsOf, fakeApi, makeAdminListing, makeAdminListing as adminListing, notFound, openStaffPanel, staffPanelRoutes } from "../render";
+import { callsOf, fakeApi, makeAdminListing, makeAdminListing as adminListing, notFound, openStaffPanel, staffPanelRoutes, staffPage } from "../render";
 
 const API = "/api/v1";
 const growth = (users: number[]) => users.map((n, i) => ({ date: `2026-01-${String(i + 1).padStart(2, "0")}`, users: n }));
@@ -22,7 +22,7 @@ describe("Listings > All and Pending: review actions", () => {
   it("the All tab offers Approve and Reject on pending listings only, with the pending tab's actions", async () => {
     const calls = fakeApi({
       ...staffPanelRoutes(statsWith([0, 0, 1])),
-      "GET /api/v1/admin/listings": { listings: [adminListing("a1"), adminListing("p1", { verification_status: "pending", revision: 3 })] },
+      "GET /api/v1/admin/listings": staffPage("listings", [adminListing("a1"), adminListing("p1", { verification_status: "pending", revision: 3 })]),
       "PATCH /api/v1/admin/listings/p1/verify": { success: true, changed: true, listing: adminListing("p1") },
     });
     const user = userEvent.setup();
@@ -45,19 +45,22 @@ describe("Listings > All and Pending: review actions", () => {
     expect(review!.body).toEqual({ status: "approved", rejection_reason: null, revision: 3 });
   });
 
-  it("Verify All is a secondary action: a dialog names the count and Approve waits for it typed", async () => {
+  it("Verify All is a secondary action: a dialog names the count (every pending listing, loaded or not) and Approve waits for it typed", async () => {
     const confirm = vi.spyOn(window, "confirm");
+    // Three pending in all, of which the first page holds two: the count is the server's.
     const calls = fakeApi({ "GET /api/v1/admin/listings": notFound,
-      ...staffPanelRoutes(statsWith([0, 0, 1])),
-      "GET /api/v1/admin/listings/pending": { listings: ["p1", "p2", "p3"].map((id) => adminListing(id, { verification_status: "pending" })) },
+      ...staffPanelRoutes({ stats: { ...statsWith([0, 0, 1]).stats, pending_listings: 3 } }),
+      "GET /api/v1/admin/listings/pending": staffPage("listings", ["p1", "p2"].map((id) => adminListing(id, { verification_status: "pending" })), "next-page"),
       "POST /api/v1/admin/listings/verify-all": { verified_count: 3, total_listings: 3 },
     });
     const user = userEvent.setup();
     await openStaffPanel();
     await user.click(screen.getByRole("tab", { name: "Listings" }));
     await user.click(screen.getByRole("tab", { name: "Pending" }));
-    await screen.findByText("Room p3");
-    const open = screen.getByRole("button", { name: /^Approve all \d+ pending listings?$/ });
+    await screen.findByText("Room p2");
+    expect(screen.getByText("3 listings")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Load more" })).toBeInTheDocument();
+    const open = screen.getByRole("button", { name: "Approve all 3 pending listings" });
     expect(open).toHaveClass("button-ghost");
     expect(open).not.toHaveClass("button-primary");
     await user.click(open);
@@ -84,15 +87,13 @@ describe("Listings > All: a listing the public cannot see", () => {
   it("View on a pending, rejected, paused or hidden listing opens its details in the panel; an approved public one links to the public page", async () => {
     fakeApi({
       ...staffPanelRoutes(),
-      "GET /api/v1/admin/listings": {
-        listings: [
+      "GET /api/v1/admin/listings": staffPage("listings", [
           adminListing("a1"),
           adminListing("p1", { verification_status: "pending", pictures, thumbnails: pictures.map((p) => p.replace(".jpg", "-thumb.jpg")) }),
           adminListing("r1", { verification_status: "rejected", rejection_reason: "Blurry photos" }),
           adminListing("s1", { status: "paused" } as Partial<AdminListing>),
           adminListing("h1", { moderation_status: "hidden" }),
-        ],
-      },
+        ]),
     });
     const user = userEvent.setup();
     const { router } = await openStaffPanel();
@@ -143,7 +144,7 @@ describe("Listings > All: a listing the public cannot see", () => {
   it("each listing's title is a button opening the same details; an approved one's details link to its public page", async () => {
     fakeApi({
       ...staffPanelRoutes(),
-      "GET /api/v1/admin/listings": { listings: [adminListing("a1"), adminListing("r1", { verification_status: "rejected" })] },
+      "GET /api/v1/admin/listings": staffPage("listings", [adminListing("a1"), adminListing("r1", { verification_status: "rejected" })]),
     });
     const user = userEvent.setup();
     await openStaffPanel();
@@ -171,7 +172,7 @@ describe("Listings > All: a listing the public cannot see", () => {
   it("the Pending view's title button opens the details with Approve, which approves", async () => {
     const calls = fakeApi({ "GET /api/v1/admin/listings": notFound,
       ...staffPanelRoutes(),
-      "GET /api/v1/admin/listings/pending": { listings: [adminListing("p1", { verification_status: "pending" })] },
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [adminListing("p1", { verification_status: "pending" })]),
       "PATCH /api/v1/admin/listings/p1/verify": { success: true, changed: true, listing: adminListing("p1") },
     });
     const user = userEvent.setup();

@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SafetyQueueItem } from "@contract/safety";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { fakeApi, makeUser, openStaffPanel, staffPanelRoutes } from "../render";
+import { fakeApi, makeUser, openStaffPanel, staffPanelRoutes, staffPage } from "../render";
 
 afterEach(() => adminSession.set(null));
 
@@ -26,8 +26,11 @@ describe("the Safety queue: a flagged conversation's participants", () => {
     fakeApi({
       ...staffPanelRoutes(),
       "GET /api/v1/admin/safety": { conversations: [item], pagination: { next_token: null, has_more: false } },
-      "GET /api/v1/admin/users": {
-        users: [makeUser({ id: "u2", first_name: "Jordan", last_name: "Kim", email: "jordan@ufl.edu" }), makeUser({ id: "u3", first_name: "Sam", last_name: "Lee", email: "sam@ufl.edu" })],
+      // The server finds a user by id (the search the button fills in).
+      "GET /api/v1/admin/users": (call: { url: string }) => {
+        const everyone = [makeUser({ id: "u2", first_name: "Jordan", last_name: "Kim", email: "jordan@ufl.edu" }), makeUser({ id: "u3", first_name: "Sam", last_name: "Lee", email: "sam@ufl.edu" })];
+        const q = new URL(call.url, "http://localhost").searchParams.get("q");
+        return staffPage("users", q ? everyone.filter((u) => u.id === q) : everyone);
       },
     });
     const user = userEvent.setup();
@@ -46,7 +49,7 @@ describe("the Safety queue: a flagged conversation's participants", () => {
     const search = await screen.findByRole("searchbox", { name: "Search users" });
     expect(search).toHaveValue("u3");
     expect(search).toHaveFocus();
-    expect(await screen.findByText("1 of 2 users")).toBeInTheDocument();
+    expect(await screen.findByText("1 found")).toBeInTheDocument();
     expect(screen.getAllByRole("listitem")[0]).toHaveTextContent("Sam Lee");
 
     // Back to Safety: the other participant's button fills the search with their id instead.

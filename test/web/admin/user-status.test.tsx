@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, makeUser, renderApp } from "../render";
+import { callsOf, fakeApi, makeUser, renderApp, staffPage } from "../render";
 
 const stats = { stats: { users: 2, listings: 0, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } };
 const nora = { ...makeUser({ id: "u-nora", first_name: "Nora", last_name: "Diaz", id_verification_status: "unverified" }), suspended_at: null };
@@ -14,7 +14,7 @@ function panel() {
     "GET /api/v1/admin/tables": { tables: ["users"] },
     "GET /api/v1/admin/stats": stats,
     "GET /api/v1/admin/audit": { audit: [] },
-    "GET /api/v1/admin/users": { users: [nora, sam] },
+    "GET /api/v1/admin/users": staffPage("users", [nora, sam]),
     "PATCH /api/v1/admin/users/u-nora/verify": { success: true, user: { ...nora, id_verification_status: "verified" } },
     "PATCH /api/v1/admin/users/u-sam/verify": { success: true, user: { ...sam, id_verification_status: "verified" } },
   });

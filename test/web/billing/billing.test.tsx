@@ -1,8 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import type { Deal } from "@contract/deals";
 import type { BillingHistoryEntry, PromotedListing, PromotionState } from "@contract/promotions";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp } from "../render";
+import { LISTER, makeDeal, paidDeal, RENTER, sessionOf } from "../deals/fixtures";
+import { axeViolations } from "../axe";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, renderApp, type ApiCall } from "../render";
 
 const user = makeUser({ id: "u1", id_verification_status: "verified" });
 const session = { token: "t", user };
@@ -13,6 +16,8 @@ const promoted = (id: string, state: PromotionState, end: string | null): Promot
 });
 
 const LIST = "GET /api/v1/users/promoted-listings";
+const DEALS = "GET /api/v1/deals";
+const dealsPage = (data: Deal[] = []) => ({ data, pagination: { next_token: null, has_more: false } });
 const fourStates = () => [
   promoted("p1", "promoted", "2026-12-07T12:00:00.000Z"),
   promoted("c1", "cancelled", "2026-12-03T12:00:00.000Z"),
@@ -23,7 +28,7 @@ const row = (title: string) => screen.getByRole("link", { name: title }).closest
 
 describe("billing page", () => {
   it("tells a visitor to log in, with Sign In, and stays on /billing (like every locked page)", async () => {
-    fakeApi({ [LIST]: { data: fourStates() } });
+    fakeApi({ [DEALS]: dealsPage(), [LIST]: { data: fourStates() } });
     const { router } = renderApp("/billing");
     expect(await screen.findByText("Please log in to see your promotions and billing.")).toBeInTheDocument();
     expect(within(screen.getByRole("main")).getByRole("button", { name: "Sign In" })).toBeInTheDocument();
@@ -31,7 +36,7 @@ describe("billing page", () => {
   });
 
   it("shows each promoted listing with its state and date: Promoted renews, Cancelled expires, Payment failed, Starts when approved", async () => {
-    fakeApi({ [LIST]: { data: fourStates() } });
+    fakeApi({ [DEALS]: dealsPage(), [LIST]: { data: fourStates() } });
     renderApp("/billing?listing_id=c1", session);
     await screen.findByRole("link", { name: "Room p1" });
 
@@ -56,6 +61,7 @@ describe("billing page", () => {
     // After the cancel, the server holds the cancelled promotion (it runs to promotion_end).
     let cancelled = false;
     const calls = fakeApi({
+      [DEALS]: dealsPage(),
       [LIST]: () => ({ data: [promoted("p1", cancelled ? "cancelled" : "promoted", "2026-12-07T12:00:00.000Z")] }),
       "POST /api/v1/promotions/cancel/p1": () => {
         cancelled = true;
@@ -86,6 +92,7 @@ describe("billing page", () => {
 
   it("a failed cancel says 'Failed to cancel subscription' and the row stays Promoted", async () => {
     fakeApi({
+      [DEALS]: dealsPage(),
       [LIST]: { data: [promoted("p1", "promoted", "2026-12-07T12:00:00.000Z")] },
       "POST /api/v1/promotions/cancel/p1": new Response("{}", { status: 500 }),
     });
@@ -120,7 +127,7 @@ describe("billing page", () => {
         status: "open",
       },
     ];
-    const calls = fakeApi({ [LIST]: { data: [promoted("p1", "promoted", "2026-12-07T12:00:00.000Z")] }, "GET /api/v1/promotions/billing-history/p1": { data: entries } });
+    const calls = fakeApi({ [DEALS]: dealsPage(), [LIST]: { data: [promoted("p1", "promoted", "2026-12-07T12:00:00.000Z")] }, "GET /api/v1/promotions/billing-history/p1": { data: entries } });
     const ui = userEvent.setup();
     renderApp("/billing", session);
     await screen.findByRole("link", { name: "Room p1" });
@@ -142,13 +149,13 @@ describe("billing page", () => {
   });
 
   it("without promoted listings says so and links to the profile; a failed load says 'Failed to fetch promoted listings'", async () => {
-    fakeApi({ [LIST]: { data: [] } });
+    fakeApi({ [DEALS]: dealsPage(), [LIST]: { data: [] } });
     const first = renderApp("/billing", session);
     expect(await screen.findByText(/You have not promoted a listing yet/)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "your profile" })).toHaveAttribute("href", "/profile");
     first.unmount();
 
-    fakeApi({ [LIST]: new Response(JSON.stringify({ detail: "Forbidden" }), { status: 403 }) });
+    fakeApi({ [DEALS]: dealsPage(), [LIST]: new Response(JSON.stringify({ detail: "Forbidden" }), { status: 403 }) });
     renderApp("/billing", session);
     expect(await screen.findByText(/Failed to fetch promoted listings/)).toBeInTheDocument();
   });
@@ -157,7 +164,7 @@ describe("billing page", () => {
     const at = (iso: string) => Date.parse(iso) / 1000;
     const gone: PromotedListing = { ...promoted("g1", "cancelled", "2026-12-07T12:00:00.000Z"), deleted: true };
     const entry: BillingHistoryEntry = { id: "in_1", amount: 500, currency: "usd", period_start: at("2026-11-30T12:00:00Z"), period_end: at("2026-12-07T12:00:00Z"), created: at("2026-11-30T12:00:00Z"), status: "paid" };
-    const calls = fakeApi({ [LIST]: { data: [gone] }, "GET /api/v1/promotions/billing-history/g1": { data: [entry] } });
+    const calls = fakeApi({ [DEALS]: dealsPage(), [LIST]: { data: [gone] }, "GET /api/v1/promotions/billing-history/g1": { data: [entry] } });
     const ui = userEvent.setup();
     renderApp("/billing", session);
     const item = (await screen.findByText("Room g1")).closest("li")!;
@@ -170,5 +177,64 @@ describe("billing page", () => {
     const rows = await within(screen.getByRole("dialog", { name: "Billing history" })).findAllByRole("row");
     expect(rows[1]).toHaveTextContent("$5.00");
     expect(callsOf(calls, "GET /api/v1/promotions/billing-history/g1")).toHaveLength(1);
+  });
+});
+
+describe("billing: deal receipts", () => {
+  it("lists the deals paid, as renter and as lister, with what was paid and when, each linking to its receipt; unpaid deals are left out", async () => {
+    const paidOn = new Date(2026, 10, 25, 14, 30).toISOString();
+    const deals = [
+      paidDeal({ id: "d1" }, { paid_at: paidOn }),
+      makeDeal({ id: "d2", listing_title: "Not paid yet" }),
+      paidDeal({ id: "d3", listing_title: "My own studio", renter: { id: "ana", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { paid_at: paidOn, refunded_cents: 20000 }),
+    ];
+    fakeApi({ [DEALS]: dealsPage(deals), [LIST]: { data: [] } });
+    renderApp("/billing", sessionOf(RENTER));
+    const receipts = await screen.findByRole("list", { name: "Deal receipts" });
+    const rows = within(receipts).getAllByRole("listitem");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent("Sunny 2x2 near campus");
+    expect(rows[0]).toHaveTextContent("Jun 1 - Aug 15, 2027");
+    expect(rows[0]).toHaveTextContent("You paid $892.50 (first month's rent $850.00 and service fee $42.50) on Nov 25, 2026.");
+    expect(within(rows[0]!).getByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/d1#receipt");
+    expect(rows[1]).toHaveTextContent("Ana paid the first month's rent, $850.00, on Nov 25, 2026. Refunded: $200.00.");
+    expect(within(rows[1]!).getByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/d3#receipt");
+    expect(screen.queryByText("Not paid yet")).toBeNull();
+    // Promotions keep their own part of the page.
+    expect(screen.getByRole("heading", { name: "Promotions" })).toBeInTheDocument();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("says when there is none yet, and offers the next page when there are more deals", async () => {
+    fakeApi({ [DEALS]: dealsPage([makeDeal()]), [LIST]: { data: [] } });
+    renderApp("/billing", sessionOf(LISTER));
+    expect(await screen.findByText(/No deal receipts yet/)).toBeInTheDocument();
+
+    const calls = fakeApi({
+      [DEALS]: (call: ApiCall) =>
+        call.url.includes("last_evaluated_key") ? dealsPage([paidDeal({ id: "old" })]) : { data: [makeDeal()], pagination: { next_token: "next", has_more: true } },
+      [LIST]: { data: [] },
+    });
+    const ui = userEvent.setup();
+    renderApp("/billing", sessionOf(RENTER));
+    await ui.click(await screen.findByRole("button", { name: "Show older deals" }));
+    expect(await screen.findByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/old#receipt");
+    expect(callsOf(calls, DEALS)).toHaveLength(2);
+  });
+
+  it("a failed load says so and Try again reads the deals again, while promotions still show", async () => {
+    let fail = true;
+    const calls = fakeApi({
+      [DEALS]: () => (fail ? new Response(JSON.stringify({ detail: "Server error" }), { status: 500 }) : dealsPage([paidDeal({ id: "d1" })])),
+      [LIST]: { data: [promoted("p1", "promoted", "2026-12-07T12:00:00.000Z")] },
+    });
+    const ui = userEvent.setup();
+    renderApp("/billing", sessionOf(RENTER));
+    const alert = await screen.findByText(/Could not load your deal receipts/);
+    expect(screen.getByRole("link", { name: "Room p1" })).toBeInTheDocument();
+    fail = false;
+    await ui.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/d1#receipt");
+    expect(callsOf(calls, DEALS).length).toBeGreaterThanOrEqual(2);
   });
 });

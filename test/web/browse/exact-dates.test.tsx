@@ -1,7 +1,7 @@
 /** Exact dates (docs/decisions/021) on the listing form, in browse (URL, API call, chip), on cards and the listing page. */
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatStay } from "@contract/constants";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { formatStay } from "@contract/dates";
 import { nextTermDates } from "@contract/forms";
 import { listingFormSchema } from "@contract/forms";
 import { toBrowseParams } from "../../../web/features/browse/hooks/use-browse-filters";
@@ -10,14 +10,21 @@ import { fakeApi, makeOwnerListing, renderApp } from "../render";
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
 const API = "/api/v1";
 
+// Dates show their year only when it is not the current one (contract/dates.ts): these are 2026's.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date("2026-03-01T12:00:00Z"));
+});
+
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
 describe("dates, pure", () => {
-  it("formats a stay, with years only across a year", () => {
+  it("formats a stay, with years only across a year or in another year than this one", () => {
     expect(formatStay("2026-05-20", "2026-08-10")).toBe("May 20 - Aug 10");
+    expect(formatStay("2027-05-20", "2027-08-10")).toBe("May 20 - Aug 10, 2027");
     expect(formatStay("2026-12-20", "2027-01-05")).toBe("Dec 20, 2026 - Jan 5, 2027");
     expect(formatStay(null, "2026-08-10")).toBeNull();
     expect(formatStay("2026-02-30", "2026-08-10")).toBeNull();
@@ -74,6 +81,15 @@ describe("browse: the stay needed", () => {
     expect(router.state.location.search).not.toContain("to=");
   });
 
+  it("a card shows the dates still free once stays are paid for, never the taken ones (docs/decisions/039)", async () => {
+    const taken = { ...page, data: [{ ...page.data[0]!, taken_stays: [{ move_in: "2026-06-01", move_out: "2026-07-01" }] }] };
+    fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": taken });
+    renderApp("/");
+    const card = (await screen.findByRole("heading", { name: "Listing 1" })).closest("article")!;
+    expect(within(card).getByText("Free May 20 - Jun 1; Jul 1 - Aug 10")).toBeInTheDocument();
+    expect(within(card).queryByText("May 20 - Aug 10")).toBeNull();
+  });
+
   it("reads the stay from a shared URL, and says when it is out of order", async () => {
     const calls = fakeApi({ "GET /api/v1/universities/": universities, "GET /api/v1/subleases/": page });
     renderApp("/?from=2026-05-20&to=2026-08-10&term=summer");
@@ -97,5 +113,15 @@ describe("listing page: dates", () => {
     await screen.findByRole("heading", { level: 1, name: /Listing 1/ });
     expect(screen.getByText("Available")).toBeInTheDocument();
     expect(screen.getAllByText("May 20 - Aug 10").length).toBeGreaterThan(0);
+  });
+
+  it("shows the year of dates in another year than this one", async () => {
+    fakeApi({
+      [`GET ${API}/subleases/l1`]: { data: makeOwnerListing({ available_from: "2027-05-20", available_to: "2027-08-10" }) },
+      [`GET ${API}/users/owner-1`]: { data: { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true } },
+    });
+    renderApp("/listing/l1");
+    await screen.findByRole("heading", { level: 1, name: /Listing 1/ });
+    expect(screen.getAllByText("May 20 - Aug 10, 2027").length).toBeGreaterThan(0);
   });
 });

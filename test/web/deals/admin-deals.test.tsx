@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { callsOf, fakeApi, renderApp } from "../render";
 import { acceptedDeal, LISTER, makeDeal, RENTER } from "./fixtures";
+import { formatStay } from "@contract/dates";
 
 const API = "/api/v1";
 beforeEach(() => adminSession.set("admin-token"));
@@ -37,7 +38,7 @@ describe("staff Deals tab", () => {
     // Open cases come first; every deal is one choice away.
     await ui.selectOptions(await screen.findByLabelText("Status"), "");
     const first = (await screen.findAllByText("Sunny 2x2 near campus"))[0]!.closest("li")!;
-    expect(first).toHaveTextContent("Maya Lopez (renter) · Jordan Kim (lister) · Jun 1 - Aug 15 · $850 / month");
+    expect(first).toHaveTextContent(`Maya Lopez (renter) · Jordan Kim (lister) · ${formatStay("2027-06-01", "2027-08-15")} · $850 / month`);
     expect(screen.getByText(/One party blocked the other/)).toBeInTheDocument();
     await ui.click(within(first).getByRole("button", { name: "Show events: Sunny 2x2 near campus" }));
     const table = await within(first).findByRole("table", { name: "Events of this deal" });

@@ -7,6 +7,7 @@ import type { Deal } from "@contract/deals";
 import { nextStep } from "../../../web/lib/deal-status";
 import { callsOf, fakeApi, makeOwnerListing, participantRoutes, renderApp } from "../render";
 import { acceptedDeal, dealMessage, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
+import { formatStay } from "@contract/dates";
 
 const API = "/api/v1";
 
@@ -84,7 +85,7 @@ describe("the deal card in the thread", () => {
     renderApp("/messages?conversation=c1", sessionOf(LISTER));
     const c = await card();
     expect(within(c).getByText("Maya's request to sublease")).toBeInTheDocument();
-    expect(within(c).getByText("Jun 1 - Aug 15")).toBeInTheDocument();
+    expect(within(c).getByText(formatStay("2027-06-01", "2027-08-15")!)).toBeInTheDocument();
     expect(within(c).getByText("$850 / month")).toBeInTheDocument();
     expect(within(c).getByText("Requested")).toBeInTheDocument();
     expect(within(c).getByRole("status")).toHaveTextContent("Your step: Accept or decline this request");

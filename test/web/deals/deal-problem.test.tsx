@@ -151,8 +151,10 @@ describe("reporting a problem", () => {
 
     const photos = within(dialog).getByLabelText("Photos (optional, up to 6)");
     const jpeg = (name: string) => new File(["jpeg"], name, { type: "image/jpeg" });
+    // Seven chosen: the six that fit are added, the seventh is named.
     await ui.upload(photos, Array.from({ length: 7 }, (_, i) => jpeg(`p${i}.jpg`)));
-    expect(await within(dialog).findByText("Maximum 6 photos allowed")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Added 6 of 7 photos. Maximum 6 photos allowed: p6.jpg was not added.")).toBeInTheDocument();
+    for (let i = 0; i < 6; i++) await ui.click(within(dialog).getByRole("button", { name: `Remove p${i}.jpg` }));
     await ui.upload(photos, jpeg("door.jpg"));
     const picked = await within(dialog).findByRole("list", { name: "Photos to send" });
     expect(picked).toHaveTextContent("door.jpg");

@@ -26,7 +26,8 @@ describe("the receipt", () => {
     expect(facts(receipt)).toEqual({
       Deal: "d1",
       Listing: "Sunny 2x2 near campus",
-      Stay: "Jun 1 - Aug 15",
+      // A receipt prints the year always.
+      Stay: "Jun 1 - Aug 15, 2027",
       "Paid by": "Maya Lopez",
       "Paid to": "Jordan Kim, through CampusNest",
       "Paid at": dealTime("2026-11-25T14:30:00.000Z"),

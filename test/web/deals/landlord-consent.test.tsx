@@ -31,7 +31,7 @@ describe("the landlord's consent page", () => {
     expect(await screen.findAllByText(/CampusNest has not checked them/)).toHaveLength(1);
     expect(screen.getByRole("heading", { level: 1, name: "Consent to a sublease" })).toBeInTheDocument();
     const details = screen.getByRole("region", { name: "The request" });
-    for (const text of ["Jordan Kim", "Maya Lopez", "12 Bleecker St, Apt 4B, New York, NY 10003", "Jun 1 - Aug 15", "$850", "Summer internship", "5 Lake St, Chicago, IL"])
+    for (const text of ["Jordan Kim", "Maya Lopez", "12 Bleecker St, Apt 4B, New York, NY 10003", "Jun 1 - Aug 15, 2027", "$850", "Summer internship", "5 Lake St, Chicago, IL"])
       expect(within(details).getByText(text)).toBeInTheDocument();
     // No sign-in prompt: the link is the permission.
     expect(screen.queryByRole("dialog")).toBeNull();

@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { fakeApi, notFound, renderApp } from "../render";
 import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
+import { formatStay } from "@contract/dates";
 
 const API = "/api/v1";
 const page = (data: unknown[]) => ({ data, pagination: { next_token: null, has_more: false } });
@@ -28,7 +29,7 @@ describe("Deals in the profile", () => {
     const listing = within(section).getByRole("heading", { name: "As lister" }).parentElement!;
     expect(within(renting).getByRole("link", { name: "Sunny 2x2 near campus" })).toHaveAttribute("href", "/deals/d1");
     expect(renting).toHaveTextContent("Accepted");
-    expect(renting).toHaveTextContent("Jun 1 - Aug 15 · with Jordan");
+    expect(renting).toHaveTextContent(`${formatStay("2027-06-01", "2027-08-15")} · with Jordan`);
     expect(renting).toHaveTextContent("Your step: Read and sign the agreement.");
     expect(within(listing).getByRole("link", { name: "My own studio" })).toHaveAttribute("href", "/deals/d2");
     expect(listing).toHaveTextContent("Your step: Accept or decline this request");

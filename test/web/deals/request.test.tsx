@@ -37,7 +37,7 @@ describe("the stay's rules", () => {
   it("refuses a stay that overlaps one already taken, naming it; a move-out day can be the next move-in", () => {
     const taken = { ...dated, taken_stays: [{ move_in: "2027-06-01", move_out: "2027-06-30" }] };
     expect(stayProblem({ move_in: "2027-06-15", move_out: "2027-07-15" }, taken, "2026-11-28")).toBe(
-      "Jun 1 - Jun 30 is already taken. Please choose dates outside it (a move-out day can be the next move-in).",
+      "Jun 1 - Jun 30, 2027 is already taken. Please choose dates outside it (a move-out day can be the next move-in).",
     );
     expect(stayProblem({ move_in: "2027-06-30", move_out: "2027-08-15" }, taken, "2026-11-28")).toBeNull();
     expect(stayProblem({ move_in: "2027-06-01", move_out: "2027-08-15" }, taken, "2026-11-28")).toMatch(/already taken/);
@@ -128,17 +128,17 @@ describe("request to sublease on the listing page", () => {
     const ui = userEvent.setup();
     renderApp("/listing/l1", sessionOf(RENTER));
     const taken = await screen.findByRole("list", { name: "Taken stays" });
-    expect(within(taken).getByRole("listitem")).toHaveTextContent("Taken Jun 1 - Jun 30");
+    expect(within(taken).getByRole("listitem")).toHaveTextContent("Taken Jun 1 - Jun 30, 2027");
     await ui.click(screen.getByRole("button", { name: "Request to sublease" }));
     const dialog = await screen.findByRole("dialog", { name: "Request to sublease" });
-    expect(dialog).toHaveTextContent("Already taken: Jun 1 - Jun 30.");
+    expect(dialog).toHaveTextContent("Already taken: Jun 1 - Jun 30, 2027.");
     // The form starts after it; a stay typed over it is refused.
     const moveIn = within(dialog).getByLabelText("Move in");
     expect(moveIn).toHaveValue("2027-06-30");
     await ui.clear(moveIn);
     await ui.type(moveIn, "2027-06-10");
     await ui.click(within(dialog).getByRole("button", { name: "Send request" }));
-    expect(within(dialog).getByRole("alert")).toHaveTextContent("Jun 1 - Jun 30 is already taken. Please choose dates outside it");
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("Jun 1 - Jun 30, 2027 is already taken. Please choose dates outside it");
     expect(within(dialog).getByLabelText("Move in")).toHaveAttribute("aria-invalid", "true");
     expect(callsOf(calls, `POST ${API}/deals`)).toHaveLength(0);
     await ui.clear(moveIn);

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, dealPartsRoutes, staffPage } from "../render";
 
 const universities = { data: [{ id: 1, name: "University of Florida", abbreviation: "UF" }] };
 const owner = { id: "owner-1", first_name: "Jordan", last_name: "Kim", avatar_url: null, university: "UF", created_at: "2026-01-01T00:00:00Z", id_verified: true };
@@ -107,7 +107,7 @@ describe("price check in the staff panel", () => {
       "GET /api/v1/admin/tables": { tables: ["users"] },
       "GET /api/v1/admin/stats": { stats: { users: 1, listings: 2, conversations: 0, messages: 0, user_growth: [], queues: { pending_ids: 0, pending_listings: 0, open_reports: 0, safety_flags: 0 } } },
       "GET /api/v1/admin/audit": { audit: [] },
-      "GET /api/v1/admin/listings/pending": { listings: [flagged, normal] },
+      "GET /api/v1/admin/listings/pending": staffPage("listings", [flagged, normal]),
     });
     adminSession.set("admin-token");
     try {

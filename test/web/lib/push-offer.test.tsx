@@ -20,6 +20,7 @@ function pushCapable(permission: NotificationPermission) {
 beforeEach(() => localStorage.clear());
 afterEach(() => {
   vi.unstubAllGlobals();
+  document.documentElement.classList.remove("dialog-open");
   document.getElementById("push-prompt-root")?.remove();
   Reflect.deleteProperty(navigator, "serviceWorker");
 });
@@ -45,6 +46,20 @@ describe("the push offer", () => {
     // Decided before any import: nothing is loaded, nothing shown.
     offerPush("search_saved");
     expect(document.getElementById("push-prompt-root")).toBeNull();
+  });
+
+  it("waits while a modal dialog is open and shows once it closes, with the app's buttons, in its own corner", async () => {
+    pushCapable("default");
+    document.documentElement.classList.add("dialog-open");
+    offerPush("deal_requested");
+    await waitFor(() => expect(document.getElementById("push-prompt-root")).not.toBeNull());
+    expect(screen.queryByRole("dialog", { name: "Know the moment" })).toBeNull();
+    document.documentElement.classList.remove("dialog-open");
+    const dialog = await screen.findByRole("dialog", { name: "Know the moment" });
+    expect(document.getElementById("push-prompt-root")).toHaveClass("push-prompt-host");
+    expect(screen.getByRole("button", { name: "Turn on notifications" })).toHaveClass("button", "button-primary");
+    expect(screen.getByRole("button", { name: "Not now" })).toHaveClass("button", "button-ghost");
+    expect(dialog).toHaveTextContent("each step of this deal");
   });
 
   it("is not offered when the permission was already decided (blocked or granted)", () => {

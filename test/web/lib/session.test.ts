@@ -70,3 +70,43 @@ describe("signing out", () => {
     expect(callsOf(calls, "POST /api/v1/auth/logout")).toHaveLength(1);
   });
 });
+
+describe("another tab of the browser", () => {
+  /** What the browser does in this tab when another one writes localStorage: the write, then a `storage` event here. */
+  function otherTab(key: string, value: string | null) {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+    window.dispatchEvent(new StorageEvent("storage", { key, newValue: value }));
+  }
+
+  it("signing out there signs this tab out at once, without a second logout call", () => {
+    stored();
+    const seen: (string | null)[] = [];
+    const unsubscribe = authStore.subscribe(() => seen.push(authStore.get()?.token ?? null));
+    // The other tab's signOut removes the token, the user and the refresh token.
+    otherTab("auth_token", null);
+    otherTab("user_data", null);
+    otherTab("refresh_token", null);
+    unsubscribe();
+    expect(authStore.get()).toBeNull();
+    expect(seen[0]).toBeNull();
+    // The API client has no token left to send: nothing goes out as the student from here.
+    expect(authStore.expiresAt()).toBeNull();
+  });
+
+  it("a refresh there hands this tab the new token; another account signing in there replaces this one", () => {
+    stored();
+    otherTab("auth_token", "tok-2");
+    expect(authStore.get()).toMatchObject({ token: "tok-2", user: { first_name: "Cached" } });
+    // Someone else: the token, then the user.
+    otherTab("auth_token", "tok-b");
+    otherTab("user_data", JSON.stringify(makeUser({ id: "u-b", first_name: "Bea" })));
+    expect(authStore.get()).toMatchObject({ token: "tok-b", user: { id: "u-b", first_name: "Bea" } });
+    // A key of no concern changes nothing; a whole cleared storage signs out.
+    otherTab("darkMode", "true");
+    expect(authStore.get()?.token).toBe("tok-b");
+    localStorage.clear();
+    window.dispatchEvent(new StorageEvent("storage", { key: null }));
+    expect(authStore.get()).toBeNull();
+  });
+});

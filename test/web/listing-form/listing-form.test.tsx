@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GENDER_PREFERENCE_TEXTS } from "@contract/forms";
 import type { OwnerListing } from "@contract/listings";
 import { validateListing } from "../../../web/features/listing-form/components/listing-form";
-import { checkFiles, fitWithin, MESSAGES, uploadPhotos } from "../../../web/lib/upload";
+import { fileProblem, fitWithin, MESSAGES, pickPhotos, uploadPhotos } from "../../../web/lib/upload";
 import { fakeApi, makeOwnerListing, makeUser, notFound, renderApp } from "../render";
 
 const API = "/api/v1";
@@ -41,18 +41,17 @@ describe("listing form rules", () => {
     expect(validateListing(fields, 11)).toEqual({ photos: "Maximum 10 photos allowed" });
   });
 
-  it("checks photos: count, empty, type (mobile and desktop wording), size", () => {
+  it("checks each photo: empty, type (mobile and desktop wording), size, naming the file", () => {
     const file = (name: string, type: string, size = 100) => {
       const f = new File(["x"], name, { type });
       Object.defineProperty(f, "size", { value: size });
       return f;
     };
-    expect(checkFiles([file("a.jpg", "image/jpeg")], 9, false)).toBeNull();
-    expect(checkFiles([file("a.jpg", "image/jpeg"), file("b.jpg", "image/jpeg")], 9, false)).toBe(MESSAGES.max);
-    expect(checkFiles([file("a.jpg", "image/jpeg", 0)], 0, false)).toBe(MESSAGES.empty);
-    expect(checkFiles([file("a.pdf", "application/pdf")], 0, false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
-    expect(checkFiles([file("a.pdf", "application/pdf")], 0, true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
-    expect(checkFiles([file("a.jpg", "image/jpeg", 10 * 1024 * 1024)], 0, false)).toBe(MESSAGES.tooBig);
+    expect(fileProblem(file("a.jpg", "image/jpeg"), false)).toBeNull();
+    expect(fileProblem(file("a.jpg", "image/jpeg", 0), false)).toBe("a.jpg is empty. Please select valid image files.");
+    expect(fileProblem(file("a.pdf", "application/pdf"), false)).toBe(`a.pdf is not an image. ${MESSAGES.invalidDesktop}`);
+    expect(fileProblem(file("a.pdf", "application/pdf"), true)).toBe(`a.pdf is not an image. ${MESSAGES.invalidMobile}`);
+    expect(fileProblem(file("a.jpg", "image/jpeg", 10 * 1024 * 1024), false)).toBe(`a.jpg is too large. ${MESSAGES.tooBig}`);
     expect(MESSAGES.tooBig).toBe("Each image must be less than 10MB");
     expect(fitWithin(4000, 3000, 1920, 1080)).toEqual({ width: 1440, height: 1080 });
     expect(fitWithin(800, 600, 1920, 1080)).toEqual({ width: 800, height: 600 });
@@ -203,6 +202,32 @@ describe("the fields: limits, errors, photos", () => {
     await ui.upload(input, new File(["jpeg"], "room.jpg", { type: "image/jpeg" }));
     expect(await screen.findByRole("img", { name: "Photo 1 (primary)" })).toBeInTheDocument();
     expect(screen.queryByText(/could not be opened/)).toBeNull();
+  });
+
+  it("five photos chosen with one text file among them: the four photos are added and the text file is named", async () => {
+    fakeApi({ "GET /api/v1/universities/": notFound, "GET /api/v1/utAustin/": utAustin });
+    vi.stubGlobal("createImageBitmap", async () => ({ close() {} }));
+    URL.createObjectURL = () => "blob:preview";
+    URL.revokeObjectURL = () => {};
+    const ui = userEvent.setup({ applyAccept: false });
+    renderApp("/create", { token: "t", user: verified });
+    const input = (await screen.findByLabelText("Add photos")) as HTMLInputElement;
+    const jpeg = (name: string) => new File(["jpeg"], name, { type: "image/jpeg" });
+    await ui.upload(input, [jpeg("kitchen.jpg"), jpeg("room.jpg"), new File(["hello"], "lease.txt", { type: "text/plain" }), jpeg("bath.jpg"), jpeg("view.jpg")]);
+    expect(await screen.findByText(`Added 4 of 5 photos. lease.txt is not an image. ${MESSAGES.invalidDesktop}`)).toHaveAttribute("role", "alert");
+    for (let i = 1; i <= 4; i++) expect(screen.getByRole("img", { name: new RegExp(`^Photo ${i}\\b`) })).toBeInTheDocument();
+    expect(screen.queryByRole("img", { name: /^Photo 5\b/ })).toBeNull();
+  });
+
+  it("adds what fits under the limit and names the rest", async () => {
+    vi.stubGlobal("createImageBitmap", async () => ({ close() {} }));
+    const jpeg = (name: string) => new File(["jpeg"], name, { type: "image/jpeg" });
+    const picked = await pickPhotos([jpeg("a.jpg"), jpeg("b.jpg"), jpeg("c.jpg")], 8, { mobile: false });
+    expect(picked.added.map((f) => f.name)).toEqual(["a.jpg", "b.jpg"]);
+    expect(picked.problem).toBe(`Added 2 of 3 photos. ${MESSAGES.max}: c.jpg was not added.`);
+    const none = await pickPhotos([jpeg("a.jpg"), jpeg("b.jpg")], 10, { mobile: false });
+    expect(none).toEqual({ added: [], problem: `${MESSAGES.max}: a.jpg and b.jpg were not added.` });
+    expect(await pickPhotos([jpeg("a.jpg")], 0, { mobile: false, max: 6 })).toMatchObject({ problem: null });
   });
 
   it("says before publishing that the public sees only the street and area, and shows that form of the address typed", async () => {

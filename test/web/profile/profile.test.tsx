@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OwnerListing } from "@contract/listings";
 import type { PrivateUser } from "@contract/users";
 import { authStore } from "../../../web/lib/auth-store";
-import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, reply, dealPartsRoutes } from "../render";
+import { callsOf, fakeApi, makeOwnerListing, makeUser, notFound, renderApp, reply, dealPartsRoutes, type ApiCall } from "../render";
 
 const ownListing = (id: string, overrides: Partial<OwnerListing> = {}) =>
   makeOwnerListing({ id, user_id: "u1", title: `My room ${id}`, user_first_name: "Maya", user_last_name: "Lopez", ...overrides });
@@ -121,6 +121,48 @@ describe("profile page", () => {
     await ui.click(university);
     expect(await screen.findByRole("option", { name: "No university" })).toBeInTheDocument();
     expect(screen.getByRole("option", { name: "UF · University of Florida" })).toBeInTheDocument();
+  });
+
+  it("a verified student renaming themselves is told before saving that it restarts ID review; the phone alone is saved at once", async () => {
+    const user = makeUser({ id_verification_status: "verified", first_name: "Dana", last_name: "Novák", phone: null });
+    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req: ApiCall) => ({ data: { ...user, ...(req.body as object) } }) });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const last = await screen.findByRole("textbox", { name: "Last name" });
+    await ui.clear(last);
+    await ui.type(last, "Novak");
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Change your name and restart ID review?" });
+    expect(dialog).toHaveTextContent("Your ID was checked for Dana Novák. Saving Dana Novak sends your identity back to review (24-48 hours)");
+    expect(dialog).toHaveTextContent("you can't create listings or sign agreements");
+    await ui.click(within(dialog).getByRole("button", { name: "Keep my name" }));
+    expect(callsOf(calls, "PATCH /api/v1/users/profile")).toHaveLength(0);
+    // The name typed stays in the box.
+    expect(last).toHaveValue("Novak");
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    await ui.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Change name and restart review" }));
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/users/profile")).toHaveLength(1));
+    expect(callsOf(calls, "PATCH /api/v1/users/profile")[0]!.body).toMatchObject({ first_name: "Dana", last_name: "Novak" });
+
+    // Not a rename (the name is now the one saved): no question.
+    const phone = screen.getByRole("textbox", { name: "Phone (optional)" });
+    await ui.type(phone, "3525550100");
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/users/profile")).toHaveLength(2));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  it("a student not yet verified renames without the question", async () => {
+    const user = makeUser({ id_verification_status: "unverified", first_name: "Dana" });
+    const calls = fakeApi({ ...profileRoutes(user), "PATCH /api/v1/users/profile": (req: ApiCall) => ({ data: { ...user, ...(req.body as object) } }) });
+    const ui = userEvent.setup();
+    renderApp("/profile", { token: "t", user });
+    const first = await screen.findByRole("textbox", { name: "First name" });
+    await ui.clear(first);
+    await ui.type(first, "Danielle");
+    await ui.click(screen.getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(callsOf(calls, "PATCH /api/v1/users/profile")).toHaveLength(1));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
   });
 
   it("a notification toggle the server refuses says so beside the switches and stays as it was", async () => {

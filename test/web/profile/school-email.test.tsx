@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Conversation } from "@contract/messages";
 import type { PublicUser } from "@contract/users";
+import { OWN_SCHOOL_EMAIL_EXPLAINED, SCHOOL_EMAIL_EXPLAINED } from "../../../web/components/ui/school-email-badge";
 import { TRUST_EXPLAINED } from "../../../web/components/ui/trust-checks";
 import { callsOf, dealPartsRoutes, fakeApi, IdleWebSocket, makeOwnerListing, makeUser, notFound, renderApp, reply } from "../render";
 
@@ -54,6 +55,10 @@ describe("school email in the profile", () => {
     await ui.click(within(section).getByRole("button", { name: "Confirm" }));
     await waitFor(() => expect(callsOf(calls, "POST /api/v1/users/school-email/verify")[0]!.body).toEqual({ code: "123456" }));
     expect((await screen.findAllByText("School email verified: ufl.edu")).length).toBeGreaterThan(0);
+    // One's own badge speaks to one: "you", never "they".
+    expect(section).toHaveTextContent(OWN_SCHOOL_EMAIL_EXPLAINED);
+    expect(section).not.toHaveTextContent(/\bthey (confirmed|study)\b/i);
+    for (const badge of screen.getAllByText("School email verified: ufl.edu", { selector: ".badge-school-email" })) expect(badge.getAttribute("title")).toMatch(/^You confirmed/);
   });
 
   it("shows the server's reason when the address is not a school's", async () => {
@@ -151,7 +156,7 @@ describe("the checks the other person passed, where a student decides", () => {
     });
     renderApp("/messages?conversation=c1", { token: "t", user: makeUser() });
     const thread = (await screen.findByRole("heading", { level: 2, name: "Jordan Kim" })).closest("header")!;
-    expect(await within(thread).findByText("School email verified: ufl.edu", { selector: "summary *" })).toBeInTheDocument();
+    expect(await within(thread).findByText("School email verified: ufl.edu", { selector: "summary *" })).toHaveAttribute("title", SCHOOL_EMAIL_EXPLAINED);
     // The header keeps the checks on one line; what each proves is one click away.
     const summary = thread.querySelector("summary")!;
     expect(summary.textContent).toBe("ID verified · School email verified: ufl.edu · Member since January 2026 · Usually replies within a day");
@@ -164,5 +169,13 @@ describe("the checks the other person passed, where a student decides", () => {
       `Member since January 2026${TRUST_EXPLAINED.member}`,
       `Usually replies within a day${TRUST_EXPLAINED.response}`,
     ]);
+    // It does not stay open over the conversation: Escape closes it (focus back on its summary), and so does a click elsewhere.
+    await userEvent.setup().keyboard("{Escape}");
+    expect(summary.closest("details")!.open).toBe(false);
+    expect(summary).toHaveFocus();
+    await userEvent.setup().click(summary);
+    expect(summary.closest("details")!.open).toBe(true);
+    await userEvent.setup().click(screen.getByRole("log"));
+    expect(summary.closest("details")!.open).toBe(false);
   });
 });

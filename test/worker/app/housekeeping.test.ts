@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../../worker/index";
+import { drainQueues } from "../helpers";
 
 const DAY = 86_400_000;
 const iso = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
@@ -28,6 +29,7 @@ describe("the cron trigger", () => {
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
+    await drainQueues();
 
     const codes = await env.DB.prepare("SELECT id FROM email_codes").all<{ id: string }>();
     expect(codes.results.map((r) => r.id)).toEqual(["live"]);

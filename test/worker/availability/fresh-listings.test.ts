@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { responseTimeBucket } from "../../../worker/contract/users";
 import { runHousekeeping } from "../../../worker/services/housekeeping";
 import { signAccessToken, signAvailabilityToken, signSocketTicket } from "../../../worker/services/tokens";
-import { adminLogin, api, authed, insertListing, json, post, type Session, signUp } from "../helpers";
+import { adminLogin, api, authed, drainQueues, insertListing, json, post, type Session, signUp } from "../helpers";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -43,11 +43,14 @@ describe("the freshness cron", () => {
   it("asks once at 14 days (two runs, one email) with two links, and pauses at 21 days", async () => {
     await insertListing(owner.user.id, "fr1", { title: "Sunny 2x2", availability_confirmed_at: ago(13.9) });
     await runHousekeeping(env, NOW);
+    await drainQueues();
     expect((await mails(owner.user.email)).filter((m) => m.subject === "Is Sunny 2x2 still available?")).toHaveLength(0);
 
     await env.DB.prepare("UPDATE listings SET availability_confirmed_at = ? WHERE id = 'fr1'").bind(ago(14)).run();
     const first = await runHousekeeping(env, NOW);
+    await drainQueues();
     const second = await runHousekeeping(env, NOW + 60_000);
+    await drainQueues();
     expect(first.availabilityAsked).toBe(1);
     expect(second.availabilityAsked).toBe(0);
     const asked = (await mails(owner.user.email)).filter((m) => m.subject === "Is Sunny 2x2 still available?");
@@ -58,9 +61,11 @@ describe("the freshness cron", () => {
 
     // 20.9 days: still live; 21 days: paused, gone from browse, and shown to its owner as unconfirmed.
     await runHousekeeping(env, NOW + 6.9 * DAY);
+    await drainQueues();
     expect((await statusOf("fr1")).status).toBe("available");
     expect(await browseIds()).toContain("fr1");
     const paused = await runHousekeeping(env, NOW + 7 * DAY);
+    await drainQueues();
     expect(paused.listingsPaused).toBe(1);
     expect((await statusOf("fr1")).status).toBe("paused");
     expect(await browseIds()).not.toContain("fr1");
@@ -83,6 +88,7 @@ describe("the freshness cron", () => {
     await insertListing(owner.user.id, "fr3", { moderation_status: "hidden", availability_confirmed_at: ago(30) });
     await insertListing(owner.user.id, "fr4", { status: "taken", availability_confirmed_at: ago(30) });
     await runHousekeeping(env, NOW);
+    await drainQueues();
     expect((await statusOf("fr2")).status).toBe("available");
     expect((await statusOf("fr2")).asked).toBeNull();
     expect((await statusOf("fr3")).status).toBe("available");

@@ -187,6 +187,15 @@ describe("paying", () => {
     expect(receipt?.text).toMatch(/holds the rent until/);
     // Paying again plays nothing: the session is spent.
     expect((await api(`${data.checkout_url}/complete`, { method: "POST", redirect: "manual" })).headers.get("location")).toBe(`/deals/${dealId}?paid=1`);
+    // Its page says it is paid and offers no Pay (nor Cancel); a late Cancel says it was paid.
+    const paidPage = await (await api(data.checkout_url)).text();
+    expect(paidPage).toContain("Paid. This checkout is complete; there is nothing more to pay.");
+    expect(paidPage).toContain("$1260.00");
+    expect(paidPage).not.toMatch(/<button|\/complete"|\/cancel"/);
+    expect(paidPage).toContain(`href="/deals/${dealId}?paid=1"`);
+    const lateCancel = await (await api(`${data.checkout_url}/cancel`, { method: "POST" })).text();
+    expect(lateCancel).toContain("Already paid");
+    expect(lateCancel).not.toContain("You were not charged");
     expect((await dealRow(dealId))!.payment_intent_id).toMatch(/^pi_test_/);
     const listing = await json<{ data: { taken_stays: { move_in: string; move_out: string }[] } }>(await api(`/api/v1/subleases/${listingId}`));
     expect(listing.data.taken_stays).toEqual([{ move_in: "2027-03-01", move_out: "2027-06-30" }]);

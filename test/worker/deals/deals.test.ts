@@ -58,7 +58,7 @@ describe("a request", () => {
 
     const convs = await json<{ data: { id: string; participant_id: string; latest_message_preview: string }[] }>(await call(lister, "/api/v1/messages/conversations"));
     const conv = convs.data.find((c) => c.participant_id === renter.user.id)!;
-    expect(conv.latest_message_preview).toBe("Sublease request: Jan 5 – May 20, 2027");
+    expect(conv.latest_message_preview).toBe("Sublease request: Jan 5 - May 20, 2027");
     const { messages } = await json<{ messages: { kind: string; deal_id: string; text: string; safety_notice: boolean }[] }>(await call(lister, `/api/v1/messages/conversations/${conv.id}/messages`));
     expect(messages[0]).toMatchObject({ kind: "deal", deal_id: data.id, text: requestSummary("2027-01-05", "2027-05-20"), safety_notice: false });
     // The scam shield never scores it.

@@ -1,6 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { vi } from "vitest";
 import entry from "../../../worker/index";
+import { drainQueues } from "./queues";
 
 /**
  * Runs a burst inside one minute of the rate limiters' clock. The local Rate Limiting bindings count in
@@ -31,15 +32,20 @@ export function stepClock() {
 }
 
 /**
- * The worker's fetch handler (worker/index.ts) with this test's bindings, in this workerd isolate.
+ * The worker's fetch handler (worker/index.ts) with this test's bindings, in this workerd isolate, then
+ * the queues' consumer on what the request queued.
  * Called directly rather than through the pool's self-binding (`exports.default`), which slows down
  * with every request a test sends (each call there took ~100 ms after a few hundred).
  */
 export const worker = {
   async fetch(request: Request): Promise<Response> {
+    // What was queued before (by a service a test called) is delivered first, as the platform would have by now;
+    // then the background work this request queued (photo checks, emails, pushes), before the test reads on (helpers/queues.ts).
+    await drainQueues();
     const ctx = createExecutionContext();
     const res = await entry.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
     await waitOnExecutionContext(ctx);
+    await drainQueues();
     return res;
   },
 };

@@ -2,37 +2,18 @@
 import { env } from "cloudflare:test";
 import jpeg from "jpeg-js";
 import { encode as encodePng } from "fast-png";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../../../worker/db/client";
 import { backfillPhotoHashes, hashListingPhotos, matchPhoto, PHOTO_MATCH_BITS, photoDistance, WINDOW_MATCH_BITS, windowDistance, withPhotoCheck } from "../../../worker/services/photo-check";
 import { seedDemoData } from "../../../worker/db/seed/seed";
 import type { PhotoHashRow } from "../../../worker/db/queries/photo-hashes";
 import { bandsOf } from "../../../worker/lib/photo-hash";
 import { photoHashes as photoHashesTable, photoWindowBands as photoWindowBandsTable } from "../../../worker/db/schema";
-import { adminLogin, api, authed, dataUrl, insertListing, json, PNG_1x1, post, signUp } from "../helpers";
+import { addListingPhoto, adminLogin, api, authed, dataUrl, deliveries, drainQueues, insertListing, json, PNG_1x1, post, queued, sceneCrop, scenePhoto, signUp } from "../helpers";
 
-/** A JPEG with structure (gradient, disc, stripes); `variant` changes the scene. */
-function photo(variant: number, width = 640, height = 480, mirrored = false): Uint8Array {
-  const data = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++)
-    for (let x0 = 0; x0 < width; x0++) {
-      const x = mirrored ? width - 1 - x0 : x0;
-      const disc = (x - width * 0.25 * variant) ** 2 + (y - height * 0.45) ** 2 < (height * 0.2) ** 2 ? 110 : 0;
-      const stripe = Math.floor((x * variant) / 37) % 3 === 0 ? -50 : 0;
-      const v = Math.max(0, Math.min(255, (x / width) * 120 + (y / height) * 70 + disc + stripe));
-      data.set([v, v, v, 255], (y * width + x0) * 4);
-    }
-  return new Uint8Array(jpeg.encode({ width, height, data }, 70).data);
-}
-
-let n = 0;
-async function addPhoto(listingId: string, bytes: Uint8Array, postedAt: string) {
-  const id = `ph-${++n}`;
-  const key = `listings/${listingId}/${id}.jpg`;
-  await env.IMAGES.put(key, bytes);
-  await env.DB.prepare("INSERT INTO listing_photos (id, listing_id, key, position, created_at) VALUES (?, ?, ?, 0, ?)").bind(id, listingId, key, postedAt).run();
-  return `/api/v1/images/${key}`;
-}
+const photo = scenePhoto;
+const addPhoto = addListingPhoto;
+const croppedSides = sceneCrop;
 
 /** The check staff read for one listing. */
 const checkOf = async (id: string) => (await withPhotoCheck(createDb(env), [{ id }]))[0]!;
@@ -42,33 +23,47 @@ const listingRow = (id: string) => env.DB.prepare("SELECT verification_status, r
 /** A copy cropped by `f` of each side (the copier's crop). */
 const cropped = (variant: number, f: number) => croppedSides(variant, { left: f, top: f, right: f, bottom: f });
 
-/** A copy cropped by a fraction off each named side only. */
-function croppedSides(variant: number, sides: { left?: number; top?: number; right?: number; bottom?: number }): Uint8Array {
-  const w = 640, h = 480;
-  const full = jpeg.decode(photo(variant, w, h), { useTArray: true });
-  const x0 = Math.round(w * (sides.left ?? 0)), y0 = Math.round(h * (sides.top ?? 0));
-  const cw = w - x0 - Math.round(w * (sides.right ?? 0)), ch = h - y0 - Math.round(h * (sides.bottom ?? 0));
-  const data = Buffer.alloc(cw * ch * 4);
-  for (let y = 0; y < ch; y++) data.set(full.data.subarray(((y + y0) * w + x0) * 4, ((y + y0) * w + x0 + cw) * 4), y * cw * 4);
-  return new Uint8Array(jpeg.encode({ width: cw, height: ch, data }, 80).data);
-}
-
 describe("copied photos", () => {
   // First in the file: the seed fills only an empty database (this file's tests share one).
   it("the demo seed's listings flag nothing: each demo owner has photos of their own", async () => {
     const files = import.meta.glob<string>("../../../scripts/demo-photos/*.jpg", { query: "?inline", import: "default", eager: true });
     const photos = Object.entries(files).map(([path, url]) => ({ name: path.split("/").at(-1)!, data: url.slice(url.indexOf(",") + 1) }));
     expect(photos.filter((p) => !p.name.includes(".thumb.")).length).toBeGreaterThanOrEqual(30);
+    // The seed queues its listings' checks like any upload; each stored demo photo is read (and decoded) once.
+    const reads = vi.spyOn(env.IMAGES, "get");
     const seeded = await seedDemoData(env, photos);
     expect(seeded.seeded).toBe(true);
-    const db = createDb(env);
-    let hashed = 0;
-    for (let n = await backfillPhotoHashes(db, env, 200); n > 0; n = await backfillPhotoHashes(db, env, 200)) hashed += n;
-    expect(hashed).toBeGreaterThan(60);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM photo_hashes WHERE status = 'hashed'").first<{ n: number }>())!.n).toBeGreaterThan(60);
+    expect(queued().filter((m) => (m.body as { type: string }).type === "photo-check")).toHaveLength(seeded.listings);
+    await drainQueues();
+    const keys = reads.mock.calls.map(([key]) => key as string);
+    reads.mockRestore();
+    const used = await env.DB.prepare("SELECT count(*) AS n, count(DISTINCT key) AS files FROM listing_photos").first<{ n: number; files: number }>();
+    expect(used!.n).toBeGreaterThan(used!.files);
+    expect(keys).toHaveLength(used!.files);
+    expect(new Set(keys).size).toBe(used!.files);
+    const rows = await env.DB.prepare("SELECT count(*) AS n, count(DISTINCT picture) AS pictures FROM photo_hashes WHERE status = 'hashed'").first<{ n: number; pictures: number }>();
+    expect(rows).toEqual({ n: used!.n, pictures: used!.files });
+    expect(await backfillPhotoHashes(createDb(env), env, 200)).toBe(0);
     const flagged = await env.DB.prepare("SELECT count(*) AS n FROM photo_matches m JOIN photo_hashes h ON h.photo_id = m.photo_id JOIN users u ON u.id = h.owner_id WHERE u.email LIKE '%@campusnest.dev'").first<{ n: number }>();
     expect(flagged!.n).toBe(0);
   }, 120_000);
+  it("a stranger's copy of a seeded demo photo is caught: the demo photos were hashed like any upload", async () => {
+    const files = import.meta.glob<string>("../../../scripts/demo-photos/*.jpg", { query: "?inline", import: "default", eager: true });
+    const [, url] = Object.entries(files).find(([path]) => !path.includes(".thumb."))!;
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+    const copier = await signUp("demo-copier@ufl.edu");
+    await insertListing(copier.user.id, "demo-copy");
+    await addPhoto("demo-copy", bytes, new Date(Date.now() + 86_400_000).toISOString());
+    await hashListingPhotos(createDb(env), env, "demo-copy");
+    await drainQueues();
+    const check = await checkOf("demo-copy");
+    expect(check.review_reason).toBe("Photos match another listing");
+    expect(check.photo_matches.length).toBeGreaterThan(0);
+    const owners = await env.DB.prepare(`SELECT DISTINCT email FROM users WHERE id IN (${check.photo_matches.map(() => "?").join(",")})`)
+      .bind(...check.photo_matches.map((m) => m.owner_id))
+      .all<{ email: string }>();
+    expect(owners.results.every((u) => u.email.endsWith("@campusnest.dev"))).toBe(true);
+  });
   it("flags the later poster's copy (mirrored, cropped 10 % a side) and sends it to review; never the earlier one, never the owner's own reuse", async () => {
     const first = await signUp("photo-first@ufl.edu");
     const copier = await signUp("photo-copier@ufl.edu");
@@ -84,6 +79,8 @@ describe("copied photos", () => {
     // The copier's photos hashed first: the match is still the copier's, found when the original is hashed.
     const db = createDb(env);
     for (const id of ["pc3", "pc1", "pc2"]) await hashListingPhotos(db, env, id);
+    // The notices it sent are on the notices queue: delivered before the mailbox is read.
+    await drainQueues();
 
     const check = await checkOf("pc3");
     expect(check.photo_check_pending).toBe(false);
@@ -162,7 +159,7 @@ describe("copied photos", () => {
     const flip = (hash: string, bits: number[]) => (BigInt(`0x${hash}`) ^ bits.reduce((m, b) => m | (1n << BigInt(b)), 0n)).toString(16).padStart(16, "0");
     const row = (id: string, owner: string, phash: string, windows: string[] | null, postedAt: string): PhotoHashRow => {
       const [p0, p1, p2] = bandsOf(phash);
-      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: windows ? JSON.stringify(windows) : null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: windows ? JSON.stringify(windows) : null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, claim: null, createdAt: postedAt };
     };
     // The stored photo's third window is `base`; its picture and other windows are far from everything here.
     const windows = Array.from({ length: 16 }, (_, i) => (i === 3 ? base : far));
@@ -191,7 +188,7 @@ describe("copied photos", () => {
     const row = (id: string, owner: string, phash: string, postedAt: string): PhotoHashRow => {
       const [p0, p1, p2] = bandsOf(phash);
       // Only the picture's own pHash: no mirror or centre to meet another row's.
-      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, createdAt: postedAt };
+      return { photoId: id, listingId: `l-${id}`, ownerId: owner, picture: `listings/${id}.jpg`, status: "hashed", sha256: id, phash, phashMirror: null, phashCentre: null, phashCentreMirror: null, dhash: null, dhashMirror: null, phashWindows: null, p0, p1, p2, c0: null, c1: null, c2: null, postedAt, goneAt: null, claim: null, createdAt: postedAt };
     };
     const put = (r: PhotoHashRow) => db.insert(photoHashesTable).values(r);
     await put(row("band-a", "owner-a", base, "2026-10-01T00:00:00.000Z"));
@@ -225,7 +222,9 @@ describe("copied photos", () => {
     const webpBytes = new TextEncoder().encode("RIFF\u0000\u0000\u0000\u0000WEBPVP8 ");
     const webpFirst = await addPhoto("pc4", webpBytes, "2026-11-01T00:00:00.000Z");
     const webp = await addPhoto("pc5", webpBytes, "2026-11-02T00:00:00.000Z");
-    expect(await backfillPhotoHashes(db, env, 100)).toBeGreaterThanOrEqual(7);
+    // The backfill queues the listings' checks (the queue's consumer hashes them); once done it queues none.
+    expect(await backfillPhotoHashes(db, env, 100)).toBeGreaterThanOrEqual(2);
+    await drainQueues();
     expect(await backfillPhotoHashes(db, env, 100)).toBe(0);
     const statuses = await env.DB.prepare("SELECT status FROM photo_hashes WHERE listing_id IN ('pc4','pc5') ORDER BY status").all<{ status: string }>();
     expect(statuses.results.map((r) => r.status)).toEqual(["flat", "hashed", "hashed", "tiny", "tiny", "undecoded", "undecoded"]);
@@ -246,7 +245,7 @@ describe("copied photos", () => {
 });
 
 describe("staff's copied-photo check", () => {
-  it("through the API: a new listing's photos are compared after the answer (waitUntil), so staff see the match without the cron", async () => {
+  it("through the API: a new listing's photos are checked by the photos queue's consumer after the answer, so staff see the match without the cron", async () => {
     const first = await signUp("photo-api-a@ufl.edu");
     const copier = await signUp("photo-api-b@ufl.edu");
     await env.DB.prepare("UPDATE users SET id_verification_status = 'verified' WHERE id IN (?, ?)").bind(first.user.id, copier.user.id).run();
@@ -267,7 +266,8 @@ describe("staff's copied-photo check", () => {
     const firstId = await create(first, original);
     const copy = await upload(copier, croppedSides(7, { left: 0.1 }));
     const copyId = await create(copier, copy);
-    // No backfill ran: the upload path's own check found it.
+    // No backfill ran: the create queued its listing's check, and the photos queue's consumer ran it (once).
+    expect(deliveries.filter((d) => d.queue === "campusnest-photos" && (d.body as { listingId?: string }).listingId === copyId).map((d) => d.outcome)).toEqual(["ack"]);
     const token = await adminLogin();
     const listed = (await json<{ listings: { id: string; photo_matches: Record<string, unknown>[]; photo_check_pending: boolean }[] }>(await api("/api/v1/admin/listings/pending", authed(token)))).listings;
     const flagged = listed.find((l) => l.id === copyId)!;

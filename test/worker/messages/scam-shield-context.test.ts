@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import tuning from "../../fixtures/scam-corpus-tuning.json";
-import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldWords } from "../../../worker/services/scam-shield";
-import { MODEL_REASONS, scoreWords } from "../../../worker/services/scam-model";
+import { concreteRisk, normalize, ruleReasons, scanForStorage, scanMessage, shieldVerdict, shieldWords } from "../../../worker/services/scam-shield";
+import { MODEL_REASONS } from "../../../worker/services/scam-model";
 import { SCAM_REASONS, safetyKindOf } from "../../../worker/contract/safety";
-import { realPart, scoreKinds, scoreReal, type KindCase, type RealCase } from "../../bench/scam-scoring";
+import { kindSet, reasonSet, redFlagKindsOf, scoreKinds, scoreSet, sharedPart, type KindCase, type SetCase } from "../../bench/scam-scoring";
 
 const cases = tuning.cases as KindCase[];
 
@@ -61,6 +61,25 @@ describe("new kinds", () => {
     ]) expect(scanMessage(text), text).toEqual([]);
   });
 
+  it("a link beside a prize, a win or a details update is flagged; a link beside a download or a move-in gift card is not (decision 033)", () => {
+    for (const text of [
+      "Congrats, you were awarded a $300 textbook credit, details at studentperks-now.com",
+      "You could WIN a semester of free rent, enter at roomdraw.info today",
+      "All tenants must review your account details at tenantcheck.net before Friday",
+    ]) expect(scanMessage(text), text).toContain("suspicious_link");
+    for (const text of [
+      "To download an application please go to www.elmstreetrentals.com",
+      "Move in by June and receive a $100 gift card, floor plans at www.oakviewapts.com",
+    ]) expect(scanMessage(text), text).toEqual([]);
+  });
+
+  it("a premium text keyword is a push off the platform; a street address after a number is not (decision 033)", () => {
+    for (const text of ["To claim the room txt ROOM to 80452 now", "Reply STOP to 61234 to end alerts", "send the word YES to 70117 for the address"]) {
+      expect(scanMessage(text), text).toContain("moves_off_platform");
+    }
+    expect(scanMessage("Can you send the keys to 12345 Elm Street when you move out?")).not.toContain("moves_off_platform");
+  });
+
   it("the owner-away story with no payment app, and an away owner whose roommate shows the place", () => {
     expect(scanMessage("I'm deployed overseas so I can't show it, my lawyer will send you the keys")).toContain("owner_unavailable");
     expect(scanMessage("I live in Germany now. Nobody can do a showing but the courier will deliver the keys")).toContain("owner_unavailable");
@@ -110,12 +129,11 @@ describe("context, not keywords", () => {
 describe("no flag without a concrete risk (decision 015)", () => {
   const risk = (text: string) => concreteRisk(normalize(text), shieldWords(text));
 
-  it("an inquiry, a greeting or small talk is never flagged by the model's score alone", () => {
-    // The model scores these high (the style of a rushed message with a sum), yet none asks for anything.
-    const inquiry = "Hello. I am looking for room. Around $700-800 Asap.";
-    expect(scoreWords(shieldWords(inquiry)).score).toBeGreaterThan(0.85);
-    for (const text of [inquiry, "hey! is the room still available for spring? my budget is $900 a month", "Hi, what's the rent and is there a deposit?", "Good morning, thanks for getting back to me so fast!"]) {
+  it("an inquiry, a greeting or small talk is never given to the model, whatever it would score", () => {
+    // The first model scored the inquiry high (the style of a rushed message with a sum), yet none asks for anything.
+    for (const text of ["Hello. I am looking for room. Around $700-800 Asap.", "hey! is the room still available for spring? my budget is $900 a month", "Hi, what's the rent and is there a deposit?", "Good morning, thanks for getting back to me so fast!"]) {
       expect(risk(text), text).toBe(false);
+      expect(shieldVerdict(text), text).toEqual({ reasons: [], scored: null });
       expect(scanForStorage(text), text).toEqual([]);
     }
   });
@@ -152,43 +170,64 @@ describe("no flag without a concrete risk (decision 015)", () => {
   });
 });
 
-describe("scoring a corpus of real messages (decision 015)", () => {
-  it("counts false flags on honest messages and recall on scams with a red flag; openers apart", () => {
-    const source = { url: "https://example.org/warning" };
-    const cases: RealCase[] = [
-      { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, red_flag: null, source },
-      { text: "text me at 512 555 0199, easier than this app", scam: false, red_flag: null, source },
-      { text: "Can you send the deposit by Zelle before the viewing?", scam: true, red_flag: "money", source },
-      { text: "I am out of the country and cannot show the apartment.", scam: true, red_flag: null, source },
+describe("scoring a set: false flags on honest text, recall per red-flag kind (decision 033)", () => {
+  it("counts false flags with their reasons, recall per kind on scams with a red flag, and openers only in overall recall", () => {
+    const cases: SetCase[] = [
+      { text: "Hello. I am looking for room. Around $700-800 Asap.", scam: false, kinds: [] },
+      { text: "Wire the deposit through Western Union before you see it", scam: false, kinds: [] },
+      { text: "Can you send the deposit by Western Union before the viewing?", scam: true, kinds: ["payment", "urgency_hold"] },
+      { text: "Is the room free in June?", scam: true, kinds: ["contact"] },
+      { text: "I am out of the country and cannot show the apartment.", scam: true, kinds: [] },
     ];
-    const score = scoreReal(cases);
-    expect(score).toMatchObject({ honest: 2, scams: 2, falseFlagRate: 0.5, redFlagScams: 1, redFlagRecall: 1, openers: 1, openersFlagged: 0 });
-    expect(score.falseFlags.map((f) => f.got)).toEqual([["moves_off_platform"]]);
+    let clock = 0;
+    const score = scoreSet(cases, scanMessage, () => (clock += 0.001), 1);
+    expect(score).toMatchObject({ n: 5, honest: 2, falseFlags: 1, falseFlagRate: 0.5, scams: 3, redFlagScams: 2, redFlagCaught: 1, redFlagRecall: 0.5 });
+    expect(score.falseFlagReasons).toEqual({ off_platform_payment: 1, pay_before_viewing: 1 });
+    expect(score.byKind).toEqual({ payment: { n: 1, caught: 1 }, urgency_hold: { n: 1, caught: 1 }, contact: { n: 1, caught: 0 } });
+    expect(score.precision).toBe(0.5);
+    expect(score.recall).toBeCloseTo(1 / 3, 6);
+    expect(score.missed.map((m) => m.text)).toEqual(["Is the room free in June?"]);
+    // Each message timed alone: one injected millisecond tick each.
+    expect(score.p99Micros).toBeCloseTo(1, 6);
   });
 
-  it("puts a message in the held-out part by its text alone, the same on every run", () => {
-    expect(realPart("Hello. I am looking for room. Around $700-800 Asap.")).toBe("holdout");
-    expect(realPart("Can you send the deposit by Zelle before the viewing?")).toBe("tuning");
-    expect([realPart("a"), realPart("b")]).toEqual(["tuning", "holdout"]);
+  it("maps the repo corpora's kinds and reasons to the red-flag kinds", () => {
+    expect(kindSet([{ text: "x", scam: true, kind: "overpayment_refund" }, { text: "y", scam: false, kind: "honest_general" }])).toEqual([
+      { text: "x", scam: true, kinds: ["overpayment"] },
+      { text: "y", scam: false, kinds: [] },
+    ]);
+    expect(reasonSet([{ text: "z", reasons: ["off_platform_payment", "pay_before_viewing", "moves_off_platform"] }])).toEqual([{ text: "z", scam: true, kinds: ["payment", "urgency_hold", "contact"] }]);
+  });
+
+  it("tags the red flags of an unlabelled scam text by its wording alone", () => {
+    expect(redFlagKindsOf("URGENT: your account is suspended, verify your account at http://example.top/login")).toEqual(["link", "urgency_hold", "identity"]);
+    expect(redFlagKindsOf("You won a prize! Call (555) 555-0100 to claim")).toEqual(["contact"]);
+    expect(redFlagKindsOf("see you at 5")).toEqual([]);
+  });
+
+  it("puts a text in the held-out part by its first words alone, the same on every run", () => {
+    expect([sharedPart("a"), sharedPart("b")]).toEqual(["tuning", "holdout"]);
+    // Texts of one template with other numbers land together.
+    expect(sharedPart("Claim your $500 prize, code 1234")).toBe(sharedPart("Claim your $900 prize, code 8812"));
   });
 });
-
 
 describe("deals: the held first month (docs/decisions/030)", () => {
   const paid = { firstMonthPaid: true };
 
-  it("a paid deal's later months, by a payment app, are not flagged; the same words before payment are", () => {
-    for (const text of [
-      "I'll Venmo you March's rent",
-      "can you Zelle me the rent for February?",
-      "rent for next month is due on the 1st, my Venmo is @maya-l",
-      "I'll send February's rent by Zelle on the 1st",
-      "Cash App works for monthly rent, or Venmo",
-    ]) {
+  it("a paid deal's later months, asked by a payment app, are not flagged; the same asks before payment are", () => {
+    for (const text of ["can you Zelle me the rent for February?", "rent for next month is due on the 1st, my Venmo is @maya-l", "Cash App works for monthly rent, or Venmo"]) {
       expect(scanMessage(text), text).toContain("off_platform_payment");
       expect(scanMessage(text, paid), text).toEqual([]);
       expect(scanForStorage(text, paid), text).toEqual([]);
     }
+    // The renter offering to pay asks the reader for nothing (decision 033), with a deal or without; the
+    // buyer's overpayment story is still flagged.
+    for (const text of ["I'll Venmo you March's rent", "I'll send February's rent by Zelle on the 1st"]) {
+      expect(scanForStorage(text), text).toEqual([]);
+      expect(scanForStorage(text, paid), text).toEqual([]);
+    }
+    expect(scanMessage("I'm abroad right now, I'll send the rent by PayPal and my mover will pick up the keys")).toContain("off_platform_payment");
   });
 
   it("a paid deal still flags a deposit, a first month or a hold off the platform, and ways no rent needs", () => {

@@ -51,6 +51,7 @@ async function requestDeal(renter: Session, listingId: string): Promise<string> 
 const setStatus = (dealId: string, status: string) => env.DB.prepare("UPDATE deals SET status = ? WHERE id = ?").bind(status, dealId).run();
 
 const DEPOSIT_ASK = "Zelle me the $600 deposit today to hold the room";
+const RENTER_OFFER = "Can I just wire you the deposit instead?";
 
 describe("a payment notice points inside", () => {
   it("before any deal: the renter is offered the request; the lister, reading the renter's own ask, is not", async () => {
@@ -64,7 +65,8 @@ describe("a payment notice points inside", () => {
       safety_kind: "payment",
       safety_pay_inside: { step: "request", deal_id: null, listing_id: listingId },
     });
-    const offer = await send(renter, conversation, "Can I just Venmo you the deposit instead?");
+    // The renter offering a wire (always off the platform; an offer by app is no ask of the reader: decision 033).
+    const offer = await send(renter, conversation, RENTER_OFFER);
     expect(await asRead(lister, conversation, offer.id)).toMatchObject({ safety_kind: "payment", safety_pay_inside: null });
   });
 
@@ -83,8 +85,8 @@ describe("a payment notice points inside", () => {
     // Still flagged (a deposit off the platform), but the first month is paid here: no step to offer.
     expect(await asRead(renter, conversation, ask.id)).toMatchObject({ safety_kind: "payment", safety_pay_inside: null });
     // The lister of the deal is never offered the renter's step.
-    const offer = await send(renter, conversation, "Can I just Venmo you the deposit instead?");
-    expect((await asRead(lister, conversation, offer.id)).safety_pay_inside).toBeNull();
+    const offer = await send(renter, conversation, RENTER_OFFER);
+    expect(await asRead(lister, conversation, offer.id)).toMatchObject({ safety_kind: "payment", safety_pay_inside: null });
   });
 
   it("the room pushes the recipient's view with the step", async () => {
@@ -105,8 +107,8 @@ describe("later months of a paid deal", () => {
     const { lister, renter, listingId } = await people();
     const dealId = await requestDeal(renter, listingId);
     const conversation = await conversationAbout(renter, lister, listingId);
-    const before = await send(renter, conversation, "I'll Venmo you March's rent");
-    expect((await asRead(lister, conversation, before.id)).safety_kind).toBe("payment");
+    const before = await send(lister, conversation, "can you Zelle me the rent for February?");
+    expect((await asRead(renter, conversation, before.id)).safety_kind).toBe("payment");
     await setStatus(dealId, "paid");
     for (const text of ["I'll Venmo you March's rent", "can you Zelle me the rent for February?"]) {
       const later = await send(text.startsWith("I'll") ? renter : lister, conversation, text);

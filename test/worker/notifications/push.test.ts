@@ -4,7 +4,7 @@ import { createDb } from "../../../worker/db/client";
 import { getConfig } from "../../../worker/env";
 import { runHousekeeping } from "../../../worker/services/housekeeping";
 import { notify } from "../../../worker/services/notify";
-import { api, authed, json, post, signUp, type Session } from "../helpers";
+import { api, authed, deliver, drainQueues, json, post, signUp, type Session } from "../helpers";
 import { connect, open } from "../helpers/sockets";
 import { decrypt, newDevice, pushService, type Device } from "../helpers/push-service";
 
@@ -219,19 +219,35 @@ describe("a new message by push", () => {
     };
 
     expect((await step("No device yet")).status).toBe("sent");
+    await drainQueues();
     expect(await mails()).toContain("No device yet");
 
     const d = await newDevice();
     await subscribe(b, d);
     service = pushService();
-    expect(await step("Pushed")).toEqual({ status: "sent", push: "sent" });
+    // The push is a job on the notices queue: posted by its consumer, once.
+    expect(await step("Pushed")).toEqual({ status: "sent", push: "queued" });
+    expect(service.received).toHaveLength(0);
+    const [job] = await drainQueues();
     expect(JSON.parse(await decrypt(d, service.received[0]!.body))).toMatchObject({ title: 'Accepted: "Pushed"', url: "/deals/deal-1" });
     expect(await mails()).not.toContain("Pushed");
+    expect(await deliver(job!.queue, [{ ...job!, attempts: 2 }])).toMatchObject([{ outcome: "ack" }]);
+    expect(service.received).toHaveLength(1);
 
+    // A device that takes nothing: the consumer sends the stand-in email (the deals email is off), once.
+    service.restore();
+    service = pushService(() => new Response(null, { status: 500 }));
+    await step("Not taken");
+    await drainQueues();
+    expect((await mails()).filter((m) => m === "Not taken")).toHaveLength(1);
+
+    service.restore();
+    service = pushService();
     expect((await settings(b, { deals: { push: false, email: false } })).status).toBe(200);
     expect((await step("Both off")).status).toBe("sent");
+    await drainQueues();
     expect(await mails()).toContain("Both off");
-    expect(service.received).toHaveLength(1);
+    expect(service.received).toHaveLength(0);
   });
 
   it("without a subscription that takes it, email stands in at once", async () => {
@@ -255,12 +271,15 @@ describe("a new message by push", () => {
     await say(a, toC, "read one");
     await read(c, toC);
     await runHousekeeping(env, Date.now() + 10 * 60_000);
+    await drainQueues();
     expect(await messageEmails(b.user.email)).toHaveLength(0);
     await runHousekeeping(env, Date.now() + 16 * 60_000);
+    await drainQueues();
     expect(await messageEmails(b.user.email)).toHaveLength(1);
     expect(await messageEmails(c.user.email)).toHaveLength(0);
     // Once: a later run sends nothing more.
     await runHousekeeping(env, Date.now() + 31 * 60_000);
+    await drainQueues();
     expect(await messageEmails(b.user.email)).toHaveLength(1);
   });
 });
@@ -311,12 +330,15 @@ describe("notification settings", () => {
     expect(await messageEmails(b.user.email)).toHaveLength(0);
 
     await runHousekeeping(env, now.getTime() + 30 * 60_000);
+    await drainQueues();
     expect(service.received).toHaveLength(0);
     await runHousekeeping(env, now.getTime() + 2 * 3600_000 + 60_000);
+    await drainQueues();
     expect(service.received).toHaveLength(1);
     const summary = JSON.parse(await decrypt(d, service.received[0]!.body)) as { title: string };
     expect(summary.title).toContain("2 notifications");
     await runHousekeeping(env, now.getTime() + 2 * 3600_000 + 2 * 60_000);
+    await drainQueues();
     expect(service.received).toHaveLength(1);
   });
 });

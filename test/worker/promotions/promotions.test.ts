@@ -14,7 +14,7 @@ import { signWebhookPayload } from "../../../worker/services/stripe/webhook";
 import type { BillingHistoryEntry, PromotedListing, PromotionStatus } from "../../../worker/contract/promotions";
 import { suspendUser } from "../../../worker/services/reports";
 import { signAvailabilityToken } from "../../../worker/services/tokens";
-import { adminLogin, api, authed, insertListing, json, post, type Session, signUp } from "../helpers";
+import { adminLogin, api, authed, drainQueues, insertListing, json, post, type Session, signUp } from "../helpers";
 
 const DAY = 86_400_000;
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -571,6 +571,7 @@ describe("cancel, approval, the cron and the promoted-listings list", () => {
       const ctx = createExecutionContext();
       await entry.scheduled(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
       await waitOnExecutionContext(ctx);
+      await drainQueues();
     }
     expect(await listingRow(cancelled)).toMatchObject({ promotion_end: null, promotion_source: null, auto_renew: 0 });
     expect(await listingRow(renewing)).toMatchObject({ promotion_end: past, auto_renew: 1 });
@@ -1133,6 +1134,7 @@ describe("a checkout left open when its listing is deleted or its owner suspende
     const ctx = createExecutionContext();
     await entry.scheduled(createScheduledController({ cron: "*/15 * * * *" }), { ...env, ...STRIPE_KEYS }, ctx);
     await waitOnExecutionContext(ctx);
+    await drainQueues({ env: { ...env, ...STRIPE_KEYS } });
     expect(stripe.calls).toContain(`DELETE /v1/subscriptions/${subscriptionId}`);
     expect(await env.DB.prepare("SELECT ended FROM stripe_subscriptions WHERE id = ?").bind(subscriptionId).first()).toEqual({ ended: 1 });
     expect(await listingRow(id)).toMatchObject({ promotion_end: null, stripe_subscription_id: null, auto_renew: 0 });

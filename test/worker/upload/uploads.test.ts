@@ -6,7 +6,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import entry from "../../../worker/index";
 import { stripMetadata } from "../../../worker/services/images";
-import { adminLogin, api, authed, dataUrl, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp } from "../helpers";
+import { adminLogin, api, authed, dataUrl, drainQueues, flatJpeg, flatPng, GIF_1x1, JPEG_1x1, json, PDF, PNG_1x1, type Session, signUp, vp8l, vp8x, webp } from "../helpers";
 
 const latin1 = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
 const bytesOf = (...parts: (number[] | Uint8Array | string)[]) =>
@@ -142,6 +142,72 @@ describe("avatars and listing photos", () => {
   });
 });
 
+describe("pictures within memory: at most 25 megapixels, read from the header before anything is decoded", () => {
+  it("refuses a 6000x6000 PNG and a 7000x5000 JPEG (small files) among listing photos and private evidence, keeps the others, and the next request answers", async () => {
+    const s = await signUp("bombs@ufl.edu");
+    const png6000 = await flatPng(6000, 6000);
+    const jpeg7000 = flatJpeg(7000, 5000);
+    expect(png6000.length + jpeg7000.length).toBeLessThan(400_000);
+    const before = (await env.IMAGES.list({ prefix: `listings/${s.user.id}_` })).objects.length;
+    const { status, body } = await uploadPhotos(s, [
+      { filename: "bomb.png", bytes: png6000 },
+      { filename: "room.jpg", bytes: JPEG_1x1 },
+      { filename: "bomb.jpg", bytes: jpeg7000 },
+      { filename: "canvas.webp", bytes: webp([vp8x(100, 100), vp8l(16000, 16000)]) },
+      { filename: "exactly.jpg", bytes: flatJpeg(5000, 5000) },
+    ]);
+    expect(status).toBe(200);
+    expect(body.failed_files).toEqual([
+      { filename: "bomb.png", error: "bomb.png is too large: at most 25 megapixels" },
+      { filename: "bomb.jpg", error: "bomb.jpg is too large: at most 25 megapixels" },
+      { filename: "canvas.webp", error: "canvas.webp is too large: at most 25 megapixels" },
+    ]);
+    expect(body.uploaded_files).toHaveLength(2);
+    expect((await env.IMAGES.list({ prefix: `listings/${s.user.id}_` })).objects).toHaveLength(before + 2);
+    const next = await api("/api/version");
+    expect(next.status).toBe(200);
+    expect(await json<{ version: string }>(next)).toHaveProperty("version");
+    // Only refused ones: the contract's 400, its detail the first refusal.
+    const refused = await uploadPhotos(s, [{ filename: "bomb.png", bytes: png6000 }]);
+    expect(refused.status).toBe(400);
+    expect((refused.body as unknown as { detail: string }).detail).toBe("bomb.png is too large: at most 25 megapixels");
+    // Private evidence shares the per-file check: the same files are refused there, nothing stored.
+    const evidenceBefore = (await env.ID_DOCUMENTS.list({ prefix: "evidence/" })).objects.length;
+    const evidence = await api(
+      "/api/v1/upload/evidence",
+      authed(s.access_token, {
+        method: "POST",
+        body: JSON.stringify({ images: [{ filename: "bomb.png", content_type: "image/png", image_data: dataUrl(png6000) }, { filename: "bomb.jpg", content_type: "image/jpeg", image_data: dataUrl(jpeg7000) }, { filename: "leak.jpg", content_type: "image/jpeg", image_data: dataUrl(JPEG_1x1) }] }),
+      }),
+    );
+    expect(evidence.status).toBe(200);
+    const evidenceBody = await json<{ uploaded_files: unknown[]; failed_files: { filename: string; error: string }[] }>(evidence);
+    expect(evidenceBody.failed_files).toEqual([
+      { filename: "bomb.png", error: "bomb.png is too large: at most 25 megapixels" },
+      { filename: "bomb.jpg", error: "bomb.jpg is too large: at most 25 megapixels" },
+    ]);
+    expect(evidenceBody.uploaded_files).toHaveLength(1);
+    expect((await env.ID_DOCUMENTS.list({ prefix: "evidence/" })).objects).toHaveLength(evidenceBefore + 1);
+    expect((await api("/api/version")).status).toBe(200);
+  });
+
+  it("refuses an avatar and an identity document over 25 megapixels with a clear 422, storing nothing; a PDF document is not a picture", async () => {
+    const s = await signUp("bomb-avatar@ufl.edu");
+    const avatars = (await env.IMAGES.list({ prefix: "avatars/" })).objects.length;
+    const avatar = await uploadAvatar(s, await flatPng(6000, 6000));
+    expect(avatar.status).toBe(422);
+    expect((await json<{ detail: string }>(avatar)).detail).toBe("This image is too large: at most 25 megapixels");
+    expect((await env.IMAGES.list({ prefix: "avatars/" })).objects).toHaveLength(avatars);
+    const document = await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.jpg", image_data: dataUrl(flatJpeg(7000, 5000)) }) }));
+    expect(document.status).toBe(422);
+    expect((await json<{ detail: string }>(document)).detail).toBe("id.jpg is too large: at most 25 megapixels");
+    expect((await env.ID_DOCUMENTS.list({ prefix: `documents/${s.user.id}/` })).objects).toHaveLength(0);
+    const pdf = await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.pdf", image_data: dataUrl(PDF) }) }));
+    expect(pdf.status).toBe(201);
+    expect((await api("/api/version")).status).toBe(200);
+  });
+});
+
 describe("identity documents", () => {
   async function uploadDocument(s: Session) {
     const res = await api("/api/v1/verification/upload-document", authed(s.access_token, { method: "POST", body: JSON.stringify({ filename: "id.pdf", image_data: dataUrl(PDF) }) }));
@@ -172,6 +238,8 @@ describe("identity documents", () => {
     const ctx = createExecutionContext();
     await entry.scheduled!(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
+    // The cron only queued its jobs; the jobs queue's consumer runs them.
+    await drainQueues();
     expect(await env.ID_DOCUMENTS.head(keyOf(abandoned))).toBeNull();
     expect(await env.ID_DOCUMENTS.head(keyOf(recent))).not.toBeNull();
     expect(await env.ID_DOCUMENTS.head(keyOf(submitted))).not.toBeNull();
@@ -179,6 +247,7 @@ describe("identity documents", () => {
     const again = createExecutionContext();
     await entry.scheduled!(createScheduledController({ cron: "*/15 * * * *" }), env, again);
     await waitOnExecutionContext(again);
+    await drainQueues();
     expect(await env.ID_DOCUMENTS.head(keyOf(submitted))).not.toBeNull();
   });
 

@@ -67,6 +67,13 @@ describe("identity verification", () => {
     const empty = await upload(s, { filename: "x.jpg", image_data: "" });
     expect(empty.status).toBe(422);
     expect(await json(empty)).toMatchObject({ detail: "Please select a document to upload." });
+    // A file that was sent says what is wrong with it, not "select a document".
+    const nothingInside = await upload(s, { filename: "scan.pdf", image_data: "data:application/pdf;base64," });
+    expect(nothingInside.status).toBe(400);
+    expect(await json(nothingInside)).toEqual({ detail: "The file is empty. Please choose a JPEG, PNG, WebP or PDF file." });
+    const garbled = await upload(s, { filename: "scan.pdf", image_data: "data:application/pdf;base64,%%%" });
+    expect(garbled.status).toBe(400);
+    expect(await json(garbled)).toEqual({ detail: "The file could not be read. Please choose a JPEG, PNG, WebP or PDF file." });
   });
 
   it("keeps documents private: no public URL serves them, and another user cannot submit them", async () => {

@@ -4,7 +4,7 @@
  * and what it does not (docs/decisions/028). Only what they passed is listed; nothing is implied by a
  * missing line beyond "not checked".
  */
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { RESPONSE_TIME_TEXT, RESPONSE_TIME_WINDOW_DAYS } from "@contract/waits";
 import type { PublicUser } from "@contract/users";
 import { SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "./school-email-badge";
@@ -16,13 +16,23 @@ export const TRUST_EXPLAINED = {
   response: `Their median first reply over the last ${RESPONSE_TIME_WINDOW_DAYS} days. It shows they answer, not that what they say is true.`,
 } as const;
 
-type Checked = Pick<PublicUser, "id_verified" | "school_email_domain" | "created_at" | "response_time">;
+type Checked = Pick<PublicUser, "id" | "id_verified" | "school_email_domain" | "created_at" | "response_time">;
 
-const memberSince = (at: string) => `Member since ${new Date(at).toLocaleDateString("en-US", { month: "long", year: "numeric" })}`;
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+/**
+ * "Member since January 2026", written by hand in UTC: the browser's first date formatter loads its locale
+ * data, tens of milliseconds of one task on a slow phone while the listing page hydrates (docs/decisions/034),
+ * and UTC gives the server's render and the browser the same month.
+ */
+const memberSince = (at: string) => {
+  const d = new Date(at);
+  return `Member since ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
 
 /**
  * The list, each check with its line. `compact` (the chat header) keeps the labels on one line and the
- * explanations one click away, in a disclosure.
+ * explanations one click away, in a disclosure that opens over the conversation (not pushing it off a
+ * phone's screen) and closes again on a click elsewhere, Escape, or another conversation.
  */
 export function TrustChecks({ user, compact = false }: { user: Checked | undefined | null; compact?: boolean }) {
   if (!user) return null;
@@ -43,7 +53,7 @@ export function TrustChecks({ user, compact = false }: { user: Checked | undefin
   );
   if (!compact) return list;
   return (
-    <details className="trust-checks-details">
+    <CheckDisclosure key={user.id}>
       <summary>
         {checks.map((c, i) => (
           <span key={c.key}>
@@ -53,6 +63,36 @@ export function TrustChecks({ user, compact = false }: { user: Checked | undefin
         ))}
       </summary>
       {list}
+    </CheckDisclosure>
+  );
+}
+
+function CheckDisclosure({ children }: { children: ReactNode }) {
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const node = details.current;
+    if (!node) return;
+    const close = () => {
+      node.open = false;
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (node.open && !node.contains(event.target as Node)) close();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !node.open) return;
+      close();
+      node.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, []);
+  return (
+    <details ref={details} className="trust-checks-details">
+      {children}
     </details>
   );
 }

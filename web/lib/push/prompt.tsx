@@ -39,13 +39,13 @@ export function PushPrompt({ moment, onClose }: { moment: AskMoment; onClose: ()
       ) : state === "failed" ? (
         <p role="status">Notifications could not be turned on. You can try again from your profile.</p>
       ) : null}
-      <div className="row">
+      <div className="row row-start">
         {support === "supported" && state !== "denied" && (
-          <button type="button" className="btn btn-primary" disabled={state === "working"} onClick={() => void turnOn()}>
+          <button type="button" className="button button-primary" disabled={state === "working"} onClick={() => void turnOn()}>
             Turn on notifications
           </button>
         )}
-        <button type="button" className="btn" onClick={notNow}>
+        <button type="button" className="button button-ghost" onClick={notNow}>
           {support === "supported" && state === "idle" ? "Not now" : "Close"}
         </button>
       </div>
@@ -53,20 +53,35 @@ export function PushPrompt({ moment, onClose }: { moment: AskMoment; onClose: ()
   );
 }
 
+/** True while one of the app's modal dialogs is open (components/ui/dialog.tsx marks <html> then). */
+const dialogOpen = () => document.documentElement.classList.contains("dialog-open");
+
+/**
+ * Shows the offer in a corner of its own (`.push-prompt-host`: the top on phones, where no composer is;
+ * under any modal's backdrop). Asked while a modal is open ("Request sent"), it waits until none is.
+ */
 export function showPushPrompt(moment: AskMoment): void {
   if (pushSupport() === "unsupported" || document.getElementById("push-prompt-root")) return;
   const host = document.createElement("div");
   host.id = "push-prompt-root";
-  host.style.cssText = "position:fixed;inset:auto 12px 12px 12px;z-index:50;max-width:420px;margin-inline:auto";
+  host.className = "push-prompt-host";
   document.body.append(host);
   const root = createRoot(host);
-  root.render(
-    <PushPrompt
-      moment={moment}
-      onClose={() => {
-        root.unmount();
-        host.remove();
-      }}
-    />,
-  );
+  const show = () =>
+    root.render(
+      <PushPrompt
+        moment={moment}
+        onClose={() => {
+          root.unmount();
+          host.remove();
+        }}
+      />,
+    );
+  if (!dialogOpen()) return show();
+  const watch = new MutationObserver(() => {
+    if (dialogOpen()) return;
+    watch.disconnect();
+    show();
+  });
+  watch.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
 }

@@ -132,6 +132,14 @@ function planOf(query: BrowseQuery): CellPlan | null {
   return null;
 }
 
+/** What the merged rows get besides the arms' own: a correlated subquery's cost once, not once per arm. */
+export interface MergeOptions {
+  /** Filters checked once over the merged rows, in order, instead of in every arm (`AFTER_MERGE` of filters.ts). */
+  afterMerge?: string | null;
+  /** More result columns, computed for the rows the statement returns only. */
+  columns?: string;
+}
+
 /**
  * Browse through cells (docs/decisions/021): one arm per cell, walked through the cell index in the
  * sort's order, plus the plan's own arms, merged in that order. The arms only choose where to read
@@ -144,7 +152,7 @@ function planOf(query: BrowseQuery): CellPlan | null {
  * up by equality, which reads nothing for an empty cell: the arm's first key is the cell's value, or
  * NULL (no seek at all) when the cell holds no public listing (of the university); one row per cell that does.
  */
-export function cellsSql(query: BrowseQuery, plan: CellPlan, where: string, seek: string | null): string {
+export function cellsSql(query: BrowseQuery, plan: CellPlan, where: string, seek: string | null, { afterMerge = null, columns = "" }: MergeOptions = {}): string {
   if (armsOf(plan) > MAX_ARMS) throw new RangeError(`browse cells: ${armsOf(plan)} arms exceed D1's budget of ${MAX_ARMS}`);
   const { column, dir } = SORT_ORDER[query.sort];
   // The university as a literal (a validated integer), so the lookups need no binds of their own.
@@ -162,5 +170,11 @@ export function cellsSql(query: BrowseQuery, plan: CellPlan, where: string, seek
   for (const extra of plan.extraArms) arms.push(`SELECT l.* FROM listings l INDEXED BY ${extra.index} WHERE ${extra.where} AND ${walk("l")}${bounded}`);
   // Compound terms are ordered by their result columns' names.
   const order = `${column.replace("l.", "")} ${dir}, id ${dir}`;
-  return `SELECT * FROM (${mergedInOrder(arms, order)}) AS l WHERE ${where} ORDER BY ${order}`;
+  const select = `SELECT *${columns ? `, ${columns}` : ""}`;
+  const merged = `FROM (${mergedInOrder(arms, order)}) AS l WHERE ${where} ORDER BY ${order}`;
+  if (!afterMerge) return `${select} ${merged}`;
+  // Checked once over the merged rows, in order: SQLite pushes no WHERE term into a subquery with a LIMIT
+  // (`LIMIT -1`: none), so `afterMerge` stays out of the arms; the subquery runs as a co-routine in the
+  // sort's order, which the outer ORDER BY keeps without sorting (rows read stay those returned).
+  return `${select} FROM (SELECT * ${merged} LIMIT -1) AS l WHERE ${afterMerge} ORDER BY ${order}`;
 }

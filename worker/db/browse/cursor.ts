@@ -24,15 +24,18 @@ export const SORT_ORDER: Record<Sort, { column: string; dir: "ASC" | "DESC" }> =
   price_desc: { column: "l.monthly_rent", dir: "DESC" },
   // Closest to campus first; unknown distances (key 100000) after every known one (docs/decisions/019).
   distance: { column: "l.distance_key", dir: "ASC" },
-  // Best match first: FTS5's bm25 rank (lower is better) of the search's join (RELEVANCE_JOIN).
-  relevance: { column: "f.fts_rank", dir: "ASC" },
+  // Best match first: FTS5's bm25 rank (lower is better) of each of the search's matches (RELEVANCE_FROM).
+  relevance: { column: "bm25(listings_fts, 4.0, 1.0, 2.0)", dir: "ASC" },
 };
 
 /**
- * A search's rank per listing, joined as `f` when sorted by relevance (one `?`: the FTS5 query).
- * A word in the title counts four times one in the description, one in the address twice.
+ * Sorted by relevance, the search's window of matches leads (their rowids, one JSON `?`: the newest
+ * SEARCH_WINDOW, docs/decisions/038), each joined to its listing and then to its full-text row, ranked
+ * by FTS5's bm25 (SORT_ORDER): a word in the title counts four times one in the description, one in the
+ * address twice. The statement's WHERE adds `listings_fts MATCH ?` (RELEVANCE_MATCH).
  */
-export const RELEVANCE_JOIN = "JOIN (SELECT rowid AS fts_rowid, bm25(listings_fts, 4.0, 1.0, 2.0) AS fts_rank FROM listings_fts WHERE listings_fts MATCH ?) f ON f.fts_rowid = l.rowid";
+export const RELEVANCE_FROM = "json_each(?) w CROSS JOIN listings l ON l.rowid = w.value CROSS JOIN listings_fts ON listings_fts.rowid = l.rowid";
+export const RELEVANCE_MATCH = "listings_fts MATCH ?";
 
 /** The cursor's sort value of a row, for each sort. */
 export const sortValue = (sort: Sort, row: { created_at: string; distance_key: number; monthly_rent: number; fts_rank?: number }): string | number =>

@@ -5,6 +5,13 @@
  */
 import type { BrowseQuery } from "../../contract/listings";
 import { PUBLIC_LISTING_SQL } from "../queries/listing-sql";
+import { NO_TAKEN_STAY_SQL } from "./taken-stays";
+
+/**
+ * Clauses the stay cells' statement checks once over the merged rows instead of in each arm (cells.ts):
+ * a correlated subquery repeated in up to MAX_ARMS arms would cost each its opcodes (docs/decisions/021).
+ */
+export const AFTER_MERGE: ReadonlySet<string> = new Set([NO_TAKEN_STAY_SQL]);
 
 /**
  * FTS5 query from free text: every term required; a word is a prefix term (`furn` finds "furnished"),
@@ -27,9 +34,17 @@ export function ftsQuery(q: string): string | null {
  * filter means, used by browse and by saved searches' matching (docs/decisions/020). `none`: the filters can
  * match nothing (free text without a word).
  */
+/**
+ * How the words reach SQL (docs/decisions/038): `probe`, each row the walk reaches is checked against the
+ * full-text index (a lookup a row: saved searches' few listings, and a search whose words match many);
+ * `rowids`, among these rows (a search whose words match few: all of them, read first); `joined`, the
+ * search's rank is joined (relevance: cursor.ts RELEVANCE_FROM), no clause.
+ */
+export type WordsSql = { kind: "probe" } | { kind: "rowids"; rowids: number[] } | { kind: "joined" };
+
 export function browseFilterSql(
   query: Omit<BrowseQuery, "limit" | "last_evaluated_key">,
-  { afterCursor = false }: { afterCursor?: boolean } = {},
+  { afterCursor = false, words = { kind: "probe" } }: { afterCursor?: boolean; words?: WordsSql } = {},
 ): { where: string[]; binds: (string | number)[]; none: boolean } {
   const where: string[] = [PUBLIC_LISTING_SQL];
   const binds: (string | number)[] = [];
@@ -45,10 +60,11 @@ export function browseFilterSql(
   if (query.gender_preference) add("l.gender_preference = ?", query.gender_preference);
   // The stay needed (docs/decisions/021): listings available for all of it; a listing without dates never
   // matches (NULL compares false). Browse reads them through the stay cells (cells.ts), where
-  // these two clauses still decide at the edge months.
+  // these two clauses still decide at the edge months. None of its paid stays may overlap it (decision 039).
   if (query.available_from && query.available_to) {
     add("l.available_from <= ?", query.available_from);
     add("l.available_to >= ?", query.available_to);
+    add(NO_TAKEN_STAY_SQL, query.available_to, query.available_from);
   }
   // Unless sorted by price, a rent range is checked row by row along the sort's index (unary +: not
   // an index term). Left indexable, SQLite walked the rent index and sorted every match: 100,160 rows
@@ -65,6 +81,7 @@ export function browseFilterSql(
   // (cellPlan), where it is a row check (unary +: for the same reason as the rent range).
   if (query.within_miles !== undefined) add(`${query.sort === "distance" ? "l.distance_key" : "+l.distance_key"} <= ?`, query.within_miles);
   const fts = query.q ? ftsQuery(query.q) : null;
-  if (fts) add("l.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ?)", fts);
+  if (fts && words.kind === "probe") add("EXISTS (SELECT 1 FROM listings_fts WHERE listings_fts MATCH ? AND listings_fts.rowid = l.rowid)", fts);
+  if (fts && words.kind === "rowids") add("l.rowid IN (SELECT value FROM json_each(?))", JSON.stringify(words.rowids));
   return { where, binds, none: !!query.q && !fts };
 }

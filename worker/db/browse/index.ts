@@ -11,17 +11,20 @@
  * instant the walk started, so pages stay consistent while listings are added or promotions end.
  *
  * The module: filters.ts says what each filter means, cursor.ts the order and the cursor, cells.ts
- * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts.
+ * how a stay or a distance is read cell by cell, indexes.ts the index names shared with schema.ts,
+ * taken-stays.ts a listing's paid stays (left out of a stay needed, shown on the cards: decision 039).
  */
-import type { BrowseQuery, PublicListing } from "../../contract/listings";
+import type { BrowseQuery, PublicListing, TakenStay } from "../../contract/listings";
 import { encodeCursor } from "../../lib/cursor";
 import { bindingOf, type Db } from "../client";
+import { boundedMarks } from "../bounded";
 import { LISTING_ROW_COLUMNS, promotedNowSql } from "../queries/listing-sql";
 import { photosFor, toPublicListing, type ListingOnlyRow, type ListingRow } from "../queries/listings";
 import { cellPlan, cellsSql } from "./cells";
-import { RELEVANCE_JOIN, seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
-import { browseFilterSql, ftsQuery } from "./filters";
+import { RELEVANCE_FROM, RELEVANCE_MATCH, seekSql, SORT_ORDER, sortValue, type BrowseCursor } from "./cursor";
+import { AFTER_MERGE, browseFilterSql, ftsQuery } from "./filters";
 import { BROWSE_INDEX } from "./indexes";
+import { TAKEN_STAYS_COLUMN, takenStaysOfColumn } from "./taken-stays";
 
 export { browseCursorSchema, type BrowseCursor } from "./cursor";
 export { browseFilterSql, ftsQuery } from "./filters";
@@ -48,15 +51,55 @@ const numbered = (sql: string, after = 0) => {
   return sql.replace(/\?/g, () => `?${++n}`);
 };
 
+/** At most this many matches of a search's words are read first (the newest): docs/decisions/038. */
+export const SEARCH_WINDOW = 200;
+
+/**
+ * A search's words as browse reads them: the newest matches (rowids, newest first, at most
+ * SEARCH_WINDOW), and whether more match. Few matches: browse reads among them. Many: the walk checks
+ * each row it reaches against the index (a row in a few matches), and relevance ranks the newest
+ * SEARCH_WINDOW (docs/decisions/038).
+ */
+export interface BrowseWords {
+  rowids: number[];
+  more: boolean;
+}
+
+/** The newest matches of a search's words (one statement, at most SEARCH_WINDOW + 1 index entries). */
+async function searchWindow(db: Db, match: string): Promise<{ words: BrowseWords; rowsRead: number }> {
+  const result = await db.$client
+    .prepare("SELECT rowid AS r FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ?")
+    .bind(match, SEARCH_WINDOW + 1)
+    .all<{ r: number }>();
+  const rowids = result.results.map((row) => row.r);
+  return { words: { rowids: rowids.slice(0, SEARCH_WINDOW), more: rowids.length > SEARCH_WINDOW }, rowsRead: result.meta.rows_read ?? 0 };
+}
+
+/** The index part of each sort's name (relevance has no index of its own: its matches lead). */
+const INDEX_SORT = { newest: "newest", price_asc: "price", price_desc: "price", distance: "distance", relevance: "newest" } as const;
+
 /**
  * One phase's statement: up to `want` listings of the phase at the instant `now` (ms), past the
  * cursor when it is in this phase. Through the cells (cells.ts) when the query has a stay or a
- * distance bound in the rest; else along the sort's index (the promoted phase: its own index).
+ * distance bound in the rest; else along the sort's index (the promoted phase: the promoted listings'
+ * own index in that order). With words (`words`: their window, else every row is probed): relevance
+ * reads the window's matches first and ranks them; another sort reads among few matches, or probes
+ * each row of its walk when many match.
  */
-export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null, phase: Phase, now: number, want: number): { sql: string; binds: (string | number)[] } {
+export function browseStatement(
+  query: BrowseQuery,
+  cursor: BrowseCursor | null,
+  phase: Phase,
+  now: number,
+  want: number,
+  words: BrowseWords | null = null,
+): { sql: string; binds: (string | number)[] } {
   const { column, dir } = SORT_ORDER[query.sort];
   const afterCursor = cursor?.phase === phase;
-  const { where: clauses, binds } = browseFilterSql(query, { afterCursor });
+  // By relevance (the schema sorts by relevance only with words, so ftsQuery has a query here).
+  const fts = query.sort === "relevance" && query.q ? ftsQuery(query.q) : null;
+  const wordsSql = fts ? { kind: "joined" as const } : words && !words.more ? { kind: "rowids" as const, rowids: words.rowids } : { kind: "probe" as const };
+  const { where: clauses, binds } = browseFilterSql(query, { afterCursor, words: wordsSql });
   if (phase !== "a") {
     const promoted = promotedNowSql(new Date(now).toISOString(), { promoted: phase === "p" });
     clauses.push(promoted.sql);
@@ -71,20 +114,36 @@ export function browseStatement(query: BrowseQuery, cursor: BrowseCursor | null,
   if (plan) {
     // A stay needed or within N miles: the cells that hold the matches, merged in the sort's order.
     const armSeek = cursor && afterCursor ? numbered(seek, binds.length - 2) : null;
-    return { sql: `${cellsSql(query, plan, numbered(clauses.join(" AND ")), armSeek)} LIMIT ?${binds.length + 1}`, binds: [...binds, want] };
+    // Each clause numbered where its binds stand, then split: most go into every arm, AFTER_MERGE's are checked once.
+    let before = 0;
+    const each = clauses.map((clause) => {
+      const text = numbered(clause, before);
+      before += clause.split("?").length - 1;
+      return { text, late: AFTER_MERGE.has(clause) };
+    });
+    const where = each.filter((c) => !c.late).map((c) => c.text).join(" AND ");
+    const afterMerge = each.filter((c) => c.late).map((c) => c.text).join(" AND ") || null;
+    const sql = cellsSql(query, plan, where, armSeek, { afterMerge, columns: TAKEN_STAYS_COLUMN });
+    return { sql: `${sql} LIMIT ?${binds.length + 1}`, binds: [...binds, want] };
   }
-  // The promoted set is small: read it through the promotion_end index (the university's, when one
-  // is chosen, so a campus's page 1 skips other campuses' promotions), never a full scan.
-  const promotedIndex = query.university_id === undefined ? BROWSE_INDEX.promotionEnd : BROWSE_INDEX.universityPromotionEnd;
+  if (fts) {
+    // The window's matches lead (every match when they fit it), each ranked; their `?`s come first.
+    // Without a window (a statement built alone, the module's tests), the newest SEARCH_WINDOW matches.
+    const window = words?.rowids ?? [];
+    const from = words ? "json_each(?) w" : `(SELECT rowid AS value FROM listings_fts WHERE listings_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_WINDOW}) w`;
+    return {
+      sql: `SELECT ${LISTING_ROW_COLUMNS}, ${TAKEN_STAYS_COLUMN}, ${column} AS fts_rank FROM ${RELEVANCE_FROM.replace("json_each(?) w", from)} WHERE ${RELEVANCE_MATCH} AND ${clauses.join(" AND ")} ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`,
+      binds: [words ? JSON.stringify(window) : fts, fts, ...binds, want],
+    };
+  }
+  // The promoted phase walks the promoted listings' own index in the sort's order (the university's,
+  // when one is chosen): a page reads about as many rows as it returns, however many are promoted.
+  const promotedIndex = (query.university_id === undefined ? BROWSE_INDEX.promoted : BROWSE_INDEX.universityPromoted)[INDEX_SORT[query.sort]];
   const from = phase === "p" ? `listings l INDEXED BY ${promotedIndex}` : "listings l";
-  // By relevance: the search's rank joined ahead of the filters, so its `?` comes first (the
-  // schema sorts by relevance only with words, so ftsQuery has a query here).
-  const fts = query.sort === "relevance" && query.q ? ftsQuery(query.q) : null;
-  const rank = fts ? { columns: ", f.fts_rank", join: ` ${RELEVANCE_JOIN}`, binds: [fts] } : { columns: "", join: "", binds: [] };
   return {
-    sql: `SELECT ${LISTING_ROW_COLUMNS}${rank.columns} FROM ${from}${rank.join} WHERE ${clauses.join(" AND ")}
+    sql: `SELECT ${LISTING_ROW_COLUMNS}, ${TAKEN_STAYS_COLUMN} FROM ${from} WHERE ${clauses.join(" AND ")}
                  ORDER BY ${column} ${dir}, l.id ${dir} LIMIT ?`,
-    binds: [...rank.binds, ...binds, want],
+    binds: [...binds, want],
   };
 }
 
@@ -93,13 +152,22 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
   if (browseFilterSql(query).none) return { listings: [], nextToken: null, rowsRead: 0 };
 
   const limit = query.limit;
-  const collected: (ListingOnlyRow & { _phase: Phase })[] = [];
+  const collected: (ListingOnlyRow & { _phase: Phase; taken_stays_list?: string | null })[] = [];
   let rowsRead = 0;
+  // A search's words: their newest matches first, which decide how the phases read them.
+  const match = query.q ? ftsQuery(query.q) : null;
+  let words: BrowseWords | null = null;
+  if (match) {
+    const window = await searchWindow(db, match);
+    rowsRead += window.rowsRead;
+    if (!window.words.rowids.length) return { listings: [], nextToken: null, rowsRead };
+    words = window.words;
+  }
   // A cursor of another mode's walk (its phase not among this one's) starts again.
   const phases = phasesOf(query, cursor);
   if (cursor && !phases.includes(cursor.phase)) cursor = null;
   for (const phase of phases) {
-    const { sql, binds } = browseStatement(query, cursor, phase, now, limit + 1 - collected.length);
+    const { sql, binds } = browseStatement(query, cursor, phase, now, limit + 1 - collected.length, words);
     const result = await db.$client.prepare(sql).bind(...binds).all<ListingOnlyRow>();
     rowsRead += result.meta.rows_read ?? 0;
     for (const row of result.results) collected.push(Object.assign(row, { _phase: phase }));
@@ -112,13 +180,21 @@ export async function browseListings(db: Db, query: BrowseQuery, cursor: BrowseC
     collected.length > limit && last
       ? encodeCursor({ phase: last._phase, v: sortValue(query.sort, last), id: last.id, t: now })
       : null;
+  const taken = new Map<string, TakenStay[]>();
   page.forEach((r) => {
+    taken.set(r.id, takenStaysOfColumn(r.taken_stays_list));
     delete (r as Partial<typeof r>)._phase;
+    delete (r as Partial<typeof r>).taken_stays_list;
     delete (r as { fts_rank?: number }).fts_rank;
   });
   const { rows, rowsRead: lookups } = await withPeople(db, page);
   const photoRows = await photosFor(db, page.map((r) => r.id));
-  return { listings: rows.map((r) => toPublicListing(r, photoRows.get(r.id) ?? [], now)), nextToken, rowsRead: rowsRead + lookups };
+  return {
+    // Each card shows the dates still free (decision 039).
+    listings: rows.map((r) => ({ ...toPublicListing(r, photoRows.get(r.id) ?? [], now), taken_stays: taken.get(r.id) ?? [] })),
+    nextToken,
+    rowsRead: rowsRead + lookups,
+  };
 }
 
 /**
@@ -130,7 +206,7 @@ async function withPeople(db: Db, page: ListingOnlyRow[]): Promise<{ rows: Listi
   // Literal placeholders (a page has at most 100 distinct ids, D1's bind limit): json_each would
   // add its own rows to rows_read.
   const userIds = [...new Set(page.map((r) => r.user_id))];
-  const marks = Array.from({ length: userIds.length }, () => "?").join(",");
+  const marks = boundedMarks(userIds);
   const [universities, people] = await Promise.all([
     universityNames(db),
     db.$client

@@ -12,9 +12,19 @@ export type CellSort = "newest" | "price" | "distance";
 
 /** Indexes browse names in its SQL, by what they walk. */
 export const BROWSE_INDEX = {
-  /** The promoted phase (decision 006): every campus's promotions, or one university's. */
+  /** Promotions by their end (staff's Promoted tab, the lapsed ones the cron ends). */
   promotionEnd: "listings_promotion_end_idx",
-  universityPromotionEnd: "listings_university_promotion_end_idx",
+  /**
+   * The promoted phase (decision 006) in each sort's order, every campus's or one university's: partial
+   * indexes of the listings with a promotion (docs/decisions/038), so a page reads about its own rows
+   * however many are promoted.
+   */
+  promoted: { newest: "listings_promoted_newest_idx", price: "listings_promoted_price_idx", distance: "listings_promoted_distance_idx" },
+  universityPromoted: {
+    newest: "listings_university_promoted_newest_idx",
+    price: "listings_university_promoted_price_idx",
+    distance: "listings_university_promoted_distance_idx",
+  },
   /** One stay cell (available_from_month, available_to_month) in each sort's order. */
   stay: { newest: "listings_stay_newest_idx", price: "listings_stay_price_idx", distance: "listings_stay_distance_idx" },
   universityStay: { newest: "listings_university_stay_newest_idx", price: "listings_university_stay_price_idx", distance: "listings_university_stay_distance_idx" },
@@ -28,7 +38,11 @@ export const BROWSE_INDEX = {
 /** Other indexes named in hand-written SQL (the freshness check, the price check). */
 export const LISTING_INDEX = {
   availability: "listings_availability_idx",
+  /** The price check's comparables: the newest approved listings of one university and unit type (docs/decisions/038). */
   rentComparables: "listings_rent_comparables_idx",
+  /** Staff lists (docs/decisions/038): every listing newest first, and the review queue oldest first. */
+  staffNewest: "listings_staff_newest_idx",
+  staffReview: "listings_staff_review_idx",
 } as const;
 
 /** Every index name above, for the test that finds each in the migrated database. */

@@ -1,42 +1,23 @@
 /** Staff reads: the audit log and site counts; deletes by table. */
 import type { AuditAction } from "../../contract/audit";
-import { count, desc, eq, gte, sql } from "drizzle-orm";
+import { desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { newId } from "../../lib/ids";
-import { adminAudit, conversations, feedback, listings, messages, reports, users, verificationRequests } from "../schema";
-import { awaitingSafetyReview } from "./safety";
+import { adminAudit, conversations, feedback, messages, signupsByDay, siteCounts } from "../schema";
 
 export const recentAudit = (db: Db) => db.select().from(adminAudit).orderBy(desc(adminAudit.createdAt)).limit(200);
 
 /**
- * Totals, sign-ups per day since `since` (days without sign-ups are absent), and what waits for staff:
- * each queue counted on its own tab's condition (verification requests pending, listings pending
- * review, open reports, conversations flagged since their last review).
+ * Every count staff's dashboard shows, by name (site_counts: kept by triggers, docs/decisions/038), and
+ * sign-ups per day since the day `sinceDay` (`YYYY-MM-DD`; days without sign-ups are absent): two
+ * primary-key reads, one row per count and per day, whatever the tables hold.
  */
-export async function siteCounts(db: Db, since: string) {
-  const [[u], [l], [conv], [msg], growth, [ids], [pendingListings], [openReports], [flags]] = await db.batch([
-    db.select({ n: count() }).from(users),
-    db.select({ n: count() }).from(listings),
-    db.select({ n: count() }).from(conversations),
-    db.select({ n: count() }).from(messages),
-    db
-      .select({ day: sql<string>`substr(${users.createdAt}, 1, 10)`, n: count() })
-      .from(users)
-      .where(gte(users.createdAt, since))
-      .groupBy(sql`substr(${users.createdAt}, 1, 10)`),
-    db.select({ n: count() }).from(verificationRequests).where(eq(verificationRequests.status, "pending")),
-    db.select({ n: count() }).from(listings).where(eq(listings.verificationStatus, "pending")),
-    db.select({ n: count() }).from(reports).where(eq(reports.status, "open")),
-    db.select({ n: count() }).from(conversations).where(awaitingSafetyReview()),
+export async function countsAndSignups(db: Db, sinceDay: string) {
+  const [counts, growth] = await db.batch([
+    db.select().from(siteCounts),
+    db.select().from(signupsByDay).where(gte(signupsByDay.day, sinceDay)),
   ]);
-  return {
-    users: u?.n ?? 0,
-    listings: l?.n ?? 0,
-    conversations: conv?.n ?? 0,
-    messages: msg?.n ?? 0,
-    growth,
-    queues: { pending_ids: ids?.n ?? 0, pending_listings: pendingListings?.n ?? 0, open_reports: openReports?.n ?? 0, safety_flags: flags?.n ?? 0 },
-  };
+  return { counts: new Map(counts.map((c) => [c.name, c.n])), growth };
 }
 
 /** Deletes one row of a table without files of its own; true when it existed. */

@@ -253,15 +253,14 @@ export interface SafetyFeedbackRow {
 /** The feedback of these conversations with the names of who gave it, oldest first, in one statement (staff). */
 export async function safetyFeedbackOf(db: Db, conversationIds: string[]): Promise<SafetyFeedbackRow[]> {
   if (conversationIds.length === 0) return [];
-  const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
   const { results } = await db.$client
     .prepare(
       `SELECT f.conversation_id, f.user_id, f.message_id, f.kind, f.created_at, u.first_name, u.last_name
          FROM safety_feedback f LEFT JOIN users u ON u.id = f.user_id
-        WHERE f.conversation_id IN (${marks})
+        WHERE f.conversation_id IN (SELECT value FROM json_each(?1))
         ORDER BY f.created_at, f.user_id, f.message_id, f.kind`,
     )
-    .bind(...conversationIds)
+    .bind(JSON.stringify(conversationIds))
     .all<SafetyFeedbackRow>();
   return results;
 }
@@ -421,17 +420,24 @@ export async function claimMessageEmail(db: Db, conversation: Pick<ConversationR
 // Staff reads (read-only, paged).
 
 /** Up to `limit` conversations, most recently active first, after the cursor, for staff. */
-export const recentConversations = (db: Db, cursor: ConversationCursor | null, limit = 100) =>
-  db
+export const recentConversations = (db: Db, search: { kind: "id"; id: string } | { kind: "email"; email: string } | null, cursor: ConversationCursor | null, limit = 100) => {
+  // A search: the conversation, or those of the participant the id or email names (the pair index and user_b's).
+  const participant = search?.kind === "email" ? sql`(SELECT id FROM users WHERE email = ${search.email})` : search?.id;
+  return db
     .select()
     .from(conversations)
     .where(
-      cursor
-        ? sql`(COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}), ${conversations.id}) < (${cursor.t}, ${cursor.id})`
-        : undefined,
+      and(
+        search
+          ? or(...(search.kind === "id" ? [eq(conversations.id, search.id)] : []), eq(conversations.userA, participant!), eq(conversations.userB, participant!))
+          : undefined,
+        // The generated activity_at (last message, else creation) and its index: most recently active first (docs/decisions/038).
+        cursor ? sql`(${conversations.activityAt}, ${conversations.id}) < (${cursor.t}, ${cursor.id})` : undefined,
+      ),
     )
-    .orderBy(sql`COALESCE(${conversations.lastMessageAt}, ${conversations.createdAt}) DESC`, desc(conversations.id))
+    .orderBy(desc(conversations.activityAt), desc(conversations.id))
     .limit(limit);
+};
 
 /** Up to `limit` messages of a conversation, newest first, after the cursor, for staff. */
 export const messagesOf = (db: Db, conversationId: string, cursor: MessageCursor | null = null, limit = 200) => messagesPage(db, conversationId, cursor, limit);

@@ -7,6 +7,7 @@
  */
 import { DEAL_GROUP_SQL } from "../../contract/deal-process";
 import { newId } from "../../lib/ids";
+import { boundedMarks } from "../bounded";
 import type { Db } from "../client";
 import type { RowOf } from "../rows";
 import type { dealCheckoutSessions } from "../schema";
@@ -216,7 +217,7 @@ export const statementsOfDeals = (db: Db, dealIds: string[]) =>
   dealIds.length === 0
     ? Promise.resolve([] as DealStatementRow[])
     : db.$client
-        .prepare(`SELECT deal_id, party, author_id, text, photos, at, report FROM deal_statements WHERE deal_id IN (${dealIds.map(() => "?").join(", ")}) ORDER BY at, id`)
+        .prepare(`SELECT deal_id, party, author_id, text, photos, at, report FROM deal_statements WHERE deal_id IN (${boundedMarks(dealIds)}) ORDER BY at, id`)
         .bind(...dealIds)
         .all<DealStatementRow>()
         .then((r) => r.results);
@@ -228,29 +229,3 @@ export const conversationMessages = (db: Db, conversationId: string) =>
     .bind(conversationId)
     .all<{ id: string; sender_id: string; content: string; created_at: string }>()
     .then((r) => r.results);
-
-// ---------------------------------------------------------------------------------------------
-// Staff's figures.
-
-export async function dealMoneyStats(db: Db) {
-  const [byStatus, money] = await Promise.all([
-    db.$client.prepare(`SELECT status, count(*) AS n FROM deals GROUP BY status`).all<{ status: string; n: number }>(),
-    db.$client
-      .prepare(
-        `SELECT
-           coalesce(sum(CASE WHEN payment_status IN ('held', 'disputed', 'release_failed') THEN paid_rent_cents - refund_due_cents ELSE 0 END), 0) AS held_cents,
-           coalesce(sum(transferred_cents - transfer_reversed_cents), 0) AS released_cents,
-           coalesce(sum(max(refund_due_cents, refunded_cents)), 0) AS refunded_cents,
-           coalesce(sum(CASE WHEN status = 'disputed' OR payment_status = 'release_failed' OR case_reason IS NOT NULL THEN 1 ELSE 0 END), 0) AS open_cases
-         FROM deals WHERE payment_status <> 'none'`,
-      )
-      .first<{ held_cents: number; released_cents: number; refunded_cents: number; open_cases: number }>(),
-  ]);
-  return {
-    by_status: Object.fromEntries(byStatus.results.map((r) => [r.status, r.n])),
-    held_cents: money?.held_cents ?? 0,
-    released_cents: money?.released_cents ?? 0,
-    refunded_cents: money?.refunded_cents ?? 0,
-    open_cases: money?.open_cases ?? 0,
-  };
-}

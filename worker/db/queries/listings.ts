@@ -15,6 +15,10 @@ import { LISTING_COLUMNS, LISTING_FROM, PUBLIC_LISTING_SQL, type ListingField } 
 import { imageUrl } from "../../lib/image-url";
 import { approximatePoint } from "../../lib/approximate-point";
 import { pendingPromotionStarts } from "./promotions";
+import type { StaffSearch } from "../../contract/admin";
+import { BROWSE_INDEX, LISTING_INDEX } from "../browse/indexes";
+import { ftsQuery } from "../browse/filters";
+import { inValues } from "../bounded";
 
 const DAY_MS = 86_400_000;
 
@@ -203,20 +207,22 @@ async function listingsWhere(db: Db, where: string, order: string, binds: unknow
   return rowsToListings(db, await listingRowsWhere(db, where, order, binds, limit));
 }
 
-/** A listing as staff review it: the owner's view, its revision (the version a review names) and the rent staff last approved. */
+/**
+ * A listing as staff review it: the owner's view, its revision (the version a review names), the rent
+ * staff last approved, and its rowid (the price check leaves the listing out of its own comparables).
+ */
 export interface StaffListing {
   listing: OwnerListing;
   revision: number;
   approvedRent: number | null;
+  rowid: number | null;
 }
 
-async function toStaffListings(db: Db, rows: ListingRow[]): Promise<StaffListing[]> {
+async function toStaffListings(db: Db, rows: (ListingRow & { row_id?: number })[]): Promise<StaffListing[]> {
   const photos = await photosFor(db, rows.map((r) => r.id));
   const now = Date.now();
-  return rows.map((r) => ({ listing: toOwnerListing(r, photos.get(r.id) ?? [], now), revision: r.revision ?? 0, approvedRent: r.approved_rent ?? null }));
+  return rows.map((r) => ({ listing: toOwnerListing(r, photos.get(r.id) ?? [], now), revision: r.revision ?? 0, approvedRent: r.approved_rent ?? null, rowid: r.row_id ?? null }));
 }
-
-const staffListingsWhere = async (db: Db, where: string, order: string) => toStaffListings(db, await listingRowsWhere(db, where, order, [], 500));
 
 /** One listing as staff review it, or null. */
 export async function findStaffListing(db: Db, id: string): Promise<StaffListing | null> {
@@ -232,10 +238,63 @@ export const listingsOfUser = (db: Db, userId: string, includeUnavailable: boole
 export const promotedListingsOfUser = (db: Db, userId: string) =>
   listingsWhere(db, "l.user_id = ? AND (l.promotion_end IS NOT NULL OR l.promotion_pending_days IS NOT NULL)", "l.promotion_end DESC", [userId], 200);
 
-/* Staff lists: at most 500 each. */
-export const allListings = (db: Db) => staffListingsWhere(db, "1 = 1", "l.created_at DESC");
-export const pendingListings = (db: Db) => staffListingsWhere(db, "l.verification_status = 'pending'", "l.created_at ASC");
-export const promotedListings = (db: Db) => staffListingsWhere(db, "l.promotion_end IS NOT NULL", "l.promotion_end ASC");
+/* ---------- staff lists (docs/decisions/038) ---------- */
+
+/** Staff's listing tabs: every listing newest first, the review queue oldest first, promotions by their end. */
+export type StaffListingsView = "all" | "pending" | "promoted";
+
+/** A page's place in its order: created_at (or promotion_end: `e`) and id, or a search's rowid (`r`). */
+export type StaffListingsKey = { c: string; id: string } | { e: string; id: string } | { r: number };
+
+/** A staff list row: the whole listing and its rowid (a text search's key; the price check's own row). */
+export type StaffListingRow = ListingRow & { row_id: number };
+
+const STAFF_VIEWS: Record<StaffListingsView, { where: string; index: string; order: string; after: string }> = {
+  all: { where: "1 = 1", index: LISTING_INDEX.staffNewest, order: "l.created_at DESC, l.id DESC", after: "(l.created_at, l.id) < (?, ?)" },
+  pending: { where: "l.verification_status = 'pending'", index: LISTING_INDEX.staffReview, order: "l.created_at, l.id", after: "(l.created_at, l.id) > (?, ?)" },
+  promoted: { where: "l.promotion_end IS NOT NULL", index: BROWSE_INDEX.promotionEnd, order: "l.promotion_end, l.id", after: "(l.promotion_end, l.id) > (?, ?)" },
+};
+
+const STAFF_COLUMNS = `${LISTING_COLUMNS}, l.rowid AS row_id`;
+/** Listings first (CROSS JOIN keeps SQLite's join order): a page reads its own rows and their two names. */
+const NAMES = "CROSS JOIN universities un ON un.id = l.university_id CROSS JOIN users u ON u.id = l.user_id";
+
+/**
+ * One page (`limit` rows) of a staff listing tab, whatever the table holds: without a search, the tab's
+ * index in its order from the key; an exact id (the listing's or its owner's) or an owner's email, their
+ * listings newest first; words, the full-text index newest first (by rowid), the tab's condition checked
+ * on each match. The key's shape follows (`e` for promotions, `r` for words, else `c`).
+ */
+export async function staffListingsPage(db: Db, view: StaffListingsView, search: StaffSearch | null, after: StaffListingsKey | null, limit: number): Promise<StaffListingRow[]> {
+  const tab = STAFF_VIEWS[view];
+  let statement: D1PreparedStatement;
+  if (search?.kind === "text") {
+    const match = ftsQuery(search.text);
+    if (!match) return [];
+    const seek = after && "r" in after ? "AND listings_fts.rowid < ?" : "";
+    statement = db.$client
+      .prepare(
+        `SELECT ${STAFF_COLUMNS} FROM listings_fts CROSS JOIN listings l ON l.rowid = listings_fts.rowid ${NAMES}
+         WHERE listings_fts MATCH ? AND ${tab.where} ${seek} ORDER BY listings_fts.rowid DESC LIMIT ?`,
+      )
+      .bind(match, ...(seek ? [(after as { r: number }).r] : []), limit);
+  } else if (search) {
+    const owner = search.kind === "id" ? "(l.id = ?1 OR l.user_id = ?1)" : "l.user_id = (SELECT id FROM users WHERE email = ?1)";
+    const seek = after && "c" in after ? "AND (l.created_at, l.id) < (?3, ?4)" : "";
+    statement = db.$client
+      .prepare(`SELECT ${STAFF_COLUMNS} FROM listings l ${NAMES} WHERE ${owner} AND ${tab.where} ${seek} ORDER BY l.created_at DESC, l.id DESC LIMIT ?2`)
+      .bind(search.kind === "id" ? search.id : search.email, limit, ...(seek ? [(after as { c: string }).c, (after as { id: string }).id] : []));
+  } else {
+    const key = after ? ("e" in after ? [after.e, after.id] : "c" in after ? [after.c, after.id] : null) : null;
+    statement = db.$client
+      .prepare(`SELECT ${STAFF_COLUMNS} FROM listings l INDEXED BY ${tab.index} ${NAMES} WHERE ${tab.where} ${key ? `AND ${tab.after}` : ""} ORDER BY ${tab.order} LIMIT ?`)
+      .bind(...(key ?? []), limit);
+  }
+  return (await statement.all<StaffListingRow>()).results;
+}
+
+/** Staff lists' rows as staff review them (photos in one read for the page). */
+export const staffListingsOf = (db: Db, rows: StaffListingRow[]) => toStaffListings(db, rows);
 
 /* ---------- writes (drizzle) ---------- */
 
@@ -319,17 +378,34 @@ export const fillPublicAddress = (db: Db, id: string, address: string, addressPu
 /** "Approve all" leaves a listing the photo check flagged (review_reason set) for a person: docs/decisions/028. */
 const approvableInBulk = () => and(eq(listings.verificationStatus, "pending"), isNull(listings.reviewReason));
 
-export const listingsAwaitingReview = (db: Db) => db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(approvableInBulk());
+export interface ReviewQueueKey {
+  createdAt: string;
+  id: string;
+}
 
 /**
- * Approves every pending listing (one statement, for db.batch); each one's promotion bought while
- * pending starts now, and the promotion version moves on (decision 013).
+ * Up to `limit` listings "approve all" takes, oldest first after `after`: the review queue's index
+ * (listings_staff_review_idx) read a chunk at a time (docs/decisions/038).
  */
-export const approveAllPending = (db: Db, now: string) =>
+export const listingsAwaitingReview = (db: Db, after: ReviewQueueKey | null, limit: number) =>
+  db
+    .select({ id: listings.id, userId: listings.userId, title: listings.title, createdAt: listings.createdAt })
+    .from(listings)
+    .where(and(approvableInBulk(), after ? sql`(${listings.createdAt}, ${listings.id}) > (${after.createdAt}, ${after.id})` : undefined))
+    .orderBy(listings.createdAt, listings.id)
+    .limit(limit);
+
+/**
+ * Approves these listings if still approvable (one statement, for db.batch): each one's promotion
+ * bought while pending starts now, and the promotion version moves on (decision 013). Returns the ids
+ * approved (counted by rows: D1's `changes` also counts the triggers' writes).
+ */
+export const approvePending = (db: Db, ids: string[], now: string) =>
   db
     .update(listings)
     .set({ verificationStatus: "approved", rejectionReason: null, approvedRent: sql`${listings.monthlyRent}`, revision: nextRevision, ...pendingPromotionStarts(now), updatedAt: now })
-    .where(approvableInBulk());
+    .where(and(inValues(listings.id, ids), approvableInBulk()))
+    .returning({ id: listings.id });
 
 /** Of these photo keys, the ones some listing still uses (as photo or thumbnail). */
 export async function photoKeysInUse(db: Db, keys: string[]): Promise<Set<string>> {
@@ -345,10 +421,18 @@ export async function photoKeysInUse(db: Db, keys: string[]): Promise<Set<string
 
 const lapsedPromotion = (nowIso: string) => and(isNotNull(listings.promotionEnd), lt(listings.promotionEnd, nowIso));
 
-/** Changes every listing whose staff-given promotion window has passed. */
+/** Changes every listing whose staff-given promotion window has passed; the ids changed (rows, not D1's `changes`, which counts triggers). */
 export const updateLapsedStaffPromotions = (db: Db, nowIso: string, changes: ListingChanges) =>
-  db.update(listings).set(changes).where(and(eq(listings.promotionSource, "admin"), lapsedPromotion(nowIso)));
+  db
+    .update(listings)
+    .set(changes)
+    .where(and(eq(listings.promotionSource, "admin"), lapsedPromotion(nowIso)))
+    .returning({ id: listings.id });
 
-/** Changes every listing whose promotion window has passed and that will not renew. */
+/** Changes every listing whose promotion window has passed and that will not renew; the ids changed. */
 export const updateLapsedPromotionsNotRenewing = (db: Db, nowIso: string, changes: ListingChanges) =>
-  db.update(listings).set(changes).where(and(lapsedPromotion(nowIso), eq(listings.autoRenew, false)));
+  db
+    .update(listings)
+    .set(changes)
+    .where(and(lapsedPromotion(nowIso), eq(listings.autoRenew, false)))
+    .returning({ id: listings.id });

@@ -1,19 +1,23 @@
 /** Copied-photo hashes (docs/decisions/028): rows per listing photo, the band lookup of near matches, the matches found. */
 import { and, eq, inArray, isNotNull, isNull, lt, min, ne, or, sql } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { listingPhotos, listings, photoHashes, photoMatches, photoNotCopies, photoWindowBands } from "../schema";
 
 export type PhotoHashRow = typeof photoHashes.$inferSelect;
 
-/** A listing's photos not hashed yet, with the owner and when each was posted. */
+/**
+ * A listing's photos not hashed yet, with the owner and when each was posted: those without a row, and
+ * those whose decode was claimed (status decoding) with the claim and its time (docs/decisions/036).
+ */
 export const unhashedPhotosOf = (db: Db, listingId: string) =>
   db
-    .select({ photoId: listingPhotos.id, key: listingPhotos.key, postedAt: listingPhotos.createdAt, ownerId: listings.userId })
+    .select({ photoId: listingPhotos.id, key: listingPhotos.key, postedAt: listingPhotos.createdAt, ownerId: listings.userId, claim: photoHashes.claim, claimedAt: photoHashes.createdAt })
     .from(listingPhotos)
     .innerJoin(listings, eq(listings.id, listingPhotos.listingId))
     .leftJoin(photoHashes, eq(photoHashes.photoId, listingPhotos.id))
-    .where(and(eq(listingPhotos.listingId, listingId), isNull(photoHashes.photoId)));
+    .where(and(eq(listingPhotos.listingId, listingId), or(isNull(photoHashes.photoId), eq(photoHashes.status, "decoding"))));
 
 /** Listings with a photo not hashed yet (the backfill). */
 export const listingsWithUnhashedPhotos = async (db: Db, limit: number) =>
@@ -28,6 +32,78 @@ export const listingsWithUnhashedPhotos = async (db: Db, limit: number) =>
 
 export const insertPhotoHash = (db: Db, row: typeof photoHashes.$inferInsert) => db.insert(photoHashes).values(row).onConflictDoNothing();
 
+/** Claims a photo's decode (a row with status decoding); false when another row was there first. */
+export const claimPhotoDecode = async (db: Db, row: Omit<typeof photoHashes.$inferInsert, "status"> & { claim: string }) =>
+  !!(await db.insert(photoHashes).values({ ...row, status: "decoding" }).onConflictDoNothing().run()).meta.changes;
+
+/** A photo's row as hashed, replacing its claim (or written afresh). */
+export const savePhotoHash = (db: Db, row: typeof photoHashes.$inferInsert) => {
+  const { photoId: _, ...rest } = row;
+  return db
+    .insert(photoHashes)
+    .values(row)
+    .onConflictDoUpdate({ target: photoHashes.photoId, set: { ...rest, claim: null } });
+};
+
+/** A claimed decode that never finished: the photo is not compared, and never decoded again. */
+export const markDecodeDied = (db: Db, photoId: string) =>
+  db.update(photoHashes).set({ status: "undecoded", claim: null }).where(and(eq(photoHashes.photoId, photoId), eq(photoHashes.status, "decoding")));
+
+/** A row of the same stored file (image key), already settled (not being decoded): its hashes are this photo's too. */
+export const settledRowOfPicture = (db: Db, picture: string) =>
+  db
+    .select()
+    .from(photoHashes)
+    .where(and(eq(photoHashes.picture, picture), ne(photoHashes.status, "decoding")))
+    .limit(1)
+    .get();
+
+/** A photo's windows' bands (to copy them to another row of the same file). */
+export const windowBandsOf = async (db: Db, photoId: string): Promise<[number, number, number][]> =>
+  (await db.select().from(photoWindowBands).where(eq(photoWindowBands.photoId, photoId)).orderBy(photoWindowBands.window)).map((r) => [r.b0, r.b1, r.b2]);
+
+/** The photos a photo was matched with (either side of a stored match), with the pair's distance. */
+export async function matchedPhotosOf(db: Db, photoId: string): Promise<{ other: PhotoHashRow; distance: number }[]> {
+  const later = await db
+    .select({ other: photoHashes, distance: photoMatches.distance })
+    .from(photoMatches)
+    .innerJoin(photoHashes, eq(photoHashes.photoId, photoMatches.matchedPhotoId))
+    .where(eq(photoMatches.photoId, photoId));
+  const earlier = await db
+    .select({ other: photoHashes, distance: photoMatches.distance })
+    .from(photoMatches)
+    .innerJoin(photoHashes, eq(photoHashes.photoId, photoMatches.photoId))
+    .where(eq(photoMatches.matchedPhotoId, photoId));
+  return [...later, ...earlier];
+}
+
+/** Whether a photo is stored as a later copy of a photo of this owner (the owner posted that picture first). */
+export const isCopyOfOwner = async (db: Db, photoId: string, ownerId: string) =>
+  !!(await db
+    .select({ one: sql<number>`1` })
+    .from(photoMatches)
+    .innerJoin(photoHashes, eq(photoHashes.photoId, photoMatches.matchedPhotoId))
+    .where(and(eq(photoMatches.photoId, photoId), eq(photoHashes.ownerId, ownerId)))
+    .get());
+
+/**
+ * Drops the matches that flag this owner's photos as later than `copyId`, a photo now known to be a copy
+ * of theirs (the earliest poster of a picture is never flagged); returns the listings those photos are on.
+ */
+export async function dropMatchesAgainstCopy(db: Db, copyId: string, ownerId: string): Promise<string[]> {
+  const mine = db.select({ id: photoHashes.photoId }).from(photoHashes).where(eq(photoHashes.ownerId, ownerId));
+  const gone = await db
+    .delete(photoMatches)
+    .where(and(eq(photoMatches.matchedPhotoId, copyId), inArray(photoMatches.photoId, mine)))
+    .returning({ photoId: photoMatches.photoId });
+  if (!gone.length) return [];
+  const rows = await db
+    .select({ listingId: photoHashes.listingId })
+    .from(photoHashes)
+    .where(sql`${photoHashes.photoId} IN (SELECT value FROM json_each(${JSON.stringify(gone.map((g) => g.photoId))}))`);
+  return [...new Set(rows.map((r) => r.listingId))];
+}
+
 /** A photo's windows' bands, one row per window (replaced whole: a rerun writes the same rows). */
 export const insertWindowBands = (db: Db, photoId: string, bands: [number, number, number][]) =>
   bands.length ? db.insert(photoWindowBands).values(bands.map(([b0, b1, b2], window) => ({ photoId, window, b0, b1, b2 }))).onConflictDoNothing() : Promise.resolve();
@@ -39,17 +115,17 @@ export const pendingPhotoCounts = async (db: Db, listingIds: string[]) =>
         .selectDistinct({ listingId: listingPhotos.listingId })
         .from(listingPhotos)
         .leftJoin(photoHashes, eq(photoHashes.photoId, listingPhotos.id))
-        .where(and(inArray(listingPhotos.listingId, listingIds), isNull(photoHashes.photoId)))
+        .where(and(inValues(listingPhotos.listingId, listingIds), or(isNull(photoHashes.photoId), eq(photoHashes.status, "decoding"))))
     : [];
 
-/** Photos of these listings that could not be compared (a type not decoded here), for staff to know. */
+/** Photos of these listings that could not be compared (a type not decoded here, too large, a decode that died), for staff to know. */
 export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
   listingIds.length
     ? await db
         .select({ listingId: photoHashes.listingId, picture: photoHashes.picture })
         .from(photoHashes)
         .innerJoin(listingPhotos, eq(listingPhotos.id, photoHashes.photoId))
-        .where(and(inArray(photoHashes.listingId, listingIds), eq(photoHashes.status, "undecoded")))
+        .where(and(inValues(photoHashes.listingId, listingIds), inArray(photoHashes.status, ["undecoded", "too_large"])))
     : [];
 
 /**
@@ -58,7 +134,7 @@ export const undecodedPhotosOf = async (db: Db, listingIds: string[]) =>
  * the same bytes. One statement, no row limit (a limit could drop a true match); the caller checks the
  * exact distance.
  */
-export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[][]; centre: number[][]; windows: number[][] }, sha256: string | null) => {
+export const bandCandidates = (db: Db, ownerId: string, picture: string, bands: { whole: number[][]; centre: number[][]; windows: number[][] }, sha256: string | null) => {
   // A band list is empty for a picture not decoded here: only its bytes are looked up.
   const inList = (col: SQLiteColumn, values: number[]) => sql`${col} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
   return db
@@ -67,7 +143,9 @@ export const bandCandidates = (db: Db, ownerId: string, bands: { whole: number[]
     .where(
       and(
         ne(photoHashes.ownerId, ownerId),
-        inArray(photoHashes.status, ["hashed", "undecoded"]),
+        // The same stored file is never a copy: a key belongs to its uploader (decision 007); only the seeds share one.
+        ne(photoHashes.picture, picture),
+        inArray(photoHashes.status, ["hashed", "undecoded", "too_large"]),
         or(
           inList(photoHashes.p0, bands.whole[0]!),
           inList(photoHashes.p1, bands.whole[1]!),
@@ -113,8 +191,8 @@ export const notCopyPairs = async (db: Db, sha256: string, others: string[]) =>
             .from(photoNotCopies)
             .where(
               or(
-                and(eq(photoNotCopies.sha256, sha256), inArray(photoNotCopies.matchedSha256, others)),
-                and(inArray(photoNotCopies.sha256, others), eq(photoNotCopies.matchedSha256, sha256)),
+                and(eq(photoNotCopies.sha256, sha256), inValues(photoNotCopies.matchedSha256, others)),
+                and(inValues(photoNotCopies.sha256, others), eq(photoNotCopies.matchedSha256, sha256)),
               ),
             )
         ).map((r) => (r.sha256 === sha256 ? r.matchedSha256 : r.sha256)),
@@ -127,13 +205,13 @@ export const insertPhotoMatch = (db: Db, row: typeof photoMatches.$inferInsert) 
 export const reviewReasonsOf = async (db: Db, listingIds: string[]) =>
   new Map(
     listingIds.length
-      ? (await db.select({ id: listings.id, reason: listings.reviewReason }).from(listings).where(inArray(listings.id, listingIds))).map((r) => [r.id, r.reason])
+      ? (await db.select({ id: listings.id, reason: listings.reviewReason }).from(listings).where(inValues(listings.id, listingIds))).map((r) => [r.id, r.reason])
       : [],
   );
 
 /** Each listing's owner and title (to tell the owner it went back to review). */
 export const listingTitlesOf = async (db: Db, listingIds: string[]) =>
-  listingIds.length ? await db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(inArray(listings.id, listingIds)) : [];
+  listingIds.length ? await db.select({ id: listings.id, userId: listings.userId, title: listings.title }).from(listings).where(inValues(listings.id, listingIds)) : [];
 
 export const setReviewReason = (db: Db, listingId: string, reason: string | null) => db.update(listings).set({ reviewReason: reason }).where(eq(listings.id, listingId));
 
@@ -190,7 +268,7 @@ export const matchOfPictures = (db: Db, listingId: string, picture: string, matc
     .where(and(sql`${photoMatches.photoId} IN ${later}`, sql`${photoMatches.matchedPhotoId} IN ${earlier}`));
 };
 
-export const hashRowsOf = (db: Db, photoIds: string[]) => (photoIds.length ? db.select().from(photoHashes).where(inArray(photoHashes.photoId, photoIds)) : Promise.resolve([] as PhotoHashRow[]));
+export const hashRowsOf = (db: Db, photoIds: string[]) => (photoIds.length ? db.select().from(photoHashes).where(inValues(photoHashes.photoId, photoIds)) : Promise.resolve([] as PhotoHashRow[]));
 
 /** Writes "not a copy": the pair by its bytes, and its match rows go. */
 export const notACopyStatements = (db: Db, sha256: string, matchedSha256: string, pairs: { photoId: string; matchedPhotoId: string }[]) =>

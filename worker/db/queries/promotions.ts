@@ -1,5 +1,6 @@
 /** Paid promotion's tables: Stripe subscriptions, applied webhook events, billing history, checkout sessions. */
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import { billingHistory, checkoutSessions, deletedPromotedListings, listings, stripeSubscriptions, users } from "../schema";
 
@@ -279,7 +280,7 @@ export const closeCheckoutSessions = (db: Db, ids: string[], at: string) =>
   db
     .update(checkoutSessions)
     .set({ completedAt: at })
-    .where(and(inArray(checkoutSessions.id, ids), isNull(checkoutSessions.completedAt)));
+    .where(and(inValues(checkoutSessions.id, ids), isNull(checkoutSessions.completedAt)));
 
 /** For the suspension's batch: a Stripe event applied from a read before it retries (and sees the suspension). */
 export const bumpPromotionVersionsOfUser = (db: Db, userId: string) =>

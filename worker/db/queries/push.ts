@@ -1,5 +1,6 @@
 /** Push subscriptions and the notices a push stands for (docs/decisions/027). */
-import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import { pushNotices, pushSubscriptions } from "../schema";
 import { newId } from "../../lib/ids";
@@ -34,7 +35,7 @@ export async function upsertSubscription(db: Db, userId: string, endpoint: strin
     .where(eq(pushSubscriptions.userId, userId))
     .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
   const extra = rows.slice(0, Math.max(0, rows.length - max)).map((r) => r.id);
-  if (extra.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, extra));
+  if (extra.length) await db.delete(pushSubscriptions).where(inValues(pushSubscriptions.id, extra));
   return row.id === id ? "created" : "updated";
 }
 

@@ -59,17 +59,16 @@ export async function safetyQueuePage(db: Db, cursor: SafetyCursor | null, limit
 /** The newest `perConversation` flagged messages of each conversation, in one statement. */
 export async function flaggedMessagesOf(db: Db, conversationIds: string[], perConversation: number): Promise<FlaggedMessageRow[]> {
   if (conversationIds.length === 0) return [];
-  const marks = conversationIds.map((_, i) => `?${i + 1}`).join(", ");
   const { results } = await db.$client
     .prepare(
       `SELECT id, conversation_id, sender_id, text, safety_flags, created_at FROM (
          SELECT m.*, ROW_NUMBER() OVER (PARTITION BY m.conversation_id ORDER BY m.created_at DESC, m.id DESC) AS n
            FROM messages m
-          WHERE m.conversation_id IN (${marks}) AND m.safety_flags IS NOT NULL)
+          WHERE m.conversation_id IN (SELECT value FROM json_each(?1)) AND m.safety_flags IS NOT NULL)
         WHERE n <= ${Math.floor(perConversation)}
         ORDER BY created_at, id`,
     )
-    .bind(...conversationIds)
+    .bind(JSON.stringify(conversationIds))
     .all<FlaggedMessageRow>();
   return results;
 }

@@ -2,7 +2,8 @@
  * Room sockets (services/room-access.ts has the rules; docs/decisions/012): socket tickets already used,
  * and each user's open sockets.
  */
-import { desc, eq, inArray, lt } from "drizzle-orm";
+import { desc, eq, lt } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import { liveSockets, spentSocketTickets } from "../schema";
 
@@ -31,7 +32,7 @@ export const recordLiveSocket = (db: Db, socket: LiveSocket & { userId: string; 
 export const liveSocketsOf = (db: Db, userId: string) =>
   db.select({ id: liveSockets.id, party: liveSockets.party, room: liveSockets.room }).from(liveSockets).where(eq(liveSockets.userId, userId)).orderBy(desc(liveSockets.openedAt), desc(liveSockets.id));
 
-export const forgetLiveSockets = (db: Db, ids: string[]) => db.delete(liveSockets).where(inArray(liveSockets.id, ids));
+export const forgetLiveSockets = (db: Db, ids: string[]) => db.delete(liveSockets).where(inValues(liveSockets.id, ids));
 
 /** For the cron: a socket opened before `before` (epoch ms) no longer counts against its user's limit. */
 export const deleteLiveSocketsBefore = (db: Db, before: number) => db.delete(liveSockets).where(lt(liveSockets.openedAt, before));

@@ -8,6 +8,9 @@ import { imageUrl } from "../../lib/image-url";
 import type { Db } from "../client";
 import { conversations, favorites, listings, universities, users } from "../schema";
 import { unreadCountQuery } from "./conversations";
+import type { StaffSearch } from "../../contract/admin";
+import { ftsQuery } from "../browse/filters";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 export type UserRow = typeof users.$inferSelect;
 type UserWithUniversity = UserRow & { universityName: string | null };
@@ -26,9 +29,44 @@ export async function findUserById(db: Db, id: string): Promise<UserWithUniversi
   return row ? flatten(row) : null;
 }
 
-/** The newest users, for staff (one query, whatever the count). */
-export async function listUsers(db: Db, limit: number): Promise<UserWithUniversity[]> {
-  return (await selectUsersWithUniversity(db).orderBy(desc(users.createdAt), desc(users.id)).limit(limit)).map(flatten);
+/** At most this many accounts a staff search of words reaches through another list (identity requests): the newest matching. */
+export const PEOPLE_PER_SEARCH = 200;
+
+/**
+ * SQL: `column` (a user id) is one of the newest PEOPLE_PER_SEARCH accounts whose names or email words
+ * start with the words (users_fts), for a list that finds rows by their person.
+ */
+export function userMatching(column: SQLiteColumn, text: string) {
+  const match = ftsQuery(text);
+  if (!match) return sql`0`;
+  return sql`${column} IN (SELECT id FROM users WHERE rowid IN (SELECT rowid FROM users_fts WHERE users_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${PEOPLE_PER_SEARCH}))`;
+}
+
+/** A staff page's place: created_at and id, or a search's rowid (`r`). */
+export type StaffUsersKey = { c: string; id: string } | { r: number };
+
+/**
+ * One page of staff's user list (docs/decisions/038): newest first through users_created_at_idx; an id
+ * or an email, that one account; words, the full-text index of names and email words, newest account
+ * first (by rowid). Each row carries its rowid (a search's key).
+ */
+export async function staffUsersPage(db: Db, search: StaffSearch | null, after: StaffUsersKey | null, limit: number): Promise<(UserWithUniversity & { rowid: number })[]> {
+  const select = db.select({ user: users, universityName: universities.name, rowid: sql<number>`${users}.rowid` }).from(users).leftJoin(universities, eq(users.universityId, universities.id));
+  let rows;
+  if (search?.kind === "text") {
+    const match = ftsQuery(search.text);
+    if (!match) return [];
+    const seek = after && "r" in after ? sql`AND rowid < ${after.r}` : sql``;
+    rows = await select
+      .where(sql`${users}.rowid IN (SELECT rowid FROM users_fts WHERE users_fts MATCH ${match} ${seek} ORDER BY rowid DESC LIMIT ${limit})`)
+      .orderBy(sql`${users}.rowid DESC`);
+  } else if (search) {
+    rows = await select.where(search.kind === "id" ? eq(users.id, search.id) : eq(users.email, search.email)).limit(limit);
+  } else {
+    const seek = after && "c" in after ? sql`(${users.createdAt}, ${users.id}) < (${after.c}, ${after.id})` : undefined;
+    rows = await select.where(seek).orderBy(desc(users.createdAt), desc(users.id)).limit(limit);
+  }
+  return rows.map((r) => ({ ...flatten(r), rowid: r.rowid }));
 }
 
 /**

@@ -1,8 +1,11 @@
 /** Identity verification: requests, documents uploaded but not yet submitted, and the review. */
-import { and, desc, eq, exists, inArray, lt, ne, notExists } from "drizzle-orm";
+import { and, desc, eq, exists, lt, ne, notExists, or, sql } from "drizzle-orm";
+import { inValues } from "../bounded";
 import { ID_VERIFIED } from "../../contract/policies";
 import type { Db } from "../client";
 import { documentUploads, users, verificationRequests } from "../schema";
+import type { StaffSearch } from "../../contract/admin";
+import { userMatching } from "./users";
 
 export type VerificationRequestRow = typeof verificationRequests.$inferSelect;
 type ReviewedStatus = "approved" | "rejected";
@@ -40,8 +43,21 @@ export const submitRequest = (db: Db, request: typeof verificationRequests.$infe
     db.delete(documentUploads).where(eq(documentUploads.key, request.documentKey)),
   ] as const;
 
-/** Users who never sent a document, newest first. */
-export const usersWithoutRequest = (db: Db) =>
+/** A staff page's place in its order (docs/decisions/038): the time (a request's submission, a user's creation) and id. */
+export interface VerificationPageKey {
+  t: string;
+  id: string;
+}
+
+/** The user a staff search names: by id, by email, or among the newest accounts matching the words (usersMatching). */
+const userOfSearch = (column: typeof users.id | typeof verificationRequests.userId, search: StaffSearch) =>
+  search.kind === "id" ? eq(column, search.id) : search.kind === "email" ? eq(column, sql`(SELECT id FROM users WHERE email = ${search.email})`) : userMatching(column, search.text);
+
+/**
+ * Users who never sent a document, newest first, `limit` after the key (users_id_verification_idx;
+ * every user without a request is unverified, so few are stepped over), or the one a search names.
+ */
+export const usersWithoutRequest = (db: Db, search: StaffSearch | null, after: VerificationPageKey | null, limit: number) =>
   db
     .select()
     .from(users)
@@ -49,20 +65,37 @@ export const usersWithoutRequest = (db: Db) =>
       and(
         eq(users.idVerificationStatus, "unverified"),
         notExists(db.select({ id: verificationRequests.id }).from(verificationRequests).where(eq(verificationRequests.userId, users.id))),
+        search ? userOfSearch(users.id, search) : undefined,
+        after ? sql`(${users.createdAt}, ${users.id}) < (${after.t}, ${after.id})` : undefined,
       ),
     )
-    .orderBy(desc(users.createdAt))
-    .limit(500);
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit);
 
-/** Requests in one status with who sent them: pending oldest first (a queue), the others newest first. */
-export const requestsWithUsers = (db: Db, status: "pending" | ReviewedStatus) =>
-  db
+/**
+ * Requests in one status with who sent them, `limit` after the key: pending oldest first (a queue), the
+ * others newest first (verification_requests_status_idx); a search: the request, or its user's.
+ */
+export const requestsWithUsers = (db: Db, status: "pending" | ReviewedStatus, search: StaffSearch | null, after: VerificationPageKey | null, limit: number) => {
+  const oldestFirst = status === "pending";
+  const bySearch = search
+    ? search.kind === "id"
+      ? or(eq(verificationRequests.id, search.id), eq(verificationRequests.userId, search.id))
+      : userOfSearch(verificationRequests.userId, search)
+    : undefined;
+  const seek = after
+    ? oldestFirst
+      ? sql`(${verificationRequests.submittedAt}, ${verificationRequests.id}) > (${after.t}, ${after.id})`
+      : sql`(${verificationRequests.submittedAt}, ${verificationRequests.id}) < (${after.t}, ${after.id})`
+    : undefined;
+  return db
     .select({ request: verificationRequests, email: users.email, first: users.firstName, last: users.lastName })
     .from(verificationRequests)
     .innerJoin(users, eq(users.id, verificationRequests.userId))
-    .where(eq(verificationRequests.status, status))
-    .orderBy(status === "pending" ? verificationRequests.submittedAt : desc(verificationRequests.submittedAt))
-    .limit(500);
+    .where(and(eq(verificationRequests.status, status), bySearch, seek))
+    .orderBy(...(oldestFirst ? [verificationRequests.submittedAt, verificationRequests.id] : [desc(verificationRequests.submittedAt), desc(verificationRequests.id)]))
+    .limit(limit);
+};
 
 /**
  * Statements for db.batch: decides a pending request (guarded, so of two staff deciding at once
@@ -96,4 +129,4 @@ export function decideRequest(db: Db, request: { id: string; userId: string }, s
 export const unsubmittedUploads = (db: Db, before: string) =>
   db.select({ key: documentUploads.key }).from(documentUploads).where(lt(documentUploads.createdAt, before)).limit(500);
 
-export const forgetUploads = (db: Db, keys: string[]) => db.delete(documentUploads).where(inArray(documentUploads.key, keys));
+export const forgetUploads = (db: Db, keys: string[]) => db.delete(documentUploads).where(inValues(documentUploads.key, keys));

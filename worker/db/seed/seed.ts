@@ -2,7 +2,8 @@
  * Seeds the demo marketplace into an empty database (development only; see routes/dev). Runs once:
  * if any user exists it does nothing, so `npm start` twice keeps the data.
  */
-import { count, inArray } from "drizzle-orm";
+import { count } from "drizzle-orm";
+import { inValues } from "../bounded";
 import { GENDER_PREFERENCES, LEASE_TERMS, UNIT_TYPES } from "../../contract/constants";
 import { nextTermDates } from "../../contract/forms";
 import { fairGenderPreference } from "../../contract/policies";
@@ -11,6 +12,7 @@ import { badRequest } from "../../lib/errors";
 import { distanceToCampus, pointOf, type LatLng } from "../../lib/geo-distance";
 import { newId } from "../../lib/ids";
 import { purgeListingCache } from "../../services/edge-cache";
+import { enqueuePhotoCheck } from "../../services/photo-check";
 import { backfillPublicAddresses } from "../../services/listings";
 import { hashPassword } from "../../services/passwords";
 import { IMMUTABLE } from "../../services/storage";
@@ -43,7 +45,7 @@ const WITHOUT_COORDINATES = new Set([3, 24, 52]);
  * away in a direction that turns by the golden angle from one listing to the next. No rnd call, so
  * the rest of the demo data stays as it was.
  */
-function demoPlace(campus: LatLng, n: number): LatLng {
+export function demoPlace(campus: LatLng, n: number): LatLng {
   const miles = 0.2 + ((n * 7) % 20) * 0.19;
   const bearing = (n * 137.5 * Math.PI) / 180;
   const latitude = campus.latitude + (miles * Math.cos(bearing)) / 69.0;
@@ -88,7 +90,7 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
   const uniRows = await db
     .select({ id: universities.id, abbreviation: universities.abbreviation, latitude: universities.latitude, longitude: universities.longitude })
     .from(universities)
-    .where(inArray(universities.abbreviation, abbreviations));
+    .where(inValues(universities.abbreviation, abbreviations));
   const uniId = new Map(uniRows.map((u) => [u.abbreviation, u.id]));
   const campusAt = new Map(uniRows.map((u) => [u.abbreviation, pointOf(u.latitude, u.longitude)]));
   const missing = abbreviations.filter((a) => !uniId.has(a));
@@ -242,6 +244,9 @@ export async function seedDemoData(env: Env, photos: DemoPhoto[]): Promise<SeedR
     ...photoRows.map((row) => db.insert(listingPhotos).values(row)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+  // The demo photos are checked like any upload (docs/decisions/037): each stored file decoded once, however
+  // many listings show it, so a copy of a demo photo is caught and the demo owners' own reuse never is.
+  await enqueuePhotoCheck(env, listingRows.map((row) => row.id!));
   // A page or browse answer produced while this ran (an empty marketplace, `npm start`'s first view)
   // may sit in the edge cache: the new listings generation refuses it from now on (decision 016).
   await purgeListingCache([], db);

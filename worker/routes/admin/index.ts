@@ -12,6 +12,7 @@ import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit"
 import { requireAdmin, revokeAdminToken, signAdminToken } from "../../middleware/require-admin";
 import { insertAudit } from "../../db/queries/audit";
 import { adminDealsRoutes } from "./deals";
+import { adminDeadLettersRoutes } from "./dead-letters";
 import { adminListingsRoutes } from "./listings";
 import { adminReportsRoutes } from "./reports";
 import { adminSafetyRoutes } from "./safety";
@@ -60,4 +61,5 @@ export const adminRoutes = createRouter()
   .route("/", adminSiteRoutes)
   .route("/", adminReportsRoutes)
   .route("/", adminSafetyRoutes)
-  .route("/", adminDealsRoutes);
+  .route("/", adminDealsRoutes)
+  .route("/", adminDeadLettersRoutes);

@@ -1,34 +1,40 @@
 /** Staff's listing tools: lists, review, corrections, promotions. */
-import { adminListingEditSchema, listingReviewSchema, notACopySchema, type AdminListingEditResponse, type AdminListingReviewResponse, type AdminListingsResponse, type AdminPromoteResponse, type CleanupPromotionsResponse, type SuccessResponse, type VerifyAllResponse } from "../../contract/admin";
-import type { Db } from "../../db/client";
-import { allListings, pendingListings, promotedListings, type StaffListing } from "../../db/queries/listings";
-import { createRouter } from "../../lib/context";
+import {
+  adminListingEditSchema,
+  listingReviewSchema,
+  notACopySchema,
+  staffPageSchema,
+  type AdminListingEditResponse,
+  type AdminListingReviewResponse,
+  type AdminListingsResponse,
+  type AdminPromoteResponse,
+  type CleanupPromotionsResponse,
+  type SuccessResponse,
+  type VerifyAllResponse,
+} from "../../contract/admin";
+import type { StaffListingsView } from "../../db/queries/listings";
+import { createRouter, type AppContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
-import { parseJson } from "../../lib/validate";
+import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
-import { approveAllListings, editListingByStaff, reviewListing, toAdminListingsWithRentCheck } from "../../services/listings";
+import { approveAllListings, editListingByStaff, reviewListing } from "../../services/listings";
 import { endLapsedStaffPromotions, promoteByStaff, unpromoteByStaff } from "../../services/promotions";
 import { purgeListingCache } from "../../services/edge-cache";
-import { markNotACopy, withPhotoCheck } from "../../services/photo-check";
+import { markNotACopy } from "../../services/photo-check";
+import { staffListings } from "../../services/staff-lists";
+import type { Context } from "hono";
 
-/** A staff list with the price check and the copied-photo check on every listing, read through one handle. */
-const answer = async (db: Db, list: (db: Db) => Promise<StaffListing[]>): Promise<AdminListingsResponse> => ({
-  listings: await withPhotoCheck(db, await toAdminListingsWithRentCheck(db, await list(db))),
-});
+/** A staff listing tab, one page (docs/decisions/038), with the price check and the copied-photo check on every listing. */
+async function listTab(c: Context<AppContext>, view: StaffListingsView) {
+  await requireAdmin(c);
+  const { items, pagination } = await staffListings(c.var.db, view, parseQuery(c, staffPageSchema));
+  return c.json<AdminListingsResponse>({ listings: items, pagination });
+}
 
 export const adminListingsRoutes = createRouter()
-  .get("/listings", async (c) => {
-    await requireAdmin(c);
-    return c.json<AdminListingsResponse>(await answer(c.var.db, allListings));
-  })
-  .get("/listings/pending", async (c) => {
-    await requireAdmin(c);
-    return c.json<AdminListingsResponse>(await answer(c.var.db, pendingListings));
-  })
-  .get("/listings/promoted", async (c) => {
-    await requireAdmin(c);
-    return c.json<AdminListingsResponse>(await answer(c.var.db, promotedListings));
-  })
+  .get("/listings", (c) => listTab(c, "all"))
+  .get("/listings/pending", (c) => listTab(c, "pending"))
+  .get("/listings/promoted", (c) => listTab(c, "promoted"))
 
   .patch("/listings/:id/verify", async (c) => {
     const actor = await requireAdmin(c);

@@ -1,19 +1,19 @@
 /** Staff's site-wide tools: statistics, deleting any item, reading conversations (paged, read-only). */
 import { z } from "zod";
-import { DELETABLE_TABLES, deleteItemSchema, type AdminConversationsResponse, type AdminMessagesResponse, type AdminStatsResponse, type DeleteItemResponse } from "../../contract/admin";
-import { messagesOf, recentConversations } from "../../db/queries/conversations";
+import { DELETABLE_TABLES, deleteItemSchema, staffPageSchema, type AdminConversationsResponse, type AdminMessagesResponse, type AdminStatsResponse, type DeleteItemResponse } from "../../contract/admin";
+import { messagesOf } from "../../db/queries/conversations";
 import { createRouter } from "../../lib/context";
 import { badRequest } from "../../lib/errors";
 import { decodeCursor, keysetPage } from "../../lib/cursor";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { deleteItem, siteStats } from "../../services/admin";
+import { staffConversations } from "../../services/staff-lists";
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
   last_evaluated_key: z.string().max(300).optional(),
 });
-const conversationCursor = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
 const messageCursor = z.object({ c: z.iso.datetime(), id: z.string().min(1).max(64) });
 
 const isDeletable = (table: string): table is (typeof DELETABLE_TABLES)[number] => (DELETABLE_TABLES as readonly string[]).includes(table);
@@ -35,9 +35,7 @@ export const adminSiteRoutes = createRouter()
   // Read-only: staff read conversations for moderation; the only write is delete-item.
   .get("/conversations", async (c) => {
     await requireAdmin(c);
-    const { limit, last_evaluated_key } = parseQuery(c, pageQuery);
-    const cursor = decodeCursor(last_evaluated_key, conversationCursor);
-    const { items, pagination } = keysetPage(await recentConversations(c.var.db, cursor, limit + 1), limit, (last) => ({ t: last.lastMessageAt ?? last.createdAt, id: last.id }));
+    const { items, pagination } = await staffConversations(c.var.db, parseQuery(c, staffPageSchema));
     return c.json<AdminConversationsResponse>({
       pagination,
       conversations: items.map((r) => ({

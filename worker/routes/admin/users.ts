@@ -1,15 +1,17 @@
 /** Staff's user tools: the list, and setting a user's identity status by hand. */
-import { adminUserStatusSchema, type AdminUserResponse, type AdminUsersResponse } from "../../contract/admin";
-import { listUsers, toPrivateUser } from "../../db/queries/users";
+import { adminUserStatusSchema, staffPageSchema, type AdminUserResponse, type AdminUsersResponse } from "../../contract/admin";
 import { createRouter } from "../../lib/context";
-import { parseJson } from "../../lib/validate";
+import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
 import { setIdentityStatus } from "../../services/admin";
+import { staffUsers } from "../../services/staff-lists";
 
 export const adminUsersRoutes = createRouter()
+  // One page, newest first, or a search by id, email or name (docs/decisions/038).
   .get("/users", async (c) => {
     await requireAdmin(c);
-    return c.json<AdminUsersResponse>({ users: (await listUsers(c.var.db, 1000)).map((u) => ({ ...toPrivateUser(u), suspended_at: u.suspendedAt })) });
+    const { items, pagination } = await staffUsers(c.var.db, parseQuery(c, staffPageSchema));
+    return c.json<AdminUsersResponse>({ users: items, pagination });
   })
 
   .patch("/users/:id/verify", async (c) => {

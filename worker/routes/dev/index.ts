@@ -7,6 +7,7 @@ import type { DevEmailsResponse } from "../../contract/api";
 import type { DevAgeAvailabilityResponse, DevHousekeepingResponse } from "../../contract/freshness";
 import { setAvailabilityConfirmedAt } from "../../db/queries/freshness";
 import { seedDemoData } from "../../db/seed/seed";
+import { seedScale } from "../../db/seed/scale";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
@@ -14,6 +15,17 @@ import { devMailbox } from "../../services/email";
 import { playRenewal } from "../../services/dev-checkout";
 import { runHousekeeping, runDealJobs } from "../../services/housekeeping";
 import { devDealsTickSchema } from "../../contract/deals";
+
+/** The scale seed's counts (docs/decisions/038): a market's size by default. */
+const count = (max: number, fallback: number) => z.number(`must be a whole number from 0 to ${max}`).int(`must be a whole number from 0 to ${max}`).min(0).max(max).default(fallback);
+const scaleSeedBody = z
+  .object({
+    listings: count(100_000, 20_000),
+    users: count(50_000, 10_000),
+    conversations: count(20_000, 2_000),
+    messages_per_conversation: count(50, 5),
+  })
+  .refine((b) => b.users > 0 || (b.listings === 0 && b.conversations === 0), { message: "Listings and conversations need users", path: ["users"] });
 
 const seedBody = z.object({
   photos: z
@@ -56,6 +68,11 @@ export const devRoutes = createRouter()
     const at = new Date(Date.now() - days * 86_400_000).toISOString();
     if (!(await setAvailabilityConfirmedAt(c.var.db, c.req.param("id"), at))) throw notFound("Listing not found");
     return c.json<DevAgeAvailabilityResponse>({ availability_confirmed_at: at });
+  })
+  // A market-sized database (synthetic rows up to these counts; repeating adds nothing): benchmarks and tests at size.
+  .post("/scale-seed", async (c) => {
+    const counts = await parseJson(c, scaleSeedBody);
+    return c.json(await seedScale(c.env, counts));
   })
   .post("/seed", async (c) => {
     const body = await parseJson(c, seedBody);

@@ -1,11 +1,12 @@
 /** Feedback: anyone sends it (throttled per IP); staff list, and archive one way. */
 import { z } from "zod";
-import { feedbackSchema, type FeedbackArchiveResponse, type FeedbackListResponse, type FeedbackSentResponse } from "../../contract/admin";
+import { feedbackSchema, NEXT_TOKEN_HEADER, staffPageSchema, type FeedbackArchiveResponse, type FeedbackListResponse, type FeedbackSentResponse } from "../../contract/admin";
 import { createRouter } from "../../lib/context";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { addressKey, clientIp, enforceLimit } from "../../middleware/rate-limit";
 import { requireAdmin } from "../../middleware/require-admin";
-import { archiveFeedbackItem, listFeedback, sendFeedback } from "../../services/feedback";
+import { archiveFeedbackItem, sendFeedback } from "../../services/feedback";
+import { staffFeedback } from "../../services/staff-lists";
 
 export const feedbackRoutes = createRouter()
   .post("/", async (c) => {
@@ -14,10 +15,13 @@ export const feedbackRoutes = createRouter()
     const id = await sendFeedback(c.var.db, body.email, body.message, body.page ?? null);
     return c.json<FeedbackSentResponse>({ id, message: "Thanks for your feedback!" }, 201);
   })
+  // One page, newest first; the spec's bare array, the next page's cursor in X-Next-Token (docs/decisions/038).
   .get("/admin", async (c) => {
     await requireAdmin(c);
-    const { status } = parseQuery(c, z.object({ status: z.enum(["active", "archived"]).default("active") }));
-    return c.json<FeedbackListResponse>(await listFeedback(c.var.db, status === "archived"));
+    const { status, ...page } = parseQuery(c, staffPageSchema.extend({ status: z.enum(["active", "archived"], "status must be active or archived").default("active") }));
+    const { items, pagination } = await staffFeedback(c.var.db, status === "archived", page);
+    if (pagination.next_token) c.header(NEXT_TOKEN_HEADER, pagination.next_token);
+    return c.json<FeedbackListResponse>(items);
   })
   .put("/admin/:id/status", async (c) => {
     const actor = await requireAdmin(c);

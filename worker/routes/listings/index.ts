@@ -20,7 +20,7 @@ import { decodeCursor } from "../../lib/cursor";
 import type { Context as HonoContext } from "hono";
 import { createRouter, type AppContext } from "../../lib/context";
 import { log } from "../../lib/log";
-import { hashListingPhotos } from "../../services/photo-check";
+import { enqueuePhotoCheck } from "../../services/photo-check";
 import { apiError, forbidden } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
@@ -35,11 +35,11 @@ import { edgeCached } from "../../services/edge-cache";
 const actorOf = (user: UserRow): Actor => ({ id: user.id, id_verification_status: user.idVerificationStatus });
 
 /**
- * Hashes the listing's new photos after the answer (decoding takes ~300 ms a photo: off the request,
- * docs/decisions/028); what this misses the cron's backfill hashes.
+ * The listing's new photos are checked by the photos queue's consumer (docs/decisions/028, 037), never
+ * in the request; a check that could not be queued is the cron's backfill's to queue.
  */
-function checkPhotosLater(c: HonoContext<AppContext>, listingId: string) {
-  c.executionCtx.waitUntil(hashListingPhotos(c.var.db, c.env, listingId).catch((err: unknown) => log.error("photo_hash_failed", { message: String(err) })));
+async function checkPhotosLater(c: HonoContext<AppContext>, listingId: string) {
+  await enqueuePhotoCheck(c.env, [listingId]).catch((err: unknown) => log.error("photo_check_not_queued", { message: err instanceof Error ? err.message : "unknown" }));
 }
 
 export const listingsRoutes = createRouter()
@@ -86,7 +86,7 @@ export const listingsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingInputSchema);
     const listing = await createListing(c.var.db, c.env, c.var.config, user.id, input);
-    checkPhotosLater(c, listing.id);
+    await checkPhotosLater(c, listing.id);
     return c.json<CreateListingResponse>({ id: listing.id, data: listing }, 201);
   })
 
@@ -97,7 +97,7 @@ export const listingsRoutes = createRouter()
     await enforceLimit(c, "WRITE_LIMITER", user.id);
     const input = await parseJson(c, listingPatchSchema);
     const data = await updateOwnListing(c.var.db, c.env, c.var.config, user.id, row, input);
-    if (input.pictures !== undefined) checkPhotosLater(c, row.id);
+    if (input.pictures !== undefined) await checkPhotosLater(c, row.id);
     return c.json<OwnerListingResponse>({ data });
   })
 

@@ -1,31 +1,24 @@
 /** Identity review for staff: lists, the private document (streamed to admins only), the decision. */
 import { z } from "zod";
-import { reviewSchema } from "../../contract/admin";
+import { reviewSchema, staffPageSchema } from "../../contract/admin";
 import type { AdminVerificationListResponse, VerificationReviewResponse } from "../../contract/verification";
-import { findRequest, requestsWithUsers, usersWithoutRequest } from "../../db/queries/verification";
+import { findRequest } from "../../db/queries/verification";
 import { createRouter } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { parseJson, parseQuery } from "../../lib/validate";
 import { requireAdmin } from "../../middleware/require-admin";
-import { reviewRequest, toVerificationRequest } from "../../services/verification";
+import { staffVerifications } from "../../services/staff-lists";
+import { reviewRequest } from "../../services/verification";
 
-const fullName = (first: string, last: string) => `${first} ${last}`.trim();
+const listQuery = staffPageSchema.extend({ status: z.enum(["pending", "unverified", "approved", "rejected"], "status must be pending, unverified, approved or rejected").default("pending") });
 
 export const verificationAdminRoutes = createRouter()
+  // One page of a status (docs/decisions/038): pending oldest first, the others newest first.
   .get("/all", async (c) => {
     await requireAdmin(c);
-    const { status } = parseQuery(c, z.object({ status: z.enum(["pending", "unverified", "approved", "rejected"]).default("pending") }));
-    const db = c.var.db;
-    if (status === "unverified") {
-      const rows = await usersWithoutRequest(db);
-      return c.json<AdminVerificationListResponse>({
-        data: rows.map((u) => ({ id: null, user_id: u.id, status: "unverified", user_email: u.email, user_name: fullName(u.firstName, u.lastName), submitted_at: null })),
-      });
-    }
-    const rows = await requestsWithUsers(db, status);
-    return c.json<AdminVerificationListResponse>({
-      data: rows.map((r) => ({ ...toVerificationRequest(r.request), user_email: r.email, user_name: fullName(r.first, r.last) })),
-    });
+    const { status, ...page } = parseQuery(c, listQuery);
+    const { items, pagination } = await staffVerifications(c.var.db, status, page);
+    return c.json<AdminVerificationListResponse>({ data: items, pagination });
   })
 
   .get("/:id/document", async (c) => {

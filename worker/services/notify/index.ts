@@ -5,12 +5,17 @@
  * message whose push was taken is emailed only if still unread 15 minutes later, by the cron). A failed channel is logged without the
  * address and reported in the outcome; it never throws, so a notice never undoes what caused it.
  * Callers that must not go on without the notice (an emailed code) rethrow with `delivered()`.
+ *
+ * Delivery (docs/decisions/037): a code is emailed now, because its caller answers whether it went.
+ * Every other notice is decided here and delivered by the notices queue: the email rendered and queued,
+ * the push queued (its consumer sends the email that stands in when no device takes it), each sent once
+ * and retried with backoff, then a dead letter staff see. "sent" then means handed to the queue.
  */
 import { findUserById } from "../../db/queries/users";
 import { log } from "../../lib/log";
-import { emailChannel } from "./channels/email";
+import { emailChannel, queuedEmailChannel } from "./channels/email";
 import { deliverPush, type PushDelivery } from "./channels/push";
-import { EVENTS, PUSH_COLUMN, type Addressee, type Channel, type NotifyContext, type NotifyEvent, type NotifyUser } from "./events";
+import { EVENTS, emailOf, PUSH_COLUMN, type Addressee, type Channel, type NotifyContext, type NotifyEvent, type NotifyUser } from "./events";
 
 export type { Channel, NotifyContext, NotifyEvent } from "./events";
 
@@ -30,6 +35,7 @@ type Throttle = (c: NotifyContext, id: string, e: NotifyEvent) => Promise<boolea
 
 export async function notify(ctx: NotifyContext, recipient: Recipient, event: NotifyEvent, nowMs = Date.now()): Promise<NotifyOutcome> {
   const rule = EVENTS[event.kind];
+  const email = "code" in event ? emailChannel : queuedEmailChannel;
   let to: Addressee;
   let emailWanted = true;
   let push: PushDelivery | undefined;
@@ -51,8 +57,11 @@ export async function notify(ctx: NotifyContext, recipient: Recipient, event: No
     if (pushWanted) {
       // A new message's email waits for the fallback when a push went (or is held, or one is unread).
       const fallback = event.kind === "new_message" && emailWanted;
+      // The email that stands in if no device takes the queued push: a new message's (its email on, the
+      // person not online elsewhere), or one of a kind the person must hear of, with its email off.
+      const standsIn = !rule.transactional && ((fallback && !(event.kind === "new_message" && event.recipientOnline)) || (!!rule.emailUnlessPushed && !emailWanted));
       try {
-        push = await deliverPush(ctx, user, event, fallback, nowMs);
+        push = await deliverPush(ctx, user, event, fallback, nowMs, standsIn ? { email: emailOf(to, event, ctx.config), event, throttled: !rule.transactional && !!rule.emailThrottle } : null);
       } catch (err) {
         log.warn("notification_failed", { kind: event.kind, channel: "push", message: err instanceof Error ? err.message : "unknown" });
         failure = err;
@@ -70,7 +79,7 @@ export async function notify(ctx: NotifyContext, recipient: Recipient, event: No
       }
     }
   }
-  if (emailWanted) failure = (await send(ctx, emailChannel, to, event)) ?? failure;
+  if (emailWanted) failure = (await send(ctx, email, to, event)) ?? failure;
   if (failure !== null) return { status: "failed", error: failure };
   if (!emailWanted && (push === undefined || push === "none")) return { status: skipped };
   return push === undefined || push === "none" ? { status: "sent" } : { status: "sent", push };

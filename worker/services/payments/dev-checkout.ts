@@ -26,31 +26,40 @@ export async function dealTestSession(db: Db, sessionId: string) {
   return s && s.kind === "test" ? s : null;
 }
 
-export async function dealTestCheckoutPage(db: Db, config: Config, sessionId: string): Promise<string | null> {
+/**
+ * The deal's checkout page, as a title and the body the promotion's page frame wraps (services/dev-checkout.ts);
+ * null when the id is not a deal's. A paid session shows its paid state and the way back, never Pay nor Cancel.
+ */
+export async function dealTestCheckoutPage(db: Db, config: Config, sessionId: string): Promise<{ title: string; body: string } | null> {
   const session = await dealTestSession(db, sessionId);
   if (!session) return null;
   const d = await findDeal(db, session.deal_id);
   if (!d) return null;
   const pay = dealAmounts(d, config);
   const id = encodeURIComponent(session.id);
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Test checkout · CampusNest</title><link rel="stylesheet" href="/dev/checkout.css"></head>
-<body><main class="card">
-<p class="badge">Test mode</p>
-<h1>Pay ${escapeHtml(usd(pay.total_cents))}</h1>
+  const head = `<h1>${session.completed_at ? "Paid" : "Pay"} ${escapeHtml(usd(pay.total_cents))}</h1>
 <p>Sublease: <strong>${escapeHtml(d.listing_title)}</strong>, ${escapeHtml(shortDate(d.move_in))} to ${escapeHtml(shortDate(d.move_out))}</p>
-<p class="plan">First month's rent${pay.by_days ? " (the stay, by days)" : ""}: ${escapeHtml(usd(pay.rent_cents))}<br>CampusNest service fee (${escapeHtml(String(feePercentOf(d, config)))}%): ${escapeHtml(usd(pay.fee_cents))}<br><strong>Total: ${escapeHtml(usd(pay.total_cents))}</strong></p>
+<p class="plan">First month's rent${pay.by_days ? " (the stay, by days)" : ""}: ${escapeHtml(usd(pay.rent_cents))}<br>CampusNest service fee (${escapeHtml(String(feePercentOf(d, config)))}%): ${escapeHtml(usd(pay.fee_cents))}<br><strong>Total: ${escapeHtml(usd(pay.total_cents))}</strong></p>`;
+  if (session.completed_at) {
+    return {
+      title: "Paid",
+      body: `${head}
+<p class="paid" role="status">Paid. This checkout is complete; there is nothing more to pay.</p>
+<p><a class="button pay" href="${escapeHtml(dealPaidUrl(session.deal_id))}">Go to the deal</a></p>`,
+    };
+  }
+  return {
+    title: "Test checkout",
+    body: `${head}
 <p class="note">CampusNest holds the rent until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after you pay). Later months are paid directly to the lister, as the agreement says.</p>
 <ul class="note">${DEAL_CANCELLATION_POLICY.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
-${session.completed_at ? `<p class="note">This checkout is already paid.</p>` : ""}
 <p class="note">This is the built-in test checkout of development: no card is charged. With Stripe keys set, Stripe's own checkout page is used (test card 4242 4242 4242 4242).</p>
 <form method="post" action="/dev/checkout/${id}/complete"><button type="submit" class="pay">Pay ${escapeHtml(usd(pay.total_cents))}</button></form>
-<form method="post" action="/dev/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>
-</main></body></html>`;
+<form method="post" action="/dev/checkout/${id}/cancel"><button type="submit" class="cancel">Cancel</button></form>`,
+  };
 }
 
-const successUrl = (dealId: string) => `/deals/${encodeURIComponent(dealId)}?paid=1`;
+export const dealPaidUrl = (dealId: string) => `/deals/${encodeURIComponent(dealId)}?paid=1`;
 export const dealCancelUrl = (dealId: string) => `/deals/${encodeURIComponent(dealId)}?checkout=cancelled`;
 
 /**
@@ -60,11 +69,11 @@ export const dealCancelUrl = (dealId: string) => `/deals/${encodeURIComponent(de
 export async function completeDealTestCheckout(db: Db, env: Env, config: Config, sessionId: string): Promise<string | null> {
   const session = await dealTestSession(db, sessionId);
   if (!session) return null;
-  if (session.completed_at) return successUrl(session.deal_id);
+  if (session.completed_at) return dealPaidUrl(session.deal_id);
   if (session.expires_at <= isoNow()) throw conflict("This checkout has expired. Start a new one from the deal.");
   const d = await findDeal(db, session.deal_id);
   if (!d) return null;
-  if (!(await claimDealCheckoutSession(db, session.id, isoNow()))) return successUrl(session.deal_id);
+  if (!(await claimDealCheckoutSession(db, session.id, isoNow()))) return dealPaidUrl(session.deal_id);
   const pay = dealAmounts(d, config);
   const suffix = newId(24);
   const event = testDealCheckoutCompleted({ sessionId: session.id, dealId: d.id, paymentIntentId: `pi_test_${suffix}`, chargeId: `ch_test_${suffix}`, amountTotal: pay.total_cents });
@@ -75,5 +84,5 @@ export async function completeDealTestCheckout(db: Db, env: Env, config: Config,
     await reopenDealCheckoutSession(db, session.id);
     throw err;
   }
-  return successUrl(session.deal_id);
+  return dealPaidUrl(session.deal_id);
 }

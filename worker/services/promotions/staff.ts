@@ -64,7 +64,7 @@ export async function endLapsedStaffPromotions(db: Db, actor: string): Promise<n
     updateLapsedStaffPromotions(db, now, { ...promotionEnded(), ...bumpVersion, updatedAt: now }),
     insertAudit(db, actor, "cleanup_expired_promotions", "listings", null),
   ]);
-  return res.meta.changes ?? 0;
+  return res.length;
 }
 
 /** The cron's statement (for its db.batch): lapsed promotions that will not renew end. */

@@ -11,7 +11,7 @@ import { clearNotice, emailDone, heldNotices, noticesDueForEmail, releaseNotices
 import { findUserById } from "../../db/queries/users";
 import { isoNow } from "../../lib/time";
 import { log } from "../../lib/log";
-import { emailChannel } from "../notify/channels/email";
+import { queuedEmailChannel } from "../notify/channels/email";
 import type { NotifyEvent } from "../notify/events";
 import { inQuietHours, parseQuietHours, pushToUser, vapidKeys } from ".";
 
@@ -59,7 +59,8 @@ export async function sendFallbackEmails(db: Db, env: Env, config: Config, nowMs
     const user = await findUserById(db, row.userId);
     if (!user?.emailOnMessage) continue;
     try {
-      await emailChannel.deliver({ db, env, config }, { email: user.email, firstName: user.firstName, user }, event);
+      // Through the notices queue: a failed send is retried there, not lost (docs/decisions/037).
+      await queuedEmailChannel.deliver({ db, env, config }, { email: user.email, firstName: user.firstName, user }, event);
       sent++;
     } catch (err) {
       log.warn("notification_failed", { kind: event.kind, channel: "email", message: err instanceof Error ? err.message : "unknown" });

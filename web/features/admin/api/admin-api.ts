@@ -28,7 +28,8 @@ import type {
 import type { AdminDealResponse, DealResponse, DealStatus } from "@contract/deals";
 import type { DealsResponse } from "../../../lib/deals-api";
 import type { AdminVerificationItem, AdminVerificationListResponse, VerificationReviewResponse } from "@contract/verification";
-import { ApiError, apiBlob, apiRequest, type RequestOptions } from "../../../lib/api-client";
+import { NEXT_TOKEN_HEADER, STAFF_PAGE } from "@contract/staff-lists";
+import { ApiError, apiBlob, apiRequest, apiResponse, type RequestOptions } from "../../../lib/api-client";
 import { readStorage, writeStorage } from "../../../lib/storage";
 
 const KEY = "admin_token";
@@ -69,6 +70,19 @@ async function asAdmin<T>(call: (bearer: string | null) => Promise<T>): Promise<
 
 export const adminRequest = <T>(path: string, options: RequestOptions = {}) => asAdmin((bearer) => apiRequest<T>(path, { ...options, bearer }));
 
+/**
+ * One page of a staff list (docs/decisions/038): its items and the next page's cursor (null on the
+ * last). The panel never holds a whole table: it shows the pages loaded, and counts from admin/stats.
+ */
+export interface StaffPage<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A page's query: the staff list's page size, the cursor, and a search when there is one. */
+const pageQuery = (cursor: string | null, q?: string) => ({ limit: STAFF_PAGE.default, last_evaluated_key: cursor ?? undefined, q: q?.trim() || undefined });
+const pageOf = <T>(items: T[], pagination: { next_token: string | null }): StaffPage<T> => ({ items, next: pagination.next_token });
+
 /** A submitted request in the review list (the unverified list also holds users who never sent one). */
 export type ReviewItem = Extract<AdminVerificationItem, { id: string }>;
 export type AdminListingsView = "all" | "pending" | "promoted";
@@ -87,10 +101,10 @@ export const adminApi = {
   audit: () =>
     adminRequest<AdminAuditResponse>("admin/audit").then((r) => r.audit),
   stats: () => adminRequest<AdminStatsResponse>("admin/stats").then((r) => r.stats),
-  users: () => adminRequest<AdminUsersResponse>("admin/users").then((r) => r.users),
+  users: (q: string, cursor: string | null) => adminRequest<AdminUsersResponse>("admin/users", { query: pageQuery(cursor, q) }).then((r) => pageOf(r.users, r.pagination)),
   setUserStatus: (id: string, status: AdminUserStatus) => adminRequest<AdminUserResponse>(`admin/users/${id}/verify`, { method: "PATCH", body: { verification_status: status } }),
-  listings: (which: AdminListingsView) =>
-    adminRequest<AdminListingsResponse>(which === "all" ? "admin/listings" : `admin/listings/${which}`).then((r) => r.listings),
+  listings: (which: AdminListingsView, q: string, cursor: string | null) =>
+    adminRequest<AdminListingsResponse>(which === "all" ? "admin/listings" : `admin/listings/${which}`, { query: pageQuery(cursor, q) }).then((r) => pageOf(r.listings, r.pagination)),
   /** A decision on the version staff saw (`revision`): a listing that changed since answers 409. */
   reviewListing: (id: string, status: ReviewDecision, revision: number, reason?: string) =>
     adminRequest<AdminListingReviewResponse>(`admin/listings/${id}/verify`, { method: "PATCH", body: { status, rejection_reason: reason ?? null, revision } }),
@@ -103,8 +117,8 @@ export const adminApi = {
   unpromote: (id: string) => adminRequest<SuccessResponse>(`admin/listings/${id}/unpromote`, { method: "POST" }),
   cleanup: () => adminRequest<CleanupPromotionsResponse>("admin/cleanup-expired-promotions", { method: "POST" }),
   deleteItem: (tableName: string, itemId: string) => adminRequest<DeleteItemResponse>("admin/delete-item", { method: "DELETE", body: { tableName, itemId } }),
-  verifications: (status: VerificationQueue) =>
-    adminRequest<AdminVerificationListResponse>("verification/admin/all", { query: { status } }).then((r) => r.data),
+  verifications: (status: VerificationQueue, cursor: string | null) =>
+    adminRequest<AdminVerificationListResponse>("verification/admin/all", { query: { status, ...pageQuery(cursor) } }).then((r) => pageOf(r.data, r.pagination)),
   reviewVerification: (id: string, status: ReviewDecision, reason?: string) =>
     adminRequest<VerificationReviewResponse>(`verification/admin/${id}/review`, { method: "PATCH", body: { status, rejection_reason: reason ?? null } }),
   /** A deal's private evidence photo (`evidence/{name}`), fetched with the bearer header, shown from a blob: URL. */
@@ -113,9 +127,14 @@ export const adminApi = {
   document: (id: string) => asAdmin((bearer) => apiBlob(`verification/admin/${encodeURIComponent(id)}/document`, { bearer })),
   /** Ends the admin token on the server; the panel forgets it whatever the answer. */
   logout: () => apiRequest("admin/logout", { method: "POST", bearer: token }).catch(() => undefined),
-  feedback: (archived: boolean) => adminRequest<FeedbackListResponse>("feedback/admin", { query: { status: archived ? "archived" : undefined } }),
-  /** Every deal, newest first, optionally of one status, or the open cases oldest first (one page: the panel shows the latest). */
-  deals: (status: AdminDealsView) => adminRequest<DealsResponse>("admin/deals", { query: { status, limit: 50 } }),
+  /** The spec's bare array; the next page's cursor in a header. */
+  feedback: (archived: boolean, cursor: string | null) =>
+    asAdmin((bearer) => apiResponse<FeedbackListResponse>("feedback/admin", { bearer, query: { status: archived ? "archived" : undefined, ...pageQuery(cursor) } })).then(
+      (r): StaffPage<FeedbackListResponse[number]> => ({ items: r.body, next: r.headers.get(NEXT_TOKEN_HEADER) }),
+    ),
+  /** Every deal, newest first, optionally of one status, or the open cases oldest first, a page at a time. */
+  deals: (status: AdminDealsView, cursor: string | null) =>
+    adminRequest<DealsResponse>("admin/deals", { query: { status, ...pageQuery(cursor) } }).then((r) => pageOf(r.data, r.pagination)),
   /** One deal with every event (IP address and user agent whole, for staff) and a case's evidence. */
   deal: (id: string) => adminRequest<AdminDealResponse>(`admin/deals/${encodeURIComponent(id)}`).then((r) => r.data),
   /** A case's decision: `refundCents` back to the renter (0 releases everything, the total refunds everything). */

@@ -19,14 +19,14 @@ export function useAdminLogin() {
   return useMutation({ mutationFn: adminApi.login, onSuccess: ({ token }) => adminSession.set(token) });
 }
 
-/** The status also moves the user in and out of the verification queues. */
+/** The status also moves the user in and out of the verification queues (and their counts). */
 export const useSetUserStatus = () =>
-  useAdminMutation((v: { id: string; status: AdminUserStatus }) => adminApi.setUserStatus(v.id, v.status), [adminKeys.users(), adminKeys.verifications()]);
+  useAdminMutation((v: { id: string; status: AdminUserStatus }) => adminApi.setUserStatus(v.id, v.status), [adminKeys.users(), adminKeys.verifications(), adminKeys.stats()]);
 
 export const useReviewVerification = () =>
   useAdminMutation(
     (v: { id: string; decision: ReviewDecision; reason?: string }) => adminApi.reviewVerification(v.id, v.decision, v.reason),
-    [adminKeys.verifications(), adminKeys.users()],
+    [adminKeys.verifications(), adminKeys.users(), adminKeys.stats()],
   );
 
 /**
@@ -39,7 +39,7 @@ export function useReviewListing() {
     mutationFn: (v: { id: string; revision: number; decision: ReviewDecision; reason?: string }) => adminApi.reviewListing(v.id, v.decision, v.revision, v.reason),
     onSettled: (_data, error) => {
       if (error && !(error instanceof ApiError && error.status === 409)) return;
-      return Promise.all([adminKeys.listings(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      return Promise.all([adminKeys.listings(), adminKeys.stats(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
   });
 }
@@ -50,18 +50,19 @@ export const useEditListing = () => useAdminMutation((v: { id: string; edit: Adm
 export const useNotACopy = (listingId: string) =>
   useAdminMutation((v: { picture: string; matched_picture: string }) => adminApi.notACopy(listingId, v.picture, v.matched_picture), [adminKeys.listings()]);
 
-export const useVerifyAllListings = () => useAdminMutation(() => adminApi.verifyAll(), [adminKeys.listings()]);
+/* The tabs' counts come from admin/stats: every write that moves a listing between tabs refreshes them. */
+export const useVerifyAllListings = () => useAdminMutation(() => adminApi.verifyAll(), [adminKeys.listings(), adminKeys.stats()]);
 
-export const usePromoteListing = () => useAdminMutation((id: string) => adminApi.promote(id), [adminKeys.listings()]);
+export const usePromoteListing = () => useAdminMutation((id: string) => adminApi.promote(id), [adminKeys.listings(), adminKeys.stats()]);
 
-export const useUnpromoteListing = () => useAdminMutation((id: string) => adminApi.unpromote(id), [adminKeys.listings()]);
+export const useUnpromoteListing = () => useAdminMutation((id: string) => adminApi.unpromote(id), [adminKeys.listings(), adminKeys.stats()]);
 
-export const useCleanupPromotions = () => useAdminMutation(() => adminApi.cleanup(), [adminKeys.listings()]);
+export const useCleanupPromotions = () => useAdminMutation(() => adminApi.cleanup(), [adminKeys.listings(), adminKeys.stats()]);
 
 /** Deleting a listing changes the lists and the dashboard's counts. */
 export const useDeleteListing = () => useAdminMutation((id: string) => adminApi.deleteItem("listings", id), [adminKeys.listings(), adminKeys.stats()]);
 
-export const useArchiveFeedback = () => useAdminMutation((id: string) => adminApi.archiveFeedback(id), [adminKeys.feedback()]);
+export const useArchiveFeedback = () => useAdminMutation((id: string) => adminApi.archiveFeedback(id), [adminKeys.feedback(), adminKeys.stats()]);
 
 /** A case's decision changes the deal, every deal list and the dashboard's money. */
 export function useResolveDeal() {

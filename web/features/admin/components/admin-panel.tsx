@@ -6,6 +6,7 @@ import { adminApi, adminSession, useAdminToken } from "../api/admin-api";
 import { adminKeys } from "../api/admin-queries";
 import { DashboardTab } from "./dashboard-tab";
 import { DealsTab } from "./deals-tab";
+import { FailedJobsTab } from "./failed-jobs-tab";
 import { FeedbackTab } from "./feedback-tab";
 import { ListingsTab } from "./listings-tab";
 import { staffTimeZoneNote } from "../lib/format";
@@ -157,6 +158,7 @@ function AdminWorkspace() {
           },
           { id: "safety", label: "Safety", content: <SafetyTab onShowUser={showUser} /> },
           { id: "deals", label: "Deals", content: <DealsTab /> },
+          { id: "failed-jobs", label: "Failed jobs", content: <FailedJobsTab /> },
           {
             id: "feedback",
             label: "Feedback",

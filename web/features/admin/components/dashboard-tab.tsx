@@ -1,4 +1,4 @@
-import type { AdminQueues, AdminStats } from "@contract/admin";
+import type { AdminStats } from "@contract/admin";
 import { DEAL_STATUSES, type AdminDealStats } from "@contract/deals";
 import { auditActionLabel } from "@contract/audit";
 import { useEffect, useRef, useState, type RefObject } from "react";
@@ -6,8 +6,8 @@ import { Loadable } from "../../../components/ui/loadable";
 import { useAdminAudit, useAdminStats } from "../api/admin-queries";
 import { countAxis, formatStaffTime } from "../lib/format";
 import { DEAL_STATUS_LABELS, formatMoney } from "../../../lib/deal-status";
+import { formatDate } from "@contract/dates";
 
-const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 const HEIGHT = 200;
 const LEFT = 36;
@@ -42,7 +42,7 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
   return (
     <figure className="chart" ref={figure}>
       <figcaption>New users, last {growth.length} days</figcaption>
-      <svg viewBox={`0 -12 ${width} 242`} width={width} height={242} role="img" aria-label={growth.map((g) => `${DAY.format(new Date(g.date))}: ${g.users}`).join(", ")}>
+      <svg viewBox={`0 -12 ${width} 242`} width={width} height={242} role="img" aria-label={growth.map((g) => `${formatDate(g.date.slice(0, 10))}: ${g.users}`).join(", ")}>
         {ticks.map((v) => (
           <g key={v}>
             <line x1={LEFT} x2={width - RIGHT} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity="0.15" />
@@ -59,7 +59,7 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
               <rect x={center - bar / 2} y={HEIGHT - h} width={bar} height={h} rx="3" fill="var(--brand)" data-users={g.users} />
               {(growth.length - 1 - i) % labelEvery === 0 && (
                 <text x={center} y="218" textAnchor="middle" fontSize="9" fill="currentColor">
-                  {DAY.format(new Date(g.date))}
+                  {formatDate(g.date.slice(0, 10))}
                 </text>
               )}
             </g>
@@ -74,25 +74,26 @@ function GrowthChart({ growth }: { growth: AdminStats["user_growth"] }) {
 /** Opens a tab of the panel, and one of its section's sub-tabs. */
 export type OpenQueue = (tab: string, sub?: { section: string; id: string }) => void;
 
-/** What waits for staff, in the order of the tabs that list it. */
-const QUEUES: { key: keyof AdminQueues; label: string; tab: string; sub?: { section: string; id: string }; where: string }[] = [
-  { key: "pending_ids", label: "Pending IDs", tab: "users", sub: { section: "Users", id: "pending" }, where: "Users, Pending" },
-  { key: "pending_listings", label: "Pending listings", tab: "listings", sub: { section: "Listings", id: "pending" }, where: "Listings, Pending" },
-  { key: "open_reports", label: "Open reports", tab: "reports", sub: { section: "Reports", id: "open" }, where: "Reports, Open" },
-  { key: "safety_flags", label: "Safety flags", tab: "safety", where: "Safety" },
+/** What waits for staff, in the order of the tabs that list it (counts the database keeps: docs/decisions/038). */
+const QUEUES: { count: (s: AdminStats) => number; label: string; tab: string; sub?: { section: string; id: string }; where: string }[] = [
+  { count: (s) => s.queues.pending_ids, label: "Pending IDs", tab: "users", sub: { section: "Users", id: "pending" }, where: "Users, Pending" },
+  { count: (s) => s.queues.pending_listings, label: "Pending listings", tab: "listings", sub: { section: "Listings", id: "pending" }, where: "Listings, Pending" },
+  { count: (s) => s.queues.open_reports, label: "Open reports", tab: "reports", sub: { section: "Reports", id: "open" }, where: "Reports, Open" },
+  { count: (s) => s.queues.safety_flags, label: "Safety flags", tab: "safety", where: "Safety" },
+  { count: (s) => s.open_feedback, label: "Open feedback", tab: "feedback", sub: { section: "Feedback", id: "active" }, where: "Feedback" },
 ];
 
-function Queues({ queues, onOpen }: { queues: AdminQueues; onOpen: OpenQueue }) {
+function Queues({ stats, onOpen }: { stats: AdminStats; onOpen: OpenQueue }) {
   return (
     <section aria-labelledby="queues-heading" className="stack-sm">
       <h2 id="queues-heading">Waiting for review</h2>
       <ul className="stat-grid queue-grid">
         {QUEUES.map((q) => (
-          <li key={q.key}>
-            <button type="button" className={`panel stat queue${queues[q.key] > 0 ? " queue-waiting" : ""}`} onClick={() => onOpen(q.tab, q.sub)}>
+          <li key={q.label}>
+            <button type="button" className={`panel stat queue${q.count(stats) > 0 ? " queue-waiting" : ""}`} onClick={() => onOpen(q.tab, q.sub)}>
               {/* Spaces between the parts, so the button's name reads "Pending IDs 2 Open Users, Pending". */}
               <span className="muted">{q.label}</span>{" "}
-              <strong>{queues[q.key].toLocaleString("en-US")}</strong>{" "}
+              <strong>{(q.count(stats) ?? 0).toLocaleString("en-US")}</strong>{" "}
               <span className="queue-go">
                 Open <span className="visually-hidden">{q.where}</span>
                 <span aria-hidden="true">→</span>
@@ -111,7 +112,7 @@ export function DashboardTab({ onOpen }: { onOpen: OpenQueue }) {
     <Loadable query={stats} label="stats">
       {(s) => (
         <div className="stack">
-          <Queues queues={s.queues} onOpen={onOpen} />
+          <Queues stats={s} onOpen={onOpen} />
           <div className="stat-grid">
             {(["users", "listings", "conversations", "messages"] as const).map((k) => (
               <div key={k} className="panel stat">

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
+import { PagedList } from "./paged-list";
 import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminDealsView } from "../api/admin-api";
@@ -34,19 +35,19 @@ export function DealsTab() {
           </select>
         </label>
       </div>
-      <Loadable query={deals} label="deals">
-        {(page) =>
-          page.data.length === 0 ? (
+      <PagedList query={deals} label="deals">
+        {(list) =>
+          list.length === 0 ? (
             <p className="muted">{status === "cases" ? "No open cases: no problem reported, no card dispute, no failed transfer." : status ? `No ${DEAL_STATUS_LABELS[status].toLowerCase()} deals.` : "No deals yet."}</p>
           ) : (
             <ul className="admin-cards">
-              {page.data.map((d) => (
+              {list.map((d) => (
                 <AdminDeal key={d.id} deal={d} />
               ))}
             </ul>
           )
         }
-      </Loadable>
+      </PagedList>
     </div>
   );
 }

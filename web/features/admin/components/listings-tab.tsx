@@ -2,7 +2,6 @@ import { useState } from "react";
 import { STAFF_PROMOTION_DAYS } from "@contract/constants";
 import { canStaffPromoteListing } from "@contract/owner-rules";
 import { isPublicListing } from "@contract/policies";
-import { Loadable } from "../../../components/ui/loadable";
 import { ReasonDialog } from "../../../components/ui/reason-dialog";
 import { useToast } from "../../../components/ui/toast";
 import { Tooltip } from "../../../components/ui/tooltip";
@@ -19,7 +18,9 @@ import {
   useUnpromoteListing,
   useVerifyAllListings,
 } from "../api/admin-mutations";
-import { useAdminListings } from "../api/admin-queries";
+import { useAdminListings, useAdminStats } from "../api/admin-queries";
+import { useDebounced } from "../lib/use-debounced";
+import { counted, PagedList, SearchBox } from "./paged-list";
 import { DeleteListingDialog } from "./delete-listing-dialog";
 import { EditListingDialog } from "./edit-listing-dialog";
 import { ListingDetailsDialog } from "./listing-details-dialog";
@@ -37,8 +38,15 @@ function useActionToasts() {
   });
 }
 
+/** Each tab's count, from admin/stats (the panel never holds the whole table: docs/decisions/038). */
+const TAB_COUNT = { all: "listings", pending: "pending_listings", promoted: "promoted_listings" } as const;
+
 export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; onShowUser: (userId: string) => void }) {
-  const listings = useAdminListings(which);
+  const [search, setSearch] = useState("");
+  const q = useDebounced(search.trim());
+  const listings = useAdminListings(which, q);
+  const stats = useAdminStats().data;
+  const total = stats?.[TAB_COUNT[which]];
   const toast = useToast();
   const toasts = useActionToasts();
   const review = useReviewListing();
@@ -53,10 +61,18 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
   const [deleting, setDeleting] = useState<AdminListing | null>(null);
   const [editing, setEditing] = useState<AdminListing | null>(null);
   const [confirmingAll, setConfirmingAll] = useState(false);
-  const pendingCount = which === "pending" ? (listings.data?.length ?? 0) : 0;
+  // Every pending listing, loaded or not (verify-all approves them all on the server).
+  const pendingCount = which === "pending" ? (stats?.pending_listings ?? 0) : 0;
   const approve = (l: AdminListing) => review.mutate({ id: l.id, revision: l.revision, decision: "approved" }, toasts("Listing approved successfully!", "Failed to approve listing"));
+  const found = listings.items?.length;
   return (
     <div className="stack">
+      <div className="admin-toolbar">
+        <span className="muted" aria-live="polite">
+          {q ? (found === undefined ? "" : `${found}${listings.hasNextPage ? "+" : ""} found`) : total !== undefined ? counted(total, "listing", "listings") : ""}
+        </span>
+        <SearchBox label="Search listings" placeholder="Search by title words, listing or owner ID, or owner email..." value={search} onChange={setSearch} />
+      </div>
       {which === "pending" && (
         <div className="admin-toolbar">
           {/* A bulk approval is a secondary action behind a typed count. */}
@@ -84,10 +100,10 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
           </button>
         </div>
       )}
-      <Loadable query={listings} label={which === "all" ? "listings" : `${which} listings`}>
+      <PagedList query={listings} label={which === "all" ? "listings" : `${which} listings`}>
         {(list) =>
           list.length === 0 ? (
-            <p className="muted">No listings here.</p>
+            <p className="muted">{q ? "No listings match your search." : "No listings here."}</p>
           ) : (
             <ul className="admin-tiles">
               {list.map((l) => (
@@ -158,7 +174,7 @@ export function ListingsTab({ which, onShowUser }: { which: AdminListingsView; o
             </ul>
           )
         }
-      </Loadable>
+      </PagedList>
       <ListingDetailsDialog
         listing={details}
         onClose={() => setDetails(null)}

@@ -2,20 +2,23 @@ import { useCallback, useState } from "react";
 import type { AdminUser } from "@contract/admin";
 import { Avatar } from "../../../components/ui/avatar";
 import { Dialog } from "../../../components/ui/dialog";
-import { Loadable } from "../../../components/ui/loadable";
 import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import type { AdminUserStatus } from "../api/admin-api";
 import { useSetUserStatus } from "../api/admin-mutations";
-import { useAdminUsers } from "../api/admin-queries";
+import { useAdminStats, useAdminUsers } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
+import { useDebounced } from "../lib/use-debounced";
+import { counted, PagedList, SearchBox } from "./paged-list";
 import { SuspendedLine } from "./suspended-line";
 
 const STATUS_WORD: Record<AdminUserStatus, string> = { verified: "verify", unverified: "unverify", pending: "set to pending" };
 
 /**
- * The user cards. The search lives in the panel so another tab can open a user's card (the lister
- * link of a listing fills it with the user's id); focusSearch then moves focus to the filled box, once.
+ * The user cards, a page at a time, newest first; the search box asks the server (an id, an email, or
+ * words of a name or email: docs/decisions/038). The search lives in the panel so another tab can open
+ * a user's card (the lister link of a listing fills it with the user's id); focusSearch then moves
+ * focus to the filled box, once.
  */
 export function UsersTab({
   search,
@@ -28,7 +31,9 @@ export function UsersTab({
   focusSearch: boolean;
   onSearchFocused: () => void;
 }) {
-  const users = useAdminUsers();
+  const q = useDebounced(search.trim());
+  const users = useAdminUsers(q);
+  const total = useAdminStats().data?.users;
   const setStatus = useSetUserStatus();
   // Stable, so focus moves only when the box first appears, not on every render.
   const searchRef = useCallback(
@@ -52,73 +57,65 @@ export function UsersTab({
       },
     );
   }
+  const found = users.items?.length;
   return (
-    <Loadable query={users} label="users">
-      {(all) => {
-        const q = search.trim().toLowerCase();
-        const shown = q ? all.filter((u) => `${u.first_name} ${u.last_name} ${u.email} ${u.id}`.toLowerCase().includes(q)) : all;
-        return (
-          <div className="stack">
-            <div className="admin-toolbar">
-              <span className="muted" aria-live="polite">{q ? `${shown.length} of ${all.length} users` : `${all.length} users`}</span>
-              <div className="search-row">
-                <input ref={searchRef} type="search" aria-label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={(e) => setSearch(e.target.value)} />
-                {search && (
-                  <button type="button" className="button button-ghost" onClick={() => setSearch("")}>
-                    Clear
-                  </button>
-                )}
-              </div>
+    <div className="stack">
+      <div className="admin-toolbar">
+        <span className="muted" aria-live="polite">
+          {q ? (found === undefined ? "" : `${found}${users.hasNextPage ? "+" : ""} found`) : total !== undefined ? counted(total, "user", "users") : ""}
+        </span>
+        <SearchBox label="Search users" placeholder="Search by name, email, or ID..." value={search} onChange={setSearch} inputRef={searchRef} />
+      </div>
+      <PagedList query={users} label="users">
+        {(list) =>
+          list.length === 0 && !q ? (
+            <div className="panel empty-state">
+              <p>No users found. Make sure your backend is running and connected to the database.</p>
+              <button type="button" className="button button-primary" onClick={() => users.refetch()}>
+                Try Again
+              </button>
             </div>
-            {all.length === 0 ? (
-              <div className="panel empty-state">
-                <p>No users found. Make sure your backend is running and connected to the database.</p>
-                <button type="button" className="button button-primary" onClick={() => users.refetch()}>
-                  Try Again
-                </button>
-              </div>
-            ) : shown.length === 0 ? (
-              <div className="panel empty-state">
-                <p>No users match your search query.</p>
-                <button type="button" className="button button-primary" onClick={() => setSearch("")}>
-                  Clear Search
-                </button>
-              </div>
-            ) : (
-              <ul className="admin-cards">
-                {shown.map((u) => (
-                  <li key={u.id} className="panel admin-user">
-                    <Avatar src={u.avatar_url} firstName={u.first_name} lastName={u.last_name} size={44} />
-                    <div className="admin-user-text">
-                      <strong>{`${u.first_name} ${u.last_name}`.trim() || "Unknown User"}</strong>{" "}
-                      <span className={`badge badge-${u.id_verification_status}`}>{u.id_verification_status}</span>
-                      <span className="muted">{u.email || "No email"}</span>
-                      <span className="muted mono">ID: {u.id}</span>
-                      <span className="muted">
-                        Joined <time dateTime={u.created_at}>{formatStaffTime(u.created_at)}</time>
-                      </span>
-                      {u.suspended_at && <SuspendedLine userId={u.id} since={u.suspended_at} />}
-                    </div>
-                    <label className="field">
-                      <span className="field-label">Status</span>
-                      <select
-                        value={["verified", "pending"].includes(u.id_verification_status) ? u.id_verification_status : "unverified"}
-                        onChange={(e) => setAsked({ user: u, status: e.target.value as AdminUserStatus })}
-                      >
-                        <option value="unverified">Unverified</option>
-                        <option value="pending">Pending</option>
-                        <option value="verified">Verified</option>
-                      </select>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {asked && <StatusDialog user={asked.user} status={asked.status} onClose={() => setAsked(null)} onConfirm={() => changeStatus(asked.user.id, asked.status)} />}
-          </div>
-        );
-      }}
-    </Loadable>
+          ) : list.length === 0 ? (
+            <div className="panel empty-state">
+              <p>No users match your search query.</p>
+              <button type="button" className="button button-primary" onClick={() => setSearch("")}>
+                Clear Search
+              </button>
+            </div>
+          ) : (
+            <ul className="admin-cards">
+              {list.map((u) => (
+                <li key={u.id} className="panel admin-user">
+                  <Avatar src={u.avatar_url} firstName={u.first_name} lastName={u.last_name} size={44} />
+                  <div className="admin-user-text">
+                    <strong>{`${u.first_name} ${u.last_name}`.trim() || "Unknown User"}</strong>{" "}
+                    <span className={`badge badge-${u.id_verification_status}`}>{u.id_verification_status}</span>
+                    <span className="muted">{u.email || "No email"}</span>
+                    <span className="muted mono">ID: {u.id}</span>
+                    <span className="muted">
+                      Joined <time dateTime={u.created_at}>{formatStaffTime(u.created_at)}</time>
+                    </span>
+                    {u.suspended_at && <SuspendedLine userId={u.id} since={u.suspended_at} />}
+                  </div>
+                  <label className="field">
+                    <span className="field-label">Status</span>
+                    <select
+                      value={["verified", "pending"].includes(u.id_verification_status) ? u.id_verification_status : "unverified"}
+                      onChange={(e) => setAsked({ user: u, status: e.target.value as AdminUserStatus })}
+                    >
+                      <option value="unverified">Unverified</option>
+                      <option value="pending">Pending</option>
+                      <option value="verified">Verified</option>
+                    </select>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </PagedList>
+      {asked && <StatusDialog user={asked.user} status={asked.status} onClose={() => setAsked(null)} onConfirm={() => changeStatus(asked.user.id, asked.status)} />}
+    </div>
   );
 }
 

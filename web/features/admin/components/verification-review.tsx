@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
 import { Dialog } from "../../../components/ui/dialog";
-import { Loadable } from "../../../components/ui/loadable";
 import { ReasonDialog } from "../../../components/ui/reason-dialog";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { useToast } from "../../../components/ui/toast";
@@ -9,6 +8,7 @@ import type { ReviewDecision, ReviewItem, VerificationQueue } from "../api/admin
 import { useReviewVerification } from "../api/admin-mutations";
 import { useIdentityDocument, useVerificationQueue } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
+import { PagedList } from "./paged-list";
 
 /** Identity review: the pending requests (view, approve, reject) or the users who never sent one. */
 export function VerificationReview({ status }: { status: VerificationQueue }) {
@@ -29,7 +29,7 @@ export function VerificationReview({ status }: { status: VerificationQueue }) {
   }
   return (
     <>
-      <Loadable query={items} label={status === "pending" ? "pending verifications" : "unverified users"}>
+      <PagedList query={items} label={status === "pending" ? "pending verifications" : "unverified users"}>
         {(list) =>
           list.length === 0 ? (
             <p className="muted">{status === "pending" ? "No pending verification requests." : "Every user has submitted a document."}</p>
@@ -69,7 +69,7 @@ export function VerificationReview({ status }: { status: VerificationQueue }) {
             </ul>
           )
         }
-      </Loadable>
+      </PagedList>
       <ReasonDialog
         title="Reject verification"
         open={rejecting !== null}

@@ -8,7 +8,9 @@ import { useToast } from "../../../components/ui/toast";
 import { paths } from "../../../config/paths";
 import { formatRent } from "../../../lib/listings-api";
 import { billingErrorMessage, useCancelSubscription, usePromotedListings } from "../api/billing-api";
+import { useSession } from "../../../lib/session";
 import { BillingHistoryDialog } from "./billing-history-dialog";
+import { DealReceipts } from "./deal-receipts";
 import { formatIsoDate } from "./format";
 
 /** The words of each state ('Promoted' renews, 'Cancelled' expires; docs/product-rules.md "States"). */
@@ -97,8 +99,9 @@ function BillingRow({
   );
 }
 
-/** /billing (?listing_id= highlights one): the user's promoted listings, cancel, billing history. */
+/** /billing (?listing_id= highlights one): the receipts of the user's deals, then their promoted listings, cancel, billing history. */
 export function BillingPage() {
+  const { session } = useSession();
   const [params] = useSearchParams();
   const highlight = params.get("listing_id");
   const toast = useToast();
@@ -119,30 +122,36 @@ export function BillingPage() {
   const cancelEnd = formatIsoDate(cancelling?.promotion_end);
 
   return (
-    <PageFrame title="Billing" lead="Your promoted listings and their weekly subscriptions.">
-      {listings.isPending ? (
-        <p className="muted">Loading your promoted listings…</p>
-      ) : listings.isError ? (
-        <p className="form-error" role="alert">
-          {PROMOTION_MESSAGES.promotedListingsFailed}{" "}
-          <button type="button" className="link-button" onClick={() => listings.refetch()}>
-            Try again
-          </button>
-        </p>
-      ) : listings.data.length === 0 ? (
-        <section className="panel notice stack-sm">
-          <h2>No promoted listings</h2>
-          <p>
-            You have not promoted a listing yet. Promote one from <Link to={paths.profile}>your profile</Link>.
-          </p>
+    <PageFrame title="Billing" lead="What you paid and were paid for deals, and your promoted listings with their weekly subscriptions.">
+      <div className="stack">
+        <DealReceipts me={session!.user.id} />
+        <section className="stack-sm" aria-labelledby="promotions-heading">
+          <h2 id="promotions-heading">Promotions</h2>
+          {listings.isPending ? (
+            <p className="muted">Loading your promoted listings…</p>
+          ) : listings.isError ? (
+            <p className="form-error" role="alert">
+              {PROMOTION_MESSAGES.promotedListingsFailed}{" "}
+              <button type="button" className="link-button" onClick={() => listings.refetch()}>
+                Try again
+              </button>
+            </p>
+          ) : listings.data.length === 0 ? (
+            <div className="panel notice stack-sm">
+              <h3>No promoted listings</h3>
+              <p>
+                You have not promoted a listing yet. Promote one from <Link to={paths.profile}>your profile</Link>.
+              </p>
+            </div>
+          ) : (
+            <ul className="billing-list" aria-label="Promoted listings">
+              {listings.data.map((l) => (
+                <BillingRow key={l.id} listing={l} highlighted={l.id === highlight} onCancel={() => setCancelling(l)} onHistory={() => setHistory(l)} />
+              ))}
+            </ul>
+          )}
         </section>
-      ) : (
-        <ul className="billing-list" aria-label="Promoted listings">
-          {listings.data.map((l) => (
-            <BillingRow key={l.id} listing={l} highlighted={l.id === highlight} onCancel={() => setCancelling(l)} onHistory={() => setHistory(l)} />
-          ))}
-        </ul>
-      )}
+      </div>
       <Dialog
         open={cancelling !== null}
         onClose={closeCancel}

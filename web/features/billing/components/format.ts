@@ -1,16 +1,11 @@
-/** Dates and money as the billing page shows them. */
-
-const DATE = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+/** Dates and money as the billing page shows them: dates with their year always (a bill is kept, contract/dates.ts). */
+import { formatMomentDate } from "@contract/dates";
 
 /** An ISO timestamp as a date ("Nov 30, 2026"); null when absent or unreadable. */
-export function formatIsoDate(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : DATE.format(date);
-}
+export const formatIsoDate = (iso: string | null | undefined) => formatMomentDate(iso, { year: "always" });
 
 /** Epoch seconds (billing history) as a date. */
-export const formatEpochDate = (seconds: number) => DATE.format(new Date(seconds * 1000));
+export const formatEpochDate = (seconds: number) => formatMomentDate(seconds * 1000, { year: "always" })!;
 
 /** Minor units in the given currency (the product's rule: minor units divided by 100; zero-decimal currencies as they are). */
 export function formatMoney(minor: number, currency: string): string {

@@ -94,7 +94,7 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
             </div>
             <div>
               <dt>Term of the sublease</dt>
-              <dd>{dealStay(r.term)}</dd>
+              <dd>{dealStay(r.term, { year: "always" })}</dd>
             </div>
             <div>
               <dt>Monthly rent</dt>

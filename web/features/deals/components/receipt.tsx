@@ -54,7 +54,7 @@ export function Receipt({ deal }: { deal: Deal }) {
         </div>
         <div>
           <dt>Stay</dt>
-          <dd>{dealStay(deal)}</dd>
+          <dd>{dealStay(deal, { year: "always" })}</dd>
         </div>
         <div>
           <dt>Paid by</dt>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
 import { DEAL_TIMING, DEAL_WORDS, type Deal } from "@contract/deals";
-import { formatStay } from "@contract/constants";
+import { formatStay, formatStays } from "@contract/dates";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { paths } from "../../../config/paths";
@@ -104,7 +104,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
           <p className="muted">
             {listingStay ? `Available ${listingStay}. Pick the whole stay or part of it.` : `Pick your stay (at most ${DEAL_TIMING.undatedMaxMonths} months ahead).`} Rent {formatRent(listing.monthly_rent)} / month.
           </p>
-          {!!listing.taken_stays?.length && <p className="muted">Already taken: {listing.taken_stays.map((t) => formatStay(t.move_in, t.move_out)).join(", ")}.</p>}
+          {!!listing.taken_stays?.length && <p className="muted">Already taken: {formatStays(listing.taken_stays.map((t) => ({ from: t.move_in, to: t.move_out })))}.</p>}
           <fieldset className="field stay-field deal-stay-field">
             <legend className="field-label">Your stay</legend>
             <div className="stay-inputs">

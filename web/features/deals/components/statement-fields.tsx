@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { DEAL_STATEMENT_MAX, DEAL_STATEMENT_PHOTOS_MAX } from "@contract/deals";
 import { TextAreaField } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api-client";
-import { checkDecodable, checkFiles, MESSAGES, preparePhoto, uploadPhotos } from "../../../lib/upload";
+import { MESSAGES, pickPhotos, preparePhoto, uploadPhotos } from "../../../lib/upload";
 
 /** What a problem report or a statement says: its text and the photos picked (not uploaded yet). */
 export interface StatementDraft {
@@ -63,9 +63,10 @@ export function StatementFields({
 
   const add = async (picked: File[]) => {
     setPhotoError(null);
-    const problem = checkFiles(picked, draft.files.length, undefined, DEAL_STATEMENT_PHOTOS_MAX) ?? (await checkDecodable(picked));
-    if (problem) return setPhotoError(problem);
-    onChange({ ...draft, files: [...draft.files, ...picked] });
+    // The readable photos are added; each other file is named with what is wrong with it.
+    const { added, problem } = await pickPhotos(picked, draft.files.length, { max: DEAL_STATEMENT_PHOTOS_MAX });
+    setPhotoError(problem);
+    if (added.length) onChange({ ...draft, files: [...draft.files, ...added] });
   };
 
   return (
@@ -81,24 +82,30 @@ export function StatementFields({
         data-autofocus={autoFocus ? true : undefined}
       />
       <div className="field">
-        <label className="field-label" htmlFor={inputId}>
+        <span className="field-label" id={`${inputId}-label`}>
           Photos (optional, up to {DEAL_STATEMENT_PHOTOS_MAX})
+        </span>
+        {/* The app's button, not the browser's "Choose Files": the input inside it is hidden but focusable. */}
+        <label className={`button button-ghost file-button${room <= 0 ? " is-disabled" : ""}`}>
+          Add photos
+          <input
+            ref={picker}
+            id={inputId}
+            type="file"
+            accept="image/*"
+            multiple
+            className="visually-hidden"
+            disabled={room <= 0}
+            aria-labelledby={`${inputId}-label`}
+            aria-describedby={photoError ? `${inputId}-error` : undefined}
+            aria-invalid={photoError ? true : undefined}
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = "";
+              if (files.length) void add(files);
+            }}
+          />
         </label>
-        <input
-          ref={picker}
-          id={inputId}
-          type="file"
-          accept="image/*"
-          multiple
-          disabled={room <= 0}
-          aria-describedby={photoError ? `${inputId}-error` : undefined}
-          aria-invalid={photoError ? true : undefined}
-          onChange={(e) => {
-            const files = [...(e.target.files ?? [])];
-            e.target.value = "";
-            if (files.length) void add(files);
-          }}
-        />
         {photoError && (
           <p className="field-error" id={`${inputId}-error`} role="alert">
             {photoError}

@@ -2,7 +2,8 @@
  * The stay a renter may request, checked before it is sent (the server checks the same and has the
  * last word): the rules browse's exact dates follow (both dates, real, in order) plus the deal's own.
  */
-import { formatStay, isIsoDate } from "@contract/constants";
+import { isIsoDate } from "@contract/constants";
+import { formatStay } from "@contract/dates";
 import { addMonths, DEAL_TIMING, staysOverlap } from "@contract/deals";
 
 /**
@@ -24,6 +25,7 @@ export function stayProblem(
   if (listing.available_to && to > listing.available_to) return "The stay must end on or before the listing's last day.";
   if (!listing.available_to && to > addMonths(today, DEAL_TIMING.undatedMaxMonths)) return `The stay must end within ${DEAL_TIMING.undatedMaxMonths} months.`;
   const taken = listing.taken_stays?.find((t) => staysOverlap(stay, t));
-  if (taken) return `${formatStay(taken.move_in, taken.move_out) ?? "Part of that stay"} is already taken. Please choose dates outside it (a move-out day can be the next move-in).`;
+  // The year when it is not `today`'s.
+  if (taken) return `${formatStay(taken.move_in, taken.move_out, { now: Date.parse(today) }) ?? "Part of that stay"} is already taken. Please choose dates outside it (a move-out day can be the next move-in).`;
   return null;
 }

@@ -11,7 +11,7 @@ import { ProgressBar } from "../../../components/ui/progress";
 import { GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
 import { UniversityCombobox } from "../../../components/university-combobox";
 import { ListingSubmitError, useSubmitListing, type FormPhoto } from "../api/submit-listing";
-import { checkDecodable, checkFiles, MESSAGES } from "../../../lib/upload";
+import { MESSAGES, pickPhotos } from "../../../lib/upload";
 import { useFocusFirstInvalid } from "../../../lib/focus-first-invalid";
 import { useSession } from "../../../lib/session";
 import { AddressInput } from "./address-input";
@@ -199,13 +199,13 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
     const files = [...(list ?? [])];
     if (fileInput.current) fileInput.current.value = "";
     if (!files.length) return;
-    // Refused now, naming the file, rather than shown as a broken preview and failing at submit.
+    // The readable photos are added; each other file is refused now, named, rather than shown as a
+    // broken preview and failing at submit.
     setCheckingPhotos(true);
-    const problem = checkFiles(files, photos.length) ?? (await checkDecodable(files));
+    const { added, problem } = await pickPhotos(files, photos.length);
     setCheckingPhotos(false);
     setErrors((e) => ({ ...e, photos: problem ?? undefined }));
-    if (problem) return;
-    setPhotos((p) => [...p, ...files.map((file) => ({ kind: "new" as const, file, preview: URL.createObjectURL(file) }))]);
+    setPhotos((p) => [...p, ...added.map((file) => ({ kind: "new" as const, file, preview: URL.createObjectURL(file) }))]);
   }
 
   function makePrimary(index: number) {
@@ -367,7 +367,7 @@ export function ListingForm({ listing, onSaved, onProgress }: ListingFormProps) 
             ))}
           </ul>
         )}
-        <label className="button button-ghost">
+        <label className={`button button-ghost file-button${busy || checkingPhotos ? " is-disabled" : ""}`}>
           Add photos
           <input ref={fileInput} type="file" multiple accept="image/*,.heic,.heif" className="visually-hidden" onChange={(e) => void addFiles(e.target.files)} disabled={busy || checkingPhotos} />
         </label>

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import type { ListingDetailExtras, PublicListing } from "@contract/listings";
 import { OWNER_ADDRESS_NOTE, PUBLIC_ADDRESS_NOTE } from "@contract/address";
-import { formatDistance, formatStay } from "@contract/constants";
+import { formatDistance } from "@contract/constants";
+import { formatStay } from "@contract/dates";
 import { REVIEW_TIME, reviewReasonNotice } from "@contract/waits";
 import { allowsGenderPreference, canEditListing, PUBLIC_LISTING } from "@contract/policies";
 import { messagingRefusalOnScreen } from "@contract/messaging-rules";
@@ -47,7 +48,6 @@ export function safeBack(back: string | null): string {
   return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : paths.home;
 }
 
-/** Phones, where the rent and contact action move to a bar at the bottom (the same width as in styles.css). */
 /** The Message button's lock (only this page shows it: not in ui/icons.tsx, which the home page loads). */
 const LockIcon = () => (
   <svg {...iconBase} width={16} height={16}>
@@ -56,6 +56,7 @@ const LockIcon = () => (
   </svg>
 );
 
+/** Phones, where the rent and contact action move to a bar at the bottom (the same width as in styles.css). */
 const PHONE_QUERY = "(max-width: 640px)";
 
 interface ContactActionProps {
@@ -109,6 +110,39 @@ function ContactAction({ listing: l, isOwner, canMessageOwner, messageRefusal, f
   );
 }
 
+/*
+ * The two parts that differ on phones read the screen's width themselves: the server renders the wider
+ * layout, and a phone's re-render after hydration (a synchronous one: useMediaQuery's snapshot changed)
+ * then touches these two, not the whole page (docs/decisions/034).
+ */
+
+/** The contact card's action: on phones the bottom bar holds it, and the card keeps the favourite alone, so the action is in the tab order and the reading order once. */
+function CardAction(props: ContactActionProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  if (!phone) return <ContactAction {...props} favourite />;
+  return !props.isOwner && props.canMessageOwner ? <FavoriteButton listingId={props.listing.id} ownerId={props.listing.user_id} large /> : null;
+}
+
+/** On phones the contact card is far down the page: the rent and the one action stay in reach, in a bar at the bottom. */
+function PhoneBar(props: ContactActionProps) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  // The page is padded at the bottom while the bar shows, so the bar hides nothing.
+  useEffect(() => {
+    if (!phone) return;
+    document.body.classList.add("has-sticky-bar");
+    return () => document.body.classList.remove("has-sticky-bar");
+  }, [phone]);
+  if (!phone) return null;
+  return (
+    <div className="listing-sticky-bar" aria-label="Rent and contact" role="region">
+      <p className="listing-sticky-rent">
+        <strong>{formatRent(props.listing.monthly_rent)}</strong> / month
+      </p>
+      <ContactAction {...props} />
+    </div>
+  );
+}
+
 /** `requestDeal`: "Request to sublease" for this listing, given by the route (features never import each other). */
 export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicListing & Pick<ListingDetailExtras, "taken_stays">) => ReactNode } = {}) {
   const { id } = useParams();
@@ -120,15 +154,6 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
   const [active, setActive] = useState(0);
   const [gallery, setGallery] = useState<number | null>(null);
   const closeGallery = useCallback(() => setGallery(null), []);
-  const phone = useMediaQuery(PHONE_QUERY);
-  // The page is padded at the bottom while the phone's bar shows, so the bar hides nothing.
-  const showsBar = phone && listing.isSuccess;
-  useEffect(() => {
-    if (!showsBar) return;
-    document.body.classList.add("has-sticky-bar");
-    return () => document.body.classList.remove("has-sticky-bar");
-  }, [showsBar]);
-
   // Opened from within the app: Back is the browser's Back, which lands where the reader was (the
   // same place in the results, scroll restored: docs/decisions/023); opened from outside, the link.
   const location = useLocation();
@@ -296,27 +321,13 @@ export function ListingPage({ requestDeal }: { requestDeal?: (listing: PublicLis
               <TrustChecks user={owner.data} />
             </div>
           </div>
-          {/* On phones the bottom bar holds the one action: the card keeps the favourite alone, so the
-              action is in the tab order and the reading order once. */}
-          {phone ? (
-            !isOwner && canMessageOwner && <FavoriteButton listingId={l.id} ownerId={l.user_id} large />
-          ) : (
-            <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} favourite />
-          )}
+          <CardAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} />
           {!isOwner && !refusal && l.status === "available" && requestDeal && <div className="contact-request">{requestDeal(l)}</div>}
           <p className="safety-note muted">Never pay before you see the place. Keep the conversation on CampusNest.</p>
           {!isOwner && <ReportListing listingId={l.id} />}
         </aside>
       </div>
-      {/* On phones the contact card is far down the page: the rent and the one action stay in reach. */}
-      {phone && (
-        <div className="listing-sticky-bar" aria-label="Rent and contact" role="region">
-          <p className="listing-sticky-rent">
-            <strong>{formatRent(l.monthly_rent)}</strong> / month
-          </p>
-          <ContactAction listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} />
-        </div>
-      )}
+      <PhoneBar listing={l} isOwner={isOwner} canMessageOwner={canMessageOwner} messageRefusal={refusal?.detail} />
       <Gallery key={gallery ?? -1} images={photos} title={l.title} start={gallery} onClose={closeGallery} />
     </PageFrame>
   );

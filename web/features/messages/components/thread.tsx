@@ -104,7 +104,10 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
     const el = logRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [noticesKey]);
-  // The log gets shorter (a phone's keyboard or browser bar, a rotation): a reader at the bottom stays there.
+  // The log gets shorter (a phone's keyboard or browser bar, a rotation), or what it holds grows after it
+  // was drawn (a deal card loads its deal after the messages, a photo, a notice): a reader at the bottom
+  // stays there, so a conversation opens on its newest message, never on a card loaded late above it.
+  const contentRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = logRef.current;
     if (!el || typeof ResizeObserver === "undefined") return;
@@ -112,6 +115,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
       if (stick.current) el.scrollTop = el.scrollHeight;
     });
     observer.observe(el);
+    if (contentRef.current) observer.observe(contentRef.current);
     return () => observer.disconnect();
   }, []);
 
@@ -174,36 +178,38 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
           if (el.scrollTop < LOAD_OLDER_AT_PX) loadOlder();
         }}
       >
-        {query.isPending ? (
-          <PageLoadingInline label="Loading messages" />
-        ) : gone ? (
-          <div className="messages-state" role="alert">
-            <p>This conversation is no longer available.</p>
-          </div>
-        ) : query.isError && messages.length === 0 ? (
-          <div className="messages-state" role="alert">
-            <p>{MESSAGING_MESSAGES.loadMessagesFailed}</p>
-            <button type="button" className="button button-primary" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : (
-          <>
-            {query.hasNextPage && (
-              <div className="thread-older">
-                <button type="button" className="link-button" onClick={loadOlder} disabled={query.isFetchingNextPage}>
-                  {query.isFetchingNextPage ? "Loading older messages…" : "Load older messages"}
-                </button>
-              </div>
-            )}
-            {!query.hasNextPage && <SafetyTip />}
-            {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
-            <MessageList messages={messages} me={me} name={name} seenId={seenId} safety={safety} deals={deals} pollMs={dealPoll} />
-            {pending.map((p) => (
-              <PendingBubble key={p.key} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.key)} />
-            ))}
-          </>
-        )}
+        <div ref={contentRef} className="thread-log-content">
+          {query.isPending ? (
+            <PageLoadingInline label="Loading messages" />
+          ) : gone ? (
+            <div className="messages-state" role="alert">
+              <p>This conversation is no longer available.</p>
+            </div>
+          ) : query.isError && messages.length === 0 ? (
+            <div className="messages-state" role="alert">
+              <p>{MESSAGING_MESSAGES.loadMessagesFailed}</p>
+              <button type="button" className="button button-primary" onClick={() => void query.refetch()}>
+                Try again
+              </button>
+            </div>
+          ) : (
+            <>
+              {query.hasNextPage && (
+                <div className="thread-older">
+                  <button type="button" className="link-button" onClick={loadOlder} disabled={query.isFetchingNextPage}>
+                    {query.isFetchingNextPage ? "Loading older messages…" : "Load older messages"}
+                  </button>
+                </div>
+              )}
+              {!query.hasNextPage && <SafetyTip />}
+              {messages.length === 0 && pending.length === 0 && <p className="thread-empty muted">No messages yet. Say hello!</p>}
+              <MessageList messages={messages} me={me} name={name} seenId={seenId} safety={safety} deals={deals} pollMs={dealPoll} />
+              {pending.map((p) => (
+                <PendingBubble key={p.key} message={p} onRetry={() => retry(p)} onDiscard={() => discard(p.key)} />
+              ))}
+            </>
+          )}
+        </div>
       </div>
 
       {!gone &&

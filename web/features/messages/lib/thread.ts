@@ -2,6 +2,7 @@
 import type { InfiniteData } from "@tanstack/react-query";
 import type { Conversation, ConversationPageResponse, Message, MessagesResponse } from "@contract/messages";
 import type { SafetyKind } from "@contract/safety";
+import { formatMomentDate } from "@contract/dates";
 
 const byTime = (a: Message, b: Message) =>
   a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -109,7 +110,7 @@ export const timeLabel = (iso: string) => new Date(iso).toLocaleTimeString(undef
 /** The list's time: the hour today, else the date. */
 export function listTimeLabel(iso: string | null, now = new Date()): string {
   if (!iso) return "";
-  return dayKey(iso) === dayKey(now.toISOString()) ? timeLabel(iso) : new Date(iso).toLocaleDateString(undefined, { month: "short", day: "numeric" });
+  return dayKey(iso) === dayKey(now.toISOString()) ? timeLabel(iso) : formatMomentDate(iso, { now })!;
 }
 
 /**

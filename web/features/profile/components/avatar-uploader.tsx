@@ -54,7 +54,7 @@ export function AvatarUploader() {
         <Avatar key={src ?? "none"} src={src} firstName={user.first_name} lastName={user.last_name} size={88} />
       </span>
       <div className="stack-sm">
-        <label className="button button-ghost">
+        <label className={`button button-ghost file-button${upload.isPending ? " is-disabled" : ""}`}>
           Change photo
           <input ref={input} type="file" accept="image/*" className="visually-hidden" onChange={(e) => onFile(e.target.files?.[0])} disabled={upload.isPending} />
         </label>

@@ -1,6 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { LIMITS } from "@contract/limits";
-import { profileUpdateSchema } from "@contract/profile";
+import { isIdVerified } from "@contract/policies";
+import { profileUpdateSchema, type ProfileUpdate } from "@contract/profile";
+import { REVIEW_TIME } from "@contract/waits";
+import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextField } from "../../../components/ui/field";
 import { useToast } from "../../../components/ui/toast";
 import { UniversityCombobox } from "../../../components/university-combobox";
@@ -25,6 +28,8 @@ export function EditProfileForm() {
     university_id: user.university_id ? String(user.university_id) : "",
   });
   const [invalid, setInvalid] = useState<Record<string, string>>({});
+  // A verified student's new name waits here while they confirm it restarts their ID review.
+  const [renaming, setRenaming] = useState<ProfileUpdate | null>(null);
   const serverErrors = update.error instanceof ApiError && update.error.body?.errors ? byField(update.error.body.errors) : {};
   const errors: Record<string, string> = { ...invalid, ...serverErrors };
 
@@ -38,7 +43,16 @@ export function EditProfileForm() {
     });
     setInvalid(input.success ? {} : byField(input.error.issues));
     if (!input.success) return update.reset();
-    update.mutate(input.data, {
+    // The legal name on agreements is the one checked against the ID: a new one goes back to review
+    // (the server's rule, services/profile.ts), so a verified student is told before it is saved.
+    const renamed = input.data.first_name !== user.first_name || input.data.last_name !== user.last_name;
+    if (renamed && isIdVerified(user)) return setRenaming(input.data);
+    save(input.data);
+  }
+
+  function save(data: ProfileUpdate) {
+    setRenaming(null);
+    update.mutate(data, {
       onSuccess: () => toast.show("Profile updated", { kind: "success" }),
       onError: expireOn401,
     });
@@ -72,6 +86,28 @@ export function EditProfileForm() {
           {update.isPending ? "Saving…" : "Save changes"}
         </button>
       </div>
+      <Dialog
+        open={renaming !== null}
+        onClose={() => setRenaming(null)}
+        size="sm"
+        alert
+        title="Change your name and restart ID review?"
+        description={
+          renaming
+            ? `Your ID was checked for ${user.first_name} ${user.last_name}. Saving ${renaming.first_name} ${renaming.last_name} sends your identity back to review (${REVIEW_TIME}): until staff approve the new name, you can't create listings or sign agreements.`
+            : undefined
+        }
+        footer={
+          <>
+            <button type="button" className="button button-ghost" onClick={() => setRenaming(null)} data-autofocus>
+              Keep my name
+            </button>
+            <button type="button" className="button button-primary" onClick={() => renaming && save(renaming)}>
+              Change name and restart review
+            </button>
+          </>
+        }
+      />
     </form>
   );
 }

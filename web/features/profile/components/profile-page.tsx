@@ -49,7 +49,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
                 {!looksIdVerified(idStatus) && idStatus !== "pending" && (
                   <Link to={paths.verification}>Get verified</Link>
                 )}{" "}
-                <SchoolEmailBadge domain={user.school_email_domain} />
+                <SchoolEmailBadge domain={user.school_email_domain} own />
               </p>
             </div>
           </div>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { SCHOOL_EMAIL_VALID_DAYS } from "@contract/users";
 import { EMAILED_CODE } from "@contract/limits";
 import { FormError, TextField } from "../../../components/ui/field";
-import { SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "../../../components/ui/school-email-badge";
+import { OWN_SCHOOL_EMAIL_EXPLAINED, SchoolEmailBadge } from "../../../components/ui/school-email-badge";
 import { useToast } from "../../../components/ui/toast";
 import { useSession } from "../../../lib/session";
 import { useConfirmSchoolEmail, useSendSchoolEmailCode } from "../api/profile-api";
@@ -45,10 +45,10 @@ export function SchoolEmail() {
   return (
     <section className="panel stack-sm" aria-labelledby="school-email-heading">
       <h2 id="school-email-heading">School email</h2>
-      <p className="muted">{SCHOOL_EMAIL_EXPLAINED} Others see only the domain, never the address.</p>
+      <p className="muted">{OWN_SCHOOL_EMAIL_EXPLAINED}</p>
       {user.school_email_domain && (
         <p>
-          <SchoolEmailBadge domain={user.school_email_domain} />
+          <SchoolEmailBadge domain={user.school_email_domain} own />
         </p>
       )}
       {lapsed && <p role="status">Your school email was confirmed over {SCHOOL_EMAIL_VALID_DAYS} days ago. Confirm it again to keep the badge.</p>}

@@ -35,10 +35,13 @@ function submitErrorMessage(err: unknown): string {
 }
 
 
+/** What is wrong with a picked document, naming the file ("notes.txt can't be used. Invalid file type. ..."); null when nothing is. */
 export function checkDocument(file: File | null): string | null {
   if (!file) return VERIFICATION_MESSAGES.missing;
-  if (!ALLOWED.includes(file.type)) return VERIFICATION_MESSAGES.invalidType;
-  if (file.size > LIMITS.documentMaxBytes) return VERIFICATION_MESSAGES.tooLarge;
+  const refused = (why: string) => `${file.name} can't be used. ${why}`;
+  if (!ALLOWED.includes(file.type)) return refused(VERIFICATION_MESSAGES.invalidType);
+  if (file.size === 0) return refused(VERIFICATION_MESSAGES.empty);
+  if (file.size > LIMITS.documentMaxBytes) return refused(VERIFICATION_MESSAGES.tooLarge);
   return null;
 }
 
@@ -115,6 +118,8 @@ export function VerificationPage() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
+    // A refused pick keeps saying what was wrong with it, not "Please select a document".
+    if (!file && invalid) return;
     const problem = checkDocument(file);
     if (problem || !file) return setInvalid(problem);
     setInvalid(null);
