@@ -1,5 +1,6 @@
 /** The development mailbox (dev_emails): every email development would have sent. */
-import { count, desc, eq, gt, inArray } from "drizzle-orm";
+import { count, desc, eq, gt } from "drizzle-orm";
+import { inValues } from "../bounded";
 import type { Db } from "../client";
 import { devEmails, devPendingNotices } from "../schema";
 
@@ -20,7 +21,7 @@ export const devEmailsTo = (db: Db, to: string | undefined, limit: number) =>
 export const markNoticesPending = (db: Db, ids: string[]) => (ids.length ? db.insert(devPendingNotices).values(ids.map((id) => ({ id }))).onConflictDoNothing() : Promise.resolve());
 
 /** A notice message tried (delivered or failed): no longer waited for. */
-export const noticeTried = (db: Db, ids: string[]) => (ids.length ? db.delete(devPendingNotices).where(inArray(devPendingNotices.id, ids)) : Promise.resolve());
+export const noticeTried = (db: Db, ids: string[]) => (ids.length ? db.delete(devPendingNotices).where(inValues(devPendingNotices.id, ids)) : Promise.resolve());
 
 /** How many queued since `since` are still untried. */
 export const pendingNoticeCount = async (db: Db, since: string) =>

@@ -9,7 +9,7 @@ import { dealUrl } from "../../../lib/deals-api";
 import { EvidencePhoto } from "../../../components/ui/evidence-photo";
 import { loadEvidence, useCheckout, useMovedIn } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
-import { PAYOUTS_FOR_DEAL } from "../../profile/lib/payouts-return";
+import { PAYOUTS_FOR_DEAL } from "../../../lib/payouts-return";
 import { Amounts, CancellationPolicy } from "./amounts";
 import { CancellationDecision } from "./cancellation-decision";
 import { ProblemDialog, StatementForm } from "./problem-dialog";

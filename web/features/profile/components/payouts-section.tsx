@@ -3,12 +3,12 @@
  * ("Payouts: set up / in review / ready"), with the button that starts or continues Stripe's onboarding.
  * Onboarding comes back to `/profile?payouts=return#payouts`: the status is then read back from Stripe
  * (refresh), and the section is scrolled to; when a deal asked for the set-up, the lister goes on to that
- * deal (lib/payouts-return).
+ * deal (web/lib/payouts-return).
  */
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { dealUrl } from "../../../lib/deals-api";
-import { PAYOUTS_FOR_DEAL, rememberPayoutsDeal, takePayoutsDeal } from "../lib/payouts-return";
+import { PAYOUTS_FOR_DEAL, rememberPayoutsDeal, takePayoutsDeal } from "../../../lib/payouts-return";
 import { PAYOUT_TEXTS, PAYOUTS_SECTION_ID } from "@contract/payouts";
 import { errorMessage } from "../../../lib/api-client";
 import { usePayoutStatus, useStartOnboarding } from "../api/payouts-api";
