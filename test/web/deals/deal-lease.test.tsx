@@ -7,7 +7,7 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "../axe";
 import { callsOf, fakeApi, renderApp } from "../render";
-import { acceptedDeal, LISTER, RENTER, sessionOf, viewedBy } from "./fixtures";
+import { acceptedDeal, LISTER, paidDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const photo = () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 });
@@ -53,5 +53,21 @@ describe("an unverified party", () => {
     fakeApi({ [`GET ${API}/deals/d1`]: { data: deal }, [`GET ${API}/deals/d1/agreement`]: agreement });
     renderApp("/deals/d1", sessionOf(RENTER));
     expect(await screen.findByRole("link", { name: "Verify your identity" })).toHaveAttribute("href", "/verification");
+  });
+});
+
+describe("a decided case", () => {
+  it("both parties read who decided, each side's amount, the fee kept and the reason", async () => {
+    const deal = paidDeal(
+      {
+        status: "released",
+        decision: { by: "staff", refund_cents: 35_000, transfer_cents: 50_000, reason: "The heating was broken for a week.", at: "2027-06-03T12:00:00.000Z" },
+      },
+      { status: "released", refunded_cents: 35_000, transferred_cents: 50_000 },
+    );
+    fakeApi({ [`GET ${API}/deals/d1`]: { data: viewedBy(deal, "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
+    renderApp("/deals/d1", sessionOf(LISTER));
+    const line = await screen.findByText(/CampusNest staff decided on/);
+    expect(line).toHaveTextContent(`$350.00 back to ${RENTER.first_name}, $500.00 to you (the $42.50 service fee is kept). Reason: The heating was broken for a week.`);
   });
 });
