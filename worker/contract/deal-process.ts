@@ -151,6 +151,7 @@ export const DEAL_NOTICES = [
   "deal_review_reminder",
   "deal_reviews_visible",
   "deal_condition_report",
+  "deal_payable",
 ] as const;
 export type DealNotice = (typeof DEAL_NOTICES)[number];
 /** Who reads a notice: a party, both, or the other party than the one who acted. */
@@ -235,9 +236,12 @@ export const DEAL_TRANSITIONS = [
   { name: "landlord_decline", from: ["accepted"], to: ["cancelled"], actors: ["landlord"], money: "none", notice: { kinds: ["deal_landlord_answered"], to: "both" }, guard: beforeSignatures, says: "the landlord declines: the listing is flagged for 180 days" },
   { name: "agreement_update", from: ["accepted"], to: [], actors: ["renter", "lister"], money: "none", notice: null, guard: beforeSignatures, says: "a party verified since acceptance: the text names them (a new version)" },
   { name: "sign", from: ["accepted"], to: ["signed"], actors: ["renter", "lister"], action: "sign", money: "none", notice: { kinds: ["deal_signature"], to: "other" }, guard: signable, says: "a party signs the version they read; both: signed" },
+  // Not an `action` (the Deal's `actions` lists only the contract's names): the lease route makes it by name.
+  { name: "lease", from: ["accepted", "signed", "paid", "moved_in", "disputed", "released"], to: [], actors: ["lister"], money: "none", notice: null, duringClaim: true, says: "the lister attaches the original lease, privately (both parties and staff read it)" },
   { name: "pdf_made", from: ["signed", "paid", "moved_in", "disputed", "released", "refunded", "cancelled", "expired"], to: [], actors: ["system"], money: "none", notice: null, duringClaim: true, says: "the signed PDF is stored" },
   // Paying.
   { name: "checkout", from: ["signed"], to: [], actors: ["renter"], action: "checkout", money: "none", notice: null, guard: payable, says: "the renter opens the payment page" },
+  { name: "payouts_ready", from: ["signed"], to: [], actors: ["system"], money: "none", notice: { kinds: ["deal_payable"], to: "renter" }, says: "the lister's payouts became ready: the renter is told they can pay" },
   { name: "pay", from: ["signed"], to: ["paid"], actors: ["stripe"], money: "charge", notice: { kinds: ["deal_paid"], to: "lister" }, says: "Stripe: the first month is paid and held" },
   { name: "pay_lost_overlap", from: ["signed"], to: ["cancelled"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_stay_taken"], to: "renter" }, says: "Stripe: paid, but an overlapping stay was paid first (its refund is due)" },
   { name: "pay_after_end", from: ["cancelled", "expired", "declined"], to: [], actors: ["stripe"], money: "none", notice: { kinds: ["deal_payment_refused"], to: "renter" }, says: "Stripe: paid after the deal ended (its refund is due)" },
@@ -390,7 +394,7 @@ export function waitingFor(d: DealFacts, as: Actor, now: number): WaitingFor {
     step: "id_verification",
     detail: you(who)
       ? "Verify your identity (Profile, ID verification): both of you need a verified ID before the agreement can be signed."
-      : `${who === "renter" ? renter : lister} has not verified their identity yet: both of you need a verified ID before the agreement can be signed.`,
+      : `Waiting for ${who === "renter" ? renter : lister}'s ID review: both of you need a verified ID before the agreement can be signed.`,
   });
   if (d.claim_id) return { party: null, step: "money_moving", detail: "A payment step is being made right now. This takes a moment." };
   switch (d.status) {
@@ -468,6 +472,7 @@ export interface DealEventDetails {
   released: { transfer_id: string | null; cents: number };
   release_failed: { reason: string };
   problem_reported: { kind: string };
+  lease_attached: { url: string };
   statement_added: undefined;
   frozen: { reason: "suspension" };
   cancellation_requested: { reason?: string | null };

@@ -104,6 +104,8 @@ export const DEAL_MESSAGES = {
   consentAfterSignature: "The landlord consent cannot change after the first signature",
   alreadySigned: "You have already signed",
   nameMismatch: "The name must be your legal name as verified with your ID",
+  /** The refusal naming the name on file (the signer's own), so they know what to type. */
+  nameExpected: (legal: string) => `The name must be your legal name as verified with your ID: type "${legal}"`,
   intent: "Please confirm that you intend to sign",
   esignConsent: "Please agree to sign and receive records electronically",
   codeWrong: "That code is not right",
@@ -115,6 +117,12 @@ export const DEAL_MESSAGES = {
   pdfMissing: "No agreement document yet",
   consentLinkUnknown: "This link is not valid",
   consentLinkUsed: "This link has already been used or has expired",
+  /** A reopened link says what happened to it: answered (and how, when), replaced, expired, or the deal moved on. */
+  consentLinkAnswered: (decision: "granted" | "declined", on: string) =>
+    `You already answered this request on ${on}: you ${decision === "granted" ? "consented to" : "declined"} the sublease. Nothing more is needed.`,
+  consentLinkReplaced: "The tenant sent a newer request that replaces this link; use the link in the newest email.",
+  consentLinkExpired: "This link has expired. The tenant can send a new request.",
+  consentLinkClosed: "This request can no longer be answered: the sublease was already signed or has ended.",
   consentEmailsLimit: `At most ${DEAL_TIMING.consentEmailsPerDay} consent emails per deal a day`,
   consentEmailsListerLimit: `At most ${DEAL_TIMING.consentEmailsPerListerPerDay} landlord consent emails a day. Please try again tomorrow.`,
   landlordDeclined: (date: string, email: string) =>
@@ -234,6 +242,8 @@ export const dealSchema = z.object({
   cancellation: z.object({ requested_at: z.string(), decide_by: z.string() }).nullable(),
   /** The renter's report that made the deal `disputed`, and each party's statement: read by both and staff. */
   problem: z.object({ kind: z.enum(DEAL_PROBLEM_KINDS), text: z.string(), photos: z.array(z.string()), created_at: z.string(), statements: z.array(statementSchema) }).nullable(),
+  /** The original lease (or its relevant pages) the lister attached (a private evidence url): both parties and staff read it. */
+  lease: z.object({ url: z.string(), attached_at: z.string() }).nullable(),
   /** Why the deal is a staff case, else null. */
   case_reason: z.enum(DEAL_CASE_REASONS).nullable(),
   /** When the renter tapped "I have the keys". */
@@ -385,8 +395,12 @@ export const shortDate = (date: string) => formatDate(date, { year: "always" });
 /** The request's message text: "Sublease request: Jan 5 - May 20, 2027" (an email or an old client reads it as it is). */
 export const requestSummary = (moveIn: string, moveOut: string) => `Sublease request: ${formatStay(moveIn, moveOut, { year: "always" }) ?? `${moveIn} - ${moveOut}`}`;
 
-/** Names compared as a person would: case, surrounding and repeated spaces ignored. */
-export const normalizeName = (name: string) => name.normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("en-US");
+/**
+ * Names compared as a person would: case, surrounding and repeated spaces, and diacritics ignored
+ * (`Novák` is `Novak`: many US IDs drop them).
+ */
+export const normalizeName = (name: string) =>
+  name.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC").trim().replace(/\s+/g, " ").toLocaleLowerCase("en-US");
 export const namesMatch = (typed: string, legal: string) => normalizeName(typed) === normalizeName(legal);
 
 /** Two stays overlap when each starts before the other ends (move-out day is free for the next move-in). */
@@ -442,6 +456,8 @@ const statementFields = {
 };
 export const dealProblemSchema = z.object({ kind: z.enum(DEAL_PROBLEM_KINDS, `kind must be one of ${DEAL_PROBLEM_KINDS.join(", ")}`), ...statementFields });
 export const dealStatementSchema = z.object(statementFields);
+/** POST deals/{id}/lease: the lister's original lease, uploaded as private evidence. */
+export const dealLeaseSchema = z.object({ url: z.string("url is required").max(500).regex(EVIDENCE_URL, EVIDENCE_MESSAGES.notEvidence) });
 const cents = (label: string) => z.number(`${label} must be a number of cents`).int(`${label} must be a whole number of cents`).min(0, `${label} cannot be negative`);
 export const cancellationRefundSchema = z.object({ refund_cents: cents("refund_cents"), reason: reasonText.optional().nullable() });
 export const resolveDealSchema = z.object({ refund_cents: cents("refund_cents"), reason: reasonText.optional().nullable() });

@@ -1132,6 +1132,17 @@ export const deals = sqliteTable(
     moveOutReportAt: text("move_out_report_at"),
     moveInCommentAt: text("move_in_comment_at"),
     moveOutCommentAt: text("move_out_comment_at"),
+    /** The original lease (or its relevant pages) the lister attached: a private evidence url, seen by both parties and staff. */
+    leaseUrl: text("lease_url"),
+    leaseAttachedAt: text("lease_attached_at"),
+    /**
+     * A party who deleted their account: the names the agreement holds for them (their legal names once
+     * they signed, else their account's), so the other party's records keep them (docs/decisions/041).
+     */
+    formerRenterFirstName: text("former_renter_first_name"),
+    formerRenterLastName: text("former_renter_last_name"),
+    formerListerFirstName: text("former_lister_first_name"),
+    formerListerLastName: text("former_lister_last_name"),
   },
   (t) => [
     index("deals_payment_intent_idx").on(t.paymentIntentId).where(sql`payment_intent_id IS NOT NULL`),

@@ -7,6 +7,7 @@ import { closeSocketsOfUser, conversationIdsOfUser } from "./messaging";
 import { deleteImages, deletePrefix } from "./storage";
 import { cancelOpenDeals } from "./deals";
 import { refuseDeletionWhileMoneyHeld } from "./payments";
+import { keepNamesOfDeletedParty } from "../db/queries/deals";
 import { DEAL_REASONS } from "../contract/deals";
 
 /**
@@ -21,6 +22,8 @@ export async function deleteAccount(db: Db, env: Env, user: { id: string; avatar
   await refuseDeletionWhileMoneyHeld(db, { userId: user.id });
   // Its open unpaid deals end first, with a reason the other party is told (docs/decisions/026).
   await cancelOpenDeals(db, env, { userId: user.id }, DEAL_REASONS.accountDeleted);
+  // The other party's records keep the names their agreements hold (docs/decisions/041).
+  await keepNamesOfDeletedParty(db, user.id);
   const photos = await photoKeysOfUser(db, user.id);
   const listingIds = (await listingsOfUser(db, user.id, true)).map((l) => l.id);
   const conversationIds = await conversationIdsOfUser(db, user.id);

@@ -37,11 +37,11 @@ afterEach(() => {
 });
 
 describe("whose step holds the payment", () => {
-  it("asks the lister to set up payouts, linking to the profile's Payouts section", async () => {
+  it("asks the lister to set up payouts, linking to the profile's Payouts section (which comes back to this deal)", async () => {
     dealApi(() => viewedBy(signedDeal({}, { payable: false, waiting_for: "lister_payouts" }), "lister"));
     renderApp("/deals/d1", sessionOf(LISTER));
     await waitFor(() => expect(statusLine()).toHaveTextContent("Your step: Set up payouts so Maya can pay."));
-    expect(screen.getByRole("link", { name: "Set up payouts to get paid" })).toHaveAttribute("href", "/profile#payouts");
+    expect(screen.getByRole("link", { name: "Set up payouts to get paid" })).toHaveAttribute("href", "/profile?payouts_for=d1#payouts");
     expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
     expect(await axeViolations()).toEqual([]);
   });

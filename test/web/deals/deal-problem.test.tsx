@@ -122,13 +122,14 @@ describe("reporting a problem", () => {
         current = paidDeal(
           {
             status: "disputed",
-            problem: { kind: "cant_get_in", text: "The code for the lockbox does not work and Jordan does not answer.", photos: ["/api/v1/images/p1.jpg"], created_at: "2027-06-01T09:00:00.000Z", statements: [] },
+            problem: { kind: "cant_get_in", text: "The code for the lockbox does not work and Jordan does not answer.", photos: ["/api/v1/evidence/p1.jpg"], created_at: "2027-06-01T09:00:00.000Z", statements: [] },
             case_reason: "problem",
           },
           { status: "disputed" },
         );
         return { data: current };
       },
+      [`GET ${API}/evidence/p1.jpg`]: () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 }),
     });
     const ui = userEvent.setup({ applyAccept: false });
     renderApp("/deals/d1", sessionOf(RENTER));
@@ -178,7 +179,9 @@ describe("reporting a problem", () => {
     // The report, as both parties read it, with its photo.
     const reported = screen.getByRole("region", { name: "The problem: I can't get in" });
     expect(reported).toHaveTextContent("The code for the lockbox does not work and Jordan does not answer.");
-    expect(within(reported).getByRole("img", { name: "Photo 1 from You" })).toHaveAttribute("src", "/api/v1/images/p1.jpg");
+    // Private evidence: fetched with the party's session and shown from a blob: URL, never its address.
+    expect(await within(reported).findByRole("img", { name: "Photo 1 from You" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
+    expect(callsOf(calls, `GET ${API}/evidence/p1.jpg`)[0]!.authorization).toBe(`Bearer token-${RENTER.id}`);
   });
 
   it("lets either side add their one statement while disputed; the lister reads the renter's report, and their statement joins the case", async () => {

@@ -99,6 +99,7 @@ function base(overrides: Partial<Deal>): Deal {
     waiting_for: { party: "lister", step: "accept", detail: "Waiting for Jordan to accept or decline (a request is open for 72 hours)." },
     cancellation: null,
     problem: null,
+    lease: null,
     case_reason: null,
     moved_in_at: null,
     decision: null,

@@ -70,6 +70,23 @@ describe("profile Payouts", () => {
     expect(callsOf(calls, "GET /api/v1/payouts/status")[0]!.url).toContain("refresh=1");
   });
 
+  it("set up from a deal: the return from onboarding goes on to that deal", async () => {
+    const assign = vi.spyOn(browserNavigation, "assign").mockImplementation(() => {});
+    fakeApi({
+      ...routes({ status: "none", requirements_due: [] }),
+      "POST /api/v1/payouts/onboarding": { data: { url: "/dev/connect/acct_1" } },
+      "GET /api/v1/deals/deal-9": notFound,
+    });
+    const first = renderApp("/profile?payouts_for=deal-9#payouts", session);
+    await userEvent.setup().click(await within(await section()).findByRole("button", { name: "Set up payouts" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/dev/connect/acct_1"));
+    first.unmount();
+    // Back from Stripe (its return address is the profile's, for everyone): on to the deal that asked.
+    fakeApi({ ...routes({ status: "ready", requirements_due: [] }), "GET /api/v1/deals/deal-9": notFound });
+    renderApp("/profile?payouts=return#payouts", session);
+    expect(await screen.findByRole("heading", { name: "Deal not found" }, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   it("loading, then an error with Try again that loads it", async () => {
     let fail = true;
     fakeApi(routes(() => (fail ? reply({ detail: "Server error. Please try again later." }, 500) : reply({ data: { status: "pending", requirements_due: [] } }))));

@@ -42,8 +42,11 @@ export interface DealJoins {
 /** A deal as its reads answer it: every process fact (contract/deal-process.ts DealFacts) is here. */
 export type DealRow = DealColumns & DealJoins;
 
-const DEAL_SELECT = `SELECT d.*, r.first_name AS renter_first_name, r.last_name AS renter_last_name, coalesce(r.id_verification_status = 'verified', 0) AS renter_verified,
-  o.first_name AS lister_first_name, o.last_name AS lister_last_name, coalesce(o.id_verification_status = 'verified', 0) AS lister_verified,
+// A deleted party reads as the names the agreement holds for them (deals.former_*: docs/decisions/041).
+const DEAL_SELECT = `SELECT d.*, coalesce(r.first_name, d.former_renter_first_name) AS renter_first_name, coalesce(r.last_name, d.former_renter_last_name) AS renter_last_name,
+  coalesce(r.id_verification_status = 'verified', 0) AS renter_verified,
+  coalesce(o.first_name, d.former_lister_first_name) AS lister_first_name, coalesce(o.last_name, d.former_lister_last_name) AS lister_last_name,
+  coalesce(o.id_verification_status = 'verified', 0) AS lister_verified,
   l.address AS listing_address,
   (SELECT a.sha256 FROM deal_agreements a WHERE a.deal_id = d.id AND a.version = d.agreement_version) AS agreement_sha256,
   (SELECT p.status FROM payout_accounts p WHERE p.user_id = d.lister_id) AS lister_payout_status,
@@ -573,3 +576,28 @@ export const dealsOfPair = (db: Db, a: string, b: string) =>
     .bind(a, b)
     .all<{ id: string; status: DealStatus; renter_id: string; listing_id: string | null }>()
     .then((r) => r.results);
+
+/**
+ * Before an account is deleted: on each of its deals that has an agreement, the names that agreement holds
+ * for it (the legal names once verified, else the account's), so the other party's records keep them
+ * (docs/decisions/041). Deals without an agreement show a deleted user.
+ */
+export const keepNamesOfDeletedParty = (db: Db, userId: string) => {
+  const name = (col: "first_name" | "last_name") => `(SELECT coalesce(u.legal_${col}, u.${col}) FROM users u WHERE u.id = ?1)`;
+  return db.$client.batch([
+    db.$client
+      .prepare(`UPDATE deals SET former_renter_first_name = ${name("first_name")}, former_renter_last_name = ${name("last_name")} WHERE renter_id = ?1 AND agreement_version > 0`)
+      .bind(userId),
+    db.$client
+      .prepare(`UPDATE deals SET former_lister_first_name = ${name("first_name")}, former_lister_last_name = ${name("last_name")} WHERE lister_id = ?1 AND agreement_version > 0`)
+      .bind(userId),
+  ]);
+};
+
+/** The lister's signed deals (waiting for payment), by id (deals_lister_idx). */
+export const signedDealIdsOfLister = (db: Db, listerId: string) =>
+  db.$client
+    .prepare(`SELECT id FROM deals WHERE lister_id = ? AND status = 'signed'`)
+    .bind(listerId)
+    .all<{ id: string }>()
+    .then((r) => r.results.map((x) => x.id));

@@ -11,14 +11,16 @@ const URL_OF_ROW = `'/api/v1/evidence/' || e.name`;
  * Where a deal cites evidence, one SELECT of deal ids per source, for the photo whose url is `url` and whose
  * uploader is `uploader` (SQL expressions). Each source is looked up among its uploader's own records (an
  * index on the author), never across every deal. Today: a problem report and the statements of a case
- * (`deal_statements.photos`, the report is the first statement), and a condition report's photos. A new source adds its SELECT here (a
- * condition report's rooms' photos, a lease), and every rule below (who sees a photo, what the cron
+ * (`deal_statements.photos`, the report is the first statement), a condition report's photos and the lister's
+ * original lease. A new source adds its SELECT here, and every rule below (who sees a photo, what the cron
  * keeps) follows.
  */
 const EVIDENCE_SOURCES: ((url: string, uploader: string) => string)[] = [
   (url, uploader) => `SELECT s.deal_id FROM deal_statements s, json_each(s.photos) p WHERE s.author_id = ${uploader} AND p.value = ${url}`,
   // A condition report's rooms' photos (docs/decisions/040), kept flat beside the rooms.
   (url, uploader) => `SELECT c.deal_id FROM condition_reports c, json_each(c.photos) p WHERE c.author_id = ${uploader} AND p.value = ${url}`,
+  // The lister's original lease (deals_lister_idx).
+  (url, uploader) => `SELECT d.id FROM deals d WHERE d.lister_id = ${uploader} AND d.lease_url = ${url}`,
 ];
 
 /** The ids of the deals that cite the evidence photo (`url`, `uploader`: SQL expressions), as a subquery. */

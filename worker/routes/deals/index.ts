@@ -15,6 +15,7 @@ import {
   cancellationRefundSchema,
   dealProblemSchema,
   dealStatementSchema,
+  dealLeaseSchema,
   DEAL_MESSAGES,
   type CheckoutResponse,
   type DealStatement,
@@ -27,13 +28,13 @@ import { insertAudit } from "../../db/queries/audit";
 import { findDeal } from "../../db/queries/deals";
 import { createRouter, type AppContext } from "../../lib/context";
 import { decodeCursor } from "../../lib/cursor";
-import { badRequest, notFound, validationFailed } from "../../lib/errors";
+import { badRequest, forbidden, notFound, validationFailed } from "../../lib/errors";
 import { idempotencyKeyOf } from "../../lib/idempotency";
 import { issuesToErrors, parseJson, parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
 import { enforceLimit } from "../../middleware/rate-limit";
 import { staffOrUser } from "../../middleware/require-admin";
-import { acceptDeal, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
+import { acceptDeal, attachLease, dealForParty, dealsForUser, declineDeal, partyDeal, requestDeal, type Effects } from "../../services/deals";
 import { deferOf, requestMetaOf } from "../../lib/request-meta";
 import { setLandlordConsent } from "../../services/deals/landlord";
 import { checkEvidence } from "../../services/evidence";
@@ -126,6 +127,17 @@ export const dealsRoutes = createRouter()
     await partyDeal(c.var.db, c.req.param("id"), user.id);
     const { refund_cents, reason } = await parseJson(c, cancellationRefundSchema);
     return c.json<DealResponse>({ data: await decideCancellation(c.var.db, effectsOf(c), user, c.req.param("id"), refund_cents, reason || null) });
+  })
+
+  // The lister's original lease, private evidence both parties and staff read (docs/decisions/041).
+  .post("/:id/lease", async (c) => {
+    const user = await requireUser(c);
+    await enforceLimit(c, "WRITE_LIMITER", user.id);
+    // The renter learns nothing from the body's checks either: only the lister attaches a lease.
+    if ((await partyDeal(c.var.db, c.req.param("id"), user.id)).role !== "lister") throw forbidden(DEAL_MESSAGES.onlyLister);
+    const { url } = await parseJson(c, dealLeaseSchema);
+    await checkEvidence(c.var.db, user.id, [url], "url");
+    return c.json<DealResponse>({ data: await attachLease(c.var.db, effectsOf(c), user, c.req.param("id"), url, metaOf(c)) });
   })
 
   .get("/:id/agreement", async (c) => {

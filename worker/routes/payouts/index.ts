@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import type { PayoutOnboardingResponse, PayoutStatusResponse } from "../../contract/payouts";
-import { createRouter } from "../../lib/context";
+import type { Context } from "hono";
+import { createRouter, type AppContext } from "../../lib/context";
+import { deferOf } from "../../lib/request-meta";
 import { notFound } from "../../lib/errors";
 import { parseQuery } from "../../lib/validate";
 import { requireUser } from "../../middleware/auth";
@@ -13,6 +15,8 @@ import { enforceLimit } from "../../middleware/rate-limit";
 import { payoutStatus, startOnboarding } from "../../services/payouts";
 import { receiveConnectWebhook } from "../../services/payouts/connect-webhook";
 import { completeDevOnboarding, DEV_CONNECT_CSS, devConnectPage } from "../../services/payouts/dev-connect";
+
+const effectsOf = (c: Context<AppContext>) => ({ env: c.env, config: c.var.config, defer: deferOf(c) });
 
 /** `/api/v1/payouts` */
 export const payoutsRoutes = createRouter()
@@ -26,12 +30,12 @@ export const payoutsRoutes = createRouter()
     const { refresh } = parseQuery(c, z.object({ refresh: z.enum(["0", "1"]).optional() }));
     // A refresh asks Stripe: it spends the caller's write budget, a plain read does not.
     if (refresh === "1") await enforceLimit(c, "WRITE_LIMITER", user.id);
-    return c.json<PayoutStatusResponse>({ data: await payoutStatus(c.var.db, c.var.config, user.id, { refresh: refresh === "1" }) }, 200, { "Cache-Control": "no-store" });
+    return c.json<PayoutStatusResponse>({ data: await payoutStatus(c.var.db, effectsOf(c), user.id, { refresh: refresh === "1" }) }, 200, { "Cache-Control": "no-store" });
   });
 
 /** `/api/v1/payments/connect-webhook`: Stripe's Connect events; the raw body is what the signature covers. */
 export const connectWebhookRoutes = createRouter().post("/", async (c) => {
-  const result = await receiveConnectWebhook(c.var.db, c.var.config, await c.req.text(), c.req.header("stripe-signature"));
+  const result = await receiveConnectWebhook(c.var.db, effectsOf(c), await c.req.text(), c.req.header("stripe-signature"));
   return c.json({ received: true, applied: result.applied });
 });
 
@@ -43,4 +47,4 @@ export const devConnectRoutes = createRouter()
   })
   .get("/connect.css", (c) => c.body(DEV_CONNECT_CSS, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-store" }))
   .get("/connect/:accountId", async (c) => c.html(await devConnectPage(c.var.db, c.req.param("accountId")), 200, { "Cache-Control": "no-store" }))
-  .post("/connect/:accountId/complete", async (c) => c.redirect(await completeDevOnboarding(c.var.db, c.var.config, c.req.param("accountId")), 303));
+  .post("/connect/:accountId/complete", async (c) => c.redirect(await completeDevOnboarding(c.var.db, effectsOf(c), c.req.param("accountId")), 303));

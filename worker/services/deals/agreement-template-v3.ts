@@ -12,8 +12,9 @@ export const TEMPLATE_ID = "agreement-template-v3";
 
 const HELD = "The first payment is held";
 
-export function renderAgreementV3(f: AgreementFacts): string {
-  const sections = sectionsV2(f).map(([title, body]): [string, string] =>
+/** v3's clauses, titled (v4 changes one of them). */
+export function sectionsV3(f: AgreementFacts): [string, string][] {
+  return sectionsV2(f).map(([title, body]): [string, string] =>
     title === HELD
       ? [
           title,
@@ -21,5 +22,6 @@ export function renderAgreementV3(f: AgreementFacts): string {
         ]
       : [title, body],
   );
-  return joinAgreement(TEMPLATE_ID, sections);
 }
+
+export const renderAgreementV3 = (f: AgreementFacts): string => joinAgreement(TEMPLATE_ID, sectionsV3(f));

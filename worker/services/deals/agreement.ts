@@ -7,8 +7,8 @@ import type { Db } from "../../db/client";
 import { partyNameRow, type DealRow, type PartyNameRow } from "../../db/queries/deals";
 import { sha256Hex } from "../../lib/encoding";
 import type { AgreementFacts } from "./agreement-template-v1";
-// New agreements use v3 (v2's held first payment, at least 24 hours after paying: docs/decisions/035); older ones stay as stored.
-import { renderAgreementV3, TEMPLATE_ID } from "./agreement-template-v3";
+// New agreements use v4 (v3, whose Original Lease clause points to the lease attached to the deal: docs/decisions/041); older ones stay as stored.
+import { renderAgreementV4, TEMPLATE_ID } from "./agreement-template-v4";
 
 export interface AgreementDraft {
   template: string;
@@ -44,7 +44,7 @@ export async function agreementFor(db: Db, d: AgreementInput): Promise<Agreement
       : d.landlord_consent === "granted"
         ? { status: "granted", name: d.landlord_name ?? "the Landlord" }
         : { status: d.landlord_consent as "requested" | "declined" | "none", name: d.landlord_name };
-  const text = renderAgreementV3({
+  const text = renderAgreementV4({
     tenantName: legalNameOf(lister),
     subtenantName: legalNameOf(renter),
     address: d.address ?? "",

@@ -43,6 +43,7 @@ import {
   markSummarized,
   openDealsOf,
   openRequestExpiries,
+  signedDealIdsOfLister,
   overlappingDeal,
   overlappingOpenDeals,
   requestMessageOf,
@@ -328,6 +329,40 @@ export async function declineDeal(db: Db, fx: Effects, user: UserRow, id: string
     (d) => ({
       set: { status: "declined", status_reason: reason || null, expires_at: null },
       statements: [eventStatement(d.id, { type: "declined", ...eventBy("lister", user.id, now, meta), details: { reason } })],
+    }),
+    nowMs,
+  );
+  return answerFor(db, fx, after, user.id, nowMs);
+}
+
+/**
+ * The lister's payouts became ready: each of their signed deals tells its renter they can pay now (and
+ * both pages update live). A deal that moved on meanwhile is skipped.
+ */
+export async function announcePayable(db: Db, fx: Effects, listerId: string, nowMs = Date.now()): Promise<void> {
+  for (const id of await signedDealIdsOfLister(primaryOf(db), listerId)) {
+    await transition(db, fx, id, "payouts_ready", { role: "system" }, () => ({ set: {} }), nowMs).catch((err: unknown) => {
+      if ((err as { status?: number }).status !== 409) throw err;
+    });
+  }
+}
+
+/**
+ * The lister attaches the original lease (a private evidence url, checked by the route as theirs): both
+ * parties and staff read it; attaching again replaces it. The agreement's clause on the Original Lease
+ * points to it and never changes with it (no new agreement version).
+ */
+export async function attachLease(db: Db, fx: Effects, user: UserRow, id: string, url: string, meta: RequestMeta, nowMs = Date.now()): Promise<Deal> {
+  const now = isoNow(nowMs);
+  const { after } = await transition(
+    db,
+    fx,
+    id,
+    "lease",
+    { user: user.id },
+    (d) => ({
+      set: { lease_url: url, lease_attached_at: now },
+      statements: [eventStatement(d.id, { type: "lease_attached", ...eventBy("lister", user.id, now, meta), details: { url } })],
     }),
     nowMs,
   );

@@ -20,6 +20,7 @@ import {
   landlordDeclineStatement,
   supersedeLinksStatement,
   useLinkStatement,
+  type ConsentLinkRow,
   type DealRow,
 } from "../../db/queries/deals";
 import type { UserRow } from "../../db/queries/users";
@@ -34,7 +35,18 @@ import { newVersionIfChanged } from "./signing";
 
 const DAY_MS = 86_400_000;
 const tokenHashOf = (token: string) => sha256Hex(`landlord-consent:${token}`);
-const gone = () => apiError(410, { detail: M.consentLinkUsed });
+/**
+ * 410, saying what happened to the link: answered (how and when; `code` answered_granted or _declined), replaced by a newer
+ * request, expired, or its deal moved on.
+ */
+const gone = (link?: Pick<ConsentLinkRow, "used_at" | "decision" | "expires_at">, nowMs = Date.now()) => {
+  if (link?.used_at && (link.decision === "granted" || link.decision === "declined")) {
+    return apiError(410, { detail: M.consentLinkAnswered(link.decision, shortDate(link.used_at.slice(0, 10))), code: `answered_${link.decision}` });
+  }
+  if (link?.used_at && link.decision === "superseded") return apiError(410, { detail: M.consentLinkReplaced });
+  if (link && link.expires_at <= isoNow(nowMs)) return apiError(410, { detail: M.consentLinkExpired });
+  return apiError(410, { detail: link ? M.consentLinkClosed : M.consentLinkUsed });
+};
 const plainName = (n: Parameters<typeof legalNameOf>[0]) => legalNameOf(n).replace(/ \(identity not yet verified\)$/, "");
 
 /** The listing's landlord decline that still binds (180 days), else null. */
@@ -157,9 +169,9 @@ async function liveLink(db: Db, token: string, nowMs: number) {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound(M.consentLinkUnknown);
   const link = await findConsentLink(db, await tokenHashOf(token));
   if (!link) throw notFound(M.consentLinkUnknown);
-  if (link.used_at || link.expires_at <= isoNow(nowMs)) throw gone();
+  if (link.used_at || link.expires_at <= isoNow(nowMs)) throw gone(link, nowMs);
   const deal = await findDeal(db, link.deal_id);
-  if (!deal || deal.status !== "accepted" || deal.renter_signed_at || deal.lister_signed_at) throw gone();
+  if (!deal || deal.status !== "accepted" || deal.renter_signed_at || deal.lister_signed_at) throw gone(link, nowMs);
   return { link, deal };
 }
 
@@ -203,7 +215,7 @@ export async function decideConsent(db: Db, fx: Effects, token: string, input: L
       const use = useLinkStatement(link.token_hash, input.decision, reason, now);
       // Every change of a link happens under the deal's version: read after it, this is still true at the write.
       const current = await findConsentLink(primaryOf(db), link.token_hash);
-      if (!current || current.used_at) throw gone();
+      if (!current || current.used_at) throw gone(current ?? undefined, nowMs);
       if (input.decision === "declined") {
         return {
           set: { landlord_consent: "declined", landlord_reason: reason, status: "cancelled", status_reason: reason ? `${DEAL_REASONS.landlordDeclined}: ${reason}` : DEAL_REASONS.landlordDeclined, expires_at: null },

@@ -229,6 +229,8 @@ export function noticeFactsOf(d: DealRow, to: Role, by: Actor, more: Partial<Dea
     transferCents: Math.max(0, d.transferred_cents - d.transfer_reversed_cents),
     heldUntil: d.held_until,
     decideBy: d.cancel_decide_by,
+    unverified: (["renter", "lister"] as const).filter((r) => !(r === "renter" ? d.renter_verified : d.lister_verified)),
+    listerReady: d.lister_payout_status === "ready",
     ...more,
   };
 }

@@ -128,7 +128,8 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
   if (input.esign_consent !== true) throw validationFailed([{ path: "esign_consent", message: M.esignConsent }]);
   if (input.intent !== true) throw validationFailed([{ path: "intent", message: M.intent }]);
   const legal = user.legalFirstName !== null && user.legalLastName !== null ? `${user.legalFirstName} ${user.legalLastName}` : null;
-  if (!legal || !namesMatch(input.typed_name, legal)) throw validationFailed([{ path: "typed_name", message: M.nameMismatch }]);
+  if (!legal) throw validationFailed([{ path: "typed_name", message: M.nameMismatch }]);
+  if (!namesMatch(input.typed_name, legal)) throw validationFailed([{ path: "typed_name", message: M.nameExpected(legal) }]);
 
   const primary = primaryOf(db);
   const code = await latestSignCode(primary, id, user.id);

@@ -93,6 +93,7 @@ export function toDeal(d: DealRow, config: Config, viewer: Actor, nowMs: number,
     waiting_for: waitingFor(facts, viewer, nowMs),
     cancellation: d.cancel_requested_at && d.cancel_decide_by ? { requested_at: d.cancel_requested_at, decide_by: d.cancel_decide_by } : null,
     problem,
+    lease: d.lease_url && d.lease_attached_at ? { url: d.lease_url, attached_at: d.lease_attached_at } : null,
     case_reason: d.case_reason,
     moved_in_at: d.moved_in_at,
     decision:

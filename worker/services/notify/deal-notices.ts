@@ -38,6 +38,10 @@ export interface DealNoticeFacts {
   signedBy?: "renter" | "lister";
   /** Which condition report arrived (deal_condition_report). */
   phase?: "move_in" | "move_out";
+  /** The parties whose identity is not verified yet, by role (signing waits for them). */
+  unverified?: ("renter" | "lister")[];
+  /** The lister can be paid (their payout account is ready). */
+  listerReady?: boolean;
 }
 
 export type DealNoticeEvent = { [K in DealNotice]: { kind: K; deal: DealNoticeFacts } }[DealNotice];
@@ -78,11 +82,23 @@ export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject:
   const m = (cents: number) => usd(cents, f.currency);
   const you = (role: "renter" | "lister") => f.to === role;
   const t = `"${f.title}"`;
+  const nameOf = (role: "renter" | "lister") => (role === "renter" ? f.renter : f.lister);
+  // Signing waits for every unverified party: said by name, and to them how to verify (never "you can both sign").
+  const verifyFirst = () =>
+    (f.unverified ?? [])
+      .map((role) => (you(role) ? "Verify your identity first (Profile, ID verification): signing needs a verified ID." : `${nameOf(role)} must verify their identity before either of you can sign.`))
+      .join(" ");
   switch (kind) {
     case "deal_requested":
-      return { subject: `Sublease request for ${t}`, lines: [`${f.renter} asks to sublease ${t} from ${f.stay}.`, `Accept or decline within ${DEAL_WORDS.requestHours} hours; after that the request expires.`] };
+      return {
+        subject: `Sublease request for ${t}`,
+        lines: [`${f.renter} asks to sublease ${t} from ${f.stay}.`, `Accept or decline within ${DEAL_WORDS.requestHours} hours; after that the request expires.`, ...((f.unverified ?? []).length ? [verifyFirst()] : [])],
+      };
     case "deal_accepted":
-      return { subject: `Accepted: ${t}`, lines: [`${f.lister} accepted your request for ${f.stay}.`, "Read the agreement on the deal; both of you sign it there once the landlord's consent is settled."] };
+      return {
+        subject: `Accepted: ${t}`,
+        lines: [`${f.lister} accepted your request for ${f.stay}.`, "Read the agreement on the deal; both of you sign it there once the landlord's consent is settled.", ...((f.unverified ?? []).length ? [verifyFirst()] : [])],
+      };
     case "deal_declined":
       return { subject: `Declined: ${t}`, lines: [`Your request for ${f.stay} was declined.${because(f.reason)}`] };
     case "deal_cancelled":
@@ -97,10 +113,24 @@ export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject:
         : { subject: `Not available: ${t}`, lines: [SYSTEM_REASONS.stay_taken!] };
     case "deal_landlord_answered":
       return f.consent === "granted"
-        ? { subject: `Landlord consent granted: ${t}`, lines: ["The landlord consented to the sublease. You can both sign the agreement now."] }
+        ? {
+            subject: `Landlord consent granted: ${t}`,
+            lines: [`The landlord consented to the sublease. ${(f.unverified ?? []).length ? verifyFirst() : "You can both sign the agreement now."}`],
+          }
         : { subject: `Landlord consent declined: ${t}`, lines: [`The landlord declined the sublease, so the deal was cancelled.${because(f.reason)}`] };
-    case "deal_signature":
-      return { subject: `Signed by the ${f.signedBy ?? f.by}: ${t}`, lines: [`The ${f.signedBy ?? f.by} signed the agreement. It is your turn to sign.`] };
+    case "deal_signature": {
+      const signer = nameOf(f.signedBy ?? (f.by === "lister" ? "lister" : "renter"));
+      if (f.status !== "signed") return { subject: `Signed by ${signer}: ${t}`, lines: [`${signer} signed the agreement. It is your turn to sign.`] };
+      // Both signed: the next step is paying, said to each.
+      return {
+        subject: `Signed by both: ${t}${you("renter") && f.listerReady ? ", now pay" : ""}`,
+        lines: [
+          you("renter")
+            ? `${signer} signed too: the agreement is signed by both of you. ${f.listerReady ? "Now pay the first month on the deal; CampusNest holds it until you move in." : `You can pay the first month once ${f.lister} has set up payouts; we will tell you.`}`
+            : `${signer} signed too: the agreement is signed by both of you. ${f.listerReady ? `${f.renter} pays the first month next; CampusNest holds it until the move-in.` : `Set up payouts on the deal so ${f.renter} can pay the first month.`}`,
+        ],
+      };
+    }
     case "deal_paid":
       return {
         subject: `Paid: ${t}`,
@@ -148,6 +178,8 @@ export function dealNoticeText(kind: DealNotice, f: DealNoticeFacts): { subject:
       return { subject: `On hold: ${t}`, lines: ["The lister's account was suspended. Your payment stays held while CampusNest staff decide; you will hear from us."] };
     case "deal_card_dispute":
       return { subject: `Card dispute: ${t}`, lines: ["A card dispute was opened for this payment. Nothing is released while the bank decides."] };
+    case "deal_payable":
+      return { subject: `Ready to pay: ${t}`, lines: [`${f.lister} has set up payouts, so you can pay the first month now on the deal. CampusNest holds it until you move in.`] };
     case "deal_refunded":
       return { subject: `Refunded: ${t}`, lines: [`${m(f.refundCents)} went back to ${you("renter") ? "your" : `${f.renter}'s`} card.`] };
     // After the keys (docs/decisions/040).

@@ -6,8 +6,9 @@
  * late never overwrites a newer one. A single statement needs no version or retry: D1 applies it whole.
  */
 import type { Db } from "../../db/client";
-import { insertConnectEvent, ownerOfAccount, upsertAccountSnapshot } from "../../db/queries/payouts";
-import type { Config } from "../../env";
+import { primaryOf } from "../../db/client";
+import { findPayoutAccount, insertConnectEvent, ownerOfAccount, upsertAccountSnapshot } from "../../db/queries/payouts";
+import { announcePayable, type Effects } from "../deals";
 import { badRequest, isUniqueViolation } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { isoNow } from "../../lib/time";
@@ -21,7 +22,7 @@ export interface ConnectWebhookResult {
 }
 
 /** Applies one verified Connect event. Only `account.updated` changes anything; other types are acknowledged. */
-export async function applyConnectEvent(db: Db, event: StripeEventEnvelope, now = Date.now()): Promise<ConnectWebhookResult> {
+export async function applyConnectEvent(db: Db, event: StripeEventEnvelope, now = Date.now(), fx?: Effects): Promise<ConnectWebhookResult> {
   if (event.type !== "account.updated") {
     await acknowledgeEvent(db, event.id, event.type);
     return { applied: false, reason: "ignored" };
@@ -38,6 +39,7 @@ export async function applyConnectEvent(db: Db, event: StripeEventEnvelope, now 
     return { applied: false, reason: "unknown_account" };
   }
   const nowIso = isoNow(now);
+  const wasReady = (await findPayoutAccount(primaryOf(db), userId))?.status === "ready";
   let results: D1Result[];
   try {
     results = await db.$client.batch([insertConnectEvent(db, event.id, event.type, nowIso), upsertAccountSnapshot(db, userId, accountSnapshot(account, event.created), nowIso)]);
@@ -46,7 +48,10 @@ export async function applyConnectEvent(db: Db, event: StripeEventEnvelope, now 
     if (isUniqueViolation(err) && (await eventAlreadyApplied(db, event.id))) return { applied: false, reason: "duplicate" };
     throw err;
   }
-  return results[1]!.meta.changes ? { applied: true } : { applied: false, reason: "stale" };
+  if (!results[1]!.meta.changes) return { applied: false, reason: "stale" };
+  // Ready now, not before: the renters of the lister's signed deals are told they can pay.
+  if (fx && !wasReady && (await findPayoutAccount(primaryOf(db), userId))?.status === "ready") await announcePayable(db, fx, userId, now);
+  return { applied: true };
 }
 
 /**
@@ -54,7 +59,7 @@ export async function applyConnectEvent(db: Db, event: StripeEventEnvelope, now 
  * (tolerance 300 s), then applied. A bad or stale signature, or a signed payload that is not an event,
  * is a 400 and changes nothing.
  */
-export async function receiveConnectWebhook(db: Db, config: Config, rawBody: string, signature: string | undefined): Promise<ConnectWebhookResult> {
-  const event = await verifiedEvent({ ...config.stripe, webhookSecret: config.stripe.connectWebhookSecret }, rawBody, signature);
-  return applyConnectEvent(db, event);
+export async function receiveConnectWebhook(db: Db, fx: Effects, rawBody: string, signature: string | undefined): Promise<ConnectWebhookResult> {
+  const event = await verifiedEvent({ ...fx.config.stripe, webhookSecret: fx.config.stripe.connectWebhookSecret }, rawBody, signature);
+  return applyConnectEvent(db, event, Date.now(), fx);
 }

@@ -9,9 +9,9 @@
 import { PAYOUTS_READY_PATH } from "../../contract/payouts";
 import type { Db } from "../../db/client";
 import { findPayoutAccountByStripeId } from "../../db/queries/payouts";
-import type { Config } from "../../env";
 import { notFound } from "../../lib/errors";
 import { signWebhookPayload } from "../stripe/webhook";
+import type { Effects } from "../deals";
 import { receiveConnectWebhook } from "./connect-webhook";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -60,12 +60,12 @@ a{color:#1a56b8}.back{font-size:14px;margin:16px 0 0}
  * delivered through the Connect endpoint's entry; answers where to go (the profile's Payouts section).
  * Repeating it changes nothing new (the account is already ready; each event has its own id).
  */
-export async function completeDevOnboarding(db: Db, config: Config, accountId: string, now = Date.now()): Promise<string> {
+export async function completeDevOnboarding(db: Db, fx: Effects, accountId: string, now = Date.now()): Promise<string> {
   const row = await devAccount(db, accountId);
   const created = Math.floor(now / 1000);
   const event = devAccountUpdated(accountId, row.userId, created, "active");
   const payload = JSON.stringify(event);
-  await receiveConnectWebhook(db, config, payload, await signWebhookPayload(config.stripe.connectWebhookSecret, payload));
+  await receiveConnectWebhook(db, fx, payload, await signWebhookPayload(fx.config.stripe.connectWebhookSecret, payload));
   return PAYOUTS_READY_PATH;
 }
 

@@ -17,6 +17,7 @@ import { isoNow } from "../../lib/time";
 import { stripeClient, stripeConfigured } from "../stripe/client";
 import { obj, type Obj } from "../stripe/webhook";
 import { IDEMPOTENCY_KEYS } from "../payments/idempotency-keys";
+import { announcePayable, type Effects } from "../deals";
 
 export interface PayoutAccount {
   stripeAccountId: string;
@@ -68,7 +69,8 @@ const ONBOARDING_FAILED = "Could not reach Stripe to set up payouts. Please try 
  * answer written like an event observed now, so the profile need not wait for the webhook; a Stripe
  * failure falls back to the stored row (the webhook still brings the news).
  */
-export async function payoutStatus(db: Db, config: Config, userId: string, { refresh = false, now = Date.now() } = {}): Promise<PayoutStatusData> {
+export async function payoutStatus(db: Db, fx: Effects, userId: string, { refresh = false, now = Date.now() } = {}): Promise<PayoutStatusData> {
+  const config = fx.config;
   let row = await findPayoutAccount(db, userId);
   if (!row) return { status: "none", requirements_due: [] };
   if (refresh && row.status !== "ready" && stripeConfigured(config.stripe)) {
@@ -76,6 +78,8 @@ export async function payoutStatus(db: Db, config: Config, userId: string, { ref
       const account = await stripeClient(config.stripe).accounts.retrieve(row.stripeAccountId);
       await updateAccountSnapshot(db, accountSnapshot(account as unknown as Obj, Math.floor(now / 1000)), isoNow(now)).run();
       row = (await findPayoutAccount(primaryOf(db), userId)) ?? row;
+      // Ready now (the webhook will find it so): the renters of the lister's signed deals are told here.
+      if (row.status === "ready") await announcePayable(db, fx, userId, now);
     } catch (err) {
       log.warn("payout_refresh_failed", { message: err instanceof Error ? err.message : "unknown" });
     }

@@ -85,6 +85,10 @@ export function useCheckout() {
   });
 }
 
+/** The lister attaches the original lease (a private evidence url: only the two parties and staff read it). */
+export const useAttachLease = () => useDealWrite(({ id, url }: { id: string; url: string }) => post(id, "lease", { url }));
+/** A deal's private evidence photo (a problem's, a statement's, the lease), read with the party's session. */
+export const loadEvidence = (path: string) => apiBlob(path);
 export const useMovedIn = () => useDealWrite((id: string) => post(id, "moved-in"));
 
 export interface ProblemInput {

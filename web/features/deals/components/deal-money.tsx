@@ -6,14 +6,16 @@ import { FormError } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { dealTime, formatMoney, personName, PROBLEM_LABELS, roleIn, wasPaid } from "../../../lib/deal-status";
 import { dealUrl } from "../../../lib/deals-api";
-import { useCheckout, useMovedIn } from "../api/deals-api";
+import { EvidencePhoto } from "../../../components/ui/evidence-photo";
+import { loadEvidence, useCheckout, useMovedIn } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
+import { PAYOUTS_FOR_DEAL } from "../../../lib/payouts-return";
 import { Amounts, CancellationPolicy } from "./amounts";
 import { CancellationDecision } from "./cancellation-decision";
 import { ProblemDialog, StatementForm } from "./problem-dialog";
 
-/** Where the lister sets up payouts: the profile's Payouts section. */
-export const PAYOUTS_URL = "/profile#payouts";
+/** Where the lister sets up payouts: the profile's Payouts section, which comes back to this deal once done. */
+export const payoutsUrlFor = (dealId: string) => `/profile?${PAYOUTS_FOR_DEAL}=${encodeURIComponent(dealId)}#payouts`;
 
 interface DealMoneyProps {
   deal: Deal;
@@ -38,7 +40,7 @@ export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   if (deal.waiting_for.step === "payouts" && role === "lister")
     parts.push(
       <p key="payouts">
-        <Link to={PAYOUTS_URL} className="button button-primary">
+        <Link to={payoutsUrlFor(deal.id)} className="button button-primary">
           Set up payouts to get paid
         </Link>
       </p>,
@@ -123,11 +125,10 @@ function Photos({ photos, who }: { photos: string[]; who: string }) {
   if (photos.length === 0) return null;
   return (
     <ul className="statement-photos" aria-label={`Photos from ${who}`}>
+      {/* Private evidence: fetched with the reader's session, never a public address (docs/decisions/032). */}
       {photos.map((url, i) => (
         <li key={url}>
-          <a href={url} target="_blank" rel="noreferrer">
-            <img src={url} alt={`Photo ${i + 1} from ${who}`} loading="lazy" />
-          </a>
+          <EvidencePhoto url={url} alt={`Photo ${i + 1} from ${who}`} load={loadEvidence} />
         </li>
       ))}
     </ul>

@@ -28,9 +28,11 @@ export function LandlordConsentPage() {
     );
   if (query.isError) {
     const status = query.error instanceof ApiError ? query.error.status : 0;
+    // A reopened link: the server says what happened to it (answered, how and when; replaced; expired).
+    const answered = query.error instanceof ApiError && (query.error.body?.code ?? "").startsWith("answered_");
     const [heading, text] =
       status === 410
-        ? ["This link has already been used or has expired", "Each consent link works once and for a limited time. If the tenant still needs your answer, they can send a new request."]
+        ? [answered ? "You already answered this request" : "This link can no longer be used", errorMessage(query.error, "This link has already been used or has expired.")]
         : status === 404
           ? ["This link is not valid", "Check that the whole link from the email was opened. If it was, the request may have been withdrawn."]
           : ["Something went wrong", errorMessage(query.error, "Could not load the request. Please try again.")];
@@ -54,6 +56,7 @@ export function LandlordConsentPage() {
 function LandlordRequestView({ token, request: r }: { token: string; request: LandlordRequest }) {
   const decide = useLandlordDecision(token);
   const [declining, setDeclining] = useState(false);
+  const [consenting, setConsenting] = useState(false);
   const [reason, setReason] = useState("");
   const [checked, setChecked] = useState(false);
   const done = useRef<HTMLParagraphElement>(null);
@@ -73,9 +76,7 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
   return (
     <PageFrame title={TITLE} width="narrow" lead={`${r.landlord_name ? `Dear ${r.landlord_name}: ` : ""}${r.tenant_name}, your tenant, asks for your consent to sublet the place below.`}>
       <div className="stack">
-        <p className="panel notice notice-pending">
-          This address was given by the lister, not checked by CampusNest. {r.address_note} If you are not the landlord of this place, you can ignore this request.
-        </p>
+        <p className="panel notice notice-pending">{r.address_note} If you are not the landlord of this place, you can ignore this request.</p>
         <section className="panel stack-sm" aria-labelledby="request-heading">
           <h2 id="request-heading">The request</h2>
           <dl className="details deal-details">
@@ -120,21 +121,38 @@ function LandlordRequestView({ token, request: r }: { token: string; request: La
         ) : (
           <section className="panel stack-sm" aria-labelledby="answer-heading">
             <h2 id="answer-heading">Your answer</h2>
-            {!declining ? (
+            {consenting ? (
+              // One answer per link: said back in full before it is sent.
+              <div className="stack-sm">
+                <p>
+                  <strong>Confirm your consent:</strong> {r.tenant_name} may sublet {r.listing_address} to {r.subtenant_name} from {dealStay(r.term)}. You cannot change this answer
+                  afterwards.
+                </p>
+                <div className="row row-start">
+                  <button type="button" className="button button-primary" autoFocus disabled={decide.isPending} onClick={() => decide.mutate({ decision: "granted" })}>
+                    {decide.isPending ? "Saving…" : "Yes, I consent"}
+                  </button>
+                  <button type="button" className="button button-ghost" disabled={decide.isPending} onClick={() => setConsenting(false)}>
+                    Back
+                  </button>
+                </div>
+              </div>
+            ) : !declining ? (
               <div className="row row-start">
-                <button type="button" className="button button-primary" disabled={decide.isPending} onClick={() => decide.mutate({ decision: "granted" })}>
-                  {decide.isPending ? "Saving…" : "Consent"}
+                <button type="button" className="button button-primary" onClick={() => setConsenting(true)}>
+                  Consent…
                 </button>
-                <button type="button" className="button button-ghost" disabled={decide.isPending} onClick={() => setDeclining(true)}>
-                  Decline
+                <button type="button" className="button button-ghost" onClick={() => setDeclining(true)}>
+                  Decline…
                 </button>
               </div>
             ) : (
               <form className="stack-sm" onSubmit={decline} noValidate>
                 <TextAreaField label="Why do you decline?" rows={3} limit={DEAL_REASON_MAX} value={reason} onChange={(e) => setReason(e.target.value)} error={reasonError} autoFocus />
                 <div className="row row-start">
+                  <p className="muted">Declining cancels this sublease; you cannot change this answer afterwards.</p>
                   <button type="submit" className="button button-danger" disabled={decide.isPending}>
-                    {decide.isPending ? "Saving…" : "Decline"}
+                    {decide.isPending ? "Saving…" : "Decline the sublease"}
                   </button>
                   <button type="button" className="button button-ghost" onClick={() => setDeclining(false)}>
                     Back

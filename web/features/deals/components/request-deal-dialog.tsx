@@ -81,6 +81,15 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
           <p>
             Your request for {dealStay(sent)} is in your conversation with {sent.lister.first_name}. They have {DEAL_WORDS.requestHours} hours to accept or decline.
           </p>
+          {/* Said now, not first at signing: the renter's own ID check is a step of the deal (waiting_for). */}
+          {sent.waiting_for.step === "id_verification" && sent.waiting_for.party === "renter" && (
+            <p className="notice notice-pending">
+              {sent.waiting_for.detail}{" "}
+              <Link to={paths.verification} onClick={onClose}>
+                Verify your identity
+              </Link>
+            </p>
+          )}
           <div className="row row-start">
             <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
               Open the conversation

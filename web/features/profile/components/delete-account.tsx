@@ -17,6 +17,13 @@ function listingsText(count: number | undefined): string {
   return count === 1 ? " your 1 listing and its photos," : ` your ${count} listings and their photos,`;
 }
 
+/**
+ * What happens to deals (contract: deleting keeps the signed names on the other party's records, docs/decisions/041);
+ * a deal holding money refuses the deletion (409) and the server says which.
+ */
+const DEALS_TEXT =
+  "Your deals: open requests and unsigned or unpaid deals are cancelled, and the other person is told. Signed agreements and receipts stay with the other person, still under the names you signed with; you lose your copies, so download any agreement PDF or receipt you need first. While CampusNest holds money for one of your deals, the account cannot be deleted.";
+
 export function DeleteAccount() {
   const navigate = useNavigate();
   const { session, signOut } = useSession();
@@ -56,7 +63,7 @@ export function DeleteAccount() {
         }}
         size="sm"
         title="Delete your account?"
-        description={`This deletes the account ${email} for good: your profile,${listingsText(listings)} your favourites and saved searches. Messages you sent stay, shown as from a deleted user.`}
+        description={`This deletes the account ${email} for good: your profile,${listingsText(listings)} your favourites and saved searches. Messages you sent stay, shown as from a deleted user. ${DEALS_TEXT}`}
         footer={
           <>
             <button type="button" className="button button-ghost" onClick={() => setOpen(false)}>

@@ -2,17 +2,23 @@
  * The profile's Payouts (docs/decisions/030): whether Stripe can pay this lister the rent of their deals
  * ("Payouts: set up / in review / ready"), with the button that starts or continues Stripe's onboarding.
  * Onboarding comes back to `/profile?payouts=return#payouts`: the status is then read back from Stripe
- * (refresh), and the section is scrolled to.
+ * (refresh), and the section is scrolled to; when a deal asked for the set-up, the lister goes on to that
+ * deal (web/lib/payouts-return).
  */
 import { useEffect, useRef } from "react";
-import { useLocation } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
+import { dealUrl } from "../../../lib/deals-api";
+import { PAYOUTS_FOR_DEAL, rememberPayoutsDeal, takePayoutsDeal } from "../../../lib/payouts-return";
 import { PAYOUT_TEXTS, PAYOUTS_SECTION_ID } from "@contract/payouts";
 import { errorMessage } from "../../../lib/api-client";
 import { usePayoutStatus, useStartOnboarding } from "../api/payouts-api";
 
 export function PayoutsSection() {
   const location = useLocation();
-  const back = new URLSearchParams(location.search).get("payouts");
+  const navigate = useNavigate();
+  const search = new URLSearchParams(location.search);
+  const back = search.get("payouts");
+  const forDeal = search.get(PAYOUTS_FOR_DEAL);
   const status = usePayoutStatus(back === "return");
   const start = useStartOnboarding();
   const section = useRef<HTMLElement>(null);
@@ -21,6 +27,17 @@ export function PayoutsSection() {
     // Back from onboarding (or sent here by a deal card): bring the section into view.
     if (arrived) section.current?.scrollIntoView?.({ block: "start" });
   }, [arrived]);
+
+  // A deal asked for this set-up: remembered while the lister is at Stripe, and gone back to on the return.
+  useEffect(() => {
+    if (forDeal) rememberPayoutsDeal(forDeal);
+  }, [forDeal]);
+  const returned = (back === "return" || back === "ready") && status.isSuccess;
+  useEffect(() => {
+    if (!returned) return;
+    const dealId = takePayoutsDeal();
+    if (dealId) navigate(dealUrl(dealId), { replace: true });
+  }, [returned, navigate]);
 
   const data = status.data;
   const due = data?.requirements_due.length ?? 0;

@@ -52,7 +52,7 @@ function StatusCard() {
   const { status: value, latest_request } = status.data;
   const text =
     looksIdVerified(value)
-      ? "You're verified. You can create listings."
+      ? "You're verified. You can create listings and sign sublease agreements."
       : value === "pending"
         ? `Your document is awaiting review. Reviews take ${REVIEW_TIME}.`
         : value === "rejected"
@@ -147,7 +147,7 @@ export function VerificationPage() {
   return (
     <PageFrame
       title="Get verified"
-      lead={`Verify your identity once to create listings. Your document is private: only our review team sees it. Review takes ${REVIEW_TIME}.`}
+      lead={`Verify your identity once: you need it to create listings and to sign a sublease agreement, as a renter or a lister. Your document is private: only our review team sees it. Review takes ${REVIEW_TIME}.`}
       width="narrow"
     >
       <div className="stack">
