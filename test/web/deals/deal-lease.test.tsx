@@ -6,7 +6,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, renderApp } from "../render";
+import { afterTheKeysRoutes, callsOf, fakeApi, renderApp } from "../render";
 import { acceptedDeal, LISTER, paidDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
@@ -20,7 +20,7 @@ describe("the original lease", () => {
       [RENTER, "renter"],
       [LISTER, "lister"],
     ] as const) {
-      const calls = fakeApi({ [`GET ${API}/deals/d1`]: { data: viewedBy(deal, as) }, [`GET ${API}/deals/d1/agreement`]: agreement, [`GET ${API}/evidence/lease.jpg`]: photo });
+      const calls = fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(deal, as) }, [`GET ${API}/deals/d1/agreement`]: agreement, [`GET ${API}/evidence/lease.jpg`]: photo });
       const view = renderApp("/deals/d1", sessionOf(party));
       const section = await screen.findByRole("region", { name: "The original lease" });
       expect(await within(section).findByRole("img", { name: "The original lease" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
@@ -34,12 +34,12 @@ describe("the original lease", () => {
   });
 
   it("offers the lister to attach it, and tells the renter it is missing", async () => {
-    fakeApi({ [`GET ${API}/deals/d1`]: { data: viewedBy(acceptedDeal(), "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
+    fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(acceptedDeal(), "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
     const first = renderApp("/deals/d1", sessionOf(LISTER));
     const section = await screen.findByRole("region", { name: "The original lease" });
     expect(within(section).getByRole("button", { name: "Attach the lease" })).toBeEnabled();
     first.unmount();
-    fakeApi({ [`GET ${API}/deals/d1`]: { data: viewedBy(acceptedDeal(), "renter") }, [`GET ${API}/deals/d1/agreement`]: agreement });
+    fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(acceptedDeal(), "renter") }, [`GET ${API}/deals/d1/agreement`]: agreement });
     renderApp("/deals/d1", sessionOf(RENTER));
     expect(await screen.findByRole("region", { name: "The original lease" })).toHaveTextContent(`${LISTER.first_name} has not attached the original lease yet`);
   });
@@ -50,7 +50,7 @@ describe("an unverified party", () => {
     const deal = acceptedDeal({
       waiting_for: { party: "renter", step: "id_verification", detail: "Verify your identity (Profile, ID verification): both of you need a verified ID before the agreement can be signed." },
     });
-    fakeApi({ [`GET ${API}/deals/d1`]: { data: deal }, [`GET ${API}/deals/d1/agreement`]: agreement });
+    fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: deal }, [`GET ${API}/deals/d1/agreement`]: agreement });
     renderApp("/deals/d1", sessionOf(RENTER));
     expect(await screen.findByRole("link", { name: "Verify your identity" })).toHaveAttribute("href", "/verification");
   });
@@ -65,7 +65,7 @@ describe("a decided case", () => {
       },
       { status: "released", refunded_cents: 35_000, transferred_cents: 50_000 },
     );
-    fakeApi({ [`GET ${API}/deals/d1`]: { data: viewedBy(deal, "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
+    fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(deal, "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
     renderApp("/deals/d1", sessionOf(LISTER));
     const line = await screen.findByText(/CampusNest staff decided on/);
     expect(line).toHaveTextContent(`$350.00 back to ${RENTER.first_name}, $500.00 to you (the $42.50 service fee is kept). Reason: The heating was broken for a week.`);
