@@ -30,7 +30,7 @@ describe("the staff panel at 360 px", () => {
     await adminLogin(page);
     const sections = page.getByRole("tablist", { name: "Admin sections" });
     await sections.getByRole("tab", { name: "Dashboard" }).focus();
-    for (const name of ["Users", "Listings", "Reports", "Safety", "Deals", "Feedback"]) {
+    for (const name of ["Users", "Listings", "Reports", "Safety", "Deals", "Failed jobs", "Feedback"]) {
       await page.keyboard.press("ArrowRight");
       const tab = sections.getByRole("tab", { name, exact: true });
       await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true");
@@ -39,7 +39,7 @@ describe("the staff panel at 360 px", () => {
     // On a phone the bar wraps rather than hiding tabs off the edge: every tab is on screen at once, in two rows at most.
     expect(await sections.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     const tops = new Set<number>();
-    for (const name of ["Dashboard", "Users", "Listings", "Reports", "Safety", "Deals", "Feedback"]) {
+    for (const name of ["Dashboard", "Users", "Listings", "Reports", "Safety", "Deals", "Failed jobs", "Feedback"]) {
       const tab = sections.getByRole("tab", { name, exact: true });
       expect(await fullyInView(tab), name).toBe(true);
       tops.add(Math.round((await tab.boundingBox())!.y));

@@ -106,15 +106,18 @@ describe("a deal between two students", () => {
       expect(link).toBeTruthy();
       const landlord = await landlordSide.newPage();
       await landlord.goto(link!);
-      await landlord.getByText("This address was given by the lister, not checked by CampusNest.", { exact: false }).waitFor();
+      await landlord.getByText("The address and this request were given by the tenant. CampusNest has not checked them.", { exact: false }).waitFor();
       await landlord.getByText("Jordan Kim").waitFor();
       expect(await landlord.getByRole("dialog").count()).toBe(0);
       await axeClean(landlord, "landlord page");
-      await landlord.getByRole("button", { name: "Consent" }).click();
+      // The answer is said back before it is sent (it cannot be changed).
+      await landlord.getByRole("button", { name: "Consent…" }).click();
+      await landlord.getByText("Confirm your consent:").waitFor();
+      await landlord.getByRole("button", { name: "Yes, I consent" }).click();
       await landlord.getByText(/You consented to this sublease/).waitFor();
-      // The link works once.
+      // The link works once, and a reopened link says what was answered.
       await landlord.goto(link!);
-      await landlord.getByRole("heading", { name: "This link has already been used or has expired" }).waitFor();
+      await landlord.getByRole("heading", { name: "You already answered this request" }).waitFor();
 
       // Both sign; the deal is signed and the PDF downloads.
       await r.goto(l.url().replace(/^https?:\/\/[^/]+/, ""));
