@@ -110,11 +110,12 @@ export default defineConfig(async () => {
             globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,
-            fileParallelism: false,
+            // Two files at once, each against its own `wrangler dev` (global-setup.ts, decision 045).
+            maxWorkers: 2,
             // No retry: the stalls once blamed on the browser were requests `wrangler dev`'s proxy held
             // after a connection to the worker broke; their causes are fixed (decision 025).
-            // After the API and component tests, alone: journeys wait on a real browser and server, and
-            // must not share two cores with workerd test files (they timed out under that load).
+            // After the API and component tests: journeys wait on a real browser and server, and must
+            // not share two cores with workerd test files (they timed out under that load).
             sequence: { groupOrder: 1 },
           },
         },

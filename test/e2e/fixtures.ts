@@ -9,7 +9,9 @@ import { launchOptions } from "./browser.mjs";
 export function useBrowser(viewport = { width: 1280, height: 900 }, contextOptions: { timezoneId?: string } = {}) {
   const state = {} as { browser: Browser; context: BrowserContext; page: Page; errors: string[]; baseUrl: string };
   beforeAll(async () => {
-    state.baseUrl = inject("baseUrl");
+    // The lane's server: vitest's worker id is 1..maxWorkers, one file at a time per worker.
+    const lanes = inject("baseUrls");
+    state.baseUrl = lanes[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % lanes.length]!;
     state.browser = await chromium.launch(launchOptions());
     // Every page of every context of this browser (journeys open several) waits for the app to be live.
     const newContext = state.browser.newContext.bind(state.browser);
