@@ -84,7 +84,7 @@ describe("profile Payouts", () => {
     // Back from Stripe (its return address is the profile's, for everyone): on to the deal that asked.
     fakeApi({ ...routes({ status: "ready", requirements_due: [] }), "GET /api/v1/deals/deal-9": notFound });
     renderApp("/profile?payouts=return#payouts", session);
-    expect(await screen.findByRole("heading", { name: "Deal not found" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Deal not found" })).toBeInTheDocument();
   });
 
   it("loading, then an error with Try again that loads it", async () => {
@@ -93,7 +93,7 @@ describe("profile Payouts", () => {
     renderApp("/profile", session);
     const s = await section();
     expect(within(s).getByRole("status")).toHaveTextContent(PAYOUT_TEXTS.loading);
-    const alert = await within(s).findByRole("alert", {}, { timeout: 5000 });
+    const alert = await within(s).findByRole("alert");
     expect(alert).toHaveTextContent(PAYOUT_TEXTS.error);
     fail = false;
     await userEvent.setup().click(within(alert).getByRole("button", { name: "Try again" }));
