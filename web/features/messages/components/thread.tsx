@@ -44,6 +44,12 @@ export const isNarrow = () => window.matchMedia?.(`(max-width: ${MOBILE_BREAKPOI
 /** Scrolling within this distance of the top loads older messages. */
 const LOAD_OLDER_AT_PX = 48;
 
+/** Scrolls the log to its end and notes where it put it (see `pinnedTop`). */
+function toBottom(el: HTMLDivElement, pinnedTop: { current: number | null }) {
+  el.scrollTop = el.scrollHeight;
+  pinnedTop.current = el.scrollTop;
+}
+
 /** One open conversation: header with the listing, the log of messages, and the composer. */
 export function Thread({ conversationId, conversation: listed, me, onBack, deals }: ThreadProps) {
   // The list's copy when it has one; else (a reload, a link, someone I blocked) the conversation read by id.
@@ -80,6 +86,10 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   // keep the position when older messages are added on top.
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  // Where we last put the log ourselves. Its scroll event arrives a frame later; if a deal card grew in
+  // between, the log is then far from the bottom though nobody scrolled, and reading that as the reader
+  // leaving the bottom (which happened on slow phones) left the conversation open on an old card.
+  const pinnedTop = useRef<number | null>(null);
   const anchor = useRef<{ height: number; top: number } | null>(null);
   const firstId = messages[0]?.id;
   const last = messages.at(-1);
@@ -92,7 +102,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   }, [firstId]);
   useLayoutEffect(() => {
     const el = logRef.current;
-    if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) el.scrollTop = el.scrollHeight;
+    if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) toBottom(el, pinnedTop);
   }, [bottomKey, last?.sender_id, me, pending.length]);
   const myLast = messages.findLast((m) => m.sender_id === me);
   const seenId = myLast?.is_read ? myLast.id : null;
@@ -102,7 +112,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   const noticesKey = `${messages.map((m) => (m.sender_id === me ? "" : (noticeKindOf(m) ?? ""))).join()}|${safety.confirmed?.messageId ?? ""}|${safety.failedFor ?? ""}|${safety.undoFailed}|${seenId ?? ""}`;
   useLayoutEffect(() => {
     const el = logRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el && stick.current) toBottom(el, pinnedTop);
   }, [noticesKey]);
   // The log gets shorter (a phone's keyboard or browser bar, a rotation), or what it holds grows after it
   // was drawn (a deal card loads its deal after the messages, a photo, a notice): a reader at the bottom
@@ -112,7 +122,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
     const el = logRef.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
+      if (stick.current) toBottom(el, pinnedTop);
     });
     observer.observe(el);
     if (contentRef.current) observer.observe(contentRef.current);
@@ -174,6 +184,9 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
         tabIndex={0}
         onScroll={(e) => {
           const el = e.currentTarget;
+          // Our own move (the content may have grown since): the reader is still where we put them.
+          if (pinnedTop.current !== null && Math.abs(el.scrollTop - pinnedTop.current) < 1) return;
+          pinnedTop.current = null;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
           if (el.scrollTop < LOAD_OLDER_AT_PX) loadOlder();
         }}
