@@ -10,7 +10,7 @@
  *   node test/bench/compare-release.mjs [--baseline <git ref>] [--runs <n>] [--reports <dir>] [--keep]
  *                                       [--baseline-dir <checkout>]
  *
- * The baseline (default: the previous release, 31c7006) is checked out into a temporary worktree under
+ * The baseline (default: the previous release, 73483a9) is checked out into a temporary worktree under
  * the system's temp directory (never inside the repo), installed with `npm ci` and built with its own
  * `vite build`; each build is served by its own `wrangler dev` (its own port and local state, seeded with
  * its own demo data through scripts/lib/server.mjs). The listing page is the current build's newest
@@ -38,7 +38,8 @@ import lighthouse from "lighthouse";
 import { applyMigrations, buildSpa, ensureDevVars, ROOT, seedDemoData, spawnServer, waitForHealth } from "../../scripts/lib/server.mjs";
 import { CATEGORIES, median, newestListingWithPhoto, runOnce, shortUrl } from "./lighthouse.mjs";
 
-const PREVIOUS_RELEASE = "31c7006";
+// The main that last landed (moved on at each release).
+const PREVIOUS_RELEASE = "73483a9";
 /** Budget: how far under the baseline a median may fall before the bench fails (noise on a shared machine stays within). */
 const SCORE_SLACK = 5;
 const TBT_FACTOR = 1.5;
