@@ -47,3 +47,12 @@ export function PersonReviewSummaries({ user, own = false }: { user: { first_nam
     </ul>
   );
 }
+
+/** A rating as stars, read as "4 out of 5". */
+export function Stars({ rating }: { rating: number }) {
+  return (
+    <span role="img" aria-label={`${rating} out of 5`} className="review-stars">
+      <span aria-hidden="true">{"★".repeat(rating) + "☆".repeat(5 - rating)}</span>
+    </span>
+  );
+}

@@ -3,6 +3,7 @@ import { HIDE_REASON_MAX, type AdminReview } from "@contract/reviews";
 import { isScamReason, SCAM_REASON_LABELS, SCORED_FLAG } from "@contract/safety";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
+import { Stars } from "../../../components/ui/review-summary";
 import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import type { AdminReviewsView } from "../api/admin-api";
@@ -63,9 +64,7 @@ function StaffReview({ review: r, busy, onHide, onKeep }: { review: AdminReview;
         {r.listing_title} · Deal <span className="mono">{r.deal_id}</span> · {r.revealed_at ? "visible" : "not revealed yet"}
       </p>
       <p>
-        <span aria-label={`${r.rating} out of 5`}>
-          <span aria-hidden="true">{"★".repeat(r.rating) + "☆".repeat(5 - r.rating)}</span>
-        </span>
+        <Stars rating={r.rating} />
       </p>
       <p className="prewrap">{r.text}</p>
       {r.reply && (
@@ -113,13 +112,14 @@ function StaffReview({ review: r, busy, onHide, onKeep }: { review: AdminReview;
         <div className="row row-start">
           {onHide && (
             <button type="button" className="button button-danger" disabled={busy} onClick={onHide}>
-              Hide…<span className="visually-hidden"> the review by {title}</span>
+              Hide…{" "}
+              <span className="visually-hidden">the review by {title}</span>
             </button>
           )}
           {onKeep && (
             <button type="button" className="button button-ghost" disabled={busy} onClick={onKeep}>
-              {busy ? "Keeping…" : "Keep"}
-              <span className="visually-hidden"> the review by {title}</span>
+              {busy ? "Keeping…" : "Keep"}{" "}
+              <span className="visually-hidden">the review by {title}</span>
             </button>
           )}
         </div>

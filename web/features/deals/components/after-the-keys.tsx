@@ -17,6 +17,7 @@ import {
 import { CONDITION_LABELS, ConditionRooms, reportTitle } from "../../../components/condition-rooms";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
+import { Stars } from "../../../components/ui/review-summary";
 import { ApiError, apiBlob, errorMessage } from "../../../lib/api-client";
 import { dealPath } from "../../../lib/deals-api";
 import { sendConditionReport, useCommentReport, useConditionReports, useDealReviews, useReplyToReview, useWriteReview, afterKeys } from "../api/after-the-keys-api";
@@ -58,14 +59,6 @@ export function AfterTheKeys({ deal, role, onDone }: { deal: Deal; role: "renter
 
 // ---------------------------------------------------------------------------------------------
 // Reviews.
-
-function Stars({ rating }: { rating: number }) {
-  return (
-    <span aria-label={`${rating} out of 5`} className="review-stars">
-      <span aria-hidden="true">{"★".repeat(rating) + "☆".repeat(5 - rating)}</span>
-    </span>
-  );
-}
 
 function ReviewView({ review, title }: { review: Review; title: string }) {
   return (

@@ -93,7 +93,8 @@ export function ProblemDialog({ deal, prefill, onClose, onDone }: { deal: Deal; 
                 <li key={url}>
                   <EvidencePhoto url={url} alt={`${prefill.from}, photo ${i + 1}`} load={loadEvidence} />
                   <button type="button" className="link-button" onClick={() => setAttached((a) => a.filter((u) => u !== url))}>
-                    Remove<span className="visually-hidden"> attached photo {i + 1}</span>
+                    Remove{" "}
+                    <span className="visually-hidden">attached photo {i + 1}</span>
                   </button>
                 </li>
               ))}
