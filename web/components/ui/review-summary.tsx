@@ -12,7 +12,7 @@ export function ReviewSummaryLine({ summary, label = "Reviews" }: { summary: Rev
   const count = `${summary.count} ${summary.count === 1 ? "review" : "reviews"}`;
   const isNew = summary.count < REVIEW_NEW_BELOW;
   return (
-    <span className="review-summary" aria-label={`${label}: average ${average} out of 5 from ${count}${isNew ? ", new" : ""}`}>
+    <span className="review-summary" role="img" aria-label={`${label}: average ${average} out of 5 from ${count}${isNew ? ", new" : ""}`}>
       <span aria-hidden="true">★ {average}</span>
       <span aria-hidden="true" className="muted">
         {" "}
