@@ -4,8 +4,12 @@
  * the move-in report (a damaged room, a photo from the camera input) to a problem with the report's
  * photos attached, the lister's one comment between, and staff's case showing the report in a third.
  * The deal jobs run at the release time through the development tick, never a real-clock wait.
+ * With E2E_SHOTS=<directory>, the deal page, the problem dialog, the staff case and the staff Reviews
+ * tab are saved at 360 and 1280 px in both themes (for a person to look at; nothing is compared).
  */
-import type { Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
 import { dealSteps } from "./deal-steps";
@@ -26,6 +30,25 @@ async function refusedWith(path: string, who: AuthSession, body: unknown): Promi
 
 const reviewsOf = (page: Page) => page.getByRole("region", { name: "Reviews" });
 
+const SHOTS = process.env.E2E_SHOTS;
+/** With E2E_SHOTS: `shot` (or the whole page) at 360 and 1280 px, light and dark. */
+async function screenshots(page: Page, label: string, shot?: Locator) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const size = page.viewportSize()!;
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      const path = join(SHOTS, `${label}-${width}-${scheme}.png`);
+      if (shot) await shot.screenshot({ path });
+      else await page.screenshot({ path, fullPage: true });
+    }
+  }
+  await page.setViewportSize(size);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 describe("after the keys", () => {
   it("from the release to both reviews visible: hidden from each other until both wrote, then one reply", { timeout: 240_000 }, async () => {
     const s = steps();
@@ -35,6 +58,7 @@ describe("after the keys", () => {
     const renterSide = await signedInSide(b.browser, b.baseUrl, renter);
     const listerSide = await signedInSide(b.browser, b.baseUrl, lister);
     const [r, l] = [renterSide.page, listerSide.page];
+    const staffContext = await b.browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: b.baseUrl });
     try {
       // The renter writes first.
       await r.goto(`/deals/${deal.id}`);
@@ -76,9 +100,31 @@ describe("after the keys", () => {
       const reviews = await fetch(`${b.baseUrl}/api/v1/users/${lister.user.id}/reviews`).then((res) => res.json() as Promise<{ data: { id: string; text: string }[]; summary: { count: number; average: number } }>);
       expect(reviews.summary).toEqual({ count: 1, average: 5 });
       expect(await refusedWith(`reviews/${reviews.data[0]!.id}/reply`, lister, { text: "Again" })).toBe(409);
+      await screenshots(r, "deal-after-the-keys-renter");
+
+      // The summaries: the renter's as a renter on the request card the lister reads ("New" below 3), and one's own on the profile.
+      await l.goto(`/messages?userId=${encodeURIComponent(renter.user.id)}`);
+      await l.locator(".deal-card").getByRole("img", { name: "Rory's reviews as a renter: average 4.0 out of 5 from 1 review, new" }).waitFor();
+      await screenshots(l, "thread-request-card");
+      await r.goto("/profile");
+      await r.getByRole("list", { name: "Your reviews" }).getByRole("img", { name: "Your reviews as a renter: average 4.0 out of 5 from 1 review, new" }).waitFor();
+      await screenshots(r, "profile-reviews");
+
+      // Anyone may report a review: it is in staff's queue with the reason, and Keep takes it out.
+      await s.post(`reviews/${reviews.data[0]!.id}/report`, renter, { reason: "Mentions my private schedule" });
+      await signInAdmin(staffContext, b.baseUrl);
+      const staff = await staffContext.newPage();
+      await staff.goto("/staff");
+      await staff.getByRole("tab", { name: "Reviews", exact: true }).click();
+      const queued = staff.getByRole("listitem", { name: "Review by Rory (renter) about Lara" });
+      await queued.getByText("“Mentions my private schedule”").waitFor();
+      await screenshots(staff, "staff-reviews-queue");
+      await queued.getByRole("button", { name: /^Keep/ }).click();
+      await expect.poll(() => queued.count()).toBe(0);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();
+      await staffContext.close();
     }
   });
 
@@ -101,6 +147,7 @@ describe("after the keys", () => {
       await form.getByText("Take photos (1)").waitFor();
       await form.getByRole("button", { name: "Add a room" }).click();
       await form.getByLabel("Room name").nth(1).fill("Kitchen");
+      await screenshots(r, "move-in-report-form", form);
       await form.getByRole("button", { name: /Send report/ }).click();
       const sent = r.getByRole("article", { name: "move-in report" });
       await sent.getByText("Cracked sink").waitFor();
@@ -127,6 +174,7 @@ describe("after the keys", () => {
       expect(await dialog.getByRole("radio", { name: "Not as described" }).isChecked()).toBe(true);
       expect(await dialog.getByLabel("What happened?").inputValue()).toMatch(/Bathroom is damaged\. Cracked sink$/);
       await dialog.getByRole("list", { name: "Attached photos" }).getByRole("img").waitFor();
+      await screenshots(r, "problem-from-room", dialog);
       await dialog.getByRole("button", { name: "Send the report" }).click();
       await r.getByText("Problem reported", { exact: true }).first().waitFor();
       const disputed = await s.dealOf(deal.id, renter);
@@ -149,6 +197,8 @@ describe("after the keys", () => {
       await moveIn.getByText("Attached to the problem").waitFor();
       await moveIn.getByText("The sink was already chipped; I told the landlord.").waitFor();
       await moveIn.getByRole("img", { name: "Bathroom, photo 1" }).waitFor();
+      await screenshots(staff, "staff-case-condition-reports", item);
+      await screenshots(l, "deal-condition-report-lister");
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();
