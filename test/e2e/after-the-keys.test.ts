@@ -110,8 +110,8 @@ describe("after the keys", () => {
       await r.getByRole("list", { name: "Your reviews" }).getByRole("img", { name: "Your reviews as a renter: average 4.0 out of 5 from 1 review, new" }).waitFor();
       await screenshots(r, "profile-reviews");
 
-      // Anyone may report a review: it is in staff's queue with the reason, and Keep takes it out.
-      await s.post(`reviews/${reviews.data[0]!.id}/report`, renter, { reason: "Mentions my private schedule" });
+      // A review can be reported (here by the person it is about): it is in staff's queue with the reason, and Keep takes it out.
+      await s.post(`reviews/${reviews.data[0]!.id}/report`, lister, { reason: "Mentions my private schedule" });
       await signInAdmin(staffContext, b.baseUrl);
       const staff = await staffContext.newPage();
       await staff.goto("/staff");

@@ -39,7 +39,7 @@ export function problemFromRoom(report: ConditionReport, room: ConditionRoom): P
     kind: "not_as_described",
     text: `From my ${phaseWords(report.phase)} report (received ${when(report.received_at)}): ${room.name} is ${CONDITION_LABELS[room.condition].toLowerCase()}.${note}`,
     photos: room.photos.map((p) => p.url),
-    from: `${reportTitle(report)}: ${room.name}`,
+    from: `${phaseWords(report.phase)} report: ${room.name}`,
   };
 }
 

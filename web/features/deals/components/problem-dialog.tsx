@@ -35,7 +35,7 @@ export interface ProblemPrefill {
   text: string;
   /** Evidence urls the server already has (the report's), sent as the problem's `photos`. */
   photos: string[];
-  /** Where they come from, in words ("Move-in report: Kitchen"). */
+  /** Where they come from, in words ("move-in report: Kitchen"). */
   from: string;
 }
 
