@@ -151,11 +151,33 @@ export function renderApp(path: string, session: Session | null = null) {
 export { callsOf, fakeApi, notFound, reply, type ApiCall } from "./fake-api";
 import { notFound as notFoundAnswer } from "./fake-api";
 
+/** A user as anyone reads them (GET users/{id}), with their review summaries (none unless given). */
+export const publicUser = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  first_name: "Alex",
+  last_name: "Doe",
+  avatar_url: null,
+  university: null,
+  created_at: "2026-01-01T00:00:00Z",
+  id_verified: false,
+  school_email_domain: null,
+  response_time: null,
+  review_summary: { count: 0, average: 0 },
+  renter_review_summary: { count: 0, average: 0 },
+  ...over,
+});
+
+/** The fixtures' signed-in users (makeUser's, the deals' renter and lister) as the profile reads its own review summaries. */
+const ownProfiles = Object.fromEntries(["u1", "renter-1", "lister-1"].map((id) => [`GET /api/v1/users/${id}`, { data: publicUser(id) }]));
+/** GET users/{id} answering that user (the profile's own summaries, a request card's renter). */
+export const publicUserRoute = (id: string, over: Record<string, unknown> = {}) => ({ [`GET /api/v1/users/${id}`]: { data: publicUser(id, over) } });
+
 /**
- * The deal parts' calls on the pages that show them: the profile's Deals and Payouts sections (none here) and a
- * thread's "Request to sublease", which reads the conversation's listing (gone here, so it stays away).
+ * The deal parts' calls on the pages that show them: the profile's Deals and Payouts sections (none here), its
+ * review summaries, and a thread's "Request to sublease", which reads the conversation's listing (gone here, so it stays away).
  */
 export const dealPartsRoutes = (...listingIds: string[]) => ({
+  ...ownProfiles,
   "GET /api/v1/deals": { data: [], pagination: { next_token: null, has_more: false } },
   // The profile's Payouts section (no account yet).
   "GET /api/v1/payouts/status": { data: { status: "none", requirements_due: [] } },
@@ -173,9 +195,7 @@ export const afterTheKeysRoutes = (dealId: string) => {
 
 /** The other person's public profile, whose trust signals a thread's header shows (no school email here). */
 export const participantRoutes = (participantId: string) => ({
-  [`GET /api/v1/users/${participantId}`]: {
-    data: { id: participantId, first_name: "Alex", last_name: "Doe", avatar_url: null, university: null, created_at: "2026-01-01T00:00:00Z", id_verified: false, school_email_domain: null, response_time: null },
-  },
+  [`GET /api/v1/users/${participantId}`]: { data: publicUser(participantId) },
 });
 
 /** A thread's calls besides the conversation's own: the deal parts and the other person's profile. */

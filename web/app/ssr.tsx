@@ -12,7 +12,7 @@ import { matchPath, StaticRouter } from "react-router-dom";
 import type { RenderPage } from "@contract/ssr";
 import { paths, routePatterns } from "../config/paths";
 import { ApiError, setApiTransport } from "../lib/api-client";
-import { publicUserQuery } from "../features/listing/api/public-user";
+import { publicUserQuery } from "../lib/public-user-api";
 import { listingQuery } from "../lib/listing-detail";
 import { browseQuery, featuredQuery } from "../lib/listings-api";
 import { universitiesQuery, universityShortNameQuery } from "../lib/universities";

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
-import { callsOf, fakeApi, renderApp } from "../render";
+import { afterTheKeysRoutes, callsOf, fakeApi, renderApp } from "../render";
 import { acceptedDeal, LISTER, makeDeal, RENTER } from "./fixtures";
 import { formatStay } from "@contract/dates";
 
@@ -21,6 +21,7 @@ describe("staff Deals tab", () => {
         new URL(call.url, "http://x").searchParams.get("status") === "declined"
           ? { data: [], pagination: { next_token: null, has_more: false } }
           : { data: [acceptedDeal(), makeDeal({ id: "d2", status: "cancelled", status_reason: "party_blocked" })], pagination: { next_token: null, has_more: false } },
+      ...afterTheKeysRoutes("d1"),
       [`GET ${API}/admin/deals/d1`]: {
         data: {
           ...acceptedDeal(),

@@ -13,7 +13,7 @@ import { paymentWatch } from "../../../web/features/deals/components/checkout-re
 import { cancelText } from "../../../web/features/deals/components/deal-actions";
 import { dealTime, nextStep, parseDollars } from "../../../web/lib/deal-status";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp, afterTheKeysRoutes } from "../render";
+import { callsOf, fakeApi, IdleWebSocket, makeOwnerListing, notFound, participantRoutes, renderApp, afterTheKeysRoutes, publicUserRoute } from "../render";
 import { dealMessage, json, LISTER, makeDeal, page, paidDeal, RENTER, sessionOf, signedDeal, statusLine, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
@@ -330,7 +330,7 @@ describe("the money on the card in the thread and in the profile", () => {
       viewedBy(signedDeal({ id: "d3", listing_title: "My studio", renter: { id: "x", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { payable: false, waiting_for: "lister_payouts" }), "lister"),
       makeDeal({ id: "d4", listing_title: "Just asked" }),
     ];
-    fakeApi({ ...afterTheKeysRoutes("d1"),
+    fakeApi({ ...afterTheKeysRoutes("d1"), ...publicUserRoute(me.user.id),
       [`GET ${API}/universities/`]: { data: [] },
       [`GET ${API}/users/profile`]: { data: me.user },
       [`GET ${API}/users/listings`]: { data: [] },

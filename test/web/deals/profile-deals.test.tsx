@@ -2,13 +2,14 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fakeApi, notFound, renderApp } from "../render";
+import { fakeApi, notFound, publicUserRoute, renderApp } from "../render";
 import { acceptedDeal, json, LISTER, makeDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 import { formatStay } from "@contract/dates";
 
 const API = "/api/v1";
 const page = (data: unknown[]) => ({ data, pagination: { next_token: null, has_more: false } });
 const base = (session: ReturnType<typeof sessionOf>) => ({
+  ...publicUserRoute(session.user.id),
   [`GET ${API}/universities/`]: { data: [] },
   [`GET ${API}/users/profile`]: { data: session.user },
   [`GET ${API}/users/listings`]: { data: [] },

@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminDealResponse, Deal } from "@contract/deals";
 import { adminSession } from "../../../web/features/admin/api/admin-api";
 import { axeViolations } from "../axe";
-import { callsOf, fakeApi, renderApp, staffPanelRoutes } from "../render";
+import type { ConditionReport } from "@contract/reviews";
+import { afterTheKeysRoutes, callsOf, fakeApi, renderApp, staffPanelRoutes } from "../render";
 import { json, LISTER, page, paidDeal, RENTER, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
@@ -54,6 +55,7 @@ function casesApi(extra: Record<string, unknown> = {}) {
     [`GET ${API}/evidence/box.jpg`]: photo,
     [`GET ${API}/admin/deals`]: (call: { url: string }) => (new URL(call.url, "http://x").searchParams.get("status") === "cases" ? page([disputed, failed]) : page([])),
     [`GET ${API}/admin/deals/d1`]: { data: caseFile(disputed) },
+    ...afterTheKeysRoutes("d1"),
     ...extra,
   });
 }
@@ -105,6 +107,65 @@ describe("staff deal cases", () => {
     await waitFor(() => expect(click).toHaveBeenCalled());
     expect(URL.createObjectURL).toHaveBeenCalledTimes(3);
     expect(callsOf(calls, `GET ${API}/deals/d1/agreement.pdf`)[0]!.authorization).toBe("Bearer admin-token");
+  });
+
+  it("shows the condition reports side by side, each room's photos with the admin bearer, and the room the problem carries", async () => {
+    const report = (phase: ConditionReport["phase"], rooms: ConditionReport["rooms"], comment: ConditionReport["comment"] = null): ConditionReport => ({
+      deal_id: "d1",
+      phase,
+      rooms,
+      created_at: "2027-06-01T08:00:00.000Z",
+      received_at: phase === "move_in" ? "2027-06-01T08:00:00.000Z" : "2027-08-29T08:00:00.000Z",
+      author_id: RENTER.id,
+      comment,
+      has_problem: rooms.some((r) => r.condition === "damaged" || r.condition === "missing"),
+    });
+    const closed = { opens: "2000-01-01T00:00:00.000Z", closes: "2000-01-04T00:00:00.000Z" };
+    const withDoor = caseFile(viewedBy(paidDeal({ status: "disputed", problem: { ...problem, photos: ["/api/v1/evidence/door.jpg"] }, case_reason: "problem" }, { status: "disputed" }), "staff"));
+    const calls = casesApi({
+      [`GET ${API}/admin/deals/d1`]: { data: withDoor },
+      [`GET ${API}/deals/d1/condition-reports`]: {
+        data: [
+          report("move_in", [
+            { name: "Front door", condition: "damaged", note: "Lock broken", photos: [{ url: "/api/v1/evidence/door.jpg", received_at: "2027-06-01T07:55:00.000Z" }] },
+            { name: "Kitchen", condition: "good", note: "", photos: [] },
+          ], { text: "The lock was fine when I left.", created_at: "2027-06-01T12:00:00.000Z" }),
+          report("move_out", [{ name: "Kitchen", condition: "worn", note: "Oven stained", photos: [] }]),
+        ],
+        windows: { move_in: closed, move_out: closed },
+      },
+    });
+    const ui = await openDeals();
+    const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    await ui.click(within(item).getByRole("button", { name: "Open the case file: Sunny 2x2 near campus" }));
+    const reports = await within(item).findByRole("region", { name: "Condition reports" });
+    const moveIn = await within(reports).findByRole("article", { name: "Move-in report" });
+    const moveOut = within(reports).getByRole("article", { name: "Move-out report" });
+    expect(moveIn.parentElement).toHaveClass("report-compare-two");
+    expect(moveIn).toHaveTextContent("Front door: Damaged");
+    expect(moveIn).toHaveTextContent("Lock broken");
+    expect(moveIn).toHaveTextContent("Attached to the problem");
+    expect(moveIn).toHaveTextContent("Lister's comment");
+    expect(moveIn).toHaveTextContent("The lock was fine when I left.");
+    expect(moveOut).toHaveTextContent("Kitchen: Worn");
+    expect(moveOut).not.toHaveTextContent("Attached to the problem");
+    expect(await within(moveIn).findByRole("img", { name: "Front door, photo 1" })).toHaveAttribute("src", expect.stringMatching(/^blob:/));
+    expect(callsOf(calls, `GET ${API}/deals/d1/condition-reports`)[0]!.authorization).toBe("Bearer admin-token");
+    expect(callsOf(calls, `GET ${API}/evidence/door.jpg`).every((c) => c.authorization === "Bearer admin-token")).toBe(true);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("says so when the case has no condition report, and offers a retry when they cannot be read", async () => {
+    let fail = true;
+    casesApi({ [`GET ${API}/deals/d1/condition-reports`]: () => (fail ? json({ detail: "Server error. Please try again later." }, 500) : afterTheKeysRoutes("d1")[`GET ${API}/deals/d1/condition-reports`]) });
+    const ui = await openDeals();
+    const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    await ui.click(within(item).getByRole("button", { name: "Open the case file: Sunny 2x2 near campus" }));
+    const reports = await within(item).findByRole("region", { name: "Condition reports" });
+    expect(await within(reports).findByRole("alert")).toHaveTextContent("Failed to fetch the condition reports: Server error. Please try again later.");
+    fail = false;
+    await ui.click(within(reports).getByRole("button", { name: "Retry" }));
+    expect(await within(reports).findByText("No condition report.")).toBeInTheDocument();
   });
 
   it("decides a case: the amount checked, a reason, a confirmation naming each side's amount, the server's detail shown, then said when done", async () => {

@@ -118,3 +118,89 @@ describe("reviews", () => {
     expect(screen.getByText("No reviews yet")).toBeInTheDocument();
   });
 });
+
+describe("Report a problem from a condition report", () => {
+  const sent = (): ConditionReportsResponse => ({
+    data: [
+      {
+        deal_id: "d1",
+        phase: "move_in",
+        rooms: [
+          { name: "Bathroom", condition: "damaged", note: "Cracked sink", photos: [{ url: "/api/v1/evidence/sink.jpg", received_at: "2027-06-01T08:00:00.000Z" }] },
+          { name: "Kitchen", condition: "good", note: "", photos: [] },
+        ],
+        created_at: "2027-06-01T08:05:00.000Z",
+        received_at: "2027-06-01T08:05:00.000Z",
+        author_id: RENTER.id,
+        comment: null,
+        has_problem: true,
+      },
+    ],
+    windows: { move_in: closed, move_out: closed },
+  });
+  const photo = () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 });
+
+  it("a damaged room opens the problem dialog prefilled with the room, its condition and note, and its photos attached", async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:1"), revokeObjectURL: vi.fn() });
+    const calls = fakeApi({
+      [`GET ${API}/deals/d1`]: () => ({ data: heldDeal() }),
+      [`GET ${API}/deals/d1/agreement`]: { data: { version: 1, text: "AGREEMENT", sha256: "a".repeat(64), events: [] } },
+      [`GET ${API}/deals/d1/condition-reports`]: sent,
+      [`GET ${API}/deals/d1/reviews`]: { data: noReviews },
+      [`GET ${API}/evidence/sink.jpg`]: photo,
+      [`POST ${API}/deals/d1/problem`]: () => ({ data: heldDeal() }),
+    });
+    const ui = userEvent.setup();
+    renderApp("/deals/d1", sessionOf(RENTER));
+    const report = await screen.findByRole("article", { name: "move-in report" });
+    expect(within(report).queryByRole("button", { name: "Report a problem: Kitchen" })).toBeNull();
+    expect(await within(report).findByRole("img", { name: "Bathroom, photo 1" })).toHaveAttribute("src", "blob:1");
+    await ui.click(within(report).getByRole("button", { name: "Report a problem: Bathroom" }));
+    const dialog = await screen.findByRole("dialog", { name: "Report a problem" });
+    expect(within(dialog).getByRole("radio", { name: "Not as described" })).toBeChecked();
+    const text = within(dialog).getByLabelText(/What happened/) as HTMLTextAreaElement;
+    expect(text.value).toMatch(/^From my move-in report \(received .+\): Bathroom is damaged\. Cracked sink$/);
+    const attached = within(dialog).getByRole("list", { name: "Attached photos" });
+    expect(within(attached).getAllByRole("listitem")).toHaveLength(1);
+    expect(await axeViolations()).toEqual([]);
+
+    await ui.type(text, " Water on the floor.");
+    await ui.click(within(dialog).getByRole("button", { name: "Send the report" }));
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/deals/d1/problem`)).toHaveLength(1));
+    expect(callsOf(calls, `POST ${API}/deals/d1/problem`)[0]!.body).toEqual({
+      kind: "not_as_described",
+      text: expect.stringMatching(/Bathroom is damaged\. Cracked sink Water on the floor\.$/),
+      photos: ["/api/v1/evidence/sink.jpg"],
+    });
+    // The server received nothing new: the photo was already the report's (no upload).
+    expect(callsOf(calls, `POST ${API}/upload/evidence`)).toHaveLength(0);
+  });
+
+  it("an attached photo can be removed before sending; the lister is offered no problem", async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => "blob:1"), revokeObjectURL: vi.fn() });
+    const routes = {
+      [`GET ${API}/deals/d1/agreement`]: { data: { version: 1, text: "AGREEMENT", sha256: "a".repeat(64), events: [] } },
+      [`GET ${API}/deals/d1/condition-reports`]: sent,
+      [`GET ${API}/deals/d1/reviews`]: { data: noReviews },
+      [`GET ${API}/evidence/sink.jpg`]: photo,
+    };
+    const calls = fakeApi({ ...routes, [`GET ${API}/deals/d1`]: () => ({ data: heldDeal() }), [`POST ${API}/deals/d1/problem`]: () => ({ data: heldDeal() }) });
+    const ui = userEvent.setup();
+    const view = renderApp("/deals/d1", sessionOf(RENTER));
+    await ui.click(await screen.findByRole("button", { name: "Report a problem: Bathroom" }));
+    const dialog = await screen.findByRole("dialog", { name: "Report a problem" });
+    await ui.click(within(dialog).getByRole("button", { name: "Remove attached photo 1" }));
+    expect(within(dialog).queryByRole("list", { name: "Attached photos" })).toBeNull();
+    await ui.click(within(dialog).getByRole("button", { name: "Send the report" }));
+    await waitFor(() => expect(callsOf(calls, `POST ${API}/deals/d1/problem`)).toHaveLength(1));
+    expect((callsOf(calls, `POST ${API}/deals/d1/problem`)[0]!.body as { photos: string[] }).photos).toEqual([]);
+    view.unmount();
+
+    const asLister = viewedBy(makeDeal({ status: "moved_in" } as Partial<Deal>), "lister", Date.now(), { actions: [] });
+    fakeApi({ ...routes, [`GET ${API}/deals/d1`]: () => ({ data: asLister }) });
+    renderApp("/deals/d1", sessionOf(LISTER));
+    const report = await screen.findByRole("article", { name: "move-in report" });
+    expect(within(report).getByText("Cracked sink")).toBeInTheDocument();
+    expect(within(report).queryByRole("button", { name: /Report a problem/ })).toBeNull();
+  });
+});

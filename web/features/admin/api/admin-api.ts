@@ -26,6 +26,8 @@ import type {
   VerifyAllResponse,
 } from "@contract/admin";
 import type { AdminDealResponse, DealResponse, DealStatus } from "@contract/deals";
+import type { AdminReview, ConditionReportsResponse } from "@contract/reviews";
+import type { Pagination } from "@contract/listings";
 import type { DealsResponse } from "../../../lib/deals-api";
 import type { AdminVerificationItem, AdminVerificationListResponse, VerificationReviewResponse } from "@contract/verification";
 import { NEXT_TOKEN_HEADER, STAFF_PAGE } from "@contract/staff-lists";
@@ -81,7 +83,11 @@ export interface StaffPage<T> {
 
 /** A page's query: the staff list's page size, the cursor, and a search when there is one. */
 const pageQuery = (cursor: string | null, q?: string) => ({ limit: STAFF_PAGE.default, last_evaluated_key: cursor ?? undefined, q: q?.trim() || undefined });
-const pageOf = <T>(items: T[], pagination: { next_token: string | null }): StaffPage<T> => ({ items, next: pagination.next_token });
+/** A list's answer as a page: the cursor only while the server says more follow. */
+export const pageOf = <T>(items: T[], pagination: { next_token: string | null; has_more?: boolean }): StaffPage<T> => ({
+  items,
+  next: pagination.has_more === false ? null : pagination.next_token,
+});
 
 /** A submitted request in the review list (the unverified list also holds users who never sent one). */
 export type ReviewItem = Extract<AdminVerificationItem, { id: string }>;
@@ -89,6 +95,8 @@ export type AdminListingsView = "all" | "pending" | "promoted";
 /** The Deals tab's list: every deal (null), one status, or the open cases (disputed, release failed). */
 export type AdminDealsView = DealStatus | "cases" | null;
 export type VerificationQueue = "pending" | "unverified";
+/** The Reviews tab's lists: the queue (reported or flagged, not yet decided) or the hidden ones. */
+export type AdminReviewsView = "queue" | "hidden";
 export type ReviewDecision = "approved" | "rejected";
 export type AdminUserStatus = z.infer<typeof adminUserStatusSchema>["verification_status"];
 export type AdminListingEdit = z.infer<typeof adminListingEditSchema>;
@@ -142,5 +150,12 @@ export const adminApi = {
     adminRequest<DealResponse>(`admin/deals/${encodeURIComponent(id)}/resolve`, { method: "POST", body: { refund_cents: refundCents, ...(reason && { reason }) } }).then((r) => r.data),
   /** The agreement's PDF with the admin bearer (a link alone would carry no credential). */
   agreementPdf: (id: string) => asAdmin((bearer) => apiBlob(`deals/${encodeURIComponent(id)}/agreement.pdf`, { bearer, headers: { Accept: "application/pdf" } })),
+  /** Reviews reported by someone or flagged by the scam shield (docs/decisions/040), or the hidden ones, a page at a time. */
+  reviews: (status: AdminReviewsView, cursor: string | null) =>
+    adminRequest<{ reviews: AdminReview[]; pagination: Pagination }>("admin/reviews", { query: { status, ...pageQuery(cursor) } }).then((r) => pageOf(r.reviews, r.pagination)),
+  hideReview: (id: string, reason: string) => adminRequest<{ data: AdminReview }>(`admin/reviews/${encodeURIComponent(id)}/hide`, { method: "POST", body: { reason } }).then((r) => r.data),
+  keepReview: (id: string) => adminRequest<{ data: AdminReview }>(`admin/reviews/${encodeURIComponent(id)}/keep`, { method: "POST" }).then((r) => r.data),
+  /** A deal's move-in and move-out reports (staff read them with the bearer, as the parties do). */
+  conditionReports: (id: string) => adminRequest<ConditionReportsResponse>(`deals/${encodeURIComponent(id)}/condition-reports`),
   archiveFeedback: (id: string) => adminRequest<FeedbackArchiveResponse>(`feedback/admin/${id}/status`, { method: "PUT", query: { status: "archived" } }),
 };

@@ -73,3 +73,7 @@ export function useResolveDeal() {
       Promise.all([adminKeys.allDeals(), adminKeys.deal(id), adminKeys.stats(), adminKeys.audit()].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
+
+/** Hiding (a reason, audited) or keeping a review takes it out of the queue; a hide moves the subject's summaries. */
+export const useHideReview = () => useAdminMutation((v: { id: string; reason: string }) => adminApi.hideReview(v.id, v.reason), [adminKeys.allReviews()]);
+export const useKeepReview = () => useAdminMutation((id: string) => adminApi.keepReview(id), [adminKeys.allReviews()]);

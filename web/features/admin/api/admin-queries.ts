@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery, type QueryKey } from "@tanstack/react-query";
-import { adminApi, type AdminDealsView, type AdminListingsView, type StaffPage, type VerificationQueue } from "./admin-api";
+import { adminApi, type AdminDealsView, type AdminListingsView, type AdminReviewsView, type StaffPage, type VerificationQueue } from "./admin-api";
 
 /** Every staff query lives under "admin": logging out removes them all at once. */
 export const adminKeys = {
@@ -18,6 +18,9 @@ export const adminKeys = {
   deals: (status: AdminDealsView) => [...adminKeys.allDeals(), status] as const,
   deal: (id: string) => [...adminKeys.all, "deal", id] as const,
   feedbackList: (archived: boolean) => [...adminKeys.feedback(), archived] as const,
+  allReviews: () => [...adminKeys.all, "reviews"] as const,
+  reviews: (status: AdminReviewsView) => [...adminKeys.allReviews(), status] as const,
+  conditionReports: (dealId: string) => [...adminKeys.deal(dealId), "condition-reports"] as const,
 };
 
 export const useAdminStats = () => useQuery({ queryKey: adminKeys.stats(), queryFn: adminApi.stats });
@@ -55,3 +58,7 @@ export const useAdminFeedback = (archived: boolean) => useStaffList(adminKeys.fe
 export const useAdminDeals = (status: AdminDealsView) => useStaffList(adminKeys.deals(status), (cursor) => adminApi.deals(status, cursor));
 
 export const useAdminDeal = (id: string) => useQuery({ queryKey: adminKeys.deal(id), queryFn: () => adminApi.deal(id) });
+
+export const useAdminReviews = (status: AdminReviewsView) => useStaffList(adminKeys.reviews(status), (cursor) => adminApi.reviews(status, cursor));
+
+export const useAdminConditionReports = (dealId: string) => useQuery({ queryKey: adminKeys.conditionReports(dealId), queryFn: () => adminApi.conditionReports(dealId) });

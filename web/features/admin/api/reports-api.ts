@@ -1,8 +1,8 @@
 /** Staff's reports queue (docs/decisions/015): the calls, their keys, the list query and the writes. */
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminReportsResponse, ReportAction, ResolveReportResponse, UnsuspendResponse } from "@contract/reports";
-import { adminRequest } from "./admin-api";
-import { adminKeys } from "./admin-queries";
+import { adminRequest, pageOf } from "./admin-api";
+import { adminKeys, useStaffList } from "./admin-queries";
 
 export type ReportQueue = "open" | "resolved";
 
@@ -17,14 +17,7 @@ export const reportsApi = {
   unsuspend: (userId: string) => adminRequest<UnsuspendResponse>(`admin/users/${encodeURIComponent(userId)}/unsuspend`, { method: "POST" }),
 };
 
-export function useAdminReports(status: ReportQueue) {
-  return useInfiniteQuery({
-    queryKey: reportKeys.queue(status),
-    queryFn: ({ pageParam }) => reportsApi.list(status, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
-  });
-}
+export const useAdminReports = (status: ReportQueue) => useStaffList(reportKeys.queue(status), (cursor) => reportsApi.list(status, cursor).then((r) => pageOf(r.reports, r.pagination)));
 
 /** Resolving moves the report between the queues and may hide a listing or suspend a user. */
 export function useResolveReport() {

@@ -1,8 +1,8 @@
 /** Staff's Safety queue (scam shield; docs/decisions/015): the calls, their keys, the list query and the review. */
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { SafetyQueueResponse, SafetyReviewResponse } from "@contract/safety";
-import { adminRequest } from "./admin-api";
-import { adminKeys } from "./admin-queries";
+import { adminRequest, pageOf } from "./admin-api";
+import { adminKeys, useStaffList } from "./admin-queries";
 
 export const safetyKeys = {
   queue: () => [...adminKeys.all, "safety"] as const,
@@ -13,14 +13,7 @@ export const safetyApi = {
   review: (conversationId: string) => adminRequest<SafetyReviewResponse>(`admin/safety/${encodeURIComponent(conversationId)}/review`, { method: "POST" }),
 };
 
-export function useSafetyQueue() {
-  return useInfiniteQuery({
-    queryKey: safetyKeys.queue(),
-    queryFn: ({ pageParam }) => safetyApi.list(pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.pagination.has_more && last.pagination.next_token ? last.pagination.next_token : undefined),
-  });
-}
+export const useSafetyQueue = () => useStaffList(safetyKeys.queue(), (cursor) => safetyApi.list(cursor).then((r) => pageOf(r.conversations, r.pagination)));
 
 /** A review takes the conversation out of the queue and is written to the audit log. */
 export function useReviewSafety() {

@@ -12,6 +12,7 @@ import { ListingsTab } from "./listings-tab";
 import { staffTimeZoneNote } from "../lib/format";
 import { LoginView } from "./login-view";
 import { ReportsTab } from "./reports-tab";
+import { ReviewsTab } from "./reviews-tab";
 import { SafetyTab } from "./safety-tab";
 import { UsersTab } from "./users-tab";
 import { VerificationReview } from "./verification-review";
@@ -157,6 +158,19 @@ function AdminWorkspace() {
             ),
           },
           { id: "safety", label: "Safety", content: <SafetyTab onShowUser={showUser} /> },
+          {
+            id: "reviews",
+            label: "Reviews",
+            content: (
+              <Section
+                {...section("Reviews")}
+                tabs={[
+                  { id: "queue", label: "Queue", content: <ReviewsTab status="queue" /> },
+                  { id: "hidden", label: "Hidden", content: <ReviewsTab status="hidden" /> },
+                ]}
+              />
+            ),
+          },
           { id: "deals", label: "Deals", content: <DealsTab /> },
           { id: "failed-jobs", label: "Failed jobs", content: <FailedJobsTab /> },
           {

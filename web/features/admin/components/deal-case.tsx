@@ -2,14 +2,55 @@ import { useState, type FormEvent } from "react";
 import { DEAL_REASON_MAX, DEAL_TIMING, type AdminDealResponse } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { EvidencePhoto } from "../../../components/ui/evidence-photo";
+import { Loadable } from "../../../components/ui/loadable";
+import { ConditionRooms, reportTitle } from "../../../components/condition-rooms";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
 import { formatMoney, parseDollars, personName } from "../../../lib/deal-status";
 import { adminApi } from "../api/admin-api";
 import { useResolveDeal } from "../api/admin-mutations";
+import { useAdminConditionReports } from "../api/admin-queries";
 import { formatStaffTime } from "../lib/format";
 
 type AdminDeal = AdminDealResponse["data"];
+
+/**
+ * The deal's move-in and move-out reports side by side (docs/decisions/040), each room's photos from the
+ * private evidence route with the admin bearer; a room whose photos the problem carries says so.
+ */
+function CaseConditionReports({ deal }: { deal: AdminDeal }) {
+  const query = useAdminConditionReports(deal.id);
+  const attached = deal.problem?.photos ?? [];
+  return (
+    <section className="stack-sm" aria-label="Condition reports">
+      <h3>Condition reports</h3>
+      <Loadable query={query} label="the condition reports">
+        {({ data }) =>
+          data.length === 0 ? (
+            <p className="muted">No condition report.</p>
+          ) : (
+            <div className={`report-compare${data.length > 1 ? " report-compare-two" : ""}`}>
+              {data.map((report) => (
+                <article key={report.phase} className="stack-sm condition-report" aria-label={reportTitle(report)}>
+                  <h4>
+                    {reportTitle(report)} <span className="muted">received {formatStaffTime(report.received_at)}</span>
+                  </h4>
+                  <ConditionRooms report={report} load={adminApi.evidence} attached={attached} />
+                  {report.comment && (
+                    <p className="prewrap">
+                      <strong>Lister's comment ({formatStaffTime(report.comment.created_at)}): </strong>
+                      {report.comment.text}
+                    </p>
+                  )}
+                </article>
+              ))}
+            </div>
+          )
+        }
+      </Loadable>
+    </section>
+  );
+}
 
 /**
  * A deal's evidence for staff: the agreement's PDF and both sides' statements with their private
@@ -96,6 +137,7 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
           </ol>
         )}
       </section>
+      <CaseConditionReports deal={deal} />
       <details className="deal-events">
         <summary>
           Conversation ({messages.length} {messages.length === 1 ? "message" : "messages"})

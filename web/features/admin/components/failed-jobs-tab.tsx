@@ -1,7 +1,7 @@
 import type { DeadLetter } from "@contract/dead-letters";
-import { errorMessage } from "../../../lib/api-client";
 import { useDeadLetters } from "../api/dead-letters-api";
 import { formatStaffTime } from "../lib/format";
+import { PagedList } from "./paged-list";
 
 /** What each kind of background work is, for someone who did not write it. */
 const KIND_LABELS: Record<string, string> = {
@@ -19,32 +19,19 @@ const KIND_LABELS: Record<string, string> = {
  */
 export function FailedJobsTab() {
   const query = useDeadLetters();
-  const items = query.data?.pages.flatMap((p) => p.dead_letters) ?? [];
-  if (query.isPending) return <p className="muted">Loading…</p>;
-  if (query.isError)
-    return (
-      <div className="form-error" role="alert">
-        Failed to fetch the failed jobs: {errorMessage(query.error)}{" "}
-        <button type="button" className="link-button" onClick={() => void query.refetch()}>
-          Retry
-        </button>
-      </div>
-    );
-  if (items.length === 0) return <p className="panel empty-state">No failed jobs: every background job went through.</p>;
   return (
-    <div className="stack">
-      <p className="muted">Background work that failed every retry. Fix the cause (a mail provider down, a damaged photo), then ask a developer to send it again.</p>
-      <ul className="admin-cards">
-        {items.map((item) => (
-          <FailedJob key={item.id} item={item} />
-        ))}
-      </ul>
-      {query.hasNextPage && (
-        <button type="button" className="button button-ghost" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
+    <PagedList query={query} label="the failed jobs" empty="No failed jobs: every background job went through.">
+      {(items) => (
+        <div className="stack">
+          <p className="muted">Background work that failed every retry. Fix the cause (a mail provider down, a damaged photo), then ask a developer to send it again.</p>
+          <ul className="admin-cards">
+            {items.map((item) => (
+              <FailedJob key={item.id} item={item} />
+            ))}
+          </ul>
+        </div>
       )}
-    </div>
+    </PagedList>
   );
 }
 

@@ -5,16 +5,17 @@ import type { StaffListQuery } from "../api/admin-queries";
 
 /**
  * A staff list as far as its pages are loaded (docs/decisions/038): loading and failure as every tab
- * (Loadable), the items, and "Load more" while the server says more follow. The panel never holds a
+ * (Loadable), the empty state, the items, and "Load more" while the server says more follow. Every staff
+ * tab shows its list through this, so the states read the same everywhere. The panel never holds a
  * whole table; the counts it shows come from admin/stats.
  */
-export function PagedList<T>({ query, label, children }: { query: StaffListQuery<T>; label: string; children: (items: T[]) => ReactNode }) {
+export function PagedList<T>({ query, label, empty, children }: { query: StaffListQuery<T>; label: string; empty?: ReactNode; children: (items: T[]) => ReactNode }) {
   return (
     // A failed next page is not a failed list: what is loaded stays, the error goes under it with Retry.
     <Loadable query={{ ...query, isError: query.isError && !query.isFetchNextPageError, data: query.items }} label={label}>
       {(items) => (
         <>
-          {children(items)}
+          {items.length === 0 && empty !== undefined ? <p className="panel empty-state">{empty}</p> : children(items)}
           {query.isFetchNextPageError && (
             <div className="form-error" role="alert">
               {`Failed to fetch more ${label}`}: {errorMessage(query.error)}{" "}

@@ -5,6 +5,7 @@ import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import { useAdminReports, useResolveReport, type ReportQueue } from "../api/reports-api";
 import { formatStaffTime } from "../lib/format";
+import { PagedList } from "./paged-list";
 
 const DONE: Record<ReportAction, string> = {
   hide_listing: "Listing hidden.",
@@ -19,7 +20,6 @@ export function ReportsTab({ status }: { status: ReportQueue }) {
   const resolve = useResolveReport();
   const toast = useToast();
   const [suspending, setSuspending] = useState<AdminReport | null>(null);
-  const reports = query.data?.pages.flatMap((p) => p.reports) ?? [];
 
   const act = (report: AdminReport, action: ReportAction) =>
     resolve.mutate(
@@ -30,75 +30,62 @@ export function ReportsTab({ status }: { status: ReportQueue }) {
       },
     );
 
-  if (query.isPending) return <p className="muted">Loading…</p>;
-  if (query.isError)
-    return (
-      <div className="form-error" role="alert">
-        Failed to fetch reports: {errorMessage(query.error)}{" "}
-        <button type="button" className="link-button" onClick={() => void query.refetch()}>
-          Retry
-        </button>
-      </div>
-    );
-  if (reports.length === 0) return <p className="panel empty-state">{status === "open" ? "No open reports." : "No resolved reports yet."}</p>;
-
   return (
     <div className="stack">
-      <ul className="admin-cards">
-        {reports.map((r) => {
-          const busy = resolve.isPending && resolve.variables?.id === r.id;
-          return (
-            <li key={r.id} className="panel admin-report" aria-label={`Report: ${r.reason_label}`}>
-              <div className="admin-report-text">
-                <p>
-                  <span className="badge badge-pending badge-plain">{r.reason_label}</span>{" "}
-                  <strong>{r.kind === "listing" ? `Listing: ${r.listing_title ?? "deleted listing"}` : `User: ${r.reported_user?.name ?? "Deleted user"}`}</strong>
-                </p>
-                {r.details && <p className="admin-report-details">“{r.details}”</p>}
-                <p className="muted">
-                  Reported user: {r.reported_user ? r.reported_user.name : "Deleted user"}
-                  {r.reported_user?.suspended && <span className="badge badge-rejected">Suspended</span>} · By {r.reporter.name} ·{" "}
-                  <time dateTime={r.created_at}>{formatStaffTime(r.created_at)}</time>
-                </p>
-                {r.open_reports_on_target > 1 && <p className="muted">{r.open_reports_on_target} open reports about this {r.kind === "listing" ? "listing" : "user"}</p>}
-                {r.status === "resolved" && r.resolution && (
-                  <p className="muted">
-                    {RESOLUTION_LABEL[r.resolution]}
-                    {r.resolved_at && (
-                      <>
-                        {" "}
-                        · <time dateTime={r.resolved_at}>{formatStaffTime(r.resolved_at)}</time>
-                      </>
+      <PagedList query={query} label="reports" empty={status === "open" ? "No open reports." : "No resolved reports yet."}>
+        {(reports) => (
+          <ul className="admin-cards">
+            {reports.map((r) => {
+              const busy = resolve.isPending && resolve.variables?.id === r.id;
+              return (
+                <li key={r.id} className="panel admin-report" aria-label={`Report: ${r.reason_label}`}>
+                  <div className="admin-report-text">
+                    <p>
+                      <span className="badge badge-pending badge-plain">{r.reason_label}</span>{" "}
+                      <strong>{r.kind === "listing" ? `Listing: ${r.listing_title ?? "deleted listing"}` : `User: ${r.reported_user?.name ?? "Deleted user"}`}</strong>
+                    </p>
+                    {r.details && <p className="admin-report-details">“{r.details}”</p>}
+                    <p className="muted">
+                      Reported user: {r.reported_user ? r.reported_user.name : "Deleted user"}
+                      {r.reported_user?.suspended && <span className="badge badge-rejected">Suspended</span>} · By {r.reporter.name} ·{" "}
+                      <time dateTime={r.created_at}>{formatStaffTime(r.created_at)}</time>
+                    </p>
+                    {r.open_reports_on_target > 1 && <p className="muted">{r.open_reports_on_target} open reports about this {r.kind === "listing" ? "listing" : "user"}</p>}
+                    {r.status === "resolved" && r.resolution && (
+                      <p className="muted">
+                        {RESOLUTION_LABEL[r.resolution]}
+                        {r.resolved_at && (
+                          <>
+                            {" "}
+                            · <time dateTime={r.resolved_at}>{formatStaffTime(r.resolved_at)}</time>
+                          </>
+                        )}
+                      </p>
                     )}
-                  </p>
-                )}
-              </div>
-              {r.status === "open" && (
-                <div className="row">
-                  {r.kind === "listing" && r.listing_id && (
-                    <button type="button" className="button button-ghost" disabled={busy} onClick={() => act(r, "hide_listing")}>
-                      Hide listing
-                    </button>
+                  </div>
+                  {r.status === "open" && (
+                    <div className="row">
+                      {r.kind === "listing" && r.listing_id && (
+                        <button type="button" className="button button-ghost" disabled={busy} onClick={() => act(r, "hide_listing")}>
+                          Hide listing
+                        </button>
+                      )}
+                      {r.reported_user && !r.reported_user.suspended && (
+                        <button type="button" className="button button-danger" disabled={busy} onClick={() => setSuspending(r)}>
+                          Suspend user
+                        </button>
+                      )}
+                      <button type="button" className="button button-ghost" disabled={busy} onClick={() => act(r, "dismiss")}>
+                        Dismiss
+                      </button>
+                    </div>
                   )}
-                  {r.reported_user && !r.reported_user.suspended && (
-                    <button type="button" className="button button-danger" disabled={busy} onClick={() => setSuspending(r)}>
-                      Suspend user
-                    </button>
-                  )}
-                  <button type="button" className="button button-ghost" disabled={busy} onClick={() => act(r, "dismiss")}>
-                    Dismiss
-                  </button>
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      {query.hasNextPage && (
-        <button type="button" className="button button-ghost" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
-      )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </PagedList>
       <Dialog
         open={suspending !== null}
         alert

@@ -10,45 +10,55 @@ import {
   phaseWords,
   type ConditionPhase,
   type ConditionReport,
+  type ConditionRoom,
   type Review,
   type RoomCondition,
 } from "@contract/reviews";
+import { CONDITION_LABELS, ConditionRooms, reportTitle } from "../../../components/condition-rooms";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
+import { Stars } from "../../../components/ui/review-summary";
 import { ApiError, apiBlob, errorMessage } from "../../../lib/api-client";
 import { dealPath } from "../../../lib/deals-api";
 import { sendConditionReport, useCommentReport, useConditionReports, useDealReviews, useReplyToReview, useWriteReview, afterKeys } from "../api/after-the-keys-api";
+import { loadEvidence } from "../api/deals-api";
 import { useQueryClient } from "@tanstack/react-query";
 import { uploadDraftPhotos } from "./statement-fields";
-import { ProblemDialog } from "./problem-dialog";
+import { ProblemDialog, type ProblemPrefill } from "./problem-dialog";
 
 const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
-const CONDITION_LABELS: Record<RoomCondition, string> = { good: "Good", worn: "Worn", damaged: "Damaged", missing: "Missing" };
+
+/**
+ * "Report a problem" from a damaged or missing room: the problem says which room, its condition and
+ * note, and carries the room's photos (already cited by the report, so the server takes them; the
+ * contract's `photos`), so staff's case reads it beside the report (docs/decisions/040).
+ */
+export function problemFromRoom(report: ConditionReport, room: ConditionRoom): ProblemPrefill {
+  const note = room.note.trim() ? ` ${room.note.trim()}` : "";
+  return {
+    kind: "not_as_described",
+    text: `From my ${phaseWords(report.phase)} report (received ${when(report.received_at)}): ${room.name} is ${CONDITION_LABELS[room.condition].toLowerCase()}.${note}`,
+    photos: room.photos.map((p) => p.url),
+    from: `${phaseWords(report.phase)} report: ${room.name}`,
+  };
+}
 
 /** The deal's reviews and condition reports (docs/decisions/040), for a party; shown once money was paid. */
 export function AfterTheKeys({ deal, role, onDone }: { deal: Deal; role: "renter" | "lister"; onDone: () => void }) {
   const paidStates = ["paid", "moved_in", "disputed", "released"];
-  // "Report a problem" from a damaged or missing room: staff's case shows the condition reports beside it.
-  const [problem, setProblem] = useState(false);
+  // "Report a problem" from a damaged or missing room: prefilled from it; staff's case shows the reports beside it.
+  const [problem, setProblem] = useState<ProblemPrefill | null>(null);
   return (
     <>
-      {paidStates.includes(deal.status) && <ConditionReportsSection deal={deal} role={role} onReportProblem={() => setProblem(true)} />}
+      {paidStates.includes(deal.status) && <ConditionReportsSection deal={deal} role={role} onReportProblem={setProblem} />}
       {deal.status === "released" && <ReviewsSection deal={deal} role={role} />}
-      {problem && <ProblemDialog deal={deal} onClose={() => setProblem(false)} onDone={onDone} />}
+      {problem && <ProblemDialog deal={deal} prefill={problem} onClose={() => setProblem(null)} onDone={onDone} />}
     </>
   );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reviews.
-
-function Stars({ rating }: { rating: number }) {
-  return (
-    <span aria-label={`${rating} out of 5`} className="review-stars">
-      <span aria-hidden="true">{"★".repeat(rating) + "☆".repeat(5 - rating)}</span>
-    </span>
-  );
-}
 
 function ReviewView({ review, title }: { review: Review; title: string }) {
   return (
@@ -196,7 +206,7 @@ const dropDraft = (dealId: string, phase: ConditionPhase) => {
   }
 };
 
-function ConditionReportsSection({ deal, role, onReportProblem }: { deal: Deal; role: "renter" | "lister"; onReportProblem?: () => void }) {
+function ConditionReportsSection({ deal, role, onReportProblem }: { deal: Deal; role: "renter" | "lister"; onReportProblem: (prefill: ProblemPrefill) => void }) {
   const reports = useConditionReports(deal.id);
   const [printing, setPrinting] = useState(false);
   // The page's moment: which window is open (the server's receipt time decides in the end).
@@ -260,27 +270,28 @@ function ConditionReportsSection({ deal, role, onReportProblem }: { deal: Deal; 
   );
 }
 
-function SentReport({ report, role, dealId, canComment, onReportProblem }: { report: ConditionReport; role: "renter" | "lister"; dealId: string; canComment: boolean; onReportProblem?: () => void }) {
+function SentReport({ report, role, dealId, canComment, onReportProblem }: { report: ConditionReport; role: "renter" | "lister"; dealId: string; canComment: boolean; onReportProblem?: (prefill: ProblemPrefill) => void }) {
   const comment = useCommentReport(dealId);
   const [text, setText] = useState("");
   return (
     <article className="stack-sm condition-report" aria-label={`${phaseWords(report.phase)} report`}>
       <h3>
-        {phaseWords(report.phase) === "move-in" ? "Move-in" : "Move-out"} report <span className="muted">received {when(report.received_at)}</span>
+        {reportTitle(report)} <span className="muted">received {when(report.received_at)}</span>
       </h3>
-      <ul className="stack-sm room-list">
-        {report.rooms.map((room, i) => (
-          <li key={i} className={`room room-${room.condition}`}>
-            <strong>{room.name}</strong>: <span className={`badge condition-${room.condition}`}>{CONDITION_LABELS[room.condition]}</span>
-            {room.note && <p>{room.note}</p>}
-            {room.photos.length > 0 && (
-              <p className="muted">
-                {room.photos.length} {room.photos.length === 1 ? "photo" : "photos"}, received {room.photos.map((p) => when(p.received_at)).join(", ")}
-              </p>
-            )}
-          </li>
-        ))}
-      </ul>
+      <ConditionRooms
+        report={report}
+        load={loadEvidence}
+        roomAction={(room) =>
+          onReportProblem &&
+          PROBLEM_CONDITIONS.includes(room.condition) && (
+            <p className="no-print">
+              <button type="button" className="button button-danger" onClick={() => onReportProblem(problemFromRoom(report, room))}>
+                Report a problem<span className="visually-hidden">: {room.name}</span>
+              </button>
+            </p>
+          )
+        }
+      />
       {report.comment ? (
         <p>
           <strong>Lister's comment: </strong>
@@ -302,11 +313,6 @@ function SentReport({ report, role, dealId, canComment, onReportProblem }: { rep
           </button>
         </form>
       ) : null}
-      {report.has_problem && onReportProblem && (
-        <button type="button" className="button button-danger no-print" onClick={onReportProblem}>
-          Report a problem
-        </button>
-      )}
     </article>
   );
 }

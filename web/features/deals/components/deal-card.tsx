@@ -8,6 +8,8 @@ import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status
 import { formatRent } from "../../../lib/listings-api";
 import { DealActions } from "./deal-actions";
 import { DealMoney } from "./deal-money";
+import { ReviewSummaryLine } from "../../../components/ui/review-summary";
+import { usePublicUser } from "../../../lib/public-user-api";
 
 export interface DealCardProps {
   dealId: string;
@@ -42,9 +44,16 @@ function DealCardBody({ deal, me, titleId }: { deal: Deal; me: string; titleId: 
   const status = useRef<HTMLParagraphElement>(null);
   const step = nextStep(deal, me);
   const mine = deal.renter.id === me;
+  // The lister reads the renter's reviews as a renter (docs/decisions/040) before answering the request.
+  const renter = usePublicUser(mine ? undefined : deal.renter.id);
   return (
     <article className={`deal-card deal-card-${deal.status}`} aria-labelledby={titleId}>
       <p className="deal-card-kicker">{mine ? "Your request to sublease" : `${deal.renter.first_name}'s request to sublease`}</p>
+      {renter.data && (
+        <p className="deal-card-reviews">
+          <ReviewSummaryLine summary={renter.data.renter_review_summary} label={`${deal.renter.first_name}'s reviews as a renter`} />
+        </p>
+      )}
       <h3 id={titleId} className="deal-card-title">
         {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
       </h3>

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from "react";
-import { DEAL_PROBLEM_KINDS, type Deal, type DealProblemKind } from "@contract/deals";
+import { DEAL_PROBLEM_KINDS, DEAL_STATEMENT_PHOTOS_MAX, type Deal, type DealProblemKind } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
 import { errorMessage } from "../../../lib/api-client";
 import { PROBLEM_LABELS } from "../../../lib/deal-status";
-import { useAddStatement, useReportProblem } from "../api/deals-api";
+import { EvidencePhoto } from "../../../components/ui/evidence-photo";
+import { loadEvidence, useAddStatement, useReportProblem } from "../api/deals-api";
 import { afterClose } from "../lib/focus";
 import { draftProblem, emptyDraft, StatementFields, uploadDraftPhotos, type StatementDraft } from "./statement-fields";
 
@@ -28,15 +29,27 @@ function useSendWithPhotos() {
   return { uploading, uploadError, send };
 }
 
+/** A problem started from somewhere (a damaged room of a condition report): what it says, and photos already sent. */
+export interface ProblemPrefill {
+  kind: DealProblemKind;
+  text: string;
+  /** Evidence urls the server already has (the report's), sent as the problem's `photos`. */
+  photos: string[];
+  /** Where they come from, in words ("move-in report: Kitchen"). */
+  from: string;
+}
+
 /**
  * "Report a problem" while the money is held: what is wrong, what happened, photos. The deal becomes
- * `disputed` and nothing is released until staff decide.
+ * `disputed` and nothing is released until staff decide. From a condition report's room it opens
+ * prefilled, with that room's photos attached (each removable).
  */
-export function ProblemDialog({ deal, onClose, onDone }: { deal: Deal; onClose: () => void; onDone: () => void }) {
+export function ProblemDialog({ deal, prefill, onClose, onDone }: { deal: Deal; prefill?: ProblemPrefill; onClose: () => void; onDone: () => void }) {
   const report = useReportProblem();
   const { uploading, uploadError, send } = useSendWithPhotos();
-  const [kind, setKind] = useState<DealProblemKind | null>(null);
-  const [draft, setDraft] = useState<StatementDraft>(emptyDraft);
+  const [kind, setKind] = useState<DealProblemKind | null>(prefill?.kind ?? null);
+  const [draft, setDraft] = useState<StatementDraft>(() => ({ ...emptyDraft(), text: prefill?.text ?? "" }));
+  const [attached, setAttached] = useState<string[]>(() => prefill?.photos.slice(0, DEAL_STATEMENT_PHOTOS_MAX) ?? []);
   const [checked, setChecked] = useState(false);
   const busy = uploading !== null || report.isPending;
   const kindError = checked && !kind ? "Please choose what is wrong." : null;
@@ -48,7 +61,7 @@ export function ProblemDialog({ deal, onClose, onDone }: { deal: Deal; onClose: 
     if (!kind || draftProblem(draft) || busy) return;
     report.reset();
     void send(draft.files, (photos) =>
-      report.mutate({ id: deal.id, input: { kind, text: draft.text.trim(), photos } }, { onSuccess: () => (onClose(), afterClose(onDone)) }),
+      report.mutate({ id: deal.id, input: { kind, text: draft.text.trim(), photos: [...attached, ...photos] } }, { onSuccess: () => (onClose(), afterClose(onDone)) }),
     );
   };
 
@@ -71,7 +84,23 @@ export function ProblemDialog({ deal, onClose, onDone }: { deal: Deal; onClose: 
             </p>
           )}
         </fieldset>
-        <StatementFields draft={draft} onChange={setDraft} textLabel="What happened?" error={textError} />
+        <StatementFields draft={draft} onChange={setDraft} textLabel="What happened?" error={textError} attachedCount={attached.length} />
+        {prefill && attached.length > 0 && (
+          <div className="field">
+            <span className="field-label">Attached from your {prefill.from}</span>
+            <ul className="statement-photos" aria-label="Attached photos">
+              {attached.map((url, i) => (
+                <li key={url}>
+                  <EvidencePhoto url={url} alt={`${prefill.from}, photo ${i + 1}`} load={loadEvidence} />
+                  <button type="button" className="link-button" onClick={() => setAttached((a) => a.filter((u) => u !== url))}>
+                    Remove{" "}
+                    <span className="visually-hidden">attached photo {i + 1}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {uploading !== null && <ProgressBar value={uploading} label="Uploading photos" />}
         <FormError message={uploadError ?? (report.isError ? errorMessage(report.error, "Could not send the report. Please try again.") : null)} />
         <div className="row">

@@ -48,23 +48,27 @@ export function StatementFields({
   textLabel,
   error,
   autoFocus,
+  attachedCount = 0,
 }: {
   draft: StatementDraft;
   onChange: (next: StatementDraft) => void;
   textLabel: string;
   error: string | null;
   autoFocus?: boolean;
+  /** Photos already attached elsewhere in the form (a condition report's): they count toward the limit. */
+  attachedCount?: number;
 }) {
   const inputId = useId();
   const [photoError, setPhotoError] = useState<string | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const previews = usePreviews(draft.files);
-  const room = DEAL_STATEMENT_PHOTOS_MAX - draft.files.length;
+  const taken = draft.files.length + attachedCount;
+  const room = DEAL_STATEMENT_PHOTOS_MAX - taken;
 
   const add = async (picked: File[]) => {
     setPhotoError(null);
     // The readable photos are added; each other file is named with what is wrong with it.
-    const { added, problem } = await pickPhotos(picked, draft.files.length, { max: DEAL_STATEMENT_PHOTOS_MAX });
+    const { added, problem } = await pickPhotos(picked, taken, { max: DEAL_STATEMENT_PHOTOS_MAX });
     setPhotoError(problem);
     if (added.length) onChange({ ...draft, files: [...draft.files, ...added] });
   };

@@ -18,7 +18,7 @@ import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { isOwnerView, useListing } from "../../../lib/listing-detail";
 import { formatRent, GENDER_LABELS, termLabel, unitLabel } from "../../../lib/listings-api";
-import { usePublicUser } from "../api/public-user";
+import { usePublicUser } from "../../../lib/public-user-api";
 import { TrustChecks } from "../../../components/ui/trust-checks";
 import { useSession } from "../../../lib/session";
 import { useMediaQuery } from "../../../lib/use-media-query";

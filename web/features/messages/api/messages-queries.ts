@@ -4,8 +4,8 @@ import { useEffect } from "react";
 import type { ServerEvent } from "@party/protocol";
 import { PARTIES } from "@contract/parties";
 import { pollInterval, useIdle } from "../../../lib/activity";
-import type { PublicUserResponse } from "@contract/users";
-import { ApiError, apiRequest } from "../../../lib/api-client";
+import { publicUserQuery } from "../../../lib/public-user-api";
+import { ApiError } from "../../../lib/api-client";
 import { usePartySocket } from "../../../lib/party-socket";
 import { useDealChanged } from "../../../lib/deals-api";
 import { subscribeUnreadChanges, useInboxConnected } from "../../../lib/unread";
@@ -118,12 +118,5 @@ export function useInboxUnreadSync() {
   );
 }
 
-/** The other person's public profile (the header's trust signals); the same cache entry as the listing page's owner. */
-export function useParticipant(id: string | undefined) {
-  return useQuery({
-    queryKey: ["users", id] as const,
-    queryFn: () => apiRequest<PublicUserResponse>(`users/${encodeURIComponent(id!)}`, { auth: false }).then((r) => r.data),
-    enabled: !!id,
-    staleTime: 5 * 60_000,
-  });
-}
+/** The other person's public profile (the header's trust signals and reviews); the listing page's owner query, briefly cached. */
+export const useParticipant = (id: string | undefined) => useQuery({ ...publicUserQuery(id), staleTime: 5 * 60_000 });

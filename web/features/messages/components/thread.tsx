@@ -12,6 +12,7 @@ import { paths } from "../../../config/paths";
 import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useConversationDetail, useMessages, useParticipant, useThreadSocket } from "../api/messages-queries";
 import { TrustChecks } from "../../../components/ui/trust-checks";
+import { PersonReviewSummaries } from "../../../components/ui/review-summary";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, noticeKindOf, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
@@ -160,6 +161,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
             {name}
           </h2>
           <TrustChecks user={participant.data} compact />
+          <PersonReviewSummaries user={participant.data} />
           {conversation?.listing_id && (
             <Link to={paths.listing(conversation.listing_id, `/messages?conversation=${encodeURIComponent(conversationId)}`)} className="thread-listing">
               {conversation.listing_photo && <img src={conversation.listing_photo} alt="" width={40} height={30} />}

@@ -15,6 +15,8 @@ import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
 import { SchoolEmail } from "./school-email";
 import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
+import { PersonReviewSummaries } from "../../../components/ui/review-summary";
+import { usePublicUser } from "../../../lib/public-user-api";
 
 // Lazy: the push client code loads with this section, never with the home page (docs/decisions/027).
 const PushSettings = lazy(() => import("./push-settings"));
@@ -33,6 +35,8 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
   const navigate = useNavigate();
   const user = session!.user;
   const idStatus = user.id_verification_status;
+  // What others read of you (GET users/{id}): the review summaries live there, not on the private profile.
+  const publicSelf = usePublicUser(user.id);
   return (
     <PageFrame title="My Profile">
       <div className="profile-grid">
@@ -51,6 +55,7 @@ export function ProfilePage({ listings }: { listings?: ReactNode }) {
                 )}{" "}
                 <SchoolEmailBadge domain={user.school_email_domain} own />
               </p>
+              <PersonReviewSummaries user={publicSelf.data} own />
             </div>
           </div>
           <h2>Edit profile</h2>

@@ -1,7 +1,7 @@
-/** A listing's owner as the listing page shows them (also read by the server render of that page). */
+/** A person as anyone may see them (GET users/{id}): a listing's owner (also read by the server render), a renter on a request card, yourself on your profile. */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { PublicUserResponse } from "@contract/users";
-import { apiRequest } from "../../../lib/api-client";
+import { apiRequest } from "./api-client";
 
 export const userKeys = {
   public: (id: string | undefined) => ["users", id] as const,
