@@ -256,7 +256,8 @@ describe("cancelling after payment", () => {
     refuse = false;
     await ui.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Send: $425.50 back, $424.50 to me" }));
     // Done: the decision, each side's amount and the reason are on the page for both.
-    expect(await screen.findByText(/You decided: \$425\.50 back to Maya, \$424\.50 to you\./)).toHaveTextContent("Reason: Found a subtenant for July");
+    expect(await screen.findByText(/You decided on/)).toHaveTextContent("Reason: Found a subtenant for July");
+    expect(statusLine()).toHaveTextContent("The renter cancelled. $425.50 refunded to Maya, $424.50 to you, CampusNest fee $42.50 kept.");
     expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`).map((c) => c.body)).toEqual([
       { refund_cents: 42550, reason: "Found a subtenant for July" },
       { refund_cents: 42550, reason: "Found a subtenant for July" },
@@ -352,8 +353,8 @@ describe("the money on the card in the thread and in the profile", () => {
 describe("the next step once paid", () => {
   it("is the server's waiting_for, with whose step it is for the viewer; an ended deal says why and where the money went", () => {
     const released = paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000, transferred_cents: 65000 });
-    expect(nextStep(viewedBy(released, "lister"), LISTER.id)).toEqual({ text: "This deal was completed. $200.00 went back to Maya. $650.00 went to you.", whose: "none" });
-    expect(nextStep(released, RENTER.id).text).toBe("This deal was completed. $200.00 went back to you. $650.00 went to Jordan.");
+    expect(nextStep(viewedBy(released, "lister"), LISTER.id)).toEqual({ text: "This deal was completed. $200.00 refunded to Maya, $650.00 to you, CampusNest fee $42.50 kept.", whose: "none" });
+    expect(nextStep(released, RENTER.id).text).toBe("This deal was completed. $200.00 refunded to you, $650.00 to Jordan, CampusNest fee $42.50 kept.");
     const late = paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: "2027-05-28T12:00:00.000Z" } });
     expect(nextStep(viewedBy(late, "lister"), LISTER.id)).toMatchObject({ whose: "you" });
     expect(nextStep(late, RENTER.id)).toMatchObject({ whose: "other" });

@@ -1,23 +1,22 @@
 import type { Deal } from "@contract/deals";
-import { dealStay, dealTime, formatMoney, personName, wasPaid } from "../../../lib/deal-status";
+import { dealStay, dealTime, formatMoney, moneyLine, personName, wasPaid } from "../../../lib/deal-status";
 import { Amounts } from "./amounts";
 
-/** Where the money stands, for the receipt: held until, released on, or refunded. */
+/** Where the money stands, for the receipt: who got how much (the one money line, full names), and when. */
 export function moneyState(deal: Deal): string {
   const p = deal.payment;
+  const line = moneyLine(deal, undefined, { full: true }) ?? "Payment in progress.";
   switch (p.status) {
     case "held":
-      return p.held_until ? `Held by CampusNest until ${dealTime(p.held_until)}` : "Held by CampusNest";
+      return p.held_until ? `${line} Held until ${dealTime(p.held_until)}.` : line;
     case "released":
-      return `Released to ${personName(deal.lister)}${p.released_at ? ` on ${dealTime(p.released_at)}` : ""}`;
-    case "refunded":
-      return `Refunded to ${personName(deal.renter)}`;
+      return p.released_at ? `${line} Released on ${dealTime(p.released_at)}.` : line;
     case "disputed":
-      return "Held by CampusNest: a problem is being looked into";
+      return `${line} A problem is being looked into.`;
     case "release_failed":
-      return "Held by CampusNest: the transfer to the lister is being retried";
+      return `${line} The transfer to ${personName(deal.lister)} is being retried.`;
     default:
-      return "Payment in progress";
+      return line;
   }
 }
 
