@@ -83,6 +83,12 @@ export const DEAL_WORDS = {
   listerDecisionHours: DEAL_TIMING.listerDecisionMs / 3_600_000,
 } as const;
 
+/**
+ * The labels of an agreement's two hashes (docs/decisions/044), the same words in the PDF, the "signed"
+ * email, the deal page and staff's deal: the text both signed, and the PDF file made from it.
+ */
+export const HASH_LABELS = { text: "Agreement text SHA-256", file: "PDF file SHA-256" } as const;
+
 /** A decline, cancel or landlord's reason: at most this many characters. */
 export const DEAL_REASON_MAX = 500;
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
+import { DEAL_STATUSES, HASH_LABELS, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
 import { PagedList } from "./paged-list";
 import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, moneyLine, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
@@ -113,13 +113,13 @@ function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
             {full.agreement && (
               <>
                 {" "}
-                · Agreement version {full.agreement.version}, SHA-256 <code className="mono deal-hash">{full.agreement.sha256}</code>
+                · Agreement version {full.agreement.version}, {HASH_LABELS.text} <code className="mono deal-hash">{full.agreement.sha256}</code>
               </>
             )}
             {full.pdf_sha256 && (
               <>
                 {" "}
-                · Signed PDF SHA-256 <code className="mono deal-hash">{full.pdf_sha256}</code>
+                · {HASH_LABELS.file} <code className="mono deal-hash">{full.pdf_sha256}</code>
               </>
             )}
           </p>
