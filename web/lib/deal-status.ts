@@ -21,6 +21,16 @@ export const DEAL_STATUS_LABELS: Record<DealStatus, string> = {
   disputed: "Problem reported",
 };
 
+/**
+ * The deal's badge: its status in a word, and its class. A paid deal whose late cancellation awaits the
+ * lister's decision says what it waits for, never "Paid".
+ */
+export function statusBadge(deal: Pick<Deal, "status" | "cancellation" | "lister">, me?: string): { label: string; className: string } {
+  if (deal.status === "paid" && deal.cancellation)
+    return { label: `Cancelling: waiting for ${deal.lister.id === me ? "your" : `${deal.lister.first_name}'s`} refund decision`, className: "badge deal-badge deal-badge-cancelling" };
+  return { label: DEAL_STATUS_LABELS[deal.status], className: `badge deal-badge deal-badge-${deal.status}` };
+}
+
 export const CONSENT_LABELS: Record<LandlordConsentStatus, string> = {
   none: "Not settled yet",
   not_needed: "Not needed: the lease allows subletting",

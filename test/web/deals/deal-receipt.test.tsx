@@ -24,6 +24,7 @@ describe("the receipt", () => {
     const receipt = await screen.findByRole("region", { name: "Receipt" });
     expect(receipt).toHaveAttribute("id", "receipt");
     expect(facts(receipt)).toEqual({
+      "Payment reference": "pi_3PaidDeal",
       Deal: "d1",
       Listing: "Sunny 2x2 near campus",
       // A receipt prints the year always.
@@ -36,6 +37,9 @@ describe("the receipt", () => {
       "Service fee (5%)": "$42.50",
       "Total paid": "$892.50",
     });
+    // Printed, the title comes first, then the parties, then the payment's reference.
+    expect(within(receipt).getAllByRole("term").slice(0, 3).map((t) => t.textContent)).toEqual(["Paid by", "Paid to", "Payment reference"]);
+    expect(receipt.querySelector(".receipt-brand")!.compareDocumentPosition(within(receipt).getByRole("heading", { name: "Receipt" })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(await axeViolations()).toEqual([]);
   });
 
@@ -83,14 +87,21 @@ describe("the receipt", () => {
 
   it("prints alone: the page is marked while the print dialog is open", async () => {
     show(paidDeal());
-    const print = vi.fn(() => expect(document.documentElement).toHaveClass("printing-receipt"));
+    const print = vi.fn(() => {
+      expect(document.documentElement).toHaveClass("printing-receipt");
+      // The browser prints (and names a saved PDF by) the document's title: the receipt's, while it prints.
+      expect(document.title).toBe("CampusNest receipt: Sunny 2x2 near campus, Maya Lopez to Jordan Kim");
+    });
     vi.stubGlobal("print", print);
     const ui = userEvent.setup();
     const receipt = await screen.findByRole("region", { name: "Receipt" });
+    const title = document.title;
+    expect(title).toMatch(/^Deal: /);
     await ui.click(within(receipt).getByRole("button", { name: "Print the receipt" }));
     expect(print).toHaveBeenCalledTimes(1);
     fireEvent(window, new Event("afterprint"));
     expect(document.documentElement).not.toHaveClass("printing-receipt");
+    expect(document.title).toBe(title);
     vi.unstubAllGlobals();
   });
 });

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { DEAL_STATUSES, HASH_LABELS, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
 import { PagedList } from "./paged-list";
-import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, moneyLine, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
+import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, statusBadge, dealStay, formatMoney, moneyLine, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminDealsView } from "../api/admin-api";
 import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
@@ -75,7 +75,7 @@ function AdminDeal({ deal: d }: { deal: Deal }) {
     <li className="panel stack-sm">
       <div className="section-head">
         <strong>{d.listing_title}</strong>
-        <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>
+        <span className={statusBadge(d).className}>{statusBadge(d).label}</span>
       </div>
       {d.case_reason && (
         <p>

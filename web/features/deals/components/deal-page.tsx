@@ -6,7 +6,7 @@ import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useDeal } from "../../../lib/deals-api";
-import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
+import { CONSENT_LABELS, statusBadge, dealStay, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { DealActions } from "./deal-actions";
@@ -83,7 +83,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
           </h1>
           <p>
-            <span className={`badge deal-badge deal-badge-${deal.status}`}>{DEAL_STATUS_LABELS[deal.status]}</span>
+            <span className={statusBadge(deal, me).className}>{statusBadge(deal, me).label}</span>
           </p>
           {/* Whose step it is, announced when it changes. */}
           <p className={`deal-next deal-next-${step.whose}`} role="status" ref={statusLine} tabIndex={-1}>
@@ -140,10 +140,10 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             <>
               <h3>The first payment, through CampusNest</h3>
               <Amounts deal={deal} />
-              <CancellationPolicy />
+              <CancellationPolicy role={role} />
             </>
           )}
-          {wasPaid(deal) && <CancellationPolicy />}
+          {wasPaid(deal) && <CancellationPolicy role={role} />}
         </section>
 
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}

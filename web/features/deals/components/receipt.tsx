@@ -28,21 +28,48 @@ export function Receipt({ deal }: { deal: Deal }) {
   if (!wasPaid(deal)) return null;
   const p = deal.payment;
   const print = () => {
-    // Printed from here, the receipt alone; the page's own print (Ctrl+P) prints the whole deal.
+    // Printed from here, the receipt alone, titled as a receipt (the browser prints the document's title
+    // in its header and names a saved PDF by it); the page's own print (Ctrl+P) prints the whole deal.
+    const title = document.title;
     document.documentElement.classList.add(PRINTING);
-    window.addEventListener("afterprint", () => document.documentElement.classList.remove(PRINTING), { once: true });
+    document.title = `CampusNest receipt: ${deal.listing_title}, ${personName(deal.renter)} to ${personName(deal.lister)}`;
+    window.addEventListener(
+      "afterprint",
+      () => {
+        document.documentElement.classList.remove(PRINTING);
+        document.title = title;
+      },
+      { once: true },
+    );
     window.print();
   };
   return (
     <section className="panel stack-sm deal-receipt" id="receipt" aria-labelledby="receipt-heading">
+      {/* Printed, the document's title comes first (the brand, then "Receipt"), then the parties. */}
+      <p className="receipt-brand" aria-hidden="true">
+        CampusNest
+      </p>
       <div className="section-head">
         <h2 id="receipt-heading">Receipt</h2>
         <button type="button" className="button button-ghost no-print" onClick={print}>
           Print the receipt
         </button>
       </div>
-      <p className="receipt-brand">CampusNest</p>
       <dl className="details deal-details">
+        <div>
+          <dt>Paid by</dt>
+          <dd>{personName(deal.renter)}</dd>
+        </div>
+        <div>
+          <dt>Paid to</dt>
+          <dd>{personName(deal.lister)}, through CampusNest</dd>
+        </div>
+        {p.reference && (
+          <div>
+            <dt>Payment reference</dt>
+            <dd className="mono">{p.reference}</dd>
+          </div>
+        )}
         <div>
           <dt>Deal</dt>
           <dd className="mono">{deal.id}</dd>
@@ -54,14 +81,6 @@ export function Receipt({ deal }: { deal: Deal }) {
         <div>
           <dt>Stay</dt>
           <dd>{dealStay(deal, { year: "always" })}</dd>
-        </div>
-        <div>
-          <dt>Paid by</dt>
-          <dd>{personName(deal.renter)}</dd>
-        </div>
-        <div>
-          <dt>Paid to</dt>
-          <dd>{personName(deal.lister)}, through CampusNest</dd>
         </div>
         {p.paid_at && (
           <div>

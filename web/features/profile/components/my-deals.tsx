@@ -3,7 +3,7 @@ import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { dealUrl, useMyDeals } from "../../../lib/deals-api";
-import { DEAL_STATUS_LABELS, dealStay, formatMoney, moneyLine, nextStep, wasPaid } from "../../../lib/deal-status";
+import { statusBadge, dealStay, formatMoney, moneyLine, nextStep, wasPaid } from "../../../lib/deal-status";
 import { useSession } from "../../../lib/session";
 
 /** The profile's "Deals": the user's deals as renter and as lister, each with its status, next step and money. */
@@ -63,7 +63,7 @@ function DealGroup({ title, empty, deals, me }: { title: string; empty: string; 
                   <Link to={dealUrl(d.id)} className="deal-list-title">
                     {d.listing_title}
                   </Link>
-                  <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>
+                  <span className={statusBadge(d, me).className}>{statusBadge(d, me).label}</span>
                 </div>
                 <p className="muted">
                   {dealStay(d)} · with {d.renter.id === me ? d.lister.first_name : d.renter.first_name}
