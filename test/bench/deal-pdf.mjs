@@ -2,7 +2,7 @@
 /**
  * The signed agreement PDF inside workerd (docs/decisions/026): its size and the time to make it.
  * Bundles test/bench/deal-pdf-worker.ts (the product's pdf.ts and template) with esbuild, runs it in
- * workerd through Miniflare with the real font behind ASSETS, warms it up, then makes it N times one
+ * workerd through Miniflare with the real fonts behind ASSETS, warms it up, then makes it N times one
  * after another. Reports the PDF's bytes, the median time measured inside the worker
  * (performance.now(); workerd's clock may only move on I/O, so it can read low), and the median
  * request time minus a no-op request's (the CPU the request costs, loopback only).
@@ -14,7 +14,8 @@ import { Miniflare } from "miniflare";
 
 const RUNS = Number(process.env.BENCH_PDF_RUNS ?? 20);
 const root = new URL("../../", import.meta.url);
-const font = readFileSync(new URL("web/public/fonts/DejaVuSans.ttf", root));
+// The fonts the worker reads from its static assets, by path (regular and bold).
+const fonts = { "/fonts/DejaVuSans.ttf": readFileSync(new URL("web/public/fonts/DejaVuSans.ttf", root)), "/fonts/DejaVuSans-Bold.ttf": readFileSync(new URL("web/public/fonts/DejaVuSans-Bold.ttf", root)) };
 
 const bundle = await build({
   entryPoints: [new URL("test/bench/deal-pdf-worker.ts", root).pathname],
@@ -33,7 +34,7 @@ const mf = new Miniflare({
   script,
   compatibilityDate: "2026-04-01",
   compatibilityFlags: ["nodejs_compat"],
-  serviceBindings: { ASSETS: () => new Response(font, { headers: { "content-type": "font/ttf" } }) },
+  serviceBindings: { ASSETS: (req) => { const font = fonts[new URL(req.url).pathname]; return font ? new Response(font, { headers: { "content-type": "font/ttf" } }) : new Response("not found", { status: 404 }); } },
 });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -21,6 +21,16 @@ export const DEAL_STATUS_LABELS: Record<DealStatus, string> = {
   disputed: "Problem reported",
 };
 
+/**
+ * The deal's badge: its status in a word, and its class. A paid deal whose late cancellation awaits the
+ * lister's decision says what it waits for, never "Paid".
+ */
+export function statusBadge(deal: Pick<Deal, "status" | "cancellation" | "lister">, me?: string): { label: string; className: string } {
+  if (deal.status === "paid" && deal.cancellation)
+    return { label: `Cancelling: waiting for ${deal.lister.id === me ? "your" : `${deal.lister.first_name}'s`} refund decision`, className: "badge deal-badge deal-badge-cancelling" };
+  return { label: DEAL_STATUS_LABELS[deal.status], className: `badge deal-badge deal-badge-${deal.status}` };
+}
+
 export const CONSENT_LABELS: Record<LandlordConsentStatus, string> = {
   none: "Not settled yet",
   not_needed: "Not needed: the lease allows subletting",
@@ -122,9 +132,8 @@ export function nextStep(deal: Deal, me: string | undefined): NextStep {
   const role = roleIn(deal, me);
   if (w.step === "ended") {
     const ended = reasonText(deal.status_reason) ?? `This deal was ${DEAL_STATUS_LABELS[deal.status].toLowerCase()}.`;
-    const back = deal.payment.refunded_cents > 0 ? ` ${formatMoney(deal.payment.refunded_cents, deal.payment.currency)} went back to ${role === "renter" ? "you" : deal.renter.first_name}.` : "";
-    const paid = deal.payment.transferred_cents > 0 ? ` ${formatMoney(deal.payment.transferred_cents, deal.payment.currency)} went to ${role === "lister" ? "you" : deal.lister.first_name}.` : "";
-    return { text: ended + back + paid, whose: "none" };
+    const money = moneyLine(deal, me);
+    return { text: money ? `${ended} ${money}` : ended, whose: "none" };
   }
   const whose = w.party === null ? "none" : w.party === role ? "you" : w.party === "landlord" ? "landlord" : w.party === "staff" ? "none" : role ? "other" : "none";
   return { text: w.detail, whose };
@@ -135,3 +144,44 @@ export const dealStay = (deal: Pick<Deal, "move_in" | "move_out">, options?: Dat
 
 /** A short id for staff and tables. */
 export const personName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
+
+/** A party as a money line names them: "you" for the viewer, else the first name (`full`: the whole name, as receipts and staff print it). */
+const partyWord = (party: Deal["renter"], me: string | undefined, full: boolean) => (party.id === me ? "you" : full ? personName(party) : party.first_name);
+
+/**
+ * Where a paid deal's money went, in cents: back to the renter, with the lister (payment.transferred_cents:
+ * what reached them, less any reversal), still held by CampusNest, and the service fee, which goes back only
+ * with a full refund (a partial refund comes out of the rent: docs/decisions/029). Null before payment.
+ */
+export function moneySplit(deal: Pick<Deal, "payment">) {
+  const p = deal.payment;
+  if (p.paid_at === null) return null;
+  const feeBack = p.refunded_cents >= p.total_cents;
+  const held = Math.max(0, p.total_cents - p.refunded_cents - p.transferred_cents - (feeBack ? 0 : p.fee_cents));
+  return { refunded: p.refunded_cents, toLister: p.transferred_cents, held, fee: p.fee_cents, feeBack, settled: held === 0 };
+}
+
+/**
+ * Every money line of a paid deal, in one place (the deal page and card, the receipt, billing, the profile,
+ * staff): who got how much, the fee included. "$200.00 refunded to Maya, $650.00 to Jordan, CampusNest fee
+ * $42.50 kept." Said to `me` as "you"; null before payment.
+ */
+export function moneyLine(deal: Pick<Deal, "payment" | "renter" | "lister" | "status" | "decision">, me?: string, { full = false } = {}): string | null {
+  const split = moneySplit(deal);
+  if (!split) return null;
+  const m = (cents: number) => formatMoney(cents, deal.payment.currency);
+  const renter = partyWord(deal.renter, me, full);
+  const lister = partyWord(deal.lister, me, full);
+  const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  if (split.feeBack) return capital(`${m(split.refunded)} refunded to ${renter}, CampusNest fee ${m(split.fee)} included; nothing to ${lister}.`);
+  if (!split.settled && split.refunded === 0 && split.toLister === 0) return capital(`${m(deal.payment.total_cents)} held by CampusNest; nothing to ${lister} yet.`);
+  const parts: string[] = [];
+  // A completed stay with nothing refunded needs no "nothing refunded"; any other end says it.
+  if (split.refunded > 0) parts.push(`${m(split.refunded)} refunded to ${renter}`);
+  else if (split.settled && (deal.status !== "released" || deal.decision)) parts.push(`nothing refunded to ${renter}`);
+  if (split.toLister > 0) parts.push(`${m(split.toLister)} to ${lister}`);
+  else if (split.settled) parts.push(`nothing to ${lister}`);
+  if (!split.settled) parts.push(`${m(split.held)} still held by CampusNest`);
+  parts.push(`CampusNest fee ${m(split.fee)}${split.settled ? " kept" : ""}`);
+  return `${capital(parts.join(", "))}.`;
+}

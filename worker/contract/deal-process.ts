@@ -157,11 +157,15 @@ export type DealNotice = (typeof DEAL_NOTICES)[number];
 /** Who reads a notice: a party, both, or the other party than the one who acted. */
 export type NoticeAudience = "renter" | "lister" | "both" | "other";
 
-/** What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/035). */
-export const MONEY_EFFECTS = ["none", "charge", "refund", "transfer", "refund_and_transfer", "reverse"] as const;
+/**
+ * What a transition does with money at Stripe (the platform's moves claim the deal first; docs/decisions/035);
+ * `hold`: it moves nothing but stops the release (a problem, a late cancellation, a suspension), so the held
+ * money waits for a decision.
+ */
+export const MONEY_EFFECTS = ["none", "charge", "refund", "transfer", "refund_and_transfer", "reverse", "hold"] as const;
 export type MoneyEffect = (typeof MONEY_EFFECTS)[number];
-/** A money move we make (not Stripe's charge, which arrives as an event): one per deal at a time. */
-export const movesMoney = (m: MoneyEffect) => m !== "none" && m !== "charge";
+/** A money move we make (not Stripe's charge, which arrives as an event, nor a hold): one per deal at a time. */
+export const movesMoney = (m: MoneyEffect) => m !== "none" && m !== "charge" && m !== "hold";
 
 // ---------------------------------------------------------------------------------------------
 // Guards.
@@ -249,13 +253,13 @@ export const DEAL_TRANSITIONS = [
   // While the money is held.
   { name: "moved_in", from: ["paid"], to: ["moved_in"], actors: ["renter"], action: "moved_in", money: "none", notice: null, guard: keysOpen, says: "\"I have the keys\": released at the later of the tap and 24 h after payment" },
   { name: "release", from: ["paid", "moved_in"], to: ["released"], actors: ["system"], money: "transfer", notice: { kinds: ["deal_released"], to: "both" }, guard: releaseDue, says: "the rent is transferred to the lister (refused: release_failed, a staff case)" },
-  { name: "problem", from: ["paid", "moved_in"], to: ["disputed"], actors: ["renter"], action: "problem", money: "none", notice: { kinds: ["deal_problem"], to: "both" }, guard: reportable, says: "the renter reports a problem: a staff case" },
+  { name: "problem", from: ["paid", "moved_in"], to: ["disputed"], actors: ["renter"], action: "problem", money: "hold", notice: { kinds: ["deal_problem"], to: "both" }, guard: reportable, says: "the renter reports a problem: a staff case" },
   { name: "statement", from: ["disputed"], to: [], actors: ["renter", "lister"], action: "statement", money: "none", notice: null, guard: notStated, duringClaim: true, says: "each party's one statement" },
-  { name: "freeze", from: ["paid", "moved_in"], to: ["disputed"], actors: ["system"], money: "none", notice: { kinds: ["deal_frozen"], to: "renter" }, guard: freezable, says: "the lister is suspended: a staff case" },
+  { name: "freeze", from: ["paid", "moved_in"], to: ["disputed"], actors: ["system"], money: "hold", notice: { kinds: ["deal_frozen"], to: "renter" }, guard: freezable, says: "the lister is suspended: a staff case" },
   // Cancelling after payment (DEAL_CANCELLATION_POLICY).
   { name: "lister_cancel", from: ["paid"], to: ["cancelled"], actors: ["lister"], action: "cancel", money: "refund", notice: { kinds: ["deal_cancelled_paid"], to: "both" }, guard: listerCancellable, says: "the lister cancels: everything back, fee included" },
   { name: "renter_cancel", from: ["paid"], to: ["cancelled"], actors: ["renter"], action: "cancel", money: "refund", notice: { kinds: ["deal_cancelled_paid"], to: "both" }, guard: renterEarly, says: "the renter cancels 14 days or more before move-in: the rent back" },
-  { name: "renter_cancel_late", from: ["paid"], to: [], actors: ["renter"], action: "cancel", money: "none", notice: { kinds: ["deal_cancellation_asked"], to: "both" }, guard: renterLate, says: "the renter cancels later: the lister decides within 72 h" },
+  { name: "renter_cancel_late", from: ["paid"], to: [], actors: ["renter"], action: "cancel", money: "hold", notice: { kinds: ["deal_cancellation_asked"], to: "both" }, guard: renterLate, says: "the renter cancels later: the lister decides within 72 h" },
   { name: "cancellation_refund", from: ["paid"], to: ["cancelled"], actors: ["lister"], action: "cancellation_refund", money: "refund_and_transfer", notice: { kinds: ["deal_cancellation_decided"], to: "both" }, guard: decisionOpen, says: "the lister decides: that much rent back, the rest to them" },
   { name: "cancellation_lapse", from: ["paid"], to: ["cancelled"], actors: ["system"], money: "refund", notice: { kinds: ["deal_cancellation_decided"], to: "both" }, guard: decisionLapsed, says: "no decision in 72 h: the rent back in full" },
   // Staff.
@@ -263,7 +267,7 @@ export const DEAL_TRANSITIONS = [
   // Stripe's events about the payment.
   { name: "refund_recorded", from: any, to: [], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a refund (ours, or part of one from its dashboard) is recorded" },
   { name: "refunded_in_full", from: ["paid", "moved_in", "disputed", "released"], to: ["refunded"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: all of it refunded from its dashboard" },
-  { name: "dispute_opened", from: ["paid", "moved_in", "disputed", "released"], to: ["disputed"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_card_dispute"], to: "both" }, says: "Stripe: a card dispute opens a staff case (after release, the transfer is reversed)" },
+  { name: "dispute_opened", from: ["paid", "moved_in", "disputed", "released"], to: ["disputed"], actors: ["stripe"], money: "hold", notice: { kinds: ["deal_card_dispute"], to: "both" }, says: "Stripe: a card dispute opens a staff case (after release, the transfer is reversed)" },
   { name: "dispute_won", from: ["disputed"], to: ["paid", "moved_in", "released"], actors: ["stripe"], money: "none", notice: null, says: "Stripe: won, the money is back where it was" },
   { name: "dispute_lost", from: ["paid", "moved_in", "disputed", "released"], to: ["refunded"], actors: ["stripe"], money: "none", notice: { kinds: ["deal_refunded"], to: "both" }, says: "Stripe: lost, the bank returned the money" },
   { name: "dispute_recorded", from: any, to: [], actors: ["stripe"], money: "none", notice: null, says: "Stripe: a dispute of a deal no longer holding money, recorded" },
@@ -287,6 +291,17 @@ export const DEAL_TRANSITIONS = [
 
 export type TransitionName = (typeof DEAL_TRANSITIONS)[number]["name"];
 export const TRANSITION = Object.fromEntries(DEAL_TRANSITIONS.map((t) => [t.name, t])) as unknown as Record<TransitionName, TransitionDef>;
+
+/**
+ * The notices about money (always sent, whatever a user's settings: services/notify/deal-notices.ts): a
+ * kind every transition sending it has a money effect, or is Stripe's (an event about the payment).
+ */
+export const MONEY_NOTICES: ReadonlySet<DealNotice> = new Set(
+  DEAL_NOTICES.filter((kind) => {
+    const senders = (DEAL_TRANSITIONS as readonly TransitionDef[]).filter((t) => t.notice?.kinds.includes(kind));
+    return senders.length > 0 && senders.every((t) => t.money !== "none" || t.actors.includes("stripe"));
+  }),
+);
 
 /** Why `as` cannot make `name` now (the state, the actor, the claim, then the guard), or null when it can. */
 export function refusal(name: TransitionName, d: DealFacts, ctx: GuardContext): { status: 403 | 409; detail: string } | null {

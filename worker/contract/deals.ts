@@ -83,6 +83,12 @@ export const DEAL_WORDS = {
   listerDecisionHours: DEAL_TIMING.listerDecisionMs / 3_600_000,
 } as const;
 
+/**
+ * The labels of an agreement's two hashes (docs/decisions/044), the same words in the PDF, the "signed"
+ * email, the deal page and staff's deal: the text both signed, and the PDF file made from it.
+ */
+export const HASH_LABELS = { text: "Agreement text SHA-256", file: "PDF file SHA-256" } as const;
+
 /** A decline, cancel or landlord's reason: at most this many characters. */
 export const DEAL_REASON_MAX = 500;
 
@@ -227,6 +233,8 @@ export const dealSchema = z.object({
     transferred_cents: z.number(),
     /** When the renter's payment was applied (ISO), null before. */
     paid_at: z.string().nullable(),
+    /** The payment's reference at Stripe (its payment id, as the receipt email gives it), printed on the receipt; null before payment. */
+    reference: z.string().nullable(),
     /** The fee percentage snapshot taken at acceptance (shown before paying, in the agreement and the receipt). */
     fee_percent: z.number(),
     /** The renter may pay now: `signed`, the landlord consent settled, the lister's payouts `ready`. */
@@ -431,6 +439,14 @@ export const DEAL_CANCELLATION_POLICY: readonly string[] = [
   `If you cancel at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, you get the first month's rent back in full; the service fee is kept.`,
   `If you cancel later, the lister decides within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; if they do not answer, the rent goes back in full. The service fee is kept.`,
   `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until you tap "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after you pay). Until then you can report a problem and nothing is released.`,
+];
+
+/** The same policy in the lister's words (the deal page shows each party their own): the same rules, line by line. */
+export const DEAL_CANCELLATION_POLICY_FOR_LISTER: readonly string[] = [
+  "If you cancel after the renter pays, they get everything back, service fee included, at once; nothing goes to you.",
+  `If the renter cancels at least ${DEAL_WORDS.renterFullRefundDays} days before move-in, they get the first month's rent back in full; the service fee is kept, and nothing goes to you.`,
+  `If the renter cancels later, you decide within ${DEAL_WORDS.listerDecisionHours} hours how much of the rent goes back; the rest is released to you. If you do not answer, the rent goes back in full. The service fee is kept.`,
+  `The money is held by CampusNest until ${DEAL_WORDS.releaseHours} hours after move-in, or until the renter taps "I have the keys" (and at least ${DEAL_WORDS.minimumHoldHours} hours after they pay); then the rent is released to you. Until then the renter can report a problem and nothing is released.`,
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  */
 import type { EmailMessage } from "./email";
 import { formatDate } from "../contract/dates";
+import { HASH_LABELS } from "../contract/deals";
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -334,7 +335,7 @@ export function dealSignCodeEmail(to: string, firstName: string, title: string, 
 }
 
 /** Both signed: the signed agreement's link (always sent). */
-export function dealSignedEmail(to: string, firstName: string, title: string, sha256: string, url: string): EmailMessage {
+export function dealSignedEmail(to: string, firstName: string, title: string, sha256: { text: string; file: string | null }, url: string): EmailMessage {
   return render({
     to,
     subject: `Signed: the sublease agreement for "${title}"`,
@@ -342,7 +343,9 @@ export function dealSignedEmail(to: string, firstName: string, title: string, sh
     heading: `It is signed, ${quotedName(firstName)}`,
     paragraphs: [
       `Both of you signed the sublease agreement for "${title}". Download your copy (a PDF with a certificate page of every step) from the deal; keep it.`,
-      `Document SHA-256: ${sha256}`,
+      // Labelled as the PDF and the deal page label them (services/deals/pdf.ts HASH_LABELS, docs/decisions/044).
+      `${HASH_LABELS.text} (the words both of you signed, as the deal page shows it): ${sha256.text}`,
+      ...(sha256.file ? [`${HASH_LABELS.file} (the file you download, to check your copy is the one made at signing): ${sha256.file}`] : []),
     ],
     link: { href: url, label: "Open the deal" },
     footnote: "You have the right to a paper copy: reply to this email and we will post one.",

@@ -186,7 +186,7 @@ describe("billing: deal receipts", () => {
     const deals = [
       paidDeal({ id: "d1" }, { paid_at: paidOn }),
       makeDeal({ id: "d2", listing_title: "Not paid yet" }),
-      paidDeal({ id: "d3", listing_title: "My own studio", renter: { id: "ana", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { paid_at: paidOn, refunded_cents: 20000 }),
+      paidDeal({ id: "d3", listing_title: "My own studio", renter: { id: "ana", first_name: "Ana", last_name: "Ruiz" }, lister: RENTER }, { status: "released", paid_at: paidOn, refunded_cents: 20000, transferred_cents: 65000 }),
     ];
     fakeApi({ [DEALS]: dealsPage(deals), [LIST]: { data: [] } });
     renderApp("/billing", sessionOf(RENTER));
@@ -195,9 +195,10 @@ describe("billing: deal receipts", () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent("Sunny 2x2 near campus");
     expect(rows[0]).toHaveTextContent("Jun 1 - Aug 15, 2027");
-    expect(rows[0]).toHaveTextContent("You paid $892.50 (first month's rent $850.00 and service fee $42.50) on Nov 25, 2026.");
+    expect(rows[0]).toHaveTextContent("You paid $892.50 (first month's rent $850.00 and service fee $42.50) on Nov 25, 2026. $892.50 held by CampusNest; nothing to Jordan yet.");
     expect(within(rows[0]!).getByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/d1#receipt");
-    expect(rows[1]).toHaveTextContent("Ana paid the first month's rent, $850.00, on Nov 25, 2026. Refunded: $200.00.");
+    // The lister reads what reached them (payment.transferred_cents), what went back, and the fee.
+    expect(rows[1]).toHaveTextContent("Ana paid the first month's rent, $850.00, on Nov 25, 2026. $200.00 refunded to Ana, $650.00 to you, CampusNest fee $42.50 kept.");
     expect(within(rows[1]!).getByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/deals/d3#receipt");
     expect(screen.queryByText("Not paid yet")).toBeNull();
     // Promotions keep their own part of the page.

@@ -145,6 +145,26 @@ describe("the deal card in the thread", () => {
     expect(await screen.findByRole("button", { name: "Request to sublease" })).toBeInTheDocument();
   });
 
+  it("a request sent from inside the conversation points to its card there: no link to open the conversation it is in", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-28T12:00:00Z"));
+    const calls = threadApi(LISTER, () => makeDeal({ status: "cancelled" }), { [`POST ${API}/deals`]: json({ data: makeDeal({ id: "d2" }) }, 201) });
+    const ui = userEvent.setup();
+    renderApp("/messages?conversation=c1", sessionOf(RENTER));
+    await ui.click(await screen.findByRole("button", { name: "Request to sublease" }));
+    await ui.click(within(await screen.findByRole("dialog", { name: "Request to sublease" })).getByRole("button", { name: "Send request" }));
+    const sent = await screen.findByRole("dialog", { name: "Request sent" });
+    expect(sent).toHaveTextContent("is in this conversation with Jordan");
+    expect(within(sent).queryByRole("link", { name: "Open the conversation" })).toBeNull();
+    const back = within(sent).getByRole("button", { name: "Back to the conversation" });
+    await waitFor(() => expect(back).toHaveFocus());
+    expect(within(sent).getByRole("link", { name: "See the deal" })).toHaveAttribute("href", "/deals/d2");
+    await ui.click(back);
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Request sent" })).toBeNull());
+    expect(callsOf(calls, `POST ${API}/deals`)).toHaveLength(1);
+    vi.useRealTimers();
+  });
+
   it("changes live when the room pushes the deal, reading it again", async () => {
     let current = makeDeal();
     const calls = threadApi(LISTER, () => current);

@@ -7,7 +7,7 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { axeViolations } from "../axe";
 import { afterTheKeysRoutes, callsOf, fakeApi, renderApp } from "../render";
-import { acceptedDeal, LISTER, paidDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
+import { acceptedDeal, LISTER, paidDeal, RENTER, sessionOf, statusLine, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
 const photo = () => new Response(new Blob(["jpeg"], { type: "image/jpeg" }), { status: 200 });
@@ -57,7 +57,7 @@ describe("an unverified party", () => {
 });
 
 describe("a decided case", () => {
-  it("both parties read who decided, each side's amount, the fee kept and the reason", async () => {
+  it("both parties read who decided, each side's amount (the lister's as received), the fee kept and the reason", async () => {
     const deal = paidDeal(
       {
         status: "released",
@@ -65,9 +65,17 @@ describe("a decided case", () => {
       },
       { status: "released", refunded_cents: 35_000, transferred_cents: 50_000 },
     );
-    fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(deal, "lister") }, [`GET ${API}/deals/d1/agreement`]: agreement });
-    renderApp("/deals/d1", sessionOf(LISTER));
-    const line = await screen.findByText(/CampusNest staff decided on/);
-    expect(line).toHaveTextContent(`$350.00 back to ${RENTER.first_name}, $500.00 to you (the $42.50 service fee is kept). Reason: The heating was broken for a week.`);
+    for (const [who, as, line] of [
+      [LISTER, "lister", `$350.00 refunded to ${RENTER.first_name}, $500.00 to you, CampusNest fee $42.50 kept.`],
+      [RENTER, "renter", `$350.00 refunded to you, $500.00 to ${LISTER.first_name}, CampusNest fee $42.50 kept.`],
+    ] as const) {
+      fakeApi({ ...afterTheKeysRoutes("d1"), [`GET ${API}/deals/d1`]: { data: viewedBy(deal, as) }, [`GET ${API}/deals/d1/agreement`]: agreement });
+      const { unmount } = renderApp("/deals/d1", sessionOf(who));
+      expect(await screen.findByText(/CampusNest staff decided on/)).toHaveTextContent("Reason: The heating was broken for a week.");
+      // The amounts are said once, in the status line (one wording: deal-status moneyLine).
+      expect(statusLine()).toHaveTextContent(line);
+      expect(screen.getAllByText(/CampusNest staff decided on/)).toHaveLength(1);
+      unmount();
+    }
   });
 });

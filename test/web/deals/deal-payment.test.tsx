@@ -7,7 +7,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dealMoment } from "@contract/deal-process";
-import { DEAL_CANCELLATION_POLICY, type Deal } from "@contract/deals";
+import { DEAL_CANCELLATION_POLICY, DEAL_CANCELLATION_POLICY_FOR_LISTER, type Deal } from "@contract/deals";
 import { checkoutPage } from "../../../web/features/deals/api/deals-api";
 import { paymentWatch } from "../../../web/features/deals/components/checkout-return";
 import { cancelText } from "../../../web/features/deals/components/deal-actions";
@@ -184,15 +184,33 @@ describe("cancelling after payment", () => {
     });
     const ui = userEvent.setup();
     renderApp("/deals/d1", sessionOf(RENTER));
+    expect(await screen.findByText("Paid")).toHaveClass("deal-badge");
     await ui.click(await screen.findByRole("button", { name: "Cancel deal" }));
     const dialog = screen.getByRole("alertdialog", { name: "Cancel this deal?" });
     expect(dialog).toHaveTextContent("the lister decides within 72 hours how much of the rent goes back");
     await ui.click(within(dialog).getByRole("button", { name: "Cancel deal" }));
     await waitFor(() => expect(statusLine()).toHaveTextContent(`You cancelled. Jordan decides how much of the rent goes back by ${dealMoment(decideBy, "America/New_York")}; without an answer, all of it does.`));
     expect(callsOf(calls, `POST ${API}/deals/d1/cancel`)).toHaveLength(1);
+    // Not "Paid" while the lister decides: the badge says what the deal waits for.
+    expect(screen.queryByText("Paid")).toBeNull();
+    expect(screen.getByText("Cancelling: waiting for Jordan's refund decision")).toHaveClass("deal-badge");
     // Nothing more to cancel, no keys to confirm while the lister decides.
     expect(screen.queryByRole("button", { name: /Cancel deal/ })).toBeNull();
     expect(screen.queryByRole("button", { name: /I have the keys/ })).toBeNull();
+  });
+
+  it("words the cancellation policy for its reader: the renter's \"you\" lines, the lister's own", async () => {
+    dealApi(() => viewedBy(paidDeal(), "lister"));
+    const { unmount } = renderApp("/deals/d1", sessionOf(LISTER));
+    const listerPolicy = (await screen.findByRole("heading", { name: "If plans change" })).parentElement!;
+    expect(within(listerPolicy).getAllByRole("listitem").map((li) => li.textContent)).toEqual([...DEAL_CANCELLATION_POLICY_FOR_LISTER]);
+    expect(listerPolicy).toHaveTextContent("you decide within 72 hours how much of the rent goes back; the rest is released to you");
+    expect(listerPolicy).not.toHaveTextContent("If the lister cancels after you pay");
+    unmount();
+    dealApi(() => paidDeal());
+    renderApp("/deals/d1", sessionOf(RENTER));
+    const renterPolicy = (await screen.findByRole("heading", { name: "If plans change" })).parentElement!;
+    expect(within(renterPolicy).getAllByRole("listitem").map((li) => li.textContent)).toEqual([...DEAL_CANCELLATION_POLICY]);
   });
 
   it("tells the lister cancelling after payment that the renter gets everything back", async () => {
@@ -225,6 +243,7 @@ describe("cancelling after payment", () => {
     const form = await screen.findByRole("form", { name: "How much of the rent goes back to Maya?" });
     expect(form).toHaveTextContent(`Decide by ${dealTime(decideBy)}.`);
     expect(statusLine()).toHaveTextContent(`Your step: Maya cancelled. Decide how much of the rent goes back by ${dealMoment(decideBy, "America/New_York")}`);
+    expect(screen.getByText("Cancelling: waiting for your refund decision")).toHaveClass("deal-badge");
     const amount = within(form).getByLabelText("Rent to give back to Maya (USD)");
     const review = within(form).getByRole("button", { name: "Review my decision" });
     await ui.click(review);
@@ -256,7 +275,8 @@ describe("cancelling after payment", () => {
     refuse = false;
     await ui.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Send: $425.50 back, $424.50 to me" }));
     // Done: the decision, each side's amount and the reason are on the page for both.
-    expect(await screen.findByText(/You decided: \$425\.50 back to Maya, \$424\.50 to you\./)).toHaveTextContent("Reason: Found a subtenant for July");
+    expect(await screen.findByText(/You decided on/)).toHaveTextContent("Reason: Found a subtenant for July");
+    expect(statusLine()).toHaveTextContent("The renter cancelled. $425.50 refunded to Maya, $424.50 to you, CampusNest fee $42.50 kept.");
     expect(callsOf(calls, `POST ${API}/deals/d1/cancellation-refund`).map((c) => c.body)).toEqual([
       { refund_cents: 42550, reason: "Found a subtenant for July" },
       { refund_cents: 42550, reason: "Found a subtenant for July" },
@@ -352,8 +372,8 @@ describe("the money on the card in the thread and in the profile", () => {
 describe("the next step once paid", () => {
   it("is the server's waiting_for, with whose step it is for the viewer; an ended deal says why and where the money went", () => {
     const released = paidDeal({ status: "released" }, { status: "released", released_at: "2027-06-03T04:00:00.000Z", refunded_cents: 20000, transferred_cents: 65000 });
-    expect(nextStep(viewedBy(released, "lister"), LISTER.id)).toEqual({ text: "This deal was completed. $200.00 went back to Maya. $650.00 went to you.", whose: "none" });
-    expect(nextStep(released, RENTER.id).text).toBe("This deal was completed. $200.00 went back to you. $650.00 went to Jordan.");
+    expect(nextStep(viewedBy(released, "lister"), LISTER.id)).toEqual({ text: "This deal was completed. $200.00 refunded to Maya, $650.00 to you, CampusNest fee $42.50 kept.", whose: "none" });
+    expect(nextStep(released, RENTER.id).text).toBe("This deal was completed. $200.00 refunded to you, $650.00 to Jordan, CampusNest fee $42.50 kept.");
     const late = paidDeal({ cancellation: { requested_at: "2027-05-25T12:00:00.000Z", decide_by: "2027-05-28T12:00:00.000Z" } });
     expect(nextStep(viewedBy(late, "lister"), LISTER.id)).toMatchObject({ whose: "you" });
     expect(nextStep(late, RENTER.id)).toMatchObject({ whose: "other" });

@@ -90,6 +90,7 @@ function base(overrides: Partial<Deal>): Deal {
       refunded_cents: 0,
       transferred_cents: 0,
       paid_at: null,
+      reference: null,
       fee_percent: 5,
       payable: false,
       waiting_for: null,
@@ -152,7 +153,7 @@ export const HELD_UNTIL = "2027-06-03T04:00:00.000Z";
 
 /** A paid deal whose money is held, paid on Nov 25 2026. */
 export const paidDeal = (overrides: Partial<Deal> = {}, payment: Partial<Deal["payment"]> = {}) =>
-  signedDeal({ status: "paid", ...overrides }, { status: "held", payable: false, paid_at: "2026-11-25T14:30:00.000Z", held_until: HELD_UNTIL, ...payment });
+  signedDeal({ status: "paid", ...overrides }, { status: "held", payable: false, paid_at: "2026-11-25T14:30:00.000Z", held_until: HELD_UNTIL, reference: "pi_3PaidDeal", ...payment });
 
 export const page = (data: Deal[]) => ({ data, pagination: { next_token: null, has_more: false } });
 

@@ -75,6 +75,7 @@ describe("staff deal cases", () => {
     const first = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
     expect(first).toHaveTextContent("Case: The renter reported a problem (I can't get in,");
     expect(first).toHaveTextContent("$892.50 (rent $850.00 + fee $42.50, 5%) · Held: a problem is being looked into");
+    expect(first).toHaveTextContent("$892.50 held by CampusNest; nothing to Jordan Kim yet.");
     const second = screen.getByText("Loft on 5th").closest("li")!;
     expect(second).toHaveTextContent("Case: The transfer to the lister failed");
     expect(callsOf(calls, `GET ${API}/admin/deals`)[0]!.url).toContain("status=cases");
@@ -226,6 +227,24 @@ describe("staff deal cases", () => {
     ]);
     // The cases are read again.
     await waitFor(() => expect(callsOf(calls, `GET ${API}/admin/deals`).length).toBeGreaterThan(1));
+  });
+
+  it("names who got how much of a decided deal, the lister's amount as received and the fee, in the list and in its file", async () => {
+    const decided = viewedBy(
+      paidDeal(
+        { status: "released", decision: { by: "staff", refund_cents: 30000, transfer_cents: 55000, reason: "Heating broken", at: "2027-06-03T12:00:00.000Z" } },
+        { status: "released", refunded_cents: 30000, transferred_cents: 55000 },
+      ),
+      "staff",
+    );
+    casesApi({ [`GET ${API}/admin/deals`]: page([decided]), [`GET ${API}/admin/deals/d1`]: { data: caseFile(decided) } });
+    const ui = await openDeals();
+    const item = (await screen.findByText("Sunny 2x2 near campus")).closest("li")!;
+    const line = "$300.00 refunded to Maya Lopez, $550.00 to Jordan Kim, CampusNest fee $42.50 kept.";
+    expect(item).toHaveTextContent(line);
+    await ui.click(within(item).getByRole("button", { name: /^(Show events|Open the case file): Sunny 2x2 near campus$/ }));
+    expect((await within(item).findByText("The money:")).parentElement).toHaveTextContent(`The money: ${line}`);
+    expect(within(item).getByText(/^Decided by staff/)).toHaveTextContent("(reason: Heating broken)");
   });
 
   it("says when there are no open cases", async () => {

@@ -7,7 +7,8 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEAL_ACTORS, DEAL_TRANSITIONS, chooseTransition, refusal, type Actor, type TransitionName } from "../../../worker/contract/deal-process";
+import { DEAL_ACTORS, DEAL_TRANSITIONS, MONEY_NOTICES, chooseTransition, refusal, type Actor, type TransitionName } from "../../../worker/contract/deal-process";
+import { DEAL_NOTICE_RULES } from "../../../worker/services/notify/deal-notices";
 import { DEAL_STATUSES, type DealAction, type DealStatus } from "../../../worker/contract/deals";
 import { createDb } from "../../../worker/db/client";
 import { findDeal } from "../../../worker/db/queries/deals";
@@ -92,6 +93,30 @@ async function dealIn(status: DealStatus, parties: { renter: { id: string }; lis
 
 const actorRef = (a: Actor | "stranger"): ActorRef =>
   a === "renter" ? { user: renter.id } : a === "lister" ? { user: lister.id } : a === "stranger" ? { user: stranger.id } : { role: a };
+
+describe("the notices about money", () => {
+  it("are read from the process (a money effect, or Stripe's event): every payment step, never a request's or a review's; those always go", () => {
+    expect([...MONEY_NOTICES].sort()).toEqual(
+      [
+        "deal_paid",
+        "deal_payment_refused",
+        "deal_duplicate_refunded",
+        "deal_released",
+        "deal_problem",
+        "deal_cancellation_asked",
+        "deal_cancelled_paid",
+        "deal_cancellation_decided",
+        "deal_resolved",
+        "deal_frozen",
+        "deal_card_dispute",
+        "deal_refunded",
+      ].sort(),
+    );
+    for (const [kind, rule] of Object.entries(DEAL_NOTICE_RULES)) expect(rule.transactional, kind).toBe(MONEY_NOTICES.has(kind as never));
+    expect(DEAL_NOTICE_RULES.deal_requested.transactional).toBe(false);
+    expect(DEAL_NOTICE_RULES.deal_stay_taken.transactional).toBe(false);
+  });
+});
 
 describe("the engine refuses what the declaration does not allow, before any plan runs", () => {
   it.each(DEAL_STATUSES)("from %s: every transition, every actor", async (status) => {

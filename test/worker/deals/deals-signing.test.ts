@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { adminLogin, api, authed, insertListing, json, latestCode, post, type Session, signUp } from "../helpers";
 import { networkOf } from "../../../worker/services/deals/pdf";
+import { pageText, pdfPages } from "../helpers/pdf-text";
 import { namesMatch } from "../../../worker/contract/deals";
 
 interface DealJson {
@@ -335,7 +336,7 @@ describe("signing", () => {
     expect(text).toBe(agreement.text);
     expect(hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))).toBe(agreement.sha256);
     const certificate = new TextDecoder().decode(attachments.find((a) => a.name === "certificate.txt")!.data);
-    expect(certificate).toContain(`SHA-256 of the agreement text: ${agreement.sha256}`);
+    expect(certificate).toContain(`Agreement text SHA-256: ${agreement.sha256}`);
     for (const type of ["requested", "accepted", "landlord_consent_not_needed", "viewed", "esign_consent", "signed", "completed"]) expect(certificate, type).toContain(`  ${type}  `);
     // Addresses by network in the PDF; whole for staff.
     expect(certificate).toContain("203.0.113.0/24");
@@ -359,6 +360,42 @@ describe("signing", () => {
     }
     // Events are append-only.
     await expect(env.DB.prepare("UPDATE deal_events SET type = 'x' WHERE deal_id = ?").bind(deal.id).run()).rejects.toThrow(/append-only/);
+  });
+
+  it("the signed PDF reads as a document: bold headings, \"Page N of M\" on every page, the certificate by the names signed with, the two hashes labelled apart here and in the email", async () => {
+    const { lister, renter, deal } = await acceptedDeal();
+    await call(lister, `/api/v1/deals/${deal.id}/landlord-consent`, "POST", { landlord_name: "Lee Owner", landlord_email: `pdflee${seq}@landlord.test` });
+    expect((await post(`/api/v1/landlord-consent/${await consentLink(`pdflee${seq}@landlord.test`)}`, { decision: "granted" })).status).toBe(200);
+    expect((await sign(lister, deal.id, "Zoë Ångström")).status).toBe(200);
+    expect((await sign(renter, deal.id, "José Núñez")).status).toBe(200);
+    const agreement = await agreementOf(renter, deal.id);
+    const bytes = new Uint8Array(await (await call(renter, `/api/v1/deals/${deal.id}/agreement.pdf`)).arrayBuffer());
+    const pdfSha = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((x) => x.toString(16).padStart(2, "0")).join("");
+    const pages = await pdfPages(bytes);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    const all = pages.flat();
+    const boldLines = all.filter((r) => r.font === "DejaVuSans-Bold").map((r) => r.text);
+    // Headings bold: the title, each numbered section's title, the signatures and the certificate; the clauses are not.
+    expect(boldLines).toEqual(expect.arrayContaining(["SUBLEASE AGREEMENT", "1. Parties", "3. Term", "SIGNATURES", "CERTIFICATE OF SIGNATURES"]));
+    expect(all.find((r) => r.text.startsWith("This sublease agreement is between"))?.font).toBe("DejaVuSans");
+    // Every page says which of how many it is, as its last line.
+    pages.forEach((runs, i) => expect(runs.at(-1)?.text).toBe(`Page ${i + 1} of ${pages.length}`));
+    // The certificate names people by the names the agreement holds, never by an internal id.
+    const certificate = pageText(pages.at(-1)!);
+    expect(certificate).toContain("Tenant: Zoë Ångström");
+    expect(certificate).toContain("Subtenant: José Núñez");
+    expect(certificate).toContain("signed by Zoë Ångström (Tenant)");
+    expect(certificate).toContain("signed by José Núñez (Subtenant)");
+    expect(certificate).toContain("landlord_consent_granted by Lee Owner (Landlord)");
+    for (const id of [lister.user.id, renter.user.id]) expect(pageText(all), "no internal id").not.toContain(id);
+    // The text's hash, labelled as the deal page labels it; the file's own hash is not in the file but in the email, labelled apart.
+    expect(certificate).toContain(`Agreement text SHA-256: ${agreement.sha256}`);
+    expect(pageText(all)).not.toContain(pdfSha);
+    const mail = await json<{ data: { subject: string; text: string }[] }>(await api(`/api/v1/dev/emails?to=${encodeURIComponent(renter.user.email)}`));
+    const signedMail = mail.data.find((m) => m.subject.startsWith("Signed:"))!.text;
+    expect(signedMail).toContain(`Agreement text SHA-256 (the words both of you signed, as the deal page shows it): ${agreement.sha256}`);
+    expect(signedMail).toContain(`PDF file SHA-256 (the file you download, to check your copy is the one made at signing): ${pdfSha}`);
+    expect(signedMail).not.toContain("Document SHA-256");
   });
 
   it("a signature is tied to the text its signer read: a version or hash no longer current signs nothing, and a code signs only its own version", async () => {

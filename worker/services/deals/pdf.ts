@@ -1,27 +1,39 @@
 /**
- * The signed agreement as a PDF (docs/decisions/026): the agreement text, the signature blocks and a
- * certificate page listing every event with the text's SHA-256. Made in the worker with @cantoo/pdf-lib
- * (the maintained fork of pdf-lib) and DejaVu Sans (embedded, subset: accented names print), read from
- * the static assets (web/public/fonts, with its licence) once per isolate. The agreement text and the
- * certificate are also attached to the file as plain text, so anyone can re-hash exactly what was signed.
+ * The signed agreement as a PDF (docs/decisions/026): the agreement text (its headings bold), the signature
+ * blocks and a certificate page listing every event by the names the agreement holds, with the text's
+ * SHA-256, and "Page N of M" on every page. Made in the worker with @cantoo/pdf-lib (the maintained fork of
+ * pdf-lib) and DejaVu Sans and Sans Bold (embedded, subset: accented names print), read from the static
+ * assets (web/public/fonts, with their licence) once per isolate. The agreement text and the certificate
+ * are also attached to the file as plain text, so anyone can re-hash exactly what was signed.
+ *
+ * Two hashes, labelled the same everywhere (docs/decisions/044): "Agreement text SHA-256" is what both
+ * signed (the deal page shows it, and this file prints it); "PDF file SHA-256" is this file's own, which
+ * it cannot print inside itself: the "signed" email and staff's deal give it.
  */
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from "@cantoo/pdf-lib";
 import fontkit from "@cantoo/fontkit";
 import type { AgreementRow, DealEventRow, DealRow } from "../../db/queries/deals";
+import { HASH_LABELS } from "../../contract/deals";
 import { legalNameOf } from "./agreement";
 
 export const FONT_PATH = "/fonts/DejaVuSans.ttf";
+export const BOLD_FONT_PATH = "/fonts/DejaVuSans-Bold.ttf";
 
-let fontBytes: Promise<Uint8Array> | null = null;
 
-/** The font's bytes from the static assets (kept for the isolate's life). */
-export function loadFont(env: Env): Promise<Uint8Array> {
-  fontBytes ??= env.ASSETS.fetch(new Request(`https://assets.local${FONT_PATH}`)).then(async (res) => {
-    if (!res.ok) throw new Error(`font ${res.status}`);
-    return new Uint8Array(await res.arrayBuffer());
-  });
-  fontBytes.catch(() => (fontBytes = null));
-  return fontBytes;
+const fontBytes = new Map<string, Promise<Uint8Array>>();
+
+/** A font's bytes from the static assets (kept for the isolate's life; a failed read is tried again next time). */
+export function loadFont(env: Env, path: string = FONT_PATH): Promise<Uint8Array> {
+  let bytes = fontBytes.get(path);
+  if (!bytes) {
+    bytes = env.ASSETS.fetch(new Request(`https://assets.local${path}`)).then(async (res) => {
+      if (!res.ok) throw new Error(`font ${res.status}`);
+      return new Uint8Array(await res.arrayBuffer());
+    });
+    fontBytes.set(path, bytes);
+    bytes.catch(() => fontBytes.delete(path));
+  }
+  return bytes;
 }
 
 /** An address shortened to its network for the PDF (IPv4 /24, IPv6 /48); staff see it whole in the API. */
@@ -37,6 +49,9 @@ export function networkOf(ip: string | null): string {
   }
   return "unknown";
 }
+
+/** A numbered section's title in the agreement text ("3. Term"): a short line, no sentence after it. */
+export const isSectionTitle = (line: string) => /^\d{1,2}\. \S[^.]{0,80}$/.test(line);
 
 export interface PdfInput {
   deal: DealRow;
@@ -80,9 +95,11 @@ export const plainFontkit = {
   },
 } as unknown as Fontkit;
 
-/** Each character's advance at size 1000, measured once per isolate (one font): wrapping adds them up. */
-const advances = new Map<string, number>();
+/** Each character's advance at size 1000, measured once per isolate and font (regular, bold): wrapping adds them up. */
+const advancesOf = new Map<string, Map<string, number>>();
 function widthOf(text: string, font: PDFFont, size: number): number {
+  let advances = advancesOf.get(font.name);
+  if (!advances) advancesOf.set(font.name, (advances = new Map()));
   let total = 0;
   for (const ch of text) {
     let w = advances.get(ch);
@@ -126,6 +143,7 @@ export class Writer {
   constructor(
     private doc: PDFDocument,
     private font: PDFFont,
+    private bold: PDFFont = font,
   ) {
     this.newPage();
   }
@@ -133,34 +151,77 @@ export class Writer {
     this.page = this.doc.addPage([PAGE.width, PAGE.height]);
     this.y = PAGE.height - PAGE.margin;
   }
-  text(text: string, size = SIZE, color = rgb(0.08, 0.09, 0.11)) {
-    for (const line of wrap(text, this.font, size, PAGE.width - 2 * PAGE.margin)) {
+  text(text: string, size = SIZE, color = rgb(0.08, 0.09, 0.11), font = this.font) {
+    for (const line of wrap(text, font, size, PAGE.width - 2 * PAGE.margin)) {
       if (this.y < PAGE.margin + LEAD) this.newPage();
-      if (line) this.page.drawText(line, { x: PAGE.margin, y: this.y, size, font: this.font, color });
+      if (line) this.page.drawText(line, { x: PAGE.margin, y: this.y, size, font, color });
       this.y -= size + 4;
     }
+  }
+  /** A heading, in bold; never the last line of a page (it moves to the next with room for a line under it). */
+  heading(text: string, size = 12) {
+    if (this.y < PAGE.margin + LEAD + 2 * (size + 4)) this.newPage();
+    this.text(text, size, undefined, this.bold);
+  }
+  /** "Page 2 of 3" at the foot of every page, once the content is laid out. */
+  numberPages(size = 8) {
+    const pages = this.doc.getPages();
+    pages.forEach((page, i) => {
+      const label = `Page ${i + 1} of ${pages.length}`;
+      page.drawText(label, { x: (PAGE.width - widthOf(label, this.font, size)) / 2, y: PAGE.margin / 2, size, font: this.font, color: rgb(0.35, 0.37, 0.4) });
+    });
   }
   gap(h = LEAD / 2) {
     this.y -= h;
   }
 }
 
-/** The certificate's lines: every event, the text's hash, addresses by network. */
+/**
+ * A party by the name the agreement holds for them: the legal name (the account's, marked unverified,
+ * before the ID review), or, once their account is deleted, the names kept on the deal (docs/decisions/041).
+ */
+export function partyNameOf(input: Pick<PdfInput, "deal" | "renterName" | "listerName">, role: "renter" | "lister"): string {
+  const row = role === "renter" ? input.renterName : input.listerName;
+  if (row) return legalNameOf(row);
+  const kept = role === "renter" ? [input.deal.renter_first_name, input.deal.renter_last_name] : [input.deal.lister_first_name, input.deal.lister_last_name];
+  return kept[0] ? kept.filter(Boolean).join(" ") : legalNameOf(null);
+}
+
+/** Who made an event, by name: "Zoë Ångström (Tenant)", the landlord by the name they were asked under, CampusNest. */
+function actorOf(input: PdfInput, e: DealEventRow): string {
+  if (e.actor_role === "renter") return `${partyNameOf(input, "renter")} (Subtenant)`;
+  if (e.actor_role === "lister") return `${partyNameOf(input, "lister")} (Tenant)`;
+  if (e.actor_role === "landlord") {
+    const named = (() => {
+      try {
+        return (JSON.parse(e.details ?? "{}") as { landlord_name?: string }).landlord_name ?? null;
+      } catch {
+        return null;
+      }
+    })();
+    return named ? `${named} (Landlord)` : "the Landlord";
+  }
+  return e.actor_role === "staff" ? "CampusNest staff" : "CampusNest";
+}
+
+/** The certificate's lines: every event by name, the text's hash, addresses by network. */
 export function certificateLines(input: PdfInput): string[] {
   const { deal, agreement, events } = input;
   return [
     "CERTIFICATE OF SIGNATURES",
     `Deal: ${deal.id}`,
     `Agreement version ${agreement.version} (${agreement.template})`,
-    `SHA-256 of the agreement text: ${agreement.sha256}`,
+    `Tenant: ${partyNameOf(input, "lister")}. Subtenant: ${partyNameOf(input, "renter")}.`,
+    `${HASH_LABELS.text}: ${agreement.sha256}`,
     `Time zone of the dates: ${deal.time_zone}. Times below are UTC.`,
     "",
     ...events.map(
       (e) =>
-        `${e.at}  ${e.type}  by ${e.actor_role}${e.actor_id ? ` ${e.actor_id}` : ""}  from ${e.actor_role === "system" ? "CampusNest" : networkOf(e.ip)}${e.user_agent ? `  (${e.user_agent.slice(0, 80)})` : ""}${e.document_sha256 ? `  document ${e.document_sha256}` : ""}`,
+        `${e.at}  ${e.type}  by ${actorOf(input, e)}  from ${e.actor_role === "system" ? "CampusNest" : networkOf(e.ip)}${e.user_agent ? `  (${e.user_agent.slice(0, 80)})` : ""}${e.document_sha256 ? `  ${e.type === "pdf_made" ? HASH_LABELS.file : HASH_LABELS.text} ${e.document_sha256}` : ""}`,
     ),
     "",
     "Addresses are shortened to their network here; CampusNest keeps them whole for disputes.",
+    `The ${HASH_LABELS.text} above is the fingerprint of the agreement's words, as the deal page shows it. This file's own fingerprint (${HASH_LABELS.file}) cannot be printed inside it: it is in the email sent when both signed.`,
   ];
 }
 
@@ -168,7 +229,9 @@ export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Arr
   const { deal, agreement } = input;
   const doc = await PDFDocument.create();
   doc.registerFontkit(plainFontkit);
-  const font = await doc.embedFont(await loadFont(env), { subset: true });
+  const [regular, boldBytes] = await Promise.all([loadFont(env), loadFont(env, BOLD_FONT_PATH)]);
+  const font = await doc.embedFont(regular, { subset: true });
+  const bold = await doc.embedFont(boldBytes, { subset: true });
   const signedAt = new Date(deal.lister_signed_at && deal.renter_signed_at ? (deal.lister_signed_at > deal.renter_signed_at ? deal.lister_signed_at : deal.renter_signed_at) : deal.updated_at);
   doc.setTitle(`Sublease agreement: ${deal.listing_title}`);
   doc.setSubject(`agreement-sha256:${agreement.sha256}`);
@@ -178,19 +241,26 @@ export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Arr
   doc.setCreationDate(signedAt);
   doc.setModificationDate(signedAt);
 
-  const w = new Writer(doc, font);
+  const w = new Writer(doc, font, bold);
   if (input.draft) {
-    w.text("DRAFT: not signed by both parties yet. The signed agreement, with its certificate page, replaces this copy.", 11, rgb(0.6, 0.1, 0.1));
+    w.text("DRAFT: not signed by both parties yet. The signed agreement, with its certificate page, replaces this copy.", 11, rgb(0.6, 0.1, 0.1), bold);
     w.gap(LEAD);
   }
-  w.text(agreement.text);
+  // The text as signed, line by line; its title and numbered section titles ("3. Term") in bold.
+  agreement.text.split("\n").forEach((line, i) => {
+    if (i === 0) w.heading(line, 14);
+    else if (isSectionTitle(line)) {
+      w.gap(2);
+      w.heading(line, 11);
+    } else w.text(line);
+  });
   w.gap(LEAD);
-  w.text("SIGNATURES", 12);
+  w.heading("SIGNATURES");
   w.gap();
   const signedEvent = (role: string) => input.events.find((e) => e.type === "signed" && e.actor_role === role);
   for (const [label, role, name, at] of [
-    ["Tenant", "lister", legalNameOf(input.listerName), deal.lister_signed_at],
-    ["Subtenant", "renter", legalNameOf(input.renterName), deal.renter_signed_at],
+    ["Tenant", "lister", partyNameOf(input, "lister"), deal.lister_signed_at],
+    ["Subtenant", "renter", partyNameOf(input, "renter"), deal.renter_signed_at],
   ] as const) {
     const typed = (() => {
       try {
@@ -199,17 +269,20 @@ export async function makeSignedPdf(env: Env, input: PdfInput): Promise<Uint8Arr
         return "";
       }
     })();
-    w.text(`${label}: ${name}`);
+    w.text(`${label}: ${name}`, SIZE, undefined, bold);
     w.text(`Signed electronically as "${typed}" on ${at ?? "(not signed)"} (UTC), with the intent to sign, the electronic-records consent and a code sent to the party's email.`, 9);
     w.gap();
   }
-  w.text(`SHA-256 of the agreement text signed: ${agreement.sha256}`, 9);
+  w.text(`${HASH_LABELS.text} (the text both signed, as the deal page shows it): ${agreement.sha256}`, 9);
 
   w.newPage();
-  for (const line of certificateLines(input)) w.text(line, line.startsWith("CERTIFICATE") ? 12 : 8);
+  const [title, ...certificate] = certificateLines(input);
+  w.heading(title!);
+  for (const line of certificate) w.text(line, 8);
+  w.numberPages();
 
   const encoder = new TextEncoder();
-  await doc.attach(encoder.encode(agreement.text), "agreement.txt", { mimeType: "text/plain", description: `The agreement text; SHA-256 ${agreement.sha256}`, creationDate: signedAt, modificationDate: signedAt });
+  await doc.attach(encoder.encode(agreement.text), "agreement.txt", { mimeType: "text/plain", description: `The agreement text; ${HASH_LABELS.text} ${agreement.sha256}`, creationDate: signedAt, modificationDate: signedAt });
   await doc.attach(encoder.encode(certificateLines(input).join("\n")), "certificate.txt", { mimeType: "text/plain", description: "Every event of the deal", creationDate: signedAt, modificationDate: signedAt });
   return doc.save();
 }

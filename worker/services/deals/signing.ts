@@ -184,7 +184,7 @@ export async function signDeal(db: Db, fx: Effects, user: UserRow, id: string, i
     fx.defer(
       (async () => {
         for (const userId of [final.renter_id, final.lister_id]) {
-          await notify({ db, env: fx.env, config: fx.config }, { userId }, { kind: "deal_signed", dealId: final.id, title: final.listing_title, sha256: final.pdf_sha256 ?? final.agreement_sha256 ?? "" });
+          await notify({ db, env: fx.env, config: fx.config }, { userId }, { kind: "deal_signed", dealId: final.id, title: final.listing_title, agreementSha256: final.agreement_sha256 ?? "", pdfSha256: final.pdf_sha256 });
         }
       })().catch((err: unknown) => log.warn("deal_followup_failed", { error: err instanceof Error ? err.name : "unknown" })),
     );

@@ -1,11 +1,12 @@
 /**
  * The deal's notices (docs/decisions/035): one catalogue kind per notice the process declares on its
  * transitions (contract/deal-process.ts DEAL_NOTICES), each worded here from the deal's facts, never
- * composed at a call site. Money notices always go (transactional); the others are the `deals` kind's
+ * composed at a call site. Money notices always go (transactional; which they are is read from the
+ * process: contract/deal-process.ts MONEY_NOTICES); the others are the `deals` kind's
  * (with the deals email off they go by push, and by email still when no push was taken: decision 027).
  */
 import type { Config } from "../../env";
-import { DEAL_NOTICES, type DealNotice } from "../../contract/deal-process";
+import { DEAL_NOTICES, MONEY_NOTICES, type DealNotice } from "../../contract/deal-process";
 import { DEAL_WORDS, type DealStatus } from "../../contract/deals";
 import { REVIEW_WORDS } from "../../contract/reviews";
 import { dealUpdateEmail } from "../email-templates";
@@ -45,22 +46,6 @@ export interface DealNoticeFacts {
 }
 
 export type DealNoticeEvent = { [K in DealNotice]: { kind: K; deal: DealNoticeFacts } }[DealNotice];
-
-/** The notices about money: always sent, whatever the settings. */
-const MONEY: ReadonlySet<DealNotice> = new Set<DealNotice>([
-  "deal_paid",
-  "deal_payment_refused",
-  "deal_duplicate_refunded",
-  "deal_released",
-  "deal_problem",
-  "deal_cancellation_asked",
-  "deal_cancelled_paid",
-  "deal_cancellation_decided",
-  "deal_resolved",
-  "deal_frozen",
-  "deal_card_dispute",
-  "deal_refunded",
-]);
 
 const usd = (cents: number, currency: string) => (cents / 100).toLocaleString("en-US", { style: "currency", currency: currency.toUpperCase() });
 const when = (iso: string) => new Date(iso).toUTCString().replace(/:\d\d GMT$/, " UTC");
@@ -227,7 +212,7 @@ function rule(kind: DealNotice): DealNoticeRule {
     const { subject, lines } = dealNoticeText(kind, e.deal);
     return dealUpdateEmail(to.email, to.firstName, subject, lines, dealUrl(config, e.deal.dealId));
   };
-  return MONEY.has(kind)
+  return MONEY_NOTICES.has(kind)
     ? { group: "deals", push, transactional: true, email }
     : { group: "deals", push, transactional: false, preference: "emailOnDeal", emailUnlessPushed: true, email };
 }

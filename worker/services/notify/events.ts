@@ -91,7 +91,8 @@ export type NotifyEvent =
   // A lister's later requests of one renter and listing within a day, in one daily summary.
   | { kind: "deal_requests_summary"; requests: { dealId: string; title: string; renter: string; stay: string }[] }
   | { kind: "deal_sign_code"; title: string; code: string }
-  | { kind: "deal_signed"; dealId: string; title: string; sha256: string }
+  /** The two hashes, labelled apart (docs/decisions/044): the text both signed, and the PDF file (null if not made yet). */
+  | { kind: "deal_signed"; dealId: string; title: string; agreementSha256: string; pdfSha256: string | null }
   | { kind: "landlord_consent_request"; landlordName: string; tenantName: string; subtenantName: string; address: string; term: string; url: string }
   // Deal payments (docs/decisions/029): the receipt, and each money step (held, released, refunded, a problem,
   // a cancellation asked or decided); always sent. A case goes to the support address.
@@ -272,7 +273,7 @@ export const EVENTS: { [K in NotifyKind]: EventRule<K> } = {
     group: "deals",
     push: (e) => ({ title: "The agreement is signed", body: e.title, url: `/deals/${encodeURIComponent(e.dealId)}`, urgency: "normal" }),
     transactional: true,
-    email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, e.sha256, dealUrl(config, e.dealId)),
+    email: (to, e, config) => dealSignedEmail(to.email, to.firstName, e.title, { text: e.agreementSha256, file: e.pdfSha256 }, dealUrl(config, e.dealId)),
   },
   deal_receipt: {
     group: "deals",

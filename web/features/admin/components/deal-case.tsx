@@ -6,7 +6,7 @@ import { Loadable } from "../../../components/ui/loadable";
 import { ConditionRooms, reportTitle } from "../../../components/condition-rooms";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { errorMessage } from "../../../lib/api-client";
-import { formatMoney, parseDollars, personName } from "../../../lib/deal-status";
+import { formatMoney, moneyLine, parseDollars, personName } from "../../../lib/deal-status";
 import { adminApi } from "../api/admin-api";
 import { useResolveDeal } from "../api/admin-mutations";
 import { useAdminConditionReports } from "../api/admin-queries";
@@ -101,8 +101,12 @@ export function CaseEvidence({ deal, names }: { deal: AdminDeal; names: Record<s
       )}
       {deal.decision && (
         <p>
-          Decided by {deal.decision.by} {formatStaffTime(deal.decision.at)}: {formatMoney(deal.decision.refund_cents, deal.payment.currency)} back to the renter, {formatMoney(deal.decision.transfer_cents, deal.payment.currency)} to the lister
-          {deal.decision.reason ? ` (reason: ${deal.decision.reason})` : ""}.
+          Decided by {deal.decision.by} {formatStaffTime(deal.decision.at)}{deal.decision.reason ? ` (reason: ${deal.decision.reason})` : ""}.
+        </p>
+      )}
+      {moneyLine(deal, undefined, { full: true }) && (
+        <p>
+          <strong>The money:</strong> {moneyLine(deal, undefined, { full: true })}
         </p>
       )}
       {deal.moved_in_at && <p className="muted">The renter confirmed the keys {formatStaffTime(deal.moved_in_at)}.</p>}

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { DEAL_STATUSES, type Deal, type DealStatus } from "@contract/deals";
+import { DEAL_STATUSES, HASH_LABELS, type Deal, type DealStatus } from "@contract/deals";
 import { Loadable } from "../../../components/ui/loadable";
 import { PagedList } from "./paged-list";
-import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, formatMoney, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
+import { CASE_REASON_LABELS, CONSENT_LABELS, DEAL_STATUS_LABELS, statusBadge, dealStay, formatMoney, moneyLine, PAYMENT_STATUS_LABELS, personName, PROBLEM_LABELS, reasonText } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import type { AdminDealsView } from "../api/admin-api";
 import { useAdminDeal, useAdminDeals } from "../api/admin-queries";
@@ -53,7 +53,7 @@ export function DealsTab() {
 }
 
 /** The money in one line: what was paid and where it is. */
-function moneyLine(d: Deal): string | null {
+function staffMoneyLine(d: Deal): string | null {
   const p = d.payment;
   if (p.status === "none") return null;
   const m = (cents: number) => formatMoney(cents, p.currency);
@@ -61,21 +61,21 @@ function moneyLine(d: Deal): string | null {
   if (p.paid_at) parts.push(`paid ${formatStaffTime(p.paid_at)}`);
   if (p.status === "held" && p.held_until) parts.push(`until ${formatStaffTime(p.held_until)}`);
   if (p.released_at) parts.push(`released ${formatStaffTime(p.released_at)}`);
-  if (p.refunded_cents > 0) parts.push(`${m(p.refunded_cents)} refunded`);
-  if (p.transferred_cents > 0) parts.push(`${m(p.transferred_cents)} with the lister`);
+  const where = moneyLine(d, undefined, { full: true });
+  if (where) parts.push(where);
   return parts.join(" · ");
 }
 
 function AdminDeal({ deal: d }: { deal: Deal }) {
   const [open, setOpen] = useState(false);
   const reason = reasonText(d.status_reason);
-  const money = moneyLine(d);
+  const money = staffMoneyLine(d);
   const caseFile = isCase(d);
   return (
     <li className="panel stack-sm">
       <div className="section-head">
         <strong>{d.listing_title}</strong>
-        <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>
+        <span className={statusBadge(d).className}>{statusBadge(d).label}</span>
       </div>
       {d.case_reason && (
         <p>
@@ -113,13 +113,13 @@ function DealEvents({ deal, caseFile }: { deal: Deal; caseFile: boolean }) {
             {full.agreement && (
               <>
                 {" "}
-                · Agreement version {full.agreement.version}, SHA-256 <code className="mono deal-hash">{full.agreement.sha256}</code>
+                · Agreement version {full.agreement.version}, {HASH_LABELS.text} <code className="mono deal-hash">{full.agreement.sha256}</code>
               </>
             )}
             {full.pdf_sha256 && (
               <>
                 {" "}
-                · Signed PDF SHA-256 <code className="mono deal-hash">{full.pdf_sha256}</code>
+                · {HASH_LABELS.file} <code className="mono deal-hash">{full.pdf_sha256}</code>
               </>
             )}
           </p>

@@ -3,7 +3,7 @@ import type { Deal } from "@contract/deals";
 import { formatMomentDate } from "@contract/dates";
 import { errorMessage } from "../../../lib/api-client";
 import { dealUrl, useMyDeals } from "../../../lib/deals-api";
-import { dealStay, formatMoney, wasPaid } from "../../../lib/deal-status";
+import { dealStay, formatMoney, moneyLine, wasPaid } from "../../../lib/deal-status";
 
 /**
  * Billing's deal receipts: every deal the student paid, or was paid for, read from `GET deals` (both roles,
@@ -64,7 +64,7 @@ function DealReceiptRow({ deal: d, me }: { deal: Deal; me: string }) {
           {renting
             ? `You paid ${formatMoney(p.total_cents, p.currency)} (first month's rent ${formatMoney(p.rent_cents, p.currency)} and service fee ${formatMoney(p.fee_cents, p.currency)}) on ${paidOn}.`
             : `${d.renter.first_name} paid the first month's rent, ${formatMoney(p.rent_cents, p.currency)}, on ${paidOn}.`}
-          {p.refunded_cents > 0 && ` Refunded: ${formatMoney(p.refunded_cents, p.currency)}.`}
+          {` ${moneyLine(d, me) ?? ""}`}
         </span>
       </div>
       <div className="billing-row-actions">

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Deal } from "@contract/deals";
+import { HASH_LABELS, type Deal } from "@contract/deals";
 import { errorMessage } from "../../../lib/api-client";
 import { getAgreementPdf, useAgreement } from "../api/deals-api";
 
@@ -64,7 +64,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
       ) : (
         <>
           <p className="muted">
-            Version {agreement.data.version}. Both of you read exactly this text; its fingerprint (SHA-256) is{" "}
+            Version {agreement.data.version}. Both of you read exactly this text. {HASH_LABELS.text} (its fingerprint, printed in the PDF and the email too):{" "}
             <code className="mono deal-hash">{agreement.data.sha256}</code>
           </p>
           <div className="agreement-text prewrap" role="region" aria-label="Agreement text" tabIndex={0}>

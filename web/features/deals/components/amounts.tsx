@@ -1,5 +1,5 @@
-import { addMonths, DEAL_CANCELLATION_POLICY, type Deal } from "@contract/deals";
-import { formatMoney } from "../../../lib/deal-status";
+import { addMonths, DEAL_CANCELLATION_POLICY, DEAL_CANCELLATION_POLICY_FOR_LISTER, type Deal } from "@contract/deals";
+import { formatMoney, type DealRole } from "../../../lib/deal-status";
 
 /** "5%" or "2.5%": the deal's own fee percentage (its snapshot, never today's setting). */
 export const feePercent = (deal: Pick<Deal, "payment">) => `${deal.payment.fee_percent.toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
@@ -28,14 +28,15 @@ export function Amounts({ deal, totalLabel = "Total" }: { deal: Deal; totalLabel
   );
 }
 
-/** The cancellation policy's lines, as the agreement states them (one source: DEAL_CANCELLATION_POLICY). */
-export function CancellationPolicy({ headingLevel = 3 }: { headingLevel?: 2 | 3 | 4 }) {
+/** The cancellation policy's lines, in the reader's own words: the renter's as the agreement states them, or the lister's (one source: contract/deals). */
+export function CancellationPolicy({ headingLevel = 3, role = "renter" }: { headingLevel?: 2 | 3 | 4; role?: DealRole | null }) {
   const Heading = `h${headingLevel}` as const;
+  const lines = role === "lister" ? DEAL_CANCELLATION_POLICY_FOR_LISTER : DEAL_CANCELLATION_POLICY;
   return (
     <div className="deal-policy stack-sm">
       <Heading>If plans change</Heading>
       <ul>
-        {DEAL_CANCELLATION_POLICY.map((line) => (
+        {lines.map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { DEAL_CANCELLATION_POLICY, DEAL_REASON_MAX, type Deal } from "@contract/deals";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
@@ -34,48 +34,20 @@ export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
   return (
     <div className="deal-actions">
       <div className="row row-start">
-        {lister && (
-          <>
-            {deal.actions.includes("accept") && (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={busy}
-                onClick={() => {
-                  reset();
-                  accept.mutate(deal.id, { onSuccess: onDone });
-                }}
-              >
-                {accept.isPending ? "Accepting…" : "Accept"}
-              </button>
-            )}
-            {deal.actions.includes("decline") && (
-              <button
-                type="button"
-                className="button button-ghost"
-                disabled={busy}
-                onClick={() => {
-                  reset();
-                  setAsking("decline");
-                }}
-              >
-                Decline
-              </button>
-            )}
-          </>
+        {deal.actions.includes("accept") && (
+          <ActionButton primary busy={busy} pending={accept.isPending ? "Accepting…" : null} onClick={() => (reset(), accept.mutate(deal.id, { onSuccess: onDone }))}>
+            Accept
+          </ActionButton>
+        )}
+        {deal.actions.includes("decline") && (
+          <ActionButton busy={busy} onClick={() => (reset(), setAsking("decline"))}>
+            Decline
+          </ActionButton>
         )}
         {mayCancel && (
-          <button
-            type="button"
-            className="button button-ghost"
-            disabled={busy}
-            onClick={() => {
-              reset();
-              setAsking("cancel");
-            }}
-          >
+          <ActionButton busy={busy} onClick={() => (reset(), setAsking("cancel"))}>
             {role === "renter" && deal.status === "requested" ? "Cancel request" : "Cancel deal"}
-          </button>
+          </ActionButton>
         )}
       </div>
       {failed && !asking && <FormError message={errorMessage(failed.error, "Could not save this change. Please try again.")} />}
@@ -100,6 +72,15 @@ export function DealActions({ deal, me, cancelFor, onDone }: DealActionsProps) {
         />
       )}
     </div>
+  );
+}
+
+/** One of the deal's buttons: disabled while any change is saving, its own words while its change is. */
+function ActionButton({ primary, busy, pending = null, onClick, children }: { primary?: boolean; busy: boolean; pending?: string | null; onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={`button ${primary ? "button-primary" : "button-ghost"}`} disabled={busy} onClick={onClick}>
+      {pending ?? children}
+    </button>
   );
 }
 

@@ -4,7 +4,7 @@ import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { dealUrl, useDeal } from "../../../lib/deals-api";
-import { DEAL_STATUS_LABELS, dealStay, nextStep } from "../../../lib/deal-status";
+import { statusBadge, dealStay, nextStep } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { DealActions } from "./deal-actions";
 import { DealMoney } from "./deal-money";
@@ -69,7 +69,7 @@ function DealCardBody({ deal, me, titleId }: { deal: Deal; me: string; titleId: 
         <div>
           <dt>Status</dt>
           <dd>
-            <span className={`badge deal-badge deal-badge-${deal.status}`}>{DEAL_STATUS_LABELS[deal.status]}</span>
+            <span className={statusBadge(deal, me).className}>{statusBadge(deal, me).label}</span>
           </dd>
         </div>
       </dl>

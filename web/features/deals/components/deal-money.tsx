@@ -70,17 +70,17 @@ export function DealMoney({ deal, me, place, onDone }: DealMoneyProps) {
   return <div className="deal-money stack-sm">{parts}</div>;
 }
 
-/** Who decided where the money went, each side's amount, and the reason they gave. */
+/**
+ * Who decided where the money went, when, and the reason both read. The amounts are the deal's money line
+ * (deal-status `moneyLine`, in the status line above): worded in one place.
+ */
 function DecisionLine({ deal, me }: { deal: Deal; me: string }) {
   const d = deal.decision!;
-  const p = deal.payment;
   const role = roleIn(deal, me);
-  const who = d.by === "staff" ? "CampusNest staff" : d.by === "lister" ? (role === "lister" ? "You" : deal.lister.first_name) : "The deadline";
+  const who = d.by === "staff" ? "CampusNest staff" : role === "lister" ? "You" : deal.lister.first_name;
   return (
     <p className="deal-decision-line">
-      {d.by === "deadline"
-        ? `${deal.lister.first_name} did not decide in time, so ${formatMoney(d.refund_cents, p.currency)} went back to ${role === "renter" ? "you" : deal.renter.first_name}.`
-        : `${who} decided: ${formatMoney(d.refund_cents, p.currency)} back to ${role === "renter" ? "you" : deal.renter.first_name}, ${formatMoney(d.transfer_cents, p.currency)} to ${role === "lister" ? "you" : deal.lister.first_name}.`}
+      {d.by === "deadline" ? `${deal.lister.first_name} did not decide in time (${dealTime(d.at)}), so the rent went back in full.` : `${who} decided on ${dealTime(d.at)}.`}
       {d.reason && (
         <>
           {" "}

@@ -6,7 +6,7 @@ import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { useDeal } from "../../../lib/deals-api";
-import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, dealTime, formatMoney, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
+import { CONSENT_LABELS, statusBadge, dealStay, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { DealActions } from "./deal-actions";
@@ -83,7 +83,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             {deal.listing_id ? <Link to={paths.listing(deal.listing_id)}>{deal.listing_title}</Link> : deal.listing_title}
           </h1>
           <p>
-            <span className={`badge deal-badge deal-badge-${deal.status}`}>{DEAL_STATUS_LABELS[deal.status]}</span>
+            <span className={statusBadge(deal, me).className}>{statusBadge(deal, me).label}</span>
           </p>
           {/* Whose step it is, announced when it changes. */}
           <p className={`deal-next deal-next-${step.whose}`} role="status" ref={statusLine} tabIndex={-1}>
@@ -99,7 +99,6 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             </p>
           )}
           {reason && deal.status_reason && !step.text.includes(reason) && <p className="muted">Reason: {reason}</p>}
-          {deal.decision && <DecisionLine deal={deal} decision={deal.decision} me={me} />}
           <DealMoney deal={deal} me={me} place="page" onDone={focusStatus} />
           <DealActions deal={deal} me={me} cancelFor="both" onDone={focusStatus} />
         </header>
@@ -141,10 +140,10 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             <>
               <h3>The first payment, through CampusNest</h3>
               <Amounts deal={deal} />
-              <CancellationPolicy />
+              <CancellationPolicy role={role} />
             </>
           )}
-          {wasPaid(deal) && <CancellationPolicy />}
+          {wasPaid(deal) && <CancellationPolicy role={role} />}
         </section>
 
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
@@ -155,20 +154,5 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
         {role && <SigningSection deal={deal} role={role} onSigned={focusStatus} />}
       </div>
     </PageFrame>
-  );
-}
-
-const DECIDERS = { staff: "CampusNest staff decided", lister: "The lister decided", deadline: "No decision came in time" } as const;
-
-/** Where the money went after a late cancellation or a case: each side's amount, and the reason both parties read. */
-function DecisionLine({ deal, decision, me }: { deal: Deal; decision: NonNullable<Deal["decision"]>; me: string }) {
-  const who = (party: Deal["renter"]) => (party.id === me ? "you" : party.first_name);
-  const money = (cents: number) => formatMoney(cents, deal.payment.currency);
-  return (
-    <p className="deal-decision">
-      {DECIDERS[decision.by]} on {dealTime(decision.at)}: {money(decision.refund_cents)} back to {who(deal.renter)}, {money(decision.transfer_cents)} to {who(deal.lister)}
-      {decision.refund_cents < deal.payment.total_cents ? ` (the ${money(deal.payment.fee_cents)} service fee is kept)` : ""}.
-      {decision.reason && <> Reason: {decision.reason}</>}
-    </p>
   );
 }

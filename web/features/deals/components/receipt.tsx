@@ -1,23 +1,22 @@
 import type { Deal } from "@contract/deals";
-import { dealStay, dealTime, formatMoney, personName, wasPaid } from "../../../lib/deal-status";
+import { dealStay, dealTime, formatMoney, moneyLine, personName, wasPaid } from "../../../lib/deal-status";
 import { Amounts } from "./amounts";
 
-/** Where the money stands, for the receipt: held until, released on, or refunded. */
+/** Where the money stands, for the receipt: who got how much (the one money line, full names), and when. */
 export function moneyState(deal: Deal): string {
   const p = deal.payment;
+  const line = moneyLine(deal, undefined, { full: true }) ?? "Payment in progress.";
   switch (p.status) {
     case "held":
-      return p.held_until ? `Held by CampusNest until ${dealTime(p.held_until)}` : "Held by CampusNest";
+      return p.held_until ? `${line} Held until ${dealTime(p.held_until)}.` : line;
     case "released":
-      return `Released to ${personName(deal.lister)}${p.released_at ? ` on ${dealTime(p.released_at)}` : ""}`;
-    case "refunded":
-      return `Refunded to ${personName(deal.renter)}`;
+      return p.released_at ? `${line} Released on ${dealTime(p.released_at)}.` : line;
     case "disputed":
-      return "Held by CampusNest: a problem is being looked into";
+      return `${line} A problem is being looked into.`;
     case "release_failed":
-      return "Held by CampusNest: the transfer to the lister is being retried";
+      return `${line} The transfer to ${personName(deal.lister)} is being retried.`;
     default:
-      return "Payment in progress";
+      return line;
   }
 }
 
@@ -29,21 +28,48 @@ export function Receipt({ deal }: { deal: Deal }) {
   if (!wasPaid(deal)) return null;
   const p = deal.payment;
   const print = () => {
-    // Printed from here, the receipt alone; the page's own print (Ctrl+P) prints the whole deal.
+    // Printed from here, the receipt alone, titled as a receipt (the browser prints the document's title
+    // in its header and names a saved PDF by it); the page's own print (Ctrl+P) prints the whole deal.
+    const title = document.title;
     document.documentElement.classList.add(PRINTING);
-    window.addEventListener("afterprint", () => document.documentElement.classList.remove(PRINTING), { once: true });
+    document.title = `CampusNest receipt: ${deal.listing_title}, ${personName(deal.renter)} to ${personName(deal.lister)}`;
+    window.addEventListener(
+      "afterprint",
+      () => {
+        document.documentElement.classList.remove(PRINTING);
+        document.title = title;
+      },
+      { once: true },
+    );
     window.print();
   };
   return (
     <section className="panel stack-sm deal-receipt" id="receipt" aria-labelledby="receipt-heading">
+      {/* Printed, the document's title comes first (the brand, then "Receipt"), then the parties. */}
+      <p className="receipt-brand" aria-hidden="true">
+        CampusNest
+      </p>
       <div className="section-head">
         <h2 id="receipt-heading">Receipt</h2>
         <button type="button" className="button button-ghost no-print" onClick={print}>
           Print the receipt
         </button>
       </div>
-      <p className="receipt-brand">CampusNest</p>
       <dl className="details deal-details">
+        <div>
+          <dt>Paid by</dt>
+          <dd>{personName(deal.renter)}</dd>
+        </div>
+        <div>
+          <dt>Paid to</dt>
+          <dd>{personName(deal.lister)}, through CampusNest</dd>
+        </div>
+        {p.reference && (
+          <div>
+            <dt>Payment reference</dt>
+            <dd className="mono">{p.reference}</dd>
+          </div>
+        )}
         <div>
           <dt>Deal</dt>
           <dd className="mono">{deal.id}</dd>
@@ -55,14 +81,6 @@ export function Receipt({ deal }: { deal: Deal }) {
         <div>
           <dt>Stay</dt>
           <dd>{dealStay(deal, { year: "always" })}</dd>
-        </div>
-        <div>
-          <dt>Paid by</dt>
-          <dd>{personName(deal.renter)}</dd>
-        </div>
-        <div>
-          <dt>Paid to</dt>
-          <dd>{personName(deal.lister)}, through CampusNest</dd>
         </div>
         {p.paid_at && (
           <div>

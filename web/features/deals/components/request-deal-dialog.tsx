@@ -25,6 +25,8 @@ export interface RequestDealTarget {
     taken_stays?: { move_in: string; move_out: string }[] | undefined;
   };
   onSent?: ((deal: Deal) => void) | undefined;
+  /** Sent from inside the conversation with the lister: its card is already there, so no link to open it. */
+  inThread?: boolean | undefined;
 }
 
 /** Today's date where the renter is, `YYYY-MM-DD` (the server decides by the university's time zone). */
@@ -47,7 +49,7 @@ export function initialStay(listing: RequestDealTarget["listing"], today: string
 
 type Props = RequestDealTarget & { open: boolean; onClose: () => void };
 
-export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
+export function RequestDealDialog({ open, onClose, listing, onSent, inThread }: Props) {
   const [today] = useState(localToday);
   const [stay, setStay] = useState(() => initialStay(listing, today));
   const [checked, setChecked] = useState(false);
@@ -70,7 +72,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
 
   const sent: Deal | undefined = request.data;
   // The form gives way to the confirmation: focus moves to its first link.
-  const sentLink = useRef<HTMLAnchorElement>(null);
+  const sentLink = useRef<HTMLAnchorElement & HTMLButtonElement>(null);
   useEffect(() => {
     if (sent) sentLink.current?.focus();
   }, [sent]);
@@ -79,7 +81,7 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
       {sent ? (
         <div className="stack" role="status">
           <p>
-            Your request for {dealStay(sent)} is in your conversation with {sent.lister.first_name}. They have {DEAL_WORDS.requestHours} hours to accept or decline.
+            Your request for {dealStay(sent)} is {inThread ? "in this conversation" : "in your conversation"} with {sent.lister.first_name}. They have {DEAL_WORDS.requestHours} hours to accept or decline.
           </p>
           {/* Said now, not first at signing: the renter's own ID check is a step of the deal (waiting_for). */}
           {sent.waiting_for.step === "id_verification" && sent.waiting_for.party === "renter" && (
@@ -91,9 +93,15 @@ export function RequestDealDialog({ open, onClose, listing, onSent }: Props) {
             </p>
           )}
           <div className="row row-start">
-            <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
-              Open the conversation
-            </Link>
+            {inThread ? (
+              <button type="button" className="button button-primary" ref={sentLink} onClick={onClose}>
+                Back to the conversation
+              </button>
+            ) : (
+              <Link to={paths.messages(listing.user_id, listing.id)} className="button button-primary" ref={sentLink} onClick={onClose}>
+                Open the conversation
+              </Link>
+            )}
             <Link to={dealUrl(sent.id)} className="button button-ghost" onClick={onClose}>
               See the deal
             </Link>

@@ -8,7 +8,7 @@ import type { RequestDealTarget } from "./request-deal-dialog";
 const RequestDealDialog = deferred(() => import("./request-deal-dialog").then((m) => m.RequestDealDialog));
 
 export type RequestDealProps = RequestDealTarget & {
-  /** A quieter button (in the conversation, under the listing's link). */
+  /** In the conversation, under the listing's link: a quieter button, and the sent request points to the card there. */
   compact?: boolean;
 };
 
@@ -37,7 +37,7 @@ export function RequestDeal({ listing, onSent, compact }: RequestDealProps) {
       >
         Request to sublease
       </button>
-      {session && <RequestDealDialog key={round} load={open} open={open} onClose={() => setOpen(false)} listing={listing} onSent={onSent} />}
+      {session && <RequestDealDialog key={round} load={open} open={open} onClose={() => setOpen(false)} listing={listing} onSent={onSent} inThread={compact} />}
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { Deal } from "@contract/deals";
 import { paths } from "../../../config/paths";
 import { errorMessage } from "../../../lib/api-client";
 import { dealUrl, useMyDeals } from "../../../lib/deals-api";
-import { DEAL_STATUS_LABELS, dealStay, formatMoney, nextStep, wasPaid } from "../../../lib/deal-status";
+import { statusBadge, dealStay, formatMoney, moneyLine, nextStep, wasPaid } from "../../../lib/deal-status";
 import { useSession } from "../../../lib/session";
 
 /** The profile's "Deals": the user's deals as renter and as lister, each with its status, next step and money. */
@@ -63,7 +63,7 @@ function DealGroup({ title, empty, deals, me }: { title: string; empty: string; 
                   <Link to={dealUrl(d.id)} className="deal-list-title">
                     {d.listing_title}
                   </Link>
-                  <span className={`badge deal-badge deal-badge-${d.status}`}>{DEAL_STATUS_LABELS[d.status]}</span>
+                  <span className={statusBadge(d, me).className}>{statusBadge(d, me).label}</span>
                 </div>
                 <p className="muted">
                   {dealStay(d)} · with {d.renter.id === me ? d.lister.first_name : d.renter.first_name}
@@ -105,16 +105,12 @@ function DealMoneyLine({ deal: d, me }: { deal: Deal; me: string }) {
       </p>
     );
   if (!wasPaid(d)) return null;
-  // The lister reads what reached them (and what went back); the renter what they paid.
-  const mine = d.lister.id === me;
-  const moved = [
-    p.transferred_cents > 0 ? `${formatMoney(p.transferred_cents, p.currency)} released to ${mine ? "you" : d.lister.first_name}` : null,
-    p.refunded_cents > 0 ? `${formatMoney(p.refunded_cents, p.currency)} back to ${mine ? d.renter.first_name : "you"}` : null,
-  ].filter(Boolean);
+  // Who got how much, fee included (the one money line); "you" for the viewer.
+  const moved = moneyLine(d, me);
   return (
     <p className="muted">
       Paid {total}
-      {moved.length > 0 && ` · ${moved.join(" · ")}`} ·{" "}
+      {moved && ` · ${moved}`} ·{" "}
       <Link to={`${dealUrl(d.id)}#receipt`}>
         Receipt<span className="visually-hidden">: {d.listing_title}</span>
       </Link>
