@@ -9,6 +9,7 @@ import type { ApiErrorBody } from "@contract/api";
 import { TIMINGS } from "@contract/constants";
 import { API_BASE } from "../config/env";
 import { authStore, currentToken, refreshSession } from "./auth-store";
+import { isOffline, OFFLINE_NOT_SAVED } from "./online";
 
 export const NETWORK_ERROR_MESSAGE = "Unable to connect to server. Please check your internet connection.";
 export const SERVER_ERROR_MESSAGE = "Server error. Please try again later.";
@@ -99,7 +100,8 @@ async function send(path: string, options: RequestOptions, token: string | null)
     return res;
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+    // A read offline says so plainly (docs/decisions/042); what the device saved answers it first (lib/saved-deals).
+    throw new ApiError(0, method === "GET" && isOffline() ? OFFLINE_NOT_SAVED : NETWORK_ERROR_MESSAGE);
   }
 }
 
