@@ -58,7 +58,7 @@ export async function saveCopy(owner: string, dealId: string, part: SavedPart, v
   if (!cache || authStore.get()?.user.id !== owner) return;
   const headers = new Headers({ [SAVED_AT]: new Date().toISOString() });
   if (version) headers.set(VERSION, version);
-  const body = value instanceof Blob ? value : JSON.stringify(value);
+  const body = part === "agreement.pdf" ? (value as Blob) : JSON.stringify(value);
   await cache.put(entryOf(owner, dealId, part), new Response(body, { headers })).catch(() => undefined);
 }
 

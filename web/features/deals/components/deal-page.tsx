@@ -6,7 +6,7 @@ import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
 import { keepDealOffline, useDeal } from "../../../lib/deals-api";
-import { useOffline } from "../../../lib/online";
+import { useOffline, useWhenBackOnline } from "../../../lib/online";
 import { dealSavedAt, NotSavedOffline } from "../../../lib/saved-deals";
 import { CONSENT_LABELS, DEAL_STATUS_LABELS, dealStay, dealTime, formatMoney, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
@@ -30,6 +30,8 @@ import { DealContact } from "./deal-contact";
 export function DealPage() {
   const { id = "" } = useParams();
   const query = useDeal(id);
+  // Shown from this device, or not saved: read again the moment the connection is back.
+  useWhenBackOnline(query.refetch);
   if (query.isPending)
     return (
       <PageFrame title="Deal" width="narrow">
