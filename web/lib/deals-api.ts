@@ -8,7 +8,7 @@ import type { AgreementResponse, Deal, DealResponse } from "@contract/deals";
 import type { Pagination } from "@contract/listings";
 import { apiBlob, apiRequest } from "./api-client";
 import { authStore } from "./auth-store";
-import { canSave, isSaved, keptOffline, keptRead, NotSavedOffline, saveCopy } from "./saved-deals";
+import { canSave, isSaved, keepPageCode, keptOffline, keptRead, NotSavedOffline, saveCopy } from "./saved-deals";
 
 /** GET deals and GET admin/deals: newest first. */
 export interface DealsResponse {
@@ -72,7 +72,7 @@ export async function keepDealOffline(deal: Deal): Promise<void> {
   const owner = authStore.get()?.user.id;
   if (!owner || !canSave() || !keptOffline(deal) || !deal.agreement) return;
   const version = deal.agreement.sha256;
-  const wants: Promise<unknown>[] = [];
+  const wants: Promise<unknown>[] = [keepPageCode()];
   if (!(await isSaved(owner, deal.id, "agreement", version))) wants.push(getAgreement(deal));
   if (signedByBoth(deal) && !(await isSaved(owner, deal.id, "agreement.pdf", version))) wants.push(getAgreementPdf(deal));
   await Promise.all(wants.map((want) => want.catch(() => undefined)));

@@ -51,6 +51,28 @@ export function dealSavedAt(dealId: string): string | null {
   return owner ? (shownFromDevice.get(entryOf(owner, dealId, "deal")) ?? null) : null;
 }
 
+/** The service worker's cache of the app's hashed files (web/public/sw.js ASSETS). */
+const ASSETS_CACHE = "assets-v1";
+
+/**
+ * Keeps the code this page runs (its hashed scripts and styles, as loaded so far) in the worker's
+ * assets cache: on a first visit the page loaded before the worker was there to keep them, and offline
+ * the deal page would have no code to render with.
+ */
+export async function keepPageCode(): Promise<void> {
+  if (!canSave() || typeof performance === "undefined") return;
+  const cache = await caches.open(ASSETS_CACHE).catch(() => null);
+  if (!cache) return;
+  const files = new Set(
+    performance
+      .getEntriesByType("resource")
+      .map((entry) => new URL(entry.name, window.location.href))
+      .filter((url) => url.origin === window.location.origin && url.pathname.startsWith("/assets/"))
+      .map((url) => url.pathname),
+  );
+  for (const file of files) if (!(await cache.match(file))) await cache.add(file).catch(() => undefined);
+}
+
 /** Keeps one answer the API gave `owner` (a deal listed, read or its agreement). */
 export async function saveCopy(owner: string, dealId: string, part: SavedPart, value: unknown, version: string | null = null) {
   const cache = await openCache();
