@@ -352,3 +352,83 @@ describe("paying a deal through CampusNest", () => {
     }
   });
 });
+
+/** Until the service worker controls the page (it claims open pages when it activates: decision 027). */
+const controlled = (page: Page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+/** The entries the app kept of its deals for reading offline (web/lib/saved-deals.ts). */
+const savedDeals = (page: Page) =>
+  page.evaluate(async () => (await (await caches.open("saved-deals-v1")).keys()).map((request) => new URL(request.url).pathname).sort());
+const OFFLINE_NOT_SAVED = "You're offline, and this page wasn't saved on this device. It will load when you're back online.";
+
+describe("the deal at the door, offline (docs/decisions/042)", () => {
+  it("renter and lister each read their paid deal offline; a page never saved says so; the banner follows the connection; sign-out in another tab clears it", { timeout: 240_000 }, async () => {
+    const staffToken = (await post<{ token: string }>("admin/login", null, { password: "admin-dev-password" })).token;
+    const [lister, renter] = await Promise.all([verifiedStudent("Olla", staffToken), verifiedStudent("Otto", staffToken)]);
+    const title = `Door keys ${Date.now() % 100000}`;
+    const listing = await approvedListing(lister, staffToken, title);
+    await payoutsReady(lister);
+    const paid = await paidDeal((await signedDeal(renter, lister, listing.id, dayAfter(listing.today, 1))).id, renter);
+    expect(paid.status).toBe("paid");
+    // A second listing the renter only asked for: not accepted, so nothing of it is kept (no address yet).
+    const other = await approvedListing(lister, staffToken, `${title} annex`);
+    const { data: requested } = await post<{ data: Deal }>("deals", renter, { listing_id: other.id, move_in: dayAfter(other.today, 40), move_out: dayAfter(other.today, 70) });
+
+    for (const [who, party] of [["renter", renter], ["lister", lister]] as const) {
+      const { context, page } = await signedInSide(b.browser, b.baseUrl, party, { width: 360, height: 780 });
+      await page.goto(`/deals/${paid.id}`);
+      await page.getByRole("region", { name: "Agreement text" }).waitFor();
+      await controlled(page);
+      await expect.poll(() => savedDeals(page)).toEqual(["agreement", "agreement.pdf", "deal"].map((part) => `/saved-deals/${party.user.id}/${paid.id}/${part}`));
+
+      // Offline, the page reloads from this device: the address, the receipt, the agreement and its PDF, the contact.
+      await context.setOffline(true);
+      await page.reload();
+      const banner = page.locator(".offline-banner");
+      await expect.poll(() => banner.textContent()).toMatch(/^You're offline/);
+      await page.getByRole("heading", { level: 1, name: title }).waitFor();
+      expect(await page.locator("dt", { hasText: /^Address$/ }).locator("xpath=following-sibling::dd").textContent()).toBe(paid.address);
+      await page.getByRole("region", { name: "Receipt" }).getByText("Total paid").waitFor();
+      await page.getByRole("region", { name: "Agreement text" }).waitFor();
+      const contact = page.getByRole("region", { name: "Your contact" });
+      expect(await contact.textContent()).toContain(who === "renter" ? `${lister.user.first_name} ${lister.user.last_name}` : `${renter.user.first_name} ${renter.user.last_name}`);
+      await page.getByText(/^Saved on this device on /).waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download the signed PDF" }).click()]);
+      expect(download.suggestedFilename()).toBe(`campusnest-agreement-${paid.id}-signed.pdf`);
+      const pdf = await download.createReadStream().then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      });
+      expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      await lightAndDark(page, `offline deal (${who})`, { shot: page.locator("main") });
+
+      if (who === "renter") {
+        // A deal never saved on this device says so plainly, then loads once the connection is back, and the banner goes.
+        await page.goto(`/deals/${requested.id}`);
+        await page.getByText(OFFLINE_NOT_SAVED).waitFor();
+        expect(await page.getByText("Something went wrong").count()).toBe(0);
+        await context.setOffline(false);
+        await page.getByRole("heading", { level: 1, name: `${title} annex` }).waitFor();
+        await expect.poll(() => banner.textContent()).toBe("");
+
+        // Signing out in another tab of this browser forgets the saved deal here too.
+        await page.goto(`/deals/${paid.id}`);
+        await page.getByRole("region", { name: "Agreement text" }).waitFor();
+        const second = await context.newPage();
+        await second.goto("/");
+        await second.getByRole("button", { name: "Account menu" }).click();
+        await second.getByRole("menuitem", { name: "Sign Out" }).click();
+        await page.getByText("Please log in to see this deal.").waitFor();
+        await expect.poll(() => savedDeals(page)).toEqual([]);
+        await context.setOffline(true);
+        // The worker forgot the kept pages too: it answers its own page (no app to wait for, so not page.goto).
+        await page.evaluate((url) => window.location.assign(url), `/deals/${paid.id}`);
+        await page.getByText(OFFLINE_NOT_SAVED).waitFor();
+        expect(await page.getByText(paid.address).count()).toBe(0);
+      }
+      await context.setOffline(false);
+      await context.close();
+    }
+    expect(b.errors).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import { Suspense, useState } from "react";
 import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer";
 import { Navbar } from "../components/layout/navbar";
+import { OfflineBanner } from "../components/layout/offline-banner";
 import { deferred } from "../components/ui/deferred";
 import { FeedbackButton } from "../features/feedback/components/feedback-button";
 import { PageLoadingInline } from "../components/ui/spinner";
@@ -25,6 +26,7 @@ export function AppLayout() {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
+      <OfflineBanner />
       <Navbar onSignIn={signInPrompt.open} onSignInIntent={preloadSignIn} />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<PageLoadingInline label="Loading" />}>

@@ -9,6 +9,7 @@ import type { ApiErrorBody } from "@contract/api";
 import { TIMINGS } from "@contract/constants";
 import { API_BASE } from "../config/env";
 import { authStore, currentToken, refreshSession } from "./auth-store";
+import { OFFLINE_READ, reportReach } from "./online";
 
 export const NETWORK_ERROR_MESSAGE = "Unable to connect to server. Please check your internet connection.";
 export const SERVER_ERROR_MESSAGE = "Server error. Please try again later.";
@@ -96,10 +97,13 @@ async function send(path: string, options: RequestOptions, token: string | null)
       signal: options.signal,
     });
     rememberBookmark(method, res);
+    reportReach(true);
     return res;
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+    reportReach(false);
+    // A read while the browser says it is offline says so plainly (docs/decisions/042); what the device saved answers it first (lib/saved-deals).
+    throw new ApiError(0, method === "GET" && typeof navigator !== "undefined" && navigator.onLine === false ? OFFLINE_READ : NETWORK_ERROR_MESSAGE);
   }
 }
 

@@ -51,6 +51,18 @@ export interface Session {
 /** The expiry of the session's access token (ms, this device's clock), or null when unknown. */
 let expiresAt: number | null = null;
 
+/** The Cache Storage cache of the signed-in account's active deals, for reading offline (lib/saved-deals, docs/decisions/042). */
+export const SAVED_DEALS_CACHE = "saved-deals-v1";
+
+/**
+ * Forgets what this browser kept of a session: the saved deals, and the pages the service worker kept
+ * (docs/decisions/027, 042): a shared computer keeps nothing, and the next account is never shown them.
+ */
+function forgetDeviceCopies() {
+  if (typeof caches !== "undefined") void caches.delete(SAVED_DEALS_CACHE).catch(() => false);
+  if (typeof navigator !== "undefined") navigator.serviceWorker?.controller?.postMessage({ type: "clear-pages" });
+}
+
 let session: Session | null = readSession();
 const listeners = new Set<() => void>();
 
@@ -75,6 +87,8 @@ function emit() {
 function followOtherTabs(event: StorageEvent) {
   if (event.key !== null && event.key !== STORAGE_KEYS.authToken && event.key !== STORAGE_KEYS.userData) return;
   const next = readSession();
+  // Each tab forgets too: the one that signed out may have closed before its own clearing finished.
+  if (session && next?.user.id !== session.user.id) forgetDeviceCopies();
   session = next;
   if (!next) expiresAt = null;
   emit();
@@ -89,6 +103,8 @@ export const authStore = {
   },
   /** Starts a session from an auth response (sign-in, verified email, Google, refresh). */
   signIn(auth: Pick<AuthResponse, "access_token" | "user"> & { refresh_token?: string }) {
+    // Another account over this one (no sign-out between): the first account's copies go.
+    if (session && session.user.id !== auth.user.id) forgetDeviceCopies();
     writeStorage(STORAGE_KEYS.authToken, auth.access_token);
     writeStorage(STORAGE_KEYS.userData, JSON.stringify(auth.user));
     if (auth.refresh_token) writeStorage(REFRESH_TOKEN_KEY, auth.refresh_token);
@@ -122,8 +138,7 @@ export const authStore = {
         keepalive: true,
       }).catch(() => {});
     }
-    // The service worker forgets the pages this browser kept (docs/decisions/027): a shared computer keeps nothing.
-    if (typeof navigator !== "undefined") navigator.serviceWorker?.controller?.postMessage({ type: "clear-pages" });
+    forgetDeviceCopies();
     if (hadSession) emit();
   },
   /** When the access token expires (ms, this device's clock), or null when unknown. */

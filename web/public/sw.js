@@ -4,13 +4,17 @@
  *   visitor's view, never a signed-in person's data) and served offline with a banner saying when.
  * - /assets/*: hashed, so cache first and kept across versions: an open page that lazy-loads a chunk of
  *   its own version still finds it after an update (no skipWaiting: a new worker waits for the tabs).
- * - /api/*: never cached, never touched.
+ * - /api/*: never cached, never touched. The app keeps its own copies of a signed-in person's active
+ *   deals in the `saved-deals-v1` cache (web/lib/saved-deals.ts, docs/decisions/042): kept here across
+ *   versions, cleared by the app on sign-out.
  * - push: shows the notification; notificationclick focuses a tab on the page, else takes an open tab
  *   there, else opens one (openFromNotification).
  */
 const PAGES = "pages-v1";
 const ASSETS = "assets-v1";
 const SHELL = "/";
+/** The app's own cache (web/lib/auth-store.ts SAVED_DEALS_CACHE): not this worker's to drop on activate. */
+const SAVED_DEALS = "saved-deals-v1";
 
 /** The home page and the scripts and styles it names: the app shell opens offline even before a visit. */
 async function keepShell() {
@@ -29,7 +33,7 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== PAGES && k !== ASSETS).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
+    caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== PAGES && k !== ASSETS && k !== SAVED_DEALS).map((k) => caches.delete(k)))).then(() => self.clients.claim()),
   );
 });
 
@@ -49,14 +53,24 @@ function clock(iso) {
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
 }
 
+/** Said when nothing of the page was kept (web/lib/online.ts OFFLINE_NOT_SAVED says the same in the app). */
+const NOT_SAVED = "You're offline, and this page wasn't saved on this device. It will load when you're back online.";
+
 async function offlinePage(request) {
   const cache = await caches.open(PAGES);
   const url = new URL(request.url);
-  const saved = (await cache.match(url.pathname + url.search)) || (await cache.match(url.pathname)) || (await cache.match(SHELL));
-  if (!saved) return new Response("You're offline, and this page was not opened before.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const page = (await cache.match(url.pathname + url.search)) || (await cache.match(url.pathname));
+  // A page not kept opens in the app shell, which renders it from what the app saved (or says it was not saved).
+  const saved = page || (await cache.match(SHELL));
+  if (!saved)
+    return new Response(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Offline - CampusNest</title><main style="font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem"><h1>You're offline</h1><p role="status">${NOT_SAVED}</p></main></html>`, {
+      status: 503,
+      headers: { "Content-Type": "text/html; charset=utf-8" },
+    });
   const html = await saved.text();
-  const at = saved.headers.get("x-saved-at");
-  const banner = `<div role="status" class="offline-banner" style="padding:8px 12px;background:#fff4ce;color:#3b2f00;text-align:center">You're offline: this is what you saw${at ? ` at ${clock(at)}` : ""}.</div>`;
+  const at = page && saved.headers.get("x-saved-at");
+  // The app takes this banner over once it runs (web/components/layout/offline-banner.tsx) and removes it when back online.
+  const banner = `<div role="status" class="offline-banner" id="sw-offline-banner"${at ? ` data-saved-at="${at}"` : ""}>You're offline${at ? `: this is what you saw at ${clock(at)}` : ""}.</div>`;
   return new Response(html.replace(/<body([^>]*)>/i, `<body$1>${banner}`), { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 

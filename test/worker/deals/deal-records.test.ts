@@ -124,3 +124,25 @@ describe("payouts becoming ready", () => {
     expect((await mailTo(lister.user.email)).filter((m) => m.subject.startsWith("Ready to pay"))).toHaveLength(0);
   });
 });
+
+describe("a deal's reads are private", () => {
+  it("every read of a deal (the list, the deal with its receipt, the agreement and its PDF) is private, never stored, and only its parties'", async () => {
+    const { renter, lister, stranger } = await parties();
+    const listingId = `rec-l${++seq}`;
+    await insertListing(lister.user.id, listingId, { available_from: "2027-01-01", available_to: "2027-06-30", monthly_rent: 900 });
+    const requested = await json<{ data: DealJson }>(await call(renter, "/api/v1/deals", "POST", { listing_id: listingId, move_in: "2027-01-10", move_out: "2027-01-25" }));
+    const dealId = requested.data.id;
+    expect((await call(lister, `/api/v1/deals/${dealId}/accept`, "POST", {})).status).toBe(200);
+    for (const party of [renter, lister]) {
+      for (const path of ["/api/v1/deals", `/api/v1/deals/${dealId}`, `/api/v1/deals/${dealId}/agreement`, `/api/v1/deals/${dealId}/agreement.pdf`]) {
+        const res = await call(party, path);
+        expect(res.status, path).toBe(200);
+        // Neither the browser's HTTP cache nor a shared one keeps it: the app's offline copy is its own, per account (docs/decisions/042).
+        expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+        await res.arrayBuffer();
+      }
+    }
+    for (const path of [`/api/v1/deals/${dealId}`, `/api/v1/deals/${dealId}/agreement`, `/api/v1/deals/${dealId}/agreement.pdf`]) expect((await call(stranger, path)).status, path).toBe(404);
+    expect((await json<{ data: { id: string }[] }>(await call(stranger, "/api/v1/deals"))).data.map((d) => d.id)).not.toContain(dealId);
+  });
+});

@@ -47,6 +47,13 @@ const effectsOf = (c: Context<AppContext>): Effects => ({ env: c.env, config: c.
 const metaOf = requestMetaOf;
 
 export const dealsRoutes = createRouter()
+  // A deal's reads are one account's (its address, money, agreement): never kept by the browser's HTTP
+  // cache or a shared one. What a party may read offline is the app's own copy, kept per account
+  // and cleared on sign-out (docs/decisions/042).
+  .use("*", async (c, next) => {
+    await next();
+    if (c.req.method === "GET" && !c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "private, no-store");
+  })
   .post("/", async (c) => {
     const user = await requireUser(c);
     await enforceLimit(c, "WRITE_LIMITER", user.id);

@@ -6,7 +6,6 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
-  AgreementResponse,
   CreateDealInput,
   Deal,
   DealProblemKind,
@@ -19,7 +18,8 @@ import type {
   SignDealInput,
 } from "@contract/deals";
 import { apiBlob, apiRequest, ApiError } from "../../../lib/api-client";
-import { dealKeys, dealPath } from "../../../lib/deals-api";
+import { dealKeys, dealPath, getAgreement, getAgreementPdf } from "../../../lib/deals-api";
+import { NotSavedOffline } from "../../../lib/saved-deals";
 import { offerPush } from "../../../lib/push/ask";
 
 /** A fresh Idempotency-Key for one intended request (the same key for a repeat of the same stay). */
@@ -126,16 +126,18 @@ export function useSignCode() {
   });
 }
 
-export function useAgreement(id: string, enabled: boolean) {
+/** The agreement's text; an active deal's is kept on this device and read from it offline (docs/decisions/042). */
+export function useAgreement(deal: Deal, enabled: boolean) {
   return useQuery({
-    queryKey: dealKeys.agreement(id),
-    queryFn: () => apiRequest<AgreementResponse>(dealPath(id, "/agreement")).then((r) => r.data),
+    queryKey: dealKeys.agreement(deal.id),
+    queryFn: () => getAgreement(deal),
     enabled,
+    retry: (failures, err) => !(err instanceof NotSavedOffline) && !(err instanceof ApiError && err.status >= 400 && err.status < 500) && failures < 2,
+    networkMode: "always",
   });
 }
 
-/** The agreement's PDF, fetched with the session's bearer header (a link alone would carry no credential). */
-export const getAgreementPdf = (id: string) => apiBlob(dealPath(id, "/agreement.pdf"), { headers: { Accept: "application/pdf" } });
+export { getAgreementPdf };
 
 const landlordPath = (token: string) => `landlord-consent/${encodeURIComponent(token)}`;
 const landlordKey = (token: string) => [...dealKeys.all, "landlord", token] as const;

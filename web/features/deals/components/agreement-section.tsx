@@ -24,7 +24,7 @@ const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle:
 
 /** The agreement both parties read (the same text, its SHA-256), its history, and its PDF. */
 export function AgreementSection({ deal }: { deal: Deal }) {
-  const agreement = useAgreement(deal.id, !!deal.agreement);
+  const agreement = useAgreement(deal, !!deal.agreement);
   const [pdf, setPdf] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const names: Record<string, string> = { [deal.renter.id]: deal.renter.first_name, [deal.lister.id]: deal.lister.first_name };
   // Before both have signed the server makes a draft of the newest version on request.
@@ -34,7 +34,7 @@ export function AgreementSection({ deal }: { deal: Deal }) {
     setPdf({ busy: true, error: null });
     try {
       // Fetched with the bearer header, then saved from a blob: URL (a plain link would carry no credential).
-      const blob = await getAgreementPdf(deal.id);
+      const blob = await getAgreementPdf(deal);
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;

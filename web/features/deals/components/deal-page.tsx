@@ -5,8 +5,10 @@ import { PageFrame } from "../../../components/layout/page-frame";
 import { PageLoadingInline } from "../../../components/ui/spinner";
 import { paths } from "../../../config/paths";
 import { ApiError, errorMessage } from "../../../lib/api-client";
-import { useDeal } from "../../../lib/deals-api";
-import { CONSENT_LABELS, statusBadge, dealStay, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
+import { keepDealOffline, useDeal } from "../../../lib/deals-api";
+import { useOffline, useWhenBackOnline } from "../../../lib/online";
+import { dealSavedAt, NotSavedOffline } from "../../../lib/saved-deals";
+import { CONSENT_LABELS, statusBadge, dealStay, dealTime, nextStep, personName, reasonText, roleIn, wasPaid } from "../../../lib/deal-status";
 import { formatRent } from "../../../lib/listings-api";
 import { useSession } from "../../../lib/session";
 import { DealActions } from "./deal-actions";
@@ -19,6 +21,7 @@ import { CheckoutReturn } from "./checkout-return";
 import { DealMoney } from "./deal-money";
 import { Receipt } from "./receipt";
 import { AfterTheKeys } from "./after-the-keys";
+import { DealContact } from "./deal-contact";
 
 /**
  * /deals/{id}: the deal's status and whose step it is, the money (pay, held, "I have the keys", a
@@ -27,10 +30,20 @@ import { AfterTheKeys } from "./after-the-keys";
 export function DealPage() {
   const { id = "" } = useParams();
   const query = useDeal(id);
+  // Shown from this device, or not saved: read again the moment the connection is back.
+  useWhenBackOnline(query.refetch);
   if (query.isPending)
     return (
       <PageFrame title="Deal" width="narrow">
         <PageLoadingInline label="Loading the deal" />
+      </PageFrame>
+    );
+  if (query.isError && query.error instanceof NotSavedOffline)
+    return (
+      <PageFrame title="You're offline" width="narrow">
+        <section className="panel empty-state" role="alert">
+          <p>{query.error.message}</p>
+        </section>
       </PageFrame>
     );
   if (query.isError) {
@@ -73,6 +86,12 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
   const other = role === "renter" ? deal.lister : deal.renter;
   const reason = reasonText(deal.status_reason);
   const paying = deal.actions.includes("checkout");
+  // Read offline from this device: when it was saved. Online, an active deal's agreement and signed PDF are kept too (docs/decisions/042).
+  const offline = useOffline();
+  const savedAt = offline ? dealSavedAt(deal.id) : null;
+  useEffect(() => {
+    if (!offline) void keepDealOffline(deal);
+  }, [deal, offline]);
 
   return (
     <PageFrame title={`Deal: ${deal.listing_title}`} hideHeading width="narrow">
@@ -99,6 +118,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
             </p>
           )}
           {reason && deal.status_reason && !step.text.includes(reason) && <p className="muted">Reason: {reason}</p>}
+          {savedAt !== null && <p className="muted">{savedAt ? `Saved on this device on ${dealTime(savedAt)}` : "Saved on this device"}; it updates when you're back online.</p>}
           <DealMoney deal={deal} me={me} place="page" onDone={focusStatus} />
           <DealActions deal={deal} me={me} cancelFor="both" onDone={focusStatus} />
         </header>
@@ -146,6 +166,7 @@ function DealView({ deal, refetch }: { deal: Deal; refetch: () => Promise<{ data
           {wasPaid(deal) && <CancellationPolicy role={role} />}
         </section>
 
+        {role && deal.status !== "requested" && <DealContact deal={deal} role={role} />}
         {role === "lister" && <LandlordConsentSection deal={deal} onDone={focusStatus} />}
 
         {role && <AfterTheKeys deal={deal} role={role} onDone={focusStatus} />}

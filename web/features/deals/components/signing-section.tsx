@@ -39,7 +39,7 @@ function SignForm({ deal, onSigned }: { deal: Deal; onSigned: () => void }) {
   const sendCode = useSignCode();
   const sign = useSignDeal();
   // The version and hash of the text the signer read (the agreement shown above): a newer one is refused (409).
-  const agreement = useAgreement(deal.id, true);
+  const agreement = useAgreement(deal, true);
   const read = agreement.data ? { agreement_version: agreement.data.version, sha256: agreement.data.sha256 } : null;
   const errors = {
     name: !name.trim() ? "Please type your full legal name." : null,
