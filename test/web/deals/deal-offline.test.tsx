@@ -12,7 +12,7 @@ import { SAVED_DEALS_CACHE } from "../../../web/lib/auth-store";
 import { OFFLINE_NOT_SAVED } from "../../../web/lib/online";
 import { axeViolations } from "../axe";
 import { installCacheStorage } from "../cache-storage";
-import { afterTheKeysRoutes, callsOf, fakeApi, notFound, renderApp } from "../render";
+import { afterTheKeysRoutes, callsOf, fakeApi, notFound, publicUserRoute, renderApp } from "../render";
 import { LISTER, makeDeal, paidDeal, RENTER, sessionOf, viewedBy } from "./fixtures";
 
 const API = "/api/v1";
@@ -97,6 +97,8 @@ describe("an active deal offline", () => {
       ...dealApi(deal),
       [`GET ${API}/universities/`]: { data: [] },
       [`GET ${API}/users/profile`]: { data: me.user },
+      // The profile's own review summaries.
+      ...publicUserRoute(RENTER.id),
       [`GET ${API}/users/listings`]: { data: [] },
       [`GET ${API}/saved-searches/`]: notFound,
       [`GET ${API}/users/blocks`]: notFound,
