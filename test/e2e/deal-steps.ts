@@ -19,10 +19,14 @@ export function dealSteps(baseUrl: string) {
   const dealOf = async (id: string, who: AuthSession) => (await apiCall<{ data: Deal }>(baseUrl, `deals/${id}`, { headers: bearer(who) })).data;
   const staffToken = async () => (await post<{ token: string }>("admin/login", null, { password: "admin-dev-password" })).token;
 
+  /** Staff verify a student's identity (the staff API the panel calls). */
+  const verifyIdentity = (userId: string, staff: string) =>
+    apiCall(baseUrl, `admin/users/${userId}/verify`, { method: "PATCH", headers: { Authorization: `Bearer ${staff}` }, body: JSON.stringify({ verification_status: "verified" }) });
+
   /** A student whose identity staff verified (signing needs both legal names). */
   async function verifiedStudent(first: string, staff: string): Promise<Student> {
     const s = await newStudent(baseUrl, first);
-    await apiCall(baseUrl, `admin/users/${s.user.id}/verify`, { method: "PATCH", headers: { Authorization: `Bearer ${staff}` }, body: JSON.stringify({ verification_status: "verified" }) });
+    await verifyIdentity(s.user.id, staff);
     return s;
   }
 
@@ -95,5 +99,5 @@ export function dealSteps(baseUrl: string) {
     return uploaded_files[0]!.url;
   }
 
-  return { post, dealOf, staffToken, heldDealMovingInToday, released, evidencePhoto };
+  return { post, dealOf, staffToken, verifyIdentity, verifiedStudent, approvedListing, heldDealMovingInToday, released, evidencePhoto };
 }
