@@ -161,6 +161,8 @@ describe("deal journeys of new students", () => {
       const statements = renterCase.getByRole("list", { name: "Statements" });
       await statements.getByText(statement).waitFor();
       await statements.getByText("Pia Tester", { exact: true }).waitFor();
+      // Nothing on the renter's page (the case, the receipt, the move-in report's form) is wider than the phone.
+      expect(await r.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
       await screenshots(r, "problem-renter");
     } finally {
       await renterSide.context.close();
