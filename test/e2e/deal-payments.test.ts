@@ -197,7 +197,7 @@ describe("paying a deal through CampusNest", () => {
       expect(held).toMatchObject({ status: "paid", payment: { status: "held", paid_at: expect.any(String), held_until: expect.any(String) } });
       await expect.poll(() => nextStep(r).textContent()).toMatch(/Held by CampusNest until .*Tap “I have the keys” once you are in/);
       const receipt = r.getByRole("region", { name: "Receipt" });
-      await receipt.getByText(/^Held by CampusNest until \w{3} \d{1,2}, \d{4}/).waitFor();
+      await receipt.getByText(/held by CampusNest; nothing to Lena Tester yet\. Held until \w{3} \d{1,2}, \d{4}/).waitFor();
       await receipt.getByText(`Service fee (${p.fee_percent}%)`).waitFor();
       await receipt.getByText("Total paid").waitFor();
       await receipt.getByText(usd(p.total_cents), { exact: true }).waitFor();
@@ -241,11 +241,11 @@ describe("paying a deal through CampusNest", () => {
       expect(await r.getByRole("button", { name: /I have the keys/ }).count()).toBe(0);
       await post("dev/deals/tick", null, { now: moved.payment.held_until });
       await r.reload();
-      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} went to Lena.`);
-      await receipt.getByText(/^Released to Lena Tester on /).waitFor();
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} to Lena, CampusNest fee ${usd(p.fee_cents)} kept.`);
+      await receipt.getByText(`${usd(p.rent_cents)} to Lena Tester, CampusNest fee ${usd(p.fee_cents)} kept. Released on `, { exact: false }).waitFor();
       expect(await dealOf(deal.id, lister)).toMatchObject({ status: "released", payment: { status: "released", transferred_cents: p.rent_cents, refunded_cents: 0 } });
       await l.goto(`/deals/${deal.id}`);
-      await expect.poll(() => nextStep(l).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} went to you.`);
+      await expect.poll(() => nextStep(l).textContent()).toBe(`This deal was completed. ${usd(p.rent_cents)} to you, CampusNest fee ${usd(p.fee_cents)} kept.`);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();
@@ -332,11 +332,12 @@ describe("paying a deal through CampusNest", () => {
         decision: { by: "staff", refund_cents: 10_000, transfer_cents: disputed.payment.rent_cents - 10_000, reason: why },
       });
       await r.reload();
-      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. $100.00 went back to you. ${rest} went to Lars.`);
-      await r.getByText(`CampusNest staff decided: $100.00 back to you, ${rest} to Lars. Reason: ${why}`).waitFor();
+      const fee = usd(disputed.payment.fee_cents);
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. $100.00 refunded to you, ${rest} to Lars, CampusNest fee ${fee} kept.`);
+      await r.locator(".deal-decision-line").getByText(/^CampusNest staff decided on .*\. Reason: The front door code was fixed on the second day\.$/).waitFor();
       await r.getByRole("region", { name: "Receipt" }).getByText("$100.00", { exact: true }).waitFor();
       await lp.goto(`/deals/${disputed.id}`);
-      await expect.poll(() => nextStep(lp).textContent()).toBe(`This deal was completed. $100.00 went back to Rhea. ${rest} went to you.`);
+      await expect.poll(() => nextStep(lp).textContent()).toBe(`This deal was completed. $100.00 refunded to Rhea, ${rest} to you, CampusNest fee ${fee} kept.`);
 
       // Another stay of the same renter, paid and left alone: the development tick at its release time releases it.
       const later = await paidDeal((await signedDeal(renter, lister, listing.id, dayAfter(listing.today, 60))).id, renter);
@@ -344,7 +345,7 @@ describe("paying a deal through CampusNest", () => {
       await post("dev/deals/tick", null, { now: later.payment.held_until });
       expect(await dealOf(later.id, renter)).toMatchObject({ status: "released", payment: { status: "released", refunded_cents: 0 } });
       await r.goto(`/deals/${later.id}`);
-      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(later.payment.rent_cents)} went to Lars.`);
+      await expect.poll(() => nextStep(r).textContent()).toBe(`This deal was completed. ${usd(later.payment.rent_cents)} to Lars, CampusNest fee ${usd(later.payment.fee_cents)} kept.`);
     } finally {
       await renterSide.context.close();
       await listerSide.context.close();

@@ -188,6 +188,9 @@ describe("admin panel", () => {
   it("review shows each listing's distance to campus next to its address, or that it has no location", async () => {
     fakeApi({ "GET /api/v1/admin/listings": notFound,
       ...signedInRoutes,
+      // A placed listing's details load its map (a lazy chunk): when that arrives before the test ends, it
+      // asks for the map's configuration; none configured here.
+      "GET /api/v1/maps/config": notFound,
       "GET /api/v1/admin/listings/pending": staffPage("listings", [
           adminListing("p1", { verification_status: "pending", address: "1 SW 13th St, Gainesville, FL", latitude: 29.6495, longitude: -82.3349, distance_miles: 1.2 }),
           adminListing("p2", { verification_status: "pending", address: "Reitz Union, Gainesville, FL", latitude: 29.6463, longitude: -82.3479, distance_miles: 0 }),
