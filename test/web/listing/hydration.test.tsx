@@ -6,7 +6,7 @@
  * formats no date or number with the browser's locale data (its first formatter is tens of milliseconds of
  * one task on a slow phone).
  */
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { prerender } from "react-dom/static";
 import { afterEach, expect, it, vi } from "vitest";
 import { SSR_DATA_ID } from "@contract/ssr";
@@ -26,7 +26,24 @@ vi.mock("../../../web/components/ui/trust-checks", async (importOriginal) => {
   };
 });
 
-afterEach(() => vi.unstubAllGlobals());
+/** The root web/main hydrates: unmounted at the end, so no React work of it runs after this file's jsdom is gone. */
+const hydratedRoots = vi.hoisted(() => [] as { unmount(): void }[]);
+vi.mock("react-dom/client", async (importOriginal) => {
+  const original = await importOriginal<typeof import("react-dom/client")>();
+  return {
+    ...original,
+    hydrateRoot: (...args: Parameters<typeof original.hydrateRoot>) => {
+      const root = original.hydrateRoot(...args);
+      hydratedRoots.push(root);
+      return root;
+    },
+  };
+});
+
+afterEach(() => {
+  for (const root of hydratedRoots.splice(0)) act(() => root.unmount());
+  vi.unstubAllGlobals();
+});
 
 it("hydrates the server's listing page on a phone without a mismatch, a refetch, a whole-page re-render or Intl", async () => {
   // A phone: every max-width query matches (the page's own, and none of the theme's).
@@ -97,6 +114,8 @@ it("hydrates the server's listing page on a phone without a mismatch, a refetch,
     expect(trustRenders.count - rendersOnServer).toBe(2);
     // No date or number went through the browser's locale data, on the server or in the browser.
     for (const spy of localeFormatting) expect(spy).not.toHaveBeenCalled();
+    // The entry hydrated (one root, unmounted after the test).
+    expect(hydratedRoots).toHaveLength(1);
   } finally {
     window.removeEventListener("error", onError);
   }
