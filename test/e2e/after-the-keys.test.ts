@@ -7,12 +7,11 @@
  * With E2E_SHOTS=<directory>, the deal page, the problem dialog, the staff case and the staff Reviews
  * tab are saved at 360 and 1280 px in both themes (for a person to look at; nothing is compared).
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./fixtures";
 import { dealSteps } from "./deal-steps";
+import { screenshots } from "./screenshots";
 import { JPEG_1X1, signedInSide, signInAdmin, type AuthSession } from "./session";
 
 const b = useBrowser({ width: 1280, height: 900 });
@@ -30,24 +29,6 @@ async function refusedWith(path: string, who: AuthSession, body: unknown): Promi
 
 const reviewsOf = (page: Page) => page.getByRole("region", { name: "Reviews" });
 
-const SHOTS = process.env.E2E_SHOTS;
-/** With E2E_SHOTS: `shot` (or the whole page) at 360 and 1280 px, light and dark. */
-async function screenshots(page: Page, label: string, shot?: Locator) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  const size = page.viewportSize()!;
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    for (const width of [360, 1280]) {
-      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-      const path = join(SHOTS, `${label}-${width}-${scheme}.png`);
-      if (shot) await shot.screenshot({ path });
-      else await page.screenshot({ path, fullPage: true });
-    }
-  }
-  await page.setViewportSize(size);
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 describe("after the keys", () => {
   it("from the release to both reviews visible: hidden from each other until both wrote, then one reply", { timeout: 240_000 }, async () => {
