@@ -63,19 +63,32 @@ describe("one browser, several tabs", () => {
     const first = b.page;
     // The first tab's clock is ours: after the sign-out, a minute of its polls and retries runs at once.
     await first.clock.install();
+    // What the first tab sends, in the order it happens, and the moment it learns of the sign-out (the
+    // `storage` event). This listener is registered before the app's, so it is the first to hear of it.
+    // Calls sent before that moment went out as the student rightly: the tab could not know yet.
+    await first.addInitScript(() => {
+      const w = window as unknown as { __order: number; __signedOutAt: number | null; __calls: { at: number; url: string; auth: boolean }[] };
+      w.__order = 0;
+      w.__signedOutAt = null;
+      w.__calls = [];
+      const send = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        w.__calls.push({ at: ++w.__order, url, auth: new Headers(init?.headers).has("authorization") });
+        return send(input, init);
+      };
+      window.addEventListener("storage", () => {
+        if (w.__signedOutAt === null && localStorage.getItem("auth_token") === null) w.__signedOutAt = ++w.__order;
+      });
+    });
     await first.goto(`/messages?conversation=${chat.id}`);
     const composer = first.getByRole("textbox", { name: /^Message to / });
     await composer.waitFor();
     const second = await b.context.newPage();
     await second.goto("/");
     await second.getByRole("button", { name: "Account menu" }).click();
-    // Every call the first tab makes once the second signed out that carries the student's token.
-    const sentAs: string[] = [];
     const signOut = second.getByRole("menuitem", { name: "Sign Out" });
     await signOut.waitFor();
-    first.on("request", (req) => {
-      if (req.url().includes("/api/v1/") && req.headers().authorization) sentAs.push(req.url());
-    });
     await signOut.click();
     await second.getByRole("button", { name: "Sign In" }).first().waitFor();
 
@@ -84,10 +97,14 @@ describe("one browser, several tabs", () => {
     expect(await composer.count()).toBe(0);
     expect(await first.getByRole("button", { name: "Account menu" }).count()).toBe(0);
     expect(await first.evaluate(() => localStorage.getItem("auth_token"))).toBeNull();
-    // Nothing more goes out as the student from it in the next minute (its polls and room are gone with
-    // the page). A request of its own, sent last, shows that every earlier one has been seen.
+    // Nothing more goes out as the student from it once it knows, in the next minute either (its polls
+    // and room are gone with the page).
     await first.clock.runFor(60_000);
-    await first.evaluate(() => fetch("/api/version").then((res) => res.text()));
+    const { signedOutAt, sentAs } = await first.evaluate(() => {
+      const w = window as unknown as { __signedOutAt: number | null; __calls: { at: number; url: string; auth: boolean }[] };
+      return { signedOutAt: w.__signedOutAt, sentAs: w.__calls.filter((c) => c.auth && c.url.includes("/api/v1/") && c.at > (w.__signedOutAt ?? 0)).map((c) => c.url) };
+    });
+    expect(signedOutAt).not.toBeNull();
     expect(sentAs).toEqual([]);
     expect(b.errors).toEqual([]);
   });
