@@ -13,9 +13,9 @@ const alias = {
 
 /**
  * Every package specifier ("hono", "hono/cors", ...) that the worker, the rooms or their tests import
- * from the project's dependencies. The worker tests pre-bundle them: each test file starts a fresh
- * workerd that loads the worker's whole module graph, and ~650 modules one by one (stripe alone is
- * 270) took 5-19 s a file; bundled, ~160. Read from the sources so that a new subpath is never loaded
+ * from the project's dependencies. The worker tests pre-bundle them: each workerd the tests start loads
+ * the worker's whole module graph, and ~650 modules one by one (stripe alone is 270) took 5-19 s;
+ * bundled, ~160. Read from the sources so that a new subpath is never loaded
  * twice (a bundled "hono" beside an unbundled "hono/http-exception" makes two HTTPException classes).
  */
 function workerDependencyImports(): string[] {
@@ -75,6 +75,9 @@ export default defineConfig(async () => {
           resolve: { alias: { "@web/ssr": fileURLToPath(new URL("./dist/server/ssr.js", import.meta.url)) } },
           test: {
             name: "worker",
+            // One workerd per vitest worker, shared by its files one after another; setup.ts empties its
+            // storage before each file (docs/decisions/046). A workerd per file cost ~5 s a file.
+            isolate: false,
             include: ["test/worker/**/*.test.ts"],
             // Sized for a busy 2-core machine (CI, or a developer running other work): a few tests sign up
             // dozens of students at production scrypt cost. A limit, not a timing assertion.

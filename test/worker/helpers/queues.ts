@@ -37,7 +37,10 @@ export const deliveries: Delivery[] = [];
 
 export const realQueues = {} as Record<Binding, Queue>;
 
-function keeping(queue: string): Queue {
+/** The keeping producer's own binding it stands in for: the test files share one env (docs/decisions/046). */
+const REAL = Symbol.for("campusnest.realQueue");
+
+function keeping(queue: string, real: Queue): Queue {
   const keep = (body: unknown) => waiting.push({ queue, id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body });
   return {
     async send(body: unknown) {
@@ -51,15 +54,20 @@ function keeping(queue: string): Queue {
     async metrics() {
       return { backlogCount: waiting.length, backlogBytes: 0 };
     },
+    [REAL]: real,
   } as Queue;
 }
 
-/** Swaps the env's producers for keeping ones (test/worker/setup.ts, once per file). */
+/** Swaps the env's producers for keeping ones (test/worker/setup.ts, once per file: the env an earlier file swapped keeps its real producer). */
 export function keepQueuedMessages() {
-  const bindings = env as unknown as Record<Binding, Queue>;
+  waiting.length = 0;
+  retrying.length = 0;
+  deliveries.length = 0;
+  const bindings = env as unknown as Record<Binding, Queue & { [REAL]?: Queue }>;
   for (const [binding, queue] of Object.entries(BINDINGS) as [Binding, string][]) {
-    realQueues[binding] = bindings[binding];
-    bindings[binding] = keeping(queue);
+    const real = bindings[binding][REAL] ?? bindings[binding];
+    realQueues[binding] = real;
+    bindings[binding] = keeping(queue, real);
   }
 }
 
