@@ -110,11 +110,34 @@ describe("an open conversation on a phone", () => {
     const user = userEvent.setup();
     const log = await openThread();
     scrollBox(log, 200);
+    // The reader's own scroll: a wheel (or a finger) moves the log.
+    fireEvent.wheel(log, { deltaY: -400 });
     log.scrollTop = 20;
     fireEvent.scroll(log);
 
     await user.click(within(log).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
     expect(await within(log).findByRole("note")).toHaveTextContent(SAFETY_NOTICES.payment);
     expect(log.scrollTop).toBe(20);
+  });
+
+  it("stays at the newest message through a scroll the reader did not make (the browser's scroll anchoring as a card above grows)", async () => {
+    let identityQuieted = false;
+    thread(() => [msg("m0", 0), msg("m1", 1, identityQuieted ? "payment" : "identity")], {
+      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
+        identityQuieted = true;
+        return { success: true, kind: "identity", quieted: true, changed: true };
+      },
+    });
+    const user = userEvent.setup();
+    const log = await openThread();
+    const box = scrollBox(log, 200);
+    log.scrollTop = box.bottom();
+    // No wheel, touch or key: the browser moved the log, far from its end.
+    log.scrollTop = 20;
+    fireEvent.scroll(log);
+
+    await user.click(within(log).getByRole("button", { name: SAFETY_FEEDBACK_TEXTS.buttonLabel }));
+    expect(await within(log).findByRole("note")).toHaveTextContent(SAFETY_NOTICES.payment);
+    await waitFor(() => expect(log.scrollTop).toBe(box.bottom()));
   });
 });

@@ -3,7 +3,7 @@ import { HIDE_REASON_MAX, type AdminReview } from "@contract/reviews";
 import { isScamReason, SCAM_REASON_LABELS, SCORED_FLAG } from "@contract/safety";
 import { Dialog } from "../../../components/ui/dialog";
 import { FormError, TextAreaField } from "../../../components/ui/field";
-import { Stars } from "../../../components/ui/review-summary";
+import { Stars } from "../../../components/ui/reviews";
 import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-client";
 import type { AdminReviewsView } from "../api/admin-api";

@@ -17,7 +17,7 @@ import {
 import { CONDITION_LABELS, ConditionRooms, reportTitle } from "../../../components/condition-rooms";
 import { FormError, TextAreaField, TextField } from "../../../components/ui/field";
 import { ProgressBar } from "../../../components/ui/progress";
-import { Stars } from "../../../components/ui/review-summary";
+import { Stars } from "../../../components/ui/reviews";
 import { ApiError, apiBlob, errorMessage } from "../../../lib/api-client";
 import { dealPath } from "../../../lib/deals-api";
 import { sendConditionReport, useCommentReport, useConditionReports, useDealReviews, useReplyToReview, useWriteReview, afterKeys } from "../api/after-the-keys-api";

@@ -12,7 +12,7 @@ import { paths } from "../../../config/paths";
 import { useMarkRead, useSafetyFeedback, useSendMessage, type PendingMessage } from "../api/messages-mutations";
 import { isGoneError, useConversationDetail, useMessages, useParticipant, useThreadSocket } from "../api/messages-queries";
 import { TrustChecks } from "../../../components/ui/trust-checks";
-import { PersonReviewSummaries } from "../../../components/ui/review-summary";
+import { PersonReviewSummaries } from "../../../components/ui/reviews";
 import { messageKeys } from "../api/messages-api";
 import { dayKey, dayLabel, noticeKindOf, threadMessages, timeLabel } from "../lib/thread";
 import { Composer } from "./composer";
@@ -45,10 +45,14 @@ export const isNarrow = () => window.matchMedia?.(`(max-width: ${MOBILE_BREAKPOI
 /** Scrolling within this distance of the top loads older messages. */
 const LOAD_OLDER_AT_PX = 48;
 
-/** Scrolls the log to its end and notes where it put it (see `pinnedTop`). */
-function toBottom(el: HTMLDivElement, pinnedTop: { current: number | null }) {
+/** The keys that scroll a focused log. */
+const SCROLL_KEYS = new Set(["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End", " "]);
+
+/** Scrolls the log to its end and notes where it put it (see `pinnedTop`); a scroll after it is ours until the reader acts. */
+function toBottom(el: HTMLDivElement, pinnedTop: { current: number | null }, readerScrolling: { current: boolean }) {
   el.scrollTop = el.scrollHeight;
   pinnedTop.current = el.scrollTop;
+  readerScrolling.current = false;
 }
 
 /** One open conversation: header with the listing, the log of messages, and the composer. */
@@ -91,6 +95,10 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   // between, the log is then far from the bottom though nobody scrolled, and reading that as the reader
   // leaving the bottom (which happened on slow phones) left the conversation open on an old card.
   const pinnedTop = useRef<number | null>(null);
+  // Whether the reader has scrolled (wheel, touch, a scroll key, the scrollbar) since we last put the log
+  // at its end. Only their scroll may unstick it: the browser's scroll anchoring also scrolls the log
+  // when a card above the fold grows, and read as the reader, that left a busy phone on an old card.
+  const readerScrolling = useRef(false);
   const anchor = useRef<{ height: number; top: number } | null>(null);
   const firstId = messages[0]?.id;
   const last = messages.at(-1);
@@ -103,7 +111,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   }, [firstId]);
   useLayoutEffect(() => {
     const el = logRef.current;
-    if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) toBottom(el, pinnedTop);
+    if (el && (stick.current || pending.length > 0 || last?.sender_id === me)) toBottom(el, pinnedTop, readerScrolling);
   }, [bottomKey, last?.sender_id, me, pending.length]);
   const myLast = messages.findLast((m) => m.sender_id === me);
   const seenId = myLast?.is_read ? myLast.id : null;
@@ -113,7 +121,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
   const noticesKey = `${messages.map((m) => (m.sender_id === me ? "" : (noticeKindOf(m) ?? ""))).join()}|${safety.confirmed?.messageId ?? ""}|${safety.failedFor ?? ""}|${safety.undoFailed}|${seenId ?? ""}`;
   useLayoutEffect(() => {
     const el = logRef.current;
-    if (el && stick.current) toBottom(el, pinnedTop);
+    if (el && stick.current) toBottom(el, pinnedTop, readerScrolling);
   }, [noticesKey]);
   // The log gets shorter (a phone's keyboard or browser bar, a rotation), or what it holds grows after it
   // was drawn (a deal card loads its deal after the messages, a photo, a notice): a reader at the bottom
@@ -123,7 +131,7 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
     const el = logRef.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(() => {
-      if (stick.current) toBottom(el, pinnedTop);
+      if (stick.current) toBottom(el, pinnedTop, readerScrolling);
     });
     observer.observe(el);
     if (contentRef.current) observer.observe(contentRef.current);
@@ -184,9 +192,20 @@ export function Thread({ conversationId, conversation: listed, me, onBack, deals
         aria-live="polite"
         aria-label={`Messages with ${name}`}
         tabIndex={0}
+        onWheel={() => (readerScrolling.current = true)}
+        onTouchMove={() => (readerScrolling.current = true)}
+        onKeyDown={(e) => {
+          if (SCROLL_KEYS.has(e.key)) readerScrolling.current = true;
+        }}
+        onPointerDown={(e) => {
+          // On the log itself, not on a message: its scrollbar.
+          if (e.target === e.currentTarget) readerScrolling.current = true;
+        }}
         onScroll={(e) => {
           const el = e.currentTarget;
-          // Our own move (the content may have grown since): the reader is still where we put them.
+          // Not the reader's doing (our own move, the content growing since, the browser's scroll anchoring):
+          // the reader is still where we put them.
+          if (!readerScrolling.current) return;
           if (pinnedTop.current !== null && Math.abs(el.scrollTop - pinnedTop.current) < 1) return;
           pinnedTop.current = null;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;

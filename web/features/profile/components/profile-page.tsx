@@ -15,7 +15,7 @@ import { PromotionSuccessDialog } from "./promotion-success-dialog";
 import { SavedSearches } from "./saved-searches";
 import { SchoolEmail } from "./school-email";
 import { SchoolEmailBadge } from "../../../components/ui/school-email-badge";
-import { PersonReviewSummaries } from "../../../components/ui/review-summary";
+import { PersonReviewSummaries } from "../../../components/ui/reviews";
 import { usePublicUser } from "../../../lib/public-user-api";
 
 // Lazy: the push client code loads with this section, never with the home page (docs/decisions/027).
