@@ -169,6 +169,8 @@ describe("paying a deal through CampusNest", () => {
       await renterLog.getByText(SCAM).waitFor();
       const notice = renterLog.locator(".bubble-row", { hasText: SCAM }).getByRole("note");
       await notice.getByText(SAFETY_PAY_INSIDE).waitFor();
+      // The step is read when the renter's copy is made: the deal is signed, so it is paying.
+      await expect.poll(() => notice.getByRole("link").allTextContents()).toContain("Pay the first month");
       const payLink = notice.getByRole("link", { name: "Pay the first month" });
       expect(await payLink.getAttribute("href")).toBe(`/deals/${deal.id}`);
       await payLink.click();

@@ -76,6 +76,8 @@ export async function sendInThread(page: Page, text: string) {
   await box.fill(text);
   await box.press("Enter");
   await page.getByRole("log").getByText(text).waitFor();
+  // Stored, not only shown: the bubble appears at once, before the server has the message.
+  await page.getByRole("log").getByText("Sending…").waitFor({ state: "detached" });
 }
 
 /** The smallest JPEG (1x1), base64: a real photo for uploads. */
