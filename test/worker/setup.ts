@@ -3,13 +3,15 @@ import { afterAll, vi } from "vitest";
 import { useLightScryptCostForTests } from "../../worker/services/passwords";
 import { keepQueuedMessages } from "./helpers/queues";
 
-/**
- * The test files of one vitest worker share one workerd (`isolate: false`, docs/decisions/046): its
- * module instances, its `env`, its storage and its Cache API. So every file starts here from nothing:
- * the database's every table, view and trigger dropped and migrated again, the R2 buckets emptied, the
- * edge cache's generation moved past every entry an earlier file stored, the queues' kept messages
- * forgotten; and after it, its spies and fake clocks undone. Returns the generation the last file left.
+/*
+ * Before every test file. The files of one vitest worker share one workerd (`isolate: false`,
+ * docs/decisions/046): its module instances, its `env`, its storage and its Cache API. So every file
+ * starts here from nothing: the database's every table, view and trigger dropped and migrated again, the
+ * R2 buckets emptied, the edge cache's generation moved past every entry an earlier file stored, the
+ * queues' kept messages forgotten; and after it, its spies and fake clocks undone.
  */
+
+/** Drops the whole schema (children before parents) and empties R2; returns the edge cache's generation before. */
 async function emptyStorage(): Promise<number> {
   const before = await env.DB.prepare("SELECT generation FROM cache_generation WHERE id = 1").first<{ generation: number }>().catch(() => null);
   const { results } = await env.DB.prepare(
