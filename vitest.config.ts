@@ -113,6 +113,9 @@ export default defineConfig(async () => {
             globalSetup: ["./test/e2e/global-setup.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,
+            // How long `expect.poll` waits for a page to catch up (vitest's default is 1 s): as long as a
+            // locator's wait, for a busy 2-core machine. A limit, not a timing assertion.
+            expect: { poll: { timeout: 15_000 } },
             // Two files at once, each against its own `wrangler dev` (global-setup.ts, decision 045).
             maxWorkers: 2,
             // No retry: the stalls once blamed on the browser were requests `wrangler dev`'s proxy held

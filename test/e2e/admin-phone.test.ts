@@ -74,6 +74,8 @@ describe("the staff panel at 360 px", () => {
     await sections.getByRole("tab", { name: "Users", exact: true }).click();
     // A section keeps the sub-tab it was left on (Unverified, above): back to its list of users.
     await page.getByRole("tablist", { name: "Users", exact: true }).getByRole("tab", { name: "Users", exact: true }).click();
+    // Found by search: the list is newest first, and the journeys before this one in its lane add students.
+    await page.getByRole("searchbox", { name: "Search users" }).fill("lister@campusnest.dev");
     const card = page.locator(".admin-user", { hasText: "lister@campusnest.dev" });
     const badge = card.locator(".badge");
     await badge.waitFor();
