@@ -58,6 +58,22 @@ function scrollBox(log: HTMLElement, client: number) {
   return { bottom: () => height() - client };
 }
 
+/**
+ * An open thread whose newest message carries an identity notice; "This is fine" quiets it, and a
+ * payment notice takes its place (with the thanks): the notice under the newest message changes height.
+ */
+async function threadWithQuietedNotice() {
+  let identityQuieted = false;
+  thread(() => [msg("m0", 0), msg("m1", 1, identityQuieted ? "payment" : "identity")], {
+    [`POST ${API}/conversations/c1/safety-feedback`]: () => {
+      identityQuieted = true;
+      return { success: true, kind: "identity", quieted: true, changed: true };
+    },
+  });
+  const user = userEvent.setup();
+  return { user, log: await openThread() };
+}
+
 describe("an open conversation on a phone", () => {
   it("is the pane the phone styles fill the screen with: the page, the layout in its thread view, the pane, then the log and the composer", async () => {
     thread(() => [msg("m1", 1)]);
@@ -76,15 +92,7 @@ describe("an open conversation on a phone", () => {
   });
 
   it("keeps the newest message's notice in view when it gives way to the thanks and another kind's notice", async () => {
-    let identityQuieted = false;
-    thread(() => [msg("m0", 0), msg("m1", 1, identityQuieted ? "payment" : "identity")], {
-      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
-        identityQuieted = true;
-        return { success: true, kind: "identity", quieted: true, changed: true };
-      },
-    });
-    const user = userEvent.setup();
-    const log = await openThread();
+    const { user, log } = await threadWithQuietedNotice();
     const box = scrollBox(log, 200);
     log.scrollTop = box.bottom();
     fireEvent.scroll(log);
@@ -100,15 +108,7 @@ describe("an open conversation on a phone", () => {
   });
 
   it("leaves a reader who scrolled up where they are when a notice changes", async () => {
-    let identityQuieted = false;
-    thread(() => [msg("m0", 0), msg("m1", 1, identityQuieted ? "payment" : "identity")], {
-      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
-        identityQuieted = true;
-        return { success: true, kind: "identity", quieted: true, changed: true };
-      },
-    });
-    const user = userEvent.setup();
-    const log = await openThread();
+    const { user, log } = await threadWithQuietedNotice();
     scrollBox(log, 200);
     // The reader's own scroll: a wheel (or a finger) moves the log.
     fireEvent.wheel(log, { deltaY: -400 });
@@ -121,15 +121,7 @@ describe("an open conversation on a phone", () => {
   });
 
   it("stays at the newest message through a scroll the reader did not make (the browser's scroll anchoring as a card above grows)", async () => {
-    let identityQuieted = false;
-    thread(() => [msg("m0", 0), msg("m1", 1, identityQuieted ? "payment" : "identity")], {
-      [`POST ${API}/conversations/c1/safety-feedback`]: () => {
-        identityQuieted = true;
-        return { success: true, kind: "identity", quieted: true, changed: true };
-      },
-    });
-    const user = userEvent.setup();
-    const log = await openThread();
+    const { user, log } = await threadWithQuietedNotice();
     const box = scrollBox(log, 200);
     log.scrollTop = box.bottom();
     // No wheel, touch or key: the browser moved the log, far from its end.
